@@ -34,6 +34,10 @@ const (
 	KindSinkCommit    = "sink.commit"    // task cp txn; attrs: records, start
 	KindSinkAbort     = "sink.abort"     // task txn reason
 	KindSinkRead      = "sink.read"      // task=reader id; attrs: records, start
+	// KindSinkUpsert is an idempotent sink writing rid straight into the external store,
+	// replacing any earlier value for rid; it is visible at once and needs no commit. The
+	// committed output of such a sink is the last value upserted per rid.
+	KindSinkUpsert = "sink.upsert" // task rid; attrs: value, start
 
 	// Records, in detailed traces only.
 	KindRecordSend = "record.send" // task to rid
