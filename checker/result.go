@@ -57,6 +57,12 @@ func (r Result) String() string {
 // any violation, otherwise pass.
 func newResult(p Property, violations []Violation) Result {
 	sortViolations(violations)
+	return resultInOrder(p, violations)
+}
+
+// resultInOrder is newResult for violations already in trace order, where the seq numbers
+// themselves may be wrong (well-formedness).
+func resultInOrder(p Property, violations []Violation) Result {
 	r := Result{Property: p, Verdict: VerdictPass, Violations: violations}
 	if len(violations) > 0 {
 		r.Verdict = VerdictFail

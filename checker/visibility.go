@@ -46,7 +46,7 @@ func SinkVisibility(events []trace.Event, opts LinzOptions) Result {
 		}
 		message := fmt.Sprintf("reads of the external store around seq %d..%d have no linearization",
 			events[seg.first].Seq, events[seg.last].Seq)
-		res = mergeOutcome(res, outcome, events, seg.last, message)
+		res = mergeOutcome(res, outcome, events, seg.lastRead, message)
 		if outcome != porcupine.Ok {
 			return res
 		}
@@ -158,6 +158,7 @@ type visibilitySegment struct {
 	base        int64 // records committed before it
 	ops         []porcupine.Operation
 	first, last int // indices of its first and last events
+	lastRead    int // index of its last read, where a violation is pinned
 }
 
 // segments splits the history where no operation is in flight, keeping the segments that
@@ -176,6 +177,9 @@ func (h *visibilityData) segments() []visibilitySegment {
 				seg.ops = append(seg.ops, op.operation())
 				seg.first = min(seg.first, op.index)
 				seg.last = max(seg.last, op.index)
+				if op.read {
+					seg.lastRead = max(seg.lastRead, op.index)
+				}
 			}
 			segments = append(segments, seg)
 		}

@@ -73,7 +73,7 @@ func WellFormed(events []trace.Event) Result {
 			}
 		}
 	}
-	return newResult(PropWellFormed, violations)
+	return resultInOrder(PropWellFormed, violations)
 }
 
 func hasField(e *trace.Event, field string) bool {
