@@ -62,6 +62,7 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 	linz := func(html string) LinzOptions {
 		return LinzOptions{Timeout: opts.LinzTimeout, HTMLPath: html}
 	}
+	sinks := newReplay(events, ref)
 	var report Report
 	for _, p := range AllProperties {
 		if !slices.Contains(selected, p) {
@@ -72,9 +73,9 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 		case PropWellFormed:
 			res = WellFormed(events)
 		case PropExactlyOnce:
-			res = ExactlyOnce(events, ref)
+			res = exactlyOnce(events, ref, sinks)
 		case PropAtLeastOnce:
-			res = AtLeastOnce(events, ref)
+			res = atLeastOnce(events, ref, sinks)
 		case PropConsistentCut:
 			res = ConsistentCut(events, ref)
 		case PropRestoreFidelity:
@@ -86,7 +87,7 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 		case PropSinkVisibility:
 			res = SinkVisibility(events, linz(opts.SinkVisibilityHTML))
 		case PropLiveness:
-			res = Liveness(events, ref)
+			res = liveness(events, ref, sinks)
 		case PropDeterminism:
 			res = Determinism(events, ref)
 		default:

@@ -26,13 +26,17 @@ import (
 // the trace cannot be judged, which makes the verdict unknown rather than pass. A trace with a
 // fault phase that never heals is not judged.
 func Liveness(events []trace.Event, ref Reference) Result {
+	return liveness(events, ref, newReplay(events, ref))
+}
+
+func liveness(events []trace.Event, ref Reference, sinks *replay) Result {
 	start := livenessStart(events)
 	if start < 0 {
 		res := newResult(PropLiveness, nil)
 		res.Note = "the fault phase never healed: liveness not judged"
 		return res
 	}
-	l := &livenessJudge{events: events, ref: ref, start: start}
+	l := &livenessJudge{events: events, ref: ref, start: start, sinks: sinks}
 	l.judgeCheckpointAfterHeal()
 	l.judgeFinish()
 	l.judgeAlignment()
@@ -50,6 +54,7 @@ type livenessJudge struct {
 	events     []trace.Event
 	ref        Reference
 	start      int // index at which liveness begins
+	sinks      *replay
 	violations []Violation
 	unjudged   []string
 }
@@ -145,11 +150,11 @@ func (l *livenessJudge) judgeFinish() {
 	if l.ref.Output == nil {
 		return
 	}
-	counts := replayOutput(l.events, nil).counts
+	out := l.sinks.output()
 	var missing []string
-	for rid, want := range l.ref.Output {
-		if counts[rid] < want.Count {
-			missing = append(missing, rid)
+	for k := range out.records {
+		if r := &out.records[k]; r.count < r.want.Count {
+			missing = append(missing, r.id)
 		}
 	}
 	if len(missing) == 0 {

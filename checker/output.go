@@ -8,19 +8,21 @@ import (
 // became visible, how often and with which value. Transactional sinks make a transaction's
 // sink.write records visible at its sink.commit; idempotent sinks make a sink.upsert visible
 // at once. Both output properties, liveness and sink visibility read it.
+//
+// Record ids are interned to dense indices on first sight, so the per-record work of a commit
+// is slice arithmetic rather than map lookups: a trace of a million events replays in one
+// pass with one map lookup per write.
 type committedOutput struct {
-	counts map[string]int    // record id -> times made visible
-	values map[string]string // record id -> value last made visible
-	txns   map[string]*txnLog
-	// lastWrite is the index of the last sink.write of each record id, for explaining losses.
-	lastWrite map[string]int
-	// lastUpsert is the index of the last sink.upsert of each record id.
-	lastUpsert map[string]int
-	// overflow is, per record id, the index of the commit or upsert that first made it visible
-	// more often than expected; wrongValue the first that made a value other than the
-	// expected one visible through a commit. Both need an expectation and stay empty without.
-	overflow   map[string]int
-	wrongValue map[string]wrongValue
+	ids     map[string]int // record id -> index into records
+	records []recordLog
+	txns    map[string]*txnLog
+	writes  []txnWrite // every sink.write, chained per transaction
+	// overflow is, per record index, the index of the commit or upsert that first made it
+	// visible more often than expected; wrongValue the first commit that made a value other
+	// than the expected one visible. Both are rare, so they are maps.
+	overflow   map[int]int
+	wrongValue map[int]wrongValue
+	judged     bool // there is an expectation to judge against
 	// partial lists commits whose records attribute is neither 0 nor the transaction's size.
 	partial []int
 	// storeWrites lists every commit and upsert with the number of records it added to the
@@ -28,12 +30,32 @@ type committedOutput struct {
 	storeWrites []storeWrite
 }
 
-// txnLog is what the trace says about one sink transaction.
+// recordLog is what the trace says about one record id.
+type recordLog struct {
+	id         string
+	want       Expected
+	expected   bool   // the reference names it
+	count      int    // times made visible
+	value      string // value last made visible
+	lastWrite  int    // index of its last sink.write, or -1
+	lastUpsert int    // index of its last sink.upsert, or -1
+}
+
+// txnLog is what the trace says about one sink transaction. Its writes are chained through
+// committedOutput.writes rather than kept in a slice of their own, which saves an allocation
+// per transaction and the copying of growing slices.
 type txnLog struct {
-	writes     []int // indices of its sink.write events
-	effective  int   // commits that made its records visible
-	zeroCommit int   // index of a commit that made nothing visible, or -1
-	abort      int   // index of its sink.abort, or -1
+	size        int // sink.write events in it
+	first, last int // its first and last write in committedOutput.writes, or -1
+	effective   int // commits that made its records visible
+	zeroCommit  int // index of a commit that made nothing visible, or -1
+	abort       int // index of its sink.abort, or -1
+}
+
+type txnWrite struct {
+	event  int // index of the sink.write
+	record int // index into committedOutput.records
+	next   int // the transaction's next write, or -1
 }
 
 // wrongValue is the first commit that made an unexpected value of a record visible.
@@ -59,23 +81,55 @@ func commitEffect(e *trace.Event, txn *txnLog) bool {
 	return txn.effective == 0
 }
 
-// replayOutput replays the sink events of events. expected may be nil.
-func replayOutput(events []trace.Event, expected map[string]Expected) *committedOutput {
-	out := &committedOutput{
-		counts:     make(map[string]int),
-		values:     make(map[string]string),
-		txns:       make(map[string]*txnLog),
-		lastWrite:  make(map[string]int),
-		lastUpsert: make(map[string]int),
-		overflow:   make(map[string]int),
-		wrongValue: make(map[string]wrongValue),
+// replay memoizes the replay of one trace's sinks, so that Check replays them once for all
+// the properties that need it.
+type replay struct {
+	events   []trace.Event
+	expected map[string]Expected
+	out      *committedOutput
+}
+
+func newReplay(events []trace.Event, ref Reference) *replay {
+	return &replay{events: events, expected: ref.Output}
+}
+
+func (r *replay) output() *committedOutput {
+	if r.out == nil {
+		r.out = replayOutput(r.events, r.expected, true)
 	}
+	return r.out
+}
+
+// replayOutput replays the sink events of events. expected may be nil. Without perRecord,
+// writes are only counted per transaction (enough for the store's record count, which is all
+// sink visibility needs) and records, overflow and wrongValue stay empty except for upserts.
+func replayOutput(events []trace.Event, expected map[string]Expected, perRecord bool) *committedOutput {
+	out := &committedOutput{
+		ids:        make(map[string]int, len(expected)),
+		records:    make([]recordLog, 0, len(expected)),
+		txns:       make(map[string]*txnLog),
+		overflow:   make(map[int]int),
+		wrongValue: make(map[int]wrongValue),
+		judged:     expected != nil,
+	}
+	for id, want := range expected {
+		out.intern(id)
+		r := &out.records[out.ids[id]]
+		r.want, r.expected = want, true
+	}
+	// Writes of one transaction come in runs, so the last transaction looked up is cached.
+	var lastTxnID string
+	var lastTxn *txnLog
 	txnOf := func(id string) *txnLog {
+		if lastTxn != nil && id == lastTxnID {
+			return lastTxn
+		}
 		txn := out.txns[id]
 		if txn == nil {
-			txn = &txnLog{zeroCommit: -1, abort: -1}
+			txn = &txnLog{first: -1, last: -1, zeroCommit: -1, abort: -1}
 			out.txns[id] = txn
 		}
+		lastTxnID, lastTxn = id, txn
 		return txn
 	}
 	for i := range events {
@@ -83,62 +137,92 @@ func replayOutput(events []trace.Event, expected map[string]Expected) *committed
 		switch e.Kind {
 		case trace.KindSinkWrite:
 			txn := txnOf(e.Txn)
-			txn.writes = append(txn.writes, i)
-			out.lastWrite[e.RID] = i
+			txn.size++
+			if !perRecord {
+				continue
+			}
+			k := out.intern(e.RID)
+			out.records[k].lastWrite = i
+			w := len(out.writes)
+			out.writes = append(out.writes, txnWrite{event: i, record: k, next: -1})
+			if txn.last >= 0 {
+				out.writes[txn.last].next = w
+			} else {
+				txn.first = w
+			}
+			txn.last = w
 		case trace.KindSinkAbort:
 			txnOf(e.Txn).abort = i
 		case trace.KindSinkCommit:
-			txn := txnOf(e.Txn)
-			if !commitEffect(e, txn) {
-				if txn.effective == 0 && txn.zeroCommit < 0 {
-					txn.zeroCommit = i
-				}
-				out.storeWrites = append(out.storeWrites, storeWrite{index: i})
-				continue
-			}
-			txn.effective++
-			if records, ok := intAttr(e, trace.AttrRecords); ok && records != int64(len(txn.writes)) {
-				out.partial = append(out.partial, i)
-			}
-			for _, w := range txn.writes {
-				out.makeVisible(events[w].RID, writeValue(&events[w]), i, expected, true)
-			}
-			records := int64(len(txn.writes))
-			if n, ok := intAttr(e, trace.AttrRecords); ok {
-				records = n
-			}
-			out.storeWrites = append(out.storeWrites, storeWrite{index: i, records: records})
+			out.commit(events, i, txnOf(e.Txn))
 		case trace.KindSinkUpsert:
+			k := out.intern(e.RID)
+			r := &out.records[k]
 			var added int64
-			if out.counts[e.RID] == 0 {
+			if r.count == 0 {
 				added = 1
-				out.makeVisible(e.RID, writeValue(e), i, expected, false)
+				out.makeVisible(k, writeValue(e), i, false)
 			} else {
-				out.values[e.RID] = writeValue(e)
+				r.value = writeValue(e)
 			}
-			out.lastUpsert[e.RID] = i
+			r.lastUpsert = i
 			out.storeWrites = append(out.storeWrites, storeWrite{index: i, records: added})
 		}
 	}
 	return out
 }
 
-// makeVisible counts one more visible copy of rid, made visible by event index.
-func (out *committedOutput) makeVisible(rid, value string, index int, expected map[string]Expected, checkValue bool) {
-	out.counts[rid]++
-	out.values[rid] = value
-	if expected == nil {
+// intern returns the index of record id, adding it on first sight.
+func (out *committedOutput) intern(id string) int {
+	if k, ok := out.ids[id]; ok {
+		return k
+	}
+	k := len(out.records)
+	out.ids[id] = k
+	out.records = append(out.records, recordLog{id: id, lastWrite: -1, lastUpsert: -1})
+	return k
+}
+
+func (out *committedOutput) commit(events []trace.Event, i int, txn *txnLog) {
+	e := &events[i]
+	if !commitEffect(e, txn) {
+		if txn.effective == 0 && txn.zeroCommit < 0 {
+			txn.zeroCommit = i
+		}
+		out.storeWrites = append(out.storeWrites, storeWrite{index: i})
 		return
 	}
-	want, ok := expected[rid]
-	if out.counts[rid] > want.Count {
-		if _, seen := out.overflow[rid]; !seen {
-			out.overflow[rid] = index
+	txn.effective++
+	records := int64(txn.size)
+	if n, ok := intAttr(e, trace.AttrRecords); ok {
+		if n != records {
+			out.partial = append(out.partial, i)
+		}
+		records = n
+	}
+	for w := txn.first; w >= 0; w = out.writes[w].next {
+		write := &out.writes[w]
+		out.makeVisible(write.record, writeValue(&events[write.event]), i, true)
+	}
+	out.storeWrites = append(out.storeWrites, storeWrite{index: i, records: records})
+}
+
+// makeVisible counts one more visible copy of record k, made visible by event index.
+func (out *committedOutput) makeVisible(k int, value string, index int, checkValue bool) {
+	r := &out.records[k]
+	r.count++
+	r.value = value
+	if !out.judged {
+		return
+	}
+	if r.count > r.want.Count {
+		if _, seen := out.overflow[k]; !seen {
+			out.overflow[k] = index
 		}
 	}
-	if checkValue && ok && value != want.Value {
-		if _, seen := out.wrongValue[rid]; !seen {
-			out.wrongValue[rid] = wrongValue{index: index, value: value}
+	if checkValue && r.expected && value != r.want.Value {
+		if _, seen := out.wrongValue[k]; !seen {
+			out.wrongValue[k] = wrongValue{index: index, value: value}
 		}
 	}
 }

@@ -80,7 +80,7 @@ func visibilityHistory(events []trace.Event) *visibilityData {
 		}
 		return id
 	}
-	out := replayOutput(events, nil)
+	out := replayOutput(events, nil, false)
 	writes := out.storeWrites
 	for i := range events {
 		e := &events[i]

@@ -9,28 +9,28 @@ import (
 
 // required lists, per kind the checkers read, the fields an event of that kind must carry.
 // Kinds not listed are accepted as they are: the schema may grow.
-var required = map[string]string{
-	trace.KindCheckpointTrigger:  "cp",
-	trace.KindCheckpointPersist:  "cp",
-	trace.KindCheckpointComplete: "cp",
-	trace.KindCheckpointAbort:    "cp",
-	trace.KindBarrierSend:        "task to cp",
-	trace.KindBarrierRecv:        "task from cp",
-	trace.KindSnapshotTaken:      "task cp",
-	trace.KindSnapshotAck:        "task cp",
-	trace.KindSnapshotDecline:    "task cp",
-	trace.KindNotifyComplete:     "task cp",
-	trace.KindNotifyAbort:        "task cp",
-	trace.KindTaskCrash:          "task",
-	trace.KindTaskRestore:        "task",
-	trace.KindTaskFinish:         "task",
-	trace.KindSinkWrite:          "task txn rid",
-	trace.KindSinkPrecommit:      "task txn",
-	trace.KindSinkCommit:         "task txn",
-	trace.KindSinkAbort:          "task txn",
-	trace.KindSinkRead:           "task records",
-	trace.KindSinkUpsert:         "task rid",
-	trace.KindPhase:              "phase",
+var required = map[string][]string{
+	trace.KindCheckpointTrigger:  {"cp"},
+	trace.KindCheckpointPersist:  {"cp"},
+	trace.KindCheckpointComplete: {"cp"},
+	trace.KindCheckpointAbort:    {"cp"},
+	trace.KindBarrierSend:        {"task", "to", "cp"},
+	trace.KindBarrierRecv:        {"task", "from", "cp"},
+	trace.KindSnapshotTaken:      {"task", "cp"},
+	trace.KindSnapshotAck:        {"task", "cp"},
+	trace.KindSnapshotDecline:    {"task", "cp"},
+	trace.KindNotifyComplete:     {"task", "cp"},
+	trace.KindNotifyAbort:        {"task", "cp"},
+	trace.KindTaskCrash:          {"task"},
+	trace.KindTaskRestore:        {"task"},
+	trace.KindTaskFinish:         {"task"},
+	trace.KindSinkWrite:          {"task", "txn", "rid"},
+	trace.KindSinkPrecommit:      {"task", "txn"},
+	trace.KindSinkCommit:         {"task", "txn"},
+	trace.KindSinkAbort:          {"task", "txn"},
+	trace.KindSinkRead:           {"task", "records"},
+	trace.KindSinkUpsert:         {"task", "rid"},
+	trace.KindPhase:              {"phase"},
 }
 
 // WellFormed checks what every other property takes for granted: sequence numbers count up
@@ -52,7 +52,7 @@ func WellFormed(events []trace.Event) Result {
 			}
 		}
 		if fields, ok := required[e.Kind]; ok {
-			for _, field := range strings.Fields(fields) {
+			for _, field := range fields {
 				if !hasField(e, field) {
 					violations = append(violations, violationAt(PropWellFormed, e, "%s without %s", e.Kind, field))
 				}
