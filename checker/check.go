@@ -12,7 +12,7 @@ import (
 // properties for the reference (DefaultProperties) with default limits.
 type Options struct {
 	// Properties to check, run in AllProperties order whatever the order given. Nil: the
-	// default set for the reference.
+	// default set for the reference (an empty, non-nil list checks nothing).
 	Properties []Property
 	// LinzTimeout bounds each porcupine check (wall clock). Zero: DefaultLinzTimeout. A
 	// timeout gives the verdict unknown, never pass.

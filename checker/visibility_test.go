@@ -67,6 +67,9 @@ func TestSinkVisibilityLeavesSubtleCasesToPorcupine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sink.html")
 	res := SinkVisibility(b.events, LinzOptions{HTMLPath: path})
 	wantFirst(t, res, 0, "reads of the external store around seq 0..2 have no linearization")
+	if !strings.Contains(res.Note, "visualization: "+path) {
+		t.Fatalf("the note should say where the visualization is: %q", res.Note)
+	}
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("want the visualization written: %v", err)
 	}
