@@ -71,7 +71,7 @@ func (c *Collector[S, M]) Start(id SnapshotID) error {
 		return fmt.Errorf("%w: the collector holds %s already", ErrDuplicateSnapshot, id)
 	}
 	if len(c.pending) >= c.maxPending {
-		return fmt.Errorf("%w: the collector cannot start %s: it holds %d snapshots, its limit", ErrTooManySnapshots, id, len(c.pending))
+		return fmt.Errorf("%w: the collector cannot start %s: it is at its limit of %d held snapshots", ErrTooManySnapshots, id, c.maxPending)
 	}
 	c.pending[id] = &assembly[S, M]{answered: make(map[ProcessID]bool, len(c.graph.processes))}
 	return nil

@@ -383,11 +383,16 @@ func (h *scriptHost) carryOut(p *Process[string, string]) {
 				h.printf("collector: error: %v", err)
 			case complete:
 				h.printf("collector: complete %s", g)
+			case h.collector.Status(o.Snapshot) == StatusUnknown:
+				h.printf("collector: every process answered aborted %s; forgotten", o.Snapshot)
 			}
 		case Abort:
-			if err := h.collector.AddAbort(o); err != nil {
+			switch err := h.collector.AddAbort(o); {
+			case err != nil:
 				h.printf("collector: error: %v", err)
-			} else {
+			case h.collector.Status(o.Snapshot) == StatusUnknown:
+				h.printf("collector: every process answered aborted %s; forgotten", o.Snapshot)
+			default:
 				h.printf("collector: %s is %s", o.Snapshot, h.collector.Status(o.Snapshot))
 			}
 		default:

@@ -152,7 +152,7 @@ func (p *Process[S, M]) checkNotPending() error {
 // checkRoom refuses a new snapshot when the process is full.
 func (p *Process[S, M]) checkRoom(id SnapshotID) error {
 	if len(p.live) >= p.maxConcurrent {
-		return fmt.Errorf("%w: %s cannot track %s: it tracks %d snapshots, its limit", ErrTooManySnapshots, p.id, id, len(p.live))
+		return fmt.Errorf("%w: %s cannot track %s: it is at its limit of %d tracked snapshots", ErrTooManySnapshots, p.id, id, p.maxConcurrent)
 	}
 	return nil
 }
