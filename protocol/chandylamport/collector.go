@@ -70,7 +70,7 @@ func (c *Collector[S, M]) Start(id SnapshotID) error {
 	if _, ok := c.pending[id]; ok {
 		return fmt.Errorf("%w: the collector holds %s already", ErrDuplicateSnapshot, id)
 	}
-	if len(c.pending) >= c.maxPending {
+	if c.Full() {
 		return fmt.Errorf("%w: the collector cannot start %s: it is at its limit of %d held snapshots", ErrTooManySnapshots, id, c.maxPending)
 	}
 	c.pending[id] = &assembly[S, M]{answered: make(map[ProcessID]bool, len(c.graph.processes))}
@@ -109,6 +109,10 @@ func (c *Collector[S, M]) AddAbort(ab Abort) error {
 	_, _, err = c.finishIfAnswered(ab.Snapshot, a)
 	return err
 }
+
+// Full reports whether the collector holds as many snapshots as its limit allows, so that a
+// host can ask before it initiates a snapshot whose id it does not know yet.
+func (c *Collector[S, M]) Full() bool { return len(c.pending) >= c.maxPending }
 
 // Status returns what the collector knows about id.
 func (c *Collector[S, M]) Status(id SnapshotID) Status {
