@@ -19,6 +19,10 @@ type Config struct {
 	// its outgoing channels. Neither may repeat a name or contain ID (no self-loops).
 	Inputs  []ProcessID
 	Outputs []ProcessID
+	// FirstSeq is the Seq of the first snapshot this process initiates (zero means 1). A
+	// host that re-creates a process (after a restart) must continue past every Seq the
+	// process used before, or the other processes take the new snapshots for old ones.
+	FirstSeq uint64
 	// MaxConcurrent bounds the snapshots the process tracks at once: from its first record
 	// of a snapshot until the last incoming channel delivers that snapshot's marker. Beyond
 	// it, Initiate, Join and the first marker of a new snapshot fail with
@@ -94,7 +98,7 @@ func NewProcess[S, M any](cfg Config) (*Process[S, M], error) {
 		outputs:        make([]Channel, len(outputNames)),
 		maxConcurrent:  maxConcurrent,
 		maxRecorded:    maxRecorded,
-		nextSeq:        1,
+		nextSeq:        max(cfg.FirstSeq, 1),
 		recordedUpTo:   make(map[ProcessID]uint64),
 		recordingCount: make([]int, len(inputs)),
 	}

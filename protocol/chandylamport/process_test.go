@@ -158,3 +158,14 @@ func TestErrorsChangeNothing(t *testing.T) {
 		t.Fatalf("next Initiate = %v, %v; want a#2", next, err)
 	}
 }
+
+func TestFirstSeqContinuesTheCounter(t *testing.T) {
+	p, err := NewProcess[int, int](Config{ID: "a", FirstSeq: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := p.Initiate()
+	if err != nil || id != (SnapshotID{Origin: "a", Seq: 5}) {
+		t.Fatalf("Initiate = %v, %v; want a#5", id, err)
+	}
+}

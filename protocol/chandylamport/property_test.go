@@ -8,7 +8,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestSnapshotsAreConsistent is the paper's theorem (Chandy & Lamport 1985, section 3.3) as a
+// TestSnapshotsAreConsistent is the paper's theorem (Chandy & Lamport 1985, section 4) as a
 // property: on a random directed graph (cycles, sources, sinks and isolated processes allowed)
 // with random token balances, random sends and FIFO deliveries, and snapshots initiated at
 // random processes (several in flight at once, some aborted by the channel limit), every
