@@ -28,8 +28,10 @@
 // many of them hit a run, a correct protocol must stay safe, and once they stop it must make
 // progress. Dropped barriers and control messages are in model (timeouts and newer barriers
 // recover); so are crashes, partitions (a data channel stalls, it does not skip), torn and
-// corrupted writes (detected on restore), and transaction timeouts in the external store
-// (the classic exactly-once trap, which a correct sink must not fall into silently).
+// corrupted writes (detected on restore), and transaction timeouts in the external store.
+// The last is the classic exactly-once trap: a sink that commits into a transaction the store
+// has already aborted loses data, and the checkers must see that; a sink built for it (one
+// that keeps uncommitted output in its checkpointed state, say) stays correct.
 //
 // Four kinds break the assumptions on purpose: data.drop, data.duplicate, data.reorder and
 // storage.lost. Kind.OutOfModel, Fault.OutOfModel and Schedule.OutOfModel mark them. A
