@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -102,7 +103,7 @@ func (f Fault) checkValues(path string) error {
 	if f.From != "" && f.From == f.To {
 		return fieldErr(join(path, "to"), "a link needs two different endpoints, got %q twice", f.To)
 	}
-	if f.Message != "" && !knownMessage(f.Message) {
+	if f.Message != "" && !slices.Contains(allMessages, f.Message) {
 		return fieldErr(join(path, "message"), "unknown message class %q (barrier, trigger, ack, notify)", f.Message)
 	}
 	if f.Probability != 0 && !(f.Probability > 0 && f.Probability <= 1) {
@@ -120,15 +121,6 @@ func (f Fault) checkValues(path string) error {
 		return fieldErr(join(path, "skew_ppm"), "must be in [-%d, %d], got %d", MaxSkewPPM, MaxSkewPPM, f.SkewPPM)
 	}
 	return nil
-}
-
-func knownMessage(m Message) bool {
-	for _, known := range allMessages {
-		if m == known {
-			return true
-		}
-	}
-	return false
 }
 
 // String returns the fault on one line: the kind, then each set field as key=value in a fixed

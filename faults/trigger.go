@@ -2,6 +2,7 @@ package faults
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -89,7 +90,7 @@ func (t Trigger) validate(path string) error {
 		{"cp", t.CP != 0}, {"nth", t.Nth != 0}, {"probability", t.Probability != 0},
 		{"max", t.Max != 0},
 	} {
-		if f.isSet && !contains(allowed, f.name) {
+		if f.isSet && !slices.Contains(allowed, f.name) {
 			return fieldErr(join(path, f.name), "does not apply to a trigger of type %s", t.Type)
 		}
 	}
@@ -120,15 +121,6 @@ func (t Trigger) validate(path string) error {
 	return nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // triggerKinds are the trace kinds a trigger may name. A typo in a kind would make a trigger
 // that silently never fires, so kinds outside this list are rejected; fault and phase are left
 // out because the injector emits them itself. Add a kind here when trace adds one.
@@ -145,7 +137,7 @@ var triggerKinds = []string{
 	trace.KindRecordSend, trace.KindRecordRecv,
 }
 
-func triggerKind(kind string) bool { return contains(triggerKinds, kind) }
+func triggerKind(kind string) bool { return slices.Contains(triggerKinds, kind) }
 
 // String returns the trigger on one line, for example
 //
