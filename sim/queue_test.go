@@ -1,0 +1,95 @@
+package sim
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestQueueMatchesSortedReference drives the hand-written heap and a plain sorted slice with
+// the same pushes, removals, reschedules and pops, and requires the same answers and intact
+// slot indexes after every step.
+func TestQueueMatchesSortedReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var q queue
+		slots := make([]*slot, 12)
+		for i := range slots {
+			slots[i] = &slot{index: -1}
+		}
+		var model []entry // sorted by (at, seq)
+		var seq uint64
+		sortModel := func() { slices.SortFunc(model, func(a, b entry) int { return cmpEntry(a, b) }) }
+		removeFromModel := func(s *slot) {
+			model = slices.DeleteFunc(model, func(e entry) bool { return e.slot == s })
+		}
+		t.Repeat(map[string]func(*rapid.T){
+			"push or reschedule": func(t *rapid.T) {
+				s := slots[rapid.IntRange(0, len(slots)-1).Draw(t, "slot")]
+				at := Time(rapid.IntRange(0, 20).Draw(t, "at"))
+				seq++
+				if s.queued() {
+					q.reschedule(s, at, seq)
+					removeFromModel(s)
+				} else {
+					q.push(entry{at: at, seq: seq, slot: s})
+				}
+				model = append(model, entry{at: at, seq: seq, slot: s})
+				sortModel()
+			},
+			"remove": func(t *rapid.T) {
+				s := slots[rapid.IntRange(0, len(slots)-1).Draw(t, "slot")]
+				wasQueued := slices.ContainsFunc(model, func(e entry) bool { return e.slot == s })
+				if got := q.remove(s); got != wasQueued {
+					t.Fatalf("remove reported %v, model says %v", got, wasQueued)
+				}
+				removeFromModel(s)
+			},
+			"pop": func(t *rapid.T) {
+				if len(model) == 0 {
+					t.Skip("empty")
+				}
+				got := q.pop()
+				if got != model[0] {
+					t.Fatalf("pop = (%v,%d), want (%v,%d)", got.at, got.seq, model[0].at, model[0].seq)
+				}
+				model = model[1:]
+			},
+			"filter": func(t *rapid.T) {
+				victims := rapid.SliceOfDistinct(rapid.SampledFrom(slots), rapid.ID).Draw(t, "victims")
+				doomed := func(s *slot) bool { return slices.Contains(victims, s) }
+				q.filter(doomed)
+				model = slices.DeleteFunc(model, func(e entry) bool { return doomed(e.slot) })
+			},
+			"": func(t *rapid.T) {
+				if q.len() != len(model) {
+					t.Fatalf("queue holds %d entries, model %d", q.len(), len(model))
+				}
+				for i, e := range q.entries {
+					if e.slot.index != i {
+						t.Fatalf("entry %d has slot index %d", i, e.slot.index)
+					}
+					if i > 0 && e.before(q.entries[(i-1)/2]) {
+						t.Fatalf("heap order broken at %d", i)
+					}
+				}
+				for _, s := range slots {
+					inModel := slices.ContainsFunc(model, func(e entry) bool { return e.slot == s })
+					if s.queued() != inModel {
+						t.Fatalf("slot queued=%v, model says %v", s.queued(), inModel)
+					}
+				}
+			},
+		})
+	})
+}
+
+func cmpEntry(a, b entry) int {
+	switch {
+	case a.before(b):
+		return -1
+	case b.before(a):
+		return 1
+	}
+	return 0
+}
