@@ -1,0 +1,23 @@
+// Package trace defines ckptsim's event schema (version 1), its JSON Lines codec and the
+// running trace hash.
+//
+// A trace is the single record of what happened in a run: the simulator, the engine and the
+// fault injectors emit events into a Recorder, and every property checker judges the run from
+// the trace alone. Engines other than ckptsim's can write the same schema and have their runs
+// judged by the same checkers.
+//
+// # Format
+//
+// The first line is a header, {"kind":"trace.header","version":1,...}, naming the scenario,
+// the seed and the build. Every following line is one Event. Fields appear in a fixed order
+// (seq, t, kind, task, from, to, cp, ...), empty fields are left out, and extra attributes
+// follow in key order, so one event has exactly one text form: its canonical line.
+//
+// # The trace hash
+//
+// The hash is SHA-256 over the canonical lines of the events (not the header), each followed
+// by a newline, in order; it is written as 64 lower-case hex digits. The header is left out
+// so that the hash depends on what happened, not on which build produced it: two builds that
+// behave the same give the same hash. Because it is computed while events stream out, a run of
+// any length needs constant memory to hash and write its trace.
+package trace

@@ -1,0 +1,113 @@
+package trace
+
+import (
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// appendEvent appends the canonical line of e (no newline) to buf. It is the only place that
+// decides field order, so the hash, the files and String all agree.
+func appendEvent(buf []byte, e *Event) []byte {
+	buf = append(buf, `{"seq":`...)
+	buf = strconv.AppendUint(buf, e.Seq, 10)
+	buf = append(buf, `,"t":`...)
+	buf = strconv.AppendInt(buf, e.T, 10)
+	buf = appendField(buf, "kind", e.Kind)
+	buf = appendField(buf, "task", e.Task)
+	buf = appendField(buf, "from", e.From)
+	buf = appendField(buf, "to", e.To)
+	if e.CP != 0 {
+		buf = append(buf, `,"cp":`...)
+		buf = strconv.AppendUint(buf, e.CP, 10)
+	}
+	buf = appendField(buf, "reason", e.Reason)
+	buf = appendField(buf, "txn", e.Txn)
+	buf = appendField(buf, "rid", e.RID)
+	buf = appendField(buf, "fault", e.Fault)
+	if !attrsSorted(e.Attrs) {
+		// Sorting a copy keeps the caller's slice as it was; emitters that pass sorted
+		// attributes (the common case) pay nothing.
+		e.Attrs = slices.Clone(e.Attrs)
+		slices.SortStableFunc(e.Attrs, func(a, b Attr) int { return compareStrings(a.Key, b.Key) })
+	}
+	for _, a := range e.Attrs {
+		buf = appendField(buf, a.Key, a.Value)
+	}
+	return append(buf, '}')
+}
+
+func attrsSorted(attrs []Attr) bool {
+	for i := 1; i < len(attrs); i++ {
+		if attrs[i-1].Key > attrs[i].Key {
+			return false
+		}
+	}
+	return true
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// appendField appends ,"key":"value", or nothing when value is empty.
+func appendField(buf []byte, key, value string) []byte {
+	if value == "" {
+		return buf
+	}
+	buf = append(buf, ',')
+	buf = appendString(buf, key)
+	buf = append(buf, ':')
+	return appendString(buf, value)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string. Control characters, quotes and backslashes are
+// escaped and invalid UTF-8 becomes U+FFFD, so every string has one canonical form that
+// encoding/json reads back unchanged.
+func appendString(buf []byte, s string) []byte {
+	buf = append(buf, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				buf = append(buf, '\\', c)
+			case c < 0x20:
+				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			default:
+				buf = append(buf, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf = append(buf, "\ufffd"...)
+		} else {
+			buf = append(buf, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(buf, '"')
+}
+
+// appendHeader appends the canonical header line (no newline).
+func appendHeader(buf []byte, h Header) []byte {
+	buf = append(buf, `{"kind":"trace.header","version":`...)
+	buf = strconv.AppendInt(buf, int64(h.Version), 10)
+	buf = append(buf, `,"scenario":`...)
+	buf = appendString(buf, h.Scenario)
+	buf = append(buf, `,"seed":`...)
+	buf = strconv.AppendUint(buf, h.Seed, 10)
+	buf = append(buf, `,"build":`...)
+	buf = appendString(buf, h.Build)
+	return append(buf, '}')
+}

@@ -1,0 +1,73 @@
+package trace
+
+// The kinds of schema v1. The comment after each names the fields it uses beyond seq, t and
+// kind; "attrs:" lists attributes (Event.Attrs) that producers should set and checkers read.
+const (
+	// Coordinator and checkpoint lifecycle.
+	KindCheckpointTrigger  = "checkpoint.trigger"  // task=coordinator cp; attrs: savepoint=true
+	KindCheckpointPersist  = "checkpoint.persist"  // task=coordinator cp: metadata write to the completed-checkpoint store begins
+	KindCheckpointComplete = "checkpoint.complete" // task=coordinator cp: the metadata write is durable
+	KindCheckpointAbort    = "checkpoint.abort"    // task=coordinator cp reason
+	KindCoordinatorCrash   = "coordinator.crash"   // task=coordinator
+	KindCoordinatorRecover = "coordinator.recover" // task=coordinator cp: latest completed id read back from the store (0: none)
+	KindJobFailover        = "job.failover"        // task=coordinator cp reason: the job restarts from cp
+
+	// Barriers and snapshots at the tasks.
+	KindBarrierSend     = "barrier.send"     // task to cp
+	KindBarrierRecv     = "barrier.recv"     // task from cp
+	KindSnapshotTaken   = "snapshot.taken"   // task cp; attrs: state, sent.<to>, recv.<from>, chan.<from>, tokens, chantokens.<from>
+	KindSnapshotAck     = "snapshot.ack"     // task cp
+	KindSnapshotDecline = "snapshot.decline" // task cp reason
+
+	// Listener notifications, as delivered to a task's listeners.
+	KindNotifyComplete = "notify.complete" // task cp
+	KindNotifyAbort    = "notify.abort"    // task cp
+
+	// Task lifecycle.
+	KindTaskCrash   = "task.crash"   // task
+	KindTaskRestore = "task.restore" // task cp (0: fresh start); attrs: state
+	KindTaskFinish  = "task.finish"  // task: a bounded task has processed all input and exits
+
+	// Sinks and the external transactional store.
+	KindSinkWrite     = "sink.write"     // task txn rid; attrs: value
+	KindSinkPrecommit = "sink.precommit" // task cp txn
+	KindSinkCommit    = "sink.commit"    // task cp txn; attrs: records, start
+	KindSinkAbort     = "sink.abort"     // task txn reason
+	KindSinkRead      = "sink.read"      // task=reader id; attrs: records, start
+
+	// Records, in detailed traces only.
+	KindRecordSend = "record.send" // task to rid
+	KindRecordRecv = "record.recv" // task from rid
+
+	// Harness events.
+	KindFault = "fault" // fault; attrs: the fault's own parameters
+	KindPhase = "phase" // attrs: phase=fault|heal|liveness|end
+)
+
+// Attribute keys with a fixed meaning across kinds.
+const (
+	// AttrState is a digest of a task's state (operator state and source offsets) at a
+	// snapshot or a restore; restore fidelity compares the two.
+	AttrState = "state"
+	// AttrSentPrefix + task counts records sent to that task before the snapshot.
+	AttrSentPrefix = "sent."
+	// AttrRecvPrefix + task counts records consumed from that task before the snapshot.
+	AttrRecvPrefix = "recv."
+	// AttrChanPrefix + task counts records from that task stored as channel state.
+	AttrChanPrefix = "chan."
+	// AttrTokens is the token balance a process holds at its snapshot (token workloads).
+	AttrTokens = "tokens"
+	// AttrChanTokensPrefix + task sums the tokens recorded in flight from that task.
+	AttrChanTokensPrefix = "chantokens."
+	// AttrRecords counts records: committed by a sink.commit, or seen by a sink.read.
+	AttrRecords = "records"
+	// AttrStart is the virtual time, in nanoseconds, at which an operation that ends with this
+	// event began (sink.commit, sink.read), for linearizability checks.
+	AttrStart = "start"
+	// AttrValue is the value a sink wrote for a record.
+	AttrValue = "value"
+	// AttrSavepoint marks a checkpoint.trigger of a savepoint.
+	AttrSavepoint = "savepoint"
+	// AttrPhase names the phase a phase event starts.
+	AttrPhase = "phase"
+)
