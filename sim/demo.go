@@ -1,38 +1,41 @@
 package sim
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 // DemoResult summarises one Demo run.
 type DemoResult struct {
-	Seed   uint64
-	Hash   string // hex SHA-256 of the log, line by line; equal seeds give equal hashes
-	Lines  int
-	Events uint64 // kernel events fired
-	End    Time   // virtual time at the end
-	Stop   StopReason
+	Seed        uint64
+	TraceHash   string // the trace hash (trace.Recorder.Hash); equal seeds give equal hashes
+	TraceEvents uint64 // events in the trace
+	Events      uint64 // kernel events fired
+	End         Time   // virtual time at the end
+	Stop        StopReason
 }
 
-// Demo runs a small randomized workload on the kernel and writes its log to w (nil for no
-// output): four hosts gossip counters over a full mesh of jittery, bounded links, persist
-// every third message they receive and read it back after a restart, while a scheduled fault
-// phase pauses one host, crashes and restarts another, partitions, clogs and breaks links and
-// corrupts some writes; then a heal phase lifts every fault. The log has one line per kernel
-// event and per workload step, "<virtual ns> <what>", and its hash is the run's fingerprint:
-// the determinism tests and `simrun` use it to show that a run is a function of its seed.
+// DemoScenario names the demo in its trace header.
+const DemoScenario = "sim-demo"
+
+// Demo runs a small randomized workload on the kernel and writes its trace to w as JSON Lines
+// (nil for none): four hosts gossip counters over a full mesh of jittery, bounded links,
+// persist every third message they receive and read it back after a restart, while a
+// scheduled fault phase pauses one host, crashes and restarts another, partitions, clogs and
+// breaks links, corrupts, tears and fails some writes and takes the store away for a while;
+// then a heal phase lifts every fault and the hosts run on undisturbed. The trace holds every
+// kernel event (kinds "sim.*", see Event.TraceEvent) and every workload step ("demo.step"),
+// and its hash is the run's fingerprint: the determinism tests and simrun use it to show that
+// a run is a function of its seed.
 func Demo(seed uint64, w io.Writer) (DemoResult, error) {
-	d := newDemoLog(w)
 	k := New(Config{Seed: seed, MaxTime: TimeAt(time.Second), MaxEvents: 1_000_000})
-	k.SetObserver(func(e Event) { d.printf(k, "%s", e) })
-	d.printf(k, "demo seed=%d", seed)
+	d := &demoLog{k: k, rec: trace.NewRecorder(w, trace.Header{Scenario: DemoScenario, Seed: seed})}
+	k.SetObserver(func(e Event) { d.rec.Emit(int64(e.At), e.TraceEvent()) })
+	d.phase("fault")
 
 	disk := k.NewStore("disk", StoreConfig{Latency: 2 * time.Millisecond, Jitter: 3 * time.Millisecond})
 	const hostCount = 4
@@ -52,18 +55,20 @@ func Demo(seed uint64, w io.Writer) (DemoResult, error) {
 	for _, h := range hosts {
 		h.Start()
 	}
-	scheduleDemoFaults(k, hosts, links, disk, d)
+	scheduleDemoFaults(k, hosts, links, disk)
 
 	// Fault phase, then heal and a liveness phase in which the hosts run undisturbed.
 	stop := k.RunUntil(TimeAt(120 * time.Millisecond))
+	dumpDemoStore(disk, d)
 	if !stop.IsLimit() {
-		d.printf(k, "heal")
+		d.phase("heal")
 		for _, l := range k.Links() {
 			l.SetPartitioned(false)
 			l.SetClogged(false)
 			l.Repair()
 		}
 		disk.SetFaultHook(nil)
+		disk.SetUnavailable(false)
 		for _, h := range hosts {
 			if !h.Up() {
 				h.Start()
@@ -71,43 +76,39 @@ func Demo(seed uint64, w io.Writer) (DemoResult, error) {
 		}
 		stop = k.RunUntil(TimeAt(200 * time.Millisecond))
 	}
-	// What survived in the store, read the way a checker would (corrupt values show here).
-	for _, key := range disk.Keys("") {
-		value, err := disk.Peek(key)
-		d.printf(k, "stored %s value=%q err=%v", key, value, err)
-	}
-	d.printf(k, "end stop=%s events=%d", stop, k.Events())
+	dumpDemoStore(disk, d)
+	d.phase("end")
+	err := d.rec.Flush()
 	return DemoResult{
-		Seed:   seed,
-		Hash:   hex.EncodeToString(d.hash.Sum(nil)),
-		Lines:  d.lines,
-		Events: k.Events(),
-		End:    k.Now(),
-		Stop:   stop,
-	}, d.err
+		Seed:        seed,
+		TraceHash:   d.rec.Hash(),
+		TraceEvents: d.rec.Len(),
+		Events:      k.Events(),
+		End:         k.Now(),
+		Stop:        stop,
+	}, err
 }
 
 // bootDemoHost is the demo hosts' boot function: it builds one incarnation.
 func bootDemoHost(h *Host, disk *Store, d *demoLog) {
-	k := h.Kernel()
-	random := k.Stream("demo/" + h.Name())
+	random := h.Kernel().Stream("demo/" + h.Name())
 	received := 0
 	lastKey := "last/" + h.Name()
 	disk.Get(h, lastKey, func(value []byte, err error) {
-		d.printf(k, "%s restored value=%q err=%v", h.Name(), value, err)
+		d.step(h, "restored value=%q err=%v", value, err)
 	})
 	h.SetReceiver(func(l *Link, msg any) {
 		received++
-		d.printf(k, "%s got %v from %s", h.Name(), msg, l.From().Name())
+		d.step(h, "got %v from %s", msg, l.From().Name())
 		if received%3 == 0 {
 			value := []byte(fmt.Sprint(msg))
 			disk.Put(h, lastKey, value, func(err error) {
-				d.printf(k, "%s stored %q err=%v", h.Name(), value, err)
+				d.step(h, "stored %q err=%v", value, err)
 			})
 		}
 	})
-	h.SetWritable(func(l *Link) { d.printf(k, "%s may send on %s again", h.Name(), l.Name()) })
-	h.SetLinkBroken(func(l *Link) { d.printf(k, "%s lost link %s", h.Name(), l.Name()) })
+	h.SetWritable(func(l *Link) { d.step(h, "may send on %s again", l.Name()) })
+	h.SetLinkBroken(func(l *Link) { d.step(h, "lost link %s", l.Name()) })
 	sent := 0
 	var tick *Timer
 	tick = h.NewTimer(func() {
@@ -116,7 +117,7 @@ func bootDemoHost(h *Host, disk *Store, d *demoLog) {
 		sent++
 		msg := h.Name() + "." + strconv.FormatUint(h.Incarnation(), 10) + "#" + strconv.Itoa(sent)
 		if err := l.Send(msg); err != nil {
-			d.printf(k, "%s send %s on %s: %v", h.Name(), msg, l.Name(), err)
+			d.step(h, "send %s on %s: %v", msg, l.Name(), err)
 		}
 		tick.Reset(random.DurationBetween(time.Millisecond, 4*time.Millisecond))
 	})
@@ -124,7 +125,7 @@ func bootDemoHost(h *Host, disk *Store, d *demoLog) {
 }
 
 // scheduleDemoFaults draws the fault phase from its own stream and arms it on kernel timers.
-func scheduleDemoFaults(k *Kernel, hosts []*Host, links map[[2]int]*Link, disk *Store, d *demoLog) {
+func scheduleDemoFaults(k *Kernel, hosts []*Host, links map[[2]int]*Link, disk *Store) {
 	random := k.Stream("demo/faults")
 	at := func(ms int64) Time { return TimeAt(time.Duration(ms) * time.Millisecond) }
 	between := func(lo, hi int64) Time { return at(random.IntBetween(lo, hi)) }
@@ -148,35 +149,32 @@ func scheduleDemoFaults(k *Kernel, hosts []*Host, links map[[2]int]*Link, disk *
 	})
 	k.At(between(95, 105), func() { disk.SetUnavailable(true) })
 	k.At(between(105, 110), func() { disk.SetUnavailable(false) })
-	d.printf(k, "faults armed")
 }
 
-// demoLog writes log lines to the output and to a running hash.
+// dumpDemoStore records what is in the store, read the way a checker would: corrupt values
+// show as errors.
+func dumpDemoStore(disk *Store, d *demoLog) {
+	for _, key := range disk.Keys("") {
+		value, err := disk.Peek(key)
+		d.step(nil, "store holds %s value=%q err=%v", key, value, err)
+	}
+}
+
+// demoLog turns the demo's steps into trace events.
 type demoLog struct {
-	out   io.Writer
-	hash  hash.Hash
-	lines int
-	err   error
-	line  []byte
+	k   *Kernel
+	rec *trace.Recorder
 }
 
-func newDemoLog(w io.Writer) *demoLog {
-	if w == nil {
-		w = io.Discard
+// step records one workload step of host h (nil for the harness).
+func (d *demoLog) step(h *Host, format string, args ...any) {
+	e := trace.Event{Kind: "demo.step", Attrs: []trace.Attr{{Key: "what", Value: fmt.Sprintf(format, args...)}}}
+	if h != nil {
+		e.Task = h.Name()
 	}
-	return &demoLog{out: w, hash: sha256.New()}
+	d.rec.Emit(int64(d.k.Now()), e)
 }
 
-func (d *demoLog) printf(k *Kernel, format string, args ...any) {
-	d.line = strconv.AppendInt(d.line[:0], k.Now().Nanoseconds(), 10)
-	d.line = append(d.line, ' ')
-	d.line = fmt.Appendf(d.line, format, args...)
-	d.line = append(d.line, '\n')
-	d.lines++
-	d.hash.Write(d.line)
-	if d.err == nil {
-		if _, err := d.out.Write(d.line); err != nil {
-			d.err = errors.Join(errors.New("sim: demo log"), err)
-		}
-	}
+func (d *demoLog) phase(name string) {
+	d.rec.Emit(int64(d.k.Now()), trace.Event{Kind: trace.KindPhase, Attrs: []trace.Attr{{Key: trace.AttrPhase, Value: name}}})
 }
