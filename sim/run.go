@@ -105,7 +105,8 @@ func (k *Kernel) run(target Time, advance bool) StopReason {
 			k.limit = StopLimitEvents
 			return k.limit
 		}
-		k.fire(k.queue.pop())
+		k.fire(k.queue.openHole())
+		k.queue.closeHole()
 		if k.queue.len() > k.config.MaxPending {
 			k.limit = StopLimitPending
 			return k.limit
