@@ -93,12 +93,12 @@ func (k *Kernel) run(target Time, advance bool) StopReason {
 		}
 		next := k.queue.min()
 		if next.at > horizon {
-			if next.at > k.config.MaxTime {
-				k.now = max(k.now, k.config.MaxTime)
+			k.now = horizon
+			if horizon == k.config.MaxTime {
+				// The run may go no further, and something is still due.
 				k.limit = StopLimitTime
 				return k.limit
 			}
-			k.now = horizon
 			return StopReached
 		}
 		if k.fired >= k.config.MaxEvents {

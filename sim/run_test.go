@@ -81,3 +81,16 @@ func TestRunUntilPhasesAndStop(t *testing.T) {
 		t.Fatalf("fired %v", fired)
 	}
 }
+
+// TestTimeLimitOnlyAtMaxTime: an event due after MaxTime ends a run with the time limit only
+// when the run gets to MaxTime; a shorter RunUntil just reaches its target.
+func TestTimeLimitOnlyAtMaxTime(t *testing.T) {
+	k := New(Config{MaxTime: TimeAt(time.Second)})
+	k.At(TimeAt(2*time.Second), func() { t.Error("an event after MaxTime fired") })
+	if stop := k.RunUntil(TimeAt(100 * ms)); stop != StopReached || k.Now() != TimeAt(100*ms) {
+		t.Fatalf("RunUntil(100ms): %v at %v, want reached at 100ms", stop, k.Now())
+	}
+	if stop := k.Run(); stop != StopLimitTime || k.Now() != TimeAt(time.Second) {
+		t.Fatalf("Run: %v at %v, want the time limit at 1s", stop, k.Now())
+	}
+}
