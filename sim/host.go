@@ -83,8 +83,10 @@ func (h *Host) Start() {
 // still take effect in the store; their completions are dropped. Messages it sent that are
 // still in flight are delivered: the network has them. Crash reports whether the host was up.
 //
-// A host may crash itself from its own event; whatever that event does afterwards has no
-// effect (its sends fail with ErrHostDown and its timers stay disarmed).
+// A host may crash itself from its own event (an event-triggered fault often does exactly
+// that); whatever that event does afterwards has no effect: its sends fail with ErrHostDown,
+// its timers stay disarmed, its handlers are not installed and its store operations are
+// never issued.
 func (h *Host) Crash() bool {
 	if !h.up {
 		return false
@@ -172,10 +174,9 @@ func scaleByPPM(d, ppm int64) int64 {
 	return int64(q)
 }
 
-// NewTimer returns a disarmed timer owned by the host's current incarnation (see Timer).
-// The host must be up: only a running incarnation makes timers.
+// NewTimer returns a disarmed timer owned by the host's current incarnation (see Timer). On
+// a down host it returns a timer that can never be armed.
 func (h *Host) NewTimer(fire func()) *Timer {
-	h.mustBeUp("NewTimer")
 	return h.k.newTimer(h, fire)
 }
 
@@ -188,24 +189,28 @@ func (h *Host) After(d time.Duration, fire func()) *Timer {
 
 // SetReceiver installs the function that receives the messages arriving on the host's
 // inbound links. A message that arrives while no receiver is set is dropped
-// (DropNoReceiver). A crash forgets the receiver, so each incarnation sets its own in boot.
+// (DropNoReceiver). A crash forgets the receiver, so each incarnation sets its own in boot;
+// on a down host the call does nothing (as do SetWritable and SetLinkBroken).
 func (h *Host) SetReceiver(fn func(l *Link, msg any)) {
-	h.mustBeUp("SetReceiver")
-	h.onReceive = fn
+	if h.up {
+		h.onReceive = fn
+	}
 }
 
 // SetWritable installs the function told that an outbound link which refused a Send with
 // ErrLinkFull has room again (backpressure released). Forgotten on crash.
 func (h *Host) SetWritable(fn func(l *Link)) {
-	h.mustBeUp("SetWritable")
-	h.onWritable = fn
+	if h.up {
+		h.onWritable = fn
+	}
 }
 
 // SetLinkBroken installs the function told that one of the host's links, inbound or
 // outbound, broke (see Link.Break): the simulated lost connection. Forgotten on crash.
 func (h *Host) SetLinkBroken(fn func(l *Link)) {
-	h.mustBeUp("SetLinkBroken")
-	h.onBroken = fn
+	if h.up {
+		h.onBroken = fn
+	}
 }
 
 // Inbound returns the links that end at the host, in creation order.
@@ -213,9 +218,3 @@ func (h *Host) Inbound() []*Link { return h.inbound }
 
 // Outbound returns the links that start at the host, in creation order.
 func (h *Host) Outbound() []*Link { return h.outbound }
-
-func (h *Host) mustBeUp(what string) {
-	if !h.up {
-		panic(fmt.Sprintf("sim: %s on host %s while it is down", what, h.name))
-	}
-}

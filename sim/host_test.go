@@ -174,3 +174,41 @@ func TestStartTwicePanics(t *testing.T) {
 	}()
 	h.Start()
 }
+
+// TestSelfCrashLeavesNoTrace: a host that crashes itself in the middle of its own event (as
+// an event-triggered fault does) may go on running that event's code; none of it may take
+// effect, and none of it may panic.
+func TestSelfCrashLeavesNoTrace(t *testing.T) {
+	k := New(Config{})
+	disk := k.NewStore("disk", StoreConfig{Latency: ms})
+	var afterCrash []string
+	victim := k.AddHost("victim", func(h *Host) {
+		h.After(ms, func() {
+			h.Crash()
+			if err := h.Outbound()[0].Send("late"); err != ErrHostDown {
+				afterCrash = append(afterCrash, fmt.Sprint("send: ", err))
+			}
+			timer := h.After(ms, func() { afterCrash = append(afterCrash, "timer fired") })
+			if timer.Armed() {
+				afterCrash = append(afterCrash, "timer armed")
+			}
+			h.SetReceiver(func(*Link, any) { afterCrash = append(afterCrash, "received") })
+			disk.Put(h, "k", []byte("v"), func(error) { afterCrash = append(afterCrash, "put completed") })
+		})
+	})
+	peer := k.AddHost("peer", func(h *Host) {})
+	k.Connect("victim->peer", victim, peer, LinkConfig{})
+	toVictim := k.Connect("peer->victim", peer, victim, LinkConfig{})
+	victim.Start()
+	peer.Start()
+	k.At(TimeAt(2*ms), func() { mustSend(t, toVictim, "to the dead") })
+	if stop := k.Run(); stop != StopIdle {
+		t.Fatalf("stop = %v", stop)
+	}
+	if len(afterCrash) > 0 {
+		t.Fatalf("after the self-crash: %v", afterCrash)
+	}
+	if keys := disk.Keys(""); len(keys) != 0 {
+		t.Fatalf("a put issued after the crash reached the store: %v", keys)
+	}
+}

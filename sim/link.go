@@ -79,7 +79,8 @@ func messageBefore(a, b message) bool {
 }
 
 // Connect creates a link named name from one host to another. The name must be unique among
-// hosts, links and stores; it names the link's random stream and its log lines.
+// hosts, links and stores; it names the link's random stream and its log lines. Two hosts
+// may have any number of links between them (one per channel or port), each its own FIFO.
 func (k *Kernel) Connect(name string, from, to *Host, config LinkConfig) *Link {
 	if from.k != k || to.k != k {
 		panic("sim: Connect with a host of another kernel")

@@ -22,7 +22,8 @@ type StoreConfig struct {
 // strings and values are byte slices; each value is stored with its length and CRC-32C so
 // that a torn or corrupted write is detected when it is read (ErrCorrupt).
 //
-// Operations are asynchronous. An operation issued by a host takes effect in the store
+// Operations are asynchronous; done is called as an event of the issuing host, and an
+// operation issued on behalf of a down host is ignored. An operation issued by a host takes effect in the store
 // Latency (+ jitter, + any injected extra) later, at its apply instant; its completion is then
 // delivered to the issuing host as an event at the same instant. Once issued, an operation is
 // in the store's hands: it takes effect even if the issuer crashes meanwhile, but its
@@ -81,10 +82,23 @@ func (k *Kernel) Stores() []*Store { return k.stores }
 // Name returns the store's name.
 func (s *Store) Name() string { return s.name }
 
+// issuable reports whether host h may issue an operation: it must be a host of this kernel
+// (anything else is a bug), and an operation from a down host (one that crashed itself in the
+// event issuing it) is never issued.
+func (s *Store) issuable(h *Host, kind StoreOpKind) bool {
+	if h == nil || h.k != s.k {
+		panic(fmt.Sprintf("sim: store %s: %s without a host of this kernel", s.name, kind))
+	}
+	return h.up
+}
+
 // Put stores a copy of value under key, replacing what was there, atomically: a reader sees
 // the old value or the new one, never a mix (torn and corrupted writes are the exception,
 // and are detected). done receives nil, ErrUnavailable or ErrWriteFailed.
 func (s *Store) Put(h *Host, key string, value []byte, done func(err error)) {
+	if !s.issuable(h, OpPut) {
+		return
+	}
 	op := s.newOp(h, OpPut, key)
 	op.value = append(op.value[:0], value...)
 	op.donePut = done
@@ -94,6 +108,9 @@ func (s *Store) Put(h *Host, key string, value []byte, done func(err error)) {
 // Get reads the value under key. done receives a copy of it, or ErrNotFound, ErrCorrupt,
 // ErrUnavailable or ErrReadFailed.
 func (s *Store) Get(h *Host, key string, done func(value []byte, err error)) {
+	if !s.issuable(h, OpGet) {
+		return
+	}
 	op := s.newOp(h, OpGet, key)
 	op.doneGet = done
 	s.issue(op)
@@ -102,6 +119,9 @@ func (s *Store) Get(h *Host, key string, done func(value []byte, err error)) {
 // Delete removes key; deleting a missing key succeeds. done receives nil, ErrUnavailable or
 // ErrWriteFailed.
 func (s *Store) Delete(h *Host, key string, done func(err error)) {
+	if !s.issuable(h, OpDelete) {
+		return
+	}
 	op := s.newOp(h, OpDelete, key)
 	op.donePut = done
 	s.issue(op)
@@ -111,6 +131,9 @@ func (s *Store) Delete(h *Host, key string, done func(err error)) {
 // ErrUnavailable or ErrReadFailed. Listing does not check values: a corrupt value shows up
 // when it is read.
 func (s *Store) List(h *Host, prefix string, done func(keys []string, err error)) {
+	if !s.issuable(h, OpList) {
+		return
+	}
 	op := s.newOp(h, OpList, prefix)
 	op.doneList = done
 	s.issue(op)

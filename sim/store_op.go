@@ -53,10 +53,6 @@ type storeOp struct {
 }
 
 func (s *Store) newOp(h *Host, kind StoreOpKind, key string) *storeOp {
-	if h == nil || h.k != s.k {
-		panic(fmt.Sprintf("sim: store %s: %s without a host of this kernel", s.name, kind))
-	}
-	h.mustBeUp("store " + kind.String())
 	var op *storeOp
 	if n := len(s.spare); n > 0 {
 		op = s.spare[n-1]
