@@ -45,19 +45,6 @@ func phaseOf(e *trace.Event) string {
 	return v
 }
 
-// healIndex returns the index of the first phase event that starts the heal or liveness
-// phase, or -1.
-func healIndex(events []trace.Event) int {
-	for i := range events {
-		if events[i].Kind == trace.KindPhase {
-			if p := phaseOf(&events[i]); p == "heal" || p == "liveness" {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
 // lastEvent returns the last event, or a zero event for an empty trace; absences are pinned
 // to it.
 func lastEvent(events []trace.Event) *trace.Event {

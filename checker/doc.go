@@ -100,13 +100,13 @@
 // respects are pinned to the read directly (seeing uncommitted output, missing committed
 // output, or less than an earlier read); porcupine decides the rest.
 //
-// liveness. Progress follows the heal: from the first phase event with phase=heal or
-// phase=liveness (or the trace's first event when it has no phase events), a checkpoint
-// completes within LivenessBounds.CheckpointAfterHealNanos; a bounded job's tasks
+// liveness. Progress follows the heal: from the phase event that starts the liveness phase
+// (else the heal phase; else the trace's first event when it has no phase events), a
+// checkpoint completes within LivenessBounds.CheckpointAfterHealNanos; a bounded job's tasks
 // (LivenessBounds.FinishTasks) end with task.finish and all of Reference.Output committed; and
 // no task stays in alignment (barrier.recv without its snapshot.taken) longer than
 // LivenessBounds.AlignmentMaxNanos unless the checkpoint aborted. A missed deadline is pinned
-// to the first event after it.
+// to the first event after it, or to the last event when the trace ends at the deadline.
 //
 // determinism. The trace hashes (trace.HashEvents) to Reference.TraceHash, the hash recorded
 // when the run was first made. FirstDifference compares two traces and names the first event

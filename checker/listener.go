@@ -177,7 +177,7 @@ func (s *listenerState) sinkCommit(i int) {
 	}
 }
 
-// judgeEventualNotification checks, once the heal phase has started, that every live task
+// judgeEventualNotification checks, once faults have stopped (livenessStart), that every live task
 // knows the latest completed checkpoint whose notification deadline lies in the trace.
 func (s *listenerState) judgeEventualNotification(notifyMaxNanos int64) {
 	if notifyMaxNanos <= 0 || livenessStart(s.events) < 0 || len(s.completions) == 0 {

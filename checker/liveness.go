@@ -8,8 +8,9 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// Liveness checks that the job makes progress once faults stop. From the start of the heal
-// (or liveness) phase, or from the first event of a trace without phases:
+// Liveness checks that the job makes progress once faults stop. From the start of the
+// liveness phase (or of the heal phase, when the trace has no liveness phase event; or the
+// first event of a trace without phases):
 //
 //   - a checkpoint (not a savepoint) completes within ref.Liveness.CheckpointAfterHealNanos,
 //     unless every task of a bounded job finished first;
@@ -22,9 +23,10 @@ import (
 //     checkpoint aborted: an aborted checkpoint's alignment is released by the protocol's
 //     own timeout, which the coordinator bounds.
 //
-// A deadline that passes is pinned to the first event after it; a deadline beyond the end of
-// the trace cannot be judged, which makes the verdict unknown rather than pass. A trace with a
-// fault phase that never heals is not judged.
+// A missed deadline is pinned to the first event after it (or to the last event, when the
+// trace ends exactly at the deadline, as it does when the liveness phase's end is the bound);
+// a deadline beyond the end of the trace cannot be judged, which makes the verdict unknown
+// rather than pass. A trace with a fault phase that never heals is not judged.
 func Liveness(events []trace.Event, ref Reference) Result {
 	return liveness(events, ref, newReplay(events, ref))
 }
@@ -59,14 +61,25 @@ type livenessJudge struct {
 	unjudged   []string
 }
 
-// pastDeadline pins an absence to the first event after deadline, naming task and cp rather
-// than that event's own, which has nothing to do with the absence.
+// pastDeadline pins an absence to the first event after deadline (or the last event),
+// naming task and cp rather than that event's own, which has nothing to do with the absence.
 func (l *livenessJudge) pastDeadline(deadline int64, task string, cp uint64, format string, args ...any) {
-	e := &l.events[firstAfter(l.events, deadline)]
+	e := lastEvent(l.events)
+	if i := firstAfter(l.events, deadline); i < len(l.events) {
+		e = &l.events[i]
+	}
 	l.violations = append(l.violations, Violation{
 		Property: PropLiveness, Message: oneLine(fmt.Sprintf(format, args...)),
 		Seq: e.Seq, T: e.T, Task: task, CP: cp,
 	})
+}
+
+// startName names the event liveness is measured from, for messages.
+func (l *livenessJudge) startName() string {
+	if phase := phaseOf(&l.events[l.start]); phase != "" {
+		return phase
+	}
+	return "the first event"
 }
 
 func (l *livenessJudge) endT() int64 { return lastEvent(l.events).T }
@@ -76,8 +89,8 @@ func (l *livenessJudge) judgeCheckpointAfterHeal() {
 	if bound <= 0 {
 		return
 	}
-	healT := l.events[l.start].T
-	deadline := healT + bound
+	startT := l.events[l.start].T
+	deadline := startT + bound
 	savepoints := make(map[uint64]bool)
 	for i := range l.events {
 		e := &l.events[i]
@@ -91,12 +104,13 @@ func (l *livenessJudge) judgeCheckpointAfterHeal() {
 	if finishedAt, ok := l.jobFinishedAt(); ok && finishedAt <= deadline {
 		return
 	}
-	if l.endT() <= deadline {
+	if l.endT() < deadline {
 		l.unjudged = append(l.unjudged, fmt.Sprintf(
 			"trace ends at t=%d, before the checkpoint deadline t=%d", l.endT(), deadline))
 		return
 	}
-	l.pastDeadline(deadline, "", 0, "no checkpoint completed within %dns after heal at t=%d", bound, healT)
+	l.pastDeadline(deadline, "", 0, "no checkpoint completed within %dns after %s at t=%d",
+		bound, l.startName(), startT)
 }
 
 // lastLifecycle returns, per task, the index of its last task.restore, task.crash or
@@ -225,16 +239,16 @@ func (l *livenessJudge) judgeAlignment() {
 			aborted[e.CP] = true
 		}
 	}
-	healT := l.events[l.start].T
+	startT := l.events[l.start].T
 	for _, a := range all {
-		if aborted[a.cp] || (a.closed && a.endT <= healT) {
+		if aborted[a.cp] || (a.closed && a.endT <= startT) {
 			continue
 		}
-		since := max(l.events[a.first].T, healT)
+		since := max(l.events[a.first].T, startT)
 		deadline := since + bound
 		switch {
 		case a.closed && a.endT <= deadline:
-		case l.endT() <= deadline:
+		case l.endT() < deadline:
 			l.unjudged = append(l.unjudged, fmt.Sprintf(
 				"trace ends at t=%d, before %s's alignment deadline t=%d for checkpoint %d", l.endT(), a.task, deadline, a.cp))
 		default:

@@ -122,11 +122,25 @@ func TestLivenessExemptsAlignmentOfAbortedCheckpoint(t *testing.T) {
 	wantPass(t, Liveness(b.events, ref))
 }
 
+func TestLivenessMeasuresFromTheLivenessPhase(t *testing.T) {
+	// heal gives restarts time; the bound runs from the liveness phase, up to its end.
+	ref := Reference{Liveness: LivenessBounds{CheckpointAfterHealNanos: 30}}
+	b := newTB()
+	b.phase("fault")
+	b.phase("heal")
+	b.tick(5)
+	b.phase("liveness") // t=80
+	b.trigger(1)
+	b.tick(1)
+	end := b.phase("end") // t=110: the bound has run out
+	wantFirst(t, Liveness(b.events, ref), end, "no checkpoint completed within 30ns after liveness at t=80")
+}
+
 func TestLivenessStartsAtTheFirstEventOfATraceWithoutPhases(t *testing.T) {
 	ref := Reference{Liveness: LivenessBounds{CheckpointAfterHealNanos: 20}}
 	b := newTB()
 	b.trigger(1)
 	b.tick(2) // up to the deadline
 	past := b.tick(1)
-	wantFirst(t, Liveness(b.events, ref), past, "no checkpoint completed within 20ns after heal at t=10")
+	wantFirst(t, Liveness(b.events, ref), past, "no checkpoint completed within 20ns after the first event at t=10")
 }

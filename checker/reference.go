@@ -43,17 +43,20 @@ func ExpectOnce(values map[string]string) map[string]Expected {
 	return out
 }
 
-// LivenessBounds are the bounds of the liveness phase. Each bound is measured from the first
-// phase event with phase=heal or phase=liveness (from the first event when the trace has no
-// phase events); a zero bound is not checked.
+// LivenessBounds are the bounds of the liveness phase. Each bound is measured from the phase
+// event that starts the liveness phase (phase=liveness), or the heal phase when there is no
+// liveness phase event, or the first event when the trace has no phase events. With the fault
+// injector's phases, the liveness phase ends (phase=end) when its bound runs out, so the
+// natural CheckpointAfterHealNanos is the liveness phase's length. A zero bound is not checked.
 type LivenessBounds struct {
 	// CheckpointAfterHealNanos: some checkpoint (not a savepoint) completes within this long
-	// after heal.
+	// after the liveness phase starts.
 	CheckpointAfterHealNanos int64
-	// AlignmentMaxNanos: after heal, no task stays in alignment for a checkpoint longer than
-	// this (from its first barrier.recv, or from heal if later) unless the checkpoint aborts.
+	// AlignmentMaxNanos: no task stays in alignment for a checkpoint longer than this (from
+	// its first barrier.recv, or from the liveness phase's start if later) unless the
+	// checkpoint aborts.
 	AlignmentMaxNanos int64
-	// NotifyMaxNanos: after heal, every live task is notified of (or restored from) a
+	// NotifyMaxNanos: once faults stop, every live task is notified of (or restored from) a
 	// completed checkpoint within this long of its completion: the latest checkpoint whose
 	// deadline lies inside the trace is judged (by ListenerContract).
 	NotifyMaxNanos int64
