@@ -78,6 +78,7 @@ func (c *coordinatorState) release(task TaskID, i int, id CheckpointID, snap Tas
 // or present (complete, and the next incarnation re-announces it).
 func (c *coordinatorState) allAcked(now Time, p *pendingCheckpoint) {
 	p.phase = phasePersisting
+	p.ackedAt = now
 	c.ready.MetadataWrites = append(c.ready.MetadataWrites, CompletedCheckpoint{
 		ID:          p.id,
 		Kind:        p.kind,

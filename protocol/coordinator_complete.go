@@ -27,7 +27,7 @@ func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
 		ID:          p.id,
 		Kind:        p.kind,
 		TriggeredAt: p.triggeredAt,
-		CompletedAt: now,
+		CompletedAt: p.ackedAt,
 		Tasks:       p.states,
 	}
 	c.ready.Completed = append(c.ready.Completed, cc)

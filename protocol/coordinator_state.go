@@ -28,7 +28,10 @@ type pendingCheckpoint struct {
 	phase       phase
 	requestedAt Time
 	triggeredAt Time
-	deadline    Time
+	// ackedAt is when the last ack arrived: the CompletedAt recorded in
+	// the store (the confirmation time is never durable anywhere).
+	ackedAt  Time
+	deadline Time
 	// expected[i]: task i must ack (it was not fully finished at trigger).
 	expected []bool
 	// acked[i]: task i's snapshot is in states[i] (always true for tasks

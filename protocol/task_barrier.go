@@ -9,6 +9,10 @@ func (t *taskState) receive(now Time, input int, ev ChannelEvent) error {
 	if err := t.checkInput(input); err != nil {
 		return err
 	}
+	if t.action[input] == inputBlock {
+		// Whatever is behind a barrier belongs after the snapshot.
+		return fmt.Errorf("%w: %v delivered on blocked input %s", ErrBadInput, ev, t.cfg.Inputs[input])
+	}
 	t.started = true
 	t.advance(now)
 	switch ev.Type {
@@ -30,9 +34,6 @@ func (t *taskState) receiveBarrier(now Time, input int, b ChannelEvent) error {
 	if b.Checkpoint == 0 || b.Kind < KindCheckpoint || b.Kind > KindSavepoint ||
 		b.Mode < ModeAligned || b.Mode > ModeAtLeastOnce {
 		return fmt.Errorf("%w: malformed %v", ErrBadInput, b)
-	}
-	if t.action[input] == inputBlock {
-		return fmt.Errorf("%w: barrier %v delivered on blocked input %s", ErrBadInput, b.Checkpoint, t.cfg.Inputs[input])
 	}
 	// Every older checkpoint whose barrier has not come on this input
 	// never will: this input has moved past it.

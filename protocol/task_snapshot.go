@@ -1,5 +1,7 @@
 package protocol
 
+import "slices"
+
 // requestSnapshot asks the host for the snapshot of a. It fails (and asks
 // nothing) when MaxPendingCheckpoints snapshots are already in flight: the
 // bound keeps a task whose uploads hang from piling up requests.
@@ -32,7 +34,9 @@ func (t *taskState) snapshotCompleted(now Time, id CheckpointID, snap TaskSnapsh
 	i := t.findInflight(id)
 	if i < 0 {
 		// Aborted (or subsumed) while the upload ran: nobody will read it.
-		if snap.Handle != "" {
+		// Unless it is a repeated report of an acked snapshot, whose state
+		// a checkpoint may hold.
+		if snap.Handle != "" && !slices.Contains(t.acked, id) {
 			t.ready.Released = append(t.ready.Released, StateRelease{Task: t.cfg.ID, Checkpoint: id, Snapshot: snap})
 		}
 		return ErrUnknownCheckpoint
@@ -42,6 +46,10 @@ func (t *taskState) snapshotCompleted(now Time, id CheckpointID, snap TaskSnapsh
 	}
 	snap.Final = t.inflight[i].final
 	t.inflight = append(t.inflight[:i], t.inflight[i+1:]...)
+	if len(t.acked) >= t.cfg.MaxPendingCheckpoints {
+		t.acked = append(t.acked[:0], t.acked[1:]...)
+	}
+	t.acked = append(t.acked, id)
 	t.ready.Messages = append(t.ready.Messages, AckMessage(t.cfg.ID, id, snap))
 	return nil
 }

@@ -79,6 +79,10 @@ type taskState struct {
 	// (at most one: Admit names a single checkpoint).
 	recording *alignment
 	inflight  []inflightSnapshot
+	// acked remembers the last acked ids (a window of
+	// MaxPendingCheckpoints), so a repeated completion report for an acked
+	// snapshot is not mistaken for an abandoned upload and released.
+	acked []CheckpointID
 	// abortsNotified are ids above lastNotified already passed to the
 	// listener as aborted; a bounded window for deduplication.
 	abortsNotified []CheckpointID
