@@ -52,6 +52,10 @@ func (w *world) taskCommand(cmd string, a args) []string {
 	if a.has("savepoint") {
 		kind = protocol.KindSavepoint
 	}
+	to := id
+	if v, ok := a.opts["to"]; ok {
+		to = protocol.TaskID(v)
+	}
 	switch cmd {
 	case "restore":
 		snap := snapshotFrom(id, a)
@@ -72,11 +76,11 @@ func (w *world) taskCommand(cmd string, a args) []string {
 		}
 		out = append(out, "admit "+strings.Join(answers, ", "))
 	case "trigger":
-		err = t.Step(w.now, protocol.TriggerMessage(id, a.cp(), kind, mode, w.now))
+		err = t.Step(w.now, protocol.TriggerMessage(to, a.cp(), kind, mode, w.now))
 	case "notify":
-		err = t.Step(w.now, protocol.NotifyCompleteMessage(id, a.cp()))
+		err = t.Step(w.now, protocol.NotifyCompleteMessage(to, a.cp()))
 	case "notify-aborted":
-		err = t.Step(w.now, protocol.NotifyAbortedMessage(id, a.cp(), protocol.ReasonExpired))
+		err = t.Step(w.now, protocol.NotifyAbortedMessage(to, a.cp(), protocol.ReasonExpired))
 	case "snap-ok":
 		err = t.SnapshotCompleted(w.now, a.cp(), snapshotFrom(id, a))
 	case "snap-fail":
