@@ -61,7 +61,9 @@ store). Then loop:
 
  1. Call Tick(now) when now reaches NextDeadline() (more often is harmless):
     periodic triggers and timeouts happen there.
+
  2. Pass every control message from a task to Step(now, m).
+
  3. After every call, take Ready() and handle its fields in order:
 
     CounterWrites: write the id counter durably, then call
