@@ -139,6 +139,9 @@ func (c *coordinatorState) counterPersisted(now Time, value CheckpointID, err er
 		}
 	}
 	for _, p := range reserved {
+		if _, still := c.findPending(p.id); still != p {
+			continue // ended meanwhile: a failure before it asked for a failover
+		}
 		if err != nil {
 			c.abort(now, p, ReasonTriggerFailed, "")
 			continue
@@ -174,10 +177,13 @@ func (c *coordinatorState) trigger(now Time, p *pendingCheckpoint) {
 			c.ready.Messages = append(c.ready.Messages, TriggerMessage(task, p.id, p.kind, p.mode, now))
 		}
 	}
-	if p.remaining == 0 {
-		panic("protocol: coordinator: triggered checkpoint " + p.id.String() + " with every task fully finished")
-	}
 	c.ready.Triggered = append(c.ready.Triggered, TriggeredCheckpoint{ID: p.id, Kind: p.kind, Mode: p.mode, At: now})
+	if p.remaining == 0 {
+		// Every task fully finished while the id was being reserved:
+		// the checkpoint consists of final snapshots only and is
+		// complete as soon as it is durable.
+		c.allAcked(now, p)
+	}
 }
 
 // triggerCount is how many tasks trigger will address, so the message slice
