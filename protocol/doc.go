@@ -319,6 +319,19 @@ only a bug in the protocol or a host that breaks its obligations can cause
 (confirming a metadata write that was never asked for, JobRestarted without
 a plan), panic with context.
 
+# Tracing
+
+Every event of the ckptsim trace schema maps onto an input or output the
+host already handles: checkpoint.trigger is CoordinatorReady.Triggered,
+checkpoint.complete is Completed, checkpoint.abort is Aborted (with its
+Reason), barrier.send is a barrier in TaskReady.Sends, barrier.recv is a
+barrier passed to Task.Receive, snapshot.taken is TaskReady.Snapshots,
+snapshot.ack and snapshot.decline are MsgAck and MsgDecline in
+TaskReady.Messages, notify.complete and notify.abort are
+TaskReady.Notifications (as delivered, after filtering), task.restore is
+Task.Restore, and coordinator.recover names LatestRestorable of a
+coordinator built from a non-empty Durable.
+
 # Determinism
 
 Outputs depend only on the inputs: no map iteration reaches an output, and
