@@ -9,8 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ckptsim/ckptsim/faults"
-	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/faults/simtarget"
+	"github.com/ckptsim/ckptsim/sim"
 )
 
 var (
@@ -33,7 +33,7 @@ func check[T any](t *testing.T, what string, want, got T) {
 // window are lost, and barriers after it arrive again.
 func TestDropBarriersOnly(t *testing.T) {
 	r := newRig(t, rigOptions{seed: 1})
-	r.stream(srcSum, simtarget.ClassRecord, ms, time.Millisecond, 50)     // at 1..50ms
+	r.stream(srcSum, simtarget.ClassRecord, ms, time.Millisecond, 50)      // at 1..50ms
 	r.stream(srcSum, simtarget.ClassBarrier, 5*ms, 5*time.Millisecond, 10) // at 5, 10, ... 50ms
 	r.inject(rigPhases, faults.Entry{
 		Trigger: faults.At(nanos(10.5)),

@@ -72,9 +72,9 @@ type rig struct {
 	rec    *trace.Recorder
 
 	got      []delivery
-	broken   []string         // "<host> <link> <time>" for each link-broken notification
-	boots    map[string]int   // host name -> starts
-	sendErrs map[error]int    // refused sends, by error
+	broken   []string            // "<host> <link> <time>" for each link-broken notification
+	boots    map[string]int      // host name -> starts
+	sendErrs map[error]int       // refused sends, by error
 	timers   map[string]sim.Time // host timer label -> when it fired
 }
 
