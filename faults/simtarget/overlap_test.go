@@ -88,7 +88,9 @@ func checkAgainstReference(rt *rapid.T, r *rig, active []refEffect) {
 		}
 	}
 	for name, st := range r.stores {
-		want := any(func(e refEffect) bool { return e.kind == faults.StorageUnavailable && (e.store == "" || e.store == name) })
+		want := any(func(e refEffect) bool {
+			return e.kind == faults.StorageUnavailable && (e.store == "" || e.store == name)
+		})
 		if st.Unavailable() != want {
 			rt.Fatalf("store %s unavailable = %v, want %v; active %v", name, st.Unavailable(), want, active)
 		}
