@@ -43,7 +43,8 @@ func (w *World) hostFor(name string) *hostState {
 // Then it is started again, a new incarnation, after RestartDelay if one is in force (as a
 // kernel timer), or at once otherwise. A crash that comes while a delayed restart is pending
 // cancels it. Calling it from inside the host's own event is fine: the rest of that event has
-// no effect on the world.
+// no effect on the world. Nothing else may start the host while a crash holds it down (the
+// World checks Up before it starts a host, but cannot keep a host down that someone started).
 func (w *World) CrashHost(id faults.EffectID, host string) {
 	s := w.hostFor(host)
 	s.crashes++
