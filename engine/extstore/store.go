@@ -84,10 +84,17 @@ type Txn struct {
 	BeginNanos  int64
 	AbortReason string
 	rows        []Row
+	committed   int // records made visible by the commit
 }
 
-// Records returns how many records the transaction holds.
-func (t *Txn) Records() int { return len(t.rows) }
+// Records returns how many records the transaction holds (or, once committed, made
+// visible).
+func (t *Txn) Records() int {
+	if t.State == Committed {
+		return t.committed
+	}
+	return len(t.rows)
+}
 
 // Limits that keep a run's memory bounded.
 const (

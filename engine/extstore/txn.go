@@ -147,6 +147,8 @@ func (s *Store) Commit(writer string, id string) (applied bool, t *Txn, err erro
 	}
 	t.State = Committed
 	s.rows = append(s.rows, t.rows...)
+	t.committed = len(t.rows)
+	t.rows = nil // the rows live on in the store's visible table
 	return true, t, nil
 }
 
