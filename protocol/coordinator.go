@@ -95,8 +95,11 @@ func (c *Coordinator) HighestID() CheckpointID { return c.highestID }
 // but not yet complete or aborted, ascending.
 func (c *Coordinator) Pending() []CheckpointID { return c.pendingIDs() }
 
-// Completed returns the retained completed checkpoints and savepoints,
-// oldest first (a copy of the coordinator's view of the store).
+// Completed returns the retained completed checkpoints, oldest first (a
+// copy of the coordinator's view of the store). Savepoints are not retained:
+// they belong to the user who asked for them, so the coordinator reports
+// them in CoordinatorReady.Completed and then forgets them (it never lists
+// them in Discarded either).
 func (c *Coordinator) Completed() []CompletedCheckpoint {
 	return append([]CompletedCheckpoint(nil), c.completed...)
 }
