@@ -52,6 +52,10 @@ func (t *task) handleReady() {
 			t.notify(n)
 		}
 		if rd.Exit {
+			if t.sink != nil && t.sink.awaiting > 0 {
+				t.sink.exitWhenIdle = true // exit once the store answered
+				return
+			}
 			t.exit()
 			return
 		}

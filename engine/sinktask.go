@@ -30,6 +30,11 @@ type sinkPart struct {
 	prepares map[string]*pendingSnapshot
 	// initDone continues the restore once the store answered opInit.
 	initDone func(epoch uint64)
+	// awaiting counts requests whose answer the sink waits for (prepare, commit,
+	// recover): a finished sink exits only when none is left, so that a finished job has
+	// its output committed.
+	awaiting int
+	exitWhenIdle bool
 }
 
 func newSinkPart(t *task, typ SinkType) *sinkPart {
@@ -37,6 +42,10 @@ func newSinkPart(t *task, typ SinkType) *sinkPart {
 }
 
 func (s *sinkPart) request(r *storeRequest) {
+	switch r.op {
+	case opPrepare, opCommit, opRecover:
+		s.awaiting++
+	}
 	r.nonce = s.nonce
 	r.writer = s.t.plan.id
 	r.epoch = s.epoch
@@ -166,6 +175,11 @@ func (s *sinkPart) onReply(m *storeReply) {
 		return // meant for a predecessor
 	}
 	switch m.op {
+	case opPrepare, opCommit, opRecover:
+		s.awaiting--
+		defer s.maybeExit()
+	}
+	switch m.op {
 	case opInit:
 		if m.err != nil {
 			s.t.fail("sink init: " + m.err.Error())
@@ -198,5 +212,13 @@ func (s *sinkPart) onReply(m *storeReply) {
 		if m.err != nil {
 			s.t.fail("sink " + m.op.String() + ": " + m.err.Error())
 		}
+	}
+}
+
+// maybeExit ends a sink whose task the protocol let exit once its last answers arrived.
+func (s *sinkPart) maybeExit() {
+	if s.exitWhenIdle && s.awaiting == 0 && s.t.alive() {
+		s.exitWhenIdle = false
+		s.t.exit()
 	}
 }
