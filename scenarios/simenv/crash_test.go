@@ -126,6 +126,8 @@ func TestExactlyOnceUnderCrashes(t *testing.T) {
 			t.Errorf("seed %d faults %v: lost %d %v, extra %d %v, wrong %d %v", seed, faults,
 				len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 		}
+		checkCuts(t, job.Recorder.Events())
+		checkRestores(t, job.Recorder.Events())
 		t.Logf("seed %d: %d attempts, %d events, virtual %v", seed, job.Runtime.Attempt(), job.Recorder.Len(), job.Kernel.Now())
 	}
 }
