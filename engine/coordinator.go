@@ -332,6 +332,9 @@ func (c *coordinator) failover(plan protocol.FailoverPlan) {
 	}
 	c.trace(trace.Event{Kind: trace.KindJobFailover, CP: cp, Reason: plan.Reason.String()})
 	c.rt.cancelTasks()
+	// The next attempt's number is taken now, so that failure reports still on their way
+	// from the cancelled attempt are recognised as stale.
+	c.rt.attempt++
 	c.restarting = true
 	c.plan = plan
 	c.proc.After(c.rt.cfg.RestartDelay, c.redeploy)
@@ -339,14 +342,13 @@ func (c *coordinator) failover(plan protocol.FailoverPlan) {
 
 // deployFirst deploys the job's first attempt, retrying while a host is down.
 func (c *coordinator) deployFirst() {
-	c.rt.attempt++
+	c.rt.attempt = max(c.rt.attempt, 1)
 	if !c.rt.deployTasks(nil) {
 		c.proc.After(c.rt.cfg.RestartDelay, c.deployFirst)
 	}
 }
 
 func (c *coordinator) redeploy() {
-	c.rt.attempt++
 	if !c.rt.deployTasks(c.plan.Restore) {
 		c.proc.After(c.rt.cfg.RestartDelay, c.redeploy)
 		return

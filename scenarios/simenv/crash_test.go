@@ -18,6 +18,8 @@ type fault struct {
 	kind string // "task", "host", "coordinator"
 	name string // task id or host name
 	down time.Duration
+	// on, if set, triggers the fault at the first event it matches instead of at a time.
+	on func(trace.Event) bool
 }
 
 func (f fault) String() string { return fmt.Sprintf("%s %s at %v", f.kind, f.name, f.at) }
@@ -32,7 +34,7 @@ func runWithFaults(t *testing.T, cfg engine.Config, envCfg Config, seed uint64, 
 	job.Recorder.KeepEvents()
 	for _, f := range faults {
 		f := f
-		job.Kernel.At(sim.Time(f.at), func() {
+		inject := func() {
 			switch f.kind {
 			case "task":
 				_ = job.Runtime.CrashTask(f.name)
@@ -43,6 +45,17 @@ func runWithFaults(t *testing.T, cfg engine.Config, envCfg Config, seed uint64, 
 				if h.Crash() {
 					job.Kernel.After(f.down, h.Start)
 				}
+			}
+		}
+		if f.on == nil {
+			job.Kernel.At(sim.Time(f.at), inject)
+			continue
+		}
+		fired := false
+		job.Recorder.Watch(func(e trace.Event) {
+			if !fired && f.on(e) {
+				fired = true
+				inject()
 			}
 		})
 	}
