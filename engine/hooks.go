@@ -92,6 +92,10 @@ func (rt *Runtime) Finished() bool {
 	return true
 }
 
+// SourceRecords returns how many records the sources have read, replays after failovers
+// included: the work the job did, for throughput figures.
+func (rt *Runtime) SourceRecords() int64 { return rt.sourceRecords }
+
 // Attempt returns how many job attempts were deployed (1 without failovers).
 func (rt *Runtime) Attempt() int { return rt.attempt }
 

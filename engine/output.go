@@ -32,7 +32,8 @@ type outItem struct {
 func (t *task) emit(out int, rec Record) {
 	o := t.outputs[out]
 	if o.partial == nil {
-		o.partial = make([]Record, 0, t.rt.cfg.Network.BufferRecords)
+		// Buffers start small and grow: under a flush timeout most are sent part full.
+		o.partial = make([]Record, 0, min(8, t.rt.cfg.Network.BufferRecords))
 		t.armFlush()
 	}
 	o.partial = append(o.partial, rec)

@@ -29,6 +29,7 @@ type Runtime struct {
 	nonce             uint64
 	finished          bool
 	started           bool
+	sourceRecords     int64 // records read by sources, replays included
 }
 
 // New checks cfg and prepares a job on env. Nothing runs until Start.

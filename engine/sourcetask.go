@@ -89,6 +89,7 @@ func (s *sourcePart) step() bool {
 			s.offsets[i]++
 		}
 		s.next = (i + 1) % len(s.logs)
+		t.rt.sourceRecords += int64(n)
 		t.occupy(n)
 		return true
 	}

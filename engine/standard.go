@@ -26,5 +26,9 @@ func KeyedSumGraph(parallelism int, records, rate int64, sink SinkType) Graph {
 func StandardConfig() Config {
 	cfg := DefaultConfig(KeyedSumGraph(8, 0, 1000, TwoPhaseCommit))
 	cfg.Checkpoint.Interval = 100 * time.Millisecond
+	// Flink's default buffer timeout: a partly filled buffer waits up to 100 ms (barriers
+	// flush it earlier), so buffers carry several records each.
+	cfg.Network.FlushInterval = 100 * time.Millisecond
+	cfg.SourcePoll = 10 * time.Millisecond
 	return cfg
 }

@@ -23,7 +23,6 @@ package extstore
 import (
 	"errors"
 	"fmt"
-	"slices"
 )
 
 // Errors returned by Store operations. They are expected outcomes, not bugs.
@@ -83,7 +82,7 @@ type Txn struct {
 	Checkpoint  uint64 // set by Prepare
 	BeginNanos  int64
 	AbortReason string
-	rows        []Row
+	rows        []cell
 	committed   int // records made visible by the commit
 }
 
@@ -107,10 +106,13 @@ type Store struct {
 	timeoutNanos int64
 	txns         map[string]*Txn
 	epochs       map[string]uint64 // writer -> current epoch
-	rows         []Row             // committed transactional rows and appends, in order
-	upserts      map[string]int    // rid -> index in upsertRows
-	upsertRows   []Row             // the upsert table in first-write order
-	failCommits  int
+	// chunks hold committed transactional rows and appends, in the order they became
+	// visible: a commit adds its transaction's rows as one chunk, without copying them.
+	chunks      []chunk
+	visible     int64          // rows in chunks
+	upserts     map[string]int // rid -> index in upsertRows
+	upsertRows  []Row          // the upsert table in first-write order
+	failCommits int
 }
 
 // New returns an empty store whose transactions time out after timeoutNanos (0: never).
@@ -141,12 +143,30 @@ func (s *Store) TxnTimeout() int64 { return s.timeoutNanos }
 func (s *Store) FailCommits(n int) { s.failCommits += n }
 
 // Visible returns how many records a reader sees now.
-func (s *Store) Visible() int64 { return int64(len(s.rows) + len(s.upsertRows)) }
+func (s *Store) Visible() int64 { return s.visible + int64(len(s.upsertRows)) }
 
 // Rows returns the visible records: committed transactional rows and appends in the order
 // they became visible, then the upsert table in first-write order.
 func (s *Store) Rows() []Row {
-	return append(slices.Clone(s.rows), s.upsertRows...)
+	rows := make([]Row, 0, s.Visible())
+	for _, c := range s.chunks {
+		for _, cl := range c.cells {
+			rows = append(rows, Row{RID: cl.rid, Value: cl.value, Writer: c.writer, Txn: c.txn})
+		}
+	}
+	return append(rows, s.upsertRows...)
+}
+
+// cell is one stored record; the writer and transaction are kept once per chunk.
+type cell struct {
+	rid   string
+	value int64
+}
+
+// chunk is a run of visible records with one writer and transaction ("" for appends).
+type chunk struct {
+	writer, txn string
+	cells       []cell
 }
 
 // Txn returns the transaction called id, or nil.

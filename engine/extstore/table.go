@@ -16,5 +16,12 @@ func (s *Store) Upsert(writer, rid string, value int64) (added int) {
 
 // Append appends a record; it is visible at once.
 func (s *Store) Append(writer, rid string, value int64) {
-	s.rows = append(s.rows, Row{RID: rid, Value: value, Writer: writer})
+	// Appends go into a chunk of their own kind at the end, so order is kept.
+	n := len(s.chunks)
+	if n == 0 || s.chunks[n-1].txn != "" || s.chunks[n-1].writer != writer {
+		s.chunks = append(s.chunks, chunk{writer: writer})
+		n++
+	}
+	s.chunks[n-1].cells = append(s.chunks[n-1].cells, cell{rid: rid, value: value})
+	s.visible++
 }

@@ -101,7 +101,7 @@ func (s *Store) Write(writer string, epoch uint64, id string, rids []string, val
 		panic(fmt.Sprintf("extstore: transaction %s over %d records", id, MaxTxnRecords))
 	}
 	for i, rid := range rids {
-		t.rows = append(t.rows, Row{RID: rid, Value: values[i], Writer: writer, Txn: id})
+		t.rows = append(t.rows, cell{rid: rid, value: values[i]})
 	}
 	return nil
 }
@@ -146,7 +146,10 @@ func (s *Store) Commit(writer string, id string) (applied bool, t *Txn, err erro
 		return false, t, fmt.Errorf("%w: commit of %s", ErrTransient, id)
 	}
 	t.State = Committed
-	s.rows = append(s.rows, t.rows...)
+	if len(t.rows) > 0 {
+		s.chunks = append(s.chunks, chunk{writer: t.Writer, txn: t.ID, cells: t.rows})
+		s.visible += int64(len(t.rows))
+	}
 	t.committed = len(t.rows)
 	t.rows = nil // the rows live on in the store's visible table
 	return true, t, nil

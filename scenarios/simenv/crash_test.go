@@ -27,9 +27,24 @@ func (f fault) String() string { return fmt.Sprintf("%s %s at %v", f.kind, f.nam
 // runWithFaults runs cfg to completion under faults and returns the job.
 func runWithFaults(t *testing.T, cfg engine.Config, envCfg Config, seed uint64, faults []fault, limit time.Duration) *Job {
 	t.Helper()
+	job, err := runJob(cfg, envCfg, seed, faults, limit)
+	if err != nil {
+		if job != nil {
+			evs := job.Recorder.Events()
+			for _, e := range evs[max(0, len(evs)-30):] {
+				t.Log(e.String())
+			}
+		}
+		t.Fatal(err)
+	}
+	return job
+}
+
+// runJob runs cfg to completion under faults; it may be called from any goroutine.
+func runJob(cfg engine.Config, envCfg Config, seed uint64, faults []fault, limit time.Duration) (*Job, error) {
 	job, err := NewJob(seed, cfg, envCfg, trace.NewRecorder(nil, trace.Header{Seed: seed}), sim.Config{})
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	job.Recorder.KeepEvents()
 	for _, f := range faults {
@@ -60,16 +75,12 @@ func runWithFaults(t *testing.T, cfg engine.Config, envCfg Config, seed uint64, 
 		})
 	}
 	if err := job.Start(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if r := job.RunUntilFinished(limit); r != sim.StopStopped {
-		evs := job.Recorder.Events()
-		for _, e := range evs[max(0, len(evs)-30):] {
-			t.Log(e.String())
-		}
-		t.Fatalf("seed %d faults %v: run ended with %v at %v, not finished", seed, faults, r, job.Kernel.Now())
+		return job, fmt.Errorf("seed %d faults %v: run ended with %v at %v, not finished", seed, faults, r, job.Kernel.Now())
 	}
-	return job
+	return job, nil
 }
 
 func hostByName(e *Env, name string) *sim.Host {
