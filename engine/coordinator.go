@@ -219,7 +219,7 @@ func (c *coordinator) handleReady() {
 		if rd.Failover != nil {
 			c.failover(*rd.Failover)
 		}
-		if rd.JobFinished {
+		if rd.JobFinished && !c.dead {
 			c.rt.finished = true
 		}
 	}
@@ -331,26 +331,29 @@ func (c *coordinator) failover(plan protocol.FailoverPlan) {
 		cp = uint64(plan.Restore.ID)
 	}
 	c.trace(trace.Event{Kind: trace.KindJobFailover, CP: cp, Reason: plan.Reason.String()})
+	if c.dead {
+		return // crashed by a fault triggered on the event above
+	}
 	c.rt.cancelTasks()
 	// The next attempt's number is taken now, so that failure reports still on their way
 	// from the cancelled attempt are recognised as stale.
 	c.rt.attempt++
 	c.restarting = true
 	c.plan = plan
-	c.proc.After(c.rt.cfg.RestartDelay, c.redeploy)
+	c.proc.After(c.rt.restartDelay(), c.redeploy)
 }
 
 // deployFirst deploys the job's first attempt, retrying while a host is down.
 func (c *coordinator) deployFirst() {
 	c.rt.attempt = max(c.rt.attempt, 1)
 	if !c.rt.deployTasks(nil) {
-		c.proc.After(c.rt.cfg.RestartDelay, c.deployFirst)
+		c.proc.After(c.rt.restartDelay(), c.deployFirst)
 	}
 }
 
 func (c *coordinator) redeploy() {
 	if !c.rt.deployTasks(c.plan.Restore) {
-		c.proc.After(c.rt.cfg.RestartDelay, c.redeploy)
+		c.proc.After(c.rt.restartDelay(), c.redeploy)
 		return
 	}
 	c.restarting = false

@@ -36,7 +36,11 @@ func (rt *Runtime) Config() Config { return rt.cfg }
 // CrashTask crashes the current incarnation of task id on its own (not its host): it dies
 // at once and the coordinator learns of it after FailureDetection, which fails the job
 // over. It reports an error if no incarnation of the task is running.
-func (rt *Runtime) CrashTask(id string) error {
+func (rt *Runtime) CrashTask(id string) error { return rt.FailTask(id, "") }
+
+// FailTask is CrashTask with a reason carried by the task.crash event ("channel-broken"
+// when fault injection breaks a data channel, say).
+func (rt *Runtime) FailTask(id, reason string) error {
 	for _, t := range rt.tasks {
 		if t != nil && t.plan.id == id {
 			if !t.alive() {
@@ -44,17 +48,18 @@ func (rt *Runtime) CrashTask(id string) error {
 			}
 			t.phase = phaseDead
 			t.proc.Kill()
-			rt.emit(trace.Event{Kind: trace.KindTaskCrash, Task: id})
-			rt.taskFailed(t, "crash")
+			rt.emit(trace.Event{Kind: trace.KindTaskCrash, Task: id, Reason: reason})
+			rt.taskFailed(t, reason)
 			return nil
 		}
 	}
 	return fmt.Errorf("engine: no task %q", id)
 }
 
-// CrashCoordinator crashes the coordinator process (not its host) and starts a new
-// incarnation at once, which recovers from storage and restarts the job. To crash it for
-// a while, crash its host instead (the Env restarts the coordinator with the host).
+// CrashCoordinator crashes the coordinator process (not its host). Nothing restarts it:
+// whoever plays the cluster manager calls StartCoordinator later, and that incarnation
+// recovers from storage and restarts the job. (When the coordinator's host crashes instead,
+// simenv restarts the coordinator with the host.)
 func (rt *Runtime) CrashCoordinator() error {
 	c := rt.coord
 	if c == nil || c.dead || !c.proc.Alive() {
@@ -63,8 +68,23 @@ func (rt *Runtime) CrashCoordinator() error {
 	c.proc.Kill()
 	c.dead = true
 	rt.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coordinatorName})
-	return rt.StartCoordinator()
+	return nil
 }
+
+// CoordinatorRunning reports whether a coordinator incarnation is alive.
+func (rt *Runtime) CoordinatorRunning() bool {
+	c := rt.coord
+	return c != nil && !c.dead && c.proc.Alive()
+}
+
+// SetCommitFaultHook installs fn, asked at every commit attempt the external store sees
+// (by writer and transaction): true fails the attempt transiently. nil removes it. Fault
+// injection draws its probabilities inside fn.
+func (rt *Runtime) SetCommitFaultHook(fn func(writer, txn string) bool) { rt.store.SetCommitHook(fn) }
+
+// SetExtraRestartDelay adds d to every failover restart (and deployment retry) scheduled
+// from now on, until set back to 0.
+func (rt *Runtime) SetExtraRestartDelay(d time.Duration) { rt.extraRestartDelay = d }
 
 // Store returns the external store, for inspection and its fault hooks.
 func (rt *Runtime) Store() *extstore.Store { return rt.store }

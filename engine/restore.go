@@ -32,8 +32,10 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 			return
 		}
 		d, err := decodeSnapshot(data)
-		if err == nil && (d.task != t.plan.id || d.cp != uint64(cp)) {
-			err = fmt.Errorf("engine: state under %s is %s's for %d", snap.Handle, d.task, d.cp)
+		// A finished task's final snapshot is carried into later checkpoints, so the
+		// state may be from an earlier checkpoint, never from a later one.
+		if err == nil && (d.task != t.plan.id || d.cp > uint64(cp) || d.cp != uint64(cp) && !snap.Final) {
+			err = fmt.Errorf("engine: state under %s is %s's for %d, restoring %d", snap.Handle, d.task, d.cp, cp)
 		}
 		if err == nil {
 			err = t.apply(d)
@@ -90,7 +92,9 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 			panic(fmt.Sprintf("engine: %s: restore %d: %v", t.plan.id, cp, err))
 		}
 	}
-	live := t.capture(cp)
+	// The digest covers the state as the snapshot recorded it, under the id it was taken
+	// for (a carried-over final snapshot keeps its own).
+	live := t.capture(protocol.CheckpointID(d.cp))
 	live.channel = d.channel
 	live.twoPhase = d.twoPhase
 	live.tokens = d.tokens

@@ -30,7 +30,11 @@ type Runtime struct {
 	finished          bool
 	started           bool
 	sourceRecords     int64 // records read by sources, replays included
+	extraRestartDelay time.Duration
 }
+
+// restartDelay is the pause before a (re)deployment.
+func (rt *Runtime) restartDelay() time.Duration { return rt.cfg.RestartDelay + rt.extraRestartDelay }
 
 // New checks cfg and prepares a job on env. Nothing runs until Start.
 func New(env Env, cfg Config) (*Runtime, error) {
