@@ -61,6 +61,15 @@ func (rt *Runtime) FailTask(id, reason string) error {
 // recovers from storage and restarts the job. (When the coordinator's host crashes instead,
 // simenv restarts the coordinator with the host.)
 func (rt *Runtime) CrashCoordinator() error {
+	if tc := rt.tokenCoord; tc != nil {
+		if tc.dead || !tc.proc.Alive() {
+			return fmt.Errorf("engine: coordinator is not running")
+		}
+		tc.proc.Kill()
+		tc.dead = true
+		rt.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coordinatorName})
+		return nil
+	}
 	c := rt.coord
 	if c == nil || c.dead || !c.proc.Alive() {
 		return fmt.Errorf("engine: coordinator is not running")
@@ -73,6 +82,9 @@ func (rt *Runtime) CrashCoordinator() error {
 
 // CoordinatorRunning reports whether a coordinator incarnation is alive.
 func (rt *Runtime) CoordinatorRunning() bool {
+	if tc := rt.tokenCoord; tc != nil {
+		return !tc.dead && tc.proc.Alive()
+	}
 	c := rt.coord
 	return c != nil && !c.dead && c.proc.Alive()
 }
@@ -122,6 +134,12 @@ func (rt *Runtime) Attempt() int { return rt.attempt }
 // LatestCheckpoint returns the id of the latest completed checkpoint the running
 // coordinator knows, 0 if none or while it recovers.
 func (rt *Runtime) LatestCheckpoint() uint64 {
+	if tc := rt.tokenCoord; tc != nil {
+		if tc.latest == nil {
+			return 0
+		}
+		return uint64(tc.latest.ID)
+	}
 	c := rt.coord
 	if c == nil || c.proto == nil {
 		return 0
@@ -132,8 +150,23 @@ func (rt *Runtime) LatestCheckpoint() uint64 {
 	return 0
 }
 
+// TokenBalances returns the balance each token process holds now (token jobs only), by
+// task id. After the job finished they are the final balances.
+func (rt *Runtime) TokenBalances() map[string]int64 {
+	out := make(map[string]int64)
+	for _, t := range rt.tasks {
+		if t != nil && t.tokens != nil {
+			out[t.plan.id] = t.tokens.balance
+		}
+	}
+	return out
+}
+
 // TriggerCheckpoint asks the coordinator for a checkpoint now.
 func (rt *Runtime) TriggerCheckpoint() error {
+	if rt.isTokenJob() {
+		return fmt.Errorf("engine: a token job initiates its snapshots itself")
+	}
 	c := rt.coord
 	if c == nil || c.proto == nil || c.dead {
 		return fmt.Errorf("engine: coordinator is not running")
@@ -145,6 +178,9 @@ func (rt *Runtime) TriggerCheckpoint() error {
 
 // TriggerSavepoint asks the coordinator for a savepoint now and returns its id.
 func (rt *Runtime) TriggerSavepoint() (uint64, error) {
+	if rt.isTokenJob() {
+		return 0, fmt.Errorf("engine: a token job has no savepoints")
+	}
 	c := rt.coord
 	if c == nil || c.proto == nil || c.dead {
 		return 0, fmt.Errorf("engine: coordinator is not running")

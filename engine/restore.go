@@ -76,6 +76,12 @@ func (t *task) apply(d *snapshotData) error {
 			return err
 		}
 	}
+	if t.tokens != nil {
+		if d.tokens == nil {
+			return fmt.Errorf("engine: %s: snapshot has no token state", t.plan.id)
+		}
+		t.tokens.balance, t.tokens.transfers = d.tokens.balance, d.tokens.transfers
+	}
 	return nil
 }
 
@@ -87,7 +93,7 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 	if !t.alive() {
 		return
 	}
-	if restored {
+	if restored && t.proto != nil {
 		if err := t.proto.Restore(t.now(), cp, snap); err != nil {
 			panic(fmt.Sprintf("engine: %s: restore %d: %v", t.plan.id, cp, err))
 		}
@@ -97,7 +103,6 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 	live := t.capture(protocol.CheckpointID(d.cp))
 	live.channel = d.channel
 	live.twoPhase = d.twoPhase
-	live.tokens = d.tokens
 	t.trace(trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: uint64(cp),
 		Attrs: []trace.Attr{{Key: trace.AttrState, Value: Digest(live.encode())}}})
 	t.phase = phaseRunning
@@ -107,6 +112,19 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 			t.inputs[i].replay = append(t.inputs[i].replay, recs[:n])
 			recs = recs[n:]
 		}
+	}
+	if t.tokens != nil {
+		t.tokens.begin()
+		deferred := t.deferredTokens
+		t.deferredTokens = nil
+		for _, c := range deferred {
+			if t.phase != phaseRunning {
+				return
+			}
+			t.tokens.command(c)
+		}
+		t.pump()
+		return
 	}
 	deferred := t.deferred
 	t.deferred = nil

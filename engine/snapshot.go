@@ -38,6 +38,9 @@ func (t *task) capture(cp protocol.CheckpointID) *snapshotData {
 	if t.source != nil {
 		d.offsets = slices.Clone(t.source.offsets)
 	}
+	if t.tokens != nil {
+		d.tokens = &tokenState{balance: t.tokens.balance, transfers: t.tokens.transfers}
+	}
 	d.sent = make([]int64, len(t.outputs))
 	for i, o := range t.outputs {
 		d.sent[i] = o.sent

@@ -27,11 +27,13 @@ type task struct {
 	op     operator    // Map, Filter, Aggregate, Union
 	source *sourcePart // Source
 	sink   *sinkPart   // Sink
+	tokens *tokenPart  // Tokens: steps a Chandy-Lamport process instead of a protocol.Task
 
 	snapshots map[protocol.CheckpointID]*pendingSnapshot
 
 	// deferred holds control messages that arrived while the task was restoring.
-	deferred []protocol.Message
+	deferred       []protocol.Message
+	deferredTokens []*tokenCommand
 
 	busy       bool // processing the last buffer takes virtual time
 	inPump     bool
@@ -72,6 +74,9 @@ func newTask(rt *Runtime, plan *taskPlan, attempt int) *task {
 		t.source = newSourcePart(t, l)
 	case Sink:
 		t.sink = newSinkPart(t, l.Type)
+	case Tokens:
+		t.tokens = newTokenPart(t, l, rt.tokenFirstSeq)
+		return t
 	default:
 		t.op = newOperator(l)
 	}
@@ -114,6 +119,16 @@ func (t *task) Receive(from string, msg any) {
 			return
 		}
 		t.step(m)
+	case *tokenCommand:
+		if t.tokens == nil || m.attempt != t.attempt {
+			return
+		}
+		if t.phase == phaseRestoring {
+			t.deferredTokens = append(t.deferredTokens, m)
+			return
+		}
+		t.tokens.command(m)
+		t.pump()
 	case *storeReply:
 		if t.sink == nil {
 			panic(fmt.Sprintf("engine: %s: store reply to a task without a sink", t.plan.id))
@@ -192,9 +207,12 @@ func (t *task) pump() {
 			return
 		}
 		var progressed bool
-		if t.source != nil {
+		switch {
+		case t.tokens != nil:
+			progressed = t.tokens.consume()
+		case t.source != nil:
 			progressed = t.source.step()
-		} else {
+		default:
 			progressed = t.consume()
 		}
 		if !progressed {
