@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	cl "github.com/ckptsim/ckptsim/protocol/chandylamport"
 	"github.com/ckptsim/ckptsim/protocol"
+	cl "github.com/ckptsim/ckptsim/protocol/chandylamport"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
