@@ -41,9 +41,11 @@
 // the sealing of unaligned channel state, aborts and releases, messages to the
 // coordinator, and listener notifications last. A snapshot is uploaded to storage (and, with
 // Config.VerifyWrites, read back) before SnapshotCompleted; a 2PC sink also waits for the
-// store to confirm its pre-commit. Unaligned barriers marked Priority are appended behind
-// queued records, which the protocol documents as always correct: the engine keeps no
-// output-side channel state.
+// store to confirm its pre-commit. An unaligned barrier overtakes, on arrival, the data
+// buffers queued before it on its channel (as Flink's priority events do): the engine adds
+// them to the checkpoint's channel state itself, then processes them as usual. On the sending
+// side, barriers marked Priority are appended behind queued buffers, which the protocol
+// documents as always correct: the engine keeps no output-side channel state.
 //
 // The coordinator process owns a protocol.Coordinator. It persists the id counter
 // ("meta/counter") before any trigger goes out and the completed-checkpoint store

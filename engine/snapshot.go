@@ -67,6 +67,7 @@ func (t *task) takeSnapshot(req protocol.SnapshotRequest) {
 			return
 		}
 	}
+	t.applyOvertake(ps)
 	if !ps.recording {
 		t.finalise(ps)
 	}
@@ -90,6 +91,7 @@ func (t *task) sealSnapshot(cp protocol.CheckpointID) {
 	if !ps.recording {
 		panic(fmt.Sprintf("engine: %s: sealed %d, which was not recording channel state", t.plan.id, cp))
 	}
+	t.applyOvertake(ps)
 	ps.recording = false
 	t.finalise(ps)
 }

@@ -30,6 +30,7 @@ type task struct {
 	tokens *tokenPart  // Tokens: steps a Chandy-Lamport process instead of a protocol.Task
 
 	snapshots map[protocol.CheckpointID]*pendingSnapshot
+	overtake  *overtaking // an unaligned barrier being delivered ahead of its buffers
 
 	// deferred holds control messages that arrived while the task was restoring.
 	deferred       []protocol.Message
@@ -144,6 +145,10 @@ func (t *task) enqueue(from string, item inItem) {
 	i, ok := t.plan.inputByFrom[from]
 	if !ok {
 		panic(fmt.Sprintf("engine: %s: data from %s, which is no input", t.plan.id, from))
+	}
+	if item.records == nil && t.tryOvertake(i, item.event) {
+		t.pump()
+		return
 	}
 	in := t.inputs[i]
 	in.push(item)

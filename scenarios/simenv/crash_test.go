@@ -198,3 +198,6 @@ func TestAppendSinkDuplicatesUnderCrashes(t *testing.T) {
 		t.Errorf("no run of the append sink showed duplicates: the negative control does not bite")
 	}
 }
+
+func simConfig() sim.Config           { return sim.Config{} }
+func simTime(d time.Duration) sim.Time { return sim.Time(d) }
