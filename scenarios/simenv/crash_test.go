@@ -199,5 +199,5 @@ func TestAppendSinkDuplicatesUnderCrashes(t *testing.T) {
 	}
 }
 
-func simConfig() sim.Config           { return sim.Config{} }
+func simConfig() sim.Config            { return sim.Config{} }
 func simTime(d time.Duration) sim.Time { return sim.Time(d) }
