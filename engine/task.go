@@ -40,9 +40,12 @@ type task struct {
 	inPump     bool
 	pumpArmed  bool
 	flushArmed bool
-	tickTimer  Timer
-	tickAt     protocol.Time
-	finishSent bool // Finish was called on the protocol task
+	// Timers made once per incarnation and re-armed: busyTimer ends a processing period,
+	// pumpTimer resumes a pump that yielded, flushTimer sends part-filled buffers.
+	busyTimer, pumpTimer, flushTimer Timer
+	tickTimer                        Timer
+	tickAt                           protocol.Time
+	finishSent                       bool // Finish was called on the protocol task
 }
 
 type taskPhase uint8
@@ -232,10 +235,13 @@ func (t *task) schedulePump(d time.Duration) {
 		return
 	}
 	t.pumpArmed = true
-	t.proc.After(d, func() {
-		t.pumpArmed = false
-		t.pump()
-	})
+	if t.pumpTimer == nil {
+		t.pumpTimer = t.proc.NewTimer(func() {
+			t.pumpArmed = false
+			t.pump()
+		})
+	}
+	t.pumpTimer.Reset(d)
 }
 
 // occupy makes the task busy for the processing time of n records.
@@ -245,10 +251,13 @@ func (t *task) occupy(n int) {
 		return
 	}
 	t.busy = true
-	t.proc.After(cost, func() {
-		t.busy = false
-		t.pump()
-	})
+	if t.busyTimer == nil {
+		t.busyTimer = t.proc.NewTimer(func() {
+			t.busy = false
+			t.pump()
+		})
+	}
+	t.busyTimer.Reset(cost)
 }
 
 // consume takes the next item from an input (round-robin over inputs), or reports that
