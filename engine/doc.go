@@ -75,6 +75,17 @@
 // after the counter, and restarts the job from the latest completed checkpoint. Messages and
 // failure reports of a cancelled attempt are recognised by their attempt number and dropped.
 //
+// # Hooks for fault injection
+//
+// Runtime.CrashTask and FailTask (a lost connection, say) kill a task's incarnation;
+// CrashCoordinator kills the coordinator, and StartCoordinator starts the next incarnation
+// (simenv does so when the coordinator's host restarts); SetTxnTimeout, FailStoreCommits and
+// SetCommitFaultHook act on the external store; SetExtraRestartDelay delays failover
+// restarts. Classify names the class of any message the engine sends (records, barrier,
+// trigger, ack, notify, ...), so that network faults can pick what to drop or hold. None of
+// them steps the engine: they mark state and schedule work, so they may be called from a
+// trace watcher in the middle of an engine step, and the hit incarnation does nothing more.
+//
 // # What it emits
 //
 // Every event of trace/schema.go, when it happens:
@@ -106,6 +117,12 @@
 // task takes part in later checkpoints with its final snapshot, carried over: it emits no
 // snapshot.taken for them, and a restore from such a checkpoint emits task.restore with the
 // restored checkpoint's id and the digest of the carried snapshot.
+//
+// A coordinator that crashes after its metadata write reached storage but before it heard
+// back leaves a durable checkpoint without checkpoint.complete in the trace; the next
+// incarnation finds it, reports it in coordinator.recover and restores from it (as Flink
+// does with a checkpoint found in its completed-checkpoint store). Its state is complete:
+// every task acknowledged it before the write began.
 //
 // ComputeReference gives what a failure-free run outputs, computed from the sources' logs
 // without running the engine: the value per record id at each sink, the final keyed state and
