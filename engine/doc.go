@@ -116,7 +116,8 @@
 // synchronous cut, or for an unaligned snapshot when its channel state is sealed. A finished
 // task takes part in later checkpoints with its final snapshot, carried over: it emits no
 // snapshot.taken for them, and a restore from such a checkpoint emits task.restore with the
-// restored checkpoint's id and the digest of the carried snapshot.
+// id of the checkpoint its final snapshot was taken for (and that snapshot's digest), so
+// that every task.restore matches a snapshot.taken of the same task and id.
 //
 // A coordinator that crashes after its metadata write reached storage but before it heard
 // back leaves a durable checkpoint without checkpoint.complete in the trace; the next

@@ -103,7 +103,10 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 	live := t.capture(protocol.CheckpointID(d.cp))
 	live.channel = d.channel
 	live.twoPhase = d.twoPhase
-	t.trace(trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: uint64(cp),
+	// task.restore names the checkpoint whose snapshot the task holds now: for a finished
+	// task carried into a later checkpoint, the one its final snapshot was taken for, so
+	// that the restore matches a snapshot.taken of that id.
+	t.trace(trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: d.cp,
 		Attrs: []trace.Attr{{Key: trace.AttrState, Value: Digest(live.encode())}}})
 	t.phase = phaseRunning
 	for i, recs := range d.channel {

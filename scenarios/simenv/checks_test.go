@@ -85,10 +85,8 @@ func checkRestores(t *testing.T, events []trace.Event) {
 			}
 			got, _ := e.Attr(trace.AttrState)
 			want, ok := digests[key{e.Task, e.CP}]
-			// A finished task is restored from its final snapshot, carried over from an
-			// earlier checkpoint.
-			for cp := e.CP - 1; !ok && cp > 0; cp-- {
-				want, ok = digests[key{e.Task, cp}]
+			if !ok {
+				t.Errorf("seq %d: %s restored %d, for which it took no snapshot", e.Seq, e.Task, e.CP)
 			}
 			if got != want {
 				t.Errorf("seq %d: %s restored %d with state %s, snapshot had %s", e.Seq, e.Task, e.CP, got, want)
