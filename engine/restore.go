@@ -1,0 +1,151 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// start begins the incarnation: it restores from checkpoint restore (nil: a fresh start)
+// and then runs. Restoring reads the task's state from storage, applies it, lets a sink
+// finish the transactions it left behind, and only then hands the protocol its Restore
+// input, so that the protocol sees the task as it was at the cut.
+func (t *task) start(restore *protocol.CompletedCheckpoint) {
+	if restore == nil {
+		d := t.capture(0)
+		if t.sink != nil {
+			t.sink.recover(nil, 0, func() { t.running(0, protocol.TaskSnapshot{}, d, false) })
+			return
+		}
+		t.running(0, protocol.TaskSnapshot{}, d, false)
+		return
+	}
+	snap, ok := restore.Snapshot(protocol.TaskID(t.plan.id))
+	if !ok {
+		panic(fmt.Sprintf("engine: checkpoint %d has no snapshot of %s", restore.ID, t.plan.id))
+	}
+	cp := restore.ID
+	t.proc.Read(snap.Handle, func(data []byte, err error) {
+		if err != nil {
+			t.fail("restore: " + err.Error())
+			return
+		}
+		d, err := decodeSnapshot(data)
+		// A finished task's final snapshot is carried into later checkpoints, so the
+		// state may be from an earlier checkpoint, never from a later one.
+		if err == nil && (d.task != t.plan.id || d.cp > uint64(cp) || d.cp != uint64(cp) && !snap.Final) {
+			err = fmt.Errorf("engine: state under %s is %s's for %d, restoring %d", snap.Handle, d.task, d.cp, cp)
+		}
+		if err == nil {
+			err = t.apply(d)
+		}
+		if err != nil {
+			t.fail("restore: " + err.Error())
+			return
+		}
+		if t.sink != nil {
+			t.sink.recover(d, cp, func() { t.running(cp, snap, d, true) })
+			return
+		}
+		t.running(cp, snap, d, true)
+	})
+}
+
+// apply loads a decoded snapshot into the task.
+func (t *task) apply(d *snapshotData) error {
+	if len(d.sent) != len(t.outputs) || len(d.recv) != len(t.inputs) || len(d.channel) != len(t.inputs) ||
+		d.output != nil && len(d.output) != len(t.outputs) {
+		return fmt.Errorf("engine: %s: snapshot has %d/%d/%d channels, task has %d outputs and %d inputs",
+			t.plan.id, len(d.sent), len(d.recv), len(d.channel), len(t.outputs), len(t.inputs))
+	}
+	for i, n := range d.sent {
+		t.outputs[i].sent = n
+	}
+	for i, n := range d.recv {
+		t.inputs[i].recv = n
+	}
+	if t.op != nil {
+		r := &stateReader{buf: d.operator}
+		t.op.restore(r)
+		if err := r.done(); err != nil {
+			return fmt.Errorf("engine: %s: operator state: %w", t.plan.id, err)
+		}
+	}
+	if t.source != nil {
+		if err := t.source.restore(d.offsets); err != nil {
+			return err
+		}
+	}
+	if t.tokens != nil {
+		if d.tokens == nil {
+			return fmt.Errorf("engine: %s: snapshot has no token state", t.plan.id)
+		}
+		t.tokens.balance, t.tokens.transfers = d.tokens.balance, d.tokens.transfers
+	}
+	return nil
+}
+
+// running finishes the restore: the protocol learns where the task resumes, task.restore
+// records the state the task now holds (re-encoded from the live task, so a restore that
+// lost something shows a different digest), channel state is queued for replay ahead of
+// new input, and control messages that arrived meanwhile are handled.
+func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *snapshotData, restored bool) {
+	if !t.alive() {
+		return
+	}
+	if restored && t.proto != nil {
+		if err := t.proto.Restore(t.now(), cp, snap); err != nil {
+			panic(fmt.Sprintf("engine: %s: restore %d: %v", t.plan.id, cp, err))
+		}
+	}
+	// The digest covers the state as the snapshot recorded it, under the id it was taken
+	// for (a carried-over final snapshot keeps its own).
+	live := t.capture(protocol.CheckpointID(d.cp))
+	live.channel = d.channel
+	live.output = d.output
+	live.twoPhase = d.twoPhase
+	// task.restore names the checkpoint whose snapshot the task holds now: for a finished
+	// task carried into a later checkpoint, the one its final snapshot was taken for, so
+	// that the restore matches a snapshot.taken of that id.
+	t.trace(trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: d.cp,
+		Attrs: []trace.Attr{{Key: trace.AttrState, Value: Digest(live.encode())}}})
+	t.phase = phaseRunning
+	// Records an unaligned barrier overtook in the output queue go out first, ahead of
+	// anything the task produces from now on.
+	for out, recs := range d.output {
+		for _, r := range recs {
+			t.emit(out, r)
+		}
+	}
+	for i, recs := range d.channel {
+		for len(recs) > 0 {
+			n := min(len(recs), t.rt.cfg.Network.BufferRecords)
+			t.inputs[i].replay = append(t.inputs[i].replay, recs[:n])
+			recs = recs[n:]
+		}
+	}
+	if t.tokens != nil {
+		t.tokens.begin()
+		deferred := t.deferredTokens
+		t.deferredTokens = nil
+		for _, c := range deferred {
+			if t.phase != phaseRunning {
+				return
+			}
+			t.tokens.command(c)
+		}
+		t.pump()
+		return
+	}
+	deferred := t.deferred
+	t.deferred = nil
+	t.handleReady()
+	for _, m := range deferred {
+		if t.phase != phaseRunning {
+			return
+		}
+		t.step(m)
+	}
+	t.pump()
+}

@@ -1,0 +1,202 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// task is one incarnation of one task: the engine's side of a protocol.Task. It owns the
+// channels, the operator (or source, sink, token process) and the snapshots in flight, and
+// does all the I/O the protocol asks for.
+type task struct {
+	rt      *Runtime
+	plan    *taskPlan
+	proc    Proc
+	attempt int
+	phase   taskPhase
+	proto   *protocol.Task
+
+	inputs    []*inputChannel
+	outputs   []*outputChannel
+	routers   []*router // one per output edge
+	nextInput int       // round-robin position over inputs
+
+	op     operator    // Map, Filter, Aggregate, Union
+	source *sourcePart // Source
+	sink   *sinkPart   // Sink
+	tokens *tokenPart  // Tokens: steps a Chandy-Lamport process instead of a protocol.Task
+
+	snapshots map[protocol.CheckpointID]*pendingSnapshot
+	overtake  *overtaking // an unaligned barrier being delivered ahead of its buffers
+
+	// deferred holds control messages that arrived while the task was restoring.
+	deferred       []protocol.Message
+	deferredTokens []*tokenCommand
+
+	busy       bool // processing the last buffer takes virtual time
+	inPump     bool
+	pumpArmed  bool
+	flushArmed bool
+	// Timers made once per incarnation and re-armed: busyTimer ends a processing period,
+	// pumpTimer resumes a pump that yielded, flushTimer sends part-filled buffers.
+	busyTimer, pumpTimer, flushTimer Timer
+	tickTimer                        Timer
+	tickAt                           protocol.Time
+	finishSent                       bool // Finish was called on the protocol task
+}
+
+type taskPhase uint8
+
+const (
+	phaseRestoring taskPhase = iota + 1
+	phaseRunning
+	phaseExited // finished and released by the protocol
+	phaseDead   // crashed, failed or cancelled
+)
+
+// maxPumpSteps bounds the buffers one callback processes before it yields to the rest of
+// the simulated world.
+const maxPumpSteps = 64
+
+func newTask(rt *Runtime, plan *taskPlan, attempt int) *task {
+	t := &task{rt: rt, plan: plan, attempt: attempt, phase: phaseRestoring,
+		snapshots: make(map[protocol.CheckpointID]*pendingSnapshot)}
+	for _, c := range plan.inputs {
+		t.inputs = append(t.inputs, &inputChannel{from: string(c.From)})
+	}
+	for _, c := range plan.outputs {
+		t.outputs = append(t.outputs, &outputChannel{to: string(c.To), credits: rt.cfg.Network.Credits})
+	}
+	for _, oe := range plan.outEdges {
+		t.routers = append(t.routers, newRouter(oe.partitioning, plan.index, len(oe.channels)))
+	}
+	switch l := plan.op.Logic.(type) {
+	case Source:
+		t.source = newSourcePart(t, l)
+	case Sink:
+		t.sink = newSinkPart(t, l.Type)
+	case Tokens:
+		t.tokens = newTokenPart(t, l, rt.tokenFirstSeq)
+		return t
+	default:
+		t.op = newOperator(l)
+	}
+	cfg := rt.cfg.Checkpoint.TaskConfig(protocol.TaskID(plan.id), plan.inputs, plan.outputs)
+	proto, err := protocol.NewTask(cfg)
+	if err != nil {
+		panic(fmt.Sprintf("engine: task %s: %v", plan.id, err))
+	}
+	t.proto = proto
+	return t
+}
+
+func (t *task) now() protocol.Time { return protocol.Time(t.rt.env.Now()) }
+
+// alive reports whether the incarnation may still act and emit.
+func (t *task) alive() bool {
+	return (t.phase == phaseRunning || t.phase == phaseRestoring) && t.proc.Alive()
+}
+
+// Receive implements Process.
+func (t *task) Receive(from string, msg any) {
+	if !t.alive() {
+		return
+	}
+	switch m := msg.(type) {
+	case *bufferMsg:
+		t.enqueue(from, inItem{records: m.records})
+	case *eventMsg:
+		t.enqueue(from, inItem{event: m.event})
+	case *creditMsg:
+		out, ok := t.plan.outputByTo[from]
+		if !ok {
+			panic(fmt.Sprintf("engine: %s: credit from %s, which is no output", t.plan.id, from))
+		}
+		t.onCredit(out, m.credits)
+		t.pump()
+	case protocol.Message:
+		if t.phase == phaseRestoring {
+			t.deferred = append(t.deferred, m)
+			return
+		}
+		t.step(m)
+	case *tokenCommand:
+		if t.tokens == nil || m.attempt != t.attempt {
+			return
+		}
+		if t.phase == phaseRestoring {
+			t.deferredTokens = append(t.deferredTokens, m)
+			return
+		}
+		t.tokens.command(m)
+		t.pump()
+	case *storeReply:
+		if t.sink == nil {
+			panic(fmt.Sprintf("engine: %s: store reply to a task without a sink", t.plan.id))
+		}
+		t.sink.onReply(m)
+		t.pump()
+	default:
+		panic(fmt.Sprintf("engine: %s: unexpected message %T from %s", t.plan.id, msg, from))
+	}
+}
+
+func (t *task) enqueue(from string, item inItem) {
+	i, ok := t.plan.inputByFrom[from]
+	if !ok {
+		panic(fmt.Sprintf("engine: %s: data from %s, which is no input", t.plan.id, from))
+	}
+	if item.records == nil && t.tryOvertake(i, item.event) {
+		t.pump()
+		return
+	}
+	in := t.inputs[i]
+	in.push(item)
+	if limit := t.rt.cfg.Network.Credits + 4*t.rt.cfg.Checkpoint.MaxPendingCheckpoints + 4; len(in.queue) > limit {
+		panic(fmt.Sprintf("engine: %s: input from %s queues %d items, over the bound %d", t.plan.id, from, len(in.queue), limit))
+	}
+	t.pump()
+}
+
+// step hands a control message from the coordinator to the protocol.
+func (t *task) step(m protocol.Message) {
+	// Stale and duplicate messages are absorbed by the protocol; other errors are bugs.
+	if err := t.proto.Step(t.now(), m); err != nil && err != protocol.ErrUnknownCheckpoint {
+		panic(fmt.Sprintf("engine: %s: step %s: %v", t.plan.id, m, err))
+	}
+	t.handleReady()
+	t.pump()
+}
+
+// Crashed implements Process: the host died under the task.
+func (t *task) Crashed() {
+	if t.phase == phaseExited || t.phase == phaseDead {
+		return
+	}
+	t.phase = phaseDead
+	t.rt.emit(trace.Event{Kind: trace.KindTaskCrash, Task: t.plan.id})
+	t.rt.taskFailed(t, "crash")
+}
+
+// fail ends the incarnation because of an error of its own (a failed commit, a fenced
+// writer): it is reported like a crash and the job fails over.
+func (t *task) fail(reason string) {
+	if !t.alive() {
+		return
+	}
+	t.rt.emit(trace.Event{Kind: trace.KindTaskCrash, Task: t.plan.id, Reason: reason})
+	t.phase = phaseDead
+	t.proc.Kill()
+	t.rt.taskFailed(t, reason)
+}
+
+// cancel ends the incarnation because the job fails over; nothing is reported.
+func (t *task) cancel() {
+	if t.phase == phaseDead {
+		return
+	}
+	t.phase = phaseDead
+	t.proc.Kill()
+}
