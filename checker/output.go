@@ -1,13 +1,15 @@
 package checker
 
 import (
+	"strings"
+
 	"github.com/ckptsim/ckptsim/trace"
 )
 
 // committedOutput is the content of the external store as the trace tells it: which records
 // became visible, how often and with which value. Transactional sinks make a transaction's
-// sink.write records visible at its sink.commit; idempotent sinks make a sink.upsert visible
-// at once. Both output properties, liveness and sink visibility read it.
+// sink.write records (and the records listed by its sink.writes) visible at its sink.commit;
+// idempotent sinks make a sink.upsert visible at once. Both output properties, liveness and sink visibility read it.
 //
 // Record ids are interned to dense indices on first sight, so the per-record work of a commit
 // is slice arithmetic rather than map lookups: a trace of a million events replays in one
@@ -16,7 +18,7 @@ type committedOutput struct {
 	ids     map[string]int // record id -> index into records
 	records []recordLog
 	txns    map[string]*txnLog
-	writes  []txnWrite // every sink.write, chained per transaction
+	writes  []txnWrite // every record written (sink.write, sink.writes), chained per transaction
 	// overflow is, per record index, the index of the commit or upsert that first made it
 	// visible more often than expected; wrongValue the first commit that made a value other
 	// than the expected one visible. Both are rare, so they are maps.
@@ -37,7 +39,7 @@ type recordLog struct {
 	expected   bool   // the reference names it
 	count      int    // times made visible
 	value      string // value last made visible
-	lastWrite  int    // index of its last sink.write, or -1
+	lastWrite  int    // index of its last sink.write or sink.writes, or -1
 	lastUpsert int    // index of its last sink.upsert, or -1
 }
 
@@ -45,7 +47,7 @@ type recordLog struct {
 // committedOutput.writes rather than kept in a slice of their own, which saves an allocation
 // per transaction and the copying of growing slices.
 type txnLog struct {
-	size        int // sink.write events in it
+	size        int // records written into it (a sink.writes counts each record it lists)
 	first, last int // its first and last write in committedOutput.writes, or -1
 	effective   int // commits that made its records visible
 	zeroCommit  int // index of a commit that made nothing visible, or -1
@@ -53,9 +55,10 @@ type txnLog struct {
 }
 
 type txnWrite struct {
-	event  int // index of the sink.write
-	record int // index into committedOutput.records
-	next   int // the transaction's next write, or -1
+	event  int    // index of the sink.write or sink.writes
+	record int    // index into committedOutput.records
+	value  string // the value written
+	next   int    // the transaction's next write, or -1
 }
 
 // wrongValue is the first commit that made an unexpected value of a record visible.
@@ -138,19 +141,23 @@ func replayOutput(events []trace.Event, expected map[string]Expected, perRecord 
 		case trace.KindSinkWrite:
 			txn := txnOf(e.Txn)
 			txn.size++
-			if !perRecord {
-				continue
+			if perRecord {
+				out.write(txn, i, e.RID, writeValue(e))
 			}
-			k := out.intern(e.RID)
-			out.records[k].lastWrite = i
-			w := len(out.writes)
-			out.writes = append(out.writes, txnWrite{event: i, record: k, next: -1})
-			if txn.last >= 0 {
-				out.writes[txn.last].next = w
-			} else {
-				txn.first = w
+		case trace.KindSinkWrites:
+			// The records listed, in order, as if each had its own sink.write.
+			txn := txnOf(e.Txn)
+			rids, _ := e.Attr(trace.AttrRIDs)
+			values, _ := e.Attr(trace.AttrValues)
+			for rids != "" {
+				var rid, value string
+				rid, rids, _ = strings.Cut(rids, trace.ListSeparator)
+				value, values, _ = strings.Cut(values, trace.ListSeparator)
+				txn.size++
+				if perRecord {
+					out.write(txn, i, rid, value)
+				}
 			}
-			txn.last = w
 		case trace.KindSinkAbort:
 			txnOf(e.Txn).abort = i
 		case trace.KindSinkCommit:
@@ -170,6 +177,20 @@ func replayOutput(events []trace.Event, expected map[string]Expected, perRecord 
 		}
 	}
 	return out
+}
+
+// write chains a write of record rid with value, by event index, into txn.
+func (out *committedOutput) write(txn *txnLog, index int, rid, value string) {
+	k := out.intern(rid)
+	out.records[k].lastWrite = index
+	w := len(out.writes)
+	out.writes = append(out.writes, txnWrite{event: index, record: k, value: value, next: -1})
+	if txn.last >= 0 {
+		out.writes[txn.last].next = w
+	} else {
+		txn.first = w
+	}
+	txn.last = w
 }
 
 // intern returns the index of record id, adding it on first sight.
@@ -202,7 +223,7 @@ func (out *committedOutput) commit(events []trace.Event, i int, txn *txnLog) {
 	}
 	for w := txn.first; w >= 0; w = out.writes[w].next {
 		write := &out.writes[w]
-		out.makeVisible(write.record, writeValue(&events[write.event]), i, true)
+		out.makeVisible(write.record, write.value, i, true)
 	}
 	out.storeWrites = append(out.storeWrites, storeWrite{index: i, records: records})
 }

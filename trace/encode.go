@@ -13,18 +13,19 @@ func appendEvent(buf []byte, e *Event) []byte {
 	buf = strconv.AppendUint(buf, e.Seq, 10)
 	buf = append(buf, `,"t":`...)
 	buf = strconv.AppendInt(buf, e.T, 10)
-	buf = appendField(buf, "kind", e.Kind)
-	buf = appendField(buf, "task", e.Task)
-	buf = appendField(buf, "from", e.From)
-	buf = appendField(buf, "to", e.To)
+	// The fixed keys are written as literals: they never need escaping.
+	buf = appendFixed(buf, `,"kind":`, e.Kind)
+	buf = appendFixed(buf, `,"task":`, e.Task)
+	buf = appendFixed(buf, `,"from":`, e.From)
+	buf = appendFixed(buf, `,"to":`, e.To)
 	if e.CP != 0 {
 		buf = append(buf, `,"cp":`...)
 		buf = strconv.AppendUint(buf, e.CP, 10)
 	}
-	buf = appendField(buf, "reason", e.Reason)
-	buf = appendField(buf, "txn", e.Txn)
-	buf = appendField(buf, "rid", e.RID)
-	buf = appendField(buf, "fault", e.Fault)
+	buf = appendFixed(buf, `,"reason":`, e.Reason)
+	buf = appendFixed(buf, `,"txn":`, e.Txn)
+	buf = appendFixed(buf, `,"rid":`, e.RID)
+	buf = appendFixed(buf, `,"fault":`, e.Fault)
 	if !attrsSorted(e.Attrs) {
 		// Sorting a copy keeps the caller's slice as it was; emitters that pass sorted
 		// attributes (the common case) pay nothing.
@@ -56,6 +57,16 @@ func compareStrings(a, b string) int {
 	return 0
 }
 
+// appendFixed appends prefix (`,"key":`) and value as a JSON string, or nothing when value is
+// empty.
+func appendFixed(buf []byte, prefix, value string) []byte {
+	if value == "" {
+		return buf
+	}
+	buf = append(buf, prefix...)
+	return appendString(buf, value)
+}
+
 // appendField appends ,"key":"value", or nothing when value is empty.
 func appendField(buf []byte, key, value string) []byte {
 	if value == "" {
@@ -69,23 +80,38 @@ func appendField(buf []byte, key, value string) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plain[c] is true for the bytes a JSON string holds as they are: printable ASCII other than
+// the quote and the backslash.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendString appends s as a JSON string. Control characters, quotes and backslashes are
 // escaped and invalid UTF-8 becomes U+FFFD, so every string has one canonical form that
-// encoding/json reads back unchanged.
+// encoding/json reads back unchanged. Runs of plain bytes, which is nearly everything a trace
+// holds, are copied in one piece.
 func appendString(buf []byte, s string) []byte {
 	buf = append(buf, '"')
+	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
+		buf = append(buf, s[start:i]...)
 		if c < utf8.RuneSelf {
 			switch {
 			case c == '"' || c == '\\':
 				buf = append(buf, '\\', c)
-			case c < 0x20:
+			default: // a control character
 				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			default:
-				buf = append(buf, c)
 			}
 			i++
+			start = i
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -95,7 +121,9 @@ func appendString(buf []byte, s string) []byte {
 			buf = append(buf, s[i:i+size]...)
 		}
 		i += size
+		start = i
 	}
+	buf = append(buf, s[start:]...)
 	return append(buf, '"')
 }
 

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -12,29 +11,38 @@ import (
 // Recorder numbers, hashes and writes events as they happen. It keeps nothing per event
 // unless asked to (KeepEvents), so a long run streams its trace in constant memory.
 //
+// Lines are collected in a chunk of about chunkBytes and hashed (and written) a chunk at a
+// time: SHA-256 over the concatenation of the lines is the same hash as over each line in
+// turn, and one large write costs far less than many small ones. Hash and Flush take in
+// whatever the current chunk holds.
+//
 // A Recorder belongs to one simulation and is used from one goroutine.
 type Recorder struct {
 	seq     uint64
 	hash    hash.Hash
-	line    []byte // reused for every event
-	out     *bufio.Writer
+	pending []byte // canonical lines, each with its newline, not yet hashed or written
+	header  []byte // the header line, until it is written ahead of the first chunk
+	out     io.Writer
 	err     error // first write error; later writes are skipped
 	keep    bool
 	events  []Event
 	watches []func(Event)
 }
 
+// chunkBytes is how many bytes of lines the Recorder collects before it hashes and writes
+// them.
+const chunkBytes = 32 << 10
+
 // NewRecorder returns a Recorder that writes the header and then every event to w, or only
 // hashes (and possibly keeps) them when w is nil.
 func NewRecorder(w io.Writer, h Header) *Recorder {
-	r := &Recorder{hash: sha256.New()}
+	r := &Recorder{hash: sha256.New(), pending: make([]byte, 0, chunkBytes+1024)}
 	if w != nil {
-		r.out = bufio.NewWriterSize(w, 64<<10)
+		r.out = w
 		if h.Version == 0 {
 			h.Version = Version
 		}
-		r.line = appendHeader(r.line[:0], h)
-		r.write()
+		r.header = append(appendHeader(nil, h), '\n')
 	}
 	return r
 }
@@ -59,18 +67,17 @@ func (r *Recorder) Watch(fn func(Event)) {
 // event. It panics if an attribute key is invalid, since that is a bug in the emitter.
 func (r *Recorder) Emit(t int64, e Event) Event {
 	for _, a := range e.Attrs {
-		if !validAttrKey(a.Key) {
+		if !attrKeyAllowed(a.Key) {
 			panic(fmt.Sprintf("trace: invalid attribute key %q on %s", a.Key, e.Kind))
 		}
 	}
 	e.Seq = r.seq
 	e.T = t
 	r.seq++
-	r.line = appendEvent(r.line[:0], &e)
-	r.line = append(r.line, '\n')
-	r.hash.Write(r.line)
-	if r.out != nil {
-		r.write()
+	r.pending = appendEvent(r.pending, &e)
+	r.pending = append(r.pending, '\n')
+	if len(r.pending) >= chunkBytes {
+		r.flushChunk()
 	}
 	if r.keep {
 		r.events = append(r.events, e)
@@ -81,21 +88,52 @@ func (r *Recorder) Emit(t int64, e Event) Event {
 	return e
 }
 
-func (r *Recorder) write() {
-	if r.err != nil {
-		return
+// flushChunk hashes the pending lines and writes them out.
+func (r *Recorder) flushChunk() {
+	r.hash.Write(r.pending)
+	if r.out != nil && r.err == nil {
+		if r.header != nil {
+			_, r.err = r.out.Write(r.header)
+			r.header = nil
+		}
+		if r.err == nil {
+			_, r.err = r.out.Write(r.pending)
+		}
 	}
-	if r.line[len(r.line)-1] != '\n' {
-		r.line = append(r.line, '\n')
-	}
-	_, r.err = r.out.Write(r.line)
+	r.pending = r.pending[:0]
 }
+
+// attrKeyAllowed is validAttrKey for the emitting path, where it runs for every attribute of
+// every event: the same rule checked byte by byte, with the fixed keys looked up only for
+// keys short enough to be one.
+func attrKeyAllowed(key string) bool {
+	if key == "" {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		// A byte >= 0x7f is DEL or part of a multi-byte rune; validAttrKey rejects both.
+		if c := key[i]; c <= ' ' || c == '"' || c == '\\' || c >= 0x7f {
+			return false
+		}
+	}
+	return len(key) > maxFixedKeyLen || !isFixedKey(key)
+}
+
+// maxFixedKeyLen is the length of the longest fixed key.
+var maxFixedKeyLen = func() int {
+	n := 0
+	for _, k := range fixedKeys {
+		n = max(n, len(k))
+	}
+	return n
+}()
 
 // Len returns the number of events recorded so far.
 func (r *Recorder) Len() uint64 { return r.seq }
 
 // Hash returns the trace hash of the events so far, as 64 hex digits.
 func (r *Recorder) Hash() string {
+	r.flushChunk()
 	var sum [sha256.Size]byte
 	return hex.EncodeToString(r.hash.Sum(sum[:0]))
 }
@@ -108,11 +146,14 @@ func (r *Recorder) Flush() error {
 	if r.out == nil {
 		return nil
 	}
+	r.flushChunk()
+	if r.err == nil && r.header != nil {
+		// No event yet: the file still gets its header.
+		_, r.err = r.out.Write(r.header)
+		r.header = nil
+	}
 	if r.err != nil {
 		return fmt.Errorf("trace: writing: %w", r.err)
-	}
-	if err := r.out.Flush(); err != nil {
-		return fmt.Errorf("trace: writing: %w", err)
 	}
 	return nil
 }
@@ -121,12 +162,16 @@ func (r *Recorder) Flush() error {
 // it. Checkers use it to hash a trace read back from a file.
 func HashEvents(events []Event) string {
 	h := sha256.New()
-	var line []byte
+	line := make([]byte, 0, chunkBytes+1024)
 	for i := range events {
-		line = appendEvent(line[:0], &events[i])
+		line = appendEvent(line, &events[i])
 		line = append(line, '\n')
-		h.Write(line)
+		if len(line) >= chunkBytes {
+			h.Write(line)
+			line = line[:0]
+		}
 	}
+	h.Write(line)
 	var sum [sha256.Size]byte
 	return hex.EncodeToString(h.Sum(sum[:0]))
 }

@@ -32,6 +32,7 @@ const (
 
 	// Sinks and the external transactional store.
 	KindSinkWrite     = "sink.write"     // task txn rid; attrs: value
+	KindSinkWrites    = "sink.writes"    // task txn; attrs: rids, values
 	KindSinkPrecommit = "sink.precommit" // task cp txn
 	KindSinkCommit    = "sink.commit"    // task cp txn; attrs: records, start
 	KindSinkAbort     = "sink.abort"     // task txn reason
@@ -42,6 +43,12 @@ const (
 	// visible (0 for a repeated, idempotent commit, or when the store had dropped the
 	// transaction). KindSinkUpsert is an idempotent sink writing rid straight into the store,
 	// replacing any earlier value for rid: visible at once, with no transaction or commit.
+	// KindSinkWrites is a run of sink.write events of one transaction in one line: attrs rids
+	// and values list the records' ids and values in write order, each list joined by single
+	// spaces (so neither may contain a space), both of the same length. It means exactly
+	// what the sink.write events it stands for would, in that order; an emitter that writes
+	// records in batches uses it because one event per batch costs a fraction of one per
+	// record.
 	KindSinkUpsert = "sink.upsert" // task rid; attrs: value, start
 
 	// Records, in detailed traces only.
@@ -75,11 +82,18 @@ const (
 	AttrStart = "start"
 	// AttrValue is the value a sink wrote for a record.
 	AttrValue = "value"
+	// AttrRIDs and AttrValues list the record ids and values of a sink.writes, separated by
+	// single spaces (see ListSeparator), in the same order.
+	AttrRIDs   = "rids"
+	AttrValues = "values"
 	// AttrSavepoint marks a checkpoint.trigger of a savepoint.
 	AttrSavepoint = "savepoint"
 	// AttrPhase names the phase a phase event starts.
 	AttrPhase = "phase"
 )
+
+// ListSeparator separates the items of a list attribute (rids and values of sink.writes).
+const ListSeparator = " "
 
 // kinds lists every kind above; schema_test.go keeps it in step with the constants.
 var kinds = []string{
@@ -88,7 +102,7 @@ var kinds = []string{
 	KindBarrierSend, KindBarrierRecv, KindSnapshotTaken, KindSnapshotAck, KindSnapshotDecline,
 	KindNotifyComplete, KindNotifyAbort,
 	KindTaskCrash, KindTaskRestore, KindTaskFinish,
-	KindSinkWrite, KindSinkPrecommit, KindSinkCommit, KindSinkAbort, KindSinkRead, KindSinkUpsert,
+	KindSinkWrite, KindSinkWrites, KindSinkPrecommit, KindSinkCommit, KindSinkAbort, KindSinkRead, KindSinkUpsert,
 	KindRecordSend, KindRecordRecv,
 	KindFault, KindPhase,
 }
