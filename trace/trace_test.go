@@ -2,9 +2,14 @@ package trace
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -236,4 +241,129 @@ func BenchmarkEmit(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		r.Emit(int64(i), e)
 	}
+}
+
+// TestChunkedHashingMatchesLineByLine records enough events to fill several chunks, asking
+// for the hash along the way, and checks the hash against SHA-256 over each canonical line
+// in turn and the file against the events.
+func TestChunkedHashingMatchesLineByLine(t *testing.T) {
+	var buf bytes.Buffer
+	r := NewRecorder(&buf, Header{Scenario: "long"})
+	r.KeepEvents()
+	lineByLine := sha256.New()
+	for i := range 3 * chunkBytes / 50 {
+		e := r.Emit(int64(i), Event{Kind: KindBarrierSend, Task: "src-" + strconv.Itoa(i%7), To: "sum-1", CP: uint64(i / 100)})
+		lineByLine.Write([]byte(e.String() + "\n"))
+		if i%1000 == 0 {
+			if got, want := r.Hash(), hex.EncodeToString(lineByLine.Sum(nil)); got != want {
+				t.Fatalf("after %d events: hash %s, line by line %s", i+1, got, want)
+			}
+		}
+	}
+	if got, want := r.Hash(), hex.EncodeToString(lineByLine.Sum(nil)); got != want {
+		t.Fatalf("hash %s, line by line %s", got, want)
+	}
+	if err := r.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	_, events, err := ReadAll(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(r.Events(), events); diff != "" {
+		t.Fatalf("file differs from the events (-recorded +read):\n%s", diff)
+	}
+}
+
+func TestFlushWithoutEventsWritesTheHeader(t *testing.T) {
+	var buf bytes.Buffer
+	r := NewRecorder(&buf, Header{Scenario: "empty", Seed: 3})
+	if err := r.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	h, events, err := ReadAll(&buf)
+	if err != nil || len(events) != 0 || h.Scenario != "empty" || h.Seed != 3 {
+		t.Fatalf("header %+v, %d events, err %v", h, len(events), err)
+	}
+}
+
+type failingWriter struct{ writes int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return 0, io.ErrShortWrite
+}
+
+func TestWriteErrorIsReportedOnceAndStopsWriting(t *testing.T) {
+	w := &failingWriter{}
+	r := NewRecorder(w, Header{})
+	for i := range 2 * chunkBytes / 50 {
+		r.Emit(int64(i), Event{Kind: KindBarrierSend, Task: "src-0", To: "sum-1"})
+	}
+	err := r.Flush()
+	if err == nil || !strings.Contains(err.Error(), "trace: writing") {
+		t.Fatalf("Flush = %v, want the write error", err)
+	}
+	if w.writes != 1 {
+		t.Fatalf("%d writes after the first failed, want none", w.writes-1)
+	}
+}
+
+func TestAppendStringEscapesLikeEncodingJSON(t *testing.T) {
+	for _, s := range []string{"", "plain", `q"b\`, "tab\tnl\n\x00\x1f\x7f", "é ü 日本", "bad \xff utf8", "end\xe2\x82"} {
+		// Each byte of invalid UTF-8 becomes one U+FFFD, as ranging over the string reads it.
+		var valid strings.Builder
+		for _, r := range s {
+			valid.WriteRune(r)
+		}
+		got := appendString(nil, s)
+		var back string
+		if err := json.Unmarshal(got, &back); err != nil || back != valid.String() {
+			t.Errorf("%q encodes as %s, which reads back as %q (%v), want %q", s, got, back, err, valid.String())
+		}
+		if again := appendString(nil, back); !bytes.Equal(again, got) {
+			t.Errorf("%q: %s is not canonical, its value encodes as %s", s, got, again)
+		}
+	}
+}
+
+// referenceAppendString is the plain byte-at-a-time JSON string encoder that appendString
+// must agree with.
+func referenceAppendString(buf []byte, s string) []byte {
+	buf = append(buf, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				buf = append(buf, '\\', c)
+			case c < 0x20:
+				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			default:
+				buf = append(buf, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf = append(buf, "\ufffd"...)
+		} else {
+			buf = append(buf, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(buf, '"')
+}
+
+func TestAppendStringMatchesReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := string(rapid.SliceOf(rapid.Byte()).Draw(t, "bytes"))
+		if rapid.Bool().Draw(t, "text") {
+			s = rapid.String().Draw(t, "text")
+		}
+		if got, want := appendString(nil, s), referenceAppendString(nil, s); !bytes.Equal(got, want) {
+			t.Fatalf("%q encodes as %s, the reference as %s", s, got, want)
+		}
+	})
 }
