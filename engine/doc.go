@@ -106,7 +106,8 @@
 //     fresh start) and state, task.finish when a bounded task exits; record.send and
 //     record.recv with Config.TraceRecords.
 //   - sinks and the store: sink.write per record a sink writes into a transaction (2PC, or an
-//     append's one-batch transaction; off with Config.TraceSinkWrites false, for benchmarks);
+//     append's one-batch transaction), or with Config.BatchSinkWrites one sink.writes per
+//     buffer written, listing its records (off with Config.TraceSinkWrites false);
 //     sink.precommit, sink.commit (records = records made visible, start = when the commit
 //     was requested) and sink.abort (reason timeout, fenced, recovery, aborted) traced by the
 //     store at the instant it applies them; sink.upsert per upserted record; sink.read by

@@ -15,24 +15,22 @@ func newRouter(p Partitioning, self, fanout int) *router {
 	return &router{partitioning: p, self: self, fanout: fanout, next: self % fanout}
 }
 
-// route calls send with the downstream index of every channel r goes to.
-func (r *router) route(rec *Record, send func(index int)) {
+// targets returns the downstream indices rec goes to: the n indices from first on. It is a
+// range rather than a callback so that routing a record allocates nothing.
+func (r *router) targets(rec *Record) (first, n int) {
 	switch r.partitioning {
 	case Forward:
-		send(r.self)
+		return r.self, 1
 	case Hash:
-		send(KeyGroup(rec.Key, r.fanout))
+		return KeyGroup(rec.Key, r.fanout), 1
 	case Rebalance:
 		i := r.next
 		r.next = (r.next + 1) % r.fanout
-		send(i)
+		return i, 1
 	case Broadcast:
-		for i := 0; i < r.fanout; i++ {
-			send(i)
-		}
-	default:
-		panic("engine: router with unknown partitioning " + r.partitioning.String())
+		return 0, r.fanout
 	}
+	panic("engine: router with unknown partitioning " + r.partitioning.String())
 }
 
 // KeyGroup returns the index of the task, out of parallelism, that owns key under Hash

@@ -7,7 +7,10 @@ import (
 
 func routes(r *router, rec Record) []int {
 	var got []int
-	r.route(&rec, func(i int) { got = append(got, i) })
+	first, n := r.targets(&rec)
+	for i := first; i < first+n; i++ {
+		got = append(got, i)
+	}
 	return got
 }
 

@@ -14,13 +14,21 @@ import (
 // pump processes input until there is none the task may take, the task is busy, or it
 // has done maxPumpSteps steps, after which it yields and continues in a new callback.
 func (t *task) pump() {
-	if t.phase != phaseRunning || t.inPump || t.busy {
+	if t.phase != phaseRunning || t.inPump {
+		return
+	}
+	if t.isBusy() {
+		t.resumeWhenIdle()
 		return
 	}
 	t.inPump = true
 	defer func() { t.inPump = false }()
 	for range maxPumpSteps {
-		if t.busy || t.phase != phaseRunning {
+		if t.phase != phaseRunning {
+			return
+		}
+		if t.isBusy() {
+			t.resumeWhenIdle()
 			return
 		}
 		var progressed bool
@@ -53,7 +61,10 @@ func (t *task) schedulePump(d time.Duration) {
 	t.pumpTimer.Reset(d)
 }
 
-// occupy makes the task busy for the processing time of n records.
+// occupy makes the task busy for the processing time of n records: it takes no further
+// input until busyUntil. No event marks the end of a busy period unless something waits
+// for it (resumeWhenIdle): an idle task's busy period simply runs out, which saves an event
+// per buffer in the common case of a task that keeps up with its input.
 func (t *task) occupy(n int) {
 	perRecord := t.rt.cfg.RecordCost
 	if t.plan.op.RecordCost != 0 {
@@ -64,13 +75,59 @@ func (t *task) occupy(n int) {
 		return
 	}
 	t.busy = true
+	t.busyUntil = t.rt.env.Now() + int64(cost)
+}
+
+// isBusy reports whether the task is still processing; a busy period whose time has come
+// ends here.
+func (t *task) isBusy() bool {
+	if t.busy && t.rt.env.Now() >= t.busyUntil {
+		t.endBusy()
+	}
+	return t.busy
+}
+
+func (t *task) endBusy() {
+	t.busy = false
+	if t.busyArmed {
+		t.busyArmed = false
+		t.busyTimer.Stop()
+	}
+}
+
+// resumeWhenIdle arranges for the pump to run again when the busy period ends, if it will
+// have something to do then. A source that will have nothing to read sleeps until its next
+// records are due instead; a task with nothing queued is pumped by its next input.
+func (t *task) resumeWhenIdle() {
+	if t.busyArmed || !t.hasWork() {
+		return
+	}
+	t.busyArmed = true
 	if t.busyTimer == nil {
 		t.busyTimer = t.proc.NewTimer(func() {
+			t.busyArmed = false
 			t.busy = false
 			t.pump()
 		})
 	}
-	t.busyTimer.Reset(cost)
+	t.busyTimer.Reset(time.Duration(max(t.busyUntil-t.rt.env.Now(), 0)))
+}
+
+// hasWork reports whether the pump would make progress once the task is idle: input is
+// queued, input has ended and the task has yet to finish, or a source will have records
+// to read (else the source is put to sleep until they are due).
+func (t *task) hasWork() bool {
+	if t.source != nil {
+		return t.source.hasWork(t.busyUntil)
+	}
+	ended := len(t.inputs) > 0 && !t.finishSent
+	for _, in := range t.inputs {
+		if !in.empty() {
+			return true
+		}
+		ended = ended && in.ended
+	}
+	return ended
 }
 
 // consume takes the next item from an input (round-robin over inputs), or reports that
@@ -147,7 +204,7 @@ func (t *task) process(i int, records []Record) {
 	}
 	side := t.plan.inputEdge[i]
 	for _, r := range records {
-		t.op.process(side, r, t.route)
+		t.op.process(side, r, t.routeFn)
 	}
 }
 
@@ -155,13 +212,14 @@ func (t *task) process(i int, records []Record) {
 func (t *task) route(rec Record) {
 	for e, r := range t.routers {
 		channels := t.plan.outEdges[e].channels
-		r.route(&rec, func(j int) {
+		first, n := r.targets(&rec)
+		for j := first; j < first+n; j++ {
 			out := channels[j]
 			if out < 0 {
 				panic(fmt.Sprintf("engine: %s: routed to unconnected task %d of edge %d", t.plan.id, j, e))
 			}
 			t.emit(out, rec)
-		})
+		}
 	}
 }
 

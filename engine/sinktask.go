@@ -35,6 +35,8 @@ type sinkPart struct {
 	// its output committed.
 	awaiting     int
 	exitWhenIdle bool
+	// scratch and scratch2 are reused to render the lists of sink.writes.
+	scratch, scratch2 []byte
 }
 
 func newSinkPart(t *task, typ SinkType) *sinkPart {
@@ -115,13 +117,45 @@ func (s *sinkPart) write(records []Record) {
 	req := &storeRequest{op: op, txn: txn, rids: make([]string, len(records)), values: make([]int64, len(records))}
 	for i, r := range records {
 		req.rids[i], req.values[i] = r.RID, r.Value
-		// Upserts are traced by the store as sink.upsert when they become visible.
-		if s.t.rt.cfg.TraceSinkWrites && op != opUpsert {
-			s.t.trace(trace.Event{Kind: trace.KindSinkWrite, Task: s.t.plan.id, Txn: txn, RID: r.RID,
-				Attrs: []trace.Attr{{Key: trace.AttrValue, Value: strconv.FormatInt(r.Value, 10)}}})
+	}
+	// Upserts are traced by the store as sink.upsert when they become visible.
+	if s.t.rt.cfg.TraceSinkWrites && op != opUpsert {
+		if s.t.rt.cfg.BatchSinkWrites {
+			s.traceWrites(txn, records)
+		} else {
+			for _, r := range records {
+				s.t.trace(trace.Event{Kind: trace.KindSinkWrite, Task: s.t.plan.id, Txn: txn, RID: r.RID,
+					Attrs: []trace.Attr{{Key: trace.AttrValue, Value: strconv.FormatInt(r.Value, 10)}}})
+			}
 		}
 	}
 	s.request(req)
+}
+
+// maxWritesPerEvent bounds the records one sink.writes lists, so that its line stays far
+// below trace.MaxLineBytes whatever the buffer size.
+const maxWritesPerEvent = 1024
+
+// traceWrites traces records written into txn as sink.writes events.
+func (s *sinkPart) traceWrites(txn string, records []Record) {
+	for len(records) > 0 {
+		n := min(len(records), maxWritesPerEvent)
+		rids, values := s.scratch[:0], s.scratch2[:0]
+		for i, r := range records[:n] {
+			if i > 0 {
+				rids = append(rids, trace.ListSeparator...)
+				values = append(values, trace.ListSeparator...)
+			}
+			rids = append(rids, r.RID...)
+			values = strconv.AppendInt(values, r.Value, 10)
+		}
+		s.scratch, s.scratch2 = rids, values
+		s.t.trace(trace.Event{Kind: trace.KindSinkWrites, Task: s.t.plan.id, Txn: txn, Attrs: []trace.Attr{
+			{Key: trace.AttrRIDs, Value: string(rids)},
+			{Key: trace.AttrValues, Value: string(values)},
+		}})
+		records = records[n:]
+	}
 }
 
 // preCommit is the sink's part of a snapshot's synchronous cut: a 2PC sink ties its

@@ -98,9 +98,28 @@ func (s *sourcePart) step() bool {
 	return false
 }
 
+// hasWork reports whether the source will have records to read (or its end to report) at
+// instant at, when its busy period ends. If not, it sleeps until its next records are due,
+// counting the poll interval from at, as if it had looked then.
+func (s *sourcePart) hasWork(at int64) bool {
+	if s.t.finishSent {
+		return false
+	}
+	if s.exhausted() {
+		return true
+	}
+	for i, l := range s.logs {
+		if l.available(at) > s.offsets[i] {
+			return true
+		}
+	}
+	s.sleep(at)
+	return false
+}
+
 // sleep waits until the next record of a rate-limited partition is due, but at least
-// SourcePoll, so that a slow rate is read in batches.
-func (s *sourcePart) sleep(now int64) {
+// SourcePoll after from, so that a slow rate is read in batches.
+func (s *sourcePart) sleep(from int64) {
 	if s.wakeArmed {
 		return
 	}
@@ -116,7 +135,7 @@ func (s *sourcePart) sleep(now int64) {
 	if wake < 0 {
 		return
 	}
-	d := max(time.Duration(wake-now), s.t.rt.cfg.SourcePoll)
+	at := from + max(wake-from, int64(s.t.rt.cfg.SourcePoll))
 	s.wakeArmed = true
 	if s.wake == nil {
 		s.wake = s.t.proc.NewTimer(func() {
@@ -124,5 +143,5 @@ func (s *sourcePart) sleep(now int64) {
 			s.t.pump()
 		})
 	}
-	s.wake.Reset(d)
+	s.wake.Reset(time.Duration(at - s.t.rt.env.Now()))
 }

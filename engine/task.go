@@ -23,10 +23,11 @@ type task struct {
 	routers   []*router // one per output edge
 	nextInput int       // round-robin position over inputs
 
-	op     operator    // Map, Filter, Aggregate, Union
-	source *sourcePart // Source
-	sink   *sinkPart   // Sink
-	tokens *tokenPart  // Tokens: steps a Chandy-Lamport process instead of a protocol.Task
+	op      operator     // Map, Filter, Aggregate, Union
+	routeFn func(Record) // t.route, made once: a method value passed per record would allocate
+	source  *sourcePart  // Source
+	sink    *sinkPart    // Sink
+	tokens  *tokenPart   // Tokens: steps a Chandy-Lamport process instead of a protocol.Task
 
 	snapshots map[protocol.CheckpointID]*pendingSnapshot
 	overtake  *overtaking // an unaligned barrier being delivered ahead of its buffers
@@ -35,12 +36,15 @@ type task struct {
 	deferred       []protocol.Message
 	deferredTokens []*tokenCommand
 
-	busy       bool // processing the last buffer takes virtual time
+	busy       bool  // processing the last buffer takes virtual time
+	busyUntil  int64 // when the busy period ends, in virtual nanoseconds
 	inPump     bool
 	pumpArmed  bool
 	flushArmed bool
-	// Timers made once per incarnation and re-armed: busyTimer ends a processing period,
-	// pumpTimer resumes a pump that yielded, flushTimer sends part-filled buffers.
+	busyArmed  bool
+	// Timers made once per incarnation and re-armed: busyTimer resumes work that waited for
+	// a processing period to end, pumpTimer a pump that yielded, flushTimer sends
+	// part-filled buffers.
 	busyTimer, pumpTimer, flushTimer Timer
 	tickTimer                        Timer
 	tickAt                           protocol.Time
@@ -82,6 +86,7 @@ func newTask(rt *Runtime, plan *taskPlan, attempt int) *task {
 		return t
 	default:
 		t.op = newOperator(l)
+		t.routeFn = t.route
 	}
 	cfg := rt.cfg.Checkpoint.TaskConfig(protocol.TaskID(plan.id), plan.inputs, plan.outputs)
 	proto, err := protocol.NewTask(cfg)
