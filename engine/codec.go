@@ -20,6 +20,16 @@ func (w *stateWriter) int(v int64)     { w.buf = binary.AppendVarint(w.buf, v) }
 func (w *stateWriter) string(s string) { w.uint(uint64(len(s))); w.buf = append(w.buf, s...) }
 func (w *stateWriter) bytes() []byte   { return w.buf }
 func (w *stateWriter) record(r Record) { w.string(r.RID); w.string(r.Key); w.int(r.Value) }
+
+// compactRecord writes r exactly as record writes its Record.
+func (w *stateWriter) compactRecord(c *catalog, r rec) {
+	var rid [64]byte
+	id := c.appendRID(rid[:0], r)
+	w.uint(uint64(len(id)))
+	w.buf = append(w.buf, id...)
+	w.string(c.keys[r.key])
+	w.int(r.value)
+}
 func (w *stateWriter) tag(name string) { w.string(name) }
 
 // stateReader decodes what a stateWriter wrote. The first error sticks; every read after it
@@ -76,6 +86,29 @@ func (r *stateReader) string() string {
 
 func (r *stateReader) record() Record {
 	return Record{RID: r.string(), Key: r.string(), Value: r.int()}
+}
+
+// compactRecords reads a count and that many records, in compact form; a record the job's
+// catalog c does not know is an error, like any other corruption.
+func (r *stateReader) compactRecords(c *catalog) []rec {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]rec, 0, n)
+	for range n {
+		record := r.record()
+		if r.err != nil {
+			return nil
+		}
+		compact, err := c.compact(record)
+		if err != nil {
+			r.err = err
+			return nil
+		}
+		out = append(out, compact)
+	}
+	return out
 }
 
 // count reads a length and checks it against what is left, so a corrupted count cannot ask

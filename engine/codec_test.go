@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ckptsim/ckptsim/protocol"
@@ -8,11 +9,19 @@ import (
 	"pgregory.net/rapid"
 )
 
-func drawRecord(t *rapid.T, label string) Record {
-	return Record{
-		RID:   rapid.StringMatching(`[a-z]{1,4}:[0-9]{1,2}:[0-9]{1,4}`).Draw(t, label+".rid"),
-		Key:   rapid.String().Draw(t, label+".key"),
-		Value: rapid.Int64().Draw(t, label+".value"),
+// testCatalog is the catalog the drawn snapshots' records come from: a source's partitions
+// and keys, and token processes.
+var testCatalog = newCatalog(&Graph{Operators: []Operator{
+	{Name: "src", Parallelism: 2, Logic: Source{Partitions: 3, Keys: 5}},
+	{Name: "tok", Parallelism: 2, Logic: Tokens{}},
+}})
+
+func drawRecord(t *rapid.T, label string) rec {
+	return rec{
+		origin: uint32(rapid.IntRange(0, len(testCatalog.origins)-1).Draw(t, label+".origin")),
+		key:    uint32(rapid.IntRange(0, len(testCatalog.keys)-1).Draw(t, label+".key")),
+		seq:    rapid.Int64().Draw(t, label+".seq"),
+		value:  rapid.Int64().Draw(t, label+".value"),
 	}
 }
 
@@ -26,7 +35,7 @@ func drawSnapshot(t *rapid.T) *snapshotData {
 	d.sent = rapid.SliceOf(rapid.Int64()).Draw(t, "sent")
 	inputs := rapid.IntRange(0, 4).Draw(t, "inputs")
 	d.recv = make([]int64, inputs)
-	d.channel = make([][]Record, inputs)
+	d.channel = make([][]rec, inputs)
 	for i := range inputs {
 		d.recv[i] = rapid.Int64().Draw(t, "recv")
 		n := rapid.IntRange(0, 3).Draw(t, "records")
@@ -35,7 +44,7 @@ func drawSnapshot(t *rapid.T) *snapshotData {
 		}
 	}
 	if outputs := rapid.IntRange(0, 3).Draw(t, "outputs"); outputs > 0 {
-		d.output = make([][]Record, outputs)
+		d.output = make([][]rec, outputs)
 		for i := range outputs {
 			for range rapid.IntRange(0, 2).Draw(t, "overtaken") {
 				d.output[i] = append(d.output[i], drawRecord(t, "out"))
@@ -58,15 +67,15 @@ func drawSnapshot(t *rapid.T) *snapshotData {
 func TestSnapshotRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		d := drawSnapshot(t)
-		blob := d.encode()
-		back, err := decodeSnapshot(blob)
+		blob := d.encode(testCatalog)
+		back, err := decodeSnapshot(testCatalog, blob)
 		if err != nil {
 			t.Fatalf("decode: %v", err)
 		}
-		if diff := cmp.Diff(d, back, cmp.AllowUnexported(snapshotData{}, tokenState{})); diff != "" {
+		if diff := cmp.Diff(d, back, cmp.AllowUnexported(snapshotData{}, tokenState{}, rec{})); diff != "" {
 			t.Fatalf("round trip changed the snapshot (-want +got):\n%s", diff)
 		}
-		if Digest(back.encode()) != Digest(blob) {
+		if Digest(back.encode(testCatalog)) != Digest(blob) {
 			t.Fatal("re-encoding changed the digest")
 		}
 	})
@@ -76,12 +85,12 @@ func TestSnapshotRoundTrip(t *testing.T) {
 // or silent misreads.
 func TestSnapshotDecodeRejectsDamage(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		blob := drawSnapshot(t).encode()
+		blob := drawSnapshot(t).encode(testCatalog)
 		cut := rapid.IntRange(0, len(blob)-1).Draw(t, "cut")
-		if _, err := decodeSnapshot(blob[:cut]); err == nil {
+		if _, err := decodeSnapshot(testCatalog, blob[:cut]); err == nil {
 			t.Fatalf("truncated to %d of %d bytes and decoded", cut, len(blob))
 		}
-		if _, err := decodeSnapshot(append(blob, 0)); err == nil {
+		if _, err := decodeSnapshot(testCatalog, append(blob, 0)); err == nil {
 			t.Fatal("trailing byte accepted")
 		}
 	})
@@ -114,29 +123,51 @@ func TestCompletedRoundTrip(t *testing.T) {
 }
 
 func TestKeyedStateSnapshotIsSorted(t *testing.T) {
-	s := newKeyedState()
-	for _, k := range []string{"b", "a", "c"} {
-		s.put(k, int64(len(k)))
+	c := newCatalog(&Graph{Operators: []Operator{{Name: "s", Parallelism: 1, Logic: Source{Partitions: 2, Keys: 12}}}})
+	s := newKeyedState(c)
+	for _, k := range []string{"s/1/10", "s/0/2", "s/0/11", "s/1/0"} {
+		s.put(c.key(k), int64(len(k)))
 	}
 	var w1, w2 stateWriter
 	s.snapshot(&w1)
-	r := newKeyedState()
+	keys := &stateReader{buf: w1.bytes()}
+	keys.expect("keyed")
+	var got []string
+	for range keys.count() {
+		got = append(got, keys.string())
+		keys.int()
+	}
+	if want := []string{"s/0/11", "s/0/2", "s/1/0", "s/1/10"}; !slices.Equal(got, want) {
+		t.Errorf("snapshot writes keys %v, want %v", got, want)
+	}
+	r := newKeyedState(c)
 	r.restore(&stateReader{buf: w1.bytes()})
 	r.snapshot(&w2)
-	if string(w1.bytes()) != string(w2.bytes()) || r.len() != 3 {
+	if string(w1.bytes()) != string(w2.bytes()) || r.len() != 4 {
 		t.Error("keyed state does not round-trip to the same bytes")
 	}
 	// Out-of-order keys mean the bytes were not written by snapshot.
 	var bad stateWriter
 	bad.tag("keyed")
 	bad.uint(2)
-	bad.string("b")
+	bad.string("s/0/3")
 	bad.int(1)
-	bad.string("a")
+	bad.string("s/0/2")
 	bad.int(1)
 	rd := &stateReader{buf: bad.bytes()}
-	newKeyedState().restore(rd)
+	newKeyedState(c).restore(rd)
 	if rd.done() == nil {
 		t.Error("unsorted keyed state accepted")
+	}
+	// A key the job cannot have means state from another job, or corruption.
+	var alien stateWriter
+	alien.tag("keyed")
+	alien.uint(1)
+	alien.string("other/0/1")
+	alien.int(1)
+	rd = &stateReader{buf: alien.bytes()}
+	newKeyedState(c).restore(rd)
+	if rd.done() == nil {
+		t.Error("keyed state with an unknown key accepted")
 	}
 }

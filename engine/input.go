@@ -9,7 +9,7 @@ import "github.com/ckptsim/ckptsim/protocol"
 // holds no credits.
 type inputChannel struct {
 	from   string
-	replay [][]Record
+	replay [][]rec
 	queue  []inItem
 	// recv counts records consumed from the channel since the job's start (restored from
 	// the checkpoint, like outputChannel.sent).
@@ -19,7 +19,7 @@ type inputChannel struct {
 }
 
 type inItem struct {
-	records []Record
+	records []rec
 	event   protocol.ChannelEvent // set when records is nil
 }
 

@@ -1,53 +1,76 @@
 package engine
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
-// keyedState is an operator's state per key. A snapshot writes the keys in sorted order, so
-// the encoding, and with it the digest in snapshot.taken, does not depend on map order.
+// keyedState is an operator's state per key, indexed by the key's place in the job's
+// catalog: reading and updating a key is an array access, with no hashing of strings. The
+// catalog numbers keys in ascending order, so a snapshot writes them sorted by walking the
+// indices, and the encoding (with it the digest in snapshot.taken) depends only on the
+// state.
 type keyedState struct {
-	values map[string]int64
+	catalog *catalog
+	values  []int64 // by key index, grown to the highest key put
+	present []bool  // whether the key has a value
+	count   int     // keys present
 }
 
-func newKeyedState() *keyedState { return &keyedState{values: make(map[string]int64)} }
+func newKeyedState(c *catalog) *keyedState { return &keyedState{catalog: c} }
 
-func (s *keyedState) get(key string) int64    { return s.values[key] }
-func (s *keyedState) put(key string, v int64) { s.values[key] = v }
-func (s *keyedState) len() int                { return len(s.values) }
-
-// sortedKeys returns the keys in ascending order.
-func (s *keyedState) sortedKeys() []string {
-	keys := make([]string, 0, len(s.values))
-	for k := range s.values {
-		keys = append(keys, k)
+func (s *keyedState) get(key uint32) int64 {
+	if int(key) < len(s.values) {
+		return s.values[key]
 	}
-	slices.Sort(keys)
-	return keys
+	return 0
 }
+
+func (s *keyedState) put(key uint32, v int64) {
+	if int(key) >= len(s.values) {
+		// Grow by doubling, but never past the catalog: that bounds the state of a task by
+		// the keys the job has.
+		n := min(max(int(key)+1, 2*len(s.values), 16), len(s.catalog.keys))
+		s.values = append(s.values, make([]int64, n-len(s.values))...)
+		s.present = append(s.present, make([]bool, n-len(s.present))...)
+	}
+	if !s.present[key] {
+		s.present[key] = true
+		s.count++
+	}
+	s.values[key] = v
+}
+
+func (s *keyedState) len() int { return s.count }
 
 func (s *keyedState) snapshot(w *stateWriter) {
 	w.tag("keyed")
-	keys := s.sortedKeys()
-	w.uint(uint64(len(keys)))
-	for _, k := range keys {
-		w.string(k)
-		w.int(s.values[k])
+	w.uint(uint64(s.count))
+	for k, ok := range s.present {
+		if ok {
+			w.string(s.catalog.keys[k])
+			w.int(s.values[k])
+		}
 	}
 }
 
 func (s *keyedState) restore(r *stateReader) {
 	r.expect("keyed")
 	n := r.count()
-	s.values = make(map[string]int64, n)
+	*s = keyedState{catalog: s.catalog}
 	prev := ""
 	for i := 0; i < n && r.err == nil; i++ {
 		k, v := r.string(), r.int()
-		if i > 0 && k <= prev && r.err == nil {
-			r.err = fmt.Errorf("engine: keyed state keys out of order: %q after %q", k, prev)
+		if r.err != nil {
+			break
 		}
-		s.values[k] = v
+		if i > 0 && k <= prev {
+			r.err = fmt.Errorf("engine: keyed state keys out of order: %q after %q", k, prev)
+			break
+		}
+		key, ok := s.catalog.keyOf[k]
+		if !ok {
+			r.err = fmt.Errorf("engine: keyed state holds %q, which is no key of this job", k)
+			break
+		}
+		s.put(key, v)
 		prev = k
 	}
 }

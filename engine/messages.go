@@ -7,7 +7,7 @@ import "github.com/ckptsim/ckptsim/protocol"
 
 // bufferMsg is one network buffer: a batch of records on a channel. It needs a credit.
 type bufferMsg struct {
-	records []Record
+	records []rec
 }
 
 // eventMsg is an in-band event (barrier, cancel marker, end of data or partition). Events

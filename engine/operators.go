@@ -7,20 +7,20 @@ import "fmt"
 type operator interface {
 	// process handles one record from input (the index of its edge among the operator's
 	// input edges) and emits what it derives.
-	process(input int, rec Record, emit func(Record))
+	process(input int, record rec, emit func(rec))
 	// snapshot writes the operator's state; restore reads it back.
 	snapshot(w *stateWriter)
 	restore(r *stateReader)
 }
 
-func newOperator(logic Logic) operator {
+func newOperator(logic Logic, c *catalog) operator {
 	switch l := logic.(type) {
 	case Map:
 		return mapOperator{fn: l.Fn}
 	case Filter:
 		return filterOperator{filter: l}
 	case Aggregate:
-		return &aggregateOperator{fn: l.Fn, state: newKeyedState()}
+		return &aggregateOperator{fn: l.Fn, state: newKeyedState(c)}
 	case Union:
 		return passOperator{}
 	}
@@ -29,18 +29,18 @@ func newOperator(logic Logic) operator {
 
 type mapOperator struct{ fn MapFn }
 
-func (m mapOperator) process(_ int, rec Record, emit func(Record)) {
-	rec.Value = m.fn.apply(rec.Value)
-	emit(rec)
+func (m mapOperator) process(_ int, record rec, emit func(rec)) {
+	record.value = m.fn.apply(record.value)
+	emit(record)
 }
 func (mapOperator) snapshot(*stateWriter) {}
 func (mapOperator) restore(*stateReader)  {}
 
 type filterOperator struct{ filter Filter }
 
-func (f filterOperator) process(_ int, rec Record, emit func(Record)) {
-	if f.filter.keep(rec.Value) {
-		emit(rec)
+func (f filterOperator) process(_ int, record rec, emit func(rec)) {
+	if f.filter.keep(record.value) {
+		emit(record)
 	}
 }
 func (filterOperator) snapshot(*stateWriter) {}
@@ -49,9 +49,9 @@ func (filterOperator) restore(*stateReader)  {}
 // passOperator forwards every record of every input: Union.
 type passOperator struct{}
 
-func (passOperator) process(_ int, rec Record, emit func(Record)) { emit(rec) }
-func (passOperator) snapshot(*stateWriter)                        {}
-func (passOperator) restore(*stateReader)                         {}
+func (passOperator) process(_ int, record rec, emit func(rec)) { emit(record) }
+func (passOperator) snapshot(*stateWriter)                     {}
+func (passOperator) restore(*stateReader)                      {}
 
 // aggregateOperator keeps one aggregate per key and emits the updated aggregate under the
 // input record's RID.
@@ -60,11 +60,11 @@ type aggregateOperator struct {
 	state *keyedState
 }
 
-func (a *aggregateOperator) process(_ int, rec Record, emit func(Record)) {
-	v := a.fn.fold(a.state.get(rec.Key), rec.Value)
-	a.state.put(rec.Key, v)
-	rec.Value = v
-	emit(rec)
+func (a *aggregateOperator) process(_ int, record rec, emit func(rec)) {
+	v := a.fn.fold(a.state.get(record.key), record.value)
+	a.state.put(record.key, v)
+	record.value = v
+	emit(record)
 }
 func (a *aggregateOperator) snapshot(w *stateWriter) { a.state.snapshot(w) }
 func (a *aggregateOperator) restore(r *stateReader)  { a.state.restore(r) }

@@ -13,10 +13,12 @@ import (
 // barrier never overtakes the records emitted before it (FIFO channels).
 type outputChannel struct {
 	to      string
-	partial []Record
+	partial []rec
 	queue   []outItem
 	queued  int // buffers (not events) in queue
-	credits int
+	// lastSize is the length of the last buffer sealed, the capacity of the next.
+	lastSize int
+	credits  int
 	// sent counts records emitted into the channel since the job's start: restored from
 	// the checkpoint on restore, so that a snapshot's sent.<to> compares with the
 	// receiver's recv.<from> across failovers.
@@ -24,22 +26,23 @@ type outputChannel struct {
 }
 
 type outItem struct {
-	records []Record
+	records []rec
 	event   protocol.ChannelEvent // set when records is nil
 }
 
 // emit appends rec to output out, sealing the buffer when it is full.
-func (t *task) emit(out int, rec Record) {
+func (t *task) emit(out int, r rec) {
 	o := t.outputs[out]
 	if o.partial == nil {
-		// Buffers start small and grow: under a flush timeout most are sent part full.
-		o.partial = make([]Record, 0, min(8, t.rt.cfg.Network.BufferRecords))
+		// Under a flush timeout most buffers are sent part full: a new one is made the
+		// size of the channel's last one, and grows if need be.
+		o.partial = make([]rec, 0, min(max(8, o.lastSize), t.rt.cfg.Network.BufferRecords))
 		t.armFlush()
 	}
-	o.partial = append(o.partial, rec)
+	o.partial = append(o.partial, r)
 	o.sent++
 	if t.rt.cfg.TraceRecords {
-		t.trace(eventRecord(trace.KindRecordSend, t.plan.id, "", o.to, rec.RID))
+		t.trace(eventRecord(trace.KindRecordSend, t.plan.id, "", o.to, t.rt.plan.catalog.rid(r)))
 	}
 	if len(o.partial) >= t.rt.cfg.Network.BufferRecords {
 		t.seal(out)
@@ -54,6 +57,7 @@ func (t *task) seal(out int) {
 	}
 	o.queue = append(o.queue, outItem{records: o.partial})
 	o.queued++
+	o.lastSize = len(o.partial)
 	o.partial = nil
 	if limit := t.rt.cfg.Network.QueueBuffers + 2; o.queued > limit {
 		panic(fmt.Sprintf("engine: %s: output to %s queues %d buffers, over the bound %d", t.plan.id, o.to, o.queued, limit))

@@ -7,7 +7,7 @@ import "github.com/ckptsim/ckptsim/protocol"
 type overtaking struct {
 	cp      protocol.CheckpointID
 	input   int
-	records []Record
+	records []rec
 }
 
 // tryOvertake hands an unaligned barrier to the protocol the moment it arrives, ahead of the
@@ -26,7 +26,7 @@ func (t *task) tryOvertake(i int, ev protocol.ChannelEvent) bool {
 		return false
 	}
 	in := t.inputs[i]
-	var records []Record
+	var records []rec
 	for _, recs := range in.replay {
 		records = append(records, recs...)
 	}
@@ -69,7 +69,7 @@ func (t *task) sendPriority(out int, ev protocol.ChannelEvent) bool {
 	}
 	t.seal(out)
 	o := t.outputs[out]
-	var overtaken []Record
+	var overtaken []rec
 	for _, item := range o.queue {
 		if item.records == nil {
 			return false
@@ -77,7 +77,7 @@ func (t *task) sendPriority(out int, ev protocol.ChannelEvent) bool {
 		overtaken = append(overtaken, item.records...)
 	}
 	if ps.data.output == nil {
-		ps.data.output = make([][]Record, len(t.outputs))
+		ps.data.output = make([][]rec, len(t.outputs))
 	}
 	ps.data.output[out] = append(ps.data.output[out], overtaken...)
 	ps.data.sent[out] -= int64(len(overtaken))

@@ -3,26 +3,27 @@ package engine
 // router picks the output channels of one edge for each record a task emits. Channels are
 // indexed by downstream task index.
 type router struct {
+	catalog      *catalog // for Hash: the keys' hashes
 	partitioning Partitioning
 	self         int // this task's index, for Forward
 	fanout       int // downstream parallelism
 	next         int // Rebalance's round-robin position
 }
 
-func newRouter(p Partitioning, self, fanout int) *router {
+func newRouter(c *catalog, p Partitioning, self, fanout int) *router {
 	// Rebalance starts at the task's own index so that parallel senders do not all hit
 	// downstream task 0 first.
-	return &router{partitioning: p, self: self, fanout: fanout, next: self % fanout}
+	return &router{catalog: c, partitioning: p, self: self, fanout: fanout, next: self % fanout}
 }
 
-// targets returns the downstream indices rec goes to: the n indices from first on. It is a
-// range rather than a callback so that routing a record allocates nothing.
-func (r *router) targets(rec *Record) (first, n int) {
+// targets returns the downstream indices record goes to: the n indices from first on. It
+// is a range rather than a callback so that routing a record allocates nothing.
+func (r *router) targets(record *rec) (first, n int) {
 	switch r.partitioning {
 	case Forward:
 		return r.self, 1
 	case Hash:
-		return KeyGroup(rec.Key, r.fanout), 1
+		return r.catalog.group(record, r.fanout), 1
 	case Rebalance:
 		i := r.next
 		r.next = (r.next + 1) % r.fanout
@@ -36,10 +37,15 @@ func (r *router) targets(rec *Record) (first, n int) {
 // KeyGroup returns the index of the task, out of parallelism, that owns key under Hash
 // partitioning: FNV-1a of the key modulo the parallelism.
 func KeyGroup(key string, parallelism int) int {
+	return int(keyHash(key) % uint64(parallelism))
+}
+
+// keyHash is the 64-bit FNV-1a hash of key.
+func keyHash(key string) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(key); i++ {
 		h ^= uint64(key[i])
 		h *= 1099511628211
 	}
-	return int(h % uint64(parallelism))
+	return h
 }

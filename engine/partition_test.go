@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-func routes(r *router, rec Record) []int {
+func routes(r *router, record rec) []int {
 	var got []int
-	first, n := r.targets(&rec)
+	first, n := r.targets(&record)
 	for i := first; i < first+n; i++ {
 		got = append(got, i)
 	}
@@ -15,26 +15,28 @@ func routes(r *router, rec Record) []int {
 }
 
 func TestRouters(t *testing.T) {
-	rec := Record{RID: "s:0:0", Key: "s/0/3", Value: 1}
-	if got := routes(newRouter(Forward, 2, 4), rec); !slices.Equal(got, []int{2}) {
+	c := newCatalog(&Graph{Operators: []Operator{{Name: "s", Parallelism: 1, Logic: Source{Partitions: 1, Keys: 4}}}})
+	key := "s/0/3"
+	record := rec{origin: c.origin("s:0:"), key: c.key(key), value: 1}
+	if got := routes(newRouter(c, Forward, 2, 4), record); !slices.Equal(got, []int{2}) {
 		t.Errorf("forward: %v", got)
 	}
-	h := routes(newRouter(Hash, 0, 4), rec)
-	if len(h) != 1 || h[0] != KeyGroup(rec.Key, 4) {
-		t.Errorf("hash: %v, want [%d]", h, KeyGroup(rec.Key, 4))
+	h := routes(newRouter(c, Hash, 0, 4), record)
+	if len(h) != 1 || h[0] != KeyGroup(key, 4) {
+		t.Errorf("hash: %v, want [%d]", h, KeyGroup(key, 4))
 	}
-	if other := routes(newRouter(Hash, 3, 4), rec); !slices.Equal(other, h) {
+	if other := routes(newRouter(c, Hash, 3, 4), record); !slices.Equal(other, h) {
 		t.Errorf("hash depends on the sender: %v vs %v", other, h)
 	}
-	rb := newRouter(Rebalance, 1, 3)
+	rb := newRouter(c, Rebalance, 1, 3)
 	var seq []int
 	for range 4 {
-		seq = append(seq, routes(rb, rec)...)
+		seq = append(seq, routes(rb, record)...)
 	}
 	if !slices.Equal(seq, []int{1, 2, 0, 1}) {
 		t.Errorf("rebalance: %v", seq)
 	}
-	if got := routes(newRouter(Broadcast, 0, 3), rec); !slices.Equal(got, []int{0, 1, 2}) {
+	if got := routes(newRouter(c, Broadcast, 0, 3), record); !slices.Equal(got, []int{0, 1, 2}) {
 		t.Errorf("broadcast: %v", got)
 	}
 }

@@ -5,9 +5,10 @@ import "github.com/ckptsim/ckptsim/protocol"
 // jobPlan is the graph expanded into tasks and channels: what the coordinator's topology and
 // each task's wiring are built from. It is computed once and never changes.
 type jobPlan struct {
-	tasks []*taskPlan // in Graph.Tasks order
-	byID  map[string]*taskPlan
-	topo  protocol.Topology
+	tasks   []*taskPlan // in Graph.Tasks order
+	byID    map[string]*taskPlan
+	topo    protocol.Topology
+	catalog *catalog // what the job's records refer to
 }
 
 // taskPlan is the wiring of one task.
@@ -35,7 +36,7 @@ type outEdgePlan struct {
 }
 
 func newJobPlan(g *Graph) *jobPlan {
-	p := &jobPlan{byID: make(map[string]*taskPlan)}
+	p := &jobPlan{byID: make(map[string]*taskPlan), catalog: newCatalog(g)}
 	for i := range g.Operators {
 		op := &g.Operators[i]
 		for idx := 0; idx < op.Parallelism; idx++ {

@@ -190,12 +190,12 @@ func (t *task) receiveEvent(i int, ev protocol.ChannelEvent) {
 }
 
 // process runs records of input i through the task's logic.
-func (t *task) process(i int, records []Record) {
+func (t *task) process(i int, records []rec) {
 	in := t.inputs[i]
 	in.recv += int64(len(records))
 	if t.rt.cfg.TraceRecords {
 		for _, r := range records {
-			t.trace(eventRecord(trace.KindRecordRecv, t.plan.id, in.from, "", r.RID))
+			t.trace(eventRecord(trace.KindRecordRecv, t.plan.id, in.from, "", t.rt.plan.catalog.rid(r)))
 		}
 	}
 	if t.sink != nil {
@@ -208,17 +208,17 @@ func (t *task) process(i int, records []Record) {
 	}
 }
 
-// route sends rec to the output channels its edges' partitionings choose.
-func (t *task) route(rec Record) {
+// route sends record to the output channels its edges' partitionings choose.
+func (t *task) route(record rec) {
 	for e, r := range t.routers {
 		channels := t.plan.outEdges[e].channels
-		first, n := r.targets(&rec)
+		first, n := r.targets(&record)
 		for j := first; j < first+n; j++ {
 			out := channels[j]
 			if out < 0 {
 				panic(fmt.Sprintf("engine: %s: routed to unconnected task %d of edge %d", t.plan.id, j, e))
 			}
-			t.emit(out, rec)
+			t.emit(out, record)
 		}
 	}
 }

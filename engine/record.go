@@ -22,3 +22,15 @@ func RID(source string, partition int, offset int64) string {
 	b = strconv.AppendInt(b, offset, 10)
 	return string(b)
 }
+
+// rec is a Record in the form the engine moves around: the RID as an origin (a prefix in
+// the job's catalog, such as "src:3:") and a number, the key as an index into the catalog's
+// keys. It holds no pointers and allocates nothing, so the records of a run cost neither
+// allocations nor garbage-collector scans; a Record's strings are rendered only where
+// something must show them (a trace event, an encoded snapshot, the external store's rows).
+type rec struct {
+	origin uint32 // catalog.origins index
+	key    uint32 // catalog.keys index; 0 is the empty key
+	seq    int64  // the number that ends the RID: a source offset, or a token transfer
+	value  int64
+}

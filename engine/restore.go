@@ -31,7 +31,7 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 			t.fail("restore: " + err.Error())
 			return
 		}
-		d, err := decodeSnapshot(data)
+		d, err := decodeSnapshot(t.rt.plan.catalog, data)
 		// A finished task's final snapshot is carried into later checkpoints, so the
 		// state may be from an earlier checkpoint, never from a later one.
 		if err == nil && (d.task != t.plan.id || d.cp > uint64(cp) || d.cp != uint64(cp) && !snap.Final) {
@@ -109,7 +109,7 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 	// task carried into a later checkpoint, the one its final snapshot was taken for, so
 	// that the restore matches a snapshot.taken of that id.
 	t.trace(trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: d.cp,
-		Attrs: []trace.Attr{{Key: trace.AttrState, Value: Digest(live.encode())}}})
+		Attrs: []trace.Attr{{Key: trace.AttrState, Value: Digest(live.encode(t.rt.plan.catalog))}}})
 	t.phase = phaseRunning
 	// Records an unaligned barrier overtook in the output queue go out first, ahead of
 	// anything the task produces from now on.

@@ -50,6 +50,7 @@ func New(env Env, cfg Config) (*Runtime, error) {
 	}
 	rt := &Runtime{env: env, cfg: cfg, plan: newJobPlan(&cfg.Graph)}
 	rt.store = extstore.New(int64(cfg.Store.TxnTimeout))
+	rt.store.SetOrigins(rt.plan.catalog.origins)
 	rt.tasks = make([]*task, len(rt.plan.tasks))
 	return rt, nil
 }

@@ -103,29 +103,35 @@ func (s *sinkPart) recover(d *snapshotData, cp protocol.CheckpointID, done func(
 }
 
 // write sends a processed buffer to the store.
-func (s *sinkPart) write(records []Record) {
-	var op storeOp
-	var txn string
+func (s *sinkPart) write(records []rec) {
+	c := s.t.rt.plan.catalog
+	req := &storeRequest{}
 	switch s.typ {
 	case TwoPhaseCommit:
-		op, txn = opWrite, string(s.tpc.Current())
+		req.op, req.txn = opWrite, string(s.tpc.Current())
+		req.refs = make([]extstore.Ref, len(records))
+		for i, r := range records {
+			req.refs[i] = extstore.Ref{Origin: r.origin, Seq: r.seq, Value: r.value}
+		}
 	case Upsert:
-		op = opUpsert
+		req.op = opUpsert
 	case Append:
-		op, txn = opAppend, s.txnName("b")
+		req.op, req.txn = opAppend, s.txnName("b")
 	}
-	req := &storeRequest{op: op, txn: txn, rids: make([]string, len(records)), values: make([]int64, len(records))}
-	for i, r := range records {
-		req.rids[i], req.values[i] = r.RID, r.Value
+	if req.op != opWrite {
+		req.rids, req.values = make([]string, len(records)), make([]int64, len(records))
+		for i, r := range records {
+			req.rids[i], req.values[i] = c.rid(r), r.value
+		}
 	}
 	// Upserts are traced by the store as sink.upsert when they become visible.
-	if s.t.rt.cfg.TraceSinkWrites && op != opUpsert {
+	if s.t.rt.cfg.TraceSinkWrites && req.op != opUpsert {
 		if s.t.rt.cfg.BatchSinkWrites {
-			s.traceWrites(txn, records)
+			s.traceWrites(req.txn, records)
 		} else {
 			for _, r := range records {
-				s.t.trace(trace.Event{Kind: trace.KindSinkWrite, Task: s.t.plan.id, Txn: txn, RID: r.RID,
-					Attrs: []trace.Attr{{Key: trace.AttrValue, Value: strconv.FormatInt(r.Value, 10)}}})
+				s.t.trace(trace.Event{Kind: trace.KindSinkWrite, Task: s.t.plan.id, Txn: req.txn, RID: c.rid(r),
+					Attrs: []trace.Attr{{Key: trace.AttrValue, Value: strconv.FormatInt(r.value, 10)}}})
 			}
 		}
 	}
@@ -137,7 +143,8 @@ func (s *sinkPart) write(records []Record) {
 const maxWritesPerEvent = 1024
 
 // traceWrites traces records written into txn as sink.writes events.
-func (s *sinkPart) traceWrites(txn string, records []Record) {
+func (s *sinkPart) traceWrites(txn string, records []rec) {
+	c := s.t.rt.plan.catalog
 	for len(records) > 0 {
 		n := min(len(records), maxWritesPerEvent)
 		rids, values := s.scratch[:0], s.scratch2[:0]
@@ -146,8 +153,8 @@ func (s *sinkPart) traceWrites(txn string, records []Record) {
 				rids = append(rids, trace.ListSeparator...)
 				values = append(values, trace.ListSeparator...)
 			}
-			rids = append(rids, r.RID...)
-			values = strconv.AppendInt(values, r.Value, 10)
+			rids = c.appendRID(rids, r)
+			values = strconv.AppendInt(values, r.value, 10)
 		}
 		s.scratch, s.scratch2 = rids, values
 		s.t.trace(trace.Event{Kind: trace.KindSinkWrites, Task: s.t.plan.id, Txn: txn, Attrs: []trace.Attr{

@@ -52,7 +52,7 @@ func (t *task) capture(cp protocol.CheckpointID) *snapshotData {
 	for i, in := range t.inputs {
 		d.recv[i] = in.recv
 	}
-	d.channel = make([][]Record, len(t.inputs))
+	d.channel = make([][]rec, len(t.inputs))
 	return d
 }
 
@@ -81,7 +81,7 @@ func (t *task) takeSnapshot(req protocol.SnapshotRequest) {
 }
 
 // recordChannelState adds a buffer that crossed the cut of cp to the channel state.
-func (t *task) recordChannelState(cp protocol.CheckpointID, input int, records []Record) {
+func (t *task) recordChannelState(cp protocol.CheckpointID, input int, records []rec) {
 	ps, ok := t.snapshots[cp]
 	if !ok || !ps.recording {
 		panic(fmt.Sprintf("engine: %s: admit asks to record channel state for %d, which is not recording", t.plan.id, cp))
@@ -112,7 +112,7 @@ func (t *task) dropSnapshot(cp protocol.CheckpointID) { delete(t.snapshots, cp) 
 // chan.<from> counts are final and its state digest is that of the uploaded bytes.
 func (t *task) finalise(ps *pendingSnapshot) {
 	cp := ps.req.Checkpoint
-	blob := ps.data.encode()
+	blob := ps.data.encode(t.rt.plan.catalog)
 	ps.finalised = true
 	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp),
 		Attrs: t.snapshotAttrs(ps.data, Digest(blob))})
@@ -186,7 +186,7 @@ func (t *task) snapshotAttrs(d *snapshotData, digest string) []trace.Attr {
 		for i, recs := range d.channel {
 			var sum int64
 			for _, r := range recs {
-				sum += r.Value
+				sum += r.value
 			}
 			attrs = append(attrs, trace.Attr{Key: trace.AttrChanTokensPrefix + t.inputs[i].from, Value: strconv.FormatInt(sum, 10)})
 		}

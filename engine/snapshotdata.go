@@ -16,10 +16,10 @@ type snapshotData struct {
 	offsets  []int64 // a source's next offset per assigned partition
 	sent     []int64 // records sent per output channel, in plan order
 	recv     []int64 // records consumed per input channel, in plan order
-	channel  [][]Record
+	channel  [][]rec
 	// output is, per output channel, the records an unaligned barrier overtook in the
 	// sender's queue: not counted in sent, and emitted again first on restore.
-	output [][]Record
+	output [][]rec
 	// twoPhase is the two-phase-commit helper's state of a 2PC sink.
 	twoPhase protocol.TwoPhaseCommitState
 	tokens   *tokenState // a token process's balance and position
@@ -27,7 +27,9 @@ type snapshotData struct {
 
 const snapshotFormat = "ckptsim.engine.snapshot.v1"
 
-func (d *snapshotData) encode() []byte {
+// encode renders the snapshot; records are written in full (ids and keys as strings, from
+// catalog c), so the encoding and its digest do not depend on the catalog's numbering.
+func (d *snapshotData) encode(c *catalog) []byte {
 	var w stateWriter
 	w.tag(snapshotFormat)
 	w.string(d.task)
@@ -49,14 +51,14 @@ func (d *snapshotData) encode() []byte {
 	for _, recs := range d.channel {
 		w.uint(uint64(len(recs)))
 		for _, r := range recs {
-			w.record(r)
+			w.compactRecord(c, r)
 		}
 	}
 	w.uint(uint64(len(d.output)))
 	for _, recs := range d.output {
 		w.uint(uint64(len(recs)))
 		for _, r := range recs {
-			w.record(r)
+			w.compactRecord(c, r)
 		}
 	}
 	w.uint(uint64(len(d.twoPhase.Pending)))
@@ -74,7 +76,7 @@ func (d *snapshotData) encode() []byte {
 	return w.bytes()
 }
 
-func decodeSnapshot(data []byte) (*snapshotData, error) {
+func decodeSnapshot(c *catalog, data []byte) (*snapshotData, error) {
 	r := &stateReader{buf: data}
 	r.expect(snapshotFormat)
 	d := &snapshotData{task: r.string(), cp: r.uint()}
@@ -94,26 +96,14 @@ func decodeSnapshot(data []byte) (*snapshotData, error) {
 	for i := range d.recv {
 		d.recv[i] = r.int()
 	}
-	d.channel = make([][]Record, r.count())
+	d.channel = make([][]rec, r.count())
 	for i := range d.channel {
-		n := r.count()
-		if n > 0 {
-			d.channel[i] = make([]Record, n)
-		}
-		for j := range n {
-			d.channel[i][j] = r.record()
-		}
+		d.channel[i] = r.compactRecords(c)
 	}
 	if n := r.count(); n > 0 {
-		d.output = make([][]Record, n)
+		d.output = make([][]rec, n)
 		for i := range d.output {
-			m := r.count()
-			if m > 0 {
-				d.output[i] = make([]Record, m)
-			}
-			for j := range m {
-				d.output[i][j] = r.record()
-			}
+			d.output[i] = r.compactRecords(c)
 		}
 	}
 	if n := r.count(); n > 0 {

@@ -58,18 +58,55 @@ type partitionLog struct {
 	partition int
 	spec      Source
 	keys      []string // keys[n] is the n-th key of the partition, rendered once
+	// origin and keyIDs place the partition's records in the job's catalog (see
+	// newCatalogLog); a log made for the reference has none.
+	origin uint32
+	keyIDs []uint32
 }
 
 func newPartitionLog(source string, partition int, spec Source) *partitionLog {
 	keys := make([]string, spec.Keys)
 	for n := range keys {
-		keys[n] = source + "/" + strconv.Itoa(partition) + "/" + strconv.Itoa(n)
+		keys[n] = sourceKey(source, partition, n)
 	}
 	return &partitionLog{source: source, partition: partition, spec: spec, keys: keys}
 }
 
+// newCatalogLog is newPartitionLog for a running task: its records come out compact.
+func newCatalogLog(c *catalog, source string, partition int, spec Source) *partitionLog {
+	l := newPartitionLog(source, partition, spec)
+	l.origin = c.origin(sourcePrefix(source, partition))
+	l.keyIDs = make([]uint32, len(l.keys))
+	for n, k := range l.keys {
+		l.keyIDs[n] = c.key(k)
+	}
+	return l
+}
+
+// sourcePrefix starts the record ids of a partition: "<source>:<partition>:" (see RID).
+func sourcePrefix(source string, partition int) string {
+	return source + ":" + strconv.Itoa(partition) + ":"
+}
+
+// sourceKey is the n-th key of a partition: "<source>/<partition>/<n>".
+func sourceKey(source string, partition, n int) string {
+	return source + "/" + strconv.Itoa(partition) + "/" + strconv.Itoa(n)
+}
+
 // record returns the record at offset.
 func (l *partitionLog) record(offset int64) Record {
+	key, value := l.draw(offset)
+	return Record{RID: RID(l.source, l.partition, offset), Key: l.keys[key], Value: value}
+}
+
+// rec returns the record at offset in compact form; the log must come from newCatalogLog.
+func (l *partitionLog) rec(offset int64) rec {
+	key, value := l.draw(offset)
+	return rec{origin: l.origin, key: l.keyIDs[key], seq: offset, value: value}
+}
+
+// draw returns the index of the key and the value of the record at offset.
+func (l *partitionLog) draw(offset int64) (key int, value int64) {
 	if offset < 0 || (l.spec.Records > 0 && offset >= l.spec.Records) {
 		panic(fmt.Sprintf("engine: offset %d outside partition %s:%d of %d records", offset, l.source, l.partition, l.spec.Records))
 	}
@@ -78,11 +115,7 @@ func (l *partitionLog) record(offset int64) Record {
 	if maxValue == 0 {
 		maxValue = 9
 	}
-	return Record{
-		RID:   RID(l.source, l.partition, offset),
-		Key:   l.keys[h%uint64(len(l.keys))],
-		Value: 1 + int64((h>>32)%uint64(maxValue)),
-	}
+	return int(h % uint64(len(l.keys))), 1 + int64((h>>32)%uint64(maxValue))
 }
 
 // available returns how many records of the partition exist at virtual time nowNanos: all

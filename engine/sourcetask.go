@@ -23,7 +23,7 @@ func newSourcePart(t *task, spec Source) *sourcePart {
 	s := &sourcePart{t: t}
 	k := t.plan.op.Parallelism
 	for p := t.plan.index; p < spec.Partitions; p += k {
-		s.logs = append(s.logs, newPartitionLog(t.plan.op.Name, p, spec))
+		s.logs = append(s.logs, newCatalogLog(t.rt.plan.catalog, t.plan.op.Name, p, spec))
 	}
 	s.offsets = make([]int64, len(s.logs))
 	return s
@@ -86,7 +86,7 @@ func (s *sourcePart) step() bool {
 		}
 		n := int(min(avail, int64(batch)))
 		for range n {
-			t.route(s.logs[i].record(s.offsets[i]))
+			t.route(s.logs[i].rec(s.offsets[i]))
 			s.offsets[i]++
 		}
 		s.next = (i + 1) % len(s.logs)

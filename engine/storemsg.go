@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/ckptsim/ckptsim/engine/extstore"
+
 // Requests to the external store process and its replies. A sink addresses the store by
 // the process name "extstore"; replies carry the nonce of the requesting incarnation so
 // that a restarted sink ignores replies meant for its predecessor.
@@ -31,7 +33,8 @@ type storeRequest struct {
 	epoch  uint64
 	txn    string
 	cp     uint64
-	rids   []string
+	refs   []extstore.Ref // opWrite: the records, in compact form
+	rids   []string       // opUpsert, opAppend: the records' ids and values
 	values []int64
 	commit []string // opRecover: the transactions to commit
 	start  int64    // virtual time the request was sent

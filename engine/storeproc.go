@@ -68,7 +68,7 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 			}
 		}
 	case opWrite:
-		reply.err = s.Write(req.writer, req.epoch, req.txn, req.rids, req.values)
+		reply.err = s.WriteRefs(req.writer, req.epoch, req.txn, req.refs)
 	case opPrepare:
 		reply.err = s.Prepare(req.writer, req.epoch, req.txn, req.cp)
 		if reply.err == nil {

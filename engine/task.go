@@ -23,11 +23,11 @@ type task struct {
 	routers   []*router // one per output edge
 	nextInput int       // round-robin position over inputs
 
-	op      operator     // Map, Filter, Aggregate, Union
-	routeFn func(Record) // t.route, made once: a method value passed per record would allocate
-	source  *sourcePart  // Source
-	sink    *sinkPart    // Sink
-	tokens  *tokenPart   // Tokens: steps a Chandy-Lamport process instead of a protocol.Task
+	op      operator    // Map, Filter, Aggregate, Union
+	routeFn func(rec)   // t.route, made once: a method value passed per record would allocate
+	source  *sourcePart // Source
+	sink    *sinkPart   // Sink
+	tokens  *tokenPart  // Tokens: steps a Chandy-Lamport process instead of a protocol.Task
 
 	snapshots map[protocol.CheckpointID]*pendingSnapshot
 	overtake  *overtaking // an unaligned barrier being delivered ahead of its buffers
@@ -74,7 +74,7 @@ func newTask(rt *Runtime, plan *taskPlan, attempt int) *task {
 		t.outputs = append(t.outputs, &outputChannel{to: string(c.To), credits: rt.cfg.Network.Credits})
 	}
 	for _, oe := range plan.outEdges {
-		t.routers = append(t.routers, newRouter(oe.partitioning, plan.index, len(oe.channels)))
+		t.routers = append(t.routers, newRouter(rt.plan.catalog, oe.partitioning, plan.index, len(oe.channels)))
 	}
 	switch l := plan.op.Logic.(type) {
 	case Source:
@@ -85,7 +85,7 @@ func newTask(rt *Runtime, plan *taskPlan, attempt int) *task {
 		t.tokens = newTokenPart(t, l, rt.tokenFirstSeq)
 		return t
 	default:
-		t.op = newOperator(l)
+		t.op = newOperator(l, rt.plan.catalog)
 		t.routeFn = t.route
 	}
 	cfg := rt.cfg.Checkpoint.TaskConfig(protocol.TaskID(plan.id), plan.inputs, plan.outputs)

@@ -29,7 +29,7 @@ type tokenCoordinator struct {
 	n     int
 	graph *cl.Graph
 
-	collector  *cl.Collector[tokenSummary, Record]
+	collector  *cl.Collector[tokenSummary, rec]
 	counter    uint64         // highest checkpoint id durably reserved
 	nextSeq    map[int]uint64 // per origin index
 	turn       int
@@ -84,7 +84,7 @@ func (c *tokenCoordinator) begin(first bool) {
 // reset starts a new attempt's bookkeeping: a fresh collector, and sequence numbers above
 // every id used before, for the processes and for the coordinator alike.
 func (c *tokenCoordinator) reset() {
-	col, err := cl.NewCollector[tokenSummary, Record](c.graph, c.spec.maxConcurrent())
+	col, err := cl.NewCollector[tokenSummary, rec](c.graph, c.spec.maxConcurrent())
 	if err != nil {
 		panic(fmt.Sprintf("engine: token collector: %v", err))
 	}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 )
 
@@ -106,8 +105,9 @@ func (s Tokens) transfer(p int, n int64, neighbours []int) (to int, amount int64
 	return neighbours[h%uint64(len(neighbours))], 1 + int64((h>>32)%uint64(s.MaxAmount))
 }
 
-// tokenRID names transfer n of process task.
-func tokenRID(task string, n int64) string { return task + ":" + strconv.FormatInt(n, 10) }
+// tokenPrefix starts the record ids of the transfers of process task: transfer n is
+// "<task>:<n>".
+func tokenPrefix(task string) string { return task + ":" }
 
 // tokenReference computes the final balances of a tokens operator: the transfers are fixed,
 // so the balances do not depend on timing.

@@ -22,7 +22,7 @@ type tokenCommand struct {
 type tokenAnswer struct {
 	attempt int
 	cp      uint64
-	report  *cl.Report[tokenSummary, Record]
+	report  *cl.Report[tokenSummary, rec]
 	abort   *cl.Abort
 }
 
@@ -42,14 +42,15 @@ type tokenPart struct {
 	outputOf   map[int]int
 	balance    int64
 	transfers  int64
-	proc       *cl.Process[*snapshotData, Record]
+	proc       *cl.Process[*snapshotData, rec]
 	firstSeq   uint64
 	tickArmed  bool
+	origin     uint32 // the catalog's origin of the process's transfers, "<task>:"
 }
 
 func newTokenPart(t *task, spec Tokens, firstSeq uint64) *tokenPart {
 	p := &tokenPart{t: t, spec: spec, neighbours: spec.neighbours(t.plan.index), outputOf: make(map[int]int),
-		balance: spec.Initial, firstSeq: firstSeq}
+		balance: spec.Initial, firstSeq: firstSeq, origin: t.rt.plan.catalog.origin(tokenPrefix(t.plan.id))}
 	for _, j := range p.neighbours {
 		p.outputOf[j] = t.plan.outputByTo[TaskID(t.plan.op.Name, j)]
 	}
@@ -91,7 +92,7 @@ func (p *tokenPart) begin() {
 	for _, c := range p.t.plan.outputs {
 		cfg.Outputs = append(cfg.Outputs, cl.ProcessID(c.To))
 	}
-	proc, err := cl.NewProcess[*snapshotData, Record](cfg)
+	proc, err := cl.NewProcess[*snapshotData, rec](cfg)
 	if err != nil {
 		panic(fmt.Sprintf("engine: %s: %v", p.t.plan.id, err))
 	}
@@ -124,7 +125,7 @@ func (p *tokenPart) transfer() {
 		return
 	}
 	to, amount := p.spec.transfer(t.plan.index, p.transfers, p.neighbours)
-	t.emit(p.outputOf[to], Record{RID: tokenRID(t.plan.id, p.transfers), Value: amount})
+	t.emit(p.outputOf[to], rec{origin: p.origin, seq: p.transfers, value: amount})
 	p.balance -= amount
 	p.transfers++
 	p.armTick()
@@ -165,7 +166,7 @@ func (p *tokenPart) consume() bool {
 			if err := p.proc.Receive(cl.ProcessID(in.from), r); err != nil {
 				panic(fmt.Sprintf("engine: %s: %v", t.plan.id, err))
 			}
-			p.balance += r.Value
+			p.balance += r.value
 		}
 		t.occupy(len(item.records))
 		return true
@@ -225,7 +226,7 @@ func (p *tokenPart) drain() {
 				out := t.plan.outputByTo[string(o.Channel.To)]
 				t.trace(trace.Event{Kind: trace.KindBarrierSend, Task: t.plan.id, To: string(o.Channel.To), CP: cp})
 				t.sendEvent(out, protocol.Barrier(protocol.CheckpointID(cp), protocol.KindCheckpoint, protocol.ModeUnaligned, t.now()))
-			case cl.Report[*snapshotData, Record]:
+			case cl.Report[*snapshotData, rec]:
 				p.report(o)
 			case cl.Abort:
 				ab := o
@@ -239,7 +240,7 @@ func (p *tokenPart) drain() {
 }
 
 // report stores the process's part of a snapshot, traces it and answers the coordinator.
-func (p *tokenPart) report(r cl.Report[*snapshotData, Record]) {
+func (p *tokenPart) report(r cl.Report[*snapshotData, rec]) {
 	t := p.t
 	d := r.State
 	cp := d.cp
@@ -247,7 +248,7 @@ func (p *tokenPart) report(r cl.Report[*snapshotData, Record]) {
 		i := t.plan.inputByFrom[string(ch.Channel.From)]
 		d.channel[i] = slices.Clone(ch.Messages)
 	}
-	blob := d.encode()
+	blob := d.encode(t.rt.plan.catalog)
 	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: cp, Attrs: t.snapshotAttrs(d, Digest(blob))})
 	key := stateKey(t.plan.id, protocol.CheckpointID(cp))
 	summary := tokenSummary{Handle: key, Balance: d.tokens.balance, Done: len(p.neighbours) == 0 || d.tokens.transfers >= p.spec.Transfers}
@@ -258,7 +259,7 @@ func (p *tokenPart) report(r cl.Report[*snapshotData, Record]) {
 			return
 		}
 		t.trace(trace.Event{Kind: trace.KindSnapshotAck, Task: t.plan.id, CP: cp})
-		p.answer(&tokenAnswer{cp: cp, report: &cl.Report[tokenSummary, Record]{Snapshot: r.Snapshot, Process: r.Process, State: summary, Channels: r.Channels}})
+		p.answer(&tokenAnswer{cp: cp, report: &cl.Report[tokenSummary, rec]{Snapshot: r.Snapshot, Process: r.Process, State: summary, Channels: r.Channels}})
 	})
 }
 

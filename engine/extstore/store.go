@@ -23,6 +23,7 @@ package extstore
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Errors returned by Store operations. They are expected outcomes, not bugs.
@@ -82,8 +83,11 @@ type Txn struct {
 	Checkpoint  uint64 // set by Prepare
 	BeginNanos  int64
 	AbortReason string
-	rows        []cell
-	committed   int // records made visible by the commit
+	// rows are the written records, one slice per write, kept as the writer passed them
+	// (WriteRefs) so that writing copies nothing; records counts them.
+	rows      [][]Ref
+	records   int
+	committed int // records made visible by the commit
 }
 
 // Records returns how many records the transaction holds (or, once committed, made
@@ -92,7 +96,7 @@ func (t *Txn) Records() int {
 	if t.State == Committed {
 		return t.committed
 	}
-	return len(t.rows)
+	return t.records
 }
 
 // Limits that keep a run's memory bounded.
@@ -107,9 +111,13 @@ type Store struct {
 	txns         map[string]*Txn
 	epochs       map[string]uint64 // writer -> current epoch
 	// chunks hold committed transactional rows and appends, in the order they became
-	// visible: a commit adds its transaction's rows as one chunk, without copying them.
-	chunks      []chunk
-	visible     int64          // rows in chunks
+	// visible: a commit adds its transaction's rows, without copying them.
+	chunks  []chunk
+	visible int64 // rows in chunks
+	// origins name the record ids of Refs (see SetOrigins); named holds the ids of records
+	// written by name (Write, Append), which their Refs point into.
+	origins     []string
+	named       []string
 	upserts     map[string]int // rid -> index in upsertRows
 	upsertRows  []Row          // the upsert table in first-write order
 	failCommits int
@@ -155,23 +163,53 @@ func (s *Store) Visible() int64 { return s.visible + int64(len(s.upsertRows)) }
 func (s *Store) Rows() []Row {
 	rows := make([]Row, 0, s.Visible())
 	for _, c := range s.chunks {
-		for _, cl := range c.cells {
-			rows = append(rows, Row{RID: cl.rid, Value: cl.value, Writer: c.writer, Txn: c.txn})
+		for _, r := range c.cells {
+			rows = append(rows, Row{RID: s.rid(r), Value: r.Value, Writer: c.writer, Txn: c.txn})
 		}
 	}
 	return append(rows, s.upsertRows...)
 }
 
-// cell is one stored record; the writer and transaction are kept once per chunk.
-type cell struct {
-	rid   string
-	value int64
+// Ref is a record written into a transaction in compact form: its id is the origin's
+// prefix (SetOrigins) followed by Seq in decimal, rendered only when Rows reads it. A writer
+// that holds its records this way writes them without making a string per record, and the
+// store keeps them without a pointer per record for the garbage collector to follow.
+type Ref struct {
+	Origin uint32
+	Seq    int64
+	Value  int64
+}
+
+// namedOrigin marks a Ref whose id was given as a string: Seq indexes Store.named.
+const namedOrigin = ^uint32(0)
+
+// SetOrigins sets the prefixes Ref.Origin indexes. Set them before the first WriteRefs;
+// the engine sets them once per job.
+func (s *Store) SetOrigins(prefixes []string) {
+	if len(prefixes) >= int(namedOrigin) {
+		panic(fmt.Sprintf("extstore: %d origins", len(prefixes)))
+	}
+	s.origins = prefixes
+}
+
+// rid renders the id of r.
+func (s *Store) rid(r Ref) string {
+	if r.Origin == namedOrigin {
+		return s.named[r.Seq]
+	}
+	return s.origins[r.Origin] + strconv.FormatInt(r.Seq, 10)
+}
+
+// name returns the Ref of a record written by name.
+func (s *Store) name(rid string, value int64) Ref {
+	s.named = append(s.named, rid)
+	return Ref{Origin: namedOrigin, Seq: int64(len(s.named) - 1), Value: value}
 }
 
 // chunk is a run of visible records with one writer and transaction ("" for appends).
 type chunk struct {
 	writer, txn string
-	cells       []cell
+	cells       []Ref
 }
 
 // Txn returns the transaction called id, or nil.

@@ -2,6 +2,8 @@ package extstore
 
 import (
 	"errors"
+	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -133,5 +135,46 @@ func TestUpsertAndAppend(t *testing.T) {
 	s.Append("w", "a", 1)
 	if s.Visible() != 4 {
 		t.Fatalf("visible %d, want 2 upserted + 2 appended", s.Visible())
+	}
+}
+
+// TestRefsRenderInWriteOrder mixes compact and named writes in one transaction and appends
+// after it: rows come back in the order written, with compact ids rendered from the
+// origins, and an aborted transaction's rows never show.
+func TestRefsRenderInWriteOrder(t *testing.T) {
+	s := New(0)
+	s.SetOrigins([]string{"src:0:", "src:1:"})
+	epoch, _ := s.InitWriter("w")
+	mustBegin(t, s, "w", epoch, "t1", 0)
+	mustBegin(t, s, "w", epoch, "t2", 0)
+	if err := s.WriteRefs("w", epoch, "t1", []Ref{{Origin: 1, Seq: 7, Value: 3}, {Origin: 0, Seq: 12, Value: 4}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write("w", epoch, "t1", []string{"named"}, []int64{5}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteRefs("w", epoch, "t2", []Ref{{Origin: 0, Seq: 1, Value: 9}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteRefs("w", epoch, "t1", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Prepare("w", epoch, "t1", 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Abort("w", "t2", "test"); err != nil {
+		t.Fatal(err)
+	}
+	if applied, txn, err := s.Commit("w", "t1"); err != nil || !applied || txn.Records() != 3 {
+		t.Fatalf("commit: %v %v %+v", applied, err, txn)
+	}
+	s.Append("w", "appended", 6)
+	var got []string
+	for _, r := range s.Rows() {
+		got = append(got, r.RID+"="+strconv.FormatInt(r.Value, 10)+"@"+r.Txn)
+	}
+	want := []string{"src:1:7=3@t1", "src:0:12=4@t1", "named=5@t1", "appended=6@"}
+	if !slices.Equal(got, want) || s.Visible() != 4 {
+		t.Fatalf("rows %v (visible %d), want %v", got, s.Visible(), want)
 	}
 }

@@ -22,6 +22,6 @@ func (s *Store) Append(writer, rid string, value int64) {
 		s.chunks = append(s.chunks, chunk{writer: writer})
 		n++
 	}
-	s.chunks[n-1].cells = append(s.chunks[n-1].cells, cell{rid: rid, value: value})
+	s.chunks[n-1].cells = append(s.chunks[n-1].cells, s.name(rid, value))
 	s.visible++
 }

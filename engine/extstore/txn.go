@@ -90,6 +90,32 @@ func (s *Store) lookup(writer string, epoch uint64, id string) (*Txn, error) {
 
 // Write adds records to open transaction id.
 func (s *Store) Write(writer string, epoch uint64, id string, rids []string, values []int64) error {
+	if len(rids) != len(values) {
+		panic(fmt.Sprintf("extstore: write of %d ids and %d values", len(rids), len(values)))
+	}
+	return s.write(writer, epoch, id, len(rids), func() []Ref {
+		refs := make([]Ref, len(rids))
+		for i, rid := range rids {
+			refs[i] = s.name(rid, values[i])
+		}
+		return refs
+	})
+}
+
+// WriteRefs adds records in compact form to open transaction id. The store keeps refs as
+// they are: the caller must not change them afterwards.
+func (s *Store) WriteRefs(writer string, epoch uint64, id string, refs []Ref) error {
+	for _, r := range refs {
+		if int(r.Origin) >= len(s.origins) {
+			panic(fmt.Sprintf("extstore: write of a record of origin %d, with %d origins set", r.Origin, len(s.origins)))
+		}
+	}
+	return s.write(writer, epoch, id, len(refs), func() []Ref { return refs })
+}
+
+// write adds the n records refs returns to open transaction id; refs is called only when
+// the write is accepted.
+func (s *Store) write(writer string, epoch uint64, id string, n int, refs func() []Ref) error {
 	t, err := s.lookup(writer, epoch, id)
 	if err != nil {
 		return err
@@ -97,11 +123,12 @@ func (s *Store) Write(writer string, epoch uint64, id string, rids []string, val
 	if t.State != Open {
 		return fmt.Errorf("%w: write into %s transaction %s", ErrTxnState, t.State, id)
 	}
-	if len(t.rows)+len(rids) > MaxTxnRecords {
+	if t.records+n > MaxTxnRecords {
 		panic(fmt.Sprintf("extstore: transaction %s over %d records", id, MaxTxnRecords))
 	}
-	for i, rid := range rids {
-		t.rows = append(t.rows, cell{rid: rid, value: values[i]})
+	if n > 0 {
+		t.rows = append(t.rows, refs())
+		t.records += n
 	}
 	return nil
 }
@@ -148,12 +175,12 @@ func (s *Store) Commit(writer string, id string) (applied bool, t *Txn, err erro
 		return false, t, fmt.Errorf("%w: commit of %s", ErrTransient, id)
 	}
 	t.State = Committed
-	if len(t.rows) > 0 {
-		s.chunks = append(s.chunks, chunk{writer: t.Writer, txn: t.ID, cells: t.rows})
-		s.visible += int64(len(t.rows))
+	for _, rows := range t.rows {
+		s.chunks = append(s.chunks, chunk{writer: t.Writer, txn: t.ID, cells: rows})
 	}
-	t.committed = len(t.rows)
-	t.rows = nil // the rows live on in the store's visible table
+	s.visible += int64(t.records)
+	t.committed = t.records
+	t.rows, t.records = nil, 0 // the rows live on in the store's visible table
 	return true, t, nil
 }
 
@@ -176,7 +203,7 @@ func (s *Store) Abort(writer string, id string, reason string) (applied bool, er
 func (s *Store) abort(t *Txn, reason string) {
 	t.State = Aborted
 	t.AbortReason = reason
-	t.rows = nil
+	t.rows, t.records = nil, 0
 }
 
 // Expire aborts transaction id if it has timed out by nowNanos and is not finished, and

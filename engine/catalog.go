@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// catalog lists what compact records (rec) refer to: the prefixes of record ids and the
+// keys. Everything a job's records can carry is known from its graph: sources make record
+// ids "<source>:<partition>:<offset>" and keys "<source>/<partition>/<n>", token processes
+// make ids "<task>:<n>" and no key, and operators keep both. The catalog is built once per
+// job and never changes, so every task of every attempt shares it.
+type catalog struct {
+	origins  []string          // record id prefixes, each ending in ':'
+	originOf map[string]uint32 // prefix -> origin
+	// keys are in ascending order, keys[0] = "", so that ordering key indices orders the
+	// keys (keyed state is encoded in key order) and the zero rec has the empty key.
+	keys     []string
+	keyOf    map[string]uint32
+	keyGroup []uint64 // FNV-1a of each key, as KeyGroup hashes it
+}
+
+func newCatalog(g *Graph) *catalog {
+	c := &catalog{originOf: make(map[string]uint32), keyOf: make(map[string]uint32)}
+	keys := []string{""}
+	for _, op := range g.Operators {
+		switch l := op.Logic.(type) {
+		case Source:
+			for p := 0; p < l.Partitions; p++ {
+				c.addOrigin(sourcePrefix(op.Name, p))
+				for n := 0; n < l.Keys; n++ {
+					keys = append(keys, sourceKey(op.Name, p, n))
+				}
+			}
+		case Tokens:
+			for i := 0; i < op.Parallelism; i++ {
+				c.addOrigin(tokenPrefix(TaskID(op.Name, i)))
+			}
+		}
+	}
+	slices.Sort(keys)
+	c.keys = slices.Compact(keys)
+	c.keyGroup = make([]uint64, len(c.keys))
+	for i, k := range c.keys {
+		c.keyOf[k] = uint32(i)
+		c.keyGroup[i] = keyHash(k)
+	}
+	return c
+}
+
+func (c *catalog) addOrigin(prefix string) {
+	if _, dup := c.originOf[prefix]; dup {
+		panic(fmt.Sprintf("engine: record id prefix %q twice in the catalog", prefix))
+	}
+	c.originOf[prefix] = uint32(len(c.origins))
+	c.origins = append(c.origins, prefix)
+}
+
+// origin returns the origin of a prefix the catalog must hold.
+func (c *catalog) origin(prefix string) uint32 {
+	o, ok := c.originOf[prefix]
+	if !ok {
+		panic(fmt.Sprintf("engine: record id prefix %q is not in the catalog", prefix))
+	}
+	return o
+}
+
+// key returns the index of a key the catalog must hold.
+func (c *catalog) key(k string) uint32 {
+	i, ok := c.keyOf[k]
+	if !ok {
+		panic(fmt.Sprintf("engine: key %q is not in the catalog", k))
+	}
+	return i
+}
+
+// appendRID appends the record id of r.
+func (c *catalog) appendRID(buf []byte, r rec) []byte {
+	buf = append(buf, c.origins[r.origin]...)
+	return strconv.AppendInt(buf, r.seq, 10)
+}
+
+// rid renders the record id of r.
+func (c *catalog) rid(r rec) string {
+	return c.origins[r.origin] + strconv.FormatInt(r.seq, 10)
+}
+
+// record renders r as a Record.
+func (c *catalog) record(r rec) Record {
+	return Record{RID: c.rid(r), Key: c.keys[r.key], Value: r.value}
+}
+
+// compact turns a Record back into a rec (restoring encoded channel state). It fails for
+// a record the job cannot have made: state written by another job, or corrupted.
+func (c *catalog) compact(r Record) (rec, error) {
+	i := strings.LastIndexByte(r.RID, ':')
+	if i < 0 {
+		return rec{}, fmt.Errorf("engine: record id %q has no origin", r.RID)
+	}
+	origin, ok := c.originOf[r.RID[:i+1]]
+	if !ok {
+		return rec{}, fmt.Errorf("engine: record id %q is from no origin of this job", r.RID)
+	}
+	seq, err := strconv.ParseInt(r.RID[i+1:], 10, 64)
+	if err != nil || strconv.FormatInt(seq, 10) != r.RID[i+1:] {
+		return rec{}, fmt.Errorf("engine: record id %q does not end in a number", r.RID)
+	}
+	key, ok := c.keyOf[r.Key]
+	if !ok {
+		return rec{}, fmt.Errorf("engine: key %q of record %q is no key of this job", r.Key, r.RID)
+	}
+	return rec{origin: origin, key: key, seq: seq, value: r.Value}, nil
+}
+
+// group returns the task, out of parallelism, that owns r's key: KeyGroup without hashing.
+func (c *catalog) group(r *rec, parallelism int) int {
+	return int(c.keyGroup[r.key] % uint64(parallelism))
+}

@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestCompactRecordsRenderAsTheReference checks the compact records of a running source
+// against the Records the reference computes from the same log: same id, key and value,
+// and the same hash partition.
+func TestCompactRecordsRenderAsTheReference(t *testing.T) {
+	g := KeyedSumGraph(3, 50, 0, TwoPhaseCommit)
+	g.Operators[0].Logic = Source{Partitions: 5, Records: 50, Keys: 12, Seed: 9}
+	c := newCatalog(&g)
+	spec := g.Operators[0].Logic.(Source)
+	for p := range spec.Partitions {
+		compact, reference := newCatalogLog(c, "src", p, spec), newPartitionLog("src", p, spec)
+		for o := range spec.Records {
+			got, want := c.record(compact.rec(o)), reference.record(o)
+			if got != want {
+				t.Fatalf("partition %d offset %d: compact record renders as %+v, the reference has %+v", p, o, got, want)
+			}
+			if r := compact.rec(o); c.group(&r, 7) != KeyGroup(want.Key, 7) {
+				t.Fatalf("%s: hash partition differs from KeyGroup", want.RID)
+			}
+		}
+	}
+}
+
+func TestCatalogRoundTripsEveryRecord(t *testing.T) {
+	c := newCatalog(&Graph{Operators: []Operator{
+		{Name: "src", Parallelism: 2, Logic: Source{Partitions: 11, Keys: 3}},
+		{Name: "tok", Parallelism: 3, Logic: Tokens{}},
+	}})
+	rapid.Check(t, func(t *rapid.T) {
+		r := rec{
+			origin: uint32(rapid.IntRange(0, len(c.origins)-1).Draw(t, "origin")),
+			key:    uint32(rapid.IntRange(0, len(c.keys)-1).Draw(t, "key")),
+			seq:    rapid.Int64().Draw(t, "seq"),
+			value:  rapid.Int64().Draw(t, "value"),
+		}
+		back, err := c.compact(c.record(r))
+		if err != nil || back != r {
+			t.Fatalf("%+v renders as %+v and compacts back to %+v (%v)", r, c.record(r), back, err)
+		}
+		if string(c.appendRID(nil, r)) != c.record(r).RID {
+			t.Fatal("appendRID and rid differ")
+		}
+	})
+}
+
+func TestCatalogRejectsRecordsOfAnotherJob(t *testing.T) {
+	c := newCatalog(&Graph{Operators: []Operator{{Name: "src", Parallelism: 1, Logic: Source{Partitions: 2, Keys: 3}}}})
+	for _, r := range []Record{
+		{RID: "src:2:5", Key: "src/0/1"},   // no partition 2
+		{RID: "other:0:5", Key: "src/0/1"}, // no such source
+		{RID: "src:0:05", Key: "src/0/1"},  // not the canonical number
+		{RID: "src:0:x", Key: "src/0/1"},
+		{RID: "src05", Key: "src/0/1"},
+		{RID: "src:0:5", Key: "src/0/3"}, // no key 3
+	} {
+		if _, err := c.compact(r); err == nil || !strings.HasPrefix(err.Error(), "engine: ") {
+			t.Errorf("%+v compacted (err %v)", r, err)
+		}
+	}
+}
+
+func TestCatalogKeysAreSorted(t *testing.T) {
+	c := newCatalog(&Graph{Operators: []Operator{{Name: "s", Parallelism: 1, Logic: Source{Partitions: 12, Keys: 12}}}})
+	if c.keys[0] != "" || len(c.keys) != 1+12*12 {
+		t.Fatalf("keys start %q, %d of them", c.keys[0], len(c.keys))
+	}
+	for i := 1; i < len(c.keys); i++ {
+		if c.keys[i-1] >= c.keys[i] {
+			t.Fatalf("keys out of order: %q before %q", c.keys[i-1], c.keys[i])
+		}
+	}
+}
