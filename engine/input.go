@@ -10,7 +10,7 @@ import "github.com/ckptsim/ckptsim/protocol"
 type inputChannel struct {
 	from   string
 	replay [][]rec
-	queue  []inItem
+	queue  fifo[inItem]
 	// recv counts records consumed from the channel since the job's start (restored from
 	// the checkpoint, like outputChannel.sent).
 	recv int64
@@ -23,17 +23,17 @@ type inItem struct {
 	event   protocol.ChannelEvent // set when records is nil
 }
 
-func (in *inputChannel) push(item inItem) { in.queue = append(in.queue, item) }
+func (in *inputChannel) push(item inItem) { in.queue.push(item) }
 
 // empty reports whether nothing waits to be consumed.
-func (in *inputChannel) empty() bool { return len(in.replay) == 0 && len(in.queue) == 0 }
+func (in *inputChannel) empty() bool { return len(in.replay) == 0 && in.queue.len() == 0 }
 
 // head returns the next item to consume; the channel must not be empty.
 func (in *inputChannel) head() inItem {
 	if len(in.replay) > 0 {
 		return inItem{records: in.replay[0]}
 	}
-	return in.queue[0]
+	return in.queue.front()
 }
 
 // pop removes the head and reports whether it came from the network (and so holds a
@@ -45,11 +45,6 @@ func (in *inputChannel) pop() (item inItem, credited bool) {
 		in.replay = in.replay[1:]
 		return item, false
 	}
-	item = in.queue[0]
-	in.queue[0] = inItem{}
-	in.queue = in.queue[1:]
-	if len(in.queue) == 0 {
-		in.queue = nil
-	}
+	item = in.queue.pop()
 	return item, item.records != nil
 }

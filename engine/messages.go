@@ -21,3 +21,8 @@ type eventMsg struct {
 type creditMsg struct {
 	credits int
 }
+
+// oneCredit is the credit message for one buffer. Messages are never changed once sent, so
+// every receiver returns its credits with this one value instead of making a message per
+// buffer consumed.
+var oneCredit = &creditMsg{credits: 1}

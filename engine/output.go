@@ -14,7 +14,7 @@ import (
 type outputChannel struct {
 	to      string
 	partial []rec
-	queue   []outItem
+	queue   fifo[outItem]
 	queued  int // buffers (not events) in queue
 	// lastSize is the length of the last buffer sealed, the capacity of the next.
 	lastSize int
@@ -55,7 +55,7 @@ func (t *task) seal(out int) {
 	if len(o.partial) == 0 {
 		return
 	}
-	o.queue = append(o.queue, outItem{records: o.partial})
+	o.queue.push(outItem{records: o.partial})
 	o.queued++
 	o.lastSize = len(o.partial)
 	o.partial = nil
@@ -69,16 +69,15 @@ func (t *task) seal(out int) {
 func (t *task) sendEvent(out int, ev protocol.ChannelEvent) {
 	t.seal(out)
 	o := t.outputs[out]
-	o.queue = append(o.queue, outItem{event: ev})
+	o.queue.push(outItem{event: ev})
 	t.transmit(out)
 }
 
 // transmit sends queued items in order while credits allow.
 func (t *task) transmit(out int) {
 	o := t.outputs[out]
-	sentAny := false
-	for len(o.queue) > 0 {
-		item := o.queue[0]
+	for o.queue.len() > 0 {
+		item := o.queue.front()
 		if item.records != nil {
 			if o.credits == 0 {
 				break
@@ -89,12 +88,7 @@ func (t *task) transmit(out int) {
 		} else {
 			t.proc.Send(o.to, &eventMsg{event: item.event})
 		}
-		o.queue[0] = outItem{}
-		o.queue = o.queue[1:]
-		sentAny = true
-	}
-	if sentAny && len(o.queue) == 0 {
-		o.queue = nil // let the backing array go
+		o.queue.pop()
 	}
 }
 

@@ -30,7 +30,7 @@ func (t *task) tryOvertake(i int, ev protocol.ChannelEvent) bool {
 	for _, recs := range in.replay {
 		records = append(records, recs...)
 	}
-	for _, item := range in.queue {
+	for _, item := range in.queue.all() {
 		if item.records == nil {
 			return false
 		}
@@ -70,7 +70,7 @@ func (t *task) sendPriority(out int, ev protocol.ChannelEvent) bool {
 	t.seal(out)
 	o := t.outputs[out]
 	var overtaken []rec
-	for _, item := range o.queue {
+	for _, item := range o.queue.all() {
 		if item.records == nil {
 			return false
 		}

@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/ckptsim/ckptsim/protocol"
+import (
+	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
+)
 
 // jobPlan is the graph expanded into tasks and channels: what the coordinator's topology and
 // each task's wiring are built from. It is computed once and never changes.
@@ -27,6 +30,8 @@ type taskPlan struct {
 	outputByTo map[string]int
 	// outEdges route records: one per output edge of the operator.
 	outEdges []outEdgePlan
+	// The attribute keys of the task's snapshot.taken, per channel, made once.
+	sentKeys, recvKeys, chanKeys, chanTokensKeys []string
 }
 
 type outEdgePlan struct {
@@ -103,6 +108,14 @@ func (p *jobPlan) wire(g *Graph, tp *taskPlan) {
 	for _, c := range p.topo.Outputs(self) {
 		tp.outputByTo[string(c.To)] = len(tp.outputs)
 		tp.outputs = append(tp.outputs, c)
+	}
+	for _, c := range tp.outputs {
+		tp.sentKeys = append(tp.sentKeys, trace.AttrSentPrefix+string(c.To))
+	}
+	for _, c := range tp.inputs {
+		tp.recvKeys = append(tp.recvKeys, trace.AttrRecvPrefix+string(c.From))
+		tp.chanKeys = append(tp.chanKeys, trace.AttrChanPrefix+string(c.From))
+		tp.chanTokensKeys = append(tp.chanTokensKeys, trace.AttrChanTokensPrefix+string(c.From))
 	}
 	for _, e := range g.outEdges(tp.op.Name) {
 		to := g.Operator(e.To)

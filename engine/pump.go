@@ -163,7 +163,7 @@ func (t *task) consume() bool {
 		t.nextInput = (i + 1) % n
 		item, credited := in.pop()
 		if credited {
-			t.proc.Send(in.from, &creditMsg{credits: 1})
+			t.proc.Send(in.from, oneCredit)
 		}
 		t.process(i, item.records)
 		t.handleReady() // an AdmitRecord that overflowed declines the checkpoint

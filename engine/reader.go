@@ -13,21 +13,23 @@ import (
 // sink-visibility check runs porcupine over (reads must see only committed output, and
 // never less than an earlier read saw).
 type readerProcess struct {
-	rt   *Runtime
-	name string
-	proc Proc
+	rt    *Runtime
+	name  string
+	proc  Proc
+	timer Timer // re-armed for every poll
 }
 
 // ReaderName returns the process name of reader i.
 func ReaderName(i int) string { return "reader-" + strconv.Itoa(i) }
 
 func (p *readerProcess) run(first time.Duration) {
-	p.proc.After(first, p.poll)
+	p.timer = p.proc.NewTimer(p.poll)
+	p.timer.Reset(first)
 }
 
 func (p *readerProcess) poll() {
 	p.proc.Send(storeName, &storeRequest{op: opRead, writer: p.name, start: p.rt.env.Now()})
-	p.proc.After(p.rt.cfg.Store.ReadInterval, p.poll)
+	p.timer.Reset(p.rt.cfg.Store.ReadInterval)
 }
 
 func (p *readerProcess) Receive(from string, msg any) {

@@ -97,7 +97,7 @@ func (t *task) notify(n protocol.Notification) {
 // exit ends a finished task whose final snapshot is durable.
 func (t *task) exit() {
 	for _, o := range t.outputs {
-		if len(o.queue) > 0 || len(o.partial) > 0 {
+		if o.queue.len() > 0 || len(o.partial) > 0 {
 			panic(fmt.Sprintf("engine: %s exits with output to %s still queued", t.plan.id, o.to))
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -168,37 +169,46 @@ func (t *task) snapshotFailed(cp protocol.CheckpointID, reason protocol.Reason) 
 }
 
 // snapshotAttrs renders the attributes checkers read from snapshot.taken and task.restore:
-// the state digest, the per-channel counters and, for token processes, the balances.
+// the state digest, the per-channel counters and, for token processes, the balances. The
+// keys are the plan's, and the numbers are rendered into one string that the values slice,
+// so a snapshot costs a few allocations however many channels the task has.
 func (t *task) snapshotAttrs(d *snapshotData, digest string) []trace.Attr {
-	attrs := make([]trace.Attr, 0, 1+len(d.sent)+2*len(d.recv))
-	attrs = append(attrs, trace.Attr{Key: trace.AttrState, Value: digest})
-	for i, n := range d.sent {
-		attrs = append(attrs, trace.Attr{Key: trace.AttrSentPrefix + t.outputs[i].to, Value: strconv.FormatInt(n, 10)})
+	p := t.plan
+	n := 1 + len(d.sent) + 2*len(d.recv)
+	if d.tokens != nil {
+		n += 1 + len(d.channel)
 	}
-	for i, n := range d.recv {
-		from := t.inputs[i].from
-		attrs = append(attrs,
-			trace.Attr{Key: trace.AttrRecvPrefix + from, Value: strconv.FormatInt(n, 10)},
-			trace.Attr{Key: trace.AttrChanPrefix + from, Value: strconv.Itoa(len(d.channel[i]))})
+	attrs := make([]trace.Attr, 0, n)
+	ends := make([]int, 0, n) // where each number ends in digits
+	var digits []byte
+	number := func(key string, v int64) {
+		digits = strconv.AppendInt(digits, v, 10)
+		attrs = append(attrs, trace.Attr{Key: key})
+		ends = append(ends, len(digits))
+	}
+	for i, v := range d.sent {
+		number(p.sentKeys[i], v)
+	}
+	for i, v := range d.recv {
+		number(p.recvKeys[i], v)
+		number(p.chanKeys[i], int64(len(d.channel[i])))
 	}
 	if d.tokens != nil {
-		attrs = append(attrs, trace.Attr{Key: trace.AttrTokens, Value: strconv.FormatInt(d.tokens.balance, 10)})
+		number(trace.AttrTokens, d.tokens.balance)
 		for i, recs := range d.channel {
 			var sum int64
 			for _, r := range recs {
 				sum += r.value
 			}
-			attrs = append(attrs, trace.Attr{Key: trace.AttrChanTokensPrefix + t.inputs[i].from, Value: strconv.FormatInt(sum, 10)})
+			number(p.chanTokensKeys[i], sum)
 		}
 	}
-	slices.SortFunc(attrs, func(a, b trace.Attr) int {
-		switch {
-		case a.Key < b.Key:
-			return -1
-		case a.Key > b.Key:
-			return 1
-		}
-		return 0
-	})
+	all, start := string(digits), 0
+	for i, end := range ends {
+		attrs[i].Value = all[start:end]
+		start = end
+	}
+	attrs = append(attrs, trace.Attr{Key: trace.AttrState, Value: digest})
+	slices.SortFunc(attrs, func(a, b trace.Attr) int { return strings.Compare(a.Key, b.Key) })
 	return attrs
 }

@@ -159,8 +159,8 @@ func (t *task) enqueue(from string, item inItem) {
 	}
 	in := t.inputs[i]
 	in.push(item)
-	if limit := t.rt.cfg.Network.Credits + 4*t.rt.cfg.Checkpoint.MaxPendingCheckpoints + 4; len(in.queue) > limit {
-		panic(fmt.Sprintf("engine: %s: input from %s queues %d items, over the bound %d", t.plan.id, from, len(in.queue), limit))
+	if limit := t.rt.cfg.Network.Credits + 4*t.rt.cfg.Checkpoint.MaxPendingCheckpoints + 4; in.queue.len() > limit {
+		panic(fmt.Sprintf("engine: %s: input from %s queues %d items, over the bound %d", t.plan.id, from, in.queue.len(), limit))
 	}
 	t.pump()
 }

@@ -159,7 +159,7 @@ func (p *tokenPart) consume() bool {
 			return true
 		}
 		if credited {
-			t.proc.Send(in.from, &creditMsg{credits: 1})
+			t.proc.Send(in.from, oneCredit)
 		}
 		in.recv += int64(len(item.records))
 		for _, r := range item.records {
