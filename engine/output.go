@@ -84,9 +84,13 @@ func (t *task) transmit(out int) {
 			}
 			o.credits--
 			o.queued--
-			t.proc.Send(o.to, &bufferMsg{records: item.records})
+			m := t.rt.bufferMsgs.next()
+			m.records = item.records
+			t.proc.Send(o.to, m)
 		} else {
-			t.proc.Send(o.to, &eventMsg{event: item.event})
+			m := t.rt.eventMsgs.next()
+			m.event = item.event
+			t.proc.Send(o.to, m)
 		}
 		o.queue.pop()
 	}

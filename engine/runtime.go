@@ -35,6 +35,10 @@ type Runtime struct {
 	// tokenFirstSeq is the first Chandy-Lamport sequence number token processes of the
 	// next deployment use; the token coordinator sets it above every id used before.
 	tokenFirstSeq uint64
+	// Messages every buffer and event needs come from blocks. They belong to no process:
+	// a message, once sent, is the network's.
+	bufferMsgs block[bufferMsg]
+	eventMsgs  block[eventMsg]
 }
 
 // restartDelay is the pause before a (re)deployment.

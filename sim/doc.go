@@ -142,7 +142,8 @@
 // starting, crashing and pausing, messages sent, delivered, dropped (with a DropReason) and
 // duplicated, links breaking and being repaired, and store operations taking effect. Without
 // an observer no Event is built. Event.TraceEvent renders one as a trace event of kind
-// "sim.*", for harnesses that want kernel events in their trace.
+// "sim.*", for harnesses that want kernel events in their trace. SetObserverKinds limits the
+// observer to some kinds, and the others are not built either.
 //
 // # Determinism rules
 //

@@ -71,7 +71,7 @@ func (h *Host) Start() {
 	}
 	h.up = true
 	h.incarnation++
-	if h.k.observer != nil {
+	if h.k.observes(EventHostStart) {
 		h.k.observe(Event{Kind: EventHostStart, Host: h, Incarnation: h.incarnation})
 	}
 	h.boot(h)
@@ -95,7 +95,7 @@ func (h *Host) Crash() bool {
 	h.pausedUntil = 0
 	h.k.queue.filter(func(s *slot) bool { return s.owner == h })
 	h.onReceive, h.onWritable, h.onBroken = nil, nil, nil
-	if h.k.observer != nil {
+	if h.k.observes(EventHostCrash) {
 		h.k.observe(Event{Kind: EventHostCrash, Host: h, Incarnation: h.incarnation})
 	}
 	for _, l := range h.inbound {
@@ -126,7 +126,7 @@ func (h *Host) Pause(d time.Duration) {
 		return
 	}
 	h.pausedUntil = until
-	if h.k.observer != nil {
+	if h.k.observes(EventHostPause) {
 		h.k.observe(Event{Kind: EventHostPause, Host: h, Until: until})
 	}
 }

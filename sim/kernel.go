@@ -47,6 +47,7 @@ type Kernel struct {
 	stores   []*Store
 	names    map[string]string // entity name -> kind, to reject duplicates
 	observer func(Event)
+	observed uint64 // bit k set: the observer sees events of kind k
 }
 
 // New returns a kernel at time zero with nothing scheduled.
@@ -89,7 +90,26 @@ func (k *Kernel) Pending() int { return k.queue.len() }
 
 // SetObserver installs fn to be called synchronously for every kernel event (see Event);
 // nil removes it. Without an observer the kernel builds no Event values at all.
-func (k *Kernel) SetObserver(fn func(Event)) { k.observer = fn }
+func (k *Kernel) SetObserver(fn func(Event)) { k.SetObserverKinds(fn) }
+
+// SetObserverKinds is SetObserver for events of the given kinds only (all kinds when none
+// is given). Events of other kinds are not built: an observer that cares about crashes
+// does not pay for a value per message sent and delivered.
+func (k *Kernel) SetObserverKinds(fn func(Event), kinds ...EventKind) {
+	k.observer, k.observed = fn, 0
+	if fn == nil {
+		return
+	}
+	if len(kinds) == 0 {
+		k.observed = ^uint64(0)
+	}
+	for _, kind := range kinds {
+		k.observed |= 1 << kind
+	}
+}
+
+// observes reports whether the observer wants events of kind.
+func (k *Kernel) observes(kind EventKind) bool { return k.observed&(1<<kind) != 0 }
 
 // nextSeq hands out the next sequence number: the tie-breaker between events due at the same
 // instant is the order in which they were scheduled.

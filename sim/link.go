@@ -152,7 +152,7 @@ func (l *Link) Send(msg any) error {
 		return ErrLinkFull
 	}
 	l.stats.Sent++
-	if l.k.observer != nil {
+	if l.k.observes(EventSend) {
 		l.k.observe(Event{Kind: EventSend, Link: l, Message: msg})
 	}
 	switch {
@@ -166,7 +166,7 @@ func (l *Link) Send(msg any) error {
 		l.enqueue(msg)
 		if l.duplicateIf != nil && l.inFlight.len() < l.config.Capacity && l.duplicateIf(msg) {
 			l.stats.Duplicated++
-			if l.k.observer != nil {
+			if l.k.observes(EventDuplicate) {
 				l.k.observe(Event{Kind: EventDuplicate, Link: l, Message: msg})
 			}
 			l.enqueue(msg)
@@ -222,7 +222,7 @@ func (l *Link) deliverFront() {
 		l.drop(m.payload, DropNoReceiver)
 	default:
 		l.stats.Delivered++
-		if l.k.observer != nil {
+		if l.k.observes(EventDeliver) {
 			l.k.observe(Event{Kind: EventDeliver, Link: l, Message: m.payload})
 		}
 		l.to.onReceive(l, m.payload)
@@ -255,7 +255,7 @@ func (l *Link) notifyBroken(h *Host) {
 
 func (l *Link) drop(msg any, reason DropReason) {
 	l.stats.Dropped++
-	if l.k.observer != nil {
+	if l.k.observes(EventDrop) {
 		l.k.observe(Event{Kind: EventDrop, Link: l, Message: msg, Reason: reason})
 	}
 }

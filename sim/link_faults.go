@@ -71,7 +71,7 @@ func (l *Link) Break() {
 		return
 	}
 	l.broken = true
-	if l.k.observer != nil {
+	if l.k.observes(EventLinkBreak) {
 		l.k.observe(Event{Kind: EventLinkBreak, Link: l})
 	}
 	l.discardInFlight(DropBroken)
@@ -91,7 +91,7 @@ func (l *Link) Repair() {
 		return
 	}
 	l.broken = false
-	if l.k.observer != nil {
+	if l.k.observes(EventLinkRepair) {
 		l.k.observe(Event{Kind: EventLinkRepair, Link: l})
 	}
 }

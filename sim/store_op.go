@@ -129,7 +129,7 @@ func (s *Store) apply(op *storeOp) {
 			op.keys = s.Keys(op.key)
 		}
 	}
-	if s.k.observer != nil {
+	if s.k.observes(EventStoreApply) {
 		s.k.observe(Event{Kind: EventStoreApply, Host: op.host, Store: s, Op: op.kind, Key: op.key, Fault: op.fault, Err: op.err})
 	}
 }

@@ -60,7 +60,9 @@ func (p *proc) Send(to string, msg any) {
 	if target == nil || !target.Alive() {
 		return // a message to a dead process is lost
 	}
-	p.host.links[target.host.index].send(&envelope{from: p.name, to: target, msg: msg})
+	env := p.env.newEnvelope()
+	*env = envelope{from: p.name, to: target, msg: msg}
+	p.host.links[target.host.index].send(env)
 }
 
 // Write implements engine.Proc.

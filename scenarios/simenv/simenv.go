@@ -105,6 +105,8 @@ type Env struct {
 	daemons  []string // non-task processes, in the order given to New
 	rt       *engine.Runtime
 	observer func(sim.Event)
+	// envelopes is the rest of the block the next envelopes are cut from (newEnvelope).
+	envelopes []envelope
 }
 
 // New builds the hosts (started) and links for processes on k, recording into rec.
@@ -137,7 +139,7 @@ func New(k *sim.Kernel, rec *trace.Recorder, cfg Config, processes []string) *En
 			from.links[to.index] = &outLink{l: l}
 		}
 	}
-	k.SetObserver(e.observe)
+	e.SetObserver(nil)
 	for _, h := range e.hosts {
 		h.h.Start()
 	}
@@ -150,7 +152,16 @@ func (e *Env) Attach(rt *engine.Runtime) { e.rt = rt }
 
 // SetObserver installs fn to see every kernel event after simenv did. simenv owns the
 // kernel's observer (it learns of host crashes through it), so harnesses observe here.
-func (e *Env) SetObserver(fn func(sim.Event)) { e.observer = fn }
+// Without a harness observer the kernel builds only the events simenv needs, not one per
+// message.
+func (e *Env) SetObserver(fn func(sim.Event)) {
+	e.observer = fn
+	if fn == nil {
+		e.k.SetObserverKinds(e.observe, sim.EventHostCrash)
+		return
+	}
+	e.k.SetObserver(e.observe)
+}
 
 // Kernel returns the kernel the Env runs on.
 func (e *Env) Kernel() *sim.Kernel { return e.k }
