@@ -367,3 +367,40 @@ func TestAppendStringMatchesReference(t *testing.T) {
 		}
 	})
 }
+
+// TestPlainWordNeverMissesAByteToEscape puts every byte value at every position of an
+// otherwise plain word: plainWord must flag each one that needs escaping.
+func TestPlainWordNeverMissesAByteToEscape(t *testing.T) {
+	for _, fill := range []byte{'a', ' ', '~', '!', '#', '[', ']'} {
+		for pos := range 8 {
+			for b := range 256 {
+				w := bytes.Repeat([]byte{fill}, 8)
+				w[pos] = byte(b)
+				want := plain[b]
+				if got := plainWord(word(string(w))); got && !want {
+					t.Fatalf("plainWord(%q) is true, but byte %#x needs escaping", w, b)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkEmitSinkWrites measures recording a sink.writes of 32 records: long attribute
+// values, where the cost is per byte (escaping scan and hashing).
+func BenchmarkEmitSinkWrites(b *testing.B) {
+	r := NewRecorder(io.Discard, Header{})
+	var rids, values []string
+	for i := range 32 {
+		rids = append(rids, "src:"+strconv.Itoa(i%8)+":"+strconv.Itoa(1000+i))
+		values = append(values, strconv.Itoa(100+i))
+	}
+	e := Event{Kind: KindSinkWrites, Task: "sink-3", Txn: "sink-3.e1.t42", Attrs: []Attr{
+		{Key: AttrRIDs, Value: strings.Join(rids, ListSeparator)},
+		{Key: AttrValues, Value: strings.Join(values, ListSeparator)},
+	}}
+	b.SetBytes(int64(len(e.String()) + 1))
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.Emit(int64(i), e)
+	}
+}
