@@ -17,9 +17,10 @@ type catalog struct {
 	originOf map[string]uint32 // prefix -> origin
 	// keys are in ascending order, keys[0] = "", so that ordering key indices orders the
 	// keys (keyed state is encoded in key order) and the zero rec has the empty key.
-	keys     []string
-	keyOf    map[string]uint32
-	keyGroup []uint64 // FNV-1a of each key, as KeyGroup hashes it
+	keys      []string
+	keyOf     map[string]uint32
+	keyGroup  []uint64 // FNV-1a of each key, as KeyGroup hashes it
+	maxKeyLen int
 }
 
 func newCatalog(g *Graph) *catalog {
@@ -46,6 +47,7 @@ func newCatalog(g *Graph) *catalog {
 	for i, k := range c.keys {
 		c.keyOf[k] = uint32(i)
 		c.keyGroup[i] = keyHash(k)
+		c.maxKeyLen = max(c.maxKeyLen, len(k))
 	}
 	return c
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // stateWriter encodes snapshot state: varints and length-prefixed strings, written in an
@@ -19,6 +20,10 @@ func (w *stateWriter) uint(v uint64)   { w.buf = binary.AppendUvarint(w.buf, v) 
 func (w *stateWriter) int(v int64)     { w.buf = binary.AppendVarint(w.buf, v) }
 func (w *stateWriter) string(s string) { w.uint(uint64(len(s))); w.buf = append(w.buf, s...) }
 func (w *stateWriter) bytes() []byte   { return w.buf }
+
+// grow makes room for n more bytes, so that a writer that knows roughly how much it will
+// write allocates once.
+func (w *stateWriter) grow(n int)      { w.buf = slices.Grow(w.buf, n) }
 func (w *stateWriter) record(r Record) { w.string(r.RID); w.string(r.Key); w.int(r.Value) }
 
 // compactRecord writes r exactly as record writes its Record.

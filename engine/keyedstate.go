@@ -41,6 +41,7 @@ func (s *keyedState) put(key uint32, v int64) {
 func (s *keyedState) len() int { return s.count }
 
 func (s *keyedState) snapshot(w *stateWriter) {
+	w.grow(16 + s.count*(s.catalog.maxKeyLen+12))
 	w.tag("keyed")
 	w.uint(uint64(s.count))
 	for k, ok := range s.present {

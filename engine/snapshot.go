@@ -45,11 +45,14 @@ func (t *task) capture(cp protocol.CheckpointID) *snapshotData {
 	if t.tokens != nil {
 		d.tokens = &tokenState{balance: t.tokens.balance, transfers: t.tokens.transfers}
 	}
-	d.sent = make([]int64, len(t.outputs))
+	// One array holds both kinds of counter: a snapshot is taken per task per checkpoint,
+	// and its allocations add up.
+	counters := make([]int64, len(t.outputs)+len(t.inputs))
+	d.sent = counters[:len(t.outputs):len(t.outputs)]
+	d.recv = counters[len(t.outputs):]
 	for i, o := range t.outputs {
 		d.sent[i] = o.sent
 	}
-	d.recv = make([]int64, len(t.inputs))
 	for i, in := range t.inputs {
 		d.recv[i] = in.recv
 	}
@@ -179,8 +182,10 @@ func (t *task) snapshotAttrs(d *snapshotData, digest string) []trace.Attr {
 		n += 1 + len(d.channel)
 	}
 	attrs := make([]trace.Attr, 0, n)
-	ends := make([]int, 0, n) // where each number ends in digits
-	var digits []byte
+	var endsArray [64]int
+	var digitsArray [512]byte
+	ends := endsArray[:0] // where each number ends in digits
+	digits := digitsArray[:0]
 	number := func(key string, v int64) {
 		digits = strconv.AppendInt(digits, v, 10)
 		attrs = append(attrs, trace.Attr{Key: key})

@@ -31,6 +31,8 @@ const snapshotFormat = "ckptsim.engine.snapshot.v1"
 // catalog c), so the encoding and its digest do not depend on the catalog's numbering.
 func (d *snapshotData) encode(c *catalog) []byte {
 	var w stateWriter
+	w.grow(64 + len(d.task) + len(d.operator) + 10*(len(d.offsets)+len(d.sent)+len(d.recv)) + len(d.twoPhase.Current) +
+		24*len(d.twoPhase.Pending))
 	w.tag(snapshotFormat)
 	w.string(d.task)
 	w.uint(d.cp)
