@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -30,8 +32,17 @@ type taskPlan struct {
 	outputByTo map[string]int
 	// outEdges route records: one per output edge of the operator.
 	outEdges []outEdgePlan
-	// The attribute keys of the task's snapshot.taken, per channel, made once.
-	sentKeys, recvKeys, chanKeys, chanTokensKeys []string
+	// snapshotKeys are the attribute keys of the task's snapshot.taken, in key order, and
+	// the slots say where each one is: made once, so that a snapshot neither builds keys
+	// nor sorts them.
+	snapshotKeys []string
+	slots        snapshotSlots
+}
+
+// snapshotSlots are the positions in taskPlan.snapshotKeys of each attribute.
+type snapshotSlots struct {
+	state, tokens              int   // tokens: -1 unless a token process
+	sent, recv, chan_, chanTok []int // per output or input channel; chanTok nil unless tokens
 }
 
 type outEdgePlan struct {
@@ -80,6 +91,47 @@ func newJobPlan(g *Graph) *jobPlan {
 	return p
 }
 
+// layoutSnapshotKeys lists the attribute keys of the task's snapshot.taken in key order and
+// records each one's slot.
+func (tp *taskPlan) layoutSnapshotKeys() {
+	var keys []string
+	add := func(key string) int { // returns the key's index before sorting
+		keys = append(keys, key)
+		return len(keys) - 1
+	}
+	s := snapshotSlots{state: add(trace.AttrState), tokens: -1}
+	for _, c := range tp.outputs {
+		s.sent = append(s.sent, add(trace.AttrSentPrefix+string(c.To)))
+	}
+	for _, c := range tp.inputs {
+		s.recv = append(s.recv, add(trace.AttrRecvPrefix+string(c.From)))
+		s.chan_ = append(s.chan_, add(trace.AttrChanPrefix+string(c.From)))
+	}
+	if _, tokens := tp.op.Logic.(Tokens); tokens {
+		s.tokens = add(trace.AttrTokens)
+		for _, c := range tp.inputs {
+			s.chanTok = append(s.chanTok, add(trace.AttrChanTokensPrefix+string(c.From)))
+		}
+	}
+	tp.snapshotKeys = slices.Clone(keys)
+	slices.Sort(tp.snapshotKeys)
+	position := make(map[string]int, len(keys))
+	for k, key := range tp.snapshotKeys {
+		position[key] = k
+	}
+	at := func(i int) int { return position[keys[i]] }
+	s.state = at(s.state)
+	if s.tokens >= 0 {
+		s.tokens = at(s.tokens)
+	}
+	for _, list := range [][]int{s.sent, s.recv, s.chan_, s.chanTok} {
+		for j := range list {
+			list[j] = at(list[j])
+		}
+	}
+	tp.slots = s
+}
+
 // wire fills in the channel tables of tp from the topology.
 func (p *jobPlan) wire(g *Graph, tp *taskPlan) {
 	self := protocol.TaskID(tp.id)
@@ -109,14 +161,7 @@ func (p *jobPlan) wire(g *Graph, tp *taskPlan) {
 		tp.outputByTo[string(c.To)] = len(tp.outputs)
 		tp.outputs = append(tp.outputs, c)
 	}
-	for _, c := range tp.outputs {
-		tp.sentKeys = append(tp.sentKeys, trace.AttrSentPrefix+string(c.To))
-	}
-	for _, c := range tp.inputs {
-		tp.recvKeys = append(tp.recvKeys, trace.AttrRecvPrefix+string(c.From))
-		tp.chanKeys = append(tp.chanKeys, trace.AttrChanPrefix+string(c.From))
-		tp.chanTokensKeys = append(tp.chanTokensKeys, trace.AttrChanTokensPrefix+string(c.From))
-	}
+	tp.layoutSnapshotKeys()
 	for _, e := range g.outEdges(tp.op.Name) {
 		to := g.Operator(e.To)
 		oe := outEdgePlan{partitioning: e.Partitioning, channels: make([]int, to.Parallelism)}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -172,48 +171,48 @@ func (t *task) snapshotFailed(cp protocol.CheckpointID, reason protocol.Reason) 
 }
 
 // snapshotAttrs renders the attributes checkers read from snapshot.taken and task.restore:
-// the state digest, the per-channel counters and, for token processes, the balances. The
-// keys are the plan's, and the numbers are rendered into one string that the values slice,
-// so a snapshot costs a few allocations however many channels the task has.
+// the state digest, the per-channel counters and, for token processes, the balances. Keys
+// and their order come from the plan, and the numbers are rendered into one string that the
+// values slice, so a snapshot costs two allocations however many channels the task has.
 func (t *task) snapshotAttrs(d *snapshotData, digest string) []trace.Attr {
 	p := t.plan
-	n := 1 + len(d.sent) + 2*len(d.recv)
-	if d.tokens != nil {
-		n += 1 + len(d.channel)
-	}
-	attrs := make([]trace.Attr, 0, n)
+	attrs := make([]trace.Attr, len(p.snapshotKeys))
 	var endsArray [64]int
 	var digitsArray [512]byte
-	ends := endsArray[:0] // where each number ends in digits
+	ends := endsArray[:0] // where the number of attrs[slots[k]] ends in digits
+	var slotsArray [64]int
+	slots := slotsArray[:0]
 	digits := digitsArray[:0]
-	number := func(key string, v int64) {
+	number := func(slot int, v int64) {
 		digits = strconv.AppendInt(digits, v, 10)
-		attrs = append(attrs, trace.Attr{Key: key})
 		ends = append(ends, len(digits))
+		slots = append(slots, slot)
 	}
 	for i, v := range d.sent {
-		number(p.sentKeys[i], v)
+		number(p.slots.sent[i], v)
 	}
 	for i, v := range d.recv {
-		number(p.recvKeys[i], v)
-		number(p.chanKeys[i], int64(len(d.channel[i])))
+		number(p.slots.recv[i], v)
+		number(p.slots.chan_[i], int64(len(d.channel[i])))
 	}
 	if d.tokens != nil {
-		number(trace.AttrTokens, d.tokens.balance)
+		number(p.slots.tokens, d.tokens.balance)
 		for i, recs := range d.channel {
 			var sum int64
 			for _, r := range recs {
 				sum += r.value
 			}
-			number(p.chanTokensKeys[i], sum)
+			number(p.slots.chanTok[i], sum)
 		}
 	}
 	all, start := string(digits), 0
-	for i, end := range ends {
-		attrs[i].Value = all[start:end]
+	for k, end := range ends {
+		attrs[slots[k]].Value = all[start:end]
 		start = end
 	}
-	attrs = append(attrs, trace.Attr{Key: trace.AttrState, Value: digest})
-	slices.SortFunc(attrs, func(a, b trace.Attr) int { return strings.Compare(a.Key, b.Key) })
+	attrs[p.slots.state].Value = digest
+	for k := range attrs {
+		attrs[k].Key = p.snapshotKeys[k]
+	}
 	return attrs
 }
