@@ -71,7 +71,9 @@ func (p *storeProcess) trace(e trace.Event) {
 
 func (p *storeProcess) apply(from string, req *storeRequest) {
 	s := p.store
-	reply := &storeReply{op: req.op, nonce: req.nonce, txn: req.txn, start: req.start}
+	// The reply is built on the stack and sent only if it must be: most requests are
+	// pipelined writes whose success is not answered.
+	reply := storeReply{op: req.op, nonce: req.nonce, txn: req.txn, start: req.start}
 	now := p.rt.env.Now()
 	switch req.op {
 	case opInit:
@@ -154,7 +156,9 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 			return
 		}
 	}
-	p.proc.Send(from, reply)
+	sent := new(storeReply)
+	*sent = reply
+	p.proc.Send(from, sent)
 }
 
 // kindSinkUpsert is the checker's sink.upsert kind (task rid; attrs value, start): an
