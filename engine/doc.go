@@ -29,7 +29,17 @@
 // senders' output queues fill (Network.QueueBuffers) and they stop consuming in turn: that
 // is backpressure, and it is why aligned checkpoints stall under skew and unaligned ones do
 // not. Events (barriers, cancel markers, end of data or partition) need no credit but keep
-// their place behind the buffers sent before them.
+// their place behind the buffers sent before them. A busy task takes no input until its
+// processing time has passed; the end of a busy period costs an event only when input waits
+// for it.
+//
+// Records travel in a compact form without pointers: the record id as an origin (an index
+// into the job's catalog of id prefixes, "src:3:") and a number, the key as an index into the
+// catalog's sorted keys, and the value (record.go, catalog.go). The catalog is computed from
+// the graph, since sources make every id and key a job can carry. Strings are rendered only
+// where something shows them: trace events, encoded state (which holds ids and keys in full,
+// so its digest does not depend on the numbering) and the external store's rows. A run's
+// records thus cost no allocation and nothing for the garbage collector to scan.
 //
 // # How it embeds the protocol
 //

@@ -40,7 +40,7 @@ func RunStandard(seed uint64, d time.Duration) (BenchResult, error) {
 }
 
 // RunStandardConfig is RunStandard with a variant of engine.StandardConfig (without
-// sink.write events, say, to measure the engine rather than the trace).
+// sink.writes events, say, to measure the engine rather than the trace).
 func RunStandardConfig(seed uint64, d time.Duration, cfg engine.Config) (BenchResult, error) {
 	completed := 0
 	rec := trace.NewRecorder(nil, trace.Header{Scenario: "standard", Seed: seed})
