@@ -1,0 +1,61 @@
+package faults
+
+// apply starts fault f on t under id. It is the only place that maps kinds to Target methods;
+// a kind without a case here is a bug, caught by the test that injects every kind.
+func apply(t Target, id EffectID, f Fault) {
+	l := Link{From: f.From, To: f.To}
+	switch f.Kind {
+	case CrashTask:
+		t.CrashTask(f.Task)
+	case CrashHost:
+		t.CrashHost(id, f.Host)
+	case CrashCoordinator:
+		t.CrashCoordinator()
+	case PauseHost:
+		t.PauseHost(id, f.Host)
+	case RestartDelay:
+		t.DelayRestarts(id, f.DelayNanos)
+
+	case NetDrop:
+		t.DropMessages(id, l, f.Message, f.Probability)
+	case NetBreak:
+		t.BreakChannel(l)
+	case NetDelay:
+		t.DelayLink(id, l, f.DelayNanos)
+	case NetPartition:
+		t.Partition(id, l, f.OneWay)
+	case NetClog:
+		t.Clog(id, l)
+
+	case DataDrop:
+		t.DropRecords(id, l, f.Probability)
+	case DataDuplicate:
+		t.DuplicateRecords(id, l, f.Probability)
+	case DataReorder:
+		t.ReorderRecords(id, l)
+
+	case StorageFail:
+		t.FailWrites(id, f.Store, f.Probability)
+	case StorageSlow:
+		t.SlowWrites(id, f.Store, f.DelayNanos)
+	case StorageTorn:
+		t.TearWrites(id, f.Store, f.Probability)
+	case StorageCorrupt:
+		t.CorruptWrites(id, f.Store, f.Probability)
+	case StorageUnavailable:
+		t.MakeUnavailable(id, f.Store)
+	case StorageLost:
+		t.LoseAckedWrites(id, f.Store, f.Probability)
+
+	case ExternalTimeout:
+		t.TimeOutTransactions(id, f.TimeoutNanos)
+	case ExternalCommitFail:
+		t.FailCommits(id, f.Probability)
+
+	case ClockSkew:
+		t.SkewTimers(id, f.Host, f.SkewPPM)
+
+	default:
+		panic("faults: no target method for kind " + string(f.Kind))
+	}
+}

@@ -1,0 +1,228 @@
+package faults
+
+// Kind names a fault. Kind names are the vocabulary of schedules, artifacts and the Fault field
+// of fault trace events, so they never change meaning; new kinds may be added.
+type Kind string
+
+// Process faults.
+const (
+	// CrashTask kills one task; the system's own failover restarts it (see RestartDelay).
+	CrashTask Kind = "crash.task"
+	// CrashHost takes a host and every task on it down for window_ns, then brings the host back.
+	CrashHost Kind = "crash.host"
+	// CrashCoordinator kills the coordinator; a new incarnation recovers from the durable store.
+	CrashCoordinator Kind = "crash.coordinator"
+	// PauseHost stalls a host (a long GC pause, a frozen VM) for window_ns: nothing on it runs,
+	// its timers do not fire, and what it would do happens late, when it resumes.
+	PauseHost Kind = "pause.host"
+	// RestartDelay makes every restart of a crashed part that is due during window_ns wait
+	// delay_ns longer than the system would by itself.
+	RestartDelay Kind = "restart.delay"
+)
+
+// Network faults. Endpoints are task ids and "coordinator".
+const (
+	// NetDrop drops barriers or control messages (message = barrier, trigger, ack, notify) on a
+	// link, or everywhere when from and to are empty, each with the given probability, for
+	// window_ns. In model: the protocol must stay safe and regain progress through timeouts and
+	// newer barriers.
+	NetDrop Kind = "net.drop"
+	// NetBreak breaks the channel from -> to: both ends fail, as with a lost TCP connection.
+	NetBreak Kind = "net.break"
+	// NetDelay adds delay_ns to every message on the link for window_ns, keeping FIFO order.
+	NetDelay Kind = "net.delay"
+	// NetPartition cuts the link (both ways unless oneway) for window_ns. Control messages sent
+	// across are lost; records and barriers on a data channel are held and delivered in order
+	// when the partition heals, as a stalled TCP connection would.
+	NetPartition Kind = "net.partition"
+	// NetClog holds every message on the link for window_ns and delivers them in order after.
+	NetClog Kind = "net.clog"
+)
+
+// Data faults: out of model, they break the FIFO, lossless channel the protocol assumes.
+const (
+	// DataDrop silently loses data records on a link (or everywhere) with a probability.
+	DataDrop Kind = "data.drop"
+	// DataDuplicate silently delivers data records twice with a probability.
+	DataDuplicate Kind = "data.duplicate"
+	// DataReorder lets data records on a link overtake each other for window_ns.
+	DataReorder Kind = "data.reorder"
+)
+
+// Storage faults, on one durable store (store) or on all of them (store empty).
+const (
+	// StorageFail makes writes fail with a probability; the writer is told.
+	StorageFail Kind = "storage.fail"
+	// StorageSlow makes every write take delay_ns longer.
+	StorageSlow Kind = "storage.slow"
+	// StorageTorn makes writes, with a probability, succeed but store only a prefix; the damage
+	// is detected when the data is read back.
+	StorageTorn Kind = "storage.torn"
+	// StorageCorrupt makes writes, with a probability, succeed but store flipped bytes; the
+	// damage is detected when the data is read back.
+	StorageCorrupt Kind = "storage.corrupt"
+	// StorageUnavailable makes the store refuse every read and write for window_ns.
+	StorageUnavailable Kind = "storage.unavailable"
+	// StorageLost acknowledges writes and then, with a probability, loses them. Out of model: the
+	// protocol trusts an acknowledged write.
+	StorageLost Kind = "storage.lost"
+)
+
+// External-store faults, on the transactional store behind two-phase-commit sinks.
+const (
+	// ExternalTimeout makes the store abort transactions open longer than timeout_ns, for
+	// window_ns: the classic exactly-once data-loss trap when it is shorter than the time from
+	// pre-commit to commit.
+	ExternalTimeout Kind = "external.timeout"
+	// ExternalCommitFail makes commits fail transiently with a probability; a retry may succeed.
+	ExternalCommitFail Kind = "external.commit-fail"
+)
+
+// Time faults.
+const (
+	// ClockSkew skews the timers of one host by skew_ppm for window_ns: a timer set for d
+	// nanoseconds fires after d + d*skew_ppm/1e6.
+	ClockSkew Kind = "clock.skew"
+)
+
+// field is one parameter of a Fault, as a bit in a fieldSet.
+type field uint16
+
+const (
+	fieldTask field = 1 << iota
+	fieldHost
+	fieldFrom
+	fieldTo
+	fieldOneWay
+	fieldMessage
+	fieldStore
+	fieldProbability
+	fieldWindow
+	fieldDelay
+	fieldTimeout
+	fieldSkew
+)
+
+// fieldNames are the JSON names of the fields, used in errors; the order is the bit order.
+var fieldNames = []string{
+	"task", "host", "from", "to", "oneway", "message", "store", "probability",
+	"window_ns", "delay_ns", "timeout_ns", "skew_ppm",
+}
+
+func (f field) name() string {
+	for i, name := range fieldNames {
+		if f == 1<<i {
+			return name
+		}
+	}
+	panic("faults: unknown field bit")
+}
+
+// kindInfo is what the package knows about a kind: which fields it takes and needs, whether it
+// lasts for a window, and whether it stays within the protocol's model.
+type kindInfo struct {
+	allowed    field
+	required   field
+	windowed   bool
+	outOfModel bool
+}
+
+// linkFields are the two ends of a link.
+const linkFields = fieldFrom | fieldTo
+
+// kindTable is consulted by lookup only; anything that walks the kinds uses allKinds, which
+// fixes the order.
+var kindTable = map[Kind]kindInfo{
+	CrashTask:        {allowed: fieldTask, required: fieldTask},
+	CrashHost:        {allowed: fieldHost | fieldWindow, required: fieldHost | fieldWindow, windowed: true},
+	CrashCoordinator: {},
+	PauseHost:        {allowed: fieldHost | fieldWindow, required: fieldHost | fieldWindow, windowed: true},
+	RestartDelay:     {allowed: fieldDelay | fieldWindow, required: fieldDelay | fieldWindow, windowed: true},
+
+	NetDrop: {allowed: fieldMessage | linkFields | fieldProbability | fieldWindow,
+		required: fieldMessage | fieldProbability | fieldWindow, windowed: true},
+	NetBreak:     {allowed: linkFields, required: linkFields},
+	NetDelay:     {allowed: linkFields | fieldDelay | fieldWindow, required: linkFields | fieldDelay | fieldWindow, windowed: true},
+	NetPartition: {allowed: linkFields | fieldOneWay | fieldWindow, required: linkFields | fieldWindow, windowed: true},
+	NetClog:      {allowed: linkFields | fieldWindow, required: linkFields | fieldWindow, windowed: true},
+
+	DataDrop: {allowed: linkFields | fieldProbability | fieldWindow,
+		required: fieldProbability | fieldWindow, windowed: true, outOfModel: true},
+	DataDuplicate: {allowed: linkFields | fieldProbability | fieldWindow,
+		required: fieldProbability | fieldWindow, windowed: true, outOfModel: true},
+	DataReorder: {allowed: linkFields | fieldWindow, required: fieldWindow, windowed: true, outOfModel: true},
+
+	StorageFail: {allowed: fieldStore | fieldProbability | fieldWindow,
+		required: fieldProbability | fieldWindow, windowed: true},
+	StorageSlow: {allowed: fieldStore | fieldDelay | fieldWindow,
+		required: fieldDelay | fieldWindow, windowed: true},
+	StorageTorn: {allowed: fieldStore | fieldProbability | fieldWindow,
+		required: fieldProbability | fieldWindow, windowed: true},
+	StorageCorrupt: {allowed: fieldStore | fieldProbability | fieldWindow,
+		required: fieldProbability | fieldWindow, windowed: true},
+	StorageUnavailable: {allowed: fieldStore | fieldWindow, required: fieldWindow, windowed: true},
+	StorageLost: {allowed: fieldStore | fieldProbability | fieldWindow,
+		required: fieldProbability | fieldWindow, windowed: true, outOfModel: true},
+
+	ExternalTimeout: {allowed: fieldTimeout | fieldWindow, required: fieldTimeout | fieldWindow, windowed: true},
+	ExternalCommitFail: {allowed: fieldProbability | fieldWindow,
+		required: fieldProbability | fieldWindow, windowed: true},
+
+	ClockSkew: {allowed: fieldHost | fieldSkew | fieldWindow, required: fieldHost | fieldSkew | fieldWindow, windowed: true},
+}
+
+// allKinds lists every kind in a fixed order: the order of swarm draws and of Kinds.
+var allKinds = []Kind{
+	CrashTask, CrashHost, CrashCoordinator, PauseHost, RestartDelay,
+	NetDrop, NetBreak, NetDelay, NetPartition, NetClog,
+	DataDrop, DataDuplicate, DataReorder,
+	StorageFail, StorageSlow, StorageTorn, StorageCorrupt, StorageUnavailable, StorageLost,
+	ExternalTimeout, ExternalCommitFail,
+	ClockSkew,
+}
+
+// Kinds returns every fault kind, in a fixed order.
+func Kinds() []Kind { return append([]Kind(nil), allKinds...) }
+
+// Known reports whether k is a fault kind this package can inject.
+func (k Kind) Known() bool {
+	_, ok := kindTable[k]
+	return ok
+}
+
+// OutOfModel reports whether k breaks an assumption the protocol is entitled to make, so that
+// a run using it is expected to end in a violation. It panics on an unknown kind.
+func (k Kind) OutOfModel() bool { return k.info().outOfModel }
+
+// Windowed reports whether k lasts for a window (window_ns) and is then undone, rather than
+// happening at one instant. It panics on an unknown kind.
+func (k Kind) Windowed() bool { return k.info().windowed }
+
+// dataFault reports whether k acts on data records, which travel only on data channels.
+func (k Kind) dataFault() bool { return k == DataDrop || k == DataDuplicate || k == DataReorder }
+
+func (k Kind) info() kindInfo {
+	info, ok := kindTable[k]
+	if !ok {
+		panic("faults: unknown kind " + string(k))
+	}
+	return info
+}
+
+// Message is a class of protocol message that NetDrop can drop.
+type Message string
+
+// The message classes. Barriers travel on data channels with the records; the other three are
+// control messages between the coordinator and the tasks.
+const (
+	MessageBarrier Message = "barrier" // checkpoint barrier on a data channel
+	MessageTrigger Message = "trigger" // coordinator -> source: start checkpoint n
+	MessageAck     Message = "ack"     // task -> coordinator: snapshot n done (or declined)
+	MessageNotify  Message = "notify"  // coordinator -> task: checkpoint n completed or aborted
+)
+
+var allMessages = []Message{MessageBarrier, MessageTrigger, MessageAck, MessageNotify}
+
+// Coordinator is the endpoint name of the checkpoint coordinator, in links and triggers; it is
+// also the trace's task id for the coordinator.
+const Coordinator = "coordinator"
