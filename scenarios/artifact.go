@@ -1,9 +1,12 @@
 package scenarios
 
 import (
+	"slices"
+
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ckptsim/ckptsim/faults"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,7 +27,7 @@ type Artifact struct {
 	Seed     uint64    `json:"seed"`
 	// Schedule is the fault schedule the run injected. For a swarm scenario it is what the
 	// swarm drew; replay draws it again from the seed, shrink starts from it.
-	Schedule []Fault `json:"schedule"`
+	Schedule faults.Schedule `json:"schedule"`
 	// Build names the build that wrote the artifact. A replay on the same build must give
 	// the same trace hash; a different hash there is nondeterminism.
 	Build       string      `json:"build"`
@@ -44,7 +47,7 @@ func NewArtifact(plan *Plan, result *Result, build string) *Artifact {
 		Version:     ArtifactVersion,
 		Scenario:    plan.Scenario.Clone(),
 		Seed:        plan.Seed,
-		Schedule:    cloneFaults(plan.Faults),
+		Schedule:    faults.Schedule{Entries: slices.Clone(plan.Faults.Entries)},
 		Build:       build,
 		TraceHash:   result.TraceHash,
 		Events:      result.Events,
@@ -81,15 +84,12 @@ func (a *Artifact) check() error {
 	var p problems
 	a.Scenario.validate(&p, "artifact.scenario")
 	if len(p.list) == 0 {
-		names := newNameSet(a.Scenario.Graph(), a.Scenario.Mode == ModeChandyLamport)
-		if len(a.Schedule) > maxFaults {
-			p.add("artifact.schedule", "at most %d faults, not %d", maxFaults, len(a.Schedule))
+		err := a.Schedule.Validate()
+		if err == nil {
+			err = a.Scenario.System().CheckSchedule(a.Schedule)
 		}
-		for i := range a.Schedule {
-			if on := a.Schedule[i].Trigger.On; on != nil {
-				on.Nth = orDefault(on.Nth, 1)
-			}
-			a.Schedule[i].validate(&p, fmt.Sprintf("artifact.schedule[%d]", i), names)
+		if err != nil {
+			p.list = append(p.list, faultsPath(err, "artifact.schedule.entries"))
 		}
 	}
 	if a.Build == "" {

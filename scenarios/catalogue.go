@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"github.com/ckptsim/ckptsim/faults"
 	"slices"
 	"strings"
 )
@@ -49,16 +50,14 @@ func timeout(d Duration) *Duration { return &d }
 
 func seeds(first, last uint64) *SeedRange { return &SeedRange{First: first, Last: last} }
 
-func at(d Duration) Trigger { return Trigger{At: d} }
-
-func on(kind, task string, nth int) Trigger {
-	return Trigger{On: &EventMatch{Kind: kind, Task: task, Nth: nth}}
+// at schedules fault f at virtual time d.
+func at(d Duration, f faults.Fault) faults.Entry {
+	return faults.Entry{Trigger: faults.At(d.Nanos()), Fault: f}
 }
 
-func onAfter(kind, task string, nth int, after Duration) Trigger {
-	t := on(kind, task, nth)
-	t.After = after
-	return t
+// onNth schedules fault f at the nth trace event of kind (of task, when given).
+func onNth(n int, kind, task string, f faults.Fault) faults.Entry {
+	return faults.Entry{Trigger: faults.Nth(n, faults.Match{Kind: kind, Task: task}), Fault: f}
 }
 
 var expectPass = Expect{Verdict: VerdictPass}

@@ -1,5 +1,7 @@
 package scenarios
 
+import "github.com/ckptsim/ckptsim/faults"
+
 // positiveScenarios are the scenarios the correct protocol must pass on every seed.
 func positiveScenarios() []*Scenario {
 	return []*Scenario{
@@ -33,8 +35,8 @@ func positiveScenarios() []*Scenario {
 			Mode:     ModeUnaligned,
 			Topology: Topology{Kind: TopologyCycle, Parallelism: 2},
 			Workload: Workload{Kind: WorkloadTokens, Transfers: 300, InitialTokens: 100},
-			Faults: []Fault{
-				{Kind: FaultCrashTask, Target: "body-1", Trigger: on("snapshot.taken", "body-1", 2), RestartAfter: Millis(50)},
+			Faults: []faults.Entry{
+				onNth(2, "snapshot.taken", "body-1", faults.Fault{Kind: faults.CrashTask, Task: "body-1"}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
@@ -48,7 +50,7 @@ func positiveScenarios() []*Scenario {
 			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 12},
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{AlignmentTimeout: Millis(5)},
-			Swarm:      &Swarm{Kinds: []string{FaultDelay, FaultClog, FaultCrashTask}, MaxFaults: 5},
+			Swarm:      &Swarm{Kinds: []faults.Kind{faults.NetDelay, faults.NetClog, faults.CrashTask}, MaxFaults: 5},
 			Expect:     expectPass,
 			Seeds:      seeds(1, 10),
 		},
@@ -59,9 +61,9 @@ func positiveScenarios() []*Scenario {
 			Topology:    Topology{Kind: TopologyFanInUnion, Parallelism: 2, Inputs: 3},
 			Workload:    Workload{Kind: WorkloadPassThrough, Records: 150},
 			Sink:        &Sink{Kind: SinkAtLeastOnce},
-			Faults: []Fault{
-				{Kind: FaultCrashTask, Target: "union-0", Trigger: at(Millis(700)), RestartAfter: Millis(100)},
-				{Kind: FaultCrashHost, Target: "host-1", Trigger: at(Millis(1500)), RestartAfter: Millis(200)},
+			Faults: []faults.Entry{
+				at(Millis(700), faults.Fault{Kind: faults.CrashTask, Task: "union-0"}),
+				at(Millis(1500), faults.Fault{Kind: faults.CrashHost, Host: "host-1", WindowNanos: Millis(200).Nanos()}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
@@ -113,7 +115,7 @@ func positiveScenarios() []*Scenario {
 			},
 			Workload:   Workload{Kind: WorkloadTokens, Transfers: 200, Balances: []Balance{{Process: "a", Tokens: 300}, {Process: "b", Tokens: 0}, {Process: "c", Tokens: 50}}},
 			Checkpoint: Checkpoint{Interval: Millis(50), MaxConcurrent: 3},
-			Swarm:      &Swarm{Kinds: []string{FaultDelay, FaultCrashTask}, MaxFaults: 4},
+			Swarm:      &Swarm{Kinds: []faults.Kind{faults.NetDelay, faults.CrashTask}, MaxFaults: 4},
 			Expect:     expectPass,
 			Seeds:      seeds(1, 10),
 		},
@@ -125,10 +127,10 @@ func positiveScenarios() []*Scenario {
 			Topology: Topology{Kind: TopologyPipeline, Parallelism: 2, Stages: 1},
 			Workload: Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8},
 			Sink:     &Sink{Kind: SinkTwoPhaseCommit},
-			Faults: []Fault{
-				{Kind: FaultCrashCoordinator, Trigger: on("checkpoint.complete", "coordinator", 2), RestartAfter: Millis(100)},
-				{Kind: FaultCrashTask, Target: "sink-1", Trigger: on("sink.commit", "sink-1", 1), RestartAfter: Millis(50)},
-				{Kind: FaultDropControl, Message: "notify", Count: 2, Trigger: at(Millis(1000))},
+			Faults: []faults.Entry{
+				onNth(2, "checkpoint.complete", "coordinator", faults.Fault{Kind: faults.CrashCoordinator}),
+				onNth(1, "sink.commit", "sink-1", faults.Fault{Kind: faults.CrashTask, Task: "sink-1"}),
+				at(Millis(1000), faults.Fault{Kind: faults.NetDrop, Message: faults.MessageNotify, Probability: 1, WindowNanos: Millis(150).Nanos()}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
@@ -166,13 +168,14 @@ func positiveScenarios() []*Scenario {
 			Topology:    Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
 			Workload:    Workload{Kind: WorkloadPassThrough, Records: 150},
 			Sink:        &Sink{Kind: SinkTwoPhaseCommit},
-			Faults: []Fault{
-				{Kind: FaultStorageWriteFail, Store: "state", Count: 2, Trigger: at(Millis(500))},
-				{Kind: FaultStorageCorrupt, Store: "state", Trigger: at(Millis(900))},
-				{Kind: FaultStorageUnavailable, Store: "metadata", Duration: Millis(300), Trigger: at(Millis(1200))},
-				{Kind: FaultStorageSlow, Store: "state", Delay: Millis(40), Duration: Millis(400), Trigger: at(Millis(600))},
-				{Kind: FaultCommitFail, Trigger: at(Millis(800))},
-				{Kind: FaultCrashTask, Target: "map-1", Trigger: at(Millis(1500)), RestartAfter: Millis(100)},
+			Faults: []faults.Entry{
+				at(Millis(500), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 0.5, WindowNanos: Millis(300).Nanos()}),
+				at(Millis(600), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(40).Nanos(), WindowNanos: Millis(400).Nanos()}),
+				at(Millis(800), faults.Fault{Kind: faults.ExternalCommitFail, Probability: 0.5, WindowNanos: Millis(200).Nanos()}),
+				at(Millis(900), faults.Fault{Kind: faults.StorageCorrupt, Store: StoreState, Probability: 0.3, WindowNanos: Millis(200).Nanos()}),
+				at(Millis(1000), faults.Fault{Kind: faults.StorageTorn, Store: StoreState, Probability: 0.3, WindowNanos: Millis(200).Nanos()}),
+				at(Millis(1200), faults.Fault{Kind: faults.StorageUnavailable, Store: StoreMetadata, WindowNanos: Millis(300).Nanos()}),
+				at(Millis(1500), faults.Fault{Kind: faults.CrashTask, Task: "map-1"}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
@@ -184,12 +187,13 @@ func positiveScenarios() []*Scenario {
 			Topology:    Topology{Kind: TopologyKeyedShuffle, Parallelism: 4},
 			Workload:    Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 16},
 			Sink:        &Sink{Kind: SinkIdempotent},
-			Faults: []Fault{
-				{Kind: FaultDropBarrier, From: "source-0", To: "sum-1", Count: 3, Trigger: at(Millis(300))},
-				{Kind: FaultPartition, From: "source-1", To: "sum-2", Duration: Millis(500), Trigger: at(Millis(800))},
-				{Kind: FaultBreakChannel, From: "source-0", To: "sum-1", Trigger: at(Millis(1200))},
-				{Kind: FaultClog, From: "sum-3", To: "sink-3", Duration: Millis(300), Trigger: at(Millis(400))},
-				{Kind: FaultTimerSkew, Target: "host-2", SkewPPM: 200_000, Trigger: at(0)},
+			Faults: []faults.Entry{
+				at(0, faults.Fault{Kind: faults.ClockSkew, Host: "host-2", SkewPPM: 200_000, WindowNanos: Seconds(2).Nanos()}),
+				at(Millis(300), faults.Fault{Kind: faults.NetDrop, Message: faults.MessageBarrier, From: "source-0", To: "sum-1", Probability: 1, WindowNanos: Millis(250).Nanos()}),
+				at(Millis(400), faults.Fault{Kind: faults.NetClog, From: "sum-3", To: "sink-3", WindowNanos: Millis(300).Nanos()}),
+				at(Millis(800), faults.Fault{Kind: faults.NetPartition, From: "source-1", To: "sum-2", WindowNanos: Millis(500).Nanos()}),
+				at(Millis(1200), faults.Fault{Kind: faults.NetBreak, From: "source-0", To: "sum-1"}),
+				at(Millis(1400), faults.Fault{Kind: faults.PauseHost, Host: "host-3", WindowNanos: Millis(150).Nanos()}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),

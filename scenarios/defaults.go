@@ -82,11 +82,6 @@ func (s *Scenario) applyDefaults() {
 	if s.Swarm != nil {
 		s.Swarm.MaxFaults = orDefault(s.Swarm.MaxFaults, defaultSwarmMaxFaults)
 	}
-	for i := range s.Faults {
-		if on := s.Faults[i].Trigger.On; on != nil {
-			on.Nth = orDefault(on.Nth, 1)
-		}
-	}
 
 	l := &s.Limits
 	l.FaultPhase = orDefault(l.FaultPhase, defaultFaultPhase)

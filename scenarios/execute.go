@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"time"
 )
 
@@ -49,7 +50,7 @@ func panicResult(plan *Plan, recovered any, stack []byte) *Result {
 		// A run that panicked has no complete trace; the hash of nothing keeps artifacts
 		// well-formed, and a replay that panics the same way matches it.
 		TraceHash: emptyTraceHash,
-		Faults:    cloneFaults(plan.Faults),
+		Faults:    slices.Clone(plan.Faults.Entries),
 		Panic:     message + "\n" + string(stack),
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/ckptsim/ckptsim/faults"
 )
 
 // Runner runs one scenario on one seed. The glue in this package (Simulation) is the real
@@ -24,7 +26,7 @@ type Plan struct {
 	Seed     uint64
 	// Faults is the fault schedule the run will inject: the scenario's own, or what its swarm
 	// drew for this seed.
-	Faults []Fault
+	Faults faults.Schedule
 	// Options are other derived settings, in a fixed order, for printing.
 	Options []Option
 	// Properties are the properties the run will check, in Properties order.
@@ -84,11 +86,13 @@ type Result struct {
 	VirtualNanos     int64       `json:"virtual_ns"`
 	WallNanos        int64       `json:"wall_ns"`
 	// LimitReason says which limit ended a run whose verdict is limit.
-	LimitReason          string  `json:"limit_reason,omitempty"`
-	CheckpointsCompleted int     `json:"checkpoints_completed"`
-	CheckpointsAborted   int     `json:"checkpoints_aborted"`
-	Faults               []Fault `json:"faults"`
-	FaultsInjected       int     `json:"faults_injected"`
+	LimitReason          string `json:"limit_reason,omitempty"`
+	CheckpointsCompleted int    `json:"checkpoints_completed"`
+	CheckpointsAborted   int    `json:"checkpoints_aborted"`
+	// Faults is the schedule the run injected from (Plan.Faults); FaultsInjected counts the
+	// injections, which differ when a trigger never fired or fired several times.
+	Faults         []faults.Entry `json:"faults"`
+	FaultsInjected int            `json:"faults_injected"`
 	// RecoveryNanos holds, per recovery, the virtual time from the failure to the first
 	// checkpoint completed after it; CheckpointNanos, per completed checkpoint, the time from
 	// trigger to completion. Sweep summaries take their medians and 99th percentiles.

@@ -1,5 +1,11 @@
 package scenarios
 
+import (
+	"slices"
+
+	"github.com/ckptsim/ckptsim/faults"
+)
+
 // Scenario is everything a run needs besides its seed: the job (topology, workload, sink),
 // the checkpoint mode and configuration, the faults, the run limits and what the run is
 // expected to show. It is plain data: a file holds one as JSON (see Parse), a built-in is a Go
@@ -17,9 +23,10 @@ type Scenario struct {
 	Workload   Workload   `json:"workload"`
 	Sink       *Sink      `json:"sink,omitempty"` // required unless the workload is tokens
 	Checkpoint Checkpoint `json:"checkpoint,omitzero"`
-	// Faults is a fixed schedule; Swarm draws one per seed instead. At most one is given.
-	Faults []Fault `json:"faults,omitempty"`
-	Swarm  *Swarm  `json:"swarm,omitempty"`
+	// Faults is a fixed schedule, in the faults package's vocabulary; Swarm draws one per
+	// seed instead. At most one is given.
+	Faults []faults.Entry `json:"faults,omitempty"`
+	Swarm  *Swarm         `json:"swarm,omitempty"`
 	// Script drives a chandy-lamport exercise step by step (mode chandy-lamport only).
 	Script []Step `json:"script,omitempty"`
 	Limits Limits `json:"limits,omitzero"`
@@ -106,12 +113,19 @@ type Checkpoint struct {
 	FirstTriggerJitter Duration `json:"first_trigger_jitter,omitzero"`
 }
 
-// Swarm asks for a fault schedule drawn from the seed: which kinds are on and how often.
+// Swarm asks for a fault schedule drawn from the seed (faults.Swarm): which kinds are on, how
+// often and how hard. Zero fields keep the faults package's default budget.
 type Swarm struct {
 	// Kinds are the fault kinds the draw may turn on; empty means every in-model kind.
-	Kinds []string `json:"kinds,omitempty"`
+	Kinds []faults.Kind `json:"kinds,omitempty"`
 	// MaxFaults bounds the number of faults of one run.
 	MaxFaults int `json:"max_faults,omitempty"`
+	// MaxWindow bounds every outage, pause, partition and added delay.
+	MaxWindow Duration `json:"max_window,omitzero"`
+	// MinLiveHosts hosts are never crashed or paused.
+	MinLiveHosts int `json:"min_live_hosts,omitempty"`
+	// OutOfModel lets the swarm draw out-of-model kinds too (a negative-control swarm).
+	OutOfModel bool `json:"out_of_model,omitempty"`
 }
 
 // Step is one step of a chandy-lamport script. Steps run in order; all but advance happen at
@@ -151,14 +165,14 @@ func (s *Scenario) Clone() *Scenario {
 	c.Sink = clonePointer(s.Sink)
 	c.Swarm = clonePointer(s.Swarm)
 	if s.Swarm != nil {
-		c.Swarm.Kinds = append([]string(nil), s.Swarm.Kinds...)
+		c.Swarm.Kinds = slices.Clone(s.Swarm.Kinds)
 	}
 	c.Seeds = clonePointer(s.Seeds)
 	c.Checkpoint.Timeout = clonePointer(s.Checkpoint.Timeout)
 	c.Topology.Nodes = append([]Node(nil), s.Topology.Nodes...)
 	c.Topology.Links = append([]Link(nil), s.Topology.Links...)
 	c.Workload.Balances = append([]Balance(nil), s.Workload.Balances...)
-	c.Faults = cloneFaults(s.Faults)
+	c.Faults = slices.Clone(s.Faults)
 	c.Script = append([]Step(nil), s.Script...)
 	c.Check = append([]string(nil), s.Check...)
 	return &c

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"github.com/ckptsim/ckptsim/faults"
 	"slices"
 )
 
@@ -45,10 +46,10 @@ func Shrink(r Runner, a *Artifact, build string, opts ShrinkOptions) (*Artifact,
 		return nil, ShrinkReport{}, errors.New("scenarios: nothing to shrink: the recorded run passed")
 	}
 	sh := &shrinker{runner: r, seed: a.Seed, target: shrinkTarget(a), budget: orDefault(opts.MaxRuns, defaultShrinkRuns), progress: opts.Progress}
-	report := ShrinkReport{Property: sh.target, FaultsBefore: len(a.Schedule), InputBefore: inputSize(a.Scenario), StepsBefore: len(a.Scenario.Script)}
+	report := ShrinkReport{Property: sh.target, FaultsBefore: len(a.Schedule.Entries), InputBefore: inputSize(a.Scenario), StepsBefore: len(a.Scenario.Script)}
 
 	explicit := a.Scenario.Clone()
-	explicit.Faults, explicit.Swarm = cloneFaults(a.Schedule), nil
+	explicit.Faults, explicit.Swarm = slices.Clone(a.Schedule.Entries), nil
 	switch {
 	case sh.try(explicit):
 	case a.Scenario.Swarm != nil && sh.try(a.Scenario.Clone()):
@@ -71,7 +72,7 @@ func Shrink(r Runner, a *Artifact, build string, opts ShrinkOptions) (*Artifact,
 
 	out := NewArtifact(sh.best, sh.bestResult, build)
 	report.Runs = sh.runs
-	report.FaultsAfter = len(out.Schedule)
+	report.FaultsAfter = len(out.Schedule.Entries)
 	report.InputAfter = inputSize(out.Scenario)
 	report.StepsAfter = len(out.Scenario.Script)
 	return out, report, nil
@@ -129,9 +130,9 @@ func (sh *shrinker) failsTarget(res *Result) bool {
 
 func (sh *shrinker) shrinkFaults() {
 	base := sh.best.Scenario
-	ddmin(base.Faults, func(faults []Fault) bool {
+	ddmin(base.Faults, func(entries []faults.Entry) bool {
 		c := base.Clone()
-		c.Faults = cloneFaults(faults)
+		c.Faults = slices.Clone(entries)
 		return sh.try(c)
 	})
 }

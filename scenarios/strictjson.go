@@ -19,9 +19,9 @@ import (
 // without their path and takes the last of duplicate keys silently, so the file is first read
 // into a tree of tokens and then walked against the Go types by reflection.
 
-// maxFileBytes bounds a scenario or artifact file, so a wrong path to a huge file is a clear
+// MaxFileBytes bounds a scenario or artifact file, so a wrong path to a huge file is a clear
 // error rather than a large allocation.
-const maxFileBytes = 4 << 20
+const MaxFileBytes = 4 << 20
 
 type nodeKind int
 
@@ -56,8 +56,8 @@ func (k nodeKind) String() string {
 // decodeStrict reads data, which must hold exactly one JSON value, into v (a pointer), naming
 // paths from root.
 func decodeStrict(data []byte, root string, v any) error {
-	if len(data) > maxFileBytes {
-		return fmt.Errorf("%s: file is %d bytes, more than the limit of %d", root, len(data), maxFileBytes)
+	if len(data) > MaxFileBytes {
+		return fmt.Errorf("%s: file is %d bytes, more than the limit of %d", root, len(data), MaxFileBytes)
 	}
 	tree, err := parseTree(data)
 	if err != nil {
@@ -265,16 +265,18 @@ func decodeStruct(path string, n jsonNode, v reflect.Value) error {
 		if !ok {
 			return fmt.Errorf("%s.%s: unknown field (known: %s)", path, f.key, strings.Join(fields.names, ", "))
 		}
-		if err := decodeNode(path+"."+f.key, f.value, v.Field(index)); err != nil {
+		if err := decodeNode(path+"."+f.key, f.value, v.FieldByIndex(index)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// fieldTable maps the JSON names of a struct's fields to their indexes.
+// fieldTable maps the JSON names of a struct's fields to their index paths. An embedded
+// struct without a JSON name has its fields flattened into its parent's, as encoding/json
+// does.
 type fieldTable struct {
-	byName map[string]int
+	byName map[string][]int
 	names  []string // in declaration order, for error messages
 }
 
@@ -284,23 +286,29 @@ func structFields(t reflect.Type) *fieldTable {
 	if cached, ok := fieldTables.Load(t); ok {
 		return cached.(*fieldTable)
 	}
-	table := &fieldTable{byName: map[string]int{}}
+	table := &fieldTable{byName: map[string][]int{}}
+	table.add(t, nil)
+	fieldTables.Store(t, table)
+	return table
+}
+
+func (table *fieldTable) add(t reflect.Type, prefix []int) {
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
 		tag := f.Tag.Get("json")
 		name, _, _ := strings.Cut(tag, ",")
-		if name == "-" {
+		index := append(append([]int(nil), prefix...), i)
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			table.add(f.Type, index)
+			continue
+		}
+		if !f.IsExported() || name == "-" {
 			continue
 		}
 		if name == "" {
 			panic(fmt.Sprintf("scenarios: field %s.%s has no json name", t.Name(), f.Name))
 		}
-		table.byName[name] = i
+		table.byName[name] = index
 		table.names = append(table.names, name)
 	}
-	fieldTables.Store(t, table)
-	return table
 }

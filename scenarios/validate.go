@@ -18,7 +18,6 @@ const (
 	maxRecords     = 1_000_000
 	maxKeys        = 100_000
 	maxTransfers   = 1_000_000
-	maxFaults      = 1000
 	maxSteps       = 10_000
 	maxMaxEvents   = 1_000_000_000
 	maxConcurrent  = 64
@@ -60,7 +59,7 @@ func (s *Scenario) validate(p *problems, root string) {
 	g := s.Graph()
 	names := newNameSet(g, s.Mode == ModeChandyLamport)
 	s.validateBalances(p, root+".workload.balances", names)
-	s.validateFaults(p, root, names)
+	s.validateFaults(p, root)
 	s.validateScript(p, root+".script", g, names)
 }
 

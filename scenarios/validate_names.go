@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ckptsim/ckptsim/faults"
 )
 
 // nameSet holds the task, host and process names a fault or step may refer to.
@@ -47,129 +49,63 @@ func (s *Scenario) validateBalances(p *problems, path string, names nameSet) {
 	}
 }
 
-func (s *Scenario) validateFaults(p *problems, root string, names nameSet) {
+// validateFaults checks the fault schedule with the faults package, which knows what each
+// kind takes, then against the scenario's system (its tasks, hosts, channels and stores);
+// errors keep the faults package's field names under root.faults[i].
+func (s *Scenario) validateFaults(p *problems, root string) {
 	if len(s.Faults) > 0 && s.Swarm != nil {
 		p.add(root+".swarm", "give either faults or swarm, not both")
 	}
-	if len(s.Faults) > maxFaults {
-		p.add(root+".faults", "at most %d faults, not %d", maxFaults, len(s.Faults))
+	sys := s.System()
+	sched := faults.Schedule{Entries: s.Faults}
+	err := sched.Validate()
+	if err == nil {
+		err = sys.CheckSchedule(sched)
 	}
-	for i, f := range s.Faults {
-		f.validate(p, fmt.Sprintf("%s.faults[%d]", root, i), names)
+	if err != nil {
+		p.list = append(p.list, faultsPath(err, root+".faults"))
 	}
 	if s.Swarm == nil {
 		return
 	}
 	path := root + ".swarm"
-	seen := map[string]bool{}
 	for i, kind := range s.Swarm.Kinds {
 		at := fmt.Sprintf("%s.kinds[%d]", path, i)
-		if p.oneOf(at, kind, FaultKinds()) && seen[kind] {
-			p.add(at, "%q is listed twice", kind)
-		}
-		seen[kind] = true
-	}
-	p.intIn(path+".max_faults", s.Swarm.MaxFaults, 1, maxFaults)
-}
-
-func (f Fault) validate(p *problems, path string, names nameSet) {
-	kind, ok := lookupFaultKind(f.Kind)
-	if !p.oneOf(path+".kind", f.Kind, FaultKinds()) || !ok {
-		return
-	}
-	uses := func(field string) bool {
-		return slices.Contains(kind.requires, field) || slices.Contains(kind.allows, field)
-	}
-	requires := func(field string) bool { return slices.Contains(kind.requires, field) }
-	check := func(field string, isSet bool) bool {
 		switch {
-		case !uses(field):
-			p.unused(path+"."+field, isSet, "by "+f.Kind)
-			return false
-		case requires(field) && !isSet:
-			p.add(path+"."+field, "is required by %s", f.Kind)
-			return false
-		}
-		return isSet
-	}
-	if check(fieldTarget, f.Target != "") {
-		f.validateTarget(p, path+".target", names)
-	}
-	if !uses(fieldLink) {
-		p.unused(path+".from", f.From != "", "by "+f.Kind)
-		p.unused(path+".to", f.To != "", "by "+f.Kind)
-	} else {
-		if f.From != "" && !names.tasks[f.From] {
-			p.add(path+".from", "%q is not a task (%s)", f.From, names.hint)
-		}
-		if f.To != "" && !names.tasks[f.To] {
-			p.add(path+".to", "%q is not a task (%s)", f.To, names.hint)
+		case !kind.Known():
+			p.add(at, "%q is not a fault kind (%s)", kind, kindList())
+		case slices.Index(s.Swarm.Kinds, kind) != i:
+			p.add(at, "%q is listed twice", kind)
+		case kind.OutOfModel() && !s.Swarm.OutOfModel:
+			p.add(at, "%q is out of model; set out_of_model to draw it", kind)
 		}
 	}
-	if check(fieldStore, f.Store != "") {
-		p.oneOf(path+".store", f.Store, Stores)
-	}
-	if check(fieldMessage, f.Message != "") {
-		p.oneOf(path+".message", f.Message, ControlMessages)
-	}
-	if check(fieldDuration, f.Duration != 0) {
-		p.span(path+".duration", f.Duration, true)
-	}
-	if check(fieldDelay, f.Delay != 0) {
-		p.span(path+".delay", f.Delay, true)
-	}
-	if check(fieldRestartAfter, f.RestartAfter != 0) {
-		p.span(path+".restart_after", f.RestartAfter, false)
-	}
-	if check(fieldCount, f.Count != 0) {
-		p.intIn(path+".count", f.Count, 1, 1_000_000)
-	}
-	check(fieldOneWay, f.OneWay)
-	if f.OneWay && f.From == "" && f.To == "" {
-		p.add(path+".one_way", "a one-way partition needs from or to")
-	}
-	if check(fieldSkew, f.SkewPPM != 0) && (f.SkewPPM < -500_000 || f.SkewPPM > 500_000) {
-		p.add(path+".skew_ppm", "must be between -500000 and 500000, not %d", f.SkewPPM)
-	}
-	f.Trigger.validate(p, path+".trigger", names)
-}
-
-func (f Fault) validateTarget(p *problems, path string, names nameSet) {
-	switch f.Kind {
-	case FaultCrashTask:
-		if !names.tasks[f.Target] {
-			p.add(path, "%q is not a task (%s)", f.Target, names.hint)
-		}
-	case FaultCrashHost:
-		if !names.hosts[f.Target] {
-			p.add(path, "%q is not a host (%s)", f.Target, names.hint)
-		}
-	default:
-		if !names.tasks[f.Target] && !names.hosts[f.Target] && f.Target != "coordinator" {
-			p.add(path, "%q is not a task, a host or coordinator (%s)", f.Target, names.hint)
+	p.intIn(path+".max_faults", s.Swarm.MaxFaults, 1, faults.MaxEntries)
+	p.span(path+".max_window", s.Swarm.MaxWindow, false)
+	p.intIn(path+".min_live_hosts", s.Swarm.MinLiveHosts, 0, len(sys.Hosts))
+	if len(p.list) == 0 {
+		if err := s.Budget(sys).Validate(sys); err != nil {
+			p.add(path, "%s", strings.TrimPrefix(err.Error(), "faults: "))
 		}
 	}
 }
 
-func (t Trigger) validate(p *problems, path string, names nameSet) {
-	p.span(path+".at", t.At, false)
-	p.span(path+".after", t.After, false)
-	if t.On == nil {
-		p.unused(path+".after", t.After != 0, "without on")
-		return
+// faultsPath rewrites an error of the faults package about "entries[i]..." into one about
+// prefix[i]..., so that it names the field in the file the user wrote.
+func faultsPath(err error, prefix string) string {
+	msg := strings.TrimPrefix(err.Error(), "faults: ")
+	if rest, ok := strings.CutPrefix(msg, "entries"); ok {
+		return prefix + rest
 	}
-	if t.At != 0 {
-		p.add(path+".at", "give either at or on, not both")
+	return prefix + ": " + msg
+}
+
+func kindList() string {
+	var names []string
+	for _, k := range faults.Kinds() {
+		names = append(names, string(k))
 	}
-	if t.On.Kind == "" {
-		p.add(path+".on.kind", "is required (a trace event kind such as snapshot.ack)")
-	} else if strings.ContainsAny(t.On.Kind, " \t\n") {
-		p.add(path+".on.kind", "%q is not an event kind", t.On.Kind)
-	}
-	if t.On.Task != "" && t.On.Task != "coordinator" && !names.tasks[t.On.Task] {
-		p.add(path+".on.task", "%q is not a task (%s)", t.On.Task, names.hint)
-	}
-	p.intIn(path+".on.nth", t.On.Nth, 1, 1_000_000)
+	return strings.Join(names, ", ")
 }
 
 func (s *Scenario) validateScript(p *problems, path string, g Graph, names nameSet) {
