@@ -60,6 +60,10 @@ func decodeStrict(data []byte, root string, v any) error {
 		return fmt.Errorf("%s: file is %d bytes, more than the limit of %d", root, len(data), MaxFileBytes)
 	}
 	tree, err := parseTree(data)
+	var dup *duplicateKeyError
+	if errors.As(err, &dup) {
+		return fmt.Errorf("%s%s: duplicate key %q", root, dup.path, dup.key)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %v", root, err)
 	}
@@ -121,7 +125,7 @@ func readNode(dec *json.Decoder, data []byte, path string) (jsonNode, error) {
 			}
 			key := keyTok.(string) // the decoder guarantees object keys are strings
 			if seen[key] {
-				return jsonNode{}, fmt.Errorf("%s: duplicate key %q", strings.TrimPrefix(path+"."+key, "."), key)
+				return jsonNode{}, &duplicateKeyError{path: path + "." + key, key: key}
 			}
 			seen[key] = true
 			value, err := readNode(dec, data, path+"."+key)
@@ -138,12 +142,19 @@ func readNode(dec *json.Decoder, data []byte, path string) (jsonNode, error) {
 	panic(fmt.Sprintf("scenarios: unexpected JSON token %T", tok))
 }
 
+// duplicateKeyError names a key given twice in one object, by its path below the root.
+type duplicateKeyError struct {
+	path, key string
+}
+
+func (e *duplicateKeyError) Error() string { return e.path + ": duplicate key " + e.key }
+
 func syntaxError(err error, data []byte, dec *json.Decoder) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		return fmt.Errorf("invalid JSON at %s: %v", position(data, se.Offset), se)
 	}
-	if err == io.ErrUnexpectedEOF {
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
 		return errors.New("invalid JSON: unexpected end of input")
 	}
 	return fmt.Errorf("invalid JSON at %s: %v", position(data, dec.InputOffset()), err)

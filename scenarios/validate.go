@@ -113,6 +113,7 @@ func (s *Scenario) validateExplicit(p *problems, path string) {
 		p.add(path+".links", "at most %d links, not %d", maxLinks, len(t.Links))
 	}
 	kinds := map[string]string{}
+	parallelism := map[string]int{}
 	for i, n := range t.Nodes {
 		at := fmt.Sprintf("%s.nodes[%d]", path, i)
 		if !namePattern.MatchString(n.Name) {
@@ -134,6 +135,7 @@ func (s *Scenario) validateExplicit(p *problems, path string) {
 			p.intIn(at+".parallelism", n.Parallelism, 1, maxParallelism)
 		}
 		kinds[n.Name] = n.Kind
+		parallelism[n.Name] = n.Parallelism
 	}
 	seen := map[[2]string]bool{}
 	inputs, outputs := map[string]int{}, map[string]int{}
@@ -154,7 +156,10 @@ func (s *Scenario) validateExplicit(p *problems, path string) {
 			p.add(at, "a second link from %q to %q", l.From, l.To)
 		}
 		seen[[2]string{l.From, l.To}] = true
-		p.oneOf(at+".partition", l.Partition, Partitions)
+		if p.oneOf(at+".partition", l.Partition, Partitions) && l.Partition == PartitionForward &&
+			fromOK && toOK && parallelism[l.From] != parallelism[l.To] {
+			p.add(at+".partition", "forward needs equal parallelism at both ends (%d and %d)", parallelism[l.From], parallelism[l.To])
+		}
 		if toKind == NodeSource {
 			p.add(at+".to", "%q is a source, which has no inputs", l.To)
 		}
