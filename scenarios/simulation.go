@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ckptsim/ckptsim/faults"
 )
@@ -34,7 +35,7 @@ func plan(s *Scenario, seed uint64) (*Plan, error) {
 		return nil, fmt.Errorf("scenarios: %s: drawing the swarm: %w", s.Name, err)
 	}
 	p.Faults = schedule
-	p.Options = append(p.Options, Option{Name: "swarm", Value: drawn.String()})
+	p.Options = append(p.Options, Option{Name: "swarm", Value: strings.TrimPrefix(drawn.String(), "swarm: ")})
 	return p, nil
 }
 

@@ -33,11 +33,6 @@ func (a *app) replay(args []string) int {
 	if err != nil {
 		return a.fail("replay: %s: %s", path, trimPackage(err))
 	}
-	if !*asJSON {
-		fmt.Fprintf(a.stdout, "%-12s %s (recorded by build %s: %s)\n", "replaying:", path, art.Build, describeRecorded(art))
-		printPlan(a.stdout, plan)
-		fmt.Fprintln(a.stdout)
-	}
 	opts := scenarios.RunOptions{Build: a.build()}
 	var traceFile *os.File
 	if *tracePath != "" {
@@ -45,6 +40,11 @@ func (a *app) replay(args []string) int {
 			return a.fail("replay: -trace: %v", err)
 		}
 		opts.Trace = traceFile
+	}
+	if !*asJSON {
+		fmt.Fprintf(a.stdout, "%-12s %s (recorded by build %s: %s)\n", "replaying:", path, art.Build, describeRecorded(art))
+		printPlan(a.stdout, plan)
+		fmt.Fprintln(a.stdout)
 	}
 	res, err := scenarios.Run(a.runner, plan, opts)
 	if traceFile != nil {

@@ -41,11 +41,6 @@ func (a *app) runOne(args []string) int {
 	if err != nil {
 		return a.fail("run: %s: %s", s.Name, trimPackage(err))
 	}
-	if !*asJSON {
-		printPlan(a.stdout, plan)
-		fmt.Fprintln(a.stdout)
-	}
-
 	opts := scenarios.RunOptions{Build: a.build()}
 	var traceFile *os.File
 	if *tracePath != "" {
@@ -54,6 +49,10 @@ func (a *app) runOne(args []string) int {
 			return a.fail("run: -trace: %v", err)
 		}
 		opts.Trace = traceFile
+	}
+	if !*asJSON {
+		printPlan(a.stdout, plan)
+		fmt.Fprintln(a.stdout)
 	}
 	res, err := scenarios.Run(a.runner, plan, opts)
 	if traceFile != nil {

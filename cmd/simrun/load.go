@@ -62,6 +62,10 @@ func readInput(path string) ([]byte, error) {
 	if err != nil {
 		return nil, describeFileError(path, err)
 	}
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s is a directory, not a file", path)
+	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, scenarios.MaxFileBytes+1))
 	if err != nil {

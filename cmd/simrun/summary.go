@@ -5,7 +5,8 @@ import (
 	"io"
 	"math"
 	"slices"
-	"text/tabwriter"
+	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/exp/stats"
 
@@ -109,18 +110,35 @@ func (s *summary) total() *tally {
 // print writes the summary table: runs and verdicts per scenario, then the medians and 99th
 // percentiles of recovery time and checkpoint duration, in virtual time.
 func (s *summary) print(w io.Writer) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	rows := append(slices.Clone(s.tallies), s.total())
-	width := len("scenario")
-	for _, t := range rows {
-		width = max(width, len(t.Scenario))
-	}
-	// Names are padded here so that they stay left-aligned in a right-aligned table.
-	fmt.Fprintf(tw, "%-*s\truns\tpassed\tfailed\tlimit\tunexpected\trecovery p50\tp99\tcheckpoint p50\tp99\t\n", width, "scenario")
-	for _, t := range rows {
-		fmt.Fprintf(tw, "%-*s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t\n", width, t.Scenario, t.Runs, t.Passed, t.Failed, t.Limit, t.Unexpected,
+	rows := [][]string{{"scenario", "runs", "passed", "failed", "limit", "unexpected", "recovery p50", "p99", "checkpoint p50", "p99"}}
+	for _, t := range append(slices.Clone(s.tallies), s.total()) {
+		rows = append(rows, []string{t.Scenario, fmt.Sprint(t.Runs), fmt.Sprint(t.Passed), fmt.Sprint(t.Failed),
+			fmt.Sprint(t.Limit), fmt.Sprint(t.Unexpected),
 			formatNanos(float64(t.RecoveryP50)), formatNanos(float64(t.RecoveryP99)),
-			formatNanos(float64(t.CheckpointP50)), formatNanos(float64(t.CheckpointP99)))
+			formatNanos(float64(t.CheckpointP50)), formatNanos(float64(t.CheckpointP99))})
 	}
-	tw.Flush()
+	printTable(w, rows)
+}
+
+// printTable writes rows as columns two spaces apart: the first column (names) left-aligned,
+// the others (numbers) right-aligned.
+func printTable(w io.Writer, rows [][]string) {
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for i, cell := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	for _, row := range rows {
+		var line strings.Builder
+		for i, cell := range row {
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell))
+			if i == 0 {
+				line.WriteString(cell + pad)
+			} else {
+				line.WriteString("  " + pad + cell)
+			}
+		}
+		fmt.Fprintln(w, line.String())
+	}
 }
