@@ -1,0 +1,114 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+)
+
+// stateWriter encodes snapshot state: varints and length-prefixed strings, written in an
+// order the writer fixes (maps by sorted key), so equal state always encodes to equal bytes
+// and the digest of the bytes can stand for the state.
+type stateWriter struct {
+	buf []byte
+}
+
+func (w *stateWriter) uint(v uint64)   { w.buf = binary.AppendUvarint(w.buf, v) }
+func (w *stateWriter) int(v int64)     { w.buf = binary.AppendVarint(w.buf, v) }
+func (w *stateWriter) string(s string) { w.uint(uint64(len(s))); w.buf = append(w.buf, s...) }
+func (w *stateWriter) bytes() []byte   { return w.buf }
+func (w *stateWriter) record(r Record) { w.string(r.RID); w.string(r.Key); w.int(r.Value) }
+func (w *stateWriter) tag(name string) { w.string(name) }
+
+// stateReader decodes what a stateWriter wrote. The first error sticks; every read after it
+// returns zero values, and err reports it, so decoding code reads straight through.
+type stateReader struct {
+	buf []byte
+	err error
+}
+
+// maxStateString bounds one decoded string, so corrupted lengths fail cleanly.
+const maxStateString = 1 << 20
+
+var errStateTruncated = errors.New("engine: state truncated")
+
+func (r *stateReader) uint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.buf)
+	if n <= 0 {
+		r.err = errStateTruncated
+		return 0
+	}
+	r.buf = r.buf[n:]
+	return v
+}
+
+func (r *stateReader) int() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.buf)
+	if n <= 0 {
+		r.err = errStateTruncated
+		return 0
+	}
+	r.buf = r.buf[n:]
+	return v
+}
+
+func (r *stateReader) string() string {
+	n := r.uint()
+	if r.err != nil {
+		return ""
+	}
+	if n > maxStateString || n > uint64(len(r.buf)) {
+		r.err = fmt.Errorf("engine: state string of %d bytes with %d left", n, len(r.buf))
+		return ""
+	}
+	s := string(r.buf[:n])
+	r.buf = r.buf[n:]
+	return s
+}
+
+func (r *stateReader) record() Record {
+	return Record{RID: r.string(), Key: r.string(), Value: r.int()}
+}
+
+// count reads a length and checks it against what is left, so a corrupted count cannot ask
+// for a huge allocation.
+func (r *stateReader) count() int {
+	n := r.uint()
+	if r.err == nil && n > uint64(len(r.buf)) {
+		r.err = fmt.Errorf("engine: state count %d with %d bytes left", n, len(r.buf))
+	}
+	if r.err != nil {
+		return 0
+	}
+	return int(n)
+}
+
+// expect reads a tag and checks it, catching state written by different code.
+func (r *stateReader) expect(name string) {
+	if got := r.string(); r.err == nil && got != name {
+		r.err = fmt.Errorf("engine: state section %q where %q was expected", got, name)
+	}
+}
+
+// done reports the first error, or an error if bytes are left over.
+func (r *stateReader) done() error {
+	if r.err == nil && len(r.buf) > 0 {
+		r.err = fmt.Errorf("engine: %d bytes of state left over", len(r.buf))
+	}
+	return r.err
+}
+
+// Digest returns the digest of encoded state as it appears in traces: the first 16 hex
+// digits of its SHA-256.
+func Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
+}

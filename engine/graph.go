@@ -1,0 +1,124 @@
+package engine
+
+import "fmt"
+
+// Graph is a job: operators, each run as Parallelism tasks, and the edges between them. It is
+// plain data, so a scenario file can describe it and a test can print it.
+type Graph struct {
+	Operators []Operator
+	Edges     []Edge
+}
+
+// Operator is one logical operator. Its tasks are named "<Name>-<index>", index from 0.
+type Operator struct {
+	Name        string
+	Parallelism int
+	Logic       Logic
+}
+
+// Logic is what an operator does: one of Source, Map, Filter, Aggregate, Union, Sink and
+// Tokens.
+type Logic interface {
+	// Kind names the logic in errors and descriptions ("source", "sum", ...).
+	Kind() string
+	// inputs returns how many input edges the logic takes: min and max (-1: no bound).
+	inputs() (least, most int)
+	// outputs reports whether the logic may have output edges.
+	outputs() bool
+}
+
+// Edge connects two operators. Records from From's tasks go to To's tasks as Partitioning
+// says.
+type Edge struct {
+	From, To     string
+	Partitioning Partitioning
+}
+
+func (e Edge) String() string { return fmt.Sprintf("%s->%s (%s)", e.From, e.To, e.Partitioning) }
+
+// Partitioning says which downstream task a record goes to.
+type Partitioning uint8
+
+const (
+	// Forward sends task i's records to task i of the next operator (same parallelism).
+	Forward Partitioning = iota + 1
+	// Hash sends a record to the task that owns its key (a hash of the key, modulo the
+	// downstream parallelism), so all records of a key meet in one task.
+	Hash
+	// Rebalance sends records round-robin over all downstream tasks.
+	Rebalance
+	// Broadcast sends every record to every downstream task.
+	Broadcast
+)
+
+func (p Partitioning) String() string {
+	switch p {
+	case Forward:
+		return "forward"
+	case Hash:
+		return "hash"
+	case Rebalance:
+		return "rebalance"
+	case Broadcast:
+		return "broadcast"
+	}
+	return fmt.Sprintf("Partitioning(%d)", uint8(p))
+}
+
+// ParsePartitioning reads the text form of a Partitioning.
+func ParsePartitioning(s string) (Partitioning, error) {
+	for p := Forward; p <= Broadcast; p++ {
+		if p.String() == s {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("engine: unknown partitioning %q (want forward, hash, rebalance or broadcast)", s)
+}
+
+// TaskID returns the stable id of task index of operator op: "<op>-<index>".
+func TaskID(op string, index int) string { return fmt.Sprintf("%s-%d", op, index) }
+
+// Operator returns the operator called name, or nil.
+func (g *Graph) Operator(name string) *Operator {
+	for i := range g.Operators {
+		if g.Operators[i].Name == name {
+			return &g.Operators[i]
+		}
+	}
+	return nil
+}
+
+// Tasks returns every task id of the job, operator by operator in graph order, index by
+// index: the order in which the engine deploys, snapshots and reports tasks.
+func (g *Graph) Tasks() []string {
+	var ids []string
+	for _, op := range g.Operators {
+		for i := 0; i < op.Parallelism; i++ {
+			ids = append(ids, TaskID(op.Name, i))
+		}
+	}
+	return ids
+}
+
+// inEdges returns the edges into op, in graph order; an edge's position is the input index
+// the operator sees (Union's first and second input).
+func (g *Graph) inEdges(op string) []Edge {
+	var in []Edge
+	for _, e := range g.Edges {
+		if e.To == op {
+			in = append(in, e)
+		}
+	}
+	return in
+}
+
+// outEdges returns the edges out of op, in graph order.
+func (g *Graph) outEdges(op string) []Edge {
+	var out []Edge
+	for _, e := range g.Edges {
+		if e.From == op {
+			out = append(out, e)
+		}
+	}
+	return out
+}

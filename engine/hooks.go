@@ -1,0 +1,137 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ckptsim/ckptsim/engine/extstore"
+	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// The methods in this file are the handles scenario glue, fault injection and tests use on
+// a running job. They act at the Env's current time, from outside any process.
+
+// Processes returns the name of every process the job spawns, in a fixed order: the
+// coordinator, the external store, the readers, then the tasks in graph order. An Env
+// places each of them on a host.
+func (rt *Runtime) Processes() []string { return ProcessNames(&rt.cfg) }
+
+// ProcessNames returns the processes a job with configuration cfg spawns, as
+// Runtime.Processes does, without building the job: an Env needs them to lay out hosts.
+func ProcessNames(cfg *Config) []string {
+	names := []string{coordinatorName, storeName}
+	for i := 0; i < cfg.Store.Readers; i++ {
+		names = append(names, ReaderName(i))
+	}
+	return append(names, cfg.Graph.Tasks()...)
+}
+
+// Tasks returns the job's task ids in graph order.
+func (rt *Runtime) Tasks() []string { return rt.cfg.Graph.Tasks() }
+
+// Config returns the job's configuration (with defaults the runtime filled in).
+func (rt *Runtime) Config() Config { return rt.cfg }
+
+// CrashTask crashes the current incarnation of task id on its own (not its host): it dies
+// at once and the coordinator learns of it after FailureDetection, which fails the job
+// over. It reports an error if no incarnation of the task is running.
+func (rt *Runtime) CrashTask(id string) error {
+	for _, t := range rt.tasks {
+		if t != nil && t.plan.id == id {
+			if !t.alive() {
+				return fmt.Errorf("engine: task %s is not running", id)
+			}
+			t.phase = phaseDead
+			t.proc.Kill()
+			rt.emit(trace.Event{Kind: trace.KindTaskCrash, Task: id})
+			rt.taskFailed(t, "crash")
+			return nil
+		}
+	}
+	return fmt.Errorf("engine: no task %q", id)
+}
+
+// CrashCoordinator crashes the coordinator process (not its host) and starts a new
+// incarnation at once, which recovers from storage and restarts the job. To crash it for
+// a while, crash its host instead (the Env restarts the coordinator with the host).
+func (rt *Runtime) CrashCoordinator() error {
+	c := rt.coord
+	if c == nil || c.dead || !c.proc.Alive() {
+		return fmt.Errorf("engine: coordinator is not running")
+	}
+	c.proc.Kill()
+	c.dead = true
+	rt.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coordinatorName})
+	return rt.StartCoordinator()
+}
+
+// Store returns the external store, for inspection and its fault hooks.
+func (rt *Runtime) Store() *extstore.Store { return rt.store }
+
+// FailStoreCommits makes the external store fail the next n commit attempts (a transient
+// failure). A 2PC sink whose commit fails fails its task; the restore commits again.
+func (rt *Runtime) FailStoreCommits(n int) { rt.store.FailCommits(n) }
+
+// SetTxnTimeout sets the external store's transaction timeout for transactions begun from
+// now on (0: never).
+func (rt *Runtime) SetTxnTimeout(d time.Duration) { rt.store.SetTxnTimeout(int64(d)) }
+
+// Finished reports whether the job finished (bounded jobs only): every task's final
+// snapshot is in a completed checkpoint, and every task exited, sinks only after the store
+// confirmed their last commits.
+func (rt *Runtime) Finished() bool {
+	if !rt.finished {
+		return false
+	}
+	for _, t := range rt.tasks {
+		if t == nil || t.phase != phaseExited {
+			return false
+		}
+	}
+	return true
+}
+
+// SourceRecords returns how many records the sources have read, replays after failovers
+// included: the work the job did, for throughput figures.
+func (rt *Runtime) SourceRecords() int64 { return rt.sourceRecords }
+
+// Attempt returns how many job attempts were deployed (1 without failovers).
+func (rt *Runtime) Attempt() int { return rt.attempt }
+
+// LatestCheckpoint returns the id of the latest completed checkpoint the running
+// coordinator knows, 0 if none or while it recovers.
+func (rt *Runtime) LatestCheckpoint() uint64 {
+	c := rt.coord
+	if c == nil || c.proto == nil {
+		return 0
+	}
+	if cp := c.proto.LatestRestorable(); cp != nil {
+		return uint64(cp.ID)
+	}
+	return 0
+}
+
+// TriggerCheckpoint asks the coordinator for a checkpoint now.
+func (rt *Runtime) TriggerCheckpoint() error {
+	c := rt.coord
+	if c == nil || c.proto == nil || c.dead {
+		return fmt.Errorf("engine: coordinator is not running")
+	}
+	err := c.proto.TriggerCheckpoint(c.now())
+	c.handleReady()
+	return err
+}
+
+// TriggerSavepoint asks the coordinator for a savepoint now and returns its id.
+func (rt *Runtime) TriggerSavepoint() (uint64, error) {
+	c := rt.coord
+	if c == nil || c.proto == nil || c.dead {
+		return 0, fmt.Errorf("engine: coordinator is not running")
+	}
+	id, err := c.proto.TriggerSavepoint(c.now())
+	c.handleReady()
+	return uint64(id), err
+}
+
+var _ protocol.Listener = (*sinkPart)(nil)

@@ -1,0 +1,55 @@
+package engine
+
+import "github.com/ckptsim/ckptsim/protocol"
+
+// inputChannel is the receiving end of one channel: buffers and events in arrival order,
+// waiting to be consumed. Its queue is bounded by the credits the receiver granted, plus
+// events, of which a sender emits a bounded number per checkpoint. After a restore, the
+// channel state recorded for the channel is replayed first, from its own queue, which
+// holds no credits.
+type inputChannel struct {
+	from   string
+	replay [][]Record
+	queue  []inItem
+	// recv counts records consumed from the channel since the job's start (restored from
+	// the checkpoint, like outputChannel.sent).
+	recv int64
+	// ended is set once end of data or end of partition was delivered.
+	ended bool
+}
+
+type inItem struct {
+	records []Record
+	event   protocol.ChannelEvent // set when records is nil
+}
+
+func (in *inputChannel) push(item inItem) { in.queue = append(in.queue, item) }
+
+// empty reports whether nothing waits to be consumed.
+func (in *inputChannel) empty() bool { return len(in.replay) == 0 && len(in.queue) == 0 }
+
+// head returns the next item to consume; the channel must not be empty.
+func (in *inputChannel) head() inItem {
+	if len(in.replay) > 0 {
+		return inItem{records: in.replay[0]}
+	}
+	return in.queue[0]
+}
+
+// pop removes the head and reports whether it came from the network (and so holds a
+// credit to return).
+func (in *inputChannel) pop() (item inItem, credited bool) {
+	if len(in.replay) > 0 {
+		item = inItem{records: in.replay[0]}
+		in.replay[0] = nil
+		in.replay = in.replay[1:]
+		return item, false
+	}
+	item = in.queue[0]
+	in.queue[0] = inItem{}
+	in.queue = in.queue[1:]
+	if len(in.queue) == 0 {
+		in.queue = nil
+	}
+	return item, item.records != nil
+}

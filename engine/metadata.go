@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/ckptsim/ckptsim/protocol"
+)
+
+// Storage keys of the coordinator's durable state: the checkpoint id counter and the
+// completed-checkpoint store (the retained completed checkpoints, written as one value so
+// that a write replaces the store atomically).
+const (
+	counterKey   = "meta/counter"
+	completedKey = "meta/completed"
+)
+
+const metadataFormat = "ckptsim.engine.completed.v1"
+
+func encodeCounter(id protocol.CheckpointID) []byte {
+	return binary.AppendUvarint(nil, uint64(id))
+}
+
+func decodeCounter(data []byte) (protocol.CheckpointID, error) {
+	v, n := binary.Uvarint(data)
+	if n <= 0 || n != len(data) {
+		return 0, fmt.Errorf("engine: bad checkpoint counter (%d bytes)", len(data))
+	}
+	return protocol.CheckpointID(v), nil
+}
+
+func encodeCompleted(cps []protocol.CompletedCheckpoint) []byte {
+	var w stateWriter
+	w.tag(metadataFormat)
+	w.uint(uint64(len(cps)))
+	for i := range cps {
+		c := &cps[i]
+		w.uint(uint64(c.ID))
+		w.uint(uint64(c.Kind))
+		w.int(int64(c.TriggeredAt))
+		w.int(int64(c.CompletedAt))
+		w.uint(uint64(len(c.Tasks)))
+		for _, ts := range c.Tasks {
+			w.string(string(ts.Task))
+			s := &ts.Snapshot
+			w.string(s.Handle)
+			w.int(s.StateSizeBytes)
+			w.uint(uint64(len(s.SourceOffsets)))
+			for _, o := range s.SourceOffsets {
+				w.string(o.Split)
+				w.int(o.Offset)
+			}
+			w.uint(uint64(len(s.ChannelState)))
+			for _, h := range s.ChannelState {
+				w.string(string(h.Input.From))
+				w.string(string(h.Input.To))
+				w.uint(uint64(h.Input.Index))
+				w.string(h.Handle)
+				w.uint(uint64(h.Records))
+			}
+			if s.Final {
+				w.uint(1)
+			} else {
+				w.uint(0)
+			}
+		}
+	}
+	return w.bytes()
+}
+
+func decodeCompleted(data []byte) ([]protocol.CompletedCheckpoint, error) {
+	r := &stateReader{buf: data}
+	r.expect(metadataFormat)
+	cps := make([]protocol.CompletedCheckpoint, r.count())
+	for i := range cps {
+		c := &cps[i]
+		c.ID = protocol.CheckpointID(r.uint())
+		c.Kind = protocol.Kind(r.uint())
+		c.TriggeredAt = protocol.Time(r.int())
+		c.CompletedAt = protocol.Time(r.int())
+		c.Tasks = make([]protocol.TaskState, r.count())
+		for j := range c.Tasks {
+			ts := &c.Tasks[j]
+			ts.Task = protocol.TaskID(r.string())
+			s := &ts.Snapshot
+			s.Handle = r.string()
+			s.StateSizeBytes = r.int()
+			if n := r.count(); n > 0 {
+				s.SourceOffsets = make([]protocol.SourceOffset, n)
+				for k := range s.SourceOffsets {
+					s.SourceOffsets[k] = protocol.SourceOffset{Split: r.string(), Offset: r.int()}
+				}
+			}
+			if n := r.count(); n > 0 {
+				s.ChannelState = make([]protocol.ChannelStateHandle, n)
+				for k := range s.ChannelState {
+					h := &s.ChannelState[k]
+					h.Input = protocol.ChannelID{From: protocol.TaskID(r.string()), To: protocol.TaskID(r.string()), Index: int(r.uint())}
+					h.Handle = r.string()
+					h.Records = int(r.uint())
+				}
+			}
+			s.Final = r.uint() == 1
+		}
+	}
+	if err := r.done(); err != nil {
+		return nil, fmt.Errorf("engine: decoding completed checkpoints: %w", err)
+	}
+	return cps, nil
+}

@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// outputChannel is the sending end of one channel: a buffer being filled, a queue of sealed
+// buffers and events waiting to go, and the credits the receiver granted. A data buffer
+// leaves only against a credit; events need none but keep their place in the queue, so a
+// barrier never overtakes the records emitted before it (FIFO channels).
+type outputChannel struct {
+	to      string
+	partial []Record
+	queue   []outItem
+	queued  int // buffers (not events) in queue
+	credits int
+	// sent counts records emitted into the channel since the job's start: restored from
+	// the checkpoint on restore, so that a snapshot's sent.<to> compares with the
+	// receiver's recv.<from> across failovers.
+	sent int64
+}
+
+type outItem struct {
+	records []Record
+	event   protocol.ChannelEvent // set when records is nil
+}
+
+// emit appends rec to output out, sealing the buffer when it is full.
+func (t *task) emit(out int, rec Record) {
+	o := t.outputs[out]
+	if o.partial == nil {
+		// Buffers start small and grow: under a flush timeout most are sent part full.
+		o.partial = make([]Record, 0, min(8, t.rt.cfg.Network.BufferRecords))
+		t.armFlush()
+	}
+	o.partial = append(o.partial, rec)
+	o.sent++
+	if t.rt.cfg.TraceRecords {
+		t.trace(eventRecord(trace.KindRecordSend, t.plan.id, "", o.to, rec.RID))
+	}
+	if len(o.partial) >= t.rt.cfg.Network.BufferRecords {
+		t.seal(out)
+	}
+}
+
+// seal moves the partly filled buffer of out into its queue and sends what credits allow.
+func (t *task) seal(out int) {
+	o := t.outputs[out]
+	if len(o.partial) == 0 {
+		return
+	}
+	o.queue = append(o.queue, outItem{records: o.partial})
+	o.queued++
+	o.partial = nil
+	if limit := t.rt.cfg.Network.QueueBuffers + 2; o.queued > limit {
+		panic(fmt.Sprintf("engine: %s: output to %s queues %d buffers, over the bound %d", t.plan.id, o.to, o.queued, limit))
+	}
+	t.transmit(out)
+}
+
+// sendEvent puts ev on output out behind everything emitted before it.
+func (t *task) sendEvent(out int, ev protocol.ChannelEvent) {
+	t.seal(out)
+	o := t.outputs[out]
+	o.queue = append(o.queue, outItem{event: ev})
+	t.transmit(out)
+}
+
+// transmit sends queued items in order while credits allow.
+func (t *task) transmit(out int) {
+	o := t.outputs[out]
+	sentAny := false
+	for len(o.queue) > 0 {
+		item := o.queue[0]
+		if item.records != nil {
+			if o.credits == 0 {
+				break
+			}
+			o.credits--
+			o.queued--
+			t.proc.Send(o.to, &bufferMsg{records: item.records})
+		} else {
+			t.proc.Send(o.to, &eventMsg{event: item.event})
+		}
+		o.queue[0] = outItem{}
+		o.queue = o.queue[1:]
+		sentAny = true
+	}
+	if sentAny && len(o.queue) == 0 {
+		o.queue = nil // let the backing array go
+	}
+}
+
+// onCredit handles credits returned by the receiver of output out.
+func (t *task) onCredit(out int, n int) {
+	o := t.outputs[out]
+	o.credits += n
+	if o.credits > t.rt.cfg.Network.Credits {
+		panic(fmt.Sprintf("engine: %s: output to %s holds %d credits, more than the %d granted", t.plan.id, o.to, o.credits, t.rt.cfg.Network.Credits))
+	}
+	t.transmit(out)
+}
+
+// hasRoom reports whether every output can take another input buffer's worth of records:
+// a task that has no room stops consuming, which is how backpressure travels upstream.
+func (t *task) hasRoom() bool {
+	for _, o := range t.outputs {
+		if o.queued >= t.rt.cfg.Network.QueueBuffers {
+			return false
+		}
+	}
+	return true
+}
+
+// flushAll seals every partly filled buffer.
+func (t *task) flushAll() {
+	for i := range t.outputs {
+		t.seal(i)
+	}
+}
+
+// armFlush makes sure a flush is scheduled while some buffer is partly filled.
+func (t *task) armFlush() {
+	if t.flushArmed {
+		return
+	}
+	t.flushArmed = true
+	t.proc.After(t.rt.cfg.Network.FlushInterval, func() {
+		t.flushArmed = false
+		t.flushAll()
+		t.pump()
+	})
+}

@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// handleReady does what the protocol task asks, in the order its documentation requires:
+// snapshots first (a synchronous cut before any further record), then the events on the
+// outputs (so a barrier follows the state it cuts), uploads of sealed channel state, aborts
+// and releases, messages to the coordinator, and the listener notifications last (a
+// notification for n never overtakes the snapshot of n). It loops because handling one
+// Ready can produce the next (a snapshot completed synchronously, say).
+func (t *task) handleReady() {
+	for guard := 0; t.proto.HasReady(); guard++ {
+		if guard > 1000 {
+			panic(fmt.Sprintf("engine: %s: protocol keeps producing work", t.plan.id))
+		}
+		if !t.alive() {
+			return
+		}
+		rd := t.proto.Ready()
+		for _, req := range rd.Snapshots {
+			t.takeSnapshot(req)
+		}
+		for _, s := range rd.Sends {
+			o := t.outputs[s.Output]
+			if s.Event.Type == protocol.EventBarrier {
+				t.trace(trace.Event{Kind: trace.KindBarrierSend, Task: t.plan.id, To: o.to, CP: uint64(s.Event.Checkpoint)})
+			}
+			// Priority events (unaligned barriers) are appended behind the queued
+			// records, which the protocol documents as always correct: the engine keeps
+			// no output-side channel state.
+			t.sendEvent(s.Output, s.Event)
+		}
+		for _, id := range rd.Sealed {
+			t.sealSnapshot(id)
+		}
+		for _, a := range rd.Aborted {
+			t.dropSnapshot(a.Checkpoint)
+		}
+		for _, r := range rd.Released {
+			t.proc.Delete(r.Snapshot.Handle)
+		}
+		for _, m := range rd.Messages {
+			t.sendControl(m)
+		}
+		for _, n := range rd.Notifications {
+			t.notify(n)
+		}
+		if rd.Exit {
+			if t.sink != nil && t.sink.awaiting > 0 {
+				t.sink.exitWhenIdle = true // exit once the store answered
+				return
+			}
+			t.exit()
+			return
+		}
+	}
+	t.armTick()
+}
+
+// sendControl sends a protocol message to the coordinator and traces acks and declines.
+func (t *task) sendControl(m protocol.Message) {
+	switch m.Type {
+	case protocol.MsgAck:
+		t.trace(trace.Event{Kind: trace.KindSnapshotAck, Task: t.plan.id, CP: uint64(m.Checkpoint)})
+	case protocol.MsgDecline:
+		t.trace(trace.Event{Kind: trace.KindSnapshotDecline, Task: t.plan.id, CP: uint64(m.Checkpoint), Reason: m.Reason.String()})
+	}
+	t.proc.Send(coordinatorName, &taskControl{attempt: t.attempt, msg: m})
+}
+
+// notify delivers a notification to the task's listener (the sink) and traces it.
+func (t *task) notify(n protocol.Notification) {
+	kind := trace.KindNotifyComplete
+	if n.Type == protocol.NotifyAborted {
+		kind = trace.KindNotifyAbort
+	}
+	t.trace(trace.Event{Kind: kind, Task: t.plan.id, CP: uint64(n.Checkpoint)})
+	if t.sink != nil {
+		n.Deliver(t.sink)
+	}
+}
+
+// exit ends a finished task whose final snapshot is durable.
+func (t *task) exit() {
+	for _, o := range t.outputs {
+		if len(o.queue) > 0 || len(o.partial) > 0 {
+			panic(fmt.Sprintf("engine: %s exits with output to %s still queued", t.plan.id, o.to))
+		}
+	}
+	t.trace(trace.Event{Kind: trace.KindTaskFinish, Task: t.plan.id})
+	t.phase = phaseExited
+	if t.tickTimer != nil {
+		t.tickTimer.Stop()
+	}
+}
+
+// armTick keeps one timer at the protocol's next deadline (an alignment timeout).
+func (t *task) armTick() {
+	at := t.proto.NextDeadline()
+	if at == t.tickAt && t.tickTimer != nil {
+		return
+	}
+	if t.tickTimer != nil {
+		t.tickTimer.Stop()
+		t.tickTimer = nil
+	}
+	t.tickAt = at
+	if at == protocol.NoDeadline {
+		return
+	}
+	d := max(time.Duration(at-t.now()), 0)
+	t.tickTimer = t.proc.After(d, func() {
+		t.tickTimer = nil
+		t.tickAt = 0
+		t.proto.Tick(t.now())
+		t.handleReady()
+		t.pump()
+	})
+}

@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// Reference is what a failure-free run of a job produces, computed straight from the
+// sources' logs without running the engine: the records each sink outputs (with their
+// values), the final keyed state of each aggregate, and the final offset of each source
+// partition. Exactly-once runs, with any failures, must commit exactly these records.
+type Reference struct {
+	// Output lists, per sink operator, the records it writes. A record reaches a sink
+	// once per path (Broadcast multiplies), so a RID may repeat.
+	Output map[string][]Record
+	// State is the final aggregate per key, per aggregate operator.
+	State map[string]map[string]int64
+	// Offsets is the final offset per source partition, keyed "<source>:<partition>".
+	Offsets map[string]int64
+}
+
+// ReferenceOptions bounds what a reference covers.
+type ReferenceOptions struct {
+	// UnboundedRecords is how many records per partition to take from unbounded sources
+	// (which have no end): the reference then covers that prefix of their logs.
+	UnboundedRecords int64
+}
+
+// ComputeReference computes the reference of graph g. It fails for graphs whose output
+// depends on timing: an aggregate downstream of an edge that interleaves a key's records
+// from several channels (Rebalance or Broadcast to more than one task), and cyclic graphs.
+func ComputeReference(g *Graph, opts ReferenceOptions) (*Reference, error) {
+	if err := g.validate(false); err != nil {
+		return nil, fmt.Errorf("engine: no reference: %w", err)
+	}
+	ref := &Reference{Output: make(map[string][]Record), State: make(map[string]map[string]int64), Offsets: make(map[string]int64)}
+	streams := make(map[string][]Record, len(g.Operators))
+	ordered := make(map[string]bool, len(g.Operators)) // per-key order is the log's order
+	for _, name := range g.topologicalOrder() {
+		op := g.Operator(name)
+		var in []Record
+		keyOrder := true
+		for _, e := range g.inEdges(name) {
+			copies := 1
+			if e.Partitioning == Broadcast {
+				copies = op.Parallelism
+			}
+			if !ordered[e.From] || ((e.Partitioning == Rebalance || e.Partitioning == Broadcast) && op.Parallelism > 1) {
+				keyOrder = false
+			}
+			for _, r := range streams[e.From] {
+				for range copies {
+					in = append(in, r)
+				}
+			}
+		}
+		switch l := op.Logic.(type) {
+		case Source:
+			n := l.Records
+			if n == 0 {
+				n = opts.UnboundedRecords
+			}
+			for p := 0; p < l.Partitions; p++ {
+				log := newPartitionLog(name, p, l)
+				for o := int64(0); o < n; o++ {
+					in = append(in, log.record(o))
+				}
+				ref.Offsets[name+":"+strconv.Itoa(p)] = n
+			}
+			streams[name], ordered[name] = in, true
+		case Map:
+			out := make([]Record, len(in))
+			for i, r := range in {
+				r.Value = l.Fn.apply(r.Value)
+				out[i] = r
+			}
+			streams[name], ordered[name] = out, keyOrder
+		case Filter:
+			var out []Record
+			for _, r := range in {
+				if l.keep(r.Value) {
+					out = append(out, r)
+				}
+			}
+			streams[name], ordered[name] = out, keyOrder
+		case Union:
+			streams[name], ordered[name] = in, keyOrder
+		case Aggregate:
+			if !keyOrder {
+				return nil, fmt.Errorf("engine: no reference: the input of aggregate %q interleaves a key's records from several channels, so its output depends on timing", name)
+			}
+			state := make(map[string]int64)
+			out := make([]Record, len(in))
+			for i, r := range in {
+				state[r.Key] = l.Fn.fold(state[r.Key], r.Value)
+				r.Value = state[r.Key]
+				out[i] = r
+			}
+			ref.State[name] = state
+			streams[name], ordered[name] = out, true
+		case Sink:
+			ref.Output[name] = in
+		default:
+			return nil, fmt.Errorf("engine: no reference for operator %q (%s)", name, op.Logic.Kind())
+		}
+	}
+	return ref, nil
+}
+
+// topologicalOrder returns the operators with every operator after its inputs, ties in
+// graph order. The graph must be acyclic.
+func (g *Graph) topologicalOrder() []string {
+	indegree := make(map[string]int, len(g.Operators))
+	for _, e := range g.Edges {
+		indegree[e.To]++
+	}
+	var order []string
+	done := make(map[string]bool, len(g.Operators))
+	for len(order) < len(g.Operators) {
+		progressed := false
+		for _, op := range g.Operators {
+			if done[op.Name] || indegree[op.Name] > 0 {
+				continue
+			}
+			done[op.Name] = true
+			order = append(order, op.Name)
+			for _, e := range g.outEdges(op.Name) {
+				indegree[e.To]--
+			}
+			progressed = true
+		}
+		if !progressed {
+			panic("engine: topological order of a cyclic graph")
+		}
+	}
+	return order
+}
+
+// OutputValues returns, for every RID any sink outputs, its values in ascending order (one
+// per delivery): the form in which committed output is compared with the reference.
+func (r *Reference) OutputValues() map[string][]int64 {
+	out := make(map[string][]int64)
+	sinks := make([]string, 0, len(r.Output))
+	for s := range r.Output {
+		sinks = append(sinks, s)
+	}
+	slices.Sort(sinks)
+	for _, s := range sinks {
+		for _, rec := range r.Output[s] {
+			out[rec.RID] = append(out[rec.RID], rec.Value)
+		}
+	}
+	for _, v := range out {
+		slices.Sort(v)
+	}
+	return out
+}

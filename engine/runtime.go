@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ckptsim/ckptsim/engine/extstore"
+	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// Runtime is one job running on an Env: the coordinator, the tasks of the current attempt,
+// the external store and its readers. It is also the handle fault injection and tests use
+// (CrashTask, CrashCoordinator, Store, ...).
+//
+// The Runtime object itself stands for the cluster around the processes (the resource
+// manager that deploys tasks and detects failures); it holds no state a process would lose
+// in a crash: the coordinator rebuilds its own from storage, and tasks from checkpoints.
+type Runtime struct {
+	env   Env
+	cfg   Config
+	plan  *jobPlan
+	store *extstore.Store
+
+	coord             *coordinator
+	coordinatorStarts int
+	tasks             []*task // the current incarnation of each task, in plan order
+	attempt           int     // job attempts deployed so far
+	nonce             uint64
+	finished          bool
+	started           bool
+	sourceRecords     int64 // records read by sources, replays included
+}
+
+// New checks cfg and prepares a job on env. Nothing runs until Start.
+func New(env Env, cfg Config) (*Runtime, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Checkpoint.Random == nil {
+		cfg.Checkpoint.Random = env.Rand("coordinator")
+	}
+	rt := &Runtime{env: env, cfg: cfg, plan: newJobPlan(&cfg.Graph)}
+	rt.store = extstore.New(int64(cfg.Store.TxnTimeout))
+	rt.tasks = make([]*task, len(rt.plan.tasks))
+	return rt, nil
+}
+
+// Start spawns the external store, its readers and the coordinator, which deploys the
+// tasks. It fails if a host these need is down.
+func (rt *Runtime) Start() error {
+	if rt.started {
+		return fmt.Errorf("engine: job already started")
+	}
+	rt.started = true
+	if err := rt.StartStore(); err != nil {
+		return err
+	}
+	for i := 0; i < rt.cfg.Store.Readers; i++ {
+		if err := rt.StartReader(i); err != nil {
+			return err
+		}
+	}
+	return rt.StartCoordinator()
+}
+
+// StartStore (re)starts the external store's process; its data survives (it is an
+// external system with storage of its own).
+func (rt *Runtime) StartStore() error {
+	p := &storeProcess{rt: rt, store: rt.store}
+	proc, err := rt.env.Spawn(storeName, p)
+	if err != nil {
+		return err
+	}
+	p.proc = proc
+	return nil
+}
+
+// StartReader (re)starts reader client i.
+func (rt *Runtime) StartReader(i int) error {
+	p := &readerProcess{rt: rt, name: ReaderName(i)}
+	proc, err := rt.env.Spawn(p.name, p)
+	if err != nil {
+		return err
+	}
+	p.proc = proc
+	// Readers are spread over the interval so their reads overlap commits differently.
+	n := time.Duration(rt.cfg.Store.Readers)
+	p.run(rt.cfg.Store.ReadInterval * time.Duration(i+1) / n)
+	return nil
+}
+
+// StartCoordinator starts a coordinator incarnation: the first one starts the job; a later
+// one (after CrashCoordinator, or after its host restarted) recovers from storage and
+// restarts the job from the latest completed checkpoint. It kills a running incarnation.
+func (rt *Runtime) StartCoordinator() error {
+	c := &coordinator{rt: rt}
+	proc, err := rt.env.Spawn(coordinatorName, c)
+	if err != nil {
+		return err
+	}
+	if rt.coord != nil {
+		rt.coord.dead = true
+	}
+	c.proc = proc
+	rt.coord = c
+	rt.coordinatorStarts++
+	c.begin(rt.coordinatorStarts == 1)
+	return nil
+}
+
+// deployTasks spawns every task of a new attempt, restoring from cp (nil: fresh). If a host
+// is down it cancels what it spawned and reports false; the coordinator retries.
+func (rt *Runtime) deployTasks(cp *protocol.CompletedCheckpoint) bool {
+	spawned := make([]*task, 0, len(rt.plan.tasks))
+	for i, tp := range rt.plan.tasks {
+		t := newTask(rt, tp, rt.attempt)
+		proc, err := rt.env.Spawn(tp.id, t)
+		if err != nil {
+			for _, s := range spawned {
+				s.cancel()
+			}
+			return false
+		}
+		t.proc = proc
+		rt.tasks[i] = t
+		spawned = append(spawned, t)
+	}
+	for _, t := range spawned {
+		t.start(cp)
+	}
+	return true
+}
+
+// cancelTasks ends every task of the current attempt (a failover).
+func (rt *Runtime) cancelTasks() {
+	for _, t := range rt.tasks {
+		if t != nil {
+			t.cancel()
+		}
+	}
+}
+
+// taskFailed reports a dead task to the coordinator after the failure-detection delay.
+func (rt *Runtime) taskFailed(t *task, reason string) {
+	c := rt.coord
+	if c == nil || c.dead || !c.proc.Alive() {
+		return // the next coordinator incarnation restarts the job anyway
+	}
+	attempt := t.attempt
+	c.proc.After(rt.cfg.FailureDetection, func() { c.taskFailed(attempt) })
+}
+
+func (rt *Runtime) nextNonce() uint64 {
+	rt.nonce++
+	return rt.nonce
+}
+
+func (rt *Runtime) emit(e trace.Event) { rt.env.Emit(e) }
+
+// trace emits an event of the task unless the incarnation is dead: an event emitted by a
+// crashed task's leftover code would contradict the crash.
+func (t *task) trace(e trace.Event) {
+	if t.phase != phaseDead && t.proc.Alive() {
+		t.rt.emit(e)
+	}
+}
+
+func eventRecord(kind, task, from, to, rid string) trace.Event {
+	return trace.Event{Kind: kind, Task: task, From: from, To: to, RID: rid}
+}

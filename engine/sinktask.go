@@ -1,0 +1,224 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/ckptsim/ckptsim/engine/extstore"
+	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// storeName is the process name of the external store.
+const storeName = "extstore"
+
+// maxPendingTransactions bounds the pre-committed transactions a 2PC sink holds while
+// checkpoints fail to complete.
+const maxPendingTransactions = 64
+
+// sinkPart writes a task's input to the external store. A 2PC sink embeds the protocol's
+// two-phase-commit helper and is its Listener; upsert and append sinks write at once.
+type sinkPart struct {
+	t     *task
+	typ   SinkType
+	nonce uint64
+	epoch uint64 // the writer epoch the store gave this incarnation
+	seq   int    // transaction or batch number within the incarnation
+	tpc   *protocol.TwoPhaseCommit
+	// prepares maps a transaction being pre-committed to the snapshot waiting for it.
+	prepares map[string]*pendingSnapshot
+	// initDone continues the restore once the store answered opInit.
+	initDone func(epoch uint64)
+	// awaiting counts requests whose answer the sink waits for (prepare, commit,
+	// recover): a finished sink exits only when none is left, so that a finished job has
+	// its output committed.
+	awaiting int
+	exitWhenIdle bool
+}
+
+func newSinkPart(t *task, typ SinkType) *sinkPart {
+	return &sinkPart{t: t, typ: typ, nonce: t.rt.nextNonce(), prepares: make(map[string]*pendingSnapshot)}
+}
+
+func (s *sinkPart) request(r *storeRequest) {
+	switch r.op {
+	case opPrepare, opCommit, opRecover:
+		s.awaiting++
+	}
+	r.nonce = s.nonce
+	r.writer = s.t.plan.id
+	r.epoch = s.epoch
+	r.start = s.t.rt.env.Now()
+	s.t.proc.Send(storeName, r)
+}
+
+// txnName returns a new transaction id. The epoch is unique per incarnation, so ids never
+// collide with those a predecessor left in the store.
+func (s *sinkPart) txnName(prefix string) string {
+	s.seq++
+	return s.t.plan.id + ".e" + strconv.FormatUint(s.epoch, 10) + "." + prefix + strconv.Itoa(s.seq)
+}
+
+// recover registers the incarnation with the store (which fences its predecessors and
+// aborts their open transactions) and, for a 2PC sink, finishes the transactions the
+// restored snapshot left: the pending ones are committed, every other is aborted. Then it
+// calls done. d is nil on a fresh start.
+func (s *sinkPart) recover(d *snapshotData, cp protocol.CheckpointID, done func()) {
+	s.initDone = func(epoch uint64) {
+		s.epoch = epoch
+		if s.typ != TwoPhaseCommit {
+			done()
+			return
+		}
+		first := protocol.TransactionID(s.txnName("t"))
+		var commit []string
+		if d != nil {
+			tpc, actions, err := protocol.RestoreTwoPhaseCommit(d.twoPhase, cp, first, maxPendingTransactions)
+			if err != nil {
+				panic(fmt.Sprintf("engine: %s: restoring two-phase commit: %v", s.t.plan.id, err))
+			}
+			s.tpc = tpc
+			for _, a := range actions {
+				// Aborts need no request of their own: the store's recovery aborts every
+				// unfinished transaction of the writer that is not committed here.
+				if a.Type == protocol.TransactionCommit {
+					commit = append(commit, string(a.Transaction))
+				}
+			}
+		} else {
+			tpc, err := protocol.NewTwoPhaseCommit(first, maxPendingTransactions)
+			if err != nil {
+				panic(fmt.Sprintf("engine: %s: two-phase commit: %v", s.t.plan.id, err))
+			}
+			s.tpc = tpc
+		}
+		s.request(&storeRequest{op: opRecover, commit: commit})
+		s.request(&storeRequest{op: opBegin, txn: string(s.tpc.Current())})
+		done()
+	}
+	s.request(&storeRequest{op: opInit})
+}
+
+// write sends a processed buffer to the store.
+func (s *sinkPart) write(records []Record) {
+	var op storeOp
+	var txn string
+	switch s.typ {
+	case TwoPhaseCommit:
+		op, txn = opWrite, string(s.tpc.Current())
+	case Upsert:
+		op, txn = opUpsert, s.txnName("b")
+	case Append:
+		op, txn = opAppend, s.txnName("b")
+	}
+	req := &storeRequest{op: op, txn: txn, rids: make([]string, len(records)), values: make([]int64, len(records))}
+	for i, r := range records {
+		req.rids[i], req.values[i] = r.RID, r.Value
+		if s.t.rt.cfg.TraceSinkWrites {
+			s.t.trace(trace.Event{Kind: trace.KindSinkWrite, Task: s.t.plan.id, Txn: txn, RID: r.RID,
+				Attrs: []trace.Attr{{Key: trace.AttrValue, Value: strconv.FormatInt(r.Value, 10)}}})
+		}
+	}
+	s.request(req)
+}
+
+// preCommit is the sink's part of a snapshot's synchronous cut: a 2PC sink ties its
+// current transaction to the checkpoint, starts the next one and asks the store to
+// prepare the old one; the snapshot is acknowledged only once the store confirmed.
+func (s *sinkPart) preCommit(ps *pendingSnapshot) error {
+	if s.typ != TwoPhaseCommit {
+		return nil
+	}
+	prepared := string(s.tpc.Current())
+	next := protocol.TransactionID(s.txnName("t"))
+	st, err := s.tpc.PreCommit(ps.req.Checkpoint, next)
+	if err != nil {
+		return err
+	}
+	ps.data.twoPhase = st
+	ps.awaitPrepare = true
+	s.prepares[prepared] = ps
+	s.request(&storeRequest{op: opPrepare, txn: prepared, cp: uint64(ps.req.Checkpoint)})
+	s.request(&storeRequest{op: opBegin, txn: string(next)})
+	return nil
+}
+
+// NotifyCheckpointComplete implements protocol.Listener: commit what the checkpoint covers.
+func (s *sinkPart) NotifyCheckpointComplete(id protocol.CheckpointID) {
+	if s.tpc != nil {
+		s.perform(s.tpc.NotifyCheckpointComplete(id))
+	}
+}
+
+// NotifyCheckpointAborted implements protocol.Listener.
+func (s *sinkPart) NotifyCheckpointAborted(id protocol.CheckpointID) {
+	if s.tpc != nil {
+		s.perform(s.tpc.NotifyCheckpointAborted(id))
+	}
+}
+
+func (s *sinkPart) perform(actions []protocol.TransactionAction) {
+	for _, a := range actions {
+		switch a.Type {
+		case protocol.TransactionCommit:
+			s.request(&storeRequest{op: opCommit, txn: string(a.Transaction), cp: uint64(a.Checkpoint)})
+		case protocol.TransactionAbort:
+			s.request(&storeRequest{op: opAbort, txn: string(a.Transaction)})
+		}
+	}
+}
+
+// onReply handles the store's answer to a request of this incarnation.
+func (s *sinkPart) onReply(m *storeReply) {
+	if m.nonce != s.nonce {
+		return // meant for a predecessor
+	}
+	switch m.op {
+	case opPrepare, opCommit, opRecover:
+		s.awaiting--
+		defer s.maybeExit()
+	}
+	switch m.op {
+	case opInit:
+		if m.err != nil {
+			s.t.fail("sink init: " + m.err.Error())
+			return
+		}
+		if s.initDone != nil {
+			done := s.initDone
+			s.initDone = nil
+			done(m.epoch)
+		}
+	case opPrepare:
+		ps := s.prepares[m.txn]
+		delete(s.prepares, m.txn)
+		if m.err != nil {
+			s.t.fail("sink prepare: " + m.err.Error())
+			return
+		}
+		if ps != nil && s.t.snapshots[ps.req.Checkpoint] == ps {
+			ps.awaitPrepare = false
+			s.t.maybeComplete(ps)
+		}
+	case opCommit, opRecover:
+		// A transaction the store aborted (timed out) cannot be committed any more: its
+		// records are lost. That is the store's verdict, traced as sink.abort when it
+		// happened; failing the task would not bring them back.
+		if m.err != nil && !errors.Is(m.err, extstore.ErrAborted) {
+			s.t.fail("sink " + m.op.String() + ": " + m.err.Error())
+		}
+	default:
+		if m.err != nil {
+			s.t.fail("sink " + m.op.String() + ": " + m.err.Error())
+		}
+	}
+}
+
+// maybeExit ends a sink whose task the protocol let exit once its last answers arrived.
+func (s *sinkPart) maybeExit() {
+	if s.exitWhenIdle && s.awaiting == 0 && s.t.alive() {
+		s.exitWhenIdle = false
+		s.t.exit()
+	}
+}

@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// pendingSnapshot is a snapshot between its synchronous cut and its acknowledgement.
+type pendingSnapshot struct {
+	req  protocol.SnapshotRequest
+	data *snapshotData
+	// recording: channel state is still being recorded (unaligned); the snapshot is
+	// finalised when the protocol seals it.
+	recording bool
+	finalised bool
+	uploaded  bool
+	// awaitPrepare: a 2PC sink's pre-commit has not been confirmed by the store yet.
+	awaitPrepare bool
+	snap         protocol.TaskSnapshot
+	failed       bool
+}
+
+// capture copies the task's live state at the cut: operator state, source offsets and the
+// channel counters. A sink's transaction state is added by its pre-commit.
+func (t *task) capture(cp protocol.CheckpointID) *snapshotData {
+	d := &snapshotData{task: t.plan.id, cp: uint64(cp)}
+	if t.op != nil {
+		var w stateWriter
+		t.op.snapshot(&w)
+		if b := w.bytes(); len(b) > 0 {
+			d.operator = b
+		}
+	}
+	if t.source != nil {
+		d.offsets = slices.Clone(t.source.offsets)
+	}
+	d.sent = make([]int64, len(t.outputs))
+	for i, o := range t.outputs {
+		d.sent[i] = o.sent
+	}
+	d.recv = make([]int64, len(t.inputs))
+	for i, in := range t.inputs {
+		d.recv[i] = in.recv
+	}
+	d.channel = make([][]Record, len(t.inputs))
+	return d
+}
+
+// takeSnapshot performs the synchronous part of a snapshot request.
+func (t *task) takeSnapshot(req protocol.SnapshotRequest) {
+	if _, dup := t.snapshots[req.Checkpoint]; dup {
+		panic(fmt.Sprintf("engine: %s: second snapshot request for %d", t.plan.id, req.Checkpoint))
+	}
+	ps := &pendingSnapshot{req: req, data: t.capture(req.Checkpoint), recording: req.AwaitChannelState}
+	t.snapshots[req.Checkpoint] = ps
+	if t.sink != nil {
+		if err := t.sink.preCommit(ps); err != nil {
+			ps.failed = true
+			t.snapshotFailed(req.Checkpoint, protocol.ReasonTooManyPending)
+			return
+		}
+	}
+	if !ps.recording {
+		t.finalise(ps)
+	}
+}
+
+// recordChannelState adds a buffer that crossed the cut of cp to the channel state.
+func (t *task) recordChannelState(cp protocol.CheckpointID, input int, records []Record) {
+	ps, ok := t.snapshots[cp]
+	if !ok || !ps.recording {
+		panic(fmt.Sprintf("engine: %s: admit asks to record channel state for %d, which is not recording", t.plan.id, cp))
+	}
+	ps.data.channel[input] = append(ps.data.channel[input], records...)
+}
+
+// sealSnapshot finalises an unaligned snapshot whose channel state is complete.
+func (t *task) sealSnapshot(cp protocol.CheckpointID) {
+	ps, ok := t.snapshots[cp]
+	if !ok {
+		return // declined meanwhile (pre-commit failed)
+	}
+	if !ps.recording {
+		panic(fmt.Sprintf("engine: %s: sealed %d, which was not recording channel state", t.plan.id, cp))
+	}
+	ps.recording = false
+	t.finalise(ps)
+}
+
+// dropSnapshot forgets a snapshot the protocol gave up; an upload still running is
+// deleted when it finishes.
+func (t *task) dropSnapshot(cp protocol.CheckpointID) { delete(t.snapshots, cp) }
+
+// finalise encodes the snapshot, traces it and starts the upload. The trace event comes
+// here, when the state including any channel state is fixed, so that snapshot.taken's
+// chan.<from> counts are final and its state digest is that of the uploaded bytes.
+func (t *task) finalise(ps *pendingSnapshot) {
+	cp := ps.req.Checkpoint
+	blob := ps.data.encode()
+	ps.finalised = true
+	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp),
+		Attrs: t.snapshotAttrs(ps.data, Digest(blob))})
+	key := stateKey(t.plan.id, cp)
+	ps.snap = protocol.TaskSnapshot{Handle: key, StateSizeBytes: int64(len(blob)), Final: ps.req.Final}
+	if t.source != nil {
+		ps.snap.SourceOffsets = t.source.sourceOffsets(ps.data.offsets)
+	}
+	for i, recs := range ps.data.channel {
+		if len(recs) > 0 {
+			ps.snap.ChannelState = append(ps.snap.ChannelState, protocol.ChannelStateHandle{
+				Input: t.plan.inputs[i], Handle: key + "#" + t.inputs[i].from, Records: len(recs)})
+		}
+	}
+	t.proc.Write(key, blob, func(err error) {
+		if t.snapshots[cp] != ps {
+			t.proc.Delete(key) // the checkpoint was aborted meanwhile
+			return
+		}
+		if err != nil {
+			t.snapshotFailed(cp, protocol.ReasonUploadFailed)
+			return
+		}
+		ps.uploaded = true
+		t.maybeComplete(ps)
+	})
+}
+
+// maybeComplete acknowledges a snapshot once it is uploaded and, for a 2PC sink, its
+// pre-commit is confirmed.
+func (t *task) maybeComplete(ps *pendingSnapshot) {
+	if !ps.uploaded || ps.awaitPrepare || ps.failed || !t.alive() {
+		return
+	}
+	cp := ps.req.Checkpoint
+	delete(t.snapshots, cp)
+	err := t.proto.SnapshotCompleted(t.now(), cp, ps.snap)
+	if err != nil && err != protocol.ErrUnknownCheckpoint {
+		panic(fmt.Sprintf("engine: %s: snapshot completed %d: %v", t.plan.id, cp, err))
+	}
+	t.handleReady()
+	t.pump()
+}
+
+func (t *task) snapshotFailed(cp protocol.CheckpointID, reason protocol.Reason) {
+	delete(t.snapshots, cp)
+	err := t.proto.SnapshotFailed(t.now(), cp, reason)
+	if err != nil && err != protocol.ErrUnknownCheckpoint {
+		panic(fmt.Sprintf("engine: %s: snapshot failed %d: %v", t.plan.id, cp, err))
+	}
+	t.handleReady()
+	t.pump()
+}
+
+// snapshotAttrs renders the attributes checkers read from snapshot.taken and task.restore:
+// the state digest, the per-channel counters and, for token processes, the balances.
+func (t *task) snapshotAttrs(d *snapshotData, digest string) []trace.Attr {
+	attrs := make([]trace.Attr, 0, 1+len(d.sent)+2*len(d.recv))
+	attrs = append(attrs, trace.Attr{Key: trace.AttrState, Value: digest})
+	for i, n := range d.sent {
+		attrs = append(attrs, trace.Attr{Key: trace.AttrSentPrefix + t.outputs[i].to, Value: strconv.FormatInt(n, 10)})
+	}
+	for i, n := range d.recv {
+		from := t.inputs[i].from
+		attrs = append(attrs,
+			trace.Attr{Key: trace.AttrRecvPrefix + from, Value: strconv.FormatInt(n, 10)},
+			trace.Attr{Key: trace.AttrChanPrefix + from, Value: strconv.Itoa(len(d.channel[i]))})
+	}
+	if d.tokens != nil {
+		attrs = append(attrs, trace.Attr{Key: trace.AttrTokens, Value: strconv.FormatInt(d.tokens.balance, 10)})
+		for i, recs := range d.channel {
+			var sum int64
+			for _, r := range recs {
+				sum += r.Value
+			}
+			attrs = append(attrs, trace.Attr{Key: trace.AttrChanTokensPrefix + t.inputs[i].from, Value: strconv.FormatInt(sum, 10)})
+		}
+	}
+	slices.SortFunc(attrs, func(a, b trace.Attr) int {
+		switch {
+		case a.Key < b.Key:
+			return -1
+		case a.Key > b.Key:
+			return 1
+		}
+		return 0
+	})
+	return attrs
+}

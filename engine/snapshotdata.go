@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/ckptsim/ckptsim/protocol"
+)
+
+// snapshotData is everything one task's snapshot holds. Its encoding is the uploaded state,
+// and the digest of its encoding is the `state` attribute of snapshot.taken and
+// task.restore.
+type snapshotData struct {
+	task     string
+	cp       uint64
+	operator []byte  // the operator's own encoding (keyed state); empty if stateless
+	offsets  []int64 // a source's next offset per assigned partition
+	sent     []int64 // records sent per output channel, in plan order
+	recv     []int64 // records consumed per input channel, in plan order
+	channel  [][]Record
+	// twoPhase is the two-phase-commit helper's state of a 2PC sink.
+	twoPhase protocol.TwoPhaseCommitState
+	tokens   *tokenState // a token process's balance and position
+}
+
+const snapshotFormat = "ckptsim.engine.snapshot.v1"
+
+func (d *snapshotData) encode() []byte {
+	var w stateWriter
+	w.tag(snapshotFormat)
+	w.string(d.task)
+	w.uint(d.cp)
+	w.string(string(d.operator))
+	w.uint(uint64(len(d.offsets)))
+	for _, o := range d.offsets {
+		w.int(o)
+	}
+	w.uint(uint64(len(d.sent)))
+	for _, n := range d.sent {
+		w.int(n)
+	}
+	w.uint(uint64(len(d.recv)))
+	for _, n := range d.recv {
+		w.int(n)
+	}
+	w.uint(uint64(len(d.channel)))
+	for _, recs := range d.channel {
+		w.uint(uint64(len(recs)))
+		for _, r := range recs {
+			w.record(r)
+		}
+	}
+	w.uint(uint64(len(d.twoPhase.Pending)))
+	for _, p := range d.twoPhase.Pending {
+		w.uint(uint64(p.Checkpoint))
+		w.string(string(p.Transaction))
+	}
+	w.string(string(d.twoPhase.Current))
+	if d.tokens == nil {
+		w.uint(0)
+	} else {
+		w.uint(1)
+		d.tokens.encode(&w)
+	}
+	return w.bytes()
+}
+
+func decodeSnapshot(data []byte) (*snapshotData, error) {
+	r := &stateReader{buf: data}
+	r.expect(snapshotFormat)
+	d := &snapshotData{task: r.string(), cp: r.uint()}
+	d.operator = []byte(r.string())
+	if len(d.operator) == 0 {
+		d.operator = nil
+	}
+	d.offsets = make([]int64, r.count())
+	for i := range d.offsets {
+		d.offsets[i] = r.int()
+	}
+	d.sent = make([]int64, r.count())
+	for i := range d.sent {
+		d.sent[i] = r.int()
+	}
+	d.recv = make([]int64, r.count())
+	for i := range d.recv {
+		d.recv[i] = r.int()
+	}
+	d.channel = make([][]Record, r.count())
+	for i := range d.channel {
+		n := r.count()
+		if n > 0 {
+			d.channel[i] = make([]Record, n)
+		}
+		for j := range n {
+			d.channel[i][j] = r.record()
+		}
+	}
+	if n := r.count(); n > 0 {
+		d.twoPhase.Pending = make([]protocol.PendingTransaction, n)
+		for i := range d.twoPhase.Pending {
+			d.twoPhase.Pending[i] = protocol.PendingTransaction{
+				Checkpoint:  protocol.CheckpointID(r.uint()),
+				Transaction: protocol.TransactionID(r.string()),
+			}
+		}
+	}
+	d.twoPhase.Current = protocol.TransactionID(r.string())
+	if r.uint() == 1 {
+		d.tokens = decodeTokenState(r)
+	}
+	if err := r.done(); err != nil {
+		return nil, fmt.Errorf("engine: decoding snapshot: %w", err)
+	}
+	return d, nil
+}
+
+// stateKey is the storage key of a task's snapshot for checkpoint cp.
+func stateKey(task string, cp protocol.CheckpointID) string {
+	return "state/" + cp.String() + "/" + task
+}

@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Source reads a partitioned, replayable log. Record o of partition p is a pure function of
+// (Seed, p, o), so a replay after failover reads exactly what the first read saw, and the
+// reference model computes the same records without running the engine.
+//
+// Task i of a source with parallelism k reads partitions i, i+k, i+2k, ... Every key belongs
+// to one partition (keys are "<source>/<partition>/<n>"), so the order of a key's records is
+// the partition's order wherever they flow through forward and hash edges.
+type Source struct {
+	// Partitions is the number of partitions in the log, at least the parallelism.
+	Partitions int
+	// Records is the number of records per partition; 0 makes the source unbounded.
+	Records int64
+	// RatePerSecond is how many records per partition become available per second of
+	// virtual time; 0 means all at once (bounded sources only), limited by backpressure.
+	RatePerSecond int64
+	// Keys is the number of distinct keys per partition (at least 1).
+	Keys int
+	// Seed chooses the keys and values; it is part of the data, not the run.
+	Seed uint64
+	// MaxValue bounds the values, which are drawn from 1..MaxValue (0 means 9).
+	MaxValue int64
+}
+
+func (Source) Kind() string              { return "source" }
+func (Source) inputs() (least, most int) { return 0, 0 }
+func (Source) outputs() bool             { return true }
+func (s Source) validate(g *Graph, op *Operator) error {
+	switch {
+	case s.Partitions < op.Parallelism:
+		return fmt.Errorf("%d partitions for parallelism %d: every task needs a partition", s.Partitions, op.Parallelism)
+	case s.Records < 0:
+		return fmt.Errorf("negative record count %d", s.Records)
+	case s.RatePerSecond < 0:
+		return fmt.Errorf("negative rate %d", s.RatePerSecond)
+	case s.Records == 0 && s.RatePerSecond == 0:
+		return fmt.Errorf("an unbounded source needs a rate")
+	case s.Keys < 1:
+		return fmt.Errorf("%d keys per partition, want at least 1", s.Keys)
+	case s.MaxValue < 0:
+		return fmt.Errorf("negative max value %d", s.MaxValue)
+	}
+	return nil
+}
+
+// Bounded reports whether the source ends.
+func (s Source) Bounded() bool { return s.Records > 0 }
+
+// partitionLog is one partition of a source's log.
+type partitionLog struct {
+	source    string
+	partition int
+	spec      Source
+	keys      []string // keys[n] is the n-th key of the partition, rendered once
+}
+
+func newPartitionLog(source string, partition int, spec Source) *partitionLog {
+	keys := make([]string, spec.Keys)
+	for n := range keys {
+		keys[n] = source + "/" + strconv.Itoa(partition) + "/" + strconv.Itoa(n)
+	}
+	return &partitionLog{source: source, partition: partition, spec: spec, keys: keys}
+}
+
+// record returns the record at offset.
+func (l *partitionLog) record(offset int64) Record {
+	if offset < 0 || (l.spec.Records > 0 && offset >= l.spec.Records) {
+		panic(fmt.Sprintf("engine: offset %d outside partition %s:%d of %d records", offset, l.source, l.partition, l.spec.Records))
+	}
+	h := mix64(l.spec.Seed ^ mix64(uint64(l.partition)+1) ^ mix64(uint64(offset)<<1|1))
+	maxValue := l.spec.MaxValue
+	if maxValue == 0 {
+		maxValue = 9
+	}
+	return Record{
+		RID:   RID(l.source, l.partition, offset),
+		Key:   l.keys[h%uint64(len(l.keys))],
+		Value: 1 + int64((h>>32)%uint64(maxValue)),
+	}
+}
+
+// available returns how many records of the partition exist at virtual time nowNanos: all
+// of them for a source without a rate, else those whose time has come, capped at Records.
+func (l *partitionLog) available(nowNanos int64) int64 {
+	rate := l.spec.RatePerSecond
+	if rate == 0 {
+		return l.spec.Records
+	}
+	// Record o becomes available at o/rate seconds; computed in two steps so that long
+	// runs at high rates cannot overflow.
+	secs := nowNanos / 1e9
+	n := secs*rate + (nowNanos%1e9)*rate/1e9 + 1
+	if l.spec.Records > 0 && n > l.spec.Records {
+		return l.spec.Records
+	}
+	return n
+}
+
+// nextAvailableNanos returns when record offset becomes available (rate > 0).
+func (l *partitionLog) nextAvailableNanos(offset int64) int64 {
+	rate := l.spec.RatePerSecond
+	secs := offset / rate
+	return secs*1e9 + ((offset%rate)*1e9+rate-1)/rate
+}
+
+// mix64 is SplitMix64's finaliser: a cheap, well-spread hash of a 64-bit value.
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}

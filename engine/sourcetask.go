@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/ckptsim/ckptsim/protocol"
+)
+
+// sourcePart is the reading side of a source task: the partitions it owns and the next
+// offset in each, which is what its snapshots record and its restores rewind to.
+type sourcePart struct {
+	t         *task
+	logs      []*partitionLog
+	offsets   []int64 // next offset to read, per owned partition
+	next      int     // round-robin position over partitions
+	wakeArmed bool
+}
+
+func newSourcePart(t *task, spec Source) *sourcePart {
+	s := &sourcePart{t: t}
+	k := t.plan.op.Parallelism
+	for p := t.plan.index; p < spec.Partitions; p += k {
+		s.logs = append(s.logs, newPartitionLog(t.plan.op.Name, p, spec))
+	}
+	s.offsets = make([]int64, len(s.logs))
+	return s
+}
+
+// restore rewinds to the offsets of a snapshot.
+func (s *sourcePart) restore(offsets []int64) error {
+	if len(offsets) != len(s.logs) {
+		return fmt.Errorf("engine: %s: snapshot has %d source offsets for %d partitions", s.t.plan.id, len(offsets), len(s.logs))
+	}
+	for i, o := range offsets {
+		if o < 0 || (s.logs[i].spec.Records > 0 && o > s.logs[i].spec.Records) {
+			return fmt.Errorf("engine: %s: offset %d out of range in partition %d", s.t.plan.id, o, s.logs[i].partition)
+		}
+	}
+	copy(s.offsets, offsets)
+	return nil
+}
+
+// sourceOffsets renders offsets for the protocol's TaskSnapshot (splits "<source>:<p>").
+func (s *sourcePart) sourceOffsets(offsets []int64) []protocol.SourceOffset {
+	out := make([]protocol.SourceOffset, len(offsets))
+	for i, o := range offsets {
+		out[i] = protocol.SourceOffset{Split: s.logs[i].source + ":" + strconv.Itoa(s.logs[i].partition), Offset: o}
+	}
+	return out
+}
+
+// exhausted reports whether a bounded source has read every record.
+func (s *sourcePart) exhausted() bool {
+	for i, l := range s.logs {
+		if l.spec.Records == 0 || s.offsets[i] < l.spec.Records {
+			return false
+		}
+	}
+	return true
+}
+
+// step emits up to one buffer's worth of available records from the next partition that
+// has some. It reports whether it emitted anything.
+func (s *sourcePart) step() bool {
+	t := s.t
+	if t.finishSent {
+		return false
+	}
+	if s.exhausted() {
+		t.finish()
+		return false
+	}
+	if !t.hasRoom() {
+		return false // a returned credit pumps the task again
+	}
+	now := t.rt.env.Now()
+	batch := t.rt.cfg.Network.BufferRecords
+	for k := range s.logs {
+		i := (s.next + k) % len(s.logs)
+		avail := s.logs[i].available(now) - s.offsets[i]
+		if avail <= 0 {
+			continue
+		}
+		n := int(min(avail, int64(batch)))
+		for range n {
+			t.route(s.logs[i].record(s.offsets[i]))
+			s.offsets[i]++
+		}
+		s.next = (i + 1) % len(s.logs)
+		t.rt.sourceRecords += int64(n)
+		t.occupy(n)
+		return true
+	}
+	s.sleep(now)
+	return false
+}
+
+// sleep waits until the next record of a rate-limited partition is due, but at least
+// SourcePoll, so that a slow rate is read in batches.
+func (s *sourcePart) sleep(now int64) {
+	if s.wakeArmed {
+		return
+	}
+	wake := int64(-1)
+	for i, l := range s.logs {
+		if l.spec.RatePerSecond == 0 || (l.spec.Records > 0 && s.offsets[i] >= l.spec.Records) {
+			continue
+		}
+		if at := l.nextAvailableNanos(s.offsets[i]); wake < 0 || at < wake {
+			wake = at
+		}
+	}
+	if wake < 0 {
+		return
+	}
+	d := max(time.Duration(wake-now), s.t.rt.cfg.SourcePoll)
+	s.wakeArmed = true
+	s.t.proc.After(d, func() {
+		s.wakeArmed = false
+		s.t.pump()
+	})
+}

@@ -1,0 +1,34 @@
+package engine
+
+import "time"
+
+// KeyedSumGraph is the standard pipeline: a source with parallelism partitions, hashed by
+// key into a keyed sum, forwarded into a sink of type sink. records is the number of records
+// per partition (0: unbounded) and rate the records per second per partition (0: as fast as
+// backpressure allows).
+func KeyedSumGraph(parallelism int, records, rate int64, sink SinkType) Graph {
+	return Graph{
+		Operators: []Operator{
+			{Name: "src", Parallelism: parallelism, Logic: Source{Partitions: parallelism, Records: records, RatePerSecond: rate, Keys: 16, Seed: 1}},
+			{Name: "sum", Parallelism: parallelism, Logic: Aggregate{Fn: Sum}},
+			{Name: "sink", Parallelism: parallelism, Logic: Sink{Type: sink}},
+		},
+		Edges: []Edge{
+			{From: "src", To: "sum", Partitioning: Hash},
+			{From: "sum", To: "sink", Partitioning: Forward},
+		},
+	}
+}
+
+// StandardConfig is the standard benchmark job: 8 sources, key by, 8 aggregators and 8
+// two-phase-commit sinks, 1,000 records per second per source (unbounded), an aligned
+// checkpoint every 100 ms of virtual time.
+func StandardConfig() Config {
+	cfg := DefaultConfig(KeyedSumGraph(8, 0, 1000, TwoPhaseCommit))
+	cfg.Checkpoint.Interval = 100 * time.Millisecond
+	// Flink's default buffer timeout: a partly filled buffer waits up to 100 ms (barriers
+	// flush it earlier), so buffers carry several records each.
+	cfg.Network.FlushInterval = 100 * time.Millisecond
+	cfg.SourcePoll = 10 * time.Millisecond
+	return cfg
+}

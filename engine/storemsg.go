@@ -1,0 +1,48 @@
+package engine
+
+// Requests to the external store process and its replies. A sink addresses the store by
+// the process name "extstore"; replies carry the nonce of the requesting incarnation so
+// that a restarted sink ignores replies meant for its predecessor.
+
+type storeOp uint8
+
+const (
+	opInit storeOp = iota + 1
+	opBegin
+	opWrite
+	opPrepare
+	opCommit
+	opRecover
+	opUpsert
+	opAppend
+	opRead
+	opAbort
+)
+
+var storeOpNames = [...]string{opInit: "init", opBegin: "begin", opWrite: "write", opPrepare: "prepare",
+	opCommit: "commit", opRecover: "recover", opUpsert: "upsert", opAppend: "append", opRead: "read", opAbort: "abort"}
+
+func (o storeOp) String() string { return storeOpNames[o] }
+
+type storeRequest struct {
+	op     storeOp
+	nonce  uint64
+	writer string
+	epoch  uint64
+	txn    string
+	cp     uint64
+	rids   []string
+	values []int64
+	commit []string // opRecover: the transactions to commit
+	start  int64    // virtual time the request was sent
+}
+
+type storeReply struct {
+	op      storeOp
+	nonce   uint64
+	txn     string
+	epoch   uint64
+	visible int64 // opRead
+	start   int64
+	err     error
+}

@@ -1,0 +1,152 @@
+package engine
+
+import "fmt"
+
+// MaxParallelism bounds the tasks of one operator.
+const MaxParallelism = 1024
+
+// reservedNames are process names the engine uses for itself; an operator may not take one.
+var reservedNames = []string{"coordinator", "extstore", "reader"}
+
+// validate checks the graph's shape. cyclesAllowed is true only for the modes that can
+// snapshot a cyclic graph (unaligned and chandy-lamport): an aligned barrier waits for
+// barriers from every input, and on a cycle one of them comes from downstream of itself.
+func (g *Graph) validate(cyclesAllowed bool) error {
+	if len(g.Operators) == 0 {
+		return fmt.Errorf("engine: graph has no operators")
+	}
+	seen := make(map[string]bool, len(g.Operators))
+	for i := range g.Operators {
+		op := &g.Operators[i]
+		if err := validName(op.Name); err != nil {
+			return fmt.Errorf("engine: operator %d: %w", i, err)
+		}
+		if seen[op.Name] {
+			return fmt.Errorf("engine: operator %q is defined twice", op.Name)
+		}
+		seen[op.Name] = true
+		if op.Parallelism < 1 || op.Parallelism > MaxParallelism {
+			return fmt.Errorf("engine: operator %q: parallelism %d is not in 1..%d", op.Name, op.Parallelism, MaxParallelism)
+		}
+		if op.Logic == nil {
+			return fmt.Errorf("engine: operator %q has no logic", op.Name)
+		}
+		if v, ok := op.Logic.(interface{ validate(*Graph, *Operator) error }); ok {
+			if err := v.validate(g, op); err != nil {
+				return fmt.Errorf("engine: operator %q (%s): %w", op.Name, op.Logic.Kind(), err)
+			}
+		}
+	}
+	if err := g.validateEdges(seen); err != nil {
+		return err
+	}
+	for i := range g.Operators {
+		op := &g.Operators[i]
+		least, most := op.Logic.inputs()
+		n := len(g.inEdges(op.Name))
+		if n < least || (most >= 0 && n > most) {
+			return fmt.Errorf("engine: operator %q (%s) has %d input edges, want %s", op.Name, op.Logic.Kind(), n, countRange(least, most))
+		}
+		if out := g.outEdges(op.Name); len(out) > 0 && !op.Logic.outputs() {
+			return fmt.Errorf("engine: edge %s: operator %q (%s) has no output", out[0], op.Name, op.Logic.Kind())
+		}
+	}
+	if !cyclesAllowed {
+		if e, ok := g.cycleEdge(); ok {
+			return fmt.Errorf("engine: edge %s closes a cycle; only unaligned and chandy-lamport modes snapshot cyclic graphs", e)
+		}
+	}
+	return nil
+}
+
+func (g *Graph) validateEdges(ops map[string]bool) error {
+	pairs := make(map[[2]string]bool, len(g.Edges))
+	for _, e := range g.Edges {
+		if !ops[e.From] {
+			return fmt.Errorf("engine: edge %s: no operator %q", e, e.From)
+		}
+		if !ops[e.To] {
+			return fmt.Errorf("engine: edge %s: no operator %q", e, e.To)
+		}
+		if e.Partitioning < Forward || e.Partitioning > Broadcast {
+			return fmt.Errorf("engine: edge %s: unknown partitioning", e)
+		}
+		key := [2]string{e.From, e.To}
+		if pairs[key] {
+			return fmt.Errorf("engine: edge %s: %q and %q are already connected", e, e.From, e.To)
+		}
+		pairs[key] = true
+		if e.Partitioning == Forward {
+			from, to := g.Operator(e.From), g.Operator(e.To)
+			if from.Parallelism != to.Parallelism {
+				return fmt.Errorf("engine: edge %s: forward needs equal parallelism, have %d and %d", e, from.Parallelism, to.Parallelism)
+			}
+		}
+	}
+	return nil
+}
+
+// cycleEdge returns an edge that closes a cycle, found by depth-first search in graph order
+// so the error names the same edge every time.
+func (g *Graph) cycleEdge() (Edge, bool) {
+	const (
+		unvisited = iota
+		onPath
+		done
+	)
+	state := make(map[string]int, len(g.Operators))
+	var found Edge
+	var visit func(op string) bool
+	visit = func(op string) bool {
+		state[op] = onPath
+		for _, e := range g.outEdges(op) {
+			switch state[e.To] {
+			case onPath:
+				found = e
+				return true
+			case unvisited:
+				if visit(e.To) {
+					return true
+				}
+			}
+		}
+		state[op] = done
+		return false
+	}
+	for _, op := range g.Operators {
+		if state[op.Name] == unvisited && visit(op.Name) {
+			return found, true
+		}
+	}
+	return Edge{}, false
+}
+
+// validName accepts lower-case letters, digits and underscores, starting with a letter, so
+// that task ids ("<op>-<index>") parse one way and can be used in trace attribute keys.
+func validName(name string) error {
+	if name == "" {
+		return fmt.Errorf("empty name")
+	}
+	for i, r := range name {
+		ok := r >= 'a' && r <= 'z' || r == '_' || (i > 0 && r >= '0' && r <= '9')
+		if !ok {
+			return fmt.Errorf("name %q: use lower-case letters, digits and '_', starting with a letter", name)
+		}
+	}
+	for _, r := range reservedNames {
+		if name == r {
+			return fmt.Errorf("name %q is reserved", name)
+		}
+	}
+	return nil
+}
+
+func countRange(least, most int) string {
+	switch {
+	case most < 0:
+		return fmt.Sprintf("at least %d", least)
+	case least == most:
+		return fmt.Sprintf("exactly %d", least)
+	}
+	return fmt.Sprintf("%d to %d", least, most)
+}

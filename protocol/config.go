@@ -1,0 +1,217 @@
+package protocol
+
+import (
+	"math/rand/v2"
+	"time"
+)
+
+// Limits that no configuration may exceed. They keep every queue in the
+// protocol bounded even when a host passes absurd values.
+const (
+	// MaxPendingCheckpointsLimit caps Config.MaxPendingCheckpoints.
+	MaxPendingCheckpointsLimit = 1024
+	// MaxRetainedCheckpointsLimit caps Config.RetainedCheckpoints.
+	MaxRetainedCheckpointsLimit = 1024
+)
+
+// RandomSource is the only randomness the protocol uses: the jitter of the
+// first periodic trigger. *math/rand/v2.PCG and *math/rand/v2.Rand satisfy
+// it. The host passes a sub-stream derived from its run seed, so adding a
+// draw elsewhere never shifts the coordinator's draws.
+type RandomSource interface {
+	Uint64() uint64
+}
+
+// Config is the checkpointing policy of one job. The coordinator uses all of
+// it; tasks use the part TaskConfig copies. Durations are virtual time.
+type Config struct {
+	// Mode is how barriers are handled (savepoints are aligned anyway).
+	Mode Mode
+	// Interval is the time between periodic triggers; 0 disables periodic
+	// checkpoints (manual triggers and savepoints still work).
+	Interval time.Duration
+	// Timeout is how long a checkpoint may stay pending before it expires.
+	Timeout time.Duration
+	// MaxConcurrent is how many checkpoints (not savepoints) may be pending
+	// at once. Unaligned modes need 1: a second in-flight unaligned
+	// checkpoint would have to record channel state for the first.
+	MaxConcurrent int
+	// MinPause is the least time between the completion of one checkpoint
+	// and the trigger of the next, so a slow job is not checkpointing all
+	// the time.
+	MinPause time.Duration
+	// TolerableFailures is how many checkpoint failures in a row (see
+	// Reason.CountsAsFailure) are tolerated; one more and the coordinator
+	// asks the host to fail the job over. A completion resets the count.
+	TolerableFailures int
+	// RetainedCheckpoints is how many completed checkpoints (savepoints
+	// are not counted) stay in the completed-checkpoint store.
+	RetainedCheckpoints int
+	// AlignmentTimeout is, in ModeAlignedWithTimeout, how long a task may
+	// align before it switches to unaligned. Must be 0 in other modes.
+	AlignmentTimeout time.Duration
+	// MaxPendingCheckpoints bounds every per-checkpoint table: pending
+	// checkpoints and queued savepoints at the coordinator, snapshots in
+	// flight at a task.
+	MaxPendingCheckpoints int
+	// MaxBufferedRecords bounds the records one task records as channel
+	// state for one checkpoint (unaligned, or aligned-with-timeout after
+	// the switch). Beyond it the task declines the checkpoint
+	// (ReasonChannelStateOverflow) rather than grow without limit.
+	MaxBufferedRecords int
+	// JitterSeed seeds the first-trigger jitter when Random is nil.
+	JitterSeed uint64
+	// Random, if not nil, replaces JitterSeed as the jitter source.
+	Random RandomSource
+}
+
+// DefaultConfig returns a valid aligned configuration with one-second
+// virtual intervals, suitable as a starting point.
+func DefaultConfig() Config {
+	return Config{
+		Mode:                  ModeAligned,
+		Interval:              time.Second,
+		Timeout:               10 * time.Second,
+		MaxConcurrent:         1,
+		MinPause:              0,
+		TolerableFailures:     3,
+		RetainedCheckpoints:   1,
+		MaxPendingCheckpoints: 16,
+		MaxBufferedRecords:    100000,
+	}
+}
+
+// ConfigError is returned by Config.Validate; Field names the offending
+// field so a scenario author sees exactly what to change.
+type ConfigError struct {
+	Field   string
+	Problem string
+}
+
+func (e *ConfigError) Error() string {
+	return "protocol: config: " + e.Field + ": " + e.Problem
+}
+
+// Validate checks every field and returns a *ConfigError for the first
+// invalid one (in field order), or nil.
+func (c Config) Validate() error {
+	bad := func(field, problem string) error { return &ConfigError{Field: field, Problem: problem} }
+	switch {
+	case c.Mode < ModeAligned || c.Mode > ModeAtLeastOnce:
+		return bad("Mode", "unknown mode "+c.Mode.String())
+	case c.Interval < 0:
+		return bad("Interval", "must not be negative")
+	case c.Timeout <= 0:
+		return bad("Timeout", "must be positive")
+	case c.MaxConcurrent < 1:
+		return bad("MaxConcurrent", "must be at least 1")
+	case c.MaxConcurrent > c.MaxPendingCheckpoints && c.MaxPendingCheckpoints >= 1:
+		return bad("MaxConcurrent", "must not exceed MaxPendingCheckpoints")
+	case c.MaxConcurrent != 1 && (c.Mode == ModeUnaligned || c.Mode == ModeAlignedWithTimeout):
+		return bad("MaxConcurrent", "must be 1 in mode "+c.Mode.String())
+	case c.MinPause < 0:
+		return bad("MinPause", "must not be negative")
+	case c.TolerableFailures < 0:
+		return bad("TolerableFailures", "must not be negative")
+	case c.RetainedCheckpoints < 1:
+		return bad("RetainedCheckpoints", "must be at least 1")
+	case c.RetainedCheckpoints > MaxRetainedCheckpointsLimit:
+		return bad("RetainedCheckpoints", "must not exceed MaxRetainedCheckpointsLimit")
+	case c.AlignmentTimeout < 0:
+		return bad("AlignmentTimeout", "must not be negative")
+	case c.Mode == ModeAlignedWithTimeout && c.AlignmentTimeout == 0:
+		return bad("AlignmentTimeout", "must be positive in mode aligned-with-timeout")
+	case c.Mode != ModeAlignedWithTimeout && c.AlignmentTimeout != 0:
+		return bad("AlignmentTimeout", "must be 0 in mode "+c.Mode.String())
+	case c.MaxPendingCheckpoints < 1:
+		return bad("MaxPendingCheckpoints", "must be at least 1")
+	case c.MaxPendingCheckpoints > MaxPendingCheckpointsLimit:
+		return bad("MaxPendingCheckpoints", "must not exceed MaxPendingCheckpointsLimit")
+	case c.MaxBufferedRecords < 1:
+		return bad("MaxBufferedRecords", "must be at least 1")
+	}
+	return nil
+}
+
+// randomSource returns the configured source, or a PCG seeded from
+// JitterSeed. The second PCG word is a fixed constant so that one seed
+// always means one stream.
+func (c Config) randomSource() RandomSource {
+	if c.Random != nil {
+		return c.Random
+	}
+	return rand.NewPCG(c.JitterSeed, 0x636b707473696d) // "ckptsim"
+}
+
+// TaskConfig is what one task needs to know. Build it with Config.TaskConfig
+// so that job-wide limits stay the same everywhere.
+type TaskConfig struct {
+	ID TaskID
+	// Inputs and Outputs are the task's data channels. The task refers to
+	// them by index into these slices (input int, output int) on its hot
+	// paths, so the order is fixed for the life of the Task.
+	Inputs  []ChannelID
+	Outputs []ChannelID
+	// AlignmentTimeout is used for barriers in ModeAlignedWithTimeout.
+	AlignmentTimeout time.Duration
+	// MaxPendingCheckpoints bounds snapshots in flight at this task.
+	MaxPendingCheckpoints int
+	// MaxBufferedRecords bounds channel-state records per checkpoint.
+	MaxBufferedRecords int
+	// WaitForFinalCheckpoint makes a finished task wait for a completed
+	// checkpoint holding its final snapshot before it may exit (bounded
+	// input with exactly-once sinks needs it: the last transactions are
+	// committed by that checkpoint's notification). When false, a task
+	// may exit as soon as it finishes.
+	WaitForFinalCheckpoint bool
+}
+
+// TaskConfig derives the configuration of one task from the job's.
+// WaitForFinalCheckpoint is on when periodic checkpoints are enabled.
+func (c Config) TaskConfig(id TaskID, inputs, outputs []ChannelID) TaskConfig {
+	return TaskConfig{
+		ID:                     id,
+		Inputs:                 inputs,
+		Outputs:                outputs,
+		AlignmentTimeout:       c.AlignmentTimeout,
+		MaxPendingCheckpoints:  c.MaxPendingCheckpoints,
+		MaxBufferedRecords:     c.MaxBufferedRecords,
+		WaitForFinalCheckpoint: c.Interval > 0,
+	}
+}
+
+// Validate checks the task configuration, naming the offending field.
+func (c TaskConfig) Validate() error {
+	bad := func(field, problem string) error { return &ConfigError{Field: "TaskConfig." + field, Problem: problem} }
+	switch {
+	case c.ID == "":
+		return bad("ID", "must not be empty")
+	case c.AlignmentTimeout < 0:
+		return bad("AlignmentTimeout", "must not be negative")
+	case c.MaxPendingCheckpoints < 1 || c.MaxPendingCheckpoints > MaxPendingCheckpointsLimit:
+		return bad("MaxPendingCheckpoints", "must be in [1, MaxPendingCheckpointsLimit]")
+	case c.MaxBufferedRecords < 1:
+		return bad("MaxBufferedRecords", "must be at least 1")
+	}
+	for i, in := range c.Inputs {
+		if in.To != c.ID {
+			return bad("Inputs", "channel "+in.String()+" does not end at "+string(c.ID))
+		}
+		for _, other := range c.Inputs[:i] {
+			if other == in {
+				return bad("Inputs", "duplicate channel "+in.String())
+			}
+		}
+	}
+	for i, out := range c.Outputs {
+		if out.From != c.ID {
+			return bad("Outputs", "channel "+out.String()+" does not start at "+string(c.ID))
+		}
+		for _, other := range c.Outputs[:i] {
+			if other == out {
+				return bad("Outputs", "duplicate channel "+out.String())
+			}
+		}
+	}
+	return nil
+}

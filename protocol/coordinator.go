@@ -1,0 +1,117 @@
+package protocol
+
+// Coordinator is the job-wide half of the protocol: it triggers checkpoints,
+// collects acknowledgements, makes completed checkpoints durable through its
+// host, notifies tasks, and decides when the job must fail over. It is a
+// value the host steps (see the package documentation for the loop); it
+// never blocks, reads a clock, or performs I/O.
+type Coordinator struct {
+	coordinatorState
+}
+
+// NewCoordinator builds a coordinator for the job with topology topo. For a
+// fresh job durable is the zero value; for a recovering coordinator it is
+// what the host read from durable storage (the id counter and the
+// completed-checkpoint store), and the new incarnation continues ids after
+// durable.HighestID and re-sends the completion notification of the latest
+// completed checkpoint to every task (the previous incarnation may have
+// crashed between making it durable and notifying). now starts the
+// periodic schedule: the first trigger is at now plus a jitter drawn from
+// cfg's random source, uniform in [MinPause, Interval].
+func NewCoordinator(cfg Config, topo Topology, durable Durable, now Time) (*Coordinator, error) {
+	return newCoordinator(cfg, topo, durable, now)
+}
+
+// Tick advances the coordinator to now: it expires checkpoints older than
+// Timeout and triggers the next periodic checkpoint when its time has come
+// (and MaxConcurrent and MinPause allow). Call it at NextDeadline, or more
+// often; extra ticks are harmless.
+func (c *Coordinator) Tick(now Time) { c.tick(now) }
+
+// Step handles a message from a task: MsgAck, MsgDecline or
+// MsgTaskFinished. A late, duplicate or unknown ack returns
+// ErrUnknownCheckpoint and its snapshot is listed in Released; a message
+// from an unknown task returns ErrUnknownTask. Errors never change the
+// coordinator's state beyond that release.
+func (c *Coordinator) Step(now Time, m Message) error { return c.step(now, m) }
+
+// CounterPersisted reports the outcome of a CounterWrites entry. On success
+// the checkpoints with ids up to value are triggered; on failure they are
+// aborted with ReasonTriggerFailed (which counts as a checkpoint failure).
+func (c *Coordinator) CounterPersisted(now Time, value CheckpointID, err error) {
+	c.counterPersisted(now, value, err)
+}
+
+// MetadataPersisted reports the outcome of a MetadataWrites entry. On
+// success the checkpoint is complete: it is listed in Completed, older
+// pending checkpoints are subsumed, retention may discard old ones, and
+// tasks are notified. On failure it is aborted with ReasonPersistFailed.
+// The host must not report success unless the write is durable: the
+// notification that follows lets sinks make output visible.
+func (c *Coordinator) MetadataPersisted(now Time, id CheckpointID, err error) {
+	c.metadataPersisted(now, id, err)
+}
+
+// TriggerCheckpoint asks for a checkpoint as soon as MaxConcurrent allows,
+// without waiting for Interval or MinPause. Repeated requests before it is
+// triggered collapse into one.
+func (c *Coordinator) TriggerCheckpoint(now Time) error { return c.triggerCheckpoint(now) }
+
+// TriggerSavepoint starts a savepoint at once and returns its id.
+// Savepoints do not count towards MaxConcurrent but do count towards
+// MaxPendingCheckpoints. They are always aligned, never subsumed, never
+// restored from automatically, and never notified as complete.
+func (c *Coordinator) TriggerSavepoint(now Time) (CheckpointID, error) {
+	return c.triggerSavepoint(now)
+}
+
+// RequestFailover tells the coordinator the job must restart (a task
+// failed, or the host decided so for another reason). Pending checkpoints
+// are aborted with ReasonFailover. The FailoverPlan appears in Ready as soon
+// as no metadata write is in flight, so the plan always names the newest
+// checkpoint the store may hold. A request while a plan is outstanding is
+// ignored.
+func (c *Coordinator) RequestFailover(now Time, reason Reason) { c.requestFailover(now, reason) }
+
+// JobRestarted tells the coordinator that every task was restarted from the
+// last FailoverPlan. Periodic checkpoints resume (the next trigger is drawn
+// as at construction) and the failure count is reset.
+func (c *Coordinator) JobRestarted(now Time) { c.jobRestarted(now) }
+
+// Ready returns and clears everything the coordinator wants done.
+func (c *Coordinator) Ready() CoordinatorReady { return c.takeReady() }
+
+// HasReady reports whether Ready would return anything.
+func (c *Coordinator) HasReady() bool { return !c.ready.IsEmpty() }
+
+// NextDeadline returns the earliest virtual time at which Tick has work:
+// the next periodic trigger or the earliest expiry. NoDeadline if none.
+func (c *Coordinator) NextDeadline() Time { return c.nextDeadline() }
+
+// HighestID returns the largest id the coordinator has reserved.
+func (c *Coordinator) HighestID() CheckpointID { return c.highestID }
+
+// Pending returns the ids of checkpoints triggered (or reserving their id)
+// but not yet complete or aborted, ascending.
+func (c *Coordinator) Pending() []CheckpointID { return c.pendingIDs() }
+
+// Completed returns the retained completed checkpoints, oldest first (a
+// copy of the coordinator's view of the store). Savepoints are not retained:
+// they belong to the user who asked for them, so the coordinator reports
+// them in CoordinatorReady.Completed and then forgets them (it never lists
+// them in Discarded either).
+func (c *Coordinator) Completed() []CompletedCheckpoint {
+	return append([]CompletedCheckpoint(nil), c.completed...)
+}
+
+// LatestRestorable returns the checkpoint automatic recovery would use: the
+// latest completed one that is not a savepoint. nil means a fresh start.
+func (c *Coordinator) LatestRestorable() *CompletedCheckpoint { return c.latestRestorable() }
+
+// ConsecutiveFailures returns the failures counted since the last
+// completion (compared with Config.TolerableFailures).
+func (c *Coordinator) ConsecutiveFailures() int { return c.failures }
+
+// FullyFinished reports whether task's final snapshot is in a completed
+// checkpoint, so the coordinator no longer waits for it.
+func (c *Coordinator) FullyFinished(task TaskID) bool { return c.fullyFinished(task) }

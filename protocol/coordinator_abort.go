@@ -1,0 +1,106 @@
+package protocol
+
+// abort ends a pending checkpoint without completion. The tasks that were
+// asked to take part are told (unless no trigger was sent, or the job is
+// failing over and the tasks are about to be replaced), the snapshots
+// already acked are released, and a failure is counted when the reason
+// says something is wrong.
+func (c *coordinatorState) abort(now Time, p *pendingCheckpoint, reason Reason, task TaskID) {
+	c.removePending(p)
+	c.ready.Aborted = append(c.ready.Aborted, Abort{Checkpoint: p.id, Kind: p.kind, Reason: reason, Task: task})
+	if p.phase != phaseReserving {
+		for i, expected := range p.expected {
+			if !expected {
+				continue
+			}
+			if p.acked[i] {
+				c.release(p.states[i].Task, i, p.id, p.states[i].Snapshot)
+			}
+			if reason != ReasonFailover {
+				c.ready.Messages = append(c.ready.Messages, NotifyAbortedMessage(p.states[i].Task, p.id, reason))
+			}
+		}
+	}
+	if p.kind == KindCheckpoint && reason.CountsAsFailure() {
+		c.failures++
+		if c.failures > c.cfg.TolerableFailures {
+			c.requestFailover(now, ReasonTolerableFailuresExceeded)
+		}
+	}
+}
+
+// expire aborts checkpoints pending for longer than Timeout. A checkpoint
+// whose metadata write is in flight does not expire: only the host knows
+// whether the write landed, so the coordinator waits for its answer.
+func (c *coordinatorState) expire(now Time) {
+	var expired []*pendingCheckpoint
+	for _, p := range c.pending {
+		if p.phase != phasePersisting && now >= p.deadline {
+			expired = append(expired, p)
+		}
+	}
+	for _, p := range expired {
+		if _, still := c.findPending(p.id); still == p {
+			c.abort(now, p, ReasonExpired, "")
+		}
+	}
+}
+
+func (c *coordinatorState) requestFailover(now Time, reason Reason) {
+	if c.failoverRequested || c.failingOver {
+		return
+	}
+	c.failoverRequested = true
+	c.failoverReason = reason
+	c.manualRequested = false
+	var ending []*pendingCheckpoint
+	for _, p := range c.pending {
+		if p.phase != phasePersisting {
+			ending = append(ending, p)
+		}
+	}
+	for _, p := range ending {
+		c.abort(now, p, ReasonFailover, "")
+	}
+	c.maybeEmitFailoverPlan()
+}
+
+// maybeEmitFailoverPlan hands out the plan once no metadata write is in
+// flight. Waiting matters: a write in flight may be durable already, and a
+// plan naming an older checkpoint would then send the job behind a
+// checkpoint that a later recovery would find in the store.
+func (c *coordinatorState) maybeEmitFailoverPlan() {
+	if !c.failoverRequested {
+		return
+	}
+	for _, p := range c.pending {
+		if p.phase == phasePersisting {
+			return
+		}
+	}
+	c.failoverRequested = false
+	c.failingOver = true
+	c.nextPeriodic = NoDeadline
+	c.ready.Failover = &FailoverPlan{Reason: c.failoverReason, Restore: c.latestRestorable()}
+}
+
+// jobRestarted resumes checkpointing after a failover. Which tasks are fully
+// finished is what the restored checkpoint says, nothing more: tasks that
+// finished after it run again.
+func (c *coordinatorState) jobRestarted(now Time) {
+	if !c.failingOver {
+		panic("protocol: coordinator: JobRestarted without a failover plan")
+	}
+	c.failingOver = false
+	c.failures = 0
+	clear(c.finished)
+	clear(c.fullyFinishedTasks)
+	clear(c.finalSnapshots)
+	c.fullyFinishedCount = 0
+	c.jobFinished = false
+	if latest := c.latestRestorable(); latest != nil {
+		c.markFullyFinished(latest)
+	}
+	c.schedulePeriodic(now)
+	c.maybeTrigger(now)
+}

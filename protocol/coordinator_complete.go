@@ -1,0 +1,79 @@
+package protocol
+
+import "slices"
+
+func (c *coordinatorState) metadataPersisted(now Time, id CheckpointID, err error) {
+	_, p := c.findPending(id)
+	if p == nil || p.phase != phasePersisting {
+		panic("protocol: coordinator: MetadataPersisted for checkpoint " + id.String() +
+			" whose metadata was not being written")
+	}
+	if err != nil {
+		c.abort(now, p, ReasonPersistFailed, "")
+	} else {
+		c.complete(now, p)
+	}
+	c.maybeEmitFailoverPlan()
+	c.maybeTrigger(now)
+}
+
+// complete is the second half of completion, reached only once the host
+// confirmed the metadata is durable. Only from here on may anything depend
+// on the checkpoint: notifications (which let sinks commit), subsumption of
+// older checkpoints, and discarding checkpoints that fall out of retention.
+func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
+	c.removePending(p)
+	cc := CompletedCheckpoint{
+		ID:          p.id,
+		Kind:        p.kind,
+		TriggeredAt: p.triggeredAt,
+		CompletedAt: p.ackedAt,
+		Tasks:       p.states,
+	}
+	c.ready.Completed = append(c.ready.Completed, cc)
+	if p.kind == KindSavepoint {
+		// A savepoint commits nothing and subsumes nothing: tasks are
+		// not told, and it stays out of the restorable list.
+		return
+	}
+	c.failures = 0
+	c.haveCompletion = true
+	c.lastCompletion = now
+	c.subsume(now, p.id)
+	at, _ := slices.BinarySearchFunc(c.completed, p.id, func(e CompletedCheckpoint, id CheckpointID) int { return cmpID(e.ID, id) })
+	c.completed = slices.Insert(c.completed, at, cc)
+	c.applyRetention()
+	if latest := c.latestRestorable(); latest != nil && latest.ID == cc.ID {
+		c.markFullyFinished(&cc)
+		c.broadcastNotifyComplete(cc.ID)
+	}
+}
+
+// subsume aborts pending checkpoints older than id: the newer completed
+// checkpoint makes them useless. Savepoints are kept (the user asked for
+// them), and so are checkpoints whose metadata write is in flight: their
+// write may already be durable, and pretending otherwise would leave the
+// store and the coordinator disagreeing.
+func (c *coordinatorState) subsume(now Time, id CheckpointID) {
+	var older []*pendingCheckpoint
+	for _, p := range c.pending {
+		if p.id < id && p.kind == KindCheckpoint && p.phase != phasePersisting {
+			older = append(older, p)
+		}
+	}
+	for _, p := range older {
+		c.abort(now, p, ReasonSubsumed, "")
+	}
+}
+
+// applyRetention discards the oldest checkpoints beyond RetainedCheckpoints.
+// It runs after the newer checkpoint's write was confirmed, so the store
+// never holds fewer restorable checkpoints than before.
+func (c *coordinatorState) applyRetention() {
+	extra := len(c.completed) - c.cfg.RetainedCheckpoints
+	if extra <= 0 {
+		return
+	}
+	c.ready.Discarded = append(c.ready.Discarded, c.completed[:extra]...)
+	c.completed = slices.Delete(c.completed, 0, extra)
+}

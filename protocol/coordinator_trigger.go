@@ -1,0 +1,207 @@
+package protocol
+
+import "time"
+
+// schedulePeriodic draws the delay of the first periodic trigger after now:
+// uniform in [MinPause, Interval]. The jitter spreads the first checkpoints
+// of jobs started together; drawing it from the injected source keeps runs
+// replayable.
+func (c *coordinatorState) schedulePeriodic(now Time) {
+	if c.cfg.Interval <= 0 {
+		c.nextPeriodic = NoDeadline
+		return
+	}
+	delay := c.cfg.MinPause
+	if span := c.cfg.Interval - c.cfg.MinPause; span > 0 {
+		// The modulo bias is below 2^-30 for any span that fits in an
+		// int64 of nanoseconds; irrelevant for a jitter.
+		delay += time.Duration(c.random.Uint64() % (uint64(span) + 1))
+	}
+	c.nextPeriodic = now.Add(delay)
+}
+
+// checkpointsInFlight counts pending checkpoints (not savepoints), the
+// quantity MaxConcurrent bounds.
+func (c *coordinatorState) checkpointsInFlight() int {
+	n := 0
+	for _, p := range c.pending {
+		if p.kind == KindCheckpoint {
+			n++
+		}
+	}
+	return n
+}
+
+// mayTriggerCheckpoint reports whether limits allow a new checkpoint now,
+// apart from timing.
+func (c *coordinatorState) mayTriggerCheckpoint() bool {
+	return !c.failoverRequested && !c.failingOver && !c.jobFinished &&
+		c.checkpointsInFlight() < c.cfg.MaxConcurrent &&
+		len(c.pending) < c.cfg.MaxPendingCheckpoints
+}
+
+// pauseOver is the earliest time MinPause allows the next periodic trigger.
+func (c *coordinatorState) pauseOver() Time {
+	if !c.haveCompletion {
+		return -1 << 63
+	}
+	return c.lastCompletion.Add(c.cfg.MinPause)
+}
+
+// maybeTrigger starts a checkpoint if one is due. Every input ends with it,
+// so a checkpoint that was held back by MaxConcurrent starts as soon as
+// the completion or abort that frees a slot is handled.
+func (c *coordinatorState) maybeTrigger(now Time) {
+	if c.jobFinished {
+		// Nothing left to checkpoint; keep re-announcing the latest
+		// completion so a task whose notification was lost still exits.
+		if c.nextPeriodic != NoDeadline && now >= c.nextPeriodic {
+			if latest := c.latestRestorable(); latest != nil {
+				c.broadcastNotifyComplete(latest.ID)
+			}
+			c.nextPeriodic = now.Add(c.cfg.Interval)
+		}
+		return
+	}
+	if !c.mayTriggerCheckpoint() {
+		return
+	}
+	if c.manualRequested {
+		c.manualRequested = false
+		c.reserve(now, KindCheckpoint)
+		return
+	}
+	if c.nextPeriodic != NoDeadline && now >= c.nextPeriodic && now >= c.pauseOver() {
+		c.nextPeriodic = now.Add(c.cfg.Interval)
+		c.reserve(now, KindCheckpoint)
+	}
+}
+
+// reserve takes the next id and asks the host to make the counter durable;
+// the checkpoint is triggered only when that write is confirmed, so a
+// recovering coordinator can never hand out an id a task has already seen.
+func (c *coordinatorState) reserve(now Time, kind Kind) *pendingCheckpoint {
+	if len(c.pending) >= c.cfg.MaxPendingCheckpoints {
+		panic("protocol: coordinator: reserve beyond MaxPendingCheckpoints")
+	}
+	c.highestID++
+	mode := c.cfg.Mode
+	if kind == KindSavepoint {
+		mode = ModeAligned
+	}
+	p := &pendingCheckpoint{
+		id:          c.highestID,
+		kind:        kind,
+		mode:        mode,
+		phase:       phaseReserving,
+		requestedAt: now,
+		deadline:    now.Add(c.cfg.Timeout),
+	}
+	c.pending = append(c.pending, p)
+	c.ready.CounterWrites = append(c.ready.CounterWrites, p.id)
+	return p
+}
+
+func (c *coordinatorState) triggerCheckpoint(now Time) error {
+	switch {
+	case c.failoverRequested || c.failingOver:
+		return ErrFailingOver
+	case c.jobFinished:
+		return ErrJobFinished
+	}
+	c.manualRequested = true
+	c.maybeTrigger(now)
+	return nil
+}
+
+func (c *coordinatorState) triggerSavepoint(now Time) (CheckpointID, error) {
+	switch {
+	case c.failoverRequested || c.failingOver:
+		return 0, ErrFailingOver
+	case c.jobFinished:
+		return 0, ErrJobFinished
+	case len(c.pending) >= c.cfg.MaxPendingCheckpoints:
+		return 0, ErrTooManyPending
+	}
+	p := c.reserve(now, KindSavepoint)
+	return p.id, nil
+}
+
+func (c *coordinatorState) counterPersisted(now Time, value CheckpointID, err error) {
+	// Copy: triggering or aborting edits c.pending.
+	var reserved []*pendingCheckpoint
+	for _, p := range c.pending {
+		if p.phase == phaseReserving && p.id <= value {
+			reserved = append(reserved, p)
+		}
+	}
+	for _, p := range reserved {
+		if err != nil {
+			c.abort(now, p, ReasonTriggerFailed, "")
+			continue
+		}
+		c.trigger(now, p)
+	}
+	c.maybeTrigger(now)
+}
+
+// trigger sends the triggers of a reserved checkpoint. Tasks that fully
+// finished are carried over with their final snapshot and expect nothing.
+// Triggers go to every other task none of whose upstream tasks is still
+// running: sources, and finished tasks whose upstreams are gone, which
+// would otherwise never see a barrier.
+func (c *coordinatorState) trigger(now Time, p *pendingCheckpoint) {
+	n := len(c.topo.Tasks)
+	p.phase = phaseCollecting
+	p.triggeredAt = now
+	p.expected = make([]bool, n)
+	p.acked = make([]bool, n)
+	p.states = make([]TaskState, n)
+	for i, task := range c.topo.Tasks {
+		p.states[i].Task = task
+		if c.fullyFinishedTasks[i] {
+			p.acked[i] = true
+			p.states[i].Snapshot = c.finalSnapshots[i]
+			continue
+		}
+		p.expected[i] = true
+		p.remaining++
+		if c.upstreamsFullyFinished(i) {
+			c.ready.Messages = append(c.ready.Messages, TriggerMessage(task, p.id, p.kind, p.mode, now))
+		}
+	}
+	if p.remaining == 0 {
+		panic("protocol: coordinator: triggered checkpoint " + p.id.String() + " with every task fully finished")
+	}
+	c.ready.Triggered = append(c.ready.Triggered, TriggeredCheckpoint{ID: p.id, Kind: p.kind, Mode: p.mode, At: now})
+}
+
+func (c *coordinatorState) upstreamsFullyFinished(i int) bool {
+	for _, u := range c.upstream[i] {
+		if !c.fullyFinishedTasks[u] {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *coordinatorState) tick(now Time) {
+	c.expire(now)
+	c.maybeTrigger(now)
+}
+
+func (c *coordinatorState) nextDeadline() Time {
+	deadline := NoDeadline
+	for _, p := range c.pending {
+		if p.phase != phasePersisting {
+			deadline = min(deadline, p.deadline)
+		}
+	}
+	switch {
+	case c.jobFinished:
+		deadline = min(deadline, c.nextPeriodic)
+	case c.mayTriggerCheckpoint() && c.nextPeriodic != NoDeadline:
+		deadline = min(deadline, max(c.nextPeriodic, c.pauseOver()))
+	}
+	return deadline
+}

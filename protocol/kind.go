@@ -1,0 +1,84 @@
+package protocol
+
+import "fmt"
+
+// Kind says what a checkpoint is for.
+type Kind uint8
+
+const (
+	// KindCheckpoint is a periodic (or manually triggered) checkpoint: it
+	// may be subsumed by a newer one, it commits side effects (listeners are
+	// notified of its completion) and it is a candidate for automatic
+	// recovery.
+	KindCheckpoint Kind = iota + 1
+	// KindSavepoint is a user-requested snapshot. It is always aligned (so
+	// it has no channel state and can be restored into a changed job), it
+	// is never subsumed, never used for automatic recovery, and never
+	// commits side effects: no task is notified of its completion, because
+	// a job restored from an older checkpoint would otherwise duplicate the
+	// effects that the savepoint made visible.
+	KindSavepoint
+)
+
+// String returns "checkpoint" or "savepoint".
+func (k Kind) String() string {
+	switch k {
+	case KindCheckpoint:
+		return "checkpoint"
+	case KindSavepoint:
+		return "savepoint"
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// Mode is how tasks treat barriers. A job picks one mode in Config; each
+// barrier also carries the mode it must be handled in, because a savepoint
+// barrier is aligned in every job and a barrier forwarded after an
+// alignment timeout is unaligned.
+type Mode uint8
+
+const (
+	// ModeAligned gives exactly-once state: a task blocks each input
+	// channel on which barrier n arrived until barrier n arrived on every
+	// open input, then snapshots and forwards the barrier. No channel state.
+	ModeAligned Mode = iota + 1
+	// ModeUnaligned snapshots at the first barrier and forwards it at once;
+	// records that arrive on channels whose barrier has not arrived yet are
+	// recorded as channel state and replayed on restore. Exactly-once,
+	// never blocks, works on cyclic graphs.
+	ModeUnaligned
+	// ModeAlignedWithTimeout starts aligned and switches to unaligned when
+	// the alignment at a task lasts longer than Config.AlignmentTimeout.
+	ModeAlignedWithTimeout
+	// ModeAtLeastOnce counts barriers and never blocks: the snapshot is
+	// taken when barrier n arrived on every open input. Records that
+	// overtook a barrier are in the snapshot and are replayed again after
+	// recovery, so duplicates are expected.
+	ModeAtLeastOnce
+)
+
+// String returns "aligned", "unaligned", "aligned-with-timeout" or
+// "at-least-once".
+func (m Mode) String() string {
+	switch m {
+	case ModeAligned:
+		return "aligned"
+	case ModeUnaligned:
+		return "unaligned"
+	case ModeAlignedWithTimeout:
+		return "aligned-with-timeout"
+	case ModeAtLeastOnce:
+		return "at-least-once"
+	}
+	return fmt.Sprintf("mode(%d)", uint8(m))
+}
+
+// ParseMode is the inverse of Mode.String.
+func ParseMode(s string) (Mode, error) {
+	for m := ModeAligned; m <= ModeAtLeastOnce; m++ {
+		if m.String() == s {
+			return m, nil
+		}
+	}
+	return 0, fmt.Errorf("protocol: unknown mode %q", s)
+}

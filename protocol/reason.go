@@ -1,0 +1,89 @@
+package protocol
+
+import "fmt"
+
+// Reason says why a checkpoint was declined by a task or aborted by the
+// coordinator or a task. The same values serve both, so an abort caused by a
+// decline carries the task's reason unchanged into traces.
+type Reason uint8
+
+const (
+	// ReasonExpired: the checkpoint was not complete within Config.Timeout.
+	ReasonExpired Reason = iota + 1
+	// ReasonUploadFailed: a task could not write its snapshot to storage.
+	ReasonUploadFailed
+	// ReasonChannelStateOverflow: a task recorded more than
+	// Config.MaxBufferedRecords records as channel state for one checkpoint.
+	ReasonChannelStateOverflow
+	// ReasonTooManyPending: a task already had Config.MaxPendingCheckpoints
+	// snapshots in flight.
+	ReasonTooManyPending
+	// ReasonNewerBarrier: a task saw a barrier (or trigger) of a newer
+	// checkpoint while still aligning this one, so this one can no longer
+	// be a consistent cut at that task.
+	ReasonNewerBarrier
+	// ReasonCanceled: a task received a cancel marker for the checkpoint.
+	ReasonCanceled
+	// ReasonAborted: the coordinator told the task the checkpoint was
+	// aborted (a NotifyAborted message).
+	ReasonAborted
+	// ReasonPersistFailed: the coordinator could not write the completed
+	// checkpoint's metadata, so it never became durable.
+	ReasonPersistFailed
+	// ReasonTriggerFailed: the coordinator could not persist the id counter
+	// for the checkpoint, so it was never triggered.
+	ReasonTriggerFailed
+	// ReasonSubsumed: a newer checkpoint completed first; the older pending
+	// one is no longer needed.
+	ReasonSubsumed
+	// ReasonFailover: the job is failing over; all pending checkpoints end.
+	ReasonFailover
+	// ReasonTaskFailure: the host reported a task failure (used with
+	// Coordinator.RequestFailover).
+	ReasonTaskFailure
+	// ReasonTolerableFailuresExceeded: more consecutive checkpoint
+	// failures than Config.TolerableFailures (a failover reason).
+	ReasonTolerableFailuresExceeded
+	// ReasonCoordinatorRecovery: the job restarts because the coordinator
+	// was recovered (a failover reason the host may pass).
+	ReasonCoordinatorRecovery
+)
+
+var reasonNames = [...]string{
+	ReasonExpired:                   "expired",
+	ReasonUploadFailed:              "upload-failed",
+	ReasonChannelStateOverflow:      "channel-state-overflow",
+	ReasonTooManyPending:            "too-many-pending",
+	ReasonNewerBarrier:              "newer-barrier",
+	ReasonCanceled:                  "canceled",
+	ReasonAborted:                   "aborted",
+	ReasonPersistFailed:             "persist-failed",
+	ReasonTriggerFailed:             "trigger-failed",
+	ReasonSubsumed:                  "subsumed",
+	ReasonFailover:                  "failover",
+	ReasonTaskFailure:               "task-failure",
+	ReasonTolerableFailuresExceeded: "tolerable-failures-exceeded",
+	ReasonCoordinatorRecovery:       "coordinator-recovery",
+}
+
+// String returns a stable kebab-case name such as "expired".
+func (r Reason) String() string {
+	if int(r) < len(reasonNames) && reasonNames[r] != "" {
+		return reasonNames[r]
+	}
+	return fmt.Sprintf("reason(%d)", uint8(r))
+}
+
+// CountsAsFailure reports whether an abort for this reason counts towards
+// Config.TolerableFailures. Only aborts that say something is wrong with the
+// job or its storage count: a checkpoint that was subsumed, ended by a
+// failover, or overtaken by a newer barrier did not fail, it was simply no
+// longer needed.
+func (r Reason) CountsAsFailure() bool {
+	switch r {
+	case ReasonExpired, ReasonUploadFailed, ReasonChannelStateOverflow,
+		ReasonTooManyPending, ReasonPersistFailed, ReasonTriggerFailed:
+		return true
+	}
+	return false
+}

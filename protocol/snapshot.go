@@ -1,0 +1,141 @@
+package protocol
+
+import (
+	"strconv"
+	"strings"
+)
+
+// SourceOffset is the read position of a source in one of its splits
+// (partitions, files, ...). The protocol never interprets it: the host puts
+// it into the snapshot of a source task and gets it back on restore.
+type SourceOffset struct {
+	Split  string
+	Offset int64
+}
+
+// String renders "split:offset".
+func (o SourceOffset) String() string {
+	return o.Split + ":" + strconv.FormatInt(o.Offset, 10)
+}
+
+// ChannelStateHandle points at the records a task recorded as channel state
+// for one input channel (unaligned checkpoints only). On restore the host
+// replays them into the task before any new record of that channel.
+type ChannelStateHandle struct {
+	Input   ChannelID
+	Handle  string
+	Records int
+}
+
+// String renders "input=handle(records)".
+func (h ChannelStateHandle) String() string {
+	return h.Input.String() + "=" + h.Handle + "(" + strconv.Itoa(h.Records) + ")"
+}
+
+// TaskSnapshot describes what one task wrote to durable storage for one
+// checkpoint. Only the host can read the state behind Handle; the protocol
+// carries the description from the task (ack) to the coordinator (completed
+// checkpoint) and back to the task (restore).
+type TaskSnapshot struct {
+	// Handle names the uploaded state, opaque to the protocol.
+	Handle string
+	// StateSizeBytes is the size of the uploaded state, for statistics.
+	StateSizeBytes int64
+	// SourceOffsets are the read positions of a source task at the cut.
+	SourceOffsets []SourceOffset
+	// ChannelState lists the recorded in-flight records of an unaligned
+	// checkpoint, one handle per input channel that had any.
+	ChannelState []ChannelStateHandle
+	// Final is set by the protocol when the snapshot was taken after the
+	// task finished (Task.Finish): it is the task's last state, and a
+	// completed checkpoint holding it lets the task exit.
+	Final bool
+}
+
+// String renders the snapshot on one line, fields in a fixed order.
+func (s TaskSnapshot) String() string {
+	var b strings.Builder
+	b.WriteString("handle=")
+	b.WriteString(s.Handle)
+	b.WriteString(" size=")
+	b.WriteString(strconv.FormatInt(s.StateSizeBytes, 10))
+	if len(s.SourceOffsets) > 0 {
+		b.WriteString(" offsets=[")
+		for i, o := range s.SourceOffsets {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(o.String())
+		}
+		b.WriteByte(']')
+	}
+	if len(s.ChannelState) > 0 {
+		b.WriteString(" channel-state=[")
+		for i, h := range s.ChannelState {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(h.String())
+		}
+		b.WriteByte(']')
+	}
+	if s.Final {
+		b.WriteString(" final")
+	}
+	return b.String()
+}
+
+// TaskState pairs a task with its snapshot inside a completed checkpoint.
+type TaskState struct {
+	Task     TaskID
+	Snapshot TaskSnapshot
+}
+
+// CompletedCheckpoint is the metadata of a checkpoint whose every task
+// acknowledged it. The coordinator hands it to the host to persist in the
+// completed-checkpoint store (CoordinatorReady.MetadataWrites); a recovering
+// coordinator is built from the stored ones (Durable.Completed); a failover
+// plan names one to restore from.
+type CompletedCheckpoint struct {
+	ID          CheckpointID
+	Kind        Kind
+	TriggeredAt Time
+	CompletedAt Time
+	// Tasks holds one entry per task of the job, in the order of
+	// Topology.Tasks. A task that had fully finished before the checkpoint
+	// was triggered is carried over with its final snapshot.
+	Tasks []TaskState
+}
+
+// Snapshot returns the snapshot of task in c, and whether c has one.
+func (c *CompletedCheckpoint) Snapshot(task TaskID) (TaskSnapshot, bool) {
+	for i := range c.Tasks {
+		if c.Tasks[i].Task == task {
+			return c.Tasks[i].Snapshot, true
+		}
+	}
+	return TaskSnapshot{}, false
+}
+
+// String renders the id, kind and times on one line (task states are left
+// out: with thousands of tasks the line would be useless).
+func (c *CompletedCheckpoint) String() string {
+	return "cp=" + c.ID.String() + " kind=" + c.Kind.String() +
+		" triggered=" + c.TriggeredAt.String() + " completed=" + c.CompletedAt.String() +
+		" tasks=" + strconv.Itoa(len(c.Tasks))
+}
+
+// StateRelease tells the host that state it uploaded is no longer
+// referenced by any checkpoint the protocol will use, so it may delete it:
+// the snapshot of a late, duplicate or unknown ack, of an aborted
+// checkpoint, or of a completed checkpoint that fell out of retention.
+type StateRelease struct {
+	Task       TaskID
+	Checkpoint CheckpointID
+	Snapshot   TaskSnapshot
+}
+
+// String renders "task cp=n handle=...".
+func (r StateRelease) String() string {
+	return string(r.Task) + " cp=" + r.Checkpoint.String() + " " + r.Snapshot.String()
+}

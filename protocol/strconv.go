@@ -1,0 +1,5 @@
+package protocol
+
+import "strconv"
+
+func itoa(i int) string { return strconv.Itoa(i) }

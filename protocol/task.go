@@ -1,0 +1,115 @@
+package protocol
+
+// Task is the per-task half of the protocol: barrier alignment in every
+// mode, snapshot requests, acks and declines, cancel markers, end of
+// partition, restore, final checkpoints and notification filtering. One
+// Task serves one task incarnation; a restarted task gets a new Task. It is
+// a value the host steps (see the package documentation).
+type Task struct {
+	taskState
+}
+
+// NewTask builds the protocol state of a fresh task incarnation. If the task
+// restores from a checkpoint, call Restore before any other input.
+func NewTask(cfg TaskConfig) (*Task, error) { return newTask(cfg) }
+
+// Restore tells the task it resumes from checkpoint from, whose snapshot
+// for this task is snap. The host loads the state behind snap.Handle and
+// the source offsets itself, and must replay snap.ChannelState into the
+// task's operator before any new record of the same input channel. From
+// then on, completion notifications for ids <= from are suppressed. A
+// snapshot with Final set restores a finished task: it exits at once.
+// Restore must be the first input (ErrAlreadyStarted otherwise).
+func (t *Task) Restore(now Time, from CheckpointID, snap TaskSnapshot) error {
+	return t.restore(now, from, snap)
+}
+
+// Step handles a control message from the coordinator: MsgTrigger,
+// MsgNotifyComplete or MsgNotifyAborted. Duplicate and stale messages are
+// absorbed silently (nil); ErrUnexpectedMessage for other types.
+func (t *Task) Step(now Time, m Message) error { return t.step(now, m) }
+
+// Receive handles an in-band event that arrived on input channel input (an
+// index into TaskConfig.Inputs): a barrier, cancel marker, end of data or end
+// of partition. Events behind a blocked channel's barrier are held back like
+// records: deliver nothing from a channel while Blocked reports true.
+// ErrBadInput for an out-of-range index, a closed channel or a malformed
+// event.
+func (t *Task) Receive(now Time, input int, ev ChannelEvent) error {
+	return t.receive(now, input, ev)
+}
+
+// Admit answers whether the next data buffer of input may be processed now.
+// It is the per-record path: it does not allocate, and when no checkpoint
+// is in progress it is a couple of comparisons. An AdmitRecord answer counts
+// towards MaxBufferedRecords; the answer that overflows it declines the
+// checkpoint (see TaskReady) and returns AdmitProcess.
+func (t *Task) Admit(input int) Admission { return t.admit(input) }
+
+// Tick advances the task to now; an alignment in ModeAlignedWithTimeout
+// that started more than AlignmentTimeout ago switches to unaligned. Call it
+// at NextDeadline (before the next Admit).
+func (t *Task) Tick(now Time) { t.tick(now) }
+
+// SnapshotCompleted reports that the upload of the snapshot for id is
+// durable; the task acks it to the coordinator. If the checkpoint was
+// aborted meanwhile, snap is listed in Released instead and
+// ErrUnknownCheckpoint returned. For an unaligned snapshot it must follow
+// the id's appearance in TaskReady.Sealed (ErrChannelStateOpen otherwise).
+func (t *Task) SnapshotCompleted(now Time, id CheckpointID, snap TaskSnapshot) error {
+	return t.snapshotCompleted(now, id, snap)
+}
+
+// SnapshotFailed reports that the snapshot for id could not be taken or
+// uploaded; the task declines it with reason (ReasonUploadFailed when in
+// doubt).
+func (t *Task) SnapshotFailed(now Time, id CheckpointID, reason Reason) error {
+	return t.snapshotFailed(now, id, reason)
+}
+
+// Finish tells the task it has produced its last record: a source whose
+// input is exhausted, or a task every input of which delivered end of data
+// (or end of partition) and which has flushed. The task sends end of data
+// on every output and MsgTaskFinished to the coordinator. If
+// WaitForFinalCheckpoint is off it may exit at once (TaskReady.Exit, with
+// end of partition on every output); otherwise it keeps taking part in
+// checkpoints, and every snapshot it takes from now on is Final. It exits
+// once it is notified of a checkpoint holding a final snapshot of it.
+// ErrNotFinishable while some input may still deliver records.
+func (t *Task) Finish(now Time) error { return t.finish(now) }
+
+// Ready returns and clears everything the task wants done.
+func (t *Task) Ready() TaskReady { return t.takeReady() }
+
+// HasReady reports whether Ready would return anything.
+func (t *Task) HasReady() bool { return !t.ready.IsEmpty() }
+
+// NextDeadline returns when Tick has work (an alignment timeout), or
+// NoDeadline.
+func (t *Task) NextDeadline() Time { return t.nextDeadline() }
+
+// ID returns the task's id.
+func (t *Task) ID() TaskID { return t.cfg.ID }
+
+// Blocked reports whether input is blocked by an alignment: Admit would
+// answer AdmitBlock.
+func (t *Task) Blocked(input int) bool { return t.blocked(input) }
+
+// Open reports whether input has not delivered end of partition.
+func (t *Task) Open(input int) bool { return t.open(input) }
+
+// RestoredFrom returns the checkpoint this incarnation restored from (0 for
+// a fresh start).
+func (t *Task) RestoredFrom() CheckpointID { return t.restoredFrom }
+
+// LastNotified returns the id of the last completion notification
+// delivered in this incarnation (0 if none).
+func (t *Task) LastNotified() CheckpointID { return t.lastNotified }
+
+// Finished reports whether Finish was called (or the task was restored
+// finished).
+func (t *Task) Finished() bool { return t.finished }
+
+// Aligning returns the checkpoint whose barriers the task is aligning (or
+// recording channel state for), and whether there is one.
+func (t *Task) Aligning() (CheckpointID, bool) { return t.aligning() }

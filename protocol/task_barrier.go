@@ -1,0 +1,229 @@
+package protocol
+
+import "fmt"
+
+func (t *taskState) receive(now Time, input int, ev ChannelEvent) error {
+	if t.exited {
+		return nil
+	}
+	if err := t.checkInput(input); err != nil {
+		return err
+	}
+	if t.action[input] == inputBlock {
+		// Whatever is behind a barrier belongs after the snapshot.
+		return fmt.Errorf("%w: %v delivered on blocked input %s", ErrBadInput, ev, t.cfg.Inputs[input])
+	}
+	t.started = true
+	t.advance(now)
+	switch ev.Type {
+	case EventBarrier:
+		return t.receiveBarrier(now, input, ev)
+	case EventCancelMarker:
+		return t.receiveCancelMarker(now, input, ev.Checkpoint)
+	case EventEndOfData:
+		t.inputDrained[input] = true
+		return nil
+	case EventEndOfPartition:
+		t.endOfPartition(now, input)
+		return nil
+	}
+	return fmt.Errorf("%w: event %v", ErrBadInput, ev)
+}
+
+func (t *taskState) receiveBarrier(now Time, input int, b ChannelEvent) error {
+	if b.Checkpoint == 0 || b.Kind < KindCheckpoint || b.Kind > KindSavepoint ||
+		b.Mode < ModeAligned || b.Mode > ModeAtLeastOnce {
+		return fmt.Errorf("%w: malformed %v", ErrBadInput, b)
+	}
+	// Every older checkpoint whose barrier has not come on this input
+	// never will: this input has moved past it.
+	t.abortOlderUnseen(now, b.Checkpoint, input, ReasonNewerBarrier)
+	a := t.findAlignment(b.Checkpoint)
+	if a == nil {
+		if b.Checkpoint <= t.highestSeen {
+			return nil // stale: this checkpoint was finished or abandoned here
+		}
+		t.highestSeen = b.Checkpoint
+		a = t.startAlignment(now, input, b)
+	} else {
+		if a.seen[input] {
+			return fmt.Errorf("%w: second barrier %v on input %s", ErrBadInput, b.Checkpoint, t.cfg.Inputs[input])
+		}
+		a.seen[input] = true
+		a.missing--
+		switch {
+		case a.blocking():
+			t.action[input] = inputBlock
+		case t.recording == a:
+			t.action[input] = inputProcess
+		}
+		if b.Mode == ModeUnaligned && a.mode == ModeAlignedWithTimeout {
+			// The upstream timed out and overtook its data: keep
+			// blocking would only wait for what it already recorded.
+			t.switchToUnaligned(now, a)
+		}
+	}
+	if a != nil && a.missing == 0 && t.findAlignment(a.id) == a {
+		t.alignmentDone(now, a)
+	}
+	return nil
+}
+
+// startAlignment begins checkpoint b.Checkpoint at its first barrier.
+func (t *taskState) startAlignment(now Time, input int, b ChannelEvent) *alignment {
+	if len(t.alignments) >= t.cfg.MaxPendingCheckpoints {
+		t.refuse(b.Checkpoint, b.Kind, ReasonTooManyPending)
+		return nil
+	}
+	a := &alignment{
+		id:        b.Checkpoint,
+		kind:      b.Kind,
+		mode:      b.Mode,
+		timestamp: b.Timestamp,
+		seen:      make([]bool, len(t.cfg.Inputs)),
+		missing:   t.openInputs - 1,
+	}
+	if a.kind == KindSavepoint {
+		a.mode = ModeAligned // savepoints never record channel state
+	}
+	if a.mode == ModeAlignedWithTimeout {
+		if t.cfg.AlignmentTimeout <= 0 {
+			a.mode = ModeAligned
+		}
+		a.deadline = now.Add(t.cfg.AlignmentTimeout)
+	}
+	a.seen[input] = true
+	t.alignments = append(t.alignments, a)
+	switch {
+	case a.blocking():
+		t.action[input] = inputBlock
+	case a.mode == ModeUnaligned:
+		t.snapshotUnaligned(now, a)
+	}
+	return a
+}
+
+// switchToUnaligned turns an alignment that waited too long into an
+// unaligned checkpoint: snapshot now, barrier overtakes the output queues,
+// blocked inputs resume, and inputs still waiting for the barrier record
+// what arrives before it.
+func (t *taskState) switchToUnaligned(now Time, a *alignment) {
+	a.mode = ModeUnaligned
+	a.deadline = 0
+	for i, seen := range a.seen {
+		if seen && t.action[i] == inputBlock {
+			t.action[i] = inputProcess
+		}
+	}
+	t.snapshotUnaligned(now, a)
+}
+
+// snapshotUnaligned takes the snapshot of an unaligned checkpoint at once
+// and starts recording on the inputs whose barrier is still missing.
+func (t *taskState) snapshotUnaligned(now Time, a *alignment) {
+	if t.recording != nil && t.recording != a {
+		// One checkpoint's channel state at a time; the older one is
+		// abandoned (unaligned jobs run one checkpoint at a time anyway).
+		t.abortAlignment(t.recording, ReasonNewerBarrier, true)
+	}
+	if !t.requestSnapshot(a, a.missing > 0) {
+		t.abortAlignment(a, ReasonTooManyPending, true)
+		return
+	}
+	t.send(Barrier(a.id, a.kind, ModeUnaligned, a.timestamp), true)
+	a.snapshotTaken = true
+	if a.missing > 0 {
+		t.recording = a
+		for i, seen := range a.seen {
+			if !seen && t.inputOpen[i] {
+				t.action[i] = inputRecord
+			}
+		}
+	}
+}
+
+// alignmentDone runs when the barrier arrived on every open input.
+func (t *taskState) alignmentDone(now Time, a *alignment) {
+	if a.snapshotTaken {
+		// Unaligned: the channel state is complete.
+		t.removeAlignment(a)
+		if i := t.findInflight(a.id); i >= 0 && !t.inflight[i].sealed {
+			t.inflight[i].sealed = true
+			t.ready.Sealed = append(t.ready.Sealed, a.id)
+		}
+		return
+	}
+	if !t.requestSnapshot(a, false) {
+		t.abortAlignment(a, ReasonTooManyPending, true)
+		return
+	}
+	t.removeAlignment(a)
+	t.send(Barrier(a.id, a.kind, a.mode, a.timestamp), false)
+}
+
+// removeAlignment forgets a and gives its inputs back to normal processing.
+func (t *taskState) removeAlignment(a *alignment) {
+	for i, seen := range a.seen {
+		if seen && a.blocking() {
+			t.action[i] = inputProcess
+		}
+	}
+	if t.recording == a {
+		t.recording = nil
+		for i := range t.action {
+			if t.action[i] == inputRecord {
+				t.action[i] = inputProcess
+			}
+		}
+	}
+	for i, other := range t.alignments {
+		if other == a {
+			t.alignments = append(t.alignments[:i], t.alignments[i+1:]...)
+			return
+		}
+	}
+	panic(fmt.Sprintf("protocol: task %s: removing alignment %v that is not pending", t.cfg.ID, a.id))
+}
+
+// abortAlignment gives up checkpoint a at this task. Downstream tasks are
+// sent a cancel marker so they stop waiting for a barrier that this task
+// will not forward (or drop state they record for it); the host is told to
+// drop a snapshot already requested; the coordinator gets a decline when
+// this task is the first to know.
+func (t *taskState) abortAlignment(a *alignment, reason Reason, decline bool) {
+	t.removeAlignment(a)
+	t.send(CancelMarker(a.id), false)
+	if i := t.findInflight(a.id); i >= 0 {
+		t.inflight = append(t.inflight[:i], t.inflight[i+1:]...)
+	}
+	t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: a.id, Kind: a.kind, Reason: reason, Task: t.cfg.ID})
+	if decline {
+		t.ready.Messages = append(t.ready.Messages, DeclineMessage(t.cfg.ID, a.id, reason))
+	}
+}
+
+// abortOlderUnseen aborts alignments older than id that still wait for a
+// barrier on input.
+func (t *taskState) abortOlderUnseen(now Time, id CheckpointID, input int, reason Reason) {
+	for {
+		var victim *alignment
+		for _, a := range t.alignments {
+			if a.id < id && !a.seen[input] {
+				victim = a
+				break
+			}
+		}
+		if victim == nil {
+			return
+		}
+		t.abortAlignment(victim, reason, reason == ReasonNewerBarrier)
+	}
+}
+
+// refuse declines a checkpoint this task cannot take part in, and cancels
+// it downstream so no one waits for it.
+func (t *taskState) refuse(id CheckpointID, kind Kind, reason Reason) {
+	t.send(CancelMarker(id), false)
+	t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: id, Kind: kind, Reason: reason, Task: t.cfg.ID})
+	t.ready.Messages = append(t.ready.Messages, DeclineMessage(t.cfg.ID, id, reason))
+}

@@ -1,0 +1,121 @@
+package protocol
+
+import "slices"
+
+func (t *taskState) step(now Time, m Message) error {
+	if m.Task != t.cfg.ID {
+		return ErrUnknownTask
+	}
+	if t.exited {
+		return nil
+	}
+	switch m.Type {
+	case MsgTrigger:
+		t.started = true
+		t.advance(now)
+		t.trigger(now, m)
+	case MsgNotifyComplete:
+		t.started = true
+		t.advance(now)
+		t.notifyComplete(m.Checkpoint)
+	case MsgNotifyAborted:
+		t.started = true
+		t.advance(now)
+		t.notifyAborted(m.Checkpoint)
+	default:
+		return ErrUnexpectedMessage
+	}
+	return nil
+}
+
+// trigger starts a checkpoint at a task the coordinator reaches directly: a
+// source, or a finished task whose upstreams are gone. There is nothing to
+// align: the snapshot is taken at once and the barrier injected into the
+// outputs, ahead of no record that should be in the snapshot.
+func (t *taskState) trigger(now Time, m Message) {
+	id := m.Checkpoint
+	if id <= t.highestSeen {
+		if id < t.highestSeen && t.findInflight(id) < 0 {
+			// Overtaken by a newer trigger (reordered control
+			// messages): this task will never snapshot id, so say so
+			// now rather than let the checkpoint run into its timeout.
+			// A decline from a task that already acked is ignored by
+			// the coordinator, so this is safe for duplicates too.
+			t.ready.Messages = append(t.ready.Messages, DeclineMessage(t.cfg.ID, id, ReasonNewerBarrier))
+		}
+		return
+	}
+	t.highestSeen = id
+	for len(t.alignments) > 0 {
+		t.abortAlignment(t.alignments[0], ReasonNewerBarrier, true)
+	}
+	mode := m.Mode
+	if m.Kind == KindSavepoint {
+		mode = ModeAligned
+	}
+	if !t.requestSnapshotOf(id, m.Kind, mode, m.Timestamp, false) {
+		t.refuse(id, m.Kind, ReasonTooManyPending)
+		return
+	}
+	t.send(Barrier(id, m.Kind, mode, m.Timestamp), mode == ModeUnaligned)
+}
+
+// notifyComplete filters completion notifications into the listener
+// contract: strictly increasing, above the restored id, at most once.
+// Everything older still in progress here is obsolete and dropped.
+func (t *taskState) notifyComplete(id CheckpointID) {
+	if id <= t.lastNotified || id <= t.restoredFrom {
+		return
+	}
+	t.lastNotified = id
+	t.ready.Notifications = append(t.ready.Notifications, Notification{Type: NotifyComplete, Checkpoint: id})
+	for _, a := range slices.Clone(t.alignments) {
+		if a.id < id && t.findAlignment(a.id) == a {
+			t.abortAlignment(a, ReasonSubsumed, false)
+		}
+	}
+	for i := 0; i < len(t.inflight); {
+		if s := t.inflight[i]; s.id < id && s.kind == KindCheckpoint {
+			t.inflight = append(t.inflight[:i], t.inflight[i+1:]...)
+			t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: s.id, Kind: s.kind, Reason: ReasonSubsumed, Task: t.cfg.ID})
+			continue
+		}
+		i++
+	}
+	n := 0
+	for _, aborted := range t.abortsNotified {
+		if aborted > id {
+			t.abortsNotified[n] = aborted
+			n++
+		}
+	}
+	t.abortsNotified = t.abortsNotified[:n]
+	if t.finished && t.firstFinalID != 0 && id >= t.firstFinalID {
+		t.exit()
+	}
+}
+
+// notifyAborted drops what the task still holds for id and passes the
+// notification on unless id might be complete (at or below the last
+// completion notification or the restored id) or was passed on already.
+func (t *taskState) notifyAborted(id CheckpointID) {
+	if a := t.findAlignment(id); a != nil {
+		t.abortAlignment(a, ReasonAborted, false)
+	} else if i := t.findInflight(id); i >= 0 {
+		s := t.inflight[i]
+		t.inflight = append(t.inflight[:i], t.inflight[i+1:]...)
+		t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: id, Kind: s.kind, Reason: ReasonAborted, Task: t.cfg.ID})
+	}
+	if id > t.highestSeen {
+		// The barrier may still be on its way; it must be ignored.
+		t.highestSeen = id
+	}
+	if id <= t.lastNotified || id <= t.restoredFrom || slices.Contains(t.abortsNotified, id) {
+		return
+	}
+	if len(t.abortsNotified) >= t.cfg.MaxPendingCheckpoints {
+		t.abortsNotified = t.abortsNotified[1:] // bounded window, oldest out
+	}
+	t.abortsNotified = append(t.abortsNotified, id)
+	t.ready.Notifications = append(t.ready.Notifications, Notification{Type: NotifyAborted, Checkpoint: id})
+}

@@ -1,0 +1,136 @@
+package protocol
+
+// AdmitAction is the answer to "may I process this buffer from input i now?"
+type AdmitAction uint8
+
+const (
+	// AdmitProcess: process the buffer normally.
+	AdmitProcess AdmitAction = iota + 1
+	// AdmitBlock: leave the buffer (and everything behind it) in the
+	// channel; the channel is blocked for an alignment. Ask again after the
+	// next input or Tick (Task.Blocked says when it is worth asking).
+	AdmitBlock
+	// AdmitRecord: add a copy of the buffer to the channel state of
+	// Admission.Checkpoint, then process it. The buffer is in flight across
+	// the cut of an unaligned checkpoint: it was sent before the upstream
+	// snapshot but arrives after this task's snapshot.
+	AdmitRecord
+)
+
+// String returns "process", "block" or "record".
+func (a AdmitAction) String() string {
+	switch a {
+	case AdmitProcess:
+		return "process"
+	case AdmitBlock:
+		return "block"
+	case AdmitRecord:
+		return "record"
+	}
+	return "admit(?)"
+}
+
+// Admission is the answer of Task.Admit.
+type Admission struct {
+	Action AdmitAction
+	// Checkpoint is set when Action is AdmitRecord.
+	Checkpoint CheckpointID
+}
+
+// String renders "process", "block" or "record cp=n".
+func (a Admission) String() string {
+	if a.Action == AdmitRecord {
+		return "record cp=" + a.Checkpoint.String()
+	}
+	return a.Action.String()
+}
+
+// SnapshotRequest asks the host to snapshot the task now: synchronously
+// copy (or mark copy-on-write) the operator state, source offsets and, for a
+// two-phase-commit sink, pre-commit its transaction — all before processing
+// any further record — then upload asynchronously and report with
+// Task.SnapshotCompleted or Task.SnapshotFailed.
+type SnapshotRequest struct {
+	Checkpoint CheckpointID
+	Kind       Kind
+	// Mode is the mode the snapshot was taken in. ModeUnaligned means the
+	// snapshot may have channel state.
+	Mode Mode
+	// AwaitChannelState: records are still being recorded as channel state
+	// for this checkpoint (AdmitRecord); the upload is complete only when
+	// the task lists the id in TaskReady.Sealed, and SnapshotCompleted must
+	// not be called before.
+	AwaitChannelState bool
+	// Final: the task has finished; this snapshot holds its last state.
+	Final bool
+	// Timestamp is the coordinator's trigger time.
+	Timestamp Time
+}
+
+// String renders "snapshot cp=n kind mode" plus " await-channel-state" and
+// " final" when set.
+func (r SnapshotRequest) String() string {
+	s := "snapshot cp=" + r.Checkpoint.String() + " " + r.Kind.String() + " " + r.Mode.String()
+	if r.AwaitChannelState {
+		s += " await-channel-state"
+	}
+	if r.Final {
+		s += " final"
+	}
+	return s
+}
+
+// Send asks the host to put Event on output channel Output (an index into
+// TaskConfig.Outputs). Without Priority the event goes behind the records
+// already queued on that channel. With Priority (unaligned barriers) the
+// host may instead put it ahead of them, but then must add the overtaken
+// records to the snapshot's channel state as output-side state and replay
+// them downstream on restore; appending it behind them is always correct.
+type Send struct {
+	Output   int
+	Event    ChannelEvent
+	Priority bool
+}
+
+// String renders "output=i event" plus " priority".
+func (s Send) String() string {
+	r := "output=" + itoa(s.Output) + " " + s.Event.String()
+	if s.Priority {
+		r += " priority"
+	}
+	return r
+}
+
+// TaskReady is what a task asks its host to do. Handle the fields in the
+// order listed; the package documentation explains why.
+type TaskReady struct {
+	// Snapshots to take now, before processing any further record.
+	Snapshots []SnapshotRequest
+	// Sends to put on output channels, in order, after the snapshots.
+	Sends []Send
+	// Sealed lists unaligned checkpoints whose channel state is complete:
+	// finish their upload, then call SnapshotCompleted.
+	Sealed []CheckpointID
+	// Aborted lists checkpoints this task gave up: cancel their uploads
+	// and drop their recorded channel state.
+	Aborted []Abort
+	// Released lists uploaded state the task reported after its
+	// checkpoint was aborted; the host may delete it.
+	Released []StateRelease
+	// Messages to send to the coordinator (acks, declines, task-finished).
+	Messages []Message
+	// Notifications to deliver to the task's listeners, in order, after
+	// the snapshots above were taken.
+	Notifications []Notification
+	// Exit: the task finished and its final snapshot is in a completed
+	// checkpoint (or it needs none); after handling this Ready, including
+	// the end-of-partition events in Sends, the host may stop the task.
+	Exit bool
+}
+
+// IsEmpty reports whether the Ready asks for nothing.
+func (rd *TaskReady) IsEmpty() bool {
+	return len(rd.Snapshots) == 0 && len(rd.Sends) == 0 && len(rd.Sealed) == 0 &&
+		len(rd.Aborted) == 0 && len(rd.Released) == 0 && len(rd.Messages) == 0 &&
+		len(rd.Notifications) == 0 && !rd.Exit
+}

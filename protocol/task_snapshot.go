@@ -1,0 +1,75 @@
+package protocol
+
+import "slices"
+
+// requestSnapshot asks the host for the snapshot of a. It fails (and asks
+// nothing) when MaxPendingCheckpoints snapshots are already in flight: the
+// bound keeps a task whose uploads hang from piling up requests.
+func (t *taskState) requestSnapshot(a *alignment, awaitChannelState bool) bool {
+	return t.requestSnapshotOf(a.id, a.kind, a.mode, a.timestamp, awaitChannelState)
+}
+
+func (t *taskState) requestSnapshotOf(id CheckpointID, kind Kind, mode Mode, at Time, awaitChannelState bool) bool {
+	if len(t.inflight) >= t.cfg.MaxPendingCheckpoints {
+		return false
+	}
+	if t.finished && t.firstFinalID == 0 {
+		t.firstFinalID = id
+	}
+	t.inflight = append(t.inflight, inflightSnapshot{id: id, kind: kind, sealed: !awaitChannelState, final: t.finished})
+	t.ready.Snapshots = append(t.ready.Snapshots, SnapshotRequest{
+		Checkpoint:        id,
+		Kind:              kind,
+		Mode:              mode,
+		AwaitChannelState: awaitChannelState,
+		Final:             t.finished,
+		Timestamp:         at,
+	})
+	return true
+}
+
+func (t *taskState) snapshotCompleted(now Time, id CheckpointID, snap TaskSnapshot) error {
+	t.started = true
+	t.advance(now)
+	i := t.findInflight(id)
+	if i < 0 {
+		// Aborted (or subsumed) while the upload ran: nobody will read it.
+		// Unless it is a repeated report of an acked snapshot, whose state
+		// a checkpoint may hold.
+		if snap.Handle != "" && !slices.Contains(t.acked, id) {
+			t.ready.Released = append(t.ready.Released, StateRelease{Task: t.cfg.ID, Checkpoint: id, Snapshot: snap})
+		}
+		return ErrUnknownCheckpoint
+	}
+	if !t.inflight[i].sealed {
+		return ErrChannelStateOpen
+	}
+	snap.Final = t.inflight[i].final
+	t.inflight = append(t.inflight[:i], t.inflight[i+1:]...)
+	if len(t.acked) >= t.cfg.MaxPendingCheckpoints {
+		t.acked = append(t.acked[:0], t.acked[1:]...)
+	}
+	t.acked = append(t.acked, id)
+	t.ready.Messages = append(t.ready.Messages, AckMessage(t.cfg.ID, id, snap))
+	return nil
+}
+
+func (t *taskState) snapshotFailed(now Time, id CheckpointID, reason Reason) error {
+	t.started = true
+	t.advance(now)
+	i := t.findInflight(id)
+	if i < 0 {
+		return ErrUnknownCheckpoint
+	}
+	kind := t.inflight[i].kind
+	if a := t.findAlignment(id); a != nil {
+		// Still recording channel state for it: stop, and cancel it
+		// downstream.
+		t.abortAlignment(a, reason, true)
+		return nil
+	}
+	t.inflight = append(t.inflight[:i], t.inflight[i+1:]...)
+	t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: id, Kind: kind, Reason: reason, Task: t.cfg.ID})
+	t.ready.Messages = append(t.ready.Messages, DeclineMessage(t.cfg.ID, id, reason))
+	return nil
+}

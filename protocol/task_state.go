@@ -1,0 +1,208 @@
+package protocol
+
+import (
+	"fmt"
+	"slices"
+)
+
+// inputAction is what Admit answers for one input; kept per input so the
+// per-record path is one indexed load.
+type inputAction uint8
+
+const (
+	inputProcess inputAction = iota
+	inputBlock
+	inputRecord
+)
+
+// alignment is a checkpoint whose barriers the task is still collecting on
+// its inputs: blocking them (aligned), recording channel state (unaligned
+// after the snapshot), or just counting (at-least-once). Barrier ids on one
+// channel strictly increase (every task forwards them in order and channels
+// are FIFO), which is what lets a newer barrier on a channel prove that an
+// older checkpoint's barrier will never come on it.
+type alignment struct {
+	id        CheckpointID
+	kind      Kind
+	mode      Mode
+	timestamp Time
+	// seen[i]: the barrier arrived on input i.
+	seen []bool
+	// missing counts open inputs whose barrier has not arrived.
+	missing int
+	// deadline is when a ModeAlignedWithTimeout alignment switches.
+	deadline Time
+	// snapshotTaken: the snapshot was requested (unaligned from the
+	// first barrier); what remains is recording channel state.
+	snapshotTaken bool
+	recorded      int
+}
+
+// blocking reports whether inputs that delivered the barrier are blocked.
+func (a *alignment) blocking() bool {
+	return a.mode == ModeAligned || a.mode == ModeAlignedWithTimeout
+}
+
+// inflightSnapshot is a snapshot requested from the host and not yet
+// reported uploaded or failed.
+type inflightSnapshot struct {
+	id   CheckpointID
+	kind Kind
+	// sealed: no more channel state will be recorded for it.
+	sealed bool
+	final  bool
+}
+
+// taskState holds everything behind the Task API.
+type taskState struct {
+	cfg TaskConfig
+
+	started      bool
+	restoredFrom CheckpointID
+	lastNotified CheckpointID
+	finished     bool
+	exited       bool
+	// firstFinalID is the first checkpoint whose snapshot here was final.
+	firstFinalID CheckpointID
+
+	inputOpen    []bool
+	inputDrained []bool
+	openInputs   int
+	action       []inputAction
+
+	// highestSeen is the highest id this task started, saw or canceled;
+	// barriers and triggers at or below it are stale.
+	highestSeen CheckpointID
+	// alignments are ordered by id, at most MaxPendingCheckpoints.
+	alignments []*alignment
+	// recording is the alignment whose channel state is being recorded
+	// (at most one: Admit names a single checkpoint).
+	recording *alignment
+	inflight  []inflightSnapshot
+	// acked remembers the last acked ids (a window of
+	// MaxPendingCheckpoints), so a repeated completion report for an acked
+	// snapshot is not mistaken for an abandoned upload and released.
+	acked []CheckpointID
+	// abortsNotified are ids above lastNotified already passed to the
+	// listener as aborted; a bounded window for deduplication.
+	abortsNotified []CheckpointID
+
+	ready TaskReady
+}
+
+func newTask(cfg TaskConfig) (*Task, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	n := len(cfg.Inputs)
+	t := &Task{taskState{
+		cfg:          cfg,
+		inputOpen:    make([]bool, n),
+		inputDrained: make([]bool, n),
+		openInputs:   n,
+		action:       make([]inputAction, n),
+	}}
+	for i := range t.inputOpen {
+		t.inputOpen[i] = true
+	}
+	return t, nil
+}
+
+func (t *taskState) restore(now Time, from CheckpointID, snap TaskSnapshot) error {
+	if t.started {
+		return ErrAlreadyStarted
+	}
+	t.started = true
+	t.restoredFrom = from
+	t.highestSeen = from
+	if snap.Final {
+		// The task had finished before the checkpoint: its output is
+		// complete and committed by that checkpoint, so it leaves at once.
+		t.finished = true
+		t.firstFinalID = from
+		t.exit()
+	}
+	return nil
+}
+
+func (t *taskState) takeReady() TaskReady {
+	rd := t.ready
+	t.ready = TaskReady{}
+	return rd
+}
+
+func (t *taskState) blocked(input int) bool { return t.action[input] == inputBlock }
+func (t *taskState) open(input int) bool    { return t.inputOpen[input] }
+
+func (t *taskState) aligning() (CheckpointID, bool) {
+	if len(t.alignments) == 0 {
+		return 0, false
+	}
+	return t.alignments[len(t.alignments)-1].id, true
+}
+
+func (t *taskState) nextDeadline() Time {
+	deadline := NoDeadline
+	for _, a := range t.alignments {
+		if a.mode == ModeAlignedWithTimeout {
+			deadline = min(deadline, a.deadline)
+		}
+	}
+	return deadline
+}
+
+func (t *taskState) tick(now Time) {
+	t.started = true
+	t.advance(now)
+}
+
+// advance switches every timed-out aligned-with-timeout alignment to
+// unaligned. Every input runs it first, so a late Tick cannot make the task
+// act on a stale view of time.
+func (t *taskState) advance(now Time) {
+	// Each switch removes one timed-out alignment's mode, so this loop
+	// runs at most len(t.alignments)+1 times; no allocation on the way.
+	for {
+		i := slices.IndexFunc(t.alignments, func(a *alignment) bool {
+			return a.mode == ModeAlignedWithTimeout && now >= a.deadline
+		})
+		if i < 0 {
+			return
+		}
+		t.switchToUnaligned(now, t.alignments[i])
+	}
+}
+
+func (t *taskState) findAlignment(id CheckpointID) *alignment {
+	for _, a := range t.alignments {
+		if a.id == id {
+			return a
+		}
+	}
+	return nil
+}
+
+func (t *taskState) findInflight(id CheckpointID) int {
+	for i := range t.inflight {
+		if t.inflight[i].id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (t *taskState) checkInput(input int) error {
+	if input < 0 || input >= len(t.cfg.Inputs) {
+		return fmt.Errorf("%w: input %d of task %s with %d inputs", ErrBadInput, input, t.cfg.ID, len(t.cfg.Inputs))
+	}
+	if !t.inputOpen[input] {
+		return fmt.Errorf("%w: input %s is closed", ErrBadInput, t.cfg.Inputs[input])
+	}
+	return nil
+}
+
+func (t *taskState) send(ev ChannelEvent, priority bool) {
+	for o := range t.cfg.Outputs {
+		t.ready.Sends = append(t.ready.Sends, Send{Output: o, Event: ev, Priority: priority})
+	}
+}

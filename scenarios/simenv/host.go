@@ -1,0 +1,144 @@
+package simenv
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/ckptsim/ckptsim/sim"
+)
+
+// host is one sim host and the engine processes placed on it.
+type host struct {
+	env   *Env
+	h     *sim.Host
+	index int
+	procs []*proc    // incarnations spawned on the current host incarnation
+	links []*outLink // to every host, by host index
+}
+
+// outLink is a link from this host with an outbox for messages the link had no room for,
+// so that a full link delays messages instead of losing them, in order.
+type outLink struct {
+	l      *sim.Link
+	outbox []*envelope
+}
+
+// envelope carries a message between two process incarnations.
+type envelope struct {
+	from string
+	to   *proc
+	msg  any
+}
+
+// boot sets up a new host incarnation and restarts the daemons placed on the host.
+func (h *host) boot(sh *sim.Host) {
+	sh.SetReceiver(h.receive)
+	sh.SetWritable(h.writable)
+	sh.SetLinkBroken(h.linkBroken)
+	h.procs = nil
+	if h.env.rt == nil || sh.Incarnation() == 1 {
+		return // the first start: Runtime.Start spawns everything
+	}
+	for _, name := range h.env.processesOn(h) {
+		h.env.restartDaemon(name)
+	}
+}
+
+// crashed tells every process of the crashed incarnation that it died.
+func (h *host) crashed(incarnation uint64) {
+	procs := h.procs
+	h.procs = nil
+	for _, ol := range h.links {
+		ol.outbox = nil
+	}
+	for _, p := range procs {
+		if p.alive && p.hostIncarnation == incarnation {
+			p.alive = false
+			p.p.Crashed()
+		}
+	}
+}
+
+func (h *host) receive(l *sim.Link, msg any) {
+	env := msg.(*envelope)
+	if env.to.Alive() {
+		env.to.p.Receive(env.from, env.msg)
+	}
+}
+
+func (h *host) writable(l *sim.Link) {
+	h.links[h.env.byName[l.To().Name()].index].flush()
+}
+
+// linkBroken fails the host's tasks: a lost connection fails the tasks that used it, and
+// one host's tasks share its connections.
+func (h *host) linkBroken(l *sim.Link) {
+	for _, ol := range h.links {
+		if ol.l == l {
+			ol.outbox = nil
+		}
+	}
+	for _, p := range h.procs {
+		if p.alive && isTask(p.name) {
+			p.alive = false
+			p.p.Crashed()
+		}
+	}
+}
+
+func (ol *outLink) send(env *envelope) {
+	if len(ol.outbox) > 0 {
+		ol.outbox = append(ol.outbox, env)
+		return
+	}
+	if err := ol.l.Send(env); errors.Is(err, sim.ErrLinkFull) {
+		ol.outbox = append(ol.outbox, env)
+	}
+}
+
+func (ol *outLink) flush() {
+	for len(ol.outbox) > 0 {
+		if err := ol.l.Send(ol.outbox[0]); errors.Is(err, sim.ErrLinkFull) {
+			return
+		}
+		ol.outbox[0] = nil
+		ol.outbox = ol.outbox[1:]
+	}
+	ol.outbox = nil
+}
+
+// isTask reports whether a process name is a task id rather than a daemon.
+func isTask(name string) bool {
+	switch {
+	case name == "coordinator", name == "extstore", strings.HasPrefix(name, "reader-"):
+		return false
+	}
+	return true
+}
+
+// processesOn returns the daemons placed on h, in a fixed order.
+func (e *Env) processesOn(h *host) []string {
+	var names []string
+	for _, name := range e.daemons {
+		if e.procHost[name] == h {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// restartDaemon restarts a daemon process after its host came back.
+func (e *Env) restartDaemon(name string) {
+	switch {
+	case name == "coordinator":
+		_ = e.rt.StartCoordinator()
+	case name == "extstore":
+		_ = e.rt.StartStore()
+	case strings.HasPrefix(name, "reader-"):
+		i, err := strconv.Atoi(strings.TrimPrefix(name, "reader-"))
+		if err == nil {
+			_ = e.rt.StartReader(i)
+		}
+	}
+}

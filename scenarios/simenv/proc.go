@@ -1,0 +1,98 @@
+package simenv
+
+import (
+	"errors"
+	"time"
+
+	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/sim"
+)
+
+// proc is one incarnation of an engine process on a host incarnation.
+type proc struct {
+	env             *Env
+	name            string
+	host            *host
+	hostIncarnation uint64
+	alive           bool
+	p               engine.Process
+}
+
+// Name implements engine.Proc.
+func (p *proc) Name() string { return p.name }
+
+// Alive implements engine.Proc: not killed, not replaced, and its host incarnation is up.
+func (p *proc) Alive() bool {
+	return p.alive && p.host.h.Up() && p.host.h.Incarnation() == p.hostIncarnation
+}
+
+// After implements engine.Proc with a host timer, which a host crash disarms; a killed
+// process's timers are ignored when they fire.
+func (p *proc) After(d time.Duration, fn func()) engine.Timer {
+	if !p.Alive() {
+		return stoppedTimer{}
+	}
+	return timer{p.host.h.After(d, func() {
+		if p.Alive() {
+			fn()
+		}
+	})}
+}
+
+// Send implements engine.Proc.
+func (p *proc) Send(to string, msg any) {
+	if !p.Alive() {
+		return
+	}
+	target := p.env.current[to]
+	if target == nil || !target.Alive() {
+		return // a message to a dead process is lost
+	}
+	p.host.links[target.host.index].send(&envelope{from: p.name, to: target, msg: msg})
+}
+
+// Write implements engine.Proc.
+func (p *proc) Write(key string, data []byte, done func(error)) {
+	if !p.Alive() {
+		return
+	}
+	p.env.storage.Put(p.host.h, key, data, func(err error) {
+		if p.Alive() {
+			done(err)
+		}
+	})
+}
+
+// Read implements engine.Proc.
+func (p *proc) Read(key string, done func([]byte, error)) {
+	if !p.Alive() {
+		return
+	}
+	p.env.storage.Get(p.host.h, key, func(data []byte, err error) {
+		if !p.Alive() {
+			return
+		}
+		if errors.Is(err, sim.ErrNotFound) {
+			err = engine.ErrNotFound
+		}
+		done(data, err)
+	})
+}
+
+// Delete implements engine.Proc.
+func (p *proc) Delete(key string) {
+	if p.Alive() {
+		p.env.storage.Delete(p.host.h, key, func(error) {})
+	}
+}
+
+// Kill implements engine.Proc.
+func (p *proc) Kill() { p.alive = false }
+
+type timer struct{ t *sim.Timer }
+
+func (t timer) Stop() bool { return t.t.Stop() }
+
+type stoppedTimer struct{}
+
+func (stoppedTimer) Stop() bool { return false }

@@ -1,0 +1,213 @@
+// Package simenv runs the engine on the deterministic simulator: it implements engine.Env
+// with sim hosts, links and storage.
+//
+// Every engine process (a task, the coordinator, the external store, a reader) is placed on
+// a sim host by a Placement function. Processes on one host share its fate: when the host
+// crashes, each of its processes dies and is told (engine.Process.Crashed), its timers and
+// storage completions are dropped, and messages in flight to it are lost. Messages between
+// processes travel over sim links between their hosts (a self-link for processes on the same
+// host), so they are FIFO per pair of processes and see the link's latency and faults. A
+// message is delivered only to the incarnation of the receiver that was current when it was
+// sent. When a link breaks (a lost connection), the tasks on both of its hosts fail, as
+// Flink tasks do when a TCP connection to a peer is lost.
+//
+// When a host restarts, simenv restarts the engine's daemons placed on it (coordinator,
+// external store, readers); tasks are redeployed by the coordinator's failover.
+package simenv
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/sim"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// Config says where processes run and how the network and storage behave.
+type Config struct {
+	// Placement maps a process name to the name of its host. Hosts are created for every
+	// name it returns for the job's processes.
+	Placement func(process string) string
+	// Link configures every link between two hosts; Local the self-link of each host.
+	Link  sim.LinkConfig
+	Local sim.LinkConfig
+	// Storage configures the durable store for checkpoint state and metadata.
+	Storage sim.StoreConfig
+}
+
+// DefaultConfig places the coordinator on host "jm", the external store and its readers on
+// "ext", and task i of every operator on host "tm-<i mod taskHosts>" (so every task host
+// holds one task of each operator, like Flink's slot sharing).
+func DefaultConfig(taskHosts int) Config {
+	return Config{
+		Placement: DefaultPlacement(taskHosts),
+		Link:      sim.LinkConfig{Latency: 500 * time.Microsecond, Jitter: 200 * time.Microsecond, Capacity: 4096},
+		Local:     sim.LinkConfig{Latency: 20 * time.Microsecond, Capacity: 4096},
+		Storage:   sim.StoreConfig{Latency: 2 * time.Millisecond, Jitter: time.Millisecond},
+	}
+}
+
+// DefaultPlacement is the placement of DefaultConfig.
+func DefaultPlacement(taskHosts int) func(string) string {
+	if taskHosts < 1 {
+		panic(fmt.Sprintf("simenv: %d task hosts", taskHosts))
+	}
+	return func(process string) string {
+		switch {
+		case process == "coordinator":
+			return "jm"
+		case process == "extstore" || len(process) > 7 && process[:7] == "reader-":
+			return "ext"
+		}
+		return fmt.Sprintf("tm-%d", taskIndex(process)%taskHosts)
+	}
+}
+
+// taskIndex parses the index of a task id "<op>-<index>".
+func taskIndex(id string) int {
+	n, mul := 0, 1
+	for i := len(id) - 1; i >= 0; i-- {
+		c := id[i]
+		if c == '-' {
+			return n
+		}
+		if c < '0' || c > '9' {
+			break
+		}
+		n += int(c-'0') * mul
+		mul *= 10
+	}
+	panic(fmt.Sprintf("simenv: %q is not a task id <operator>-<index>", id))
+}
+
+// Env implements engine.Env on a sim kernel. It is created with the names of all
+// processes the job will spawn, which fixes the hosts and links.
+type Env struct {
+	k        *sim.Kernel
+	rec      *trace.Recorder
+	cfg      Config
+	storage  *sim.Store
+	hosts    []*host
+	byName   map[string]*host // host name -> host
+	procHost map[string]*host // process name -> host
+	current  map[string]*proc // process name -> current incarnation
+	rands    map[string]*rand.Rand
+	daemons  []string // non-task processes, in the order given to New
+	rt       *engine.Runtime
+	observer func(sim.Event)
+}
+
+// New builds the hosts (started) and links for processes on k, recording into rec.
+func New(k *sim.Kernel, rec *trace.Recorder, cfg Config, processes []string) *Env {
+	e := &Env{k: k, rec: rec, cfg: cfg, byName: make(map[string]*host), procHost: make(map[string]*host),
+		current: make(map[string]*proc), rands: make(map[string]*rand.Rand)}
+	e.storage = k.NewStore("checkpoints", cfg.Storage)
+	for _, p := range processes {
+		name := cfg.Placement(p)
+		h, ok := e.byName[name]
+		if !ok {
+			h = &host{env: e, index: len(e.hosts)}
+			h.h = k.AddHost(name, h.boot)
+			e.hosts = append(e.hosts, h)
+			e.byName[name] = h
+		}
+		e.procHost[p] = h
+		if !isTask(p) {
+			e.daemons = append(e.daemons, p)
+		}
+	}
+	for _, from := range e.hosts {
+		from.links = make([]*outLink, len(e.hosts))
+		for _, to := range e.hosts {
+			lc := cfg.Link
+			if from == to {
+				lc = cfg.Local
+			}
+			l := k.Connect(from.h.Name()+"->"+to.h.Name(), from.h, to.h, lc)
+			from.links[to.index] = &outLink{l: l}
+		}
+	}
+	k.SetObserver(e.observe)
+	for _, h := range e.hosts {
+		h.h.Start()
+	}
+	return e
+}
+
+// Attach tells the Env which runtime runs on it, so that daemons placed on a host that
+// restarts are restarted with it.
+func (e *Env) Attach(rt *engine.Runtime) { e.rt = rt }
+
+// SetObserver installs fn to see every kernel event after simenv did. simenv owns the
+// kernel's observer (it learns of host crashes through it), so harnesses observe here.
+func (e *Env) SetObserver(fn func(sim.Event)) { e.observer = fn }
+
+// Kernel returns the kernel the Env runs on.
+func (e *Env) Kernel() *sim.Kernel { return e.k }
+
+// Storage returns the durable store of checkpoint state and metadata, for storage faults.
+func (e *Env) Storage() *sim.Store { return e.storage }
+
+// Host returns the sim host a process is placed on.
+func (e *Env) Host(process string) *sim.Host {
+	h, ok := e.procHost[process]
+	if !ok {
+		panic(fmt.Sprintf("simenv: no placement for process %q", process))
+	}
+	return h.h
+}
+
+// Hosts returns every host in creation order.
+func (e *Env) Hosts() []*sim.Host {
+	hs := make([]*sim.Host, len(e.hosts))
+	for i, h := range e.hosts {
+		hs[i] = h.h
+	}
+	return hs
+}
+
+// Now implements engine.Env.
+func (e *Env) Now() int64 { return e.k.Now().Nanoseconds() }
+
+// Emit implements engine.Env.
+func (e *Env) Emit(ev trace.Event) { e.rec.Emit(e.Now(), ev) }
+
+// Rand implements engine.Env: the kernel stream "engine/<name>".
+func (e *Env) Rand(name string) *rand.Rand {
+	if r, ok := e.rands[name]; ok {
+		return r
+	}
+	r := rand.New(e.k.Stream("engine/" + name))
+	e.rands[name] = r
+	return r
+}
+
+// Spawn implements engine.Env.
+func (e *Env) Spawn(name string, p engine.Process) (engine.Proc, error) {
+	h, ok := e.procHost[name]
+	if !ok {
+		panic(fmt.Sprintf("simenv: spawn of %q, which has no placement", name))
+	}
+	if !h.h.Up() {
+		return nil, engine.ErrHostDown
+	}
+	if old := e.current[name]; old != nil {
+		old.alive = false
+	}
+	pr := &proc{env: e, name: name, host: h, hostIncarnation: h.h.Incarnation(), alive: true, p: p}
+	e.current[name] = pr
+	h.procs = append(h.procs, pr)
+	return pr, nil
+}
+
+// observe learns of host crashes and link breaks, then passes events on.
+func (e *Env) observe(ev sim.Event) {
+	if ev.Kind == sim.EventHostCrash {
+		e.byName[ev.Host.Name()].crashed(ev.Incarnation)
+	}
+	if e.observer != nil {
+		e.observer(ev)
+	}
+}

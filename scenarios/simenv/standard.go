@@ -1,0 +1,54 @@
+package simenv
+
+import (
+	"time"
+
+	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/sim"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// StandardJob builds the standard benchmark scenario (engine.StandardConfig: 8 sources, key
+// by, 8 aggregators, 8 two-phase-commit sinks, 1,000 records per second per source, an
+// aligned checkpoint every 100 ms) on 8 task hosts, started, for seed. rec may be nil (the
+// trace is then only hashed). Run it with Kernel.RunFor; simrun bench times that.
+func StandardJob(seed uint64, rec *trace.Recorder) (*Job, error) {
+	job, err := NewJob(seed, engine.StandardConfig(), DefaultConfig(8), rec, sim.Config{})
+	if err != nil {
+		return nil, err
+	}
+	return job, job.Start()
+}
+
+// BenchResult is what a benchmark run of the standard scenario did, in virtual terms; the
+// caller measures the wall time it took and divides.
+type BenchResult struct {
+	VirtualNanos int64
+	Records      int64 // records read by the sources
+	Events       uint64
+	Checkpoints  int // completed checkpoints
+	TraceHash    string
+}
+
+// RunStandard runs the standard scenario for d of virtual time and reports what happened.
+func RunStandard(seed uint64, d time.Duration) (BenchResult, error) {
+	completed := 0
+	rec := trace.NewRecorder(nil, trace.Header{Scenario: "standard", Seed: seed})
+	rec.Watch(func(e trace.Event) {
+		if e.Kind == trace.KindCheckpointComplete {
+			completed++
+		}
+	})
+	job, err := StandardJob(seed, rec)
+	if err != nil {
+		return BenchResult{}, err
+	}
+	job.Kernel.RunFor(d)
+	return BenchResult{
+		VirtualNanos: job.Kernel.Now().Nanoseconds(),
+		Records:      job.Runtime.SourceRecords(),
+		Events:       rec.Len(),
+		Checkpoints:  completed,
+		TraceHash:    rec.Hash(),
+	}, nil
+}
