@@ -34,6 +34,13 @@ const (
 	KindSinkCommit    = "sink.commit"    // task cp txn; attrs: records, start
 	KindSinkAbort     = "sink.abort"     // task txn reason
 	KindSinkRead      = "sink.read"      // task=reader id; attrs: records, start
+	// The committed output, as the checkers replay it: sink.write puts record rid into
+	// transaction txn; sink.commit makes that transaction's records visible, cp naming the
+	// checkpoint whose transaction it is and records counting the records this commit made
+	// visible (0 for a repeated, idempotent commit, or when the store had dropped the
+	// transaction). KindSinkUpsert is an idempotent sink writing rid straight into the store,
+	// replacing any earlier value for rid: visible at once, with no transaction or commit.
+	KindSinkUpsert = "sink.upsert" // task rid; attrs: value, start
 
 	// Records, in detailed traces only.
 	KindRecordSend = "record.send" // task to rid

@@ -1,0 +1,125 @@
+package checker
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// Options select properties and bound the costly ones. The zero value checks the default
+// properties for the reference (DefaultProperties) with default limits.
+type Options struct {
+	// Properties to check, run in AllProperties order whatever the order given. Nil: the
+	// default set for the reference (an empty, non-nil list checks nothing).
+	Properties []Property
+	// LinzTimeout bounds each porcupine check (wall clock). Zero: DefaultLinzTimeout. A
+	// timeout gives the verdict unknown, never pass.
+	LinzTimeout time.Duration
+	// SinkVisibilityHTML and StoreHistoryHTML, when set, are files to which porcupine's
+	// visualization of a non-linearizable history is written (sink-visibility and
+	// durable-before-visible respectively). Nothing is written when the history is fine.
+	SinkVisibilityHTML string
+	StoreHistoryHTML   string
+	// MaxViolations caps the violations kept per property; the rest are counted in
+	// Result.Omitted. Zero: DefaultMaxViolations; negative: keep all.
+	MaxViolations int
+}
+
+// DefaultLinzTimeout is the porcupine time budget per property when Options leaves it zero.
+const DefaultLinzTimeout = 10 * time.Second
+
+// DefaultMaxViolations is the per-property cap when Options leaves it zero.
+const DefaultMaxViolations = 50
+
+// DefaultProperties returns the properties that apply to ref: all safety properties, the
+// output property matching ref.Guarantee, liveness, and determinism when ref has a hash.
+func DefaultProperties(ref Reference) []Property {
+	props := []Property{PropWellFormed}
+	switch ref.Guarantee {
+	case GuaranteeExactlyOnce:
+		props = append(props, PropExactlyOnce)
+	case GuaranteeAtLeastOnce:
+		props = append(props, PropAtLeastOnce)
+	}
+	props = append(props, PropConsistentCut, PropRestoreFidelity, PropListenerContract,
+		PropDurableVisible, PropSinkVisibility, PropLiveness)
+	if ref.TraceHash != "" {
+		props = append(props, PropDeterminism)
+	}
+	return props
+}
+
+// Check runs the selected properties over events (a whole trace, in order) and returns one
+// result per property. It is the single entry point for simrun and for tests; each property
+// is also exported as its own function.
+func Check(events []trace.Event, ref Reference, opts Options) Report {
+	selected := opts.Properties
+	if selected == nil {
+		selected = DefaultProperties(ref)
+	}
+	linz := func(html string) LinzOptions {
+		return LinzOptions{Timeout: opts.LinzTimeout, HTMLPath: html}
+	}
+	sinks := newReplay(events, ref)
+	var report Report
+	for _, p := range AllProperties {
+		if !slices.Contains(selected, p) {
+			continue
+		}
+		var res Result
+		switch p {
+		case PropWellFormed:
+			res = WellFormed(events)
+		case PropExactlyOnce:
+			res = exactlyOnce(events, ref, sinks)
+		case PropAtLeastOnce:
+			res = atLeastOnce(events, ref, sinks)
+		case PropConsistentCut:
+			res = ConsistentCut(events, ref)
+		case PropRestoreFidelity:
+			res = RestoreFidelity(events)
+		case PropListenerContract:
+			res = ListenerContract(events, ref)
+		case PropDurableVisible:
+			res = DurableBeforeVisible(events, linz(opts.StoreHistoryHTML))
+		case PropSinkVisibility:
+			res = SinkVisibility(events, linz(opts.SinkVisibilityHTML))
+		case PropLiveness:
+			res = liveness(events, ref, sinks)
+		case PropDeterminism:
+			res = Determinism(events, ref)
+		default:
+			panic("checker: property without a check: " + string(p))
+		}
+		report.Results = append(report.Results, capViolations(res, opts.MaxViolations))
+	}
+	for _, p := range selected {
+		if !slices.Contains(AllProperties, p) {
+			// A misspelt property must not read as a pass.
+			report.Results = append(report.Results, unknownResult(p, "no such property"))
+		}
+	}
+	return report
+}
+
+// ParseProperty returns the property named name, for command lines and scenario files.
+func ParseProperty(name string) (Property, error) {
+	p := Property(name)
+	if !slices.Contains(AllProperties, p) {
+		return "", fmt.Errorf("checker: unknown property %q", name)
+	}
+	return p, nil
+}
+
+func capViolations(res Result, limit int) Result {
+	if limit == 0 {
+		limit = DefaultMaxViolations
+	}
+	if limit > 0 && len(res.Violations) > limit {
+		res.Omitted += len(res.Violations) - limit
+		res.Violations = res.Violations[:limit:limit]
+	}
+	return res
+}

@@ -1,0 +1,68 @@
+package checker
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestDefaultPropertiesFollowTheReference(t *testing.T) {
+	got := DefaultProperties(Reference{Guarantee: GuaranteeAtLeastOnce, TraceHash: "ab"})
+	want := []Property{PropWellFormed, PropAtLeastOnce, PropConsistentCut, PropRestoreFidelity,
+		PropListenerContract, PropDurableVisible, PropSinkVisibility, PropLiveness, PropDeterminism}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if slices.Contains(DefaultProperties(Reference{}), PropExactlyOnce) {
+		t.Fatal("no output property without a guarantee")
+	}
+}
+
+func TestCheckRunsSelectedPropertiesInOrder(t *testing.T) {
+	report := Check(notifiedRun().events, Reference{}, Options{
+		Properties: []Property{PropListenerContract, PropWellFormed, "exactly-twice"},
+	})
+	var names []Property
+	for _, r := range report.Results {
+		names = append(names, r.Property)
+	}
+	if !slices.Equal(names, []Property{PropWellFormed, PropListenerContract, "exactly-twice"}) {
+		t.Fatalf("got %v", names)
+	}
+	if report.Verdict() != VerdictUnknown {
+		t.Fatalf("a misspelt property must not pass:\n%s", report)
+	}
+	if _, err := ParseProperty("exactly-twice"); err == nil || !strings.HasPrefix(err.Error(), "checker: ") {
+		t.Fatalf("ParseProperty: %v", err)
+	}
+	if p, err := ParseProperty("liveness"); err != nil || p != PropLiveness {
+		t.Fatalf("ParseProperty(liveness) = %v, %v", p, err)
+	}
+}
+
+func TestCheckPassesCorrectRunsUnderDefaults(t *testing.T) {
+	for name, b := range map[string]*tb{"notified": notifiedRun(), "failover": failoverRun()} {
+		report := Check(b.events, Reference{}, Options{})
+		if report.Verdict() != VerdictPass {
+			t.Errorf("%s:\n%s", name, report)
+		}
+	}
+}
+
+func TestCheckCapsViolationsPerProperty(t *testing.T) {
+	b := newTB()
+	for range 5 {
+		b.notify("sink", 1) // five notifications for a checkpoint that never completed
+	}
+	report := Check(b.events, Reference{}, Options{Properties: []Property{PropListenerContract}, MaxViolations: 2})
+	res, ok := report.Result(PropListenerContract)
+	if !ok || len(res.Violations) != 2 || res.Omitted != 3 {
+		t.Fatalf("want 2 kept and 3 omitted, got:\n%s", res)
+	}
+	if !strings.HasSuffix(res.String(), "... and 3 more") {
+		t.Fatalf("the omitted count should show:\n%s", res)
+	}
+	if len(report.Violations()) != 2 {
+		t.Fatalf("report should list the kept violations")
+	}
+}

@@ -1,0 +1,134 @@
+// Package checker judges a recorded run. Every property is a pure function of the trace (the
+// events of package trace, in order, possibly read back from a JSON Lines file written by an
+// engine other than ckptsim's) and of the scenario's Reference, the plain-data model of what a
+// correct run produces. No property looks at a simulator, so a trace is all an engine author
+// needs to have their runs judged.
+//
+// Check runs the selected properties and returns a Report: one Result per property, each with
+// a verdict (pass, fail or unknown) and its violations. Each property is also exported as a
+// function of its own. A Violation names its property, says in one line what went wrong, and
+// pins it to the first event that shows it (seq, virtual time, task, checkpoint); its String
+// form is stable, so it can go into golden files and artifacts.
+//
+// # Verdicts
+//
+// A property passes, fails, or is unknown. Unknown is never a pass: it means porcupine ran
+// out of its time budget (Options.LinzTimeout), or the reference lacks what the property needs
+// (no expected output, no trace hash), or a liveness deadline lies beyond the end of the
+// trace. The only wall-clock dependence in this package is porcupine's budget, and it can only
+// turn a decided verdict into unknown, never pass into fail or back.
+//
+// # Cost
+//
+// Every property except the two porcupine checks is one pass over the trace with maps keyed
+// per task, per checkpoint, per transaction or per record id, so its cost is linear in the
+// trace (BenchmarkCheckLinear reports events checked per second). The porcupine checks work on
+// small histories: one operation per checkpoint and recovery for the store, one per commit
+// and read for the sink, split at quiescent points.
+//
+// # What each property means, and why
+//
+// well-formed. Sequence numbers count up by one, virtual time never goes back, the kinds the
+// checkers read carry their fields, and numeric attributes are non-negative decimal integers
+// (with start no later than its event). Every other property reads these fields; a trace that
+// breaks them would be judged on misread data, so this comes first.
+//
+// exactly-once. The committed output equals Reference.Output: each record id committed
+// exactly Expected.Count times (normally once) with Expected.Value, and nothing else. The
+// output is what the external store made visible, replayed from the trace: a sink.write puts
+// a record into a transaction; a sink.commit makes the transaction's records visible; a
+// sink.upsert (idempotent sinks) makes a record visible at once, replacing its value. A
+// commit's records attribute says how many records it made visible: a repeated, idempotent
+// commit reports 0, and so does a commit whose transaction the store had already dropped (the
+// classic exactly-once loss, when a transaction outlives the store's timeout). A commit
+// without the attribute counts only the first time. A lost record is pinned to its last write
+// that never became visible, or to the commit that made nothing visible; a duplicate to the
+// commit that made it visible once too often. Result.Diff shows, with go-cmp, the committed
+// count per differing record id, so a duplicate reads as 2 and a loss as 0.
+//
+// at-least-once. No record of Reference.Output is lost. Duplicates and changed values are
+// allowed, since replay after recovery may re-emit and re-aggregate records.
+//
+// consistent-cut. Every completed checkpoint (checkpoint.complete) is a consistent global
+// state. For each channel S -> R, with counts from the snapshot.taken events of that
+// checkpoint:
+//
+//	recv.S at R + chan.S at R = sent.R at S
+//
+// Records S emitted before its snapshot must be reflected in R's state or saved as channel
+// state; a record R consumed that S emitted after its snapshot would make the restored state
+// hold an effect without its cause. This is the Chandy-Lamport condition, and it holds for
+// aligned checkpoints (chan is 0) and unaligned ones alike. For token workloads
+// (Reference.TokenTotal > 0), tokens held (tokens) plus tokens in flight (chantokens.*) add up
+// to the total. Only completed checkpoints are judged, since only they are restored; a
+// channel whose sender finished before the checkpoint is not judged.
+//
+// restore-fidelity. A task.restore from checkpoint n carries the same state digest (attr
+// state: operator state and source offsets) as that task's snapshot.taken for n, and n had
+// completed and is not a savepoint (savepoints are never used for automatic recovery). Every
+// restore in a trace is taken to be automatic recovery. A job.failover must name a completed,
+// non-savepoint checkpoint too.
+//
+// listener-contract. The contract of DESIGN.md section 3, checked per task incarnation (from
+// task.restore to task.crash): completion notifications strictly increase, exceed the restored
+// id and so come at most once; a completion notification for n only after checkpoint.complete
+// n and never for an aborted id or a savepoint; an abort notification never names a completed
+// id; a sink commits checkpoint n's transaction only after a completion notification m >= n
+// in the same incarnation, or in an incarnation restored from m >= n; a repeated commit of a
+// transaction never takes effect again; and once faults stop, every live task ends notified
+// of (or restored from) the latest completed checkpoint whose notification deadline
+// (LivenessBounds.NotifyMaxNanos after completion) lies in the trace. The rules exist because
+// a two-phase-commit sink turns each notification into an irreversible external effect.
+//
+// durable-before-visible. No completion becomes visible before it is durable, and failover
+// never forgets one. A notify.complete for n must follow checkpoint.complete n; a sink.commit
+// of n's transaction must follow the completion of some m >= n. The coordinator's failover is
+// judged with porcupine over the completed-checkpoint store's history, against a fenced
+// monotonic register holding the latest completed id (linz.RegisterModel): each write runs
+// from checkpoint.persist to checkpoint.complete, and stays pending forever when its
+// coordinator crashed first (porcupine may then place it anywhere after its start, or
+// nowhere); each coordinator.recover is a read invoked at the preceding coordinator.crash;
+// each notification or commit is an observation that the register held at least its id. A
+// recovery behind a checkpoint that was made visible, or that had durably completed, or of an
+// id never written, is pinned to the coordinator.recover.
+//
+// sink-visibility. Reader clients of the external store see only committed output, and
+// output never shrinks. Commits (sink.commit, sink.upsert) add the records they made visible;
+// reads (sink.read, attr records) return how many records the reader saw; each lasts from its
+// start attribute to its event. The history must be linearizable against a counter of
+// committed records (linz.CounterModel). Reads outside bounds that every linearization
+// respects are pinned to the read directly (seeing uncommitted output, missing committed
+// output, or less than an earlier read); porcupine decides the rest.
+//
+// liveness. Progress follows the heal: from the phase event that starts the liveness phase
+// (else the heal phase; else the trace's first event when it has no phase events), a
+// checkpoint completes within LivenessBounds.CheckpointAfterHealNanos; a bounded job's tasks
+// (LivenessBounds.FinishTasks) end with task.finish and all of Reference.Output committed; and
+// no task stays in alignment (barrier.recv without its snapshot.taken) longer than
+// LivenessBounds.AlignmentMaxNanos unless the checkpoint aborted. A missed deadline is pinned
+// to the first event after it, or to the last event when the trace ends at the deadline.
+//
+// determinism. The trace hashes (trace.HashEvents) to Reference.TraceHash, the hash recorded
+// when the run was first made. FirstDifference compares two traces and names the first event
+// where they part; CompareHashes compares two hashes.
+//
+// # Emitting a trace from another engine
+//
+// Write the schema of package trace: a header line, then one JSON object per event with seq
+// counting from 0 and t in nanoseconds never decreasing. Attribute values may be JSON strings
+// or numbers. Each property reads only these fields, and a property whose events are absent
+// passes vacuously, so emit everything the properties you care about need:
+//
+//   - checkpoint.trigger (cp; savepoint=true for savepoints), checkpoint.persist and
+//     checkpoint.complete (cp) from the coordinator, checkpoint.abort (cp) when it gives up,
+//     coordinator.crash and coordinator.recover (cp: the latest completed id it read back).
+//   - snapshot.taken (task cp) with state, and per channel sent.<to>, recv.<from> and
+//     chan.<from> counts (zero counts may be left out); tokens and chantokens.<from> for
+//     token workloads. barrier.recv (task from cp) for alignment.
+//   - task.restore (task cp, 0 for a fresh start; state), task.crash, task.finish.
+//   - notify.complete and notify.abort (task cp) when listeners are called.
+//   - sink.write (task txn rid; value), sink.commit (task cp txn; records, start: cp is the
+//     checkpoint whose transaction it is), sink.abort (task txn), or sink.upsert (task rid;
+//     value) for idempotent sinks; sink.read (task: the reader; records, start) for readers.
+//   - phase (phase=fault|heal|liveness|end) if the run has a fault phase.
+package checker

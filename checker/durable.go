@@ -1,0 +1,74 @@
+package checker
+
+import (
+	"github.com/anishathalye/porcupine"
+
+	"github.com/ckptsim/ckptsim/checker/linz"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// DurableBeforeVisible checks that no checkpoint's completion is made visible before it is
+// durable, and that coordinator failover never loses a durable or visible completion.
+//
+// Visible means a notify.complete for checkpoint n, or a sink.commit of checkpoint n's
+// transaction. The first must follow checkpoint.complete n; the second must follow the
+// completion of some checkpoint m >= n (whose state holds the transaction).
+//
+// Failover is judged with porcupine over the history of the completed-checkpoint store (see
+// linz.RegisterModel): each coordinator incarnation's write runs from checkpoint.persist n to
+// checkpoint.complete n, and is pending (it may or may not have landed) when the incarnation
+// crashed or gave up first; each coordinator.recover r is a read, invoked at the preceding
+// coordinator.crash; each first visibility of a higher id is an observation. The latest id
+// must never go backwards. A recovery behind a visible or durably completed checkpoint is
+// pinned to the coordinator.recover; a porcupine timeout gives the verdict unknown.
+func DurableBeforeVisible(events []trace.Event, opts LinzOptions) Result {
+	violations := visibleBeforeDurable(events)
+	h := storeHistory(events)
+	violations = append(violations, h.recoveryBounds(events)...)
+	res := newResult(PropDurableVisible, violations)
+	if len(h.ops) == 0 || (len(violations) > 0 && opts.HTMLPath == "") {
+		return res
+	}
+	outcome, err := linz.Run(linz.RegisterModel(), h.ops, opts.timeout(), opts.HTMLPath)
+	res = mergeOutcome(res, outcome, events, h.lastRecover, "the completed-checkpoint store history has no linearization")
+	if err != nil {
+		res.Note = joinNote(res.Note, err.Error())
+	} else if outcome == porcupine.Illegal && opts.HTMLPath != "" {
+		res.Note = joinNote(res.Note, "visualization: "+opts.HTMLPath)
+	}
+	return res
+}
+
+// visibleBeforeDurable is the one-pass half: notifications and commits before completion.
+func visibleBeforeDurable(events []trace.Event) []Violation {
+	completed := make(map[uint64]bool)
+	savepoints := make(map[uint64]bool)
+	var latest uint64 // highest completed checkpoint, savepoints aside
+	var violations []Violation
+	for i := range events {
+		e := &events[i]
+		switch e.Kind {
+		case trace.KindCheckpointTrigger:
+			if isSavepointTrigger(e) {
+				savepoints[e.CP] = true
+			}
+		case trace.KindCheckpointComplete:
+			completed[e.CP] = true
+			if !savepoints[e.CP] {
+				latest = max(latest, e.CP)
+			}
+		case trace.KindNotifyComplete:
+			if !completed[e.CP] {
+				violations = append(violations, violationAt(PropDurableVisible, e,
+					"%s notified of checkpoint %d before it was durably complete", e.Task, e.CP))
+			}
+		case trace.KindSinkCommit:
+			if e.CP != 0 && latest < e.CP {
+				violations = append(violations, violationAt(PropDurableVisible, e,
+					"%s committed transaction %q of checkpoint %d before any checkpoint >= %d was durably complete",
+					e.Task, e.Txn, e.CP, e.CP))
+			}
+		}
+	}
+	return violations
+}

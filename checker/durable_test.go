@@ -1,0 +1,126 @@
+package checker
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// failoverRun is a correct history of the completed-checkpoint store: checkpoint 1 completes
+// and is made visible; the coordinator crashes while writing checkpoint 2 and its successor
+// recovers 1; checkpoint 3 then completes, and a second failover recovers 3.
+func failoverRun() *tb {
+	b := newTB()
+	b.recover(0)
+	b.trigger(1)
+	b.persist(1)
+	b.complete(1)
+	b.notify("sink", 1)
+	b.commit("sink", 1, "t1")
+	b.trigger(2)
+	b.persist(2)
+	b.coordCrash()
+	b.recover(1)
+	b.trigger(3)
+	b.persist(3)
+	b.complete(3)
+	b.coordCrash()
+	b.recover(3)
+	return b
+}
+
+func TestDurableBeforeVisiblePassesFailoverHistory(t *testing.T) {
+	wantPass(t, DurableBeforeVisible(failoverRun().events, LinzOptions{}))
+}
+
+func TestDurableBeforeVisibleAllowsRecoveringAPendingWrite(t *testing.T) {
+	// The crashed incarnation's write of 2 may have landed after all.
+	b := newTB()
+	b.trigger(1)
+	b.persist(1)
+	b.complete(1)
+	b.trigger(2)
+	b.persist(2)
+	b.coordCrash()
+	b.recover(2)
+	wantPass(t, DurableBeforeVisible(b.events, LinzOptions{}))
+}
+
+func TestDurableBeforeVisibleFlagsNotificationAndCommitBeforeCompletion(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.persist(1)
+	notified := b.notify("sink", 1)
+	committed := b.commit("sink", 1, "t1")
+	b.complete(1)
+	res := DurableBeforeVisible(b.events, LinzOptions{})
+	wantFirst(t, res, notified, "sink notified of checkpoint 1 before it was durably complete")
+	if len(res.Violations) != 2 || res.Violations[1].Seq != committed {
+		t.Fatalf("want the early commit flagged too:\n%s", res)
+	}
+}
+
+// recoveryBehindVisible: checkpoint 2 completes and a sink commits its transaction; then the
+// coordinator fails over and the new incarnation recovers 1, as if 2 never completed.
+func recoveryBehindVisible() (*tb, uint64) {
+	b := newTB()
+	b.trigger(1)
+	b.persist(1)
+	b.complete(1)
+	b.trigger(2)
+	b.persist(2)
+	b.complete(2)
+	b.notify("sink", 2)
+	b.commit("sink", 2, "t2")
+	b.coordCrash()
+	return b, b.recover(1)
+}
+
+func TestDurableBeforeVisibleFlagsRecoveryBehindVisibleCheckpoint(t *testing.T) {
+	b, bad := recoveryBehindVisible()
+	wantFirst(t, DurableBeforeVisible(b.events, LinzOptions{}), bad,
+		"coordinator recovered checkpoint 1, behind checkpoint 2 whose completion was made visible at seq 6")
+}
+
+func TestDurableBeforeVisibleFlagsRecoveryBehindDurableCheckpoint(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.persist(1)
+	b.complete(1)
+	b.coordCrash()
+	bad := b.recover(0)
+	wantFirst(t, DurableBeforeVisible(b.events, LinzOptions{}), bad, "behind checkpoint 1 durably completed at seq 2")
+}
+
+func TestDurableBeforeVisibleFlagsRecoveryOfUnwrittenCheckpoint(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.persist(1)
+	b.complete(1)
+	b.coordCrash()
+	bad := b.recover(7)
+	wantFirst(t, DurableBeforeVisible(b.events, LinzOptions{}), bad, "recovered checkpoint 7, which was never written")
+}
+
+func TestDurableBeforeVisibleWritesVisualizationOnViolation(t *testing.T) {
+	b, _ := recoveryBehindVisible()
+	path := filepath.Join(t.TempDir(), "store.html")
+	res := DurableBeforeVisible(b.events, LinzOptions{HTMLPath: path})
+	if res.Verdict != VerdictFail || !strings.Contains(res.Note, path) {
+		t.Fatalf("want a failure noting the visualization, got:\n%s", res)
+	}
+	html, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), "recover()") || !strings.Contains(string(html), "visible(2)") {
+		t.Fatalf("visualization should describe the recovery and the visible completion")
+	}
+
+	clean := filepath.Join(t.TempDir(), "clean.html")
+	wantPass(t, DurableBeforeVisible(failoverRun().events, LinzOptions{HTMLPath: clean}))
+	if _, err := os.Stat(clean); !os.IsNotExist(err) {
+		t.Fatalf("no visualization should be written for a linearizable history (stat: %v)", err)
+	}
+}

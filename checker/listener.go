@@ -1,0 +1,211 @@
+package checker
+
+import (
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// incarnation is one life of a task, from its task.restore (or its first event) to its
+// task.crash.
+type incarnation struct {
+	alive        bool
+	finished     bool
+	restored     uint64 // checkpoint it was restored from; 0 for a fresh start
+	lastNotified uint64 // highest checkpoint a notify.complete named in this incarnation
+}
+
+// listenerState is what ListenerContract tracks across one pass over the trace.
+type listenerState struct {
+	events        []trace.Event
+	tasks         map[string]*incarnation
+	completedAt   map[uint64]int // checkpoint -> index of its checkpoint.complete
+	abortedAt     map[uint64]int // checkpoint -> index of its checkpoint.abort
+	savepoints    map[uint64]bool
+	abortNotices  map[uint64][]int // checkpoint -> notify.abort events not yet known to be wrong
+	effectiveTxns map[string]int   // transaction -> index of its first commit with effect
+	completions   []int            // checkpoint.complete events of checkpoints, in order
+	violations    []Violation
+}
+
+// ListenerContract checks the listener contract of DESIGN.md section 3, per task incarnation
+// (an incarnation starts at task.restore and ends at task.crash):
+//
+//   - notify.complete ids strictly increase, each greater than the id restored from, so each
+//     arrives at most once;
+//   - notify.complete n only after checkpoint.complete n, never for an aborted id or a
+//     savepoint;
+//   - notify.abort never names a completed id (before or after it completed), and no
+//     checkpoint both completes and aborts;
+//   - a sink.commit of checkpoint n's transaction only after notify.complete m >= n in the
+//     same incarnation, or in an incarnation restored from a checkpoint m >= n (which holds
+//     the transaction);
+//   - a transaction's commit takes effect once: a second commit of the same transaction that
+//     reports records > 0 made them visible again;
+//   - once faults stop (see Liveness for when that is), every live task ends notified of (or
+//     restored from) the latest completed checkpoint whose notification deadline
+//     (ref.Liveness.NotifyMaxNanos after its completion; zero: not checked) lies inside the
+//     trace.
+//
+// Each violation is pinned to the notification or commit that broke the rule; a task never
+// notified is named on the checkpoint.complete it missed.
+func ListenerContract(events []trace.Event, ref Reference) Result {
+	s := &listenerState{
+		events:        events,
+		tasks:         make(map[string]*incarnation),
+		completedAt:   make(map[uint64]int),
+		abortedAt:     make(map[uint64]int),
+		savepoints:    make(map[uint64]bool),
+		abortNotices:  make(map[uint64][]int),
+		effectiveTxns: make(map[string]int),
+	}
+	for i := range events {
+		s.step(i)
+	}
+	s.judgeEventualNotification(ref.Liveness.NotifyMaxNanos)
+	return newResult(PropListenerContract, s.violations)
+}
+
+func (s *listenerState) flag(e *trace.Event, format string, args ...any) {
+	s.violations = append(s.violations, violationAt(PropListenerContract, e, format, args...))
+}
+
+// task returns the current incarnation of a task, starting one for a task seen for the first
+// time without a task.restore.
+func (s *listenerState) task(id string) *incarnation {
+	inc := s.tasks[id]
+	if inc == nil {
+		inc = &incarnation{alive: true}
+		s.tasks[id] = inc
+	}
+	return inc
+}
+
+func (s *listenerState) step(i int) {
+	e := &s.events[i]
+	switch e.Kind {
+	case trace.KindCheckpointTrigger:
+		if isSavepointTrigger(e) {
+			s.savepoints[e.CP] = true
+		}
+	case trace.KindCheckpointComplete:
+		s.checkpointComplete(i)
+	case trace.KindCheckpointAbort:
+		if done, ok := s.completedAt[e.CP]; ok {
+			s.flag(e, "checkpoint %d aborted after it completed (seq %d)", e.CP, s.events[done].Seq)
+		}
+		if _, seen := s.abortedAt[e.CP]; !seen {
+			s.abortedAt[e.CP] = i
+		}
+	case trace.KindTaskRestore:
+		s.tasks[e.Task] = &incarnation{alive: true, restored: e.CP}
+	case trace.KindTaskCrash:
+		s.task(e.Task).alive = false
+	case trace.KindTaskFinish:
+		s.task(e.Task).finished = true
+	case trace.KindNotifyComplete:
+		s.notifyComplete(e)
+	case trace.KindNotifyAbort:
+		if done, ok := s.completedAt[e.CP]; ok {
+			s.flag(e, "abort notification for checkpoint %d, which completed (seq %d)", e.CP, s.events[done].Seq)
+		} else {
+			s.abortNotices[e.CP] = append(s.abortNotices[e.CP], i)
+		}
+	case trace.KindSinkCommit:
+		s.sinkCommit(i)
+	case trace.KindSnapshotTaken, trace.KindSnapshotAck, trace.KindSnapshotDecline,
+		trace.KindBarrierSend, trace.KindBarrierRecv, trace.KindSinkWrite:
+		s.task(e.Task) // the task exists, so it counts as live until it crashes or finishes
+	}
+}
+
+func (s *listenerState) checkpointComplete(i int) {
+	e := &s.events[i]
+	if _, seen := s.completedAt[e.CP]; seen {
+		return
+	}
+	s.completedAt[e.CP] = i
+	if aborted, ok := s.abortedAt[e.CP]; ok {
+		s.flag(e, "checkpoint %d completed after it was aborted (seq %d)", e.CP, s.events[aborted].Seq)
+	}
+	for _, notice := range s.abortNotices[e.CP] {
+		s.flag(&s.events[notice], "abort notification for checkpoint %d, which then completed (seq %d)", e.CP, e.Seq)
+	}
+	delete(s.abortNotices, e.CP)
+	if !s.savepoints[e.CP] {
+		s.completions = append(s.completions, i)
+	}
+}
+
+func (s *listenerState) notifyComplete(e *trace.Event) {
+	inc := s.task(e.Task)
+	_, completed := s.completedAt[e.CP]
+	_, aborted := s.abortedAt[e.CP]
+	switch {
+	case !inc.alive:
+		s.flag(e, "%s notified of checkpoint %d after its crash, before any restore", e.Task, e.CP)
+	case s.savepoints[e.CP]:
+		s.flag(e, "completion notification for savepoint %d", e.CP)
+	case aborted:
+		s.flag(e, "completion notification for aborted checkpoint %d", e.CP)
+	case !completed:
+		s.flag(e, "completion notification for checkpoint %d before its checkpoint.complete", e.CP)
+	case e.CP <= inc.restored:
+		s.flag(e, "completion notification for checkpoint %d, but %s was restored from checkpoint %d", e.CP, e.Task, inc.restored)
+	case e.CP == inc.lastNotified:
+		s.flag(e, "second completion notification for checkpoint %d in one incarnation", e.CP)
+	case e.CP < inc.lastNotified:
+		s.flag(e, "completion notification for checkpoint %d after one for checkpoint %d: out of order", e.CP, inc.lastNotified)
+	}
+	inc.lastNotified = max(inc.lastNotified, e.CP)
+}
+
+func (s *listenerState) sinkCommit(i int) {
+	e := &s.events[i]
+	inc := s.task(e.Task)
+	if e.CP != 0 && inc.lastNotified < e.CP && inc.restored < e.CP {
+		s.flag(e, "commit of transaction %q of checkpoint %d before %s was notified of checkpoint %d or later",
+			e.Txn, e.CP, e.Task, e.CP)
+	}
+	first, committed := s.effectiveTxns[e.Txn]
+	records, hasRecords := intAttr(e, trace.AttrRecords)
+	effective := (hasRecords && records > 0) || (!hasRecords && !committed)
+	switch {
+	case effective && committed:
+		s.flag(e, "transaction %q committed again with effect (%d records), first committed at seq %d",
+			e.Txn, records, s.events[first].Seq)
+	case effective:
+		s.effectiveTxns[e.Txn] = i
+	}
+}
+
+// judgeEventualNotification checks, once faults have stopped (livenessStart), that every live task
+// knows the latest completed checkpoint whose notification deadline lies in the trace.
+func (s *listenerState) judgeEventualNotification(notifyMaxNanos int64) {
+	if notifyMaxNanos <= 0 || livenessStart(s.events) < 0 || len(s.completions) == 0 {
+		return
+	}
+	end := lastEvent(s.events).T
+	target := -1
+	for k := len(s.completions) - 1; k >= 0; k-- {
+		if s.events[s.completions[k]].T+notifyMaxNanos <= end {
+			target = s.completions[k]
+			break
+		}
+	}
+	if target < 0 {
+		return
+	}
+	complete := &s.events[target]
+	for id, inc := range s.tasks {
+		if !inc.alive || inc.finished {
+			continue
+		}
+		if inc.lastNotified >= complete.CP || inc.restored >= complete.CP {
+			continue
+		}
+		v := violationAt(PropListenerContract, complete,
+			"after heal, %s was never notified of completed checkpoint %d (last notified %d, restored from %d)",
+			id, complete.CP, inc.lastNotified, inc.restored)
+		v.Task = id
+		s.violations = append(s.violations, v)
+	}
+}

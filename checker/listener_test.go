@@ -1,0 +1,156 @@
+package checker
+
+import (
+	"testing"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// notifiedRun is a correct run of one sink task: checkpoints 1 and 2 complete and are
+// notified, each transaction is committed after its notification, and after a crash the task
+// restores from 2 and commits 2's transaction again (idempotently) on restore.
+func notifiedRun() *tb {
+	b := newTB()
+	b.restore("sink", 0)
+	b.trigger(1)
+	b.complete(1)
+	b.notify("sink", 1)
+	b.commit("sink", 1, "t1", "records=1")
+	b.trigger(2)
+	b.complete(2)
+	b.notify("sink", 2)
+	b.crash("sink")
+	b.restore("sink", 2)
+	b.commit("sink", 2, "t2", "records=1")
+	b.commit("sink", 2, "t2", "records=0")
+	b.trigger(3)
+	b.abort(3)
+	b.notifyAbort("sink", 3)
+	return b
+}
+
+func TestListenerContractPassesCorrectRun(t *testing.T) {
+	wantPass(t, ListenerContract(notifiedRun().events, Reference{}))
+}
+
+func TestListenerContractFlagsNotificationBeforeCompletion(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	early := b.notify("sink", 1)
+	b.complete(1)
+	wantFirst(t, ListenerContract(b.events, Reference{}), early, "completion notification for checkpoint 1 before its checkpoint.complete")
+}
+
+func TestListenerContractFlagsNotificationForAbortedCheckpoint(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.abort(1)
+	bad := b.notify("sink", 1)
+	wantFirst(t, ListenerContract(b.events, Reference{}), bad, "completion notification for aborted checkpoint 1")
+}
+
+func TestListenerContractFlagsOutOfOrderAndRepeatedNotifications(t *testing.T) {
+	b := newTB()
+	b.complete(1)
+	b.complete(2)
+	b.notify("sink", 2)
+	late := b.notify("sink", 1)
+	again := b.notify("sink", 2)
+	res := ListenerContract(b.events, Reference{})
+	wantFirst(t, res, late, "completion notification for checkpoint 1 after one for checkpoint 2: out of order")
+	if len(res.Violations) != 2 || res.Violations[1].Seq != again {
+		t.Fatalf("want the repeated notification flagged too:\n%s", res)
+	}
+}
+
+func TestListenerContractFlagsNotificationNotAfterRestoredCheckpoint(t *testing.T) {
+	b := newTB()
+	b.complete(1)
+	b.complete(2)
+	b.restore("sink", 2)
+	bad := b.notify("sink", 2)
+	wantFirst(t, ListenerContract(b.events, Reference{}), bad, "but sink was restored from checkpoint 2")
+}
+
+func TestListenerContractAllowsLowerNotificationInANewIncarnation(t *testing.T) {
+	b := newTB()
+	b.complete(1)
+	b.complete(2)
+	b.notify("sink", 2)
+	b.crash("sink")
+	b.restore("sink", 0)
+	b.notify("sink", 1)
+	wantPass(t, ListenerContract(b.events, Reference{}))
+}
+
+func TestListenerContractFlagsNotificationForSavepoint(t *testing.T) {
+	b := newTB()
+	b.savepoint(1)
+	b.complete(1)
+	bad := b.notify("sink", 1)
+	wantFirst(t, ListenerContract(b.events, Reference{}), bad, "completion notification for savepoint 1")
+}
+
+func TestListenerContractFlagsAbortNotificationOfCompletedCheckpoint(t *testing.T) {
+	b := newTB()
+	b.complete(1)
+	after := b.notifyAbort("sink", 1)
+	wantFirst(t, ListenerContract(b.events, Reference{}), after, "abort notification for checkpoint 1, which completed")
+
+	c := newTB()
+	before := c.notifyAbort("sink", 1)
+	c.complete(1)
+	wantFirst(t, ListenerContract(c.events, Reference{}), before, "abort notification for checkpoint 1, which then completed")
+}
+
+func TestListenerContractFlagsNotificationOfCrashedTask(t *testing.T) {
+	b := newTB()
+	b.complete(1)
+	b.crash("sink")
+	bad := b.notify("sink", 1)
+	wantFirst(t, ListenerContract(b.events, Reference{}), bad, "after its crash")
+}
+
+func TestListenerContractFlagsCommitBeforeNotification(t *testing.T) {
+	b := newTB()
+	b.complete(1)
+	b.notify("sink", 1)
+	b.complete(2)
+	early := b.commit("sink", 2, "t2")
+	b.notify("sink", 2)
+	wantFirst(t, ListenerContract(b.events, Reference{}), early, `commit of transaction "t2" of checkpoint 2 before sink was notified`)
+}
+
+func TestListenerContractFlagsCommitThatTakesEffectTwice(t *testing.T) {
+	b := newTB()
+	b.complete(1)
+	b.notify("sink", 1)
+	b.commit("sink", 1, "t1", "records=3")
+	again := b.commit("sink", 1, "t1", "records=3")
+	wantFirst(t, ListenerContract(b.events, Reference{}), again, `transaction "t1" committed again with effect (3 records)`)
+}
+
+func TestListenerContractFlagsTaskNeverNotifiedAfterHeal(t *testing.T) {
+	ref := Reference{Liveness: LivenessBounds{NotifyMaxNanos: 50}}
+	b := newTB()
+	b.restore("a", 0)
+	b.restore("b", 0)
+	b.phase("fault")
+	b.phase("heal")
+	b.complete(1)
+	b.notify("a", 1)
+	b.notify("b", 1)
+	missed := b.complete(2)
+	b.notify("a", 2)
+	for range 5 {
+		b.add(trace.Event{Kind: "engine.tick"}) // time passes beyond the deadline
+	}
+	res := ListenerContract(b.events, ref)
+	v := wantFirst(t, res, missed, "after heal, b was never notified of completed checkpoint 2")
+	if v.Task != "b" || v.CP != 2 {
+		t.Fatalf("violation should name task b and checkpoint 2: %s", v)
+	}
+
+	// Within the grace period, the missing notification is not yet a violation.
+	wantPass(t, ListenerContract(b.events[:len(b.events)-5], ref))
+}

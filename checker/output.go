@@ -1,0 +1,233 @@
+package checker
+
+import (
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// committedOutput is the content of the external store as the trace tells it: which records
+// became visible, how often and with which value. Transactional sinks make a transaction's
+// sink.write records visible at its sink.commit; idempotent sinks make a sink.upsert visible
+// at once. Both output properties, liveness and sink visibility read it.
+//
+// Record ids are interned to dense indices on first sight, so the per-record work of a commit
+// is slice arithmetic rather than map lookups: a trace of a million events replays in one
+// pass with one map lookup per write.
+type committedOutput struct {
+	ids     map[string]int // record id -> index into records
+	records []recordLog
+	txns    map[string]*txnLog
+	writes  []txnWrite // every sink.write, chained per transaction
+	// overflow is, per record index, the index of the commit or upsert that first made it
+	// visible more often than expected; wrongValue the first commit that made a value other
+	// than the expected one visible. Both are rare, so they are maps.
+	overflow   map[int]int
+	wrongValue map[int]wrongValue
+	judged     bool // there is an expectation to judge against
+	// partial lists commits whose records attribute is neither 0 nor the transaction's size.
+	partial []int
+	// storeWrites lists every commit and upsert with the number of records it added to the
+	// store, in trace order, for sink visibility.
+	storeWrites []storeWrite
+}
+
+// recordLog is what the trace says about one record id.
+type recordLog struct {
+	id         string
+	want       Expected
+	expected   bool   // the reference names it
+	count      int    // times made visible
+	value      string // value last made visible
+	lastWrite  int    // index of its last sink.write, or -1
+	lastUpsert int    // index of its last sink.upsert, or -1
+}
+
+// txnLog is what the trace says about one sink transaction. Its writes are chained through
+// committedOutput.writes rather than kept in a slice of their own, which saves an allocation
+// per transaction and the copying of growing slices.
+type txnLog struct {
+	size        int // sink.write events in it
+	first, last int // its first and last write in committedOutput.writes, or -1
+	effective   int // commits that made its records visible
+	zeroCommit  int // index of a commit that made nothing visible, or -1
+	abort       int // index of its sink.abort, or -1
+}
+
+type txnWrite struct {
+	event  int // index of the sink.write
+	record int // index into committedOutput.records
+	next   int // the transaction's next write, or -1
+}
+
+// wrongValue is the first commit that made an unexpected value of a record visible.
+type wrongValue struct {
+	index int
+	value string
+}
+
+type storeWrite struct {
+	index   int   // the sink.commit or sink.upsert
+	records int64 // records it made visible
+}
+
+// commitEffect decides whether a sink.commit made its transaction's records visible. A
+// commit that reports records > 0 did (a repeated commit that reports records again adds them
+// again: that is what a non-idempotent commit looks like); one that reports records = 0 did
+// not (a repeated idempotent commit, or a store that had dropped the transaction, as when it
+// times out). A commit without the attribute is assumed idempotent: only the first counts.
+func commitEffect(e *trace.Event, txn *txnLog) bool {
+	if records, ok := intAttr(e, trace.AttrRecords); ok {
+		return records > 0
+	}
+	return txn.effective == 0
+}
+
+// replay memoizes the replay of one trace's sinks, so that Check replays them once for all
+// the properties that need it.
+type replay struct {
+	events   []trace.Event
+	expected map[string]Expected
+	out      *committedOutput
+}
+
+func newReplay(events []trace.Event, ref Reference) *replay {
+	return &replay{events: events, expected: ref.Output}
+}
+
+func (r *replay) output() *committedOutput {
+	if r.out == nil {
+		r.out = replayOutput(r.events, r.expected, true)
+	}
+	return r.out
+}
+
+// replayOutput replays the sink events of events. expected may be nil. Without perRecord,
+// writes are only counted per transaction (enough for the store's record count, which is all
+// sink visibility needs) and records, overflow and wrongValue stay empty except for upserts.
+func replayOutput(events []trace.Event, expected map[string]Expected, perRecord bool) *committedOutput {
+	out := &committedOutput{
+		ids:        make(map[string]int, len(expected)),
+		records:    make([]recordLog, 0, len(expected)),
+		txns:       make(map[string]*txnLog),
+		overflow:   make(map[int]int),
+		wrongValue: make(map[int]wrongValue),
+		judged:     expected != nil,
+	}
+	for id, want := range expected {
+		out.intern(id)
+		r := &out.records[out.ids[id]]
+		r.want, r.expected = want, true
+	}
+	// Writes of one transaction come in runs, so the last transaction looked up is cached.
+	var lastTxnID string
+	var lastTxn *txnLog
+	txnOf := func(id string) *txnLog {
+		if lastTxn != nil && id == lastTxnID {
+			return lastTxn
+		}
+		txn := out.txns[id]
+		if txn == nil {
+			txn = &txnLog{first: -1, last: -1, zeroCommit: -1, abort: -1}
+			out.txns[id] = txn
+		}
+		lastTxnID, lastTxn = id, txn
+		return txn
+	}
+	for i := range events {
+		e := &events[i]
+		switch e.Kind {
+		case trace.KindSinkWrite:
+			txn := txnOf(e.Txn)
+			txn.size++
+			if !perRecord {
+				continue
+			}
+			k := out.intern(e.RID)
+			out.records[k].lastWrite = i
+			w := len(out.writes)
+			out.writes = append(out.writes, txnWrite{event: i, record: k, next: -1})
+			if txn.last >= 0 {
+				out.writes[txn.last].next = w
+			} else {
+				txn.first = w
+			}
+			txn.last = w
+		case trace.KindSinkAbort:
+			txnOf(e.Txn).abort = i
+		case trace.KindSinkCommit:
+			out.commit(events, i, txnOf(e.Txn))
+		case trace.KindSinkUpsert:
+			k := out.intern(e.RID)
+			r := &out.records[k]
+			var added int64
+			if r.count == 0 {
+				added = 1
+				out.makeVisible(k, writeValue(e), i, false)
+			} else {
+				r.value = writeValue(e)
+			}
+			r.lastUpsert = i
+			out.storeWrites = append(out.storeWrites, storeWrite{index: i, records: added})
+		}
+	}
+	return out
+}
+
+// intern returns the index of record id, adding it on first sight.
+func (out *committedOutput) intern(id string) int {
+	if k, ok := out.ids[id]; ok {
+		return k
+	}
+	k := len(out.records)
+	out.ids[id] = k
+	out.records = append(out.records, recordLog{id: id, lastWrite: -1, lastUpsert: -1})
+	return k
+}
+
+func (out *committedOutput) commit(events []trace.Event, i int, txn *txnLog) {
+	e := &events[i]
+	if !commitEffect(e, txn) {
+		if txn.effective == 0 && txn.zeroCommit < 0 {
+			txn.zeroCommit = i
+		}
+		out.storeWrites = append(out.storeWrites, storeWrite{index: i})
+		return
+	}
+	txn.effective++
+	records := int64(txn.size)
+	if n, ok := intAttr(e, trace.AttrRecords); ok {
+		if n != records {
+			out.partial = append(out.partial, i)
+		}
+		records = n
+	}
+	for w := txn.first; w >= 0; w = out.writes[w].next {
+		write := &out.writes[w]
+		out.makeVisible(write.record, writeValue(&events[write.event]), i, true)
+	}
+	out.storeWrites = append(out.storeWrites, storeWrite{index: i, records: records})
+}
+
+// makeVisible counts one more visible copy of record k, made visible by event index.
+func (out *committedOutput) makeVisible(k int, value string, index int, checkValue bool) {
+	r := &out.records[k]
+	r.count++
+	r.value = value
+	if !out.judged {
+		return
+	}
+	if r.count > r.want.Count {
+		if _, seen := out.overflow[k]; !seen {
+			out.overflow[k] = index
+		}
+	}
+	if checkValue && r.expected && value != r.want.Value {
+		if _, seen := out.wrongValue[k]; !seen {
+			out.wrongValue[k] = wrongValue{index: index, value: value}
+		}
+	}
+}
+
+func writeValue(e *trace.Event) string {
+	v, _ := e.Attr(trace.AttrValue)
+	return v
+}

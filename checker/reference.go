@@ -1,0 +1,67 @@
+package checker
+
+// Reference is the scenario's reference model: what a correct run must produce, and the
+// bounds its liveness is judged by. It is plain data that a scenario (or an engine author
+// checking their own traces) fills in; the checkers never look at a simulator.
+type Reference struct {
+	// Guarantee says which output property Check selects by default: exactly-once or
+	// at-least-once. Empty: the output is not judged unless a property is asked for.
+	Guarantee Guarantee
+	// Output maps each record id the sinks must commit to what is expected of it. Nil: no
+	// output reference (the output properties return unknown).
+	Output map[string]Expected
+	// TokenTotal is the number of tokens in a token workload, which every completed
+	// checkpoint must conserve. Zero: not a token workload.
+	TokenTotal int64
+	// Liveness holds the bounds that progress after the heal phase is judged by.
+	Liveness LivenessBounds
+	// TraceHash is the trace hash a replay must reproduce. Empty: determinism is not judged.
+	TraceHash string
+}
+
+// Guarantee is the delivery guarantee a scenario's sinks promise.
+type Guarantee string
+
+const (
+	GuaranteeExactlyOnce Guarantee = "exactly-once"
+	GuaranteeAtLeastOnce Guarantee = "at-least-once"
+)
+
+// Expected is what the committed output must hold for one record id.
+type Expected struct {
+	Value string // the value the sink must write (sink.write or sink.upsert attr value)
+	Count int    // how many times it must be committed; 1 for exactly-once, 0 to forbid it
+}
+
+// ExpectOnce builds the usual exactly-once output reference: every record once, with its
+// value.
+func ExpectOnce(values map[string]string) map[string]Expected {
+	out := make(map[string]Expected, len(values))
+	for rid, value := range values {
+		out[rid] = Expected{Value: value, Count: 1}
+	}
+	return out
+}
+
+// LivenessBounds are the bounds of the liveness phase. Each bound is measured from the phase
+// event that starts the liveness phase (phase=liveness), or the heal phase when there is no
+// liveness phase event, or the first event when the trace has no phase events. With the fault
+// injector's phases, the liveness phase ends (phase=end) when its bound runs out, so the
+// natural CheckpointAfterHealNanos is the liveness phase's length. A zero bound is not checked.
+type LivenessBounds struct {
+	// CheckpointAfterHealNanos: some checkpoint (not a savepoint) completes within this long
+	// after the liveness phase starts.
+	CheckpointAfterHealNanos int64
+	// AlignmentMaxNanos: no task stays in alignment for a checkpoint longer than this (from
+	// its first barrier.recv, or from the liveness phase's start if later) unless the
+	// checkpoint aborts.
+	AlignmentMaxNanos int64
+	// NotifyMaxNanos: once faults stop, every live task is notified of (or restored from) a
+	// completed checkpoint within this long of its completion: the latest checkpoint whose
+	// deadline lies inside the trace is judged (by ListenerContract).
+	NotifyMaxNanos int64
+	// FinishTasks are the tasks of a bounded job that must end with task.finish (normally
+	// every task, or at least every source). Empty: the job is unbounded. When set, every
+	// record of Reference.Output must also be committed by the end.
+	FinishTasks []string
+}

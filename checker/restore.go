@@ -1,0 +1,93 @@
+package checker
+
+import (
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// taskCheckpoint keys per-task, per-checkpoint facts.
+type taskCheckpoint struct {
+	task string
+	cp   uint64
+}
+
+// RestoreFidelity checks that recovery restores exactly what was checkpointed. A task.restore
+// (or job.failover) with cp n > 0 must name a checkpoint that had completed before it and is
+// not a savepoint (savepoints are never used for automatic recovery), and the state digest
+// the restore carries (attr state: operator state and source offsets) must equal the digest
+// of the same task's snapshot.taken for n. Each violation is pinned to the restore.
+func RestoreFidelity(events []trace.Event) Result {
+	snapshotAt := make(map[taskCheckpoint]int) // index of the latest snapshot.taken
+	completed := make(map[uint64]bool)
+	savepoints := make(map[uint64]bool)
+	var violations []Violation
+	for i := range events {
+		e := &events[i]
+		switch e.Kind {
+		case trace.KindCheckpointTrigger:
+			if isSavepointTrigger(e) {
+				savepoints[e.CP] = true
+			}
+		case trace.KindCheckpointComplete:
+			completed[e.CP] = true
+		case trace.KindSnapshotTaken:
+			snapshotAt[taskCheckpoint{e.Task, e.CP}] = i
+		case trace.KindJobFailover:
+			violations = append(violations, judgeRestoreSource(e, completed, savepoints)...)
+		case trace.KindTaskRestore:
+			if e.CP == 0 {
+				continue // a fresh start restores nothing
+			}
+			found := judgeRestoreSource(e, completed, savepoints)
+			if len(found) == 0 {
+				found = judgeRestoredState(events, e, snapshotAt)
+			}
+			violations = append(violations, found...)
+		}
+	}
+	return newResult(PropRestoreFidelity, violations)
+}
+
+// judgeRestoreSource checks that a restore or failover names a completed checkpoint that is
+// not a savepoint.
+func judgeRestoreSource(e *trace.Event, completed, savepoints map[uint64]bool) []Violation {
+	switch {
+	case e.CP == 0:
+		return nil
+	case savepoints[e.CP]:
+		return []Violation{violationAt(PropRestoreFidelity, e,
+			"%s from savepoint %d: savepoints are never used for automatic recovery", e.Kind, e.CP)}
+	case !completed[e.CP]:
+		return []Violation{violationAt(PropRestoreFidelity, e,
+			"%s from checkpoint %d, which had not completed", e.Kind, e.CP)}
+	}
+	return nil
+}
+
+// judgeRestoredState compares the state digest of a restore with the task's snapshot.
+func judgeRestoredState(events []trace.Event, e *trace.Event, snapshotAt map[taskCheckpoint]int) []Violation {
+	restored, restoredOK := e.Attr(trace.AttrState)
+	index, snapshotOK := snapshotAt[taskCheckpoint{e.Task, e.CP}]
+	if !snapshotOK {
+		if !restoredOK {
+			return nil // nothing to compare: the engine emits no digests
+		}
+		return []Violation{violationAt(PropRestoreFidelity, e,
+			"%s restored from checkpoint %d, but took no snapshot for it", e.Task, e.CP)}
+	}
+	saved, savedOK := events[index].Attr(trace.AttrState)
+	switch {
+	case !restoredOK && !savedOK:
+		return nil
+	case !restoredOK:
+		return []Violation{violationAt(PropRestoreFidelity, e,
+			"%s restored from checkpoint %d without a state digest, so its state cannot be confirmed", e.Task, e.CP)}
+	case !savedOK:
+		return []Violation{violationAt(PropRestoreFidelity, e,
+			"%s restored from checkpoint %d, whose snapshot (seq %d) has no state digest", e.Task, e.CP, events[index].Seq)}
+	case restored != saved:
+		return []Violation{violationAt(PropRestoreFidelity, e,
+			"%s restored state %q from checkpoint %d, but its snapshot (seq %d) saved %q",
+			e.Task, restored, e.CP, events[index].Seq, saved)}
+	}
+	return nil
+}

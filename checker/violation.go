@@ -1,0 +1,90 @@
+package checker
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// Property names one checked property. The names appear in reports, in simrun's JSON output
+// and in artifacts, so they never change.
+type Property string
+
+// The properties of DESIGN.md section 5, plus well-formedness of the trace itself.
+const (
+	PropWellFormed       Property = "well-formed"
+	PropExactlyOnce      Property = "exactly-once"
+	PropAtLeastOnce      Property = "at-least-once"
+	PropConsistentCut    Property = "consistent-cut"
+	PropRestoreFidelity  Property = "restore-fidelity"
+	PropListenerContract Property = "listener-contract"
+	PropDurableVisible   Property = "durable-before-visible"
+	PropSinkVisibility   Property = "sink-visibility"
+	PropLiveness         Property = "liveness"
+	PropDeterminism      Property = "determinism"
+)
+
+// AllProperties lists every property in the order Check runs and reports them.
+var AllProperties = []Property{
+	PropWellFormed,
+	PropExactlyOnce,
+	PropAtLeastOnce,
+	PropConsistentCut,
+	PropRestoreFidelity,
+	PropListenerContract,
+	PropDurableVisible,
+	PropSinkVisibility,
+	PropLiveness,
+	PropDeterminism,
+}
+
+// Violation is one broken property, pinned to the first event that shows it. Where a property
+// fails through an absence (a record never committed, a checkpoint that never completed), the
+// event is the one at which the absence became final: the first event past a deadline, or the
+// last event of the trace. Task and CP may name the task and checkpoint at fault rather than
+// the event's own (a task that was never notified is named on the completion it missed).
+type Violation struct {
+	Property Property
+	Message  string // one line, for a person
+	Seq      uint64 // the offending event
+	T        int64  // its virtual time, in nanoseconds
+	Task     string
+	CP       uint64
+}
+
+// String returns the violation as one stable line:
+// "property seq=S t=T task=X cp=N: message" (task and cp left out when empty).
+func (v Violation) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s seq=%d t=%d", v.Property, v.Seq, v.T)
+	if v.Task != "" {
+		fmt.Fprintf(&b, " task=%s", v.Task)
+	}
+	if v.CP != 0 {
+		fmt.Fprintf(&b, " cp=%d", v.CP)
+	}
+	b.WriteString(": ")
+	b.WriteString(v.Message)
+	return b.String()
+}
+
+// violationAt pins a violation to e, naming e's task and checkpoint.
+func violationAt(p Property, e *trace.Event, format string, args ...any) Violation {
+	return Violation{
+		Property: p,
+		Message:  oneLine(fmt.Sprintf(format, args...)),
+		Seq:      e.Seq,
+		T:        e.T,
+		Task:     e.Task,
+		CP:       e.CP,
+	}
+}
+
+// oneLine keeps a message on one line whatever the trace's strings hold.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\n\r") {
+		return s
+	}
+	return strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(s)
+}

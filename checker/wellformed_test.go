@@ -1,0 +1,34 @@
+package checker
+
+import (
+	"testing"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+func TestWellFormedPassesBuiltTraces(t *testing.T) {
+	wantPass(t, WellFormed(notifiedRun().events))
+	wantPass(t, WellFormed(failoverRun().events))
+}
+
+func TestWellFormedFlagsBrokenTraces(t *testing.T) {
+	cases := []struct {
+		name     string
+		mutate   func([]trace.Event)
+		seq      uint64
+		fragment string
+	}{
+		{"seq gap", func(es []trace.Event) { es[3].Seq = 9 }, 9, "seq 9 follows seq 2"},
+		{"time back", func(es []trace.Event) { es[3].T = 1 }, 3, "time goes back from t=30 to t=1"},
+		{"missing cp", func(es []trace.Event) { es[2].CP = 0 }, 2, "checkpoint.complete without cp"},
+		{"bad count", func(es []trace.Event) { es[4].Attrs = attrs("records=many") }, 4, `attribute records="many" is not a non-negative integer`},
+		{"start after event", func(es []trace.Event) { es[4].Attrs = attrs("start=999") }, 4, "start=999 is later than the event's t=50"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			events := notifiedRun().events
+			c.mutate(events)
+			wantFirst(t, WellFormed(events), c.seq, c.fragment)
+		})
+	}
+}
