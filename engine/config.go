@@ -30,6 +30,9 @@ type Config struct {
 	FailureDetection time.Duration
 	// StorageRetry is the pause before retrying a failed read of checkpoint metadata.
 	StorageRetry time.Duration
+	// VerifyWrites reads every snapshot and metadata write back before relying on it, so
+	// that torn and corrupted writes fail at once (see writeDurably).
+	VerifyWrites bool
 	// TraceRecords adds record.send and record.recv events (detailed traces).
 	TraceRecords bool
 	// TraceSinkWrites emits sink.write for every record a sink writes. The exactly-once
@@ -92,6 +95,7 @@ func DefaultConfig(g Graph) Config {
 		FailureDetection: 20 * time.Millisecond,
 		StorageRetry:     20 * time.Millisecond,
 		TraceSinkWrites:  true,
+		VerifyWrites:     true,
 	}
 }
 

@@ -268,7 +268,7 @@ func (c *coordinator) writeCounter(v protocol.CheckpointID) {
 	}
 	v = c.counterWant
 	c.counterWriting = true
-	c.proc.Write(counterKey, encodeCounter(v), func(err error) {
+	writeDurably(c.proc, c.rt.cfg.VerifyWrites, counterKey, encodeCounter(v), func(err error) {
 		c.counterWriting = false
 		if err == nil {
 			c.counterDone = v
@@ -308,7 +308,7 @@ func (c *coordinator) writeMetadata() {
 		c.trace(trace.Event{Kind: trace.KindCheckpointPersist, CP: uint64(next.ID)})
 	}
 	c.metaWriting = true
-	c.proc.Write(completedKey, encodeCompleted(content), func(err error) {
+	writeDurably(c.proc, c.rt.cfg.VerifyWrites, completedKey, encodeCompleted(content), func(err error) {
 		c.metaWriting = false
 		if err == nil {
 			c.stored = content

@@ -33,7 +33,7 @@ type sinkPart struct {
 	// awaiting counts requests whose answer the sink waits for (prepare, commit,
 	// recover): a finished sink exits only when none is left, so that a finished job has
 	// its output committed.
-	awaiting int
+	awaiting     int
 	exitWhenIdle bool
 }
 

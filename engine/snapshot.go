@@ -115,7 +115,7 @@ func (t *task) finalise(ps *pendingSnapshot) {
 				Input: t.plan.inputs[i], Handle: key + "#" + t.inputs[i].from, Records: len(recs)})
 		}
 	}
-	t.proc.Write(key, blob, func(err error) {
+	writeDurably(t.proc, t.rt.cfg.VerifyWrites, key, blob, func(err error) {
 		if t.snapshots[cp] != ps {
 			t.proc.Delete(key) // the checkpoint was aborted meanwhile
 			return

@@ -1,0 +1,107 @@
+package simenv
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/sim"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// TestCoordinatorCrashAtEveryStep crashes the coordinator at the first checkpoint.persist,
+// checkpoint.complete and notify.complete of checkpoint 3: a new incarnation recovers the
+// counter and the completed store and restarts the job; the output stays exact, ids keep
+// increasing, and recovery never returns to a checkpoint older than one made visible.
+func TestCoordinatorCrashAtEveryStep(t *testing.T) {
+	cfg := engine.DefaultConfig(engine.KeyedSumGraph(3, 300, 2000, engine.TwoPhaseCommit))
+	cfg.Checkpoint.Interval = 20 * time.Millisecond
+	ref, err := engine.ComputeReference(&cfg.Graph, engine.ReferenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{trace.KindCheckpointPersist, trace.KindCheckpointComplete, trace.KindNotifyComplete} {
+		for _, how := range []string{"coordinator", "host"} {
+			t.Run(kind+"/"+how, func(t *testing.T) {
+				f := fault{kind: how, name: "jm", down: 50 * time.Millisecond,
+					on: func(e trace.Event) bool { return e.Kind == kind && e.CP == 3 }}
+				job := runWithFaults(t, cfg, DefaultConfig(3), 1, []fault{f}, 60*time.Second)
+				lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
+				if len(lost)+len(extra)+len(wrong) > 0 {
+					t.Errorf("lost %d %v, extra %d %v, wrong %d %v", len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
+				}
+				checkIDsAndRecovery(t, job.Recorder.Events())
+				if countKind(job, trace.KindCoordinatorRecover) != 1 {
+					t.Errorf("%d coordinator recoveries, want 1", countKind(job, trace.KindCoordinatorRecover))
+				}
+			})
+		}
+	}
+}
+
+// checkIDsAndRecovery checks that triggered ids strictly increase across coordinator
+// incarnations and that every recovery restores at least the latest checkpoint whose
+// completion was traced.
+func checkIDsAndRecovery(t *testing.T, events []trace.Event) {
+	t.Helper()
+	var lastTrigger, lastComplete uint64
+	for _, e := range events {
+		switch e.Kind {
+		case trace.KindCheckpointTrigger:
+			if e.CP <= lastTrigger {
+				t.Errorf("seq %d: checkpoint %d triggered after %d", e.Seq, e.CP, lastTrigger)
+			}
+			lastTrigger = e.CP
+		case trace.KindCheckpointComplete:
+			lastComplete = max(lastComplete, e.CP)
+		case trace.KindCoordinatorRecover, trace.KindJobFailover:
+			if e.CP < lastComplete {
+				t.Errorf("seq %d: %s from %d, but %d completed", e.Seq, e.Kind, e.CP, lastComplete)
+			}
+		}
+	}
+}
+
+// TestStorageAndCommitFaults fails a share of checkpoint storage writes and reads and the
+// first store commits: checkpoints fail or tasks fail over, but the output stays exact.
+func TestStorageAndCommitFaults(t *testing.T) {
+	cfg := engine.DefaultConfig(engine.KeyedSumGraph(3, 300, 2000, engine.TwoPhaseCommit))
+	cfg.Checkpoint.Interval = 20 * time.Millisecond
+	ref, err := engine.ComputeReference(&cfg.Graph, engine.ReferenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 4; seed++ {
+		job, err := NewJob(seed, cfg, DefaultConfig(3), nil, sim.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		job.Recorder.KeepEvents()
+		rng := job.Kernel.Stream("test/storage-faults")
+		ops := 0
+		job.Env.Storage().SetFaultHook(func(op sim.StoreOp) sim.StoreFault {
+			ops++
+			if job.Kernel.Now() > sim.Time(150*time.Millisecond) || rng.IntN(10) != 0 {
+				return sim.StoreFault{}
+			}
+			if op.Kind == sim.OpPut && rng.IntN(2) == 0 {
+				return sim.StoreFault{Kind: sim.StoreFaultCorrupt}
+			}
+			return sim.StoreFault{Kind: sim.StoreFaultFail}
+		})
+		job.Runtime.FailStoreCommits(2)
+		if err := job.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if r := job.RunUntilFinished(60 * time.Second); r != sim.StopStopped {
+			t.Fatalf("seed %d: ended with %v", seed, r)
+		}
+		lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
+		if len(lost)+len(extra)+len(wrong) > 0 {
+			t.Errorf("seed %d: lost %d %v, extra %d %v, wrong %d %v", seed, len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
+		}
+		checkIDsAndRecovery(t, job.Recorder.Events())
+		t.Logf("seed %d: %d storage ops, %d aborted checkpoints, %d failovers", seed, ops,
+			countKind(job, trace.KindCheckpointAbort), countKind(job, trace.KindJobFailover))
+	}
+}
