@@ -46,8 +46,6 @@ const StandardName = "standard"
 
 // Small constructors keep the catalogue readable.
 
-func timeout(d Duration) *Duration { return &d }
-
 func seeds(first, last uint64) *SeedRange { return &SeedRange{First: first, Last: last} }
 
 // at schedules fault f at virtual time d.

@@ -81,14 +81,14 @@ func negativeControls() []*Scenario {
 			Seeds:  seeds(1, 10),
 		},
 		{
-			Name: "control-no-checkpoint-timeout",
-			Description: "Checkpoint timeout disabled with one checkpoint at a time: a single dropped barrier " +
-				"leaves a checkpoint pending forever, and nothing completes after the faults heal.",
+			Name: "control-long-checkpoint-timeout",
+			Description: "A checkpoint timeout of an hour with one checkpoint at a time: a single dropped barrier " +
+				"leaves a checkpoint pending past the end of the run, and nothing completes after the faults heal.",
 			Mode:       ModeAligned,
 			Topology:   Topology{Kind: TopologyPipeline, Parallelism: 2, Stages: 1},
 			Workload:   Workload{Kind: WorkloadPassThrough, Records: 150},
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
-			Checkpoint: Checkpoint{Timeout: timeout(0), MaxConcurrent: 1},
+			Checkpoint: Checkpoint{Timeout: Seconds(3600), MaxConcurrent: 1},
 			Faults: []faults.Entry{
 				at(Millis(150), faults.Fault{Kind: faults.NetDrop, Message: faults.MessageBarrier, From: "source-0", To: "map-1-0", Probability: 1, WindowNanos: Millis(100).Nanos()}),
 			},

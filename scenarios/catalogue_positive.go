@@ -63,7 +63,7 @@ func positiveScenarios() []*Scenario {
 			Sink:        &Sink{Kind: SinkAtLeastOnce},
 			Faults: []faults.Entry{
 				at(Millis(700), faults.Fault{Kind: faults.CrashTask, Task: "union-0"}),
-				at(Millis(1500), faults.Fault{Kind: faults.CrashHost, Host: "host-1", WindowNanos: Millis(200).Nanos()}),
+				at(Millis(1500), faults.Fault{Kind: faults.CrashHost, Host: "tm-1", WindowNanos: Millis(200).Nanos()}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
@@ -137,20 +137,20 @@ func positiveScenarios() []*Scenario {
 		},
 		{
 			Name: "explicit-unaligned",
-			Description: "Unaligned checkpoints on an explicit graph: two sources of different parallelism " +
-				"merged, summed at parallelism 3 and rebalanced into a sink, under a swarm.",
+			Description: "Unaligned checkpoints on an explicit graph: two sources merged, summed at " +
+				"parallelism 3 and rebalanced into a sink of parallelism 2, under a swarm.",
 			Mode: ModeUnaligned,
 			Topology: Topology{Kind: TopologyExplicit,
 				Nodes: []Node{
 					{Name: "src-a", Kind: NodeSource, Parallelism: 2},
-					{Name: "src-b", Kind: NodeSource, Parallelism: 1},
+					{Name: "src-b", Kind: NodeSource, Parallelism: 2},
 					{Name: "merge", Kind: NodeUnion, Parallelism: 2},
 					{Name: "sum", Kind: NodeSum, Parallelism: 3},
 					{Name: "out", Kind: NodeSink, Parallelism: 2},
 				},
 				Links: []Link{
 					{From: "src-a", To: "merge", Partition: PartitionForward},
-					{From: "src-b", To: "merge", Partition: PartitionRebalance},
+					{From: "src-b", To: "merge", Partition: PartitionForward},
 					{From: "merge", To: "sum", Partition: PartitionHash},
 					{From: "sum", To: "out", Partition: PartitionRebalance},
 				},
@@ -188,12 +188,12 @@ func positiveScenarios() []*Scenario {
 			Workload:    Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 16},
 			Sink:        &Sink{Kind: SinkIdempotent},
 			Faults: []faults.Entry{
-				at(0, faults.Fault{Kind: faults.ClockSkew, Host: "host-2", SkewPPM: 200_000, WindowNanos: Seconds(2).Nanos()}),
+				at(0, faults.Fault{Kind: faults.ClockSkew, Host: "tm-2", SkewPPM: 200_000, WindowNanos: Seconds(2).Nanos()}),
 				at(Millis(300), faults.Fault{Kind: faults.NetDrop, Message: faults.MessageBarrier, From: "source-0", To: "sum-1", Probability: 1, WindowNanos: Millis(250).Nanos()}),
 				at(Millis(400), faults.Fault{Kind: faults.NetClog, From: "sum-3", To: "sink-3", WindowNanos: Millis(300).Nanos()}),
 				at(Millis(800), faults.Fault{Kind: faults.NetPartition, From: "source-1", To: "sum-2", WindowNanos: Millis(500).Nanos()}),
 				at(Millis(1200), faults.Fault{Kind: faults.NetBreak, From: "source-0", To: "sum-1"}),
-				at(Millis(1400), faults.Fault{Kind: faults.PauseHost, Host: "host-3", WindowNanos: Millis(150).Nanos()}),
+				at(Millis(1400), faults.Fault{Kind: faults.PauseHost, Host: "tm-3", WindowNanos: Millis(150).Nanos()}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),

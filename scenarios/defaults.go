@@ -70,10 +70,7 @@ func (s *Scenario) applyDefaults() {
 	if s.Mode != ModeChandyLamport || len(s.Script) == 0 {
 		c.Interval = orDefault(c.Interval, defaultInterval)
 	}
-	if c.Timeout == nil {
-		timeout := defaultTimeout
-		c.Timeout = &timeout
-	}
+	c.Timeout = orDefault(c.Timeout, defaultTimeout)
 	c.MaxConcurrent = orDefault(c.MaxConcurrent, defaultMaxConcurrent)
 	if s.Mode == ModeAlignedWithTimeout {
 		c.AlignmentTimeout = orDefault(c.AlignmentTimeout, defaultAlignmentBound)

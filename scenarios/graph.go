@@ -60,27 +60,41 @@ func (s *Scenario) Graph() Graph {
 		node("sink", NodeSink)
 		link(last, "sink", PartitionForward)
 	case TopologyFanInUnion:
-		node("union", NodeUnion)
-		for i := 1; i <= max(t.Inputs, 2); i++ {
+		// A union merges two inputs, so n sources are merged by a chain of n-1 unions:
+		// in1 and in2 into merge2, that and in3 into merge3, ..., the last called union.
+		n := max(t.Inputs, 2)
+		node("in1", NodeSource)
+		merged := "in1"
+		for i := 2; i <= n; i++ {
 			name := "in" + strconv.Itoa(i)
+			union := "merge" + strconv.Itoa(i)
+			if i == n {
+				union = "union"
+			}
 			node(name, NodeSource)
-			link(name, "union", PartitionForward)
+			node(union, NodeUnion)
+			link(merged, union, PartitionForward)
+			link(name, union, PartitionForward)
+			merged = union
 		}
 		last := work("union")
 		node("sink", NodeSink)
 		link(last, "sink", PartitionForward)
 	case TopologyDiamond:
+		// Every record takes both branches, so the sink sees it twice. The sum, if any, comes
+		// before the split: after the join a key's records would arrive interleaved from two
+		// branches, and the sums would depend on timing.
 		node("source", NodeSource)
+		split := work("source")
 		node("left", NodeMap)
 		node("right", NodeMap)
 		node("join", NodeUnion)
-		link("source", "left", PartitionForward)
-		link("source", "right", PartitionRebalance)
+		link(split, "left", PartitionForward)
+		link(split, "right", PartitionForward)
 		link("left", "join", PartitionForward)
 		link("right", "join", PartitionForward)
-		last := work("join")
 		node("sink", NodeSink)
-		link(last, "sink", PartitionForward)
+		link("join", "sink", PartitionForward)
 	case TopologyCycle:
 		if s.Mode == ModeChandyLamport {
 			n := max(t.Processes, 2)
@@ -149,21 +163,35 @@ func (g Graph) Tasks() []string {
 // TaskID names subtask i of an operator.
 func TaskID(node string, subtask int) string { return node + "-" + strconv.Itoa(subtask) }
 
-// Hosts returns the host ids: host-i runs subtask i of every operator (or process i of a
-// chandy-lamport graph), the way a cluster of equal workers would place them. The coordinator
-// lives apart and is crashed with crash-coordinator.
+// Hosts of a dataflow job, as the simulator places its processes (scenarios/simenv): the
+// coordinator alone on one host, the external store and its readers on another, and
+// subtask i of every operator on task host tm-i, the way a cluster of equal workers with
+// slot sharing would. A chandy-lamport graph puts process i on tm-i.
+const (
+	HostCoordinator = "jm"
+	HostExternal    = "ext"
+)
+
+// TaskHost names task host i.
+func TaskHost(i int) string { return "tm-" + strconv.Itoa(i) }
+
+// Hosts returns the host names of the graph, in the order the simulator creates them.
 func (g Graph) Hosts() []string {
-	n := 0
+	n, processes := 0, false
 	for _, node := range g.Nodes {
 		if node.Kind == NodeProcess {
 			n++
+			processes = true
 		} else {
 			n = max(n, node.Parallelism)
 		}
 	}
-	hosts := make([]string, n)
-	for i := range hosts {
-		hosts[i] = "host-" + strconv.Itoa(i)
+	var hosts []string
+	if !processes {
+		hosts = append(hosts, HostCoordinator, HostExternal)
+	}
+	for i := range n {
+		hosts = append(hosts, TaskHost(i))
 	}
 	return hosts
 }
@@ -174,14 +202,14 @@ func (g Graph) HostOf(task string) string {
 	for _, n := range g.Nodes {
 		if n.Kind == NodeProcess {
 			if n.Name == task {
-				return "host-" + strconv.Itoa(process)
+				return TaskHost(process)
 			}
 			process++
 			continue
 		}
 		for i := range n.Parallelism {
 			if TaskID(n.Name, i) == task {
-				return "host-" + strconv.Itoa(i)
+				return TaskHost(i)
 			}
 		}
 	}

@@ -44,10 +44,10 @@ func TestChannelsFollowPartitioners(t *testing.T) {
 	if got := g.Channels(); !slices.Equal(got, want) {
 		t.Errorf("channels %v\nwant %v", got, want)
 	}
-	if hosts := g.Hosts(); !slices.Equal(hosts, []string{"host-0", "host-1", "host-2"}) {
+	if hosts := g.Hosts(); !slices.Equal(hosts, []string{"jm", "ext", "tm-0", "tm-1", "tm-2"}) {
 		t.Errorf("hosts %v", hosts)
 	}
-	if h := g.HostOf("c-2"); h != "host-2" {
+	if h := g.HostOf("c-2"); h != "tm-2" {
 		t.Errorf("HostOf(c-2) = %q", h)
 	}
 }

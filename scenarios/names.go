@@ -83,11 +83,14 @@ const (
 	PropertyDurableBeforeVisible = "durable-before-visible"
 	PropertySinkVisibility       = "sink-visibility"
 	PropertyLiveness             = "liveness"
+	// PropertyWellFormed checks the trace itself (sequence numbers, fields the other
+	// checkers read); every run checks it.
+	PropertyWellFormed = "well-formed"
 )
 
 // Properties lists every property a scenario may name.
 var Properties = []string{
-	PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity,
+	PropertyWellFormed, PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity,
 	PropertyListenerContract, PropertyDurableBeforeVisible, PropertySinkVisibility, PropertyLiveness,
 }
 

@@ -26,7 +26,7 @@ func TestParseAppliesDefaults(t *testing.T) {
 	if s.Workload.Records != defaultRecords || s.Workload.Keys != defaultKeys {
 		t.Errorf("workload defaults not applied: %+v", s.Workload)
 	}
-	if s.Checkpoint.Interval != defaultInterval || s.Checkpoint.Timeout == nil || *s.Checkpoint.Timeout != defaultTimeout {
+	if s.Checkpoint.Interval != defaultInterval || s.Checkpoint.Timeout != defaultTimeout {
 		t.Errorf("checkpoint defaults not applied: %+v", s.Checkpoint)
 	}
 	if s.Seeds == nil || *s.Seeds != (SeedRange{First: 1, Last: defaultSeedCount}) {

@@ -12,7 +12,7 @@ func PropertiesToCheck(s *Scenario) []string {
 	}
 	var out []string
 	for _, p := range Properties {
-		if slices.Contains(chosen, p) || p == s.Expect.Property {
+		if slices.Contains(chosen, p) || p == s.Expect.Property || p == PropertyWellFormed {
 			out = append(out, p)
 		}
 	}

@@ -100,17 +100,19 @@ type Sink struct {
 // Checkpoint configures the coordinator (DESIGN.md section 3).
 type Checkpoint struct {
 	Interval Duration `json:"interval,omitzero"`
-	// Timeout expires a pending checkpoint; nil means the default, zero means never (which
-	// lets one lost barrier stall checkpointing for good).
-	Timeout           *Duration `json:"timeout,omitempty"`
-	MinPause          Duration  `json:"min_pause,omitzero"`
-	MaxConcurrent     int       `json:"max_concurrent,omitempty"`
-	TolerableFailures int       `json:"tolerable_failures,omitempty"`
+	// Timeout expires a pending checkpoint. A long one lets a lost barrier stall
+	// checkpointing for as long.
+	Timeout  Duration `json:"timeout,omitzero"`
+	MinPause Duration `json:"min_pause,omitzero"`
+	// MaxConcurrent must be 1 in modes unaligned and aligned-with-timeout.
+	MaxConcurrent int `json:"max_concurrent,omitempty"`
+	// TolerableFailures is how many checkpoint failures in a row the job tolerates before it
+	// fails over; zero keeps the protocol's default.
+	TolerableFailures int `json:"tolerable_failures,omitempty"`
 	// AlignmentTimeout is when aligned-with-timeout switches to unaligned.
 	AlignmentTimeout Duration `json:"alignment_timeout,omitzero"`
-	Retained         int      `json:"retained,omitempty"`
-	// FirstTriggerJitter bounds the random delay of the first trigger.
-	FirstTriggerJitter Duration `json:"first_trigger_jitter,omitzero"`
+	// Retained is how many completed checkpoints are kept; zero keeps the default.
+	Retained int `json:"retained,omitempty"`
 }
 
 // Swarm asks for a fault schedule drawn from the seed (faults.Swarm): which kinds are on, how
@@ -168,7 +170,6 @@ func (s *Scenario) Clone() *Scenario {
 		c.Swarm.Kinds = slices.Clone(s.Swarm.Kinds)
 	}
 	c.Seeds = clonePointer(s.Seeds)
-	c.Checkpoint.Timeout = clonePointer(s.Checkpoint.Timeout)
 	c.Topology.Nodes = append([]Node(nil), s.Topology.Nodes...)
 	c.Topology.Links = append([]Link(nil), s.Topology.Links...)
 	c.Workload.Balances = append([]Balance(nil), s.Workload.Balances...)

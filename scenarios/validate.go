@@ -172,20 +172,22 @@ func (s *Scenario) validateExplicit(p *problems, path string) {
 	if cl || len(p.list) > 0 {
 		return
 	}
+	for i, l := range t.Links {
+		if kinds[l.To] == NodeSum && parallelism[l.To] > 1 && l.Partition != PartitionHash {
+			p.add(fmt.Sprintf("%s.links[%d].partition", path, i), "the input of sum %q must be hash-partitioned so that each key meets one task", l.To)
+		}
+	}
 	var sources, sinks int
 	for i, n := range t.Nodes {
+		at := fmt.Sprintf("%s.nodes[%d]", path, i)
+		if want := wantInputs(n.Kind); want > 0 && inputs[n.Name] != want {
+			p.add(at, "%s %q has %d input links, want %d", n.Kind, n.Name, inputs[n.Name], want)
+		}
 		switch n.Kind {
 		case NodeSource:
 			sources++
 		case NodeSink:
 			sinks++
-			if inputs[n.Name] == 0 {
-				p.add(fmt.Sprintf("%s.nodes[%d]", path, i), "sink %q has no input link", n.Name)
-			}
-		default:
-			if inputs[n.Name] == 0 {
-				p.add(fmt.Sprintf("%s.nodes[%d]", path, i), "%s %q has no input link", n.Kind, n.Name)
-			}
 		}
 	}
 	if sources == 0 {
@@ -258,16 +260,15 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 	c := s.Checkpoint
 	scripted := s.Mode == ModeChandyLamport && len(s.Script) > 0
 	p.span(path+".interval", c.Interval, !scripted)
-	if c.Timeout == nil {
-		p.add(path+".timeout", "is required")
-	} else {
-		p.span(path+".timeout", *c.Timeout, false)
-	}
+	p.span(path+".timeout", c.Timeout, true)
 	p.span(path+".min_pause", c.MinPause, false)
-	p.intIn(path+".max_concurrent", c.MaxConcurrent, 1, maxConcurrent)
+	if s.Mode == ModeUnaligned || s.Mode == ModeAlignedWithTimeout {
+		p.intIn(path+".max_concurrent", c.MaxConcurrent, 1, 1)
+	} else {
+		p.intIn(path+".max_concurrent", c.MaxConcurrent, 1, maxConcurrent)
+	}
 	p.intIn(path+".tolerable_failures", c.TolerableFailures, 0, 1000)
 	p.intIn(path+".retained", c.Retained, 0, 1000)
-	p.span(path+".first_trigger_jitter", c.FirstTriggerJitter, false)
 	if s.Mode == ModeAlignedWithTimeout {
 		p.span(path+".alignment_timeout", c.AlignmentTimeout, true)
 	} else {
@@ -306,4 +307,16 @@ func (s *Scenario) validateExpect(p *problems, root string) {
 		}
 		seen[name] = true
 	}
+}
+
+// wantInputs is how many input links a dataflow node takes: a union merges exactly two, maps,
+// sums and sinks read one.
+func wantInputs(kind string) int {
+	switch kind {
+	case NodeUnion:
+		return 2
+	case NodeMap, NodeSum, NodeSink:
+		return 1
+	}
+	return 0
 }

@@ -29,7 +29,8 @@ func newNameSet(g Graph, chandyLamport bool) nameSet {
 	if chandyLamport {
 		kind = "processes"
 	}
-	n.hint = fmt.Sprintf("%s are named like %s; hosts host-0..host-%d", kind, strings.Join(examples, ", "), len(n.hosts)-1)
+	hosts := g.Hosts()
+	n.hint = fmt.Sprintf("%s are named like %s; hosts are %s", kind, strings.Join(examples, ", "), strings.Join(hosts[:min(4, len(hosts))], ", "))
 	return n
 }
 

@@ -91,11 +91,7 @@ func describeWorkload(s *scenarios.Scenario) string {
 
 func describeCheckpoint(s *scenarios.Scenario) string {
 	c := s.Checkpoint
-	timeout := "none"
-	if c.Timeout != nil && *c.Timeout != 0 {
-		timeout = c.Timeout.String()
-	}
-	desc := fmt.Sprintf("interval=%s timeout=%s max_concurrent=%d", c.Interval, timeout, c.MaxConcurrent)
+	desc := fmt.Sprintf("interval=%s timeout=%s max_concurrent=%d", c.Interval, c.Timeout, c.MaxConcurrent)
 	if c.AlignmentTimeout != 0 {
 		desc += " alignment_timeout=" + c.AlignmentTimeout.String()
 	}
