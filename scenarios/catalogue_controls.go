@@ -52,12 +52,14 @@ func negativeControls() []*Scenario {
 		},
 		{
 			Name: "control-lost-metadata",
-			Description: "The completed-checkpoint store acknowledges metadata writes and then loses them (out of " +
-				"model); the coordinator crashes after a checkpoint was made visible and recovers behind it.",
-			Mode:     ModeAligned,
-			Topology: Topology{Kind: TopologyPipeline, Parallelism: 2, Stages: 1},
-			Workload: Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8},
-			Sink:     &Sink{Kind: SinkTwoPhaseCommit},
+			Description: "The completed-checkpoint store acknowledges metadata writes and loses them (out of " +
+				"model, with the engine's read-back turned off); the coordinator crashes after a checkpoint " +
+				"was made visible and recovers behind it.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyPipeline, Parallelism: 2, Stages: 1},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{UnverifiedWrites: true},
 			Faults: []faults.Entry{
 				at(0, faults.Fault{Kind: faults.StorageLost, Store: StoreMetadata, Probability: 1, WindowNanos: Seconds(2).Nanos()}),
 				onNth(6, "notify.complete", "", faults.Fault{Kind: faults.CrashCoordinator}),
@@ -67,30 +69,38 @@ func negativeControls() []*Scenario {
 		},
 		{
 			Name: "control-lost-state",
-			Description: "The state store acknowledges snapshot uploads and then loses them (out of model); " +
-				"a task crashes and restores something other than what its checkpoint holds.",
-			Mode:     ModeAligned,
-			Topology: Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
-			Workload: Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8},
-			Sink:     &Sink{Kind: SinkTwoPhaseCommit},
+			Description: "The store acknowledges writes and loses them (out of model, with the engine's read-back " +
+				"turned off): first metadata, so that a recovered coordinator reuses checkpoint ids, then state, so " +
+				"that a task restores the state of an older checkpoint with the same id.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{UnverifiedWrites: true, Retained: 100},
 			Faults: []faults.Entry{
-				at(Millis(250), faults.Fault{Kind: faults.StorageLost, Store: StoreState, Probability: 1, WindowNanos: Millis(300).Nanos()}),
-				onNth(5, "notify.complete", "sum-1", faults.Fault{Kind: faults.CrashTask, Task: "sum-1"}),
+				// Metadata writes are lost for a while, so a coordinator crash recovers an
+				// older checkpoint and the new incarnation reuses the ids that were lost...
+				at(Millis(600), faults.Fault{Kind: faults.StorageLost, Store: StoreMetadata, Probability: 1, WindowNanos: Millis(400).Nanos()}),
+				at(Millis(1000), faults.Fault{Kind: faults.CrashCoordinator}),
+				// ...then state writes are lost, so a reused id's state key still holds the
+				// state of the first checkpoint with that id, and a task restores it.
+				at(Millis(1000), faults.Fault{Kind: faults.StorageLost, Store: StoreState, Probability: 1, WindowNanos: Millis(500).Nanos()}),
+				at(Millis(1400), faults.Fault{Kind: faults.CrashTask, Task: "sum-1"}),
 			},
 			Expect: expectFail(PropertyRestoreFidelity),
 			Seeds:  seeds(1, 10),
 		},
 		{
 			Name: "control-long-checkpoint-timeout",
-			Description: "A checkpoint timeout of an hour with one checkpoint at a time: a single dropped barrier " +
-				"leaves a checkpoint pending past the end of the run, and nothing completes after the faults heal.",
+			Description: "A checkpoint timeout of an hour with one checkpoint at a time: a trigger lost to a " +
+				"short partition leaves a checkpoint pending past the end of the run, and nothing completes after the faults heal.",
 			Mode:       ModeAligned,
 			Topology:   Topology{Kind: TopologyPipeline, Parallelism: 2, Stages: 1},
 			Workload:   Workload{Kind: WorkloadPassThrough, Records: 150},
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{Timeout: Seconds(3600), MaxConcurrent: 1},
 			Faults: []faults.Entry{
-				at(Millis(150), faults.Fault{Kind: faults.NetDrop, Message: faults.MessageBarrier, From: "source-0", To: "map-1-0", Probability: 1, WindowNanos: Millis(100).Nanos()}),
+				at(Millis(150), faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "source-0", OneWay: true, WindowNanos: Millis(150).Nanos()}),
 			},
 			Expect: expectFail(PropertyLiveness),
 			Seeds:  seeds(1, 10),

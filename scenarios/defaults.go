@@ -3,24 +3,24 @@ package scenarios
 // Defaults for settings a scenario leaves out. Parse and the catalogue apply them, so a
 // scenario that reaches a run (and every artifact) states them explicitly.
 const (
-	defaultParallelism     = 1
-	defaultStages          = 1
-	defaultInputs          = 2
-	defaultProcesses       = 3
-	defaultRecords         = 200
-	defaultKeys            = 8
-	defaultInitialTokens   = 100
-	defaultMaxConcurrent   = 1
-	defaultSwarmMaxFaults  = 6
-	defaultMaxEvents       = 2_000_000
-	defaultSeedCount       = 10
-	defaultRecordInterval  = Duration(10_000_000)     // 10ms
-	defaultInterval        = Duration(100_000_000)    // 100ms
-	defaultTimeout         = Duration(1_000_000_000)  // 1s
-	defaultAlignmentBound  = Duration(20_000_000)     // 20ms
-	defaultFaultPhase      = Duration(3_000_000_000)  // 3s
-	defaultLivenessBound   = Duration(5_000_000_000)  // 5s
-	defaultVirtualTimeSlop = Duration(10_000_000_000) // 10s beyond the two phases
+	defaultParallelism    = 1
+	defaultStages         = 1
+	defaultInputs         = 2
+	defaultProcesses      = 3
+	defaultRecords        = 200
+	defaultKeys           = 8
+	defaultInitialTokens  = 100
+	defaultMaxConcurrent  = 1
+	defaultSwarmMaxFaults = 6
+	defaultMaxEvents      = 2_000_000
+	defaultSeedCount      = 10
+	defaultRecordInterval = Duration(10_000_000)    // 10ms
+	defaultInterval       = Duration(100_000_000)   // 100ms
+	defaultTimeout        = Duration(1_000_000_000) // 1s
+	defaultAlignmentBound = Duration(20_000_000)    // 20ms
+	defaultFaultPhase     = Duration(3_000_000_000) // 3s
+	defaultHealPhase      = Duration(500_000_000)   // 500ms
+	defaultLivenessBound  = Duration(5_000_000_000) // 5s
 )
 
 // applyDefaults fills in what s leaves out. It only ever replaces zero values, so applying it
@@ -82,8 +82,9 @@ func (s *Scenario) applyDefaults() {
 
 	l := &s.Limits
 	l.FaultPhase = orDefault(l.FaultPhase, defaultFaultPhase)
+	l.HealPhase = orDefault(l.HealPhase, defaultHealPhase)
 	l.LivenessBound = orDefault(l.LivenessBound, defaultLivenessBound)
-	l.MaxVirtualTime = orDefault(l.MaxVirtualTime, l.FaultPhase+l.LivenessBound+defaultVirtualTimeSlop)
+	l.MaxVirtualTime = orDefault(l.MaxVirtualTime, l.FaultPhase+l.HealPhase+2*l.LivenessBound)
 	l.MaxEvents = orDefault(l.MaxEvents, defaultMaxEvents)
 
 	if s.Seeds == nil {

@@ -39,7 +39,7 @@ func (s *Scenario) Graph() Graph {
 		node("source", NodeSource)
 		last := "source"
 		for i := 1; i <= max(t.Stages, 1); i++ {
-			name := "map-" + strconv.Itoa(i)
+			name := "map" + strconv.Itoa(i)
 			node(name, NodeMap)
 			link(last, name, PartitionForward)
 			last = name
@@ -142,7 +142,7 @@ func (s *Scenario) Graph() Graph {
 	return g
 }
 
-func ringProcess(i int) string { return "p-" + strconv.Itoa(i) }
+func ringProcess(i int) string { return "p" + strconv.Itoa(i) }
 
 // Tasks returns the task ids of the graph in node order: "<node>-<subtask>" for dataflow
 // operators, the node name itself for chandy-lamport processes.

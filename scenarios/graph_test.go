@@ -13,8 +13,8 @@ func TestGraphShapes(t *testing.T) {
 		tasks    []string
 		cycle    bool
 	}{
-		{"pipeline-calm", []string{"source-0", "source-1", "map-1-0", "map-1-1", "map-2-0", "map-2-1", "sink-0", "sink-1"}, false},
-		{"chandy-lamport-ring", []string{"p-0", "p-1", "p-2", "p-3"}, true},
+		{"pipeline-calm", []string{"source-0", "source-1", "map1-0", "map1-1", "map2-0", "map2-1", "sink-0", "sink-1"}, false},
+		{"chandy-lamport-ring", []string{"p0", "p1", "p2", "p3"}, true},
 		{"unaligned-cycle-tokens", []string{"source-0", "source-1", "head-0", "head-1", "body-0", "body-1"}, true},
 	} {
 		s, err := Lookup(tc.scenario)

@@ -32,7 +32,7 @@ func TestParseAppliesDefaults(t *testing.T) {
 	if s.Seeds == nil || *s.Seeds != (SeedRange{First: 1, Last: defaultSeedCount}) {
 		t.Errorf("seeds = %v, want 1-%d", s.Seeds, defaultSeedCount)
 	}
-	if want := s.Limits.FaultPhase + s.Limits.LivenessBound + defaultVirtualTimeSlop; s.Limits.MaxVirtualTime != want {
+	if want := s.Limits.FaultPhase + s.Limits.HealPhase + 2*s.Limits.LivenessBound; s.Limits.MaxVirtualTime != want {
 		t.Errorf("max_virtual_time = %s, want %s", s.Limits.MaxVirtualTime, want)
 	}
 	if s.Topology.Stages != 0 || s.Topology.Inputs != 0 {
@@ -92,7 +92,7 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"out-of-model swarm kind", withField("swarm", `{"kinds": ["data.drop"]}`), `scenario.swarm.kinds[0]: "data.drop" is out of model`},
 		{"script outside chandy-lamport", withField("script", `[{"op": "advance", "by": "1ms"}]`), "scenario.script: not used except by mode chandy-lamport"},
 		{"seed range backwards", withField("seeds", `"9-3"`), `scenario.seeds: bad seed range "9-3": the first seed is after the last`},
-		{"limits too short", withField("limits", `{"fault_phase": "5s", "liveness_bound": "5s", "max_virtual_time": "6s"}`), "scenario.limits.max_virtual_time: 6s is shorter than fault_phase + liveness_bound (10s)"},
+		{"limits too short", withField("limits", `{"fault_phase": "5s", "liveness_bound": "5s", "max_virtual_time": "6s"}`), "scenario.limits.max_virtual_time: 6s is shorter than the phases (11.75s)"},
 		{"check unknown", withField("check", `["exactly-once", "vibes"]`), `scenario.check[1]: "vibes" is not one of`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,10 +124,10 @@ func TestParseExplicitAndScriptedTopologies(t *testing.T) {
 			"topology": {"kind": "explicit", "nodes": [{"name": "s", "kind": "source", "parallelism": 2}, {"name": "k", "kind": "sink"}], "links": [{"from": "s", "to": "k"}]}}`,
 			`scenario.topology.links[0].partition: forward needs equal parallelism at both ends (2 and 1)`},
 		{"send along no link", `{"name": "x", "mode": "chandy-lamport", "workload": {"kind": "tokens"}, "expect": {"verdict": "pass"},
-			"topology": {"kind": "cycle", "processes": 3}, "script": [{"op": "send", "from": "p-0", "to": "p-2", "tokens": 1}]}`,
-			`scenario.script[0]: no link from "p-0" to "p-2"`},
+			"topology": {"kind": "cycle", "processes": 3}, "script": [{"op": "send", "from": "p0", "to": "p2", "tokens": 1}]}`,
+			`scenario.script[0]: no link from "p0" to "p2"`},
 		{"step field the op does not take", `{"name": "x", "mode": "chandy-lamport", "workload": {"kind": "tokens"}, "expect": {"verdict": "pass"},
-			"topology": {"kind": "cycle", "processes": 3}, "script": [{"op": "snapshot", "process": "p-0", "tokens": 4}]}`,
+			"topology": {"kind": "cycle", "processes": 3}, "script": [{"op": "snapshot", "process": "p0", "tokens": 4}]}`,
 			`scenario.script[0].tokens: not used by snapshot`},
 		{"chandy-lamport needs tokens", `{"name": "x", "mode": "chandy-lamport", "workload": {"kind": "keyed-sum"}, "expect": {"verdict": "pass"},
 			"topology": {"kind": "cycle"}}`,

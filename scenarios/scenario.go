@@ -113,6 +113,10 @@ type Checkpoint struct {
 	AlignmentTimeout Duration `json:"alignment_timeout,omitzero"`
 	// Retained is how many completed checkpoints are kept; zero keeps the default.
 	Retained int `json:"retained,omitempty"`
+	// UnverifiedWrites turns off the engine's read-back of every snapshot and metadata
+	// write. The read-back catches torn, corrupted and lost writes before a checkpoint
+	// relies on them; negative controls turn it off to let a lying store through.
+	UnverifiedWrites bool `json:"unverified_writes,omitempty"`
 }
 
 // Swarm asks for a fault schedule drawn from the seed (faults.Swarm): which kinds are on, how
@@ -142,10 +146,11 @@ type Step struct {
 }
 
 // Limits bound a run. The fault phase lasts FaultPhase; then faults stop and everything heals,
-// and progress must follow within LivenessBound. MaxVirtualTime and MaxEvents end a run that
-// goes on regardless, with the verdict limit.
+// HealPhase gives restarts time, and progress must follow within LivenessBound. MaxVirtualTime
+// and MaxEvents end a run that goes on regardless, with the verdict limit.
 type Limits struct {
 	FaultPhase     Duration `json:"fault_phase,omitzero"`
+	HealPhase      Duration `json:"heal_phase,omitzero"`
 	LivenessBound  Duration `json:"liveness_bound,omitzero"`
 	MaxVirtualTime Duration `json:"max_virtual_time,omitzero"`
 	MaxEvents      int64    `json:"max_events,omitempty"`

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -26,6 +27,12 @@ const (
 )
 
 var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+
+// nodeNamePattern is what the engine accepts as an operator name; task ids append "-<i>".
+var nodeNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
+
+// reservedNodeNames are process names of the engine's own.
+var reservedNodeNames = []string{"coordinator", "extstore", "reader"}
 
 // Validate checks s, which must already have its defaults, and returns the first problem with
 // its field path under root (e.g. "scenario.faults[2].trigger.at: must be >= 0").
@@ -116,8 +123,10 @@ func (s *Scenario) validateExplicit(p *problems, path string) {
 	parallelism := map[string]int{}
 	for i, n := range t.Nodes {
 		at := fmt.Sprintf("%s.nodes[%d]", path, i)
-		if !namePattern.MatchString(n.Name) {
-			p.add(at+".name", "%q must be 1 to 64 of a-z, 0-9, '.', '_', '-'", n.Name)
+		if !nodeNamePattern.MatchString(n.Name) {
+			p.add(at+".name", "%q must be 1 to 32 of a-z, 0-9 and '_', starting with a letter", n.Name)
+		} else if slices.Contains(reservedNodeNames, n.Name) {
+			p.add(at+".name", "%q is reserved for the engine", n.Name)
 		} else if _, dup := kinds[n.Name]; dup {
 			p.add(at+".name", "%q names two nodes", n.Name)
 		}
@@ -279,13 +288,15 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 func (s *Scenario) validateLimits(p *problems, path string) {
 	l := s.Limits
 	p.span(path+".fault_phase", l.FaultPhase, true)
+	p.span(path+".heal_phase", l.HealPhase, true)
 	p.span(path+".liveness_bound", l.LivenessBound, true)
 	p.span(path+".max_virtual_time", l.MaxVirtualTime, true)
 	if l.MaxEvents < 1 || l.MaxEvents > maxMaxEvents {
 		p.add(path+".max_events", "must be between 1 and %d, not %d", maxMaxEvents, l.MaxEvents)
 	}
-	if l.MaxVirtualTime > 0 && l.FaultPhase > 0 && l.LivenessBound > 0 && l.MaxVirtualTime < l.FaultPhase+l.LivenessBound {
-		p.add(path+".max_virtual_time", "%s is shorter than fault_phase + liveness_bound (%s)", l.MaxVirtualTime, l.FaultPhase+l.LivenessBound)
+	// The liveness phase runs a quarter longer than its bound (see phases).
+	if need := l.FaultPhase + l.HealPhase + l.LivenessBound*5/4; l.MaxVirtualTime > 0 && l.FaultPhase > 0 && l.LivenessBound > 0 && l.MaxVirtualTime < need {
+		p.add(path+".max_virtual_time", "%s is shorter than the phases (%s)", l.MaxVirtualTime, need)
 	}
 }
 

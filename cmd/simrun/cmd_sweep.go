@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ckptsim/ckptsim/scenarios"
@@ -30,8 +32,12 @@ func (a *app) sweep(args []string) int {
 		return a.fail("sweep: unexpected argument %q (usage: simrun %s)", positional[0], usage)
 	}
 	spec := sweepSpec{seeds: seeds.value, shard: shard}
+	var skipped []skippedScenario
 	if *scenarioArg == "all" {
-		spec.scenarios = a.builtins()
+		spec.scenarios, skipped = a.runnableBuiltins(spec.seeds)
+		for _, s := range skipped {
+			fmt.Fprintf(a.stderr, "simrun: skipping %s: %s\n", s.Scenario, s.Reason)
+		}
 	} else {
 		s, err := a.loadScenario(*scenarioArg)
 		if err != nil {
@@ -84,12 +90,15 @@ func (a *app) sweep(args []string) int {
 
 	all := sum.total()
 	if *asJSON {
-		writeJSON(a.stdout, sweepSummaryJSON{Summary: true, tally: all, Scenarios: sum.tallies, StoppedEarly: stoppedEarly})
+		writeJSON(a.stdout, sweepSummaryJSON{Summary: true, tally: all, Scenarios: sum.tallies, Skipped: skipped, StoppedEarly: stoppedEarly})
 	} else {
 		if all.Unexpected > 0 {
 			fmt.Fprintln(a.stdout)
 		}
 		sum.print(a.stdout)
+		for _, s := range skipped {
+			fmt.Fprintf(a.stdout, "skipped %s: %s\n", s.Scenario, s.Reason)
+		}
 		if stoppedEarly {
 			fmt.Fprintln(a.stdout, "stopped at the first unexpected result (-failfast)")
 		}
@@ -107,8 +116,35 @@ func (a *app) sweep(args []string) int {
 type sweepSummaryJSON struct {
 	Summary bool `json:"summary"`
 	*tally
-	Scenarios    []*tally `json:"scenarios"`
-	StoppedEarly bool     `json:"stopped_early,omitempty"`
+	Scenarios    []*tally          `json:"scenarios"`
+	Skipped      []skippedScenario `json:"skipped,omitempty"`
+	StoppedEarly bool              `json:"stopped_early,omitempty"`
+}
+
+// skippedScenario is a built-in the sweep left out because this build cannot run it.
+type skippedScenario struct {
+	Scenario string `json:"scenario"`
+	Reason   string `json:"reason"`
+}
+
+// runnableBuiltins returns the built-ins this build can run, and the others with the
+// reason, judged by planning each on the first seed of its range.
+func (a *app) runnableBuiltins(seeds *scenarios.SeedRange) ([]*scenarios.Scenario, []skippedScenario) {
+	var run []*scenarios.Scenario
+	var skipped []skippedScenario
+	for _, s := range a.builtins() {
+		first := s.Seeds.First
+		if seeds != nil {
+			first = seeds.First
+		}
+		if _, err := a.runner.Plan(s, first); errors.Is(err, scenarios.ErrUnsupported) {
+			reason := strings.TrimPrefix(trimPackage(err), s.Name+": ")
+			skipped = append(skipped, skippedScenario{Scenario: s.Name, Reason: reason})
+			continue
+		}
+		run = append(run, s)
+	}
+	return run, skipped
 }
 
 // printUnexpected reports one unexpected run of a sweep: what happened, its first

@@ -69,7 +69,7 @@ func (f *Fake) Plan(s *scenarios.Scenario, seed uint64) (*scenarios.Plan, error)
 	if f.PlanErr != nil {
 		return nil, f.PlanErr
 	}
-	return scenarios.NewSimulation().Plan(s, seed)
+	return scenarios.PlanFor(s, seed)
 }
 
 // Run emits the fake trace of p and judges it by Fails.
