@@ -144,7 +144,7 @@ func TestPropertiesToCheck(t *testing.T) {
 		want []string
 	}{
 		{StandardName, []string{PropertyWellFormed, PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity, PropertyListenerContract, PropertyDurableBeforeVisible, PropertySinkVisibility, PropertyLiveness}},
-		{"at-least-once-fan-in", []string{PropertyWellFormed, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity, PropertyListenerContract, PropertyDurableBeforeVisible, PropertyLiveness}},
+		{"at-least-once-fan-in", []string{PropertyWellFormed, PropertyAtLeastOnce, PropertyRestoreFidelity, PropertyListenerContract, PropertyDurableBeforeVisible, PropertyLiveness}},
 		{"chandy-lamport-ring", []string{PropertyWellFormed, PropertyConsistentCut, PropertyRestoreFidelity, PropertyLiveness}},
 		// Exactly-once is not what an at-least-once sink promises, but the control asks for it.
 		{"control-at-least-once-sink", []string{PropertyWellFormed, PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity, PropertyListenerContract, PropertyDurableBeforeVisible, PropertyLiveness}},
