@@ -177,8 +177,9 @@ func (s *listenerState) sinkCommit(i int) {
 	}
 }
 
-// judgeEventualNotification checks, once faults have stopped (livenessStart), that every live task
-// knows the latest completed checkpoint whose notification deadline lies in the trace.
+// judgeEventualNotification checks, once faults have stopped (livenessStart), that every
+// live task knows the latest completed checkpoint whose notification deadline lies in the
+// trace.
 func (s *listenerState) judgeEventualNotification(notifyMaxNanos int64) {
 	if notifyMaxNanos <= 0 || livenessStart(s.events) < 0 || len(s.completions) == 0 {
 		return

@@ -1,6 +1,9 @@
 package faults
 
 import (
+	"slices"
+
+	"github.com/ckptsim/ckptsim/trace"
 	"pgregory.net/rapid"
 )
 
@@ -53,7 +56,7 @@ func genFault(t *rapid.T) Fault {
 func genMatch(t *rapid.T) Match {
 	var m Match
 	if rapid.Bool().Draw(t, "match kind") {
-		m.Kind = rapid.SampledFrom(triggerKinds).Draw(t, "kind")
+		m.Kind = rapid.SampledFrom(slices.DeleteFunc(trace.Kinds(), func(k string) bool { return !triggerKind(k) })).Draw(t, "kind")
 	}
 	if rapid.Bool().Draw(t, "match task") {
 		m.Task = genName.Draw(t, "task")

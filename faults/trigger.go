@@ -121,23 +121,12 @@ func (t Trigger) validate(path string) error {
 	return nil
 }
 
-// triggerKinds are the trace kinds a trigger may name. A typo in a kind would make a trigger
-// that silently never fires, so kinds outside this list are rejected; fault and phase are left
-// out because the injector emits them itself. Add a kind here when trace adds one.
-var triggerKinds = []string{
-	trace.KindCheckpointTrigger, trace.KindCheckpointPersist, trace.KindCheckpointComplete,
-	trace.KindCheckpointAbort, trace.KindCoordinatorCrash, trace.KindCoordinatorRecover,
-	trace.KindJobFailover,
-	trace.KindBarrierSend, trace.KindBarrierRecv, trace.KindSnapshotTaken, trace.KindSnapshotAck,
-	trace.KindSnapshotDecline,
-	trace.KindNotifyComplete, trace.KindNotifyAbort,
-	trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish,
-	trace.KindSinkWrite, trace.KindSinkPrecommit, trace.KindSinkCommit, trace.KindSinkAbort,
-	trace.KindSinkRead,
-	trace.KindRecordSend, trace.KindRecordRecv,
+// triggerKind reports whether a trigger may name kind: a kind of the trace schema, since a typo
+// would make a trigger that silently never fires, and not fault or phase, which the injector
+// emits itself.
+func triggerKind(kind string) bool {
+	return trace.IsKind(kind) && kind != trace.KindFault && kind != trace.KindPhase
 }
-
-func triggerKind(kind string) bool { return slices.Contains(triggerKinds, kind) }
 
 // String returns the trigger on one line, for example
 //

@@ -51,7 +51,9 @@ func (c *coordinatorState) ack(now Time, m Message) error {
 // retained checkpoint (or a fully finished task's final state) refers to
 // the same handle: a duplicated ack must not delete live state.
 func (c *coordinatorState) release(task TaskID, i int, id CheckpointID, snap TaskSnapshot) {
-	if snap.Handle == "" {
+	if snap.Handle == "" || c.mayHoldSavepointState(id) {
+		// A late ack of a completed savepoint is left alone: leaking an
+		// upload is harmless, deleting the user's savepoint is not.
 		return
 	}
 	if i >= 0 {

@@ -34,6 +34,7 @@ func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
 	if p.kind == KindSavepoint {
 		// A savepoint commits nothing and subsumes nothing: tasks are
 		// not told, and it stays out of the restorable list.
+		c.rememberSavepoint(p.id)
 		return
 	}
 	c.failures = 0

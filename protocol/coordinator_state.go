@@ -58,6 +58,12 @@ type coordinatorState struct {
 	pending []*pendingCheckpoint
 	// completed holds the retained checkpoints (no savepoints), by id.
 	completed []CompletedCheckpoint
+	// savepoints holds the ids of completed savepoints (ascending, at most
+	// MaxRetainedCheckpointsLimit); savepointFloor is the highest id
+	// forgotten to keep that bound. Savepoints belong to the user, so the
+	// coordinator never releases state that one of them may hold.
+	savepoints     []CheckpointID
+	savepointFloor CheckpointID
 
 	// finished[i]: task i reported MsgTaskFinished in this job run.
 	finished []bool
@@ -135,6 +141,8 @@ func (c *coordinatorState) recover(durable Durable) error {
 		c.highestID = max(c.highestID, cc.ID)
 		if cc.Kind == KindCheckpoint {
 			checkpoints = append(checkpoints, cc)
+		} else {
+			c.rememberSavepoint(cc.ID)
 		}
 	}
 	slices.SortFunc(checkpoints, func(a, b CompletedCheckpoint) int { return cmpID(a.ID, b.ID) })
@@ -169,6 +177,29 @@ func (c *coordinatorState) checkMatchesTopology(cc *CompletedCheckpoint) error {
 		return fmt.Errorf("protocol: stored checkpoint has id 0")
 	}
 	return nil
+}
+
+// rememberSavepoint records a completed savepoint id.
+func (c *coordinatorState) rememberSavepoint(id CheckpointID) {
+	at, found := slices.BinarySearch(c.savepoints, id)
+	if found {
+		return
+	}
+	c.savepoints = slices.Insert(c.savepoints, at, id)
+	if len(c.savepoints) > MaxRetainedCheckpointsLimit {
+		c.savepointFloor = max(c.savepointFloor, c.savepoints[0])
+		c.savepoints = slices.Delete(c.savepoints, 0, 1)
+	}
+}
+
+// mayHoldSavepointState reports whether id is (or may be) a completed
+// savepoint.
+func (c *coordinatorState) mayHoldSavepointState(id CheckpointID) bool {
+	if id <= c.savepointFloor {
+		return true
+	}
+	_, found := slices.BinarySearch(c.savepoints, id)
+	return found
 }
 
 func cmpID(a, b CheckpointID) int {

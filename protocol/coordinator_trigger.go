@@ -1,6 +1,9 @@
 package protocol
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // schedulePeriodic draws the delay of the first periodic trigger after now:
 // uniform in [MinPause, Interval]. The jitter spreads the first checkpoints
@@ -136,6 +139,9 @@ func (c *coordinatorState) counterPersisted(now Time, value CheckpointID, err er
 		}
 	}
 	for _, p := range reserved {
+		if _, still := c.findPending(p.id); still != p {
+			continue // ended meanwhile: a failure before it asked for a failover
+		}
 		if err != nil {
 			c.abort(now, p, ReasonTriggerFailed, "")
 			continue
@@ -154,9 +160,10 @@ func (c *coordinatorState) trigger(now Time, p *pendingCheckpoint) {
 	n := len(c.topo.Tasks)
 	p.phase = phaseCollecting
 	p.triggeredAt = now
-	p.expected = make([]bool, n)
-	p.acked = make([]bool, n)
+	flags := make([]bool, 2*n) // one allocation for both tables
+	p.expected, p.acked = flags[:n:n], flags[n:]
 	p.states = make([]TaskState, n)
+	c.ready.Messages = slices.Grow(c.ready.Messages, c.triggerCount())
 	for i, task := range c.topo.Tasks {
 		p.states[i].Task = task
 		if c.fullyFinishedTasks[i] {
@@ -170,10 +177,25 @@ func (c *coordinatorState) trigger(now Time, p *pendingCheckpoint) {
 			c.ready.Messages = append(c.ready.Messages, TriggerMessage(task, p.id, p.kind, p.mode, now))
 		}
 	}
-	if p.remaining == 0 {
-		panic("protocol: coordinator: triggered checkpoint " + p.id.String() + " with every task fully finished")
-	}
 	c.ready.Triggered = append(c.ready.Triggered, TriggeredCheckpoint{ID: p.id, Kind: p.kind, Mode: p.mode, At: now})
+	if p.remaining == 0 {
+		// Every task fully finished while the id was being reserved:
+		// the checkpoint consists of final snapshots only and is
+		// complete as soon as it is durable.
+		c.allAcked(now, p)
+	}
+}
+
+// triggerCount is how many tasks trigger will address, so the message slice
+// grows once instead of doubling its way up through thousands of entries.
+func (c *coordinatorState) triggerCount() int {
+	n := 0
+	for i := range c.topo.Tasks {
+		if !c.fullyFinishedTasks[i] && c.upstreamsFullyFinished(i) {
+			n++
+		}
+	}
+	return n
 }
 
 func (c *coordinatorState) upstreamsFullyFinished(i int) bool {

@@ -1,3 +1,357 @@
-// Package protocol is the checkpoint protocol of ckptsim, written sans I/O
-// so that any stream processor can embed it. (Full guide to follow.)
+/*
+Package protocol is the checkpoint protocol of ckptsim: Flink-style
+asynchronous barrier snapshots, written so that any stream processor can
+embed it. It is sans I/O, in the manner of etcd raft's RawNode: the protocol
+is a set of values the host steps. The host calls methods with inputs
+(messages that arrived, the current virtual time, the outcome of I/O it was
+asked to do) and collects outputs (messages to send, snapshots to take,
+writes to make durable, listener calls to make). The protocol never reads a
+clock, never starts a goroutine, never blocks and never touches a network
+or a disk, so a simulator can drive it deterministically and a real engine
+can drive it with real I/O, and both run the same code.
+
+# The parts
+
+  - Coordinator: one per job. Triggers checkpoints, collects
+    acknowledgements, has completed checkpoints made durable, notifies
+    tasks, aborts what cannot complete, decides when the job must fail over
+    and from which checkpoint it restarts.
+  - Task: one per parallel task instance and incarnation (a restarted task
+    gets a new Task). Handles barriers on the task's input channels in the
+    job's mode, asks for snapshots, acks or declines them, forwards barriers
+    and cancel markers, filters notifications into the listener contract.
+  - Listener: what the host's operators implement to hear about completed
+    and aborted checkpoints; its documentation states the contract.
+  - TwoPhaseCommit: the bookkeeping of an exactly-once sink.
+
+The values a host moves around are small flat structs with a stable
+String(): Message (control plane, coordinator <-> task), ChannelEvent (data
+plane, in band with records: barrier, cancel marker, end of data, end of
+partition), TaskSnapshot, CompletedCheckpoint. Every output slice handed to
+the host belongs to the host.
+
+# Assumptions
+
+Data channels are FIFO and lossless while both ends live: records and
+channel events arrive in the order they were sent, exactly once. (Losing or
+reordering records breaks exactly-once by definition; a broken channel must
+fail the tasks at both ends, as a lost TCP connection does.) Control
+messages (Message) may be lost, delayed, duplicated or reordered: the
+protocol stays safe and regains progress through timeouts and newer
+checkpoints. Durable storage answers every write with success or failure,
+and a write reported as successful is durable; a write reported as failed
+must not become visible later. Virtual time passed to one value never goes
+backwards. Calls to one value are serialised by the host.
+
+# Ids
+
+CheckpointID is a uint64 that strictly increases over the life of a job,
+across coordinator incarnations; 0 means "none". TaskID is a stable name
+("sum-2") that survives restarts. ChannelID names a data channel by its two
+tasks (and an index when there are several). A Task refers to its channels
+by index into TaskConfig.Inputs and TaskConfig.Outputs, which keeps the
+per-record path free of string hashing.
+
+# Driving the coordinator
+
+Build it with NewCoordinator(cfg, topology, durable, now). For a new job
+durable is the zero Durable; after a coordinator crash it is what the host
+reads back from durable storage (the id counter and the completed-checkpoint
+store). Then loop:
+
+ 1. Call Tick(now) when now reaches NextDeadline() (more often is harmless):
+    periodic triggers and timeouts happen there.
+
+ 2. Pass every control message from a task to Step(now, m).
+
+ 3. After every call, take Ready() and handle its fields in order:
+
+    CounterWrites: write the id counter durably, then call
+    CounterPersisted(now, value, err). A checkpoint is triggered only after
+    its id is durable. Why: a coordinator that crashes and restarts from
+    storage must never hand out an id that a task has already seen, or a
+    stale barrier would be taken for a new one. An id reserved but never
+    confirmed was never sent anywhere, so losing it is harmless.
+
+    MetadataWrites: add the completed checkpoint to the durable
+    completed-checkpoint store, then call MetadataPersisted(now, id, err).
+    Only the confirmation completes the checkpoint; a failure aborts it.
+    Why: completion notifications let sinks make output visible. If a
+    notification could precede durability, a crash could make recovery go
+    back behind output that the world has already seen: duplicates or an
+    inconsistent cut. The coordinator only emits notifications for a
+    checkpoint after this confirmation, so the API shape enforces the
+    order.
+
+    Messages: send them (triggers, completion and abort notifications).
+    None depends on a write in the same Ready, so they may go out at once.
+
+    Triggered, Completed, Aborted: for traces and statistics.
+
+    Discarded: completed checkpoints that fell out of retention; delete
+    them from the store and delete their state. They are emitted only after
+    the newer checkpoint that replaced them is durable, so the store never
+    holds fewer restorable checkpoints than it did.
+
+    Released: uploaded task state that no checkpoint will ever use (acks of
+    aborted checkpoints; late, duplicate and unknown acks); delete it.
+    Deletion must be idempotent: the same state may be released twice.
+    Handles must be unique per upload, because a release never names a
+    handle a pending or retained checkpoint holds.
+
+    Failover: restart every task from the plan (see "Failover" below), then
+    call JobRestarted(now).
+
+    JobFinished: every task's final snapshot is in a completed checkpoint;
+    once every task has exited, the host may stop the coordinator.
+
+Request a checkpoint outside the schedule with TriggerCheckpoint and a
+savepoint with TriggerSavepoint. Tell the coordinator about a task failure
+with RequestFailover.
+
+# Driving a task
+
+Build it with NewTask(cfg.TaskConfig(id, inputs, outputs)). If the task
+resumes from a checkpoint, call Restore(now, id, snapshot) before anything
+else. Why: the restored id decides which notifications are stale (a
+notification at or below it must not commit anything again) and which
+barriers are stale; and the host must load the state, rewind sources to the
+snapshot's offsets and replay the snapshot's channel state into each input
+before any new record of that input, because those records were in flight
+across the cut and belong before everything that follows.
+
+Then, for every input:
+
+  - A data buffer from input i: ask Admit(i). AdmitProcess: process it.
+    AdmitBlock: leave it (and everything behind it on that input, events
+    included) in the channel; the input is blocked for an aligned
+    checkpoint, and processing it now would put post-barrier records into
+    the pre-barrier state. AdmitRecord: add a copy to the channel state of
+    the named checkpoint, then process it: the record was sent before the
+    upstream's snapshot but arrives after this task's, so the checkpoint
+    must carry it. Admit allocates nothing and costs a few nanoseconds.
+  - A channel event from input i: Receive(now, i, ev). Never deliver an
+    event from a blocked input (Blocked(i)); Receive refuses it.
+  - A control message: Step(now, m).
+  - Upload outcomes: SnapshotCompleted(now, id, snapshot) to ack, or
+    SnapshotFailed(now, id, reason) to decline.
+  - The virtual time reaching NextDeadline(): Tick(now). Do it before the
+    next Admit: Admit takes no time argument, so it answers from the state
+    left by the last input.
+  - Bounded input exhausted (a source), or every input delivered end of data
+    and the operator flushed: Finish(now).
+
+After every call, take Ready() and handle its fields in order, before the
+next input:
+
+ 1. Snapshots: take each now, synchronously: copy (or mark copy-on-write)
+    the operator state, record the source offsets, and pre-commit the
+    sink's transaction (TwoPhaseCommit.PreCommit). Nothing may be processed
+    between the input that caused the request and the snapshot: the
+    snapshot is the cut. Then upload asynchronously. For a request with
+    AwaitChannelState, keep recording channel state until the id appears
+    in Sealed.
+ 2. Sends: put each event on its output channel, after the snapshot. An
+    aligned barrier goes behind the records already queued (they were
+    produced before the snapshot, so they belong before the barrier). A
+    Priority barrier (unaligned) may instead jump ahead of queued output, but
+    then the overtaken records must be added to the snapshot's channel state
+    and replayed downstream on restore; appending is always correct.
+ 3. Sealed: the channel state of these unaligned checkpoints is complete:
+    finish the upload, then call SnapshotCompleted. Calling it earlier
+    returns ErrChannelStateOpen.
+ 4. Aborted: cancel these uploads and drop their recorded channel state.
+ 5. Released: delete this uploaded state.
+ 6. Messages: send to the coordinator (acks, declines, task-finished).
+ 7. Notifications: deliver each to the task's listeners, in order, with
+    Notification.Deliver. Why after the snapshots: a notification for n
+    commits what the snapshot of n pre-committed, so it must never overtake
+    it. A notification for n reaches a task only after every task the
+    coordinator expected has acked n, so a snapshot of n at this task was
+    requested in an earlier Ready; within one Ready the order above keeps
+    snapshots first.
+ 8. Exit: the task may stop now (after sending the end-of-partition events
+    in Sends).
+
+# Checkpoint modes
+
+Config.Mode selects one per job; every barrier carries the mode it must be
+handled in.
+
+  - ModeAligned (exactly-once): a task blocks each input on which barrier n
+    arrived until barrier n arrived on all open inputs, then snapshots and
+    forwards the barrier. No channel state. Needs an acyclic graph: on a
+    cycle the barrier of the back edge can only arrive after the task
+    forwarded it.
+  - ModeUnaligned (exactly-once, Chandy-Lamport style): the first barrier
+    triggers the snapshot at once; the barrier is forwarded immediately with
+    Priority; records arriving on inputs whose barrier has not come yet are
+    recorded (AdmitRecord) and replayed on restore. Nothing blocks, so it
+    works on cyclic graphs and under backpressure. One checkpoint at a time
+    (Config.MaxConcurrent must be 1).
+  - ModeAlignedWithTimeout: starts aligned; when the alignment at a task has
+    lasted Config.AlignmentTimeout of virtual time (measured from the first
+    barrier at that task), the task switches to unaligned: snapshot now,
+    forward the barrier as ModeUnaligned, unblock, record. A task that
+    receives an unaligned barrier for a checkpoint it is aligning switches
+    at once.
+  - ModeAtLeastOnce: barriers are counted, inputs never block; the snapshot
+    is taken when the barrier arrived on every open input. Records that
+    overtook the barrier on one input are in the snapshot and replayed after
+    recovery: duplicates are expected.
+
+Savepoints are aligned in every mode.
+
+Barrier ids on one channel strictly increase (each task forwards them in
+order, channels are FIFO), so a barrier or cancel marker for n on an input
+proves that every older checkpoint's barrier will never arrive there. That
+is the rule behind "a newer barrier aborts an older pending alignment": the
+older checkpoint is declined (ReasonNewerBarrier) and canceled downstream.
+
+# Aborts
+
+A checkpoint ends without completing when it times out (ReasonExpired), a
+task declines it (upload failure, channel-state overflow, too many pending,
+a newer barrier), its metadata write fails (ReasonPersistFailed), its
+counter write fails (ReasonTriggerFailed), a newer checkpoint completes
+first (ReasonSubsumed), or the job fails over. The coordinator sends
+MsgNotifyAborted to the tasks that took part (not on failover: those tasks
+are being replaced) and releases the state acked so far. A task that
+abandons a checkpoint while still aligning (or recording channel state) for
+it sends a cancel marker on every output, so that downstream tasks stop
+waiting for a barrier that will not come, or stop recording for it. Aborts with a reason
+for which Reason.CountsAsFailure is true count as failures; a completion
+resets the count; more than Config.TolerableFailures in a row makes the
+coordinator ask for a failover.
+
+Late, duplicate and unknown acks are answered with ErrUnknownCheckpoint and
+their state is listed in Released, unless it is the very state a pending or
+retained checkpoint holds (a duplicated message). A decline from a task that
+already acked is ignored: a task declines triggers it was overtaken on, and
+a duplicate of an old trigger must not abort a checkpoint it acked.
+
+A metadata write in flight is never expired, subsumed or ended by a
+failover request: only the host knows whether it became durable, and the
+coordinator must not disagree with the store.
+
+# Failover and recovery
+
+The coordinator emits a FailoverPlan when the host called RequestFailover
+or too many checkpoints failed in a row, once no metadata write is in
+flight (so the plan names the newest checkpoint the store may hold). Its
+Restore field is the latest completed checkpoint that is not a savepoint
+(nil: start fresh). The host restarts every task as a new Task, calls
+Restore on each with its snapshot from the plan (CompletedCheckpoint.Snapshot)
+and then calls JobRestarted. Tasks whose snapshot in the plan is Final had
+finished; they exit at once.
+
+A new coordinator incarnation (after a coordinator crash) is built from
+Durable: ids continue after Durable.HighestID, and the latest completed
+checkpoint is announced to every task again, because the old incarnation
+may have crashed after the store write and before notifying. Tasks drop
+what they have seen. Acks addressed to the old incarnation's checkpoints
+are unknown to the new one and their state is released. Whether the job
+keeps running or fails over after a coordinator crash is the host's choice
+(RequestFailover with ReasonCoordinatorRecovery).
+
+# Bounded input and final checkpoints
+
+A task that produced its last record calls Finish. It sends end of data on
+its outputs (no record follows, but barriers still do) and MsgTaskFinished to
+the coordinator, and from then on every snapshot it takes is Final. It exits
+(TaskReady.Exit, with end of partition on every output, after everything
+else it sent) only once it is notified of a checkpoint at or after its first
+final snapshot: that checkpoint covers its last records, and for an
+exactly-once sink its notification commits the last transaction. Exiting
+earlier would lose that commit or make recovery replay records into a task
+that no longer exists.
+
+Once a completed checkpoint holds a task's final snapshot, the task is fully
+finished: later checkpoints carry the final snapshot over and do not wait
+for it. A task none of whose upstream tasks is still running cannot receive
+a barrier, so the coordinator triggers it directly, like a source. When
+every remaining task has finished, the coordinator triggers the final
+checkpoint at once instead of waiting for the interval. When every task is
+fully finished the coordinator reports JobFinished and keeps re-announcing
+the latest completion every interval, so a task whose notification was lost
+still exits.
+
+# Savepoints
+
+TriggerSavepoint starts one at once, outside MaxConcurrent. A savepoint is
+aligned in every mode (no channel state, so it can be restored into a
+changed job); it is never subsumed (a newer checkpoint completing does not
+end it, and its completion does not end older checkpoints); never used for
+automatic recovery; and never notified as complete, because it must not
+commit side effects: a job that later fails over to an older checkpoint
+would replay records whose effects the savepoint had made visible. The
+coordinator reports it in Completed and then forgets it: savepoints belong
+to the user and are not subject to retention.
+
+# Listener contract and two-phase commit
+
+See Listener for the contract, which the task's notification filter
+implements per incarnation: completion notifications strictly increasing,
+above the restored id, at most once; aborts never at or below an id that
+may be complete. See TwoPhaseCommit for an exactly-once sink: pre-commit at
+the snapshot, commit everything up to n on the notification of n, recommit
+on restore. Its actions are returned to the host, which performs them
+idempotently.
+
+# Limits
+
+Every table has a bound: Config.MaxPendingCheckpoints (pending checkpoints
+and savepoints at the coordinator; alignments, snapshots in flight and
+remembered abort notifications at a task; at most
+MaxPendingCheckpointsLimit), Config.MaxConcurrent, Config.MaxBufferedRecords
+(channel-state records per checkpoint at a task; beyond it the task declines
+with ReasonChannelStateOverflow), Config.RetainedCheckpoints (at most
+MaxRetainedCheckpointsLimit), TwoPhaseCommit's maxPending. Hitting a bound
+declines or refuses the newest request; it never grows a queue.
+
+# Errors and panics
+
+Expected failures (stale, duplicate or malformed inputs, host requests that
+cannot be honoured now) are returned as errors prefixed "protocol:"; the
+sentinels (ErrUnknownCheckpoint, ErrBadInput, ...) work with errors.Is.
+They leave the state as documented by the method. Broken invariants, which
+only a bug in the protocol or a host that breaks its obligations can cause
+(confirming a metadata write that was never asked for, JobRestarted without
+a plan), panic with context.
+
+# Tracing
+
+Every event of the ckptsim trace schema maps onto an input or output the
+host already handles: checkpoint.trigger is CoordinatorReady.Triggered,
+checkpoint.complete is Completed, checkpoint.abort is Aborted (with its
+Reason), barrier.send is a barrier in TaskReady.Sends, barrier.recv is a
+barrier passed to Task.Receive, snapshot.taken is TaskReady.Snapshots,
+snapshot.ack and snapshot.decline are MsgAck and MsgDecline in
+TaskReady.Messages, notify.complete and notify.abort are
+TaskReady.Notifications (as delivered, after filtering), task.restore is
+Task.Restore, and coordinator.recover names LatestRestorable of a
+coordinator built from a non-empty Durable.
+
+# Determinism
+
+Outputs depend only on the inputs: no map iteration reaches an output, and
+the only randomness, the first-trigger jitter, comes from Config.Random or
+a PCG seeded with Config.JitterSeed.
+
+# Time
+
+Time is virtual nanoseconds (an int64); durations in Config are
+time.Duration. The coordinator measures timeouts from the id reservation,
+MinPause from the last completion, Interval between triggers; the first
+trigger is at the start plus a jitter uniform in [MinPause, Interval]. A
+task measures alignment timeouts from the first barrier it received.
+
+# Out of scope
+
+Incremental or shared state (every checkpoint's state is its own), changing
+parallelism on restore, synchronous savepoints (stop-with-savepoint),
+region failover (a task crash fails the whole job over), and barrier modes
+on cyclic graphs other than unaligned. The classic Chandy-Lamport algorithm
+on arbitrary graphs lives in package protocol/chandylamport.
+*/
 package protocol

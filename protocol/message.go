@@ -56,19 +56,19 @@ func (t MessageType) String() string {
 // Only the fields listed for a Type are meaningful; the rest are zero.
 type Message struct {
 	Type MessageType
+	// Kind and Mode are set on MsgTrigger.
+	Kind Kind
+	Mode Mode
+	// Reason is set on MsgDecline and MsgNotifyAborted.
+	Reason Reason
 	// Task is the task at the other end from the coordinator: the
 	// destination of trigger and notify messages, the sender of ack,
 	// decline and task-finished messages.
 	Task TaskID
 	// Checkpoint is set for every type except MsgTaskFinished.
 	Checkpoint CheckpointID
-	// Kind and Mode are set on MsgTrigger.
-	Kind Kind
-	Mode Mode
 	// Timestamp is the coordinator's time at trigger (MsgTrigger).
 	Timestamp Time
-	// Reason is set on MsgDecline and MsgNotifyAborted.
-	Reason Reason
 	// Snapshot is set on MsgAck.
 	Snapshot TaskSnapshot
 }

@@ -63,14 +63,22 @@ type SnapshotRequest struct {
 	AwaitChannelState bool
 	// Final: the task has finished; this snapshot holds its last state.
 	Final bool
+	// Source: the task has no inputs; it is where barriers are injected,
+	// and its snapshot must record the read positions of its splits
+	// (TaskSnapshot.SourceOffsets) at the cut, so that a restore rewinds
+	// to exactly the first record after the barrier.
+	Source bool
 	// Timestamp is the coordinator's trigger time.
 	Timestamp Time
 }
 
-// String renders "snapshot cp=n kind mode" plus " await-channel-state" and
-// " final" when set.
+// String renders "snapshot cp=n kind mode" plus " source",
+// " await-channel-state" and " final" when set.
 func (r SnapshotRequest) String() string {
 	s := "snapshot cp=" + r.Checkpoint.String() + " " + r.Kind.String() + " " + r.Mode.String()
+	if r.Source {
+		s += " source"
+	}
 	if r.AwaitChannelState {
 		s += " await-channel-state"
 	}

@@ -23,6 +23,7 @@ func (t *taskState) requestSnapshotOf(id CheckpointID, kind Kind, mode Mode, at 
 		Mode:              mode,
 		AwaitChannelState: awaitChannelState,
 		Final:             t.finished,
+		Source:            len(t.cfg.Inputs) == 0,
 		Timestamp:         at,
 	})
 	return true

@@ -1,5 +1,7 @@
 package trace
 
+import "slices"
+
 // The kinds of schema v1. The comment after each names the fields it uses beyond seq, t and
 // kind; "attrs:" lists attributes (Event.Attrs) that producers should set and checkers read.
 const (
@@ -78,3 +80,22 @@ const (
 	// AttrPhase names the phase a phase event starts.
 	AttrPhase = "phase"
 )
+
+// kinds lists every kind above; schema_test.go keeps it in step with the constants.
+var kinds = []string{
+	KindCheckpointTrigger, KindCheckpointPersist, KindCheckpointComplete, KindCheckpointAbort,
+	KindCoordinatorCrash, KindCoordinatorRecover, KindJobFailover,
+	KindBarrierSend, KindBarrierRecv, KindSnapshotTaken, KindSnapshotAck, KindSnapshotDecline,
+	KindNotifyComplete, KindNotifyAbort,
+	KindTaskCrash, KindTaskRestore, KindTaskFinish,
+	KindSinkWrite, KindSinkPrecommit, KindSinkCommit, KindSinkAbort, KindSinkRead, KindSinkUpsert,
+	KindRecordSend, KindRecordRecv,
+	KindFault, KindPhase,
+}
+
+// Kinds returns every kind of the schema, so that tools which take a kind as input (fault
+// triggers, filters) can reject a misspelt one instead of silently matching nothing.
+func Kinds() []string { return slices.Clone(kinds) }
+
+// IsKind reports whether kind is one of the schema's kinds.
+func IsKind(kind string) bool { return slices.Contains(kinds, kind) }

@@ -1,0 +1,596 @@
+package protocol_test
+
+// A rapid state-machine test of the Coordinator. The reference model is a
+// deliberately plain table of every checkpoint id the test has seen
+// (phase, expected tasks, accepted acks) plus the host's durable storage.
+// It predicts which acks and declines the coordinator must accept and what
+// each metadata write must contain, and after every step the test checks
+// the coordinator's outputs against the rules of the package: ids strictly
+// increasing and durable before use, notifications only for durable
+// checkpoints, aborted never completed, releases never touching live state,
+// retention, bounds, failover plans naming the newest restorable checkpoint.
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/ckptsim/ckptsim/protocol"
+)
+
+type modelPhase int
+
+const (
+	modelReserved modelPhase = iota
+	modelCollecting
+	modelPersisting
+	modelCompleted
+	modelAborted
+)
+
+type modelCheckpoint struct {
+	id       protocol.CheckpointID
+	kind     protocol.Kind
+	phase    modelPhase
+	expected []bool
+	acks     []protocol.TaskSnapshot
+	acked    []bool
+}
+
+type coordinatorMachine struct {
+	cfg   protocol.Config
+	topo  protocol.Topology
+	coord *protocol.Coordinator
+	now   protocol.Time
+
+	// durable storage
+	counter protocol.CheckpointID
+	store   []protocol.CompletedCheckpoint
+	// writes asked for and not answered
+	counterWrites []protocol.CheckpointID
+	metaWrites    []protocol.CompletedCheckpoint
+
+	// model
+	cps           map[protocol.CheckpointID]*modelCheckpoint
+	maxTriggered  protocol.CheckpointID // over every incarnation
+	fullyFinished []bool
+	finalSnap     []protocol.TaskSnapshot
+	failures      int
+	failingOver   bool // plan emitted or requested, JobRestarted pending
+	planOut       bool // plan emitted, JobRestarted not yet called
+	handleSeq     int
+}
+
+func newCoordinatorMachine(t *rapid.T) *coordinatorMachine {
+	m := &coordinatorMachine{cps: map[protocol.CheckpointID]*modelCheckpoint{}}
+	n := rapid.IntRange(1, 4).Draw(t, "tasks")
+	for i := range n {
+		m.topo.Tasks = append(m.topo.Tasks, protocol.TaskID(fmt.Sprintf("t%d", i)))
+	}
+	for to := 1; to < n; to++ {
+		for from := 0; from < to; from++ {
+			if rapid.Bool().Draw(t, "edge") {
+				m.topo.Channels = append(m.topo.Channels, protocol.ChannelID{From: m.topo.Tasks[from], To: m.topo.Tasks[to]})
+			}
+		}
+	}
+	cfg := protocol.DefaultConfig()
+	cfg.Mode = rapid.SampledFrom([]protocol.Mode{protocol.ModeAligned, protocol.ModeUnaligned, protocol.ModeAtLeastOnce}).Draw(t, "mode")
+	cfg.MaxPendingCheckpoints = rapid.IntRange(1, 4).Draw(t, "maxPending")
+	cfg.MaxConcurrent = rapid.IntRange(1, cfg.MaxPendingCheckpoints).Draw(t, "maxConcurrent")
+	if cfg.Mode == protocol.ModeUnaligned {
+		cfg.MaxConcurrent = 1
+	}
+	cfg.Interval = time.Duration(rapid.IntRange(10, 100).Draw(t, "interval"))
+	cfg.Timeout = time.Duration(rapid.IntRange(20, 300).Draw(t, "timeout"))
+	cfg.MinPause = time.Duration(rapid.IntRange(0, 50).Draw(t, "minPause"))
+	cfg.TolerableFailures = rapid.IntRange(0, 3).Draw(t, "tolerable")
+	cfg.RetainedCheckpoints = rapid.IntRange(1, 3).Draw(t, "retained")
+	cfg.JitterSeed = rapid.Uint64().Draw(t, "seed")
+	m.cfg = cfg
+	m.fullyFinished = make([]bool, n)
+	m.finalSnap = make([]protocol.TaskSnapshot, n)
+	m.start(t, protocol.Durable{})
+	return m
+}
+
+func (m *coordinatorMachine) start(t *rapid.T, durable protocol.Durable) {
+	var err error
+	m.coord, err = protocol.NewCoordinator(m.cfg, m.topo, durable, m.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.counterWrites, m.metaWrites = nil, nil
+	m.failures = 0
+	m.failingOver, m.planOut = false, false
+	// The previous incarnation's checkpoints are gone from memory.
+	for _, cp := range m.cps {
+		if cp.phase != modelCompleted {
+			cp.phase = modelAborted
+		}
+	}
+	m.recomputeFullyFinished()
+	m.handle(t, nil, nil)
+}
+
+// latestDurable is the newest checkpoint (not savepoint) in the store.
+func (m *coordinatorMachine) latestDurable() *protocol.CompletedCheckpoint {
+	var latest *protocol.CompletedCheckpoint
+	for i := range m.store {
+		if m.store[i].Kind == protocol.KindCheckpoint && (latest == nil || m.store[i].ID > latest.ID) {
+			latest = &m.store[i]
+		}
+	}
+	return latest
+}
+
+func (m *coordinatorMachine) recomputeFullyFinished() {
+	clear(m.fullyFinished)
+	if latest := m.latestDurable(); latest != nil {
+		for i, ts := range latest.Tasks {
+			if ts.Snapshot.Final {
+				m.fullyFinished[i] = true
+				m.finalSnap[i] = ts.Snapshot
+			}
+		}
+	}
+}
+
+func (m *coordinatorMachine) inStore(id protocol.CheckpointID) bool {
+	return slices.ContainsFunc(m.store, func(c protocol.CompletedCheckpoint) bool { return c.ID == id })
+}
+
+// --- actions ---
+
+func (m *coordinatorMachine) Tick(t *rapid.T) {
+	m.now += protocol.Time(rapid.IntRange(0, 120).Draw(t, "advance"))
+	m.coord.Tick(m.now)
+	m.handle(t, nil, nil)
+}
+
+func (m *coordinatorMachine) CounterWrite(t *rapid.T) {
+	if len(m.counterWrites) == 0 {
+		t.Skip("no counter write")
+	}
+	v := m.counterWrites[len(m.counterWrites)-1]
+	m.counterWrites = nil
+	var err error
+	if rapid.IntRange(0, 5).Draw(t, "counter-fails") == 0 {
+		err = errors.New("counter write failed")
+	} else {
+		m.counter = max(m.counter, v)
+	}
+	m.coord.CounterPersisted(m.now, v, err)
+	m.handle(t, nil, nil)
+}
+
+func (m *coordinatorMachine) MetadataWrite(t *rapid.T) {
+	if len(m.metaWrites) == 0 {
+		t.Skip("no metadata write")
+	}
+	i := rapid.IntRange(0, len(m.metaWrites)-1).Draw(t, "write")
+	cc := m.metaWrites[i]
+	m.metaWrites = slices.Delete(m.metaWrites, i, i+1)
+	var err error
+	if rapid.IntRange(0, 5).Draw(t, "persist-fails") == 0 {
+		err = errors.New("store unavailable")
+	} else {
+		m.store = append(m.store, cc)
+	}
+	m.coord.MetadataPersisted(m.now, cc.ID, err)
+	m.handle(t, nil, &cc)
+}
+
+func (m *coordinatorMachine) pickID(t *rapid.T) protocol.CheckpointID {
+	return protocol.CheckpointID(rapid.IntRange(1, int(m.coord.HighestID())+1).Draw(t, "id"))
+}
+
+func (m *coordinatorMachine) Ack(t *rapid.T) {
+	task := rapid.IntRange(0, len(m.topo.Tasks)-1).Draw(t, "task")
+	id := m.pickID(t)
+	m.handleSeq++
+	snap := protocol.TaskSnapshot{Handle: fmt.Sprintf("h%d", m.handleSeq), Final: rapid.IntRange(0, 5).Draw(t, "final") == 0}
+	cp := m.cps[id]
+	accept := cp != nil && cp.phase == modelCollecting && cp.expected[task] && !cp.acked[task]
+	err := m.coord.Step(m.now, protocol.AckMessage(m.topo.Tasks[task], id, snap))
+	if accept != (err == nil) {
+		t.Fatalf("ack of %v by %s: model accepts=%v, coordinator says %v", id, m.topo.Tasks[task], accept, err)
+	}
+	if accept {
+		cp.acked[task] = true
+		cp.acks[task] = snap
+	}
+	m.handle(t, nil, nil)
+	if !accept {
+		return
+	}
+	done := true
+	for i, e := range cp.expected {
+		done = done && (!e || cp.acked[i])
+	}
+	if done && cp.phase != modelPersisting {
+		t.Fatalf("every expected task acked %v but no metadata write", id)
+	}
+}
+
+// AckExpected sends an ack the coordinator is waiting for, so that
+// checkpoints actually complete (random acks mostly miss).
+func (m *coordinatorMachine) AckExpected(t *rapid.T) {
+	var ids []protocol.CheckpointID
+	for id, cp := range m.cps {
+		if cp.phase == modelCollecting {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		t.Skip("nothing collecting")
+	}
+	slices.Sort(ids)
+	cp := m.cps[rapid.SampledFrom(ids).Draw(t, "collecting")]
+	var tasks []int
+	for i, e := range cp.expected {
+		if e && !cp.acked[i] {
+			tasks = append(tasks, i)
+		}
+	}
+	task := rapid.SampledFrom(tasks).Draw(t, "task")
+	m.handleSeq++
+	snap := protocol.TaskSnapshot{Handle: fmt.Sprintf("h%d", m.handleSeq), Final: rapid.IntRange(0, 7).Draw(t, "final") == 0}
+	if err := m.coord.Step(m.now, protocol.AckMessage(m.topo.Tasks[task], cp.id, snap)); err != nil {
+		t.Fatalf("expected ack of %v by %s refused: %v", cp.id, m.topo.Tasks[task], err)
+	}
+	cp.acked[task] = true
+	cp.acks[task] = snap
+	m.handle(t, nil, nil)
+}
+
+// DuplicateAck resends an ack the coordinator already took: it must be
+// refused, and the state it names must not be released while a checkpoint
+// holds it (checkReleaseUnused sees every release).
+func (m *coordinatorMachine) DuplicateAck(t *rapid.T) {
+	type sent struct {
+		cp   *modelCheckpoint
+		task int
+	}
+	var acks []sent
+	for _, id := range slices.Sorted(maps.Keys(m.cps)) {
+		cp := m.cps[id]
+		for i, a := range cp.acked {
+			if a {
+				acks = append(acks, sent{cp, i})
+			}
+		}
+	}
+	if len(acks) == 0 {
+		t.Skip("no ack sent yet")
+	}
+	a := rapid.SampledFrom(acks).Draw(t, "duplicate")
+	err := m.coord.Step(m.now, protocol.AckMessage(m.topo.Tasks[a.task], a.cp.id, a.cp.acks[a.task]))
+	if !errors.Is(err, protocol.ErrUnknownCheckpoint) {
+		t.Fatalf("duplicate ack of %v by %s: %v", a.cp.id, m.topo.Tasks[a.task], err)
+	}
+	m.handle(t, nil, nil)
+}
+
+func (m *coordinatorMachine) Decline(t *rapid.T) {
+	task := rapid.IntRange(0, len(m.topo.Tasks)-1).Draw(t, "task")
+	id := m.pickID(t)
+	reason := rapid.SampledFrom([]protocol.Reason{protocol.ReasonUploadFailed, protocol.ReasonNewerBarrier, protocol.ReasonChannelStateOverflow}).Draw(t, "reason")
+	cp := m.cps[id]
+	accept := cp != nil && cp.phase == modelCollecting && cp.expected[task] && !cp.acked[task]
+	err := m.coord.Step(m.now, protocol.DeclineMessage(m.topo.Tasks[task], id, reason))
+	if accept != (err == nil) {
+		t.Fatalf("decline of %v by %s: model accepts=%v, coordinator says %v", id, m.topo.Tasks[task], accept, err)
+	}
+	m.handle(t, nil, nil)
+	if accept && cp.phase != modelAborted {
+		t.Fatalf("accepted decline of %v did not abort it", id)
+	}
+}
+
+func (m *coordinatorMachine) Checkpoint(t *rapid.T) {
+	err := m.coord.TriggerCheckpoint(m.now)
+	if m.failingOver != errors.Is(err, protocol.ErrFailingOver) && !errors.Is(err, protocol.ErrJobFinished) {
+		t.Fatalf("TriggerCheckpoint while failingOver=%v: %v", m.failingOver, err)
+	}
+	m.handle(t, nil, nil)
+}
+
+func (m *coordinatorMachine) Savepoint(t *rapid.T) {
+	pending := 0
+	for _, cp := range m.cps {
+		if cp.phase < modelCompleted {
+			pending++
+		}
+	}
+	// The counter write does not say what the id is for; tell the model.
+	expect := m.coord.HighestID() + 1
+	m.cps[expect] = &modelCheckpoint{id: expect, kind: protocol.KindSavepoint, phase: modelReserved}
+	id, err := m.coord.TriggerSavepoint(m.now)
+	if err != nil {
+		delete(m.cps, expect)
+	} else if id != expect {
+		t.Fatalf("savepoint got id %v, want %v", id, expect)
+	}
+	switch {
+	case m.failingOver:
+		if !errors.Is(err, protocol.ErrFailingOver) {
+			t.Fatalf("savepoint during failover: %v", err)
+		}
+	case pending >= m.cfg.MaxPendingCheckpoints:
+		if !errors.Is(err, protocol.ErrTooManyPending) {
+			t.Fatalf("savepoint beyond the bound: %v", err)
+		}
+	case err == nil:
+		m.handle(t, nil, nil)
+		if cp := m.cps[id]; cp == nil || cp.kind != protocol.KindSavepoint {
+			t.Fatalf("savepoint %v not reserved", id)
+		}
+		return
+	case !errors.Is(err, protocol.ErrJobFinished):
+		t.Fatalf("savepoint refused: %v", err)
+	}
+	m.handle(t, nil, nil)
+}
+
+func (m *coordinatorMachine) TaskFinished(t *rapid.T) {
+	task := rapid.IntRange(0, len(m.topo.Tasks)-1).Draw(t, "task")
+	m.handle(t, m.coord.Step(m.now, protocol.TaskFinishedMessage(m.topo.Tasks[task])), nil)
+}
+
+func (m *coordinatorMachine) Failover(t *rapid.T) {
+	m.coord.RequestFailover(m.now, protocol.ReasonTaskFailure)
+	m.failingOver = true
+	m.handle(t, nil, nil)
+}
+
+func (m *coordinatorMachine) Restarted(t *rapid.T) {
+	if !m.planOut {
+		t.Skip("no plan")
+	}
+	m.planOut, m.failingOver = false, false
+	m.failures = 0
+	m.recomputeFullyFinished()
+	m.coord.JobRestarted(m.now)
+	m.handle(t, nil, nil)
+}
+
+// CrashCoordinator replaces the coordinator by a new incarnation built from
+// durable storage. Writes in flight may or may not have landed.
+func (m *coordinatorMachine) CrashCoordinator(t *rapid.T) {
+	for _, v := range m.counterWrites {
+		if rapid.Bool().Draw(t, "counter-landed") {
+			m.counter = max(m.counter, v)
+		}
+	}
+	for _, cc := range m.metaWrites {
+		if rapid.Bool().Draw(t, "metadata-landed") {
+			m.store = append(m.store, cc)
+			m.cps[cc.ID].phase = modelCompleted
+		}
+	}
+	m.start(t, protocol.Durable{HighestID: m.counter, Completed: slices.Clone(m.store)})
+}
+
+// --- output checks ---
+
+// handle takes the Ready and checks it against the model. confirmed is the
+// metadata write just reported successful, if any.
+func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.CompletedCheckpoint) {
+	if err != nil && !errors.Is(err, protocol.ErrUnknownCheckpoint) {
+		t.Fatalf("unexpected error %v", err)
+	}
+	rd := m.coord.Ready()
+	for _, v := range rd.CounterWrites {
+		if v <= m.maxTriggered {
+			t.Fatalf("counter write %v not above the highest id ever triggered %v", v, m.maxTriggered)
+		}
+		m.counterWrites = append(m.counterWrites, v)
+		kind := protocol.KindCheckpoint
+		if cp := m.cps[v]; cp != nil && cp.phase == modelReserved {
+			kind = cp.kind
+		}
+		m.cps[v] = &modelCheckpoint{id: v, kind: kind, phase: modelReserved}
+	}
+	for _, tr := range rd.Triggered {
+		cp := m.cps[tr.ID]
+		if cp == nil || cp.phase != modelReserved {
+			t.Fatalf("trigger of %v that was not reserved", tr.ID)
+		}
+		if tr.ID > m.counter {
+			t.Fatalf("trigger of %v before the counter (%v) was durable", tr.ID, m.counter)
+		}
+		if tr.ID <= m.maxTriggered {
+			t.Fatalf("trigger of %v after %v was triggered", tr.ID, m.maxTriggered)
+		}
+		if tr.Kind == protocol.KindSavepoint && tr.Mode != protocol.ModeAligned {
+			t.Fatalf("savepoint %v triggered %v", tr.ID, tr.Mode)
+		}
+		m.maxTriggered = tr.ID
+		cp.kind = tr.Kind
+		cp.phase = modelCollecting
+		n := len(m.topo.Tasks)
+		cp.expected, cp.acked, cp.acks = make([]bool, n), make([]bool, n), make([]protocol.TaskSnapshot, n)
+		for i := range n {
+			cp.expected[i] = !m.fullyFinished[i]
+		}
+	}
+	for _, cc := range rd.MetadataWrites {
+		cp := m.cps[cc.ID]
+		if cp == nil || cp.phase != modelCollecting {
+			t.Fatalf("metadata write of %v that was not collecting", cc.ID)
+		}
+		for i, ts := range cc.Tasks {
+			want := m.finalSnap[i]
+			if cp.expected[i] {
+				if !cp.acked[i] {
+					t.Fatalf("metadata write of %v without the ack of %s", cc.ID, ts.Task)
+				}
+				want = cp.acks[i]
+			}
+			if ts.Task != m.topo.Tasks[i] || ts.Snapshot.Handle != want.Handle {
+				t.Fatalf("metadata of %v holds %s %v, want %v", cc.ID, ts.Task, ts.Snapshot, want)
+			}
+		}
+		cp.phase = modelPersisting
+		m.metaWrites = append(m.metaWrites, cc)
+	}
+	for _, cc := range rd.Completed {
+		cp := m.cps[cc.ID]
+		if confirmed == nil || confirmed.ID != cc.ID || cp.phase != modelPersisting {
+			t.Fatalf("completion of %v without its confirmed write", cc.ID)
+		}
+		cp.phase = modelCompleted
+		if cc.Kind == protocol.KindCheckpoint {
+			m.failures = 0
+			if latest := m.latestDurable(); latest != nil && latest.ID == cc.ID {
+				m.recomputeFullyFinished()
+			}
+		}
+	}
+	for _, cc := range rd.Completed {
+		if cc.Kind != protocol.KindCheckpoint {
+			continue
+		}
+		for id, cp := range m.cps {
+			if id < cc.ID && cp.kind == protocol.KindCheckpoint && (cp.phase == modelReserved || cp.phase == modelCollecting) &&
+				!slices.ContainsFunc(rd.Aborted, func(a protocol.Abort) bool { return a.Checkpoint == id }) {
+				t.Fatalf("checkpoint %v completed, older %v not subsumed", cc.ID, id)
+			}
+		}
+	}
+	for _, ab := range rd.Aborted {
+		cp := m.cps[ab.Checkpoint]
+		if cp == nil || cp.phase >= modelCompleted {
+			t.Fatalf("abort of %v that is not pending", ab.Checkpoint)
+		}
+		if m.inStore(ab.Checkpoint) {
+			t.Fatalf("abort of %v that is in the store", ab.Checkpoint)
+		}
+		if cp.phase == modelPersisting && ab.Reason != protocol.ReasonPersistFailed {
+			t.Fatalf("checkpoint %v with its write in flight aborted for %v", ab.Checkpoint, ab.Reason)
+		}
+		cp.phase = modelAborted
+		if cp.kind == protocol.KindCheckpoint && ab.Reason.CountsAsFailure() {
+			m.failures++
+			if m.failures > m.cfg.TolerableFailures {
+				// The plan itself may wait for a metadata write.
+				m.failingOver = true
+			}
+		}
+	}
+	for _, msg := range rd.Messages {
+		switch msg.Type {
+		case protocol.MsgNotifyComplete:
+			if !m.inStore(msg.Checkpoint) {
+				t.Fatalf("notification of %v, which is not durable", msg.Checkpoint)
+			}
+			if m.cps[msg.Checkpoint] != nil && m.cps[msg.Checkpoint].kind == protocol.KindSavepoint {
+				t.Fatalf("completion notification for savepoint %v", msg.Checkpoint)
+			}
+		case protocol.MsgNotifyAborted:
+			if cp := m.cps[msg.Checkpoint]; cp == nil || cp.phase != modelAborted {
+				t.Fatalf("abort notification for %v, which is not aborted", msg.Checkpoint)
+			}
+		case protocol.MsgTrigger:
+			if !slices.ContainsFunc(rd.Triggered, func(tr protocol.TriggeredCheckpoint) bool { return tr.ID == msg.Checkpoint }) {
+				t.Fatalf("trigger message for %v outside its trigger", msg.Checkpoint)
+			}
+		}
+	}
+	for _, d := range rd.Discarded {
+		if d.Kind != protocol.KindCheckpoint {
+			t.Fatalf("discarded savepoint %v", d.ID)
+		}
+		m.store = slices.DeleteFunc(m.store, func(c protocol.CompletedCheckpoint) bool { return c.ID == d.ID })
+	}
+	for _, r := range rd.Released {
+		m.checkReleaseUnused(t, r)
+	}
+	if rd.Failover != nil {
+		m.planOut, m.failingOver = true, true
+		latest := m.latestDurable()
+		switch {
+		case latest == nil && rd.Failover.Restore != nil:
+			t.Fatalf("plan restores %v, store has no checkpoint", rd.Failover.Restore.ID)
+		case latest != nil && (rd.Failover.Restore == nil || rd.Failover.Restore.ID != latest.ID):
+			t.Fatalf("plan %v, newest durable checkpoint is %v", rd.Failover, latest.ID)
+		}
+		if len(m.metaWrites) > 0 {
+			t.Fatalf("plan emitted with metadata write %v in flight", m.metaWrites[0].ID)
+		}
+	}
+	m.checkInvariants(t)
+}
+
+func (m *coordinatorMachine) checkReleaseUnused(t *rapid.T, r protocol.StateRelease) {
+	for _, cc := range m.store {
+		for _, ts := range cc.Tasks {
+			if ts.Task == r.Task && ts.Snapshot.Handle == r.Snapshot.Handle {
+				t.Fatalf("released %v, held by stored checkpoint %v", r, cc.ID)
+			}
+		}
+	}
+	for _, cp := range m.cps {
+		if cp.phase != modelCollecting && cp.phase != modelPersisting {
+			continue
+		}
+		for i, snap := range cp.acks {
+			if cp.acked[i] && m.topo.Tasks[i] == r.Task && snap.Handle == r.Snapshot.Handle {
+				t.Fatalf("released %v, held by pending checkpoint %v", r, cp.id)
+			}
+		}
+	}
+}
+
+func (m *coordinatorMachine) checkInvariants(t *rapid.T) {
+	pending, concurrent := 0, 0
+	for _, cp := range m.cps {
+		if cp.phase < modelCompleted {
+			pending++
+			if cp.kind == protocol.KindCheckpoint {
+				concurrent++
+			}
+		}
+	}
+	if pending > m.cfg.MaxPendingCheckpoints {
+		t.Fatalf("%d pending checkpoints, bound %d", pending, m.cfg.MaxPendingCheckpoints)
+	}
+	if concurrent > m.cfg.MaxConcurrent {
+		t.Fatalf("%d concurrent checkpoints, bound %d", concurrent, m.cfg.MaxConcurrent)
+	}
+	if got := slices.Clone(m.coord.Pending()); len(got) != pending {
+		t.Fatalf("coordinator has pending %v, model has %d", got, pending)
+	}
+	stored := 0
+	for _, cc := range m.store {
+		if cc.Kind == protocol.KindCheckpoint {
+			stored++
+		}
+	}
+	if stored > m.cfg.RetainedCheckpoints {
+		t.Fatalf("store holds %d checkpoints, retained %d", stored, m.cfg.RetainedCheckpoints)
+	}
+	if m.failingOver && !m.planOut && len(m.metaWrites) == 0 {
+		t.Fatalf("failover requested (failures %d, tolerable %d) and no plan though no write is in flight", m.failures, m.cfg.TolerableFailures)
+	}
+	if d := m.coord.NextDeadline(); d < m.now && d != protocol.NoDeadline {
+		// A deadline in the past is fine only until the next Tick.
+		m.coord.Tick(m.now)
+		m.handle(t, nil, nil)
+	}
+}
+
+func (m *coordinatorMachine) Check(t *rapid.T) {}
+
+func TestRapidCoordinator(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		m := newCoordinatorMachine(t)
+		t.Repeat(rapid.StateMachineActions(m))
+	})
+}
