@@ -61,6 +61,10 @@ type Proc interface {
 	// After calls fn after d of virtual time (as the host's clock measures it), unless the
 	// incarnation dies first or the timer is stopped.
 	After(d time.Duration, fn func()) Timer
+	// NewTimer returns a disarmed timer that calls fn when it goes off; Reset arms it. A
+	// timer made once and re-armed for every use costs nothing per use, which matters on
+	// per-buffer paths.
+	NewTimer(fn func()) Timer
 	// Send sends msg to the current incarnation of the process called to. Messages are
 	// shared, not copied: the sender must not change msg after sending it.
 	Send(to string, msg any)
@@ -79,8 +83,10 @@ type Proc interface {
 // ErrNotFound is returned by Proc.Read for a key that was never durably written.
 var ErrNotFound = errors.New("engine: not found")
 
-// Timer is a pending After call.
+// Timer is a pending call.
 type Timer interface {
+	// Reset arms the timer to fire d from now, replacing an earlier deadline.
+	Reset(d time.Duration)
 	// Stop cancels the call and reports whether it was still pending.
 	Stop() bool
 }

@@ -36,7 +36,11 @@ func (rt *Runtime) Config() Config { return rt.cfg }
 // CrashTask crashes the current incarnation of task id on its own (not its host): it dies
 // at once and the coordinator learns of it after FailureDetection, which fails the job
 // over. It reports an error if no incarnation of the task is running.
-func (rt *Runtime) CrashTask(id string) error {
+func (rt *Runtime) CrashTask(id string) error { return rt.FailTask(id, "") }
+
+// FailTask is CrashTask with a reason carried by the task.crash event ("channel-broken"
+// when fault injection breaks a data channel, say).
+func (rt *Runtime) FailTask(id, reason string) error {
 	for _, t := range rt.tasks {
 		if t != nil && t.plan.id == id {
 			if !t.alive() {
@@ -44,18 +48,28 @@ func (rt *Runtime) CrashTask(id string) error {
 			}
 			t.phase = phaseDead
 			t.proc.Kill()
-			rt.emit(trace.Event{Kind: trace.KindTaskCrash, Task: id})
-			rt.taskFailed(t, "crash")
+			rt.emit(trace.Event{Kind: trace.KindTaskCrash, Task: id, Reason: reason})
+			rt.taskFailed(t, reason)
 			return nil
 		}
 	}
 	return fmt.Errorf("engine: no task %q", id)
 }
 
-// CrashCoordinator crashes the coordinator process (not its host) and starts a new
-// incarnation at once, which recovers from storage and restarts the job. To crash it for
-// a while, crash its host instead (the Env restarts the coordinator with the host).
+// CrashCoordinator crashes the coordinator process (not its host). Nothing restarts it:
+// whoever plays the cluster manager calls StartCoordinator later, and that incarnation
+// recovers from storage and restarts the job. (When the coordinator's host crashes instead,
+// simenv restarts the coordinator with the host.)
 func (rt *Runtime) CrashCoordinator() error {
+	if tc := rt.tokenCoord; tc != nil {
+		if tc.dead || !tc.proc.Alive() {
+			return fmt.Errorf("engine: coordinator is not running")
+		}
+		tc.proc.Kill()
+		tc.dead = true
+		rt.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coordinatorName})
+		return nil
+	}
 	c := rt.coord
 	if c == nil || c.dead || !c.proc.Alive() {
 		return fmt.Errorf("engine: coordinator is not running")
@@ -63,8 +77,26 @@ func (rt *Runtime) CrashCoordinator() error {
 	c.proc.Kill()
 	c.dead = true
 	rt.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coordinatorName})
-	return rt.StartCoordinator()
+	return nil
 }
+
+// CoordinatorRunning reports whether a coordinator incarnation is alive.
+func (rt *Runtime) CoordinatorRunning() bool {
+	if tc := rt.tokenCoord; tc != nil {
+		return !tc.dead && tc.proc.Alive()
+	}
+	c := rt.coord
+	return c != nil && !c.dead && c.proc.Alive()
+}
+
+// SetCommitFaultHook installs fn, asked at every commit attempt the external store sees
+// (by writer and transaction): true fails the attempt transiently. nil removes it. Fault
+// injection draws its probabilities inside fn.
+func (rt *Runtime) SetCommitFaultHook(fn func(writer, txn string) bool) { rt.store.SetCommitHook(fn) }
+
+// SetExtraRestartDelay adds d to every failover restart (and deployment retry) scheduled
+// from now on, until set back to 0.
+func (rt *Runtime) SetExtraRestartDelay(d time.Duration) { rt.extraRestartDelay = d }
 
 // Store returns the external store, for inspection and its fault hooks.
 func (rt *Runtime) Store() *extstore.Store { return rt.store }
@@ -102,6 +134,12 @@ func (rt *Runtime) Attempt() int { return rt.attempt }
 // LatestCheckpoint returns the id of the latest completed checkpoint the running
 // coordinator knows, 0 if none or while it recovers.
 func (rt *Runtime) LatestCheckpoint() uint64 {
+	if tc := rt.tokenCoord; tc != nil {
+		if tc.latest == nil {
+			return 0
+		}
+		return uint64(tc.latest.ID)
+	}
 	c := rt.coord
 	if c == nil || c.proto == nil {
 		return 0
@@ -112,8 +150,23 @@ func (rt *Runtime) LatestCheckpoint() uint64 {
 	return 0
 }
 
+// TokenBalances returns the balance each token process holds now (token jobs only), by
+// task id. After the job finished they are the final balances.
+func (rt *Runtime) TokenBalances() map[string]int64 {
+	out := make(map[string]int64)
+	for _, t := range rt.tasks {
+		if t != nil && t.tokens != nil {
+			out[t.plan.id] = t.tokens.balance
+		}
+	}
+	return out
+}
+
 // TriggerCheckpoint asks the coordinator for a checkpoint now.
 func (rt *Runtime) TriggerCheckpoint() error {
+	if rt.isTokenJob() {
+		return fmt.Errorf("engine: a token job initiates its snapshots itself")
+	}
 	c := rt.coord
 	if c == nil || c.proto == nil || c.dead {
 		return fmt.Errorf("engine: coordinator is not running")
@@ -125,6 +178,9 @@ func (rt *Runtime) TriggerCheckpoint() error {
 
 // TriggerSavepoint asks the coordinator for a savepoint now and returns its id.
 func (rt *Runtime) TriggerSavepoint() (uint64, error) {
+	if rt.isTokenJob() {
+		return 0, fmt.Errorf("engine: a token job has no savepoints")
+	}
 	c := rt.coord
 	if c == nil || c.proto == nil || c.dead {
 		return 0, fmt.Errorf("engine: coordinator is not running")

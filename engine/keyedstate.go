@@ -51,12 +51,3 @@ func (s *keyedState) restore(r *stateReader) {
 		prev = k
 	}
 }
-
-// Map returns a copy of the state, for tests and final-state reports.
-func (s *keyedState) copyMap() map[string]int64 {
-	out := make(map[string]int64, len(s.values))
-	for k, v := range s.values {
-		out[k] = v
-	}
-	return out
-}

@@ -128,9 +128,12 @@ func (t *task) armFlush() {
 		return
 	}
 	t.flushArmed = true
-	t.proc.After(t.rt.cfg.Network.FlushInterval, func() {
-		t.flushArmed = false
-		t.flushAll()
-		t.pump()
-	})
+	if t.flushTimer == nil {
+		t.flushTimer = t.proc.NewTimer(func() {
+			t.flushArmed = false
+			t.flushAll()
+			t.pump()
+		})
+	}
+	t.flushTimer.Reset(t.rt.cfg.Network.FlushInterval)
 }

@@ -46,6 +46,14 @@ func newJobPlan(g *Graph) *jobPlan {
 			p.topo.Tasks = append(p.topo.Tasks, protocol.TaskID(tp.id))
 		}
 	}
+	for _, op := range g.Operators {
+		if tok, ok := op.Logic.(Tokens); ok {
+			for _, l := range tok.Links {
+				p.topo.Channels = append(p.topo.Channels, protocol.ChannelID{
+					From: protocol.TaskID(TaskID(op.Name, l[0])), To: protocol.TaskID(TaskID(op.Name, l[1]))})
+			}
+		}
+	}
 	for _, e := range g.Edges {
 		from, to := g.Operator(e.From), g.Operator(e.To)
 		for i := 0; i < from.Parallelism; i++ {
@@ -72,6 +80,12 @@ func (p *jobPlan) wire(g *Graph, tp *taskPlan) {
 	inEdges := g.inEdges(tp.op.Name)
 	for _, c := range p.topo.Inputs(self) {
 		fromOp := p.byID[string(c.From)].op.Name
+		if fromOp == tp.op.Name { // a tokens link
+			tp.inputByFrom[string(c.From)] = len(tp.inputs)
+			tp.inputs = append(tp.inputs, c)
+			tp.inputEdge = append(tp.inputEdge, 0)
+			continue
+		}
 		side := -1
 		for k, e := range inEdges {
 			if e.From == fromOp {

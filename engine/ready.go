@@ -15,6 +15,9 @@ import (
 // notification for n never overtakes the snapshot of n). It loops because handling one
 // Ready can produce the next (a snapshot completed synchronously, say).
 func (t *task) handleReady() {
+	if t.proto == nil {
+		return // a token process: its Chandy-Lamport outputs are drained by tokenPart
+	}
 	for guard := 0; t.proto.HasReady(); guard++ {
 		if guard > 1000 {
 			panic(fmt.Sprintf("engine: %s: protocol keeps producing work", t.plan.id))

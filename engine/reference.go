@@ -18,6 +18,10 @@ type Reference struct {
 	State map[string]map[string]int64
 	// Offsets is the final offset per source partition, keyed "<source>:<partition>".
 	Offsets map[string]int64
+	// Balances is, for a token workload, the final balance per task; TokenTotal the
+	// tokens every global snapshot must account for.
+	Balances   map[string]int64
+	TokenTotal int64
 }
 
 // ReferenceOptions bounds what a reference covers.
@@ -31,6 +35,16 @@ type ReferenceOptions struct {
 // depends on timing: an aggregate downstream of an edge that interleaves a key's records
 // from several channels (Rebalance or Broadcast to more than one task), and cyclic graphs.
 func ComputeReference(g *Graph, opts ReferenceOptions) (*Reference, error) {
+	if len(g.Operators) == 1 {
+		if tok, ok := g.Operators[0].Logic.(Tokens); ok {
+			if err := g.validate(true); err != nil {
+				return nil, fmt.Errorf("engine: no reference: %w", err)
+			}
+			ref := &Reference{}
+			ref.Balances, ref.TokenTotal = tokenReference(&g.Operators[0], tok)
+			return ref, nil
+		}
+	}
 	if err := g.validate(false); err != nil {
 		return nil, fmt.Errorf("engine: no reference: %w", err)
 	}

@@ -32,8 +32,10 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 			return
 		}
 		d, err := decodeSnapshot(data)
-		if err == nil && (d.task != t.plan.id || d.cp != uint64(cp)) {
-			err = fmt.Errorf("engine: state under %s is %s's for %d", snap.Handle, d.task, d.cp)
+		// A finished task's final snapshot is carried into later checkpoints, so the
+		// state may be from an earlier checkpoint, never from a later one.
+		if err == nil && (d.task != t.plan.id || d.cp > uint64(cp) || d.cp != uint64(cp) && !snap.Final) {
+			err = fmt.Errorf("engine: state under %s is %s's for %d, restoring %d", snap.Handle, d.task, d.cp, cp)
 		}
 		if err == nil {
 			err = t.apply(d)
@@ -74,6 +76,12 @@ func (t *task) apply(d *snapshotData) error {
 			return err
 		}
 	}
+	if t.tokens != nil {
+		if d.tokens == nil {
+			return fmt.Errorf("engine: %s: snapshot has no token state", t.plan.id)
+		}
+		t.tokens.balance, t.tokens.transfers = d.tokens.balance, d.tokens.transfers
+	}
 	return nil
 }
 
@@ -85,16 +93,20 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 	if !t.alive() {
 		return
 	}
-	if restored {
+	if restored && t.proto != nil {
 		if err := t.proto.Restore(t.now(), cp, snap); err != nil {
 			panic(fmt.Sprintf("engine: %s: restore %d: %v", t.plan.id, cp, err))
 		}
 	}
-	live := t.capture(cp)
+	// The digest covers the state as the snapshot recorded it, under the id it was taken
+	// for (a carried-over final snapshot keeps its own).
+	live := t.capture(protocol.CheckpointID(d.cp))
 	live.channel = d.channel
 	live.twoPhase = d.twoPhase
-	live.tokens = d.tokens
-	t.trace(trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: uint64(cp),
+	// task.restore names the checkpoint whose snapshot the task holds now: for a finished
+	// task carried into a later checkpoint, the one its final snapshot was taken for, so
+	// that the restore matches a snapshot.taken of that id.
+	t.trace(trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: d.cp,
 		Attrs: []trace.Attr{{Key: trace.AttrState, Value: Digest(live.encode())}}})
 	t.phase = phaseRunning
 	for i, recs := range d.channel {
@@ -103,6 +115,19 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 			t.inputs[i].replay = append(t.inputs[i].replay, recs[:n])
 			recs = recs[n:]
 		}
+	}
+	if t.tokens != nil {
+		t.tokens.begin()
+		deferred := t.deferredTokens
+		t.deferredTokens = nil
+		for _, c := range deferred {
+			if t.phase != phaseRunning {
+				return
+			}
+			t.tokens.command(c)
+		}
+		t.pump()
+		return
 	}
 	deferred := t.deferred
 	t.deferred = nil

@@ -22,7 +22,8 @@ type Runtime struct {
 	plan  *jobPlan
 	store *extstore.Store
 
-	coord             *coordinator
+	coord             *coordinator      // the protocol coordinator (dataflow jobs)
+	tokenCoord        *tokenCoordinator // the Chandy-Lamport coordinator (token jobs)
 	coordinatorStarts int
 	tasks             []*task // the current incarnation of each task, in plan order
 	attempt           int     // job attempts deployed so far
@@ -30,7 +31,14 @@ type Runtime struct {
 	finished          bool
 	started           bool
 	sourceRecords     int64 // records read by sources, replays included
+	extraRestartDelay time.Duration
+	// tokenFirstSeq is the first Chandy-Lamport sequence number token processes of the
+	// next deployment use; the token coordinator sets it above every id used before.
+	tokenFirstSeq uint64
 }
+
+// restartDelay is the pause before a (re)deployment.
+func (rt *Runtime) restartDelay() time.Duration { return rt.cfg.RestartDelay + rt.extraRestartDelay }
 
 // New checks cfg and prepares a job on env. Nothing runs until Start.
 func New(env Env, cfg Config) (*Runtime, error) {
@@ -94,6 +102,21 @@ func (rt *Runtime) StartReader(i int) error {
 // one (after CrashCoordinator, or after its host restarted) recovers from storage and
 // restarts the job from the latest completed checkpoint. It kills a running incarnation.
 func (rt *Runtime) StartCoordinator() error {
+	if rt.isTokenJob() {
+		c := newTokenCoordinator(rt)
+		proc, err := rt.env.Spawn(coordinatorName, c)
+		if err != nil {
+			return err
+		}
+		if rt.tokenCoord != nil {
+			rt.tokenCoord.dead = true
+		}
+		c.proc = proc
+		rt.tokenCoord = c
+		rt.coordinatorStarts++
+		c.begin(rt.coordinatorStarts == 1)
+		return nil
+	}
 	c := &coordinator{rt: rt}
 	proc, err := rt.env.Spawn(coordinatorName, c)
 	if err != nil {
@@ -143,12 +166,24 @@ func (rt *Runtime) cancelTasks() {
 
 // taskFailed reports a dead task to the coordinator after the failure-detection delay.
 func (rt *Runtime) taskFailed(t *task, reason string) {
+	attempt := t.attempt
+	if tc := rt.tokenCoord; tc != nil {
+		if !tc.dead && tc.proc.Alive() {
+			tc.proc.After(rt.cfg.FailureDetection, func() { tc.taskFailed(attempt) })
+		}
+		return
+	}
 	c := rt.coord
 	if c == nil || c.dead || !c.proc.Alive() {
 		return // the next coordinator incarnation restarts the job anyway
 	}
-	attempt := t.attempt
 	c.proc.After(rt.cfg.FailureDetection, func() { c.taskFailed(attempt) })
+}
+
+// isTokenJob reports whether the job is a token workload (Chandy-Lamport snapshots).
+func (rt *Runtime) isTokenJob() bool {
+	_, ok := rt.cfg.Graph.Operators[0].Logic.(Tokens)
+	return ok
 }
 
 func (rt *Runtime) nextNonce() uint64 {

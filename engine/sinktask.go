@@ -108,14 +108,15 @@ func (s *sinkPart) write(records []Record) {
 	case TwoPhaseCommit:
 		op, txn = opWrite, string(s.tpc.Current())
 	case Upsert:
-		op, txn = opUpsert, s.txnName("b")
+		op = opUpsert
 	case Append:
 		op, txn = opAppend, s.txnName("b")
 	}
 	req := &storeRequest{op: op, txn: txn, rids: make([]string, len(records)), values: make([]int64, len(records))}
 	for i, r := range records {
 		req.rids[i], req.values[i] = r.RID, r.Value
-		if s.t.rt.cfg.TraceSinkWrites {
+		// Upserts are traced by the store as sink.upsert when they become visible.
+		if s.t.rt.cfg.TraceSinkWrites && op != opUpsert {
 			s.t.trace(trace.Event{Kind: trace.KindSinkWrite, Task: s.t.plan.id, Txn: txn, RID: r.RID,
 				Attrs: []trace.Attr{{Key: trace.AttrValue, Value: strconv.FormatInt(r.Value, 10)}}})
 		}

@@ -38,6 +38,9 @@ func (t *task) capture(cp protocol.CheckpointID) *snapshotData {
 	if t.source != nil {
 		d.offsets = slices.Clone(t.source.offsets)
 	}
+	if t.tokens != nil {
+		d.tokens = &tokenState{balance: t.tokens.balance, transfers: t.tokens.transfers}
+	}
 	d.sent = make([]int64, len(t.outputs))
 	for i, o := range t.outputs {
 		d.sent[i] = o.sent
@@ -64,6 +67,7 @@ func (t *task) takeSnapshot(req protocol.SnapshotRequest) {
 			return
 		}
 	}
+	t.applyOvertake(ps)
 	if !ps.recording {
 		t.finalise(ps)
 	}
@@ -87,6 +91,7 @@ func (t *task) sealSnapshot(cp protocol.CheckpointID) {
 	if !ps.recording {
 		panic(fmt.Sprintf("engine: %s: sealed %d, which was not recording channel state", t.plan.id, cp))
 	}
+	t.applyOvertake(ps)
 	ps.recording = false
 	t.finalise(ps)
 }

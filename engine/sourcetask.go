@@ -16,6 +16,7 @@ type sourcePart struct {
 	offsets   []int64 // next offset to read, per owned partition
 	next      int     // round-robin position over partitions
 	wakeArmed bool
+	wake      Timer
 }
 
 func newSourcePart(t *task, spec Source) *sourcePart {
@@ -117,8 +118,11 @@ func (s *sourcePart) sleep(now int64) {
 	}
 	d := max(time.Duration(wake-now), s.t.rt.cfg.SourcePoll)
 	s.wakeArmed = true
-	s.t.proc.After(d, func() {
-		s.wakeArmed = false
-		s.t.pump()
-	})
+	if s.wake == nil {
+		s.wake = s.t.proc.NewTimer(func() {
+			s.wakeArmed = false
+			s.t.pump()
+		})
+	}
+	s.wake.Reset(d)
 }

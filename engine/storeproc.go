@@ -98,18 +98,23 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 				reply.err = o.Err
 			}
 		}
-	case opUpsert, opAppend:
-		added := 0
+	case opUpsert:
+		start := strconv.FormatInt(req.start, 10)
 		for i, rid := range req.rids {
-			if req.op == opUpsert {
-				added += s.Upsert(req.writer, rid, req.values[i])
-			} else {
-				s.Append(req.writer, rid, req.values[i])
-				added++
-			}
+			s.Upsert(req.writer, rid, req.values[i])
+			p.trace(trace.Event{Kind: kindSinkUpsert, Task: req.writer, RID: rid, Attrs: []trace.Attr{
+				{Key: trace.AttrStart, Value: start},
+				{Key: trace.AttrValue, Value: strconv.FormatInt(req.values[i], 10)},
+			}})
+		}
+	case opAppend:
+		// An append is a transaction of its own, committed at once: its records were
+		// traced by the sink as sink.write under req.txn.
+		for i, rid := range req.rids {
+			s.Append(req.writer, rid, req.values[i])
 		}
 		p.trace(trace.Event{Kind: trace.KindSinkCommit, Task: req.writer, Txn: req.txn, Attrs: []trace.Attr{
-			{Key: trace.AttrRecords, Value: strconv.Itoa(added)},
+			{Key: trace.AttrRecords, Value: strconv.Itoa(len(req.rids))},
 			{Key: trace.AttrStart, Value: strconv.FormatInt(req.start, 10)},
 		}})
 	case opRead:
@@ -126,6 +131,11 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 	}
 	p.proc.Send(from, reply)
 }
+
+// kindSinkUpsert is the checker's sink.upsert kind (task rid; attrs value, start): an
+// idempotent write straight into the store, visible at once. It is spelled here until
+// trace/schema.go on main carries it as trace.KindSinkUpsert.
+const kindSinkUpsert = "sink.upsert"
 
 func (p *storeProcess) traceCommit(t *extstore.Txn, start int64) {
 	p.trace(trace.Event{Kind: trace.KindSinkCommit, Task: t.Writer, CP: t.Checkpoint, Txn: t.ID, Attrs: []trace.Attr{

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -27,19 +26,25 @@ type task struct {
 	op     operator    // Map, Filter, Aggregate, Union
 	source *sourcePart // Source
 	sink   *sinkPart   // Sink
+	tokens *tokenPart  // Tokens: steps a Chandy-Lamport process instead of a protocol.Task
 
 	snapshots map[protocol.CheckpointID]*pendingSnapshot
+	overtake  *overtaking // an unaligned barrier being delivered ahead of its buffers
 
 	// deferred holds control messages that arrived while the task was restoring.
-	deferred []protocol.Message
+	deferred       []protocol.Message
+	deferredTokens []*tokenCommand
 
 	busy       bool // processing the last buffer takes virtual time
 	inPump     bool
 	pumpArmed  bool
 	flushArmed bool
-	tickTimer  Timer
-	tickAt     protocol.Time
-	finishSent bool // Finish was called on the protocol task
+	// Timers made once per incarnation and re-armed: busyTimer ends a processing period,
+	// pumpTimer resumes a pump that yielded, flushTimer sends part-filled buffers.
+	busyTimer, pumpTimer, flushTimer Timer
+	tickTimer                        Timer
+	tickAt                           protocol.Time
+	finishSent                       bool // Finish was called on the protocol task
 }
 
 type taskPhase uint8
@@ -72,6 +77,9 @@ func newTask(rt *Runtime, plan *taskPlan, attempt int) *task {
 		t.source = newSourcePart(t, l)
 	case Sink:
 		t.sink = newSinkPart(t, l.Type)
+	case Tokens:
+		t.tokens = newTokenPart(t, l, rt.tokenFirstSeq)
+		return t
 	default:
 		t.op = newOperator(l)
 	}
@@ -114,6 +122,16 @@ func (t *task) Receive(from string, msg any) {
 			return
 		}
 		t.step(m)
+	case *tokenCommand:
+		if t.tokens == nil || m.attempt != t.attempt {
+			return
+		}
+		if t.phase == phaseRestoring {
+			t.deferredTokens = append(t.deferredTokens, m)
+			return
+		}
+		t.tokens.command(m)
+		t.pump()
 	case *storeReply:
 		if t.sink == nil {
 			panic(fmt.Sprintf("engine: %s: store reply to a task without a sink", t.plan.id))
@@ -129,6 +147,10 @@ func (t *task) enqueue(from string, item inItem) {
 	i, ok := t.plan.inputByFrom[from]
 	if !ok {
 		panic(fmt.Sprintf("engine: %s: data from %s, which is no input", t.plan.id, from))
+	}
+	if item.records == nil && t.tryOvertake(i, item.event) {
+		t.pump()
+		return
 	}
 	in := t.inputs[i]
 	in.push(item)
@@ -177,168 +199,4 @@ func (t *task) cancel() {
 	}
 	t.phase = phaseDead
 	t.proc.Kill()
-}
-
-// pump processes input until there is none the task may take, the task is busy, or it
-// has done maxPumpSteps steps, after which it yields and continues in a new callback.
-func (t *task) pump() {
-	if t.phase != phaseRunning || t.inPump || t.busy {
-		return
-	}
-	t.inPump = true
-	defer func() { t.inPump = false }()
-	for range maxPumpSteps {
-		if t.busy || t.phase != phaseRunning {
-			return
-		}
-		var progressed bool
-		if t.source != nil {
-			progressed = t.source.step()
-		} else {
-			progressed = t.consume()
-		}
-		if !progressed {
-			return
-		}
-	}
-	t.schedulePump(0)
-}
-
-func (t *task) schedulePump(d time.Duration) {
-	if t.pumpArmed {
-		return
-	}
-	t.pumpArmed = true
-	t.proc.After(d, func() {
-		t.pumpArmed = false
-		t.pump()
-	})
-}
-
-// occupy makes the task busy for the processing time of n records.
-func (t *task) occupy(n int) {
-	cost := time.Duration(n) * t.rt.cfg.RecordCost
-	if cost <= 0 {
-		return
-	}
-	t.busy = true
-	t.proc.After(cost, func() {
-		t.busy = false
-		t.pump()
-	})
-}
-
-// consume takes the next item from an input (round-robin over inputs), or reports that
-// none may be taken now.
-func (t *task) consume() bool {
-	n := len(t.inputs)
-	room := t.hasRoom()
-	for k := 0; k < n; k++ {
-		i := (t.nextInput + k) % n
-		in := t.inputs[i]
-		if in.empty() || t.proto.Blocked(i) {
-			continue
-		}
-		if in.head().records == nil {
-			t.nextInput = (i + 1) % n
-			item, _ := in.pop()
-			t.receiveEvent(i, item.event)
-			return true
-		}
-		if !room {
-			continue
-		}
-		adm := t.proto.Admit(i)
-		switch adm.Action {
-		case protocol.AdmitBlock:
-			continue
-		case protocol.AdmitRecord:
-			t.recordChannelState(adm.Checkpoint, i, in.head().records)
-		case protocol.AdmitProcess:
-		default:
-			panic(fmt.Sprintf("engine: %s: admit %s", t.plan.id, adm))
-		}
-		t.nextInput = (i + 1) % n
-		item, credited := in.pop()
-		if credited {
-			t.proc.Send(in.from, &creditMsg{credits: 1})
-		}
-		t.process(i, item.records)
-		t.handleReady() // an AdmitRecord that overflowed declines the checkpoint
-		t.occupy(len(item.records))
-		return true
-	}
-	t.maybeFinish()
-	return false
-}
-
-// receiveEvent hands an in-band event of input i to the protocol.
-func (t *task) receiveEvent(i int, ev protocol.ChannelEvent) {
-	in := t.inputs[i]
-	switch ev.Type {
-	case protocol.EventBarrier:
-		t.trace(trace.Event{Kind: trace.KindBarrierRecv, Task: t.plan.id, From: in.from, CP: uint64(ev.Checkpoint)})
-	case protocol.EventEndOfData, protocol.EventEndOfPartition:
-		in.ended = true
-	}
-	if err := t.proto.Receive(t.now(), i, ev); err != nil {
-		panic(fmt.Sprintf("engine: %s: receive %s from %s: %v", t.plan.id, ev, in.from, err))
-	}
-	t.handleReady()
-}
-
-// process runs records of input i through the task's logic.
-func (t *task) process(i int, records []Record) {
-	in := t.inputs[i]
-	in.recv += int64(len(records))
-	if t.rt.cfg.TraceRecords {
-		for _, r := range records {
-			t.trace(eventRecord(trace.KindRecordRecv, t.plan.id, in.from, "", r.RID))
-		}
-	}
-	if t.sink != nil {
-		t.sink.write(records)
-		return
-	}
-	side := t.plan.inputEdge[i]
-	for _, r := range records {
-		t.op.process(side, r, t.route)
-	}
-}
-
-// route sends rec to the output channels its edges' partitionings choose.
-func (t *task) route(rec Record) {
-	for e, r := range t.routers {
-		channels := t.plan.outEdges[e].channels
-		r.route(&rec, func(j int) {
-			out := channels[j]
-			if out < 0 {
-				panic(fmt.Sprintf("engine: %s: routed to unconnected task %d of edge %d", t.plan.id, j, e))
-			}
-			t.emit(out, rec)
-		})
-	}
-}
-
-// maybeFinish tells the protocol the task is done once every input ended and was drained.
-func (t *task) maybeFinish() {
-	if t.finishSent || len(t.inputs) == 0 {
-		return
-	}
-	for _, in := range t.inputs {
-		if !in.ended || !in.empty() {
-			return
-		}
-	}
-	t.finish()
-}
-
-// finish flushes the outputs and tells the protocol the task produced its last record.
-func (t *task) finish() {
-	t.finishSent = true
-	t.flushAll()
-	if err := t.proto.Finish(t.now()); err != nil {
-		panic(fmt.Sprintf("engine: %s: finish: %v", t.plan.id, err))
-	}
-	t.handleReady()
 }

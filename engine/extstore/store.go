@@ -113,6 +113,7 @@ type Store struct {
 	upserts     map[string]int // rid -> index in upsertRows
 	upsertRows  []Row          // the upsert table in first-write order
 	failCommits int
+	commitHook  func(writer, txn string) bool
 }
 
 // New returns an empty store whose transactions time out after timeoutNanos (0: never).
@@ -141,6 +142,10 @@ func (s *Store) TxnTimeout() int64 { return s.timeoutNanos }
 
 // FailCommits makes the next n commit attempts fail with ErrTransient.
 func (s *Store) FailCommits(n int) { s.failCommits += n }
+
+// SetCommitHook installs fn, asked at every commit attempt of a prepared transaction: true
+// fails the attempt with ErrTransient. nil removes it.
+func (s *Store) SetCommitHook(fn func(writer, txn string) bool) { s.commitHook = fn }
 
 // Visible returns how many records a reader sees now.
 func (s *Store) Visible() int64 { return s.visible + int64(len(s.upsertRows)) }

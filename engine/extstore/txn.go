@@ -141,8 +141,10 @@ func (s *Store) Commit(writer string, id string) (applied bool, t *Txn, err erro
 	case Open:
 		return false, t, fmt.Errorf("%w: commit of open transaction %s", ErrTxnState, id)
 	}
-	if s.failCommits > 0 {
-		s.failCommits--
+	if s.failCommits > 0 || (s.commitHook != nil && s.commitHook(writer, id)) {
+		if s.failCommits > 0 {
+			s.failCommits--
+		}
 		return false, t, fmt.Errorf("%w: commit of %s", ErrTransient, id)
 	}
 	t.State = Committed

@@ -84,7 +84,11 @@ func checkRestores(t *testing.T, events []trace.Event) {
 				continue
 			}
 			got, _ := e.Attr(trace.AttrState)
-			if want := digests[key{e.Task, e.CP}]; got != want {
+			want, ok := digests[key{e.Task, e.CP}]
+			if !ok {
+				t.Errorf("seq %d: %s restored %d, for which it took no snapshot", e.Seq, e.Task, e.CP)
+			}
+			if got != want {
 				t.Errorf("seq %d: %s restored %d with state %s, snapshot had %s", e.Seq, e.Task, e.CP, got, want)
 			}
 		}

@@ -105,3 +105,47 @@ func TestStorageAndCommitFaults(t *testing.T) {
 			countKind(job, trace.KindCheckpointAbort), countKind(job, trace.KindJobFailover))
 	}
 }
+
+// TestTolerableFailuresTriggerFailover fails every snapshot upload for a while: after
+// TolerableFailures checkpoint failures in a row the protocol asks for a failover, which
+// the engine performs; once uploads work again the job finishes with exact output.
+func TestTolerableFailuresTriggerFailover(t *testing.T) {
+	cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 400, 2000, engine.TwoPhaseCommit))
+	cfg.Checkpoint.Interval = 10 * time.Millisecond
+	cfg.Checkpoint.TolerableFailures = 2
+	ref, err := engine.ComputeReference(&cfg.Graph, engine.ReferenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := NewJob(1, cfg, DefaultConfig(2), nil, sim.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job.Recorder.KeepEvents()
+	job.Env.Storage().SetFaultHook(func(op sim.StoreOp) sim.StoreFault {
+		now := job.Kernel.Now()
+		if op.Kind == sim.OpPut && now > sim.Time(30*time.Millisecond) && now < sim.Time(90*time.Millisecond) && len(op.Key) > 6 && op.Key[:6] == "state/" {
+			return sim.StoreFault{Kind: sim.StoreFaultFail}
+		}
+		return sim.StoreFault{}
+	})
+	if err := job.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if r := job.RunUntilFinished(30 * time.Second); r != sim.StopStopped {
+		t.Fatalf("ended with %v", r)
+	}
+	failovers := 0
+	for _, e := range job.Recorder.Events() {
+		if e.Kind == trace.KindJobFailover && e.Reason == "tolerable-failures-exceeded" {
+			failovers++
+		}
+	}
+	if failovers == 0 {
+		t.Errorf("no failover for exceeded tolerable failures; %d checkpoints aborted", countKind(job, trace.KindCheckpointAbort))
+	}
+	lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
+	if len(lost)+len(extra)+len(wrong) > 0 {
+		t.Errorf("lost %d %v, extra %d %v, wrong %d %v", len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
+	}
+}

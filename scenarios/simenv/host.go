@@ -142,3 +142,14 @@ func (e *Env) restartDaemon(name string) {
 		}
 	}
 }
+
+// Unwrap returns the sender and receiver process names and the engine message inside a
+// message seen on a sim link (by a fault filter or the kernel observer), and false for a
+// value simenv did not send.
+func Unwrap(msg any) (from, to string, payload any, ok bool) {
+	env, ok := msg.(*envelope)
+	if !ok {
+		return "", "", nil, false
+	}
+	return env.from, env.to.name, env.msg, true
+}

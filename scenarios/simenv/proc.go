@@ -39,6 +39,18 @@ func (p *proc) After(d time.Duration, fn func()) engine.Timer {
 	})}
 }
 
+// NewTimer implements engine.Proc.
+func (p *proc) NewTimer(fn func()) engine.Timer {
+	if !p.Alive() {
+		return stoppedTimer{}
+	}
+	return timer{p.host.h.NewTimer(func() {
+		if p.Alive() {
+			fn()
+		}
+	})}
+}
+
 // Send implements engine.Proc.
 func (p *proc) Send(to string, msg any) {
 	if !p.Alive() {
@@ -93,6 +105,10 @@ type timer struct{ t *sim.Timer }
 
 func (t timer) Stop() bool { return t.t.Stop() }
 
+func (t timer) Reset(d time.Duration) { t.t.Reset(d) }
+
 type stoppedTimer struct{}
 
 func (stoppedTimer) Stop() bool { return false }
+
+func (stoppedTimer) Reset(time.Duration) {}

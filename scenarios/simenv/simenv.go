@@ -13,6 +13,14 @@
 //
 // When a host restarts, simenv restarts the engine's daemons placed on it (coordinator,
 // external store, readers); tasks are redeployed by the coordinator's failover.
+//
+// For fault injection: Env.Host and Hosts give the sim hosts to crash, pause or skew;
+// Kernel().Links() the links to partition, clog or filter; Storage() the store to fail.
+// A link filter sees simenv's envelopes: Unwrap returns the processes at both ends and the
+// engine message, and engine.Classify its class. simenv owns the kernel's observer (it
+// learns of host crashes through it); harnesses observe through Env.SetObserver. NewJob
+// assembles a kernel, an Env and a job; StandardJob and RunStandard are the benchmark
+// scenario.
 package simenv
 
 import (

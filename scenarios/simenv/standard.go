@@ -13,7 +13,11 @@ import (
 // aligned checkpoint every 100 ms) on 8 task hosts, started, for seed. rec may be nil (the
 // trace is then only hashed). Run it with Kernel.RunFor; simrun bench times that.
 func StandardJob(seed uint64, rec *trace.Recorder) (*Job, error) {
-	job, err := NewJob(seed, engine.StandardConfig(), DefaultConfig(8), rec, sim.Config{})
+	return startJob(seed, engine.StandardConfig(), rec)
+}
+
+func startJob(seed uint64, cfg engine.Config, rec *trace.Recorder) (*Job, error) {
+	job, err := NewJob(seed, cfg, DefaultConfig(8), rec, sim.Config{})
 	if err != nil {
 		return nil, err
 	}
@@ -32,6 +36,12 @@ type BenchResult struct {
 
 // RunStandard runs the standard scenario for d of virtual time and reports what happened.
 func RunStandard(seed uint64, d time.Duration) (BenchResult, error) {
+	return RunStandardConfig(seed, d, engine.StandardConfig())
+}
+
+// RunStandardConfig is RunStandard with a variant of engine.StandardConfig (without
+// sink.write events, say, to measure the engine rather than the trace).
+func RunStandardConfig(seed uint64, d time.Duration, cfg engine.Config) (BenchResult, error) {
 	completed := 0
 	rec := trace.NewRecorder(nil, trace.Header{Scenario: "standard", Seed: seed})
 	rec.Watch(func(e trace.Event) {
@@ -39,7 +49,7 @@ func RunStandard(seed uint64, d time.Duration) (BenchResult, error) {
 			completed++
 		}
 	})
-	job, err := StandardJob(seed, rec)
+	job, err := startJob(seed, cfg, rec)
 	if err != nil {
 		return BenchResult{}, err
 	}

@@ -1,0 +1,131 @@
+// Package engine is a small dataflow engine that embeds the checkpoint protocol (package
+// protocol) through its public API only, the way any stream processor would. It exists so
+// that ckptsim has a real engine to break: records flow in network buffers with credit-based
+// backpressure, barriers align or overtake, sinks commit in two phases against an external
+// store with a transaction timeout, and failover restores state, source offsets and channel
+// state. Everything it does is traced (package trace), and the checkers judge the trace.
+//
+// # The model
+//
+// A job is a Graph: operators with a parallelism, connected by edges with a partitioning
+// (Forward, Hash by key, Rebalance, Broadcast). Each operator runs as tasks named
+// "<operator>-<index>" (sum-2). The logics are Source (a partitioned, replayable log whose
+// records are a pure function of the source's seed, partition and offset, with the stable
+// record id "<source>:<partition>:<offset>"), Map, Filter, Aggregate (keyed count or sum with
+// keyed state snapshotted in sorted key order), Union of two inputs, and Sink (two-phase
+// commit, upsert, or plain append). Validation names the operator or edge at fault; cycles
+// are allowed only in unaligned mode.
+//
+// Every task, the coordinator, the external store and its reader clients are processes on
+// an Env, which the engine defines and a host implements: a clock, timers, FIFO messages
+// between processes, durable storage, randomness and the trace. scenarios/simenv implements
+// it on the deterministic simulator; nothing in this package knows about sim. A Runtime is
+// one job on one Env (New, then Start).
+//
+// Data channels carry network buffers (batches of up to Network.BufferRecords records).
+// A sender sends a buffer only against a credit; the receiver grants Network.Credits per
+// channel and returns one when it has consumed a buffer. A receiver that blocks a channel
+// for alignment, or is slow (Config.RecordCost per record), stops returning credits; its
+// senders' output queues fill (Network.QueueBuffers) and they stop consuming in turn: that
+// is backpressure, and it is why aligned checkpoints stall under skew and unaligned ones do
+// not. Events (barriers, cancel markers, end of data or partition) need no credit but keep
+// their place behind the buffers sent before them.
+//
+// # How it embeds the protocol
+//
+// Each task incarnation owns a protocol.Task. The engine feeds it every in-band event in
+// channel order (Receive), asks Admit before each buffer (process, block, or record as
+// channel state and process), forwards control messages (Step), and handles TaskReady in
+// the documented order: snapshots first (a synchronous cut: operator state, source offsets,
+// the per-channel record counters, and a 2PC sink's pre-commit), then the events to send,
+// the sealing of unaligned channel state, aborts and releases, messages to the
+// coordinator, and listener notifications last. A snapshot is uploaded to storage (and, with
+// Config.VerifyWrites, read back) before SnapshotCompleted; a 2PC sink also waits for the
+// store to confirm its pre-commit. An unaligned barrier overtakes, on arrival, the data
+// buffers queued before it on its channel (as Flink's priority events do): the engine adds
+// them to the checkpoint's channel state itself, then processes them as usual. On the sending
+// side, barriers marked Priority are appended behind queued buffers, which the protocol
+// documents as always correct: the engine keeps no output-side channel state.
+//
+// The coordinator process owns a protocol.Coordinator. It persists the id counter
+// ("meta/counter") before any trigger goes out and the completed-checkpoint store
+// ("meta/completed", rewritten whole, one write at a time, so a failed write leaves the
+// previous store) before a checkpoint completes, and only then sends notifications. It
+// deletes the state of checkpoints that fall out of retention unless a retained checkpoint
+// still refers to it (finished tasks' final snapshots are carried over).
+//
+// A 2PC sink embeds protocol.TwoPhaseCommit and is the task's protocol.Listener. Its
+// transaction ids carry the writer epoch the store gave the incarnation, so they never
+// collide across restarts. On restore it registers with the store (fencing predecessors and
+// aborting their open transactions), commits the restored snapshot's pending transactions
+// and aborts every other unfinished one.
+//
+// # Failover
+//
+// A task that crashes (its host crashed, CrashTask, a failed commit, a lost connection) is
+// reported to the coordinator after Config.FailureDetection. The coordinator asks the
+// protocol for a failover; the plan names the latest completed checkpoint. The engine then
+// cancels every task, waits Config.RestartDelay, and deploys a new attempt in which every
+// task restores its state, source offsets, channel counters and channel state from that
+// checkpoint (a finished task is restored finished), and a 2PC sink recommits. If a host is
+// down the deployment is retried. Exhausting the tolerable checkpoint failures makes the
+// protocol ask for the same failover. A coordinator crash loses nothing durable: the next
+// incarnation (StartCoordinator, called by the cluster manager, or by simenv when the
+// coordinator's host restarts) reads the counter and the completed store, continues ids
+// after the counter, and restarts the job from the latest completed checkpoint. Messages and
+// failure reports of a cancelled attempt are recognised by their attempt number and dropped.
+//
+// # Hooks for fault injection
+//
+// Runtime.CrashTask and FailTask (a lost connection, say) kill a task's incarnation;
+// CrashCoordinator kills the coordinator, and StartCoordinator starts the next incarnation
+// (simenv does so when the coordinator's host restarts); SetTxnTimeout, FailStoreCommits and
+// SetCommitFaultHook act on the external store; SetExtraRestartDelay delays failover
+// restarts. Classify names the class of any message the engine sends (records, barrier,
+// trigger, ack, notify, ...), so that network faults can pick what to drop or hold. None of
+// them steps the engine: they mark state and schedule work, so they may be called from a
+// trace watcher in the middle of an engine step, and the hit incarnation does nothing more.
+//
+// # What it emits
+//
+// Every event of trace/schema.go, when it happens:
+//
+//   - coordinator: checkpoint.trigger (savepoint=true for savepoints), checkpoint.persist when
+//     the metadata write starts, checkpoint.complete when it is durable, checkpoint.abort with
+//     the protocol's reason, coordinator.crash, coordinator.recover with the latest restorable
+//     id read back, job.failover with the checkpoint restored from.
+//   - tasks: barrier.send and barrier.recv per channel; snapshot.taken with state (the digest
+//     of the uploaded snapshot: operator state, source offsets, counters, channel state, 2PC
+//     state), sent.<to>, recv.<from> and chan.<from>; snapshot.ack and snapshot.decline as the
+//     messages leave; notify.complete and notify.abort as delivered to the listener;
+//     task.crash (reason set for failures other than crashes), task.restore with cp (0 for a
+//     fresh start) and state, task.finish when a bounded task exits; record.send and
+//     record.recv with Config.TraceRecords.
+//   - sinks and the store: sink.write per record a sink writes into a transaction (2PC, or an
+//     append's one-batch transaction; off with Config.TraceSinkWrites false, for benchmarks);
+//     sink.precommit, sink.commit (records = records made visible, start = when the commit
+//     was requested) and sink.abort (reason timeout, fenced, recovery, aborted) traced by the
+//     store at the instant it applies them; sink.upsert per upserted record; sink.read by
+//     each reader client with the visible record count and the time it asked.
+//
+// The counters of snapshot.taken count records since the job started, not since the
+// incarnation started: a restore sets them back to the restored snapshot's values, and
+// replaying restored channel state counts as consuming it. So for every completed
+// checkpoint and every channel S->R, recv.S at R + chan.S at R = sent.R at S, across any
+// number of failovers. snapshot.taken is emitted when the snapshot's content is final: at the
+// synchronous cut, or for an unaligned snapshot when its channel state is sealed. A finished
+// task takes part in later checkpoints with its final snapshot, carried over: it emits no
+// snapshot.taken for them, and a restore from such a checkpoint emits task.restore with the
+// id of the checkpoint its final snapshot was taken for (and that snapshot's digest), so
+// that every task.restore matches a snapshot.taken of the same task and id.
+//
+// A coordinator that crashes after its metadata write reached storage but before it heard
+// back leaves a durable checkpoint without checkpoint.complete in the trace; the next
+// incarnation finds it, reports it in coordinator.recover and restores from it (as Flink
+// does with a checkpoint found in its completed-checkpoint store). Its state is complete:
+// every task acknowledged it before the write began.
+//
+// ComputeReference gives what a failure-free run outputs, computed from the sources' logs
+// without running the engine: the value per record id at each sink, the final keyed state and
+// the final offsets. Exactly-once runs must commit exactly that, with any failures.
+package engine

@@ -1,0 +1,57 @@
+package engine
+
+import "github.com/ckptsim/ckptsim/protocol"
+
+// overtaking is an unaligned barrier being delivered ahead of the data buffers that arrived
+// before it on its channel, and those buffers.
+type overtaking struct {
+	cp      protocol.CheckpointID
+	input   int
+	records []Record
+}
+
+// tryOvertake hands an unaligned barrier to the protocol the moment it arrives, ahead of the
+// buffers still queued before it on its channel, the way Flink treats unaligned barriers as
+// priority events: the snapshot does not wait until the task has worked through its input
+// queue. The overtaken buffers were sent before the upstream snapshot and are not consumed
+// before this one, so they belong to the checkpoint's channel state: the engine adds them
+// itself (the protocol only sees the buffers it is asked to Admit, and to it they now come
+// after the barrier). They are still processed afterwards, in order.
+//
+// Only data may be overtaken: with an event ahead (an older barrier, a cancel marker, end of
+// data), the barrier waits its turn, so events keep their order.
+func (t *task) tryOvertake(i int, ev protocol.ChannelEvent) bool {
+	if t.proto == nil || t.phase != phaseRunning || ev.Type != protocol.EventBarrier ||
+		ev.Mode != protocol.ModeUnaligned || t.proto.Blocked(i) {
+		return false
+	}
+	in := t.inputs[i]
+	var records []Record
+	for _, recs := range in.replay {
+		records = append(records, recs...)
+	}
+	for _, item := range in.queue {
+		if item.records == nil {
+			return false
+		}
+		records = append(records, item.records...)
+	}
+	t.overtake = &overtaking{cp: ev.Checkpoint, input: i, records: records}
+	t.receiveEvent(i, ev)
+	if ps := t.snapshots[ev.Checkpoint]; ps != nil {
+		t.applyOvertake(ps)
+	}
+	t.overtake = nil
+	return true
+}
+
+// applyOvertake adds the overtaken buffers to the channel state of ps if they belong to it;
+// takeSnapshot and sealSnapshot call it before the snapshot's content is fixed.
+func (t *task) applyOvertake(ps *pendingSnapshot) {
+	o := t.overtake
+	if o == nil || o.cp != ps.req.Checkpoint || !ps.recording && ps.finalised {
+		return
+	}
+	ps.data.channel[o.input] = append(ps.data.channel[o.input], o.records...)
+	t.overtake = nil
+}

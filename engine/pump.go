@@ -1,0 +1,185 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// The processing loop of a task: taking input in channel order as the protocol admits it,
+// running records through the logic, and noticing the end of input.
+
+// pump processes input until there is none the task may take, the task is busy, or it
+// has done maxPumpSteps steps, after which it yields and continues in a new callback.
+func (t *task) pump() {
+	if t.phase != phaseRunning || t.inPump || t.busy {
+		return
+	}
+	t.inPump = true
+	defer func() { t.inPump = false }()
+	for range maxPumpSteps {
+		if t.busy || t.phase != phaseRunning {
+			return
+		}
+		var progressed bool
+		switch {
+		case t.tokens != nil:
+			progressed = t.tokens.consume()
+		case t.source != nil:
+			progressed = t.source.step()
+		default:
+			progressed = t.consume()
+		}
+		if !progressed {
+			return
+		}
+	}
+	t.schedulePump(0)
+}
+
+func (t *task) schedulePump(d time.Duration) {
+	if t.pumpArmed {
+		return
+	}
+	t.pumpArmed = true
+	if t.pumpTimer == nil {
+		t.pumpTimer = t.proc.NewTimer(func() {
+			t.pumpArmed = false
+			t.pump()
+		})
+	}
+	t.pumpTimer.Reset(d)
+}
+
+// occupy makes the task busy for the processing time of n records.
+func (t *task) occupy(n int) {
+	cost := time.Duration(n) * t.rt.cfg.RecordCost
+	if cost <= 0 {
+		return
+	}
+	t.busy = true
+	if t.busyTimer == nil {
+		t.busyTimer = t.proc.NewTimer(func() {
+			t.busy = false
+			t.pump()
+		})
+	}
+	t.busyTimer.Reset(cost)
+}
+
+// consume takes the next item from an input (round-robin over inputs), or reports that
+// none may be taken now.
+func (t *task) consume() bool {
+	n := len(t.inputs)
+	room := t.hasRoom()
+	for k := 0; k < n; k++ {
+		i := (t.nextInput + k) % n
+		in := t.inputs[i]
+		if in.empty() || t.proto.Blocked(i) {
+			continue
+		}
+		if in.head().records == nil {
+			t.nextInput = (i + 1) % n
+			item, _ := in.pop()
+			t.receiveEvent(i, item.event)
+			return true
+		}
+		if !room {
+			continue
+		}
+		adm := t.proto.Admit(i)
+		switch adm.Action {
+		case protocol.AdmitBlock:
+			continue
+		case protocol.AdmitRecord:
+			t.recordChannelState(adm.Checkpoint, i, in.head().records)
+		case protocol.AdmitProcess:
+		default:
+			panic(fmt.Sprintf("engine: %s: admit %s", t.plan.id, adm))
+		}
+		t.nextInput = (i + 1) % n
+		item, credited := in.pop()
+		if credited {
+			t.proc.Send(in.from, &creditMsg{credits: 1})
+		}
+		t.process(i, item.records)
+		t.handleReady() // an AdmitRecord that overflowed declines the checkpoint
+		t.occupy(len(item.records))
+		return true
+	}
+	t.maybeFinish()
+	return false
+}
+
+// receiveEvent hands an in-band event of input i to the protocol.
+func (t *task) receiveEvent(i int, ev protocol.ChannelEvent) {
+	in := t.inputs[i]
+	switch ev.Type {
+	case protocol.EventBarrier:
+		t.trace(trace.Event{Kind: trace.KindBarrierRecv, Task: t.plan.id, From: in.from, CP: uint64(ev.Checkpoint)})
+	case protocol.EventEndOfData, protocol.EventEndOfPartition:
+		in.ended = true
+	}
+	if err := t.proto.Receive(t.now(), i, ev); err != nil {
+		panic(fmt.Sprintf("engine: %s: receive %s from %s: %v", t.plan.id, ev, in.from, err))
+	}
+	t.handleReady()
+}
+
+// process runs records of input i through the task's logic.
+func (t *task) process(i int, records []Record) {
+	in := t.inputs[i]
+	in.recv += int64(len(records))
+	if t.rt.cfg.TraceRecords {
+		for _, r := range records {
+			t.trace(eventRecord(trace.KindRecordRecv, t.plan.id, in.from, "", r.RID))
+		}
+	}
+	if t.sink != nil {
+		t.sink.write(records)
+		return
+	}
+	side := t.plan.inputEdge[i]
+	for _, r := range records {
+		t.op.process(side, r, t.route)
+	}
+}
+
+// route sends rec to the output channels its edges' partitionings choose.
+func (t *task) route(rec Record) {
+	for e, r := range t.routers {
+		channels := t.plan.outEdges[e].channels
+		r.route(&rec, func(j int) {
+			out := channels[j]
+			if out < 0 {
+				panic(fmt.Sprintf("engine: %s: routed to unconnected task %d of edge %d", t.plan.id, j, e))
+			}
+			t.emit(out, rec)
+		})
+	}
+}
+
+// maybeFinish tells the protocol the task is done once every input ended and was drained.
+func (t *task) maybeFinish() {
+	if t.finishSent || len(t.inputs) == 0 {
+		return
+	}
+	for _, in := range t.inputs {
+		if !in.ended || !in.empty() {
+			return
+		}
+	}
+	t.finish()
+}
+
+// finish flushes the outputs and tells the protocol the task produced its last record.
+func (t *task) finish() {
+	t.finishSent = true
+	t.flushAll()
+	if err := t.proto.Finish(t.now()); err != nil {
+		panic(fmt.Sprintf("engine: %s: finish: %v", t.plan.id, err))
+	}
+	t.handleReady()
+}

@@ -1,0 +1,325 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ckptsim/ckptsim/protocol"
+	cl "github.com/ckptsim/ckptsim/protocol/chandylamport"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// tokensKey holds the latest completed global snapshot of a token job, in the format of the
+// completed-checkpoint store (one checkpoint, a state handle per process).
+const tokensKey = "meta/tokens"
+
+// tokenCoordinator is the coordinator of a token job. Instead of a protocol.Coordinator it
+// drives Chandy-Lamport snapshots: it asks the initiators in turn to initiate (and joins the
+// processes the origin cannot reach), collects the answers in a chandylamport.Collector,
+// persists each global snapshot, fails the job over to the latest one when a process dies,
+// and finishes the job when a snapshot shows every process done and nothing in flight.
+type tokenCoordinator struct {
+	rt    *Runtime
+	proc  Proc
+	dead  bool
+	op    *Operator
+	spec  Tokens
+	n     int
+	graph *cl.Graph
+
+	collector  *cl.Collector[tokenSummary, Record]
+	counter    uint64         // highest checkpoint id durably reserved
+	nextSeq    map[int]uint64 // per origin index
+	turn       int
+	triggering bool
+	inFlight   map[uint64]int64 // checkpoint -> trigger time
+	aborted    map[uint64]bool
+	latest     *protocol.CompletedCheckpoint
+	metaQueue  []protocol.CompletedCheckpoint
+	metaBusy   bool
+	restarting bool
+	finishing  bool
+	tickArmed  bool
+}
+
+func newTokenCoordinator(rt *Runtime) *tokenCoordinator {
+	op := &rt.cfg.Graph.Operators[0]
+	spec := op.Logic.(Tokens)
+	var procs []cl.ProcessID
+	for i := 0; i < op.Parallelism; i++ {
+		procs = append(procs, cl.ProcessID(TaskID(op.Name, i)))
+	}
+	var chans []cl.Channel
+	for _, l := range spec.Links {
+		chans = append(chans, cl.Channel{From: procs[l[0]], To: procs[l[1]]})
+	}
+	g, err := cl.NewGraph(procs, chans)
+	if err != nil {
+		panic(fmt.Sprintf("engine: token graph: %v", err))
+	}
+	return &tokenCoordinator{rt: rt, op: op, spec: spec, n: op.Parallelism, graph: g}
+}
+
+func (c *tokenCoordinator) now() int64 { return c.rt.env.Now() }
+
+func (c *tokenCoordinator) trace(e trace.Event) {
+	if !c.dead && c.proc.Alive() {
+		e.Task = coordinatorName
+		c.rt.emit(e)
+	}
+}
+
+func (c *tokenCoordinator) begin(first bool) {
+	if first {
+		c.reset()
+		c.deploy()
+		c.armTick()
+		return
+	}
+	c.read()
+}
+
+// reset starts a new attempt's bookkeeping: a fresh collector, and sequence numbers above
+// every id used before, for the processes and for the coordinator alike.
+func (c *tokenCoordinator) reset() {
+	col, err := cl.NewCollector[tokenSummary, Record](c.graph, c.spec.maxConcurrent())
+	if err != nil {
+		panic(fmt.Sprintf("engine: token collector: %v", err))
+	}
+	c.collector = col
+	c.inFlight = make(map[uint64]int64)
+	c.aborted = make(map[uint64]bool)
+	first := c.counter/uint64(c.n) + 1
+	c.rt.tokenFirstSeq = first
+	c.nextSeq = make(map[int]uint64)
+	for _, o := range c.spec.initiators() {
+		c.nextSeq[o] = first
+	}
+}
+
+func (c *tokenCoordinator) deploy() {
+	c.rt.attempt = max(c.rt.attempt, 1)
+	if !c.rt.deployTasks(c.latest) {
+		c.proc.After(c.rt.restartDelay(), c.deploy)
+		return
+	}
+	c.restarting = false
+}
+
+// read recovers the counter and the latest global snapshot, then restarts the job from it.
+func (c *tokenCoordinator) read() {
+	retry := func() { c.proc.After(c.rt.cfg.StorageRetry, c.read) }
+	c.proc.Read(counterKey, func(data []byte, err error) {
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			retry()
+			return
+		}
+		if err == nil {
+			id, derr := decodeCounter(data)
+			if derr != nil {
+				retry()
+				return
+			}
+			c.counter = uint64(id)
+		}
+		c.proc.Read(tokensKey, func(data []byte, err error) {
+			if err != nil && !errors.Is(err, ErrNotFound) {
+				retry()
+				return
+			}
+			var latest uint64
+			if err == nil {
+				cps, derr := decodeCompleted(data)
+				if derr != nil || len(cps) != 1 {
+					retry()
+					return
+				}
+				c.latest = &cps[0]
+				latest = uint64(cps[0].ID)
+			}
+			c.trace(trace.Event{Kind: trace.KindCoordinatorRecover, CP: latest})
+			c.failover(protocol.ReasonCoordinatorRecovery)
+			c.armTick()
+		})
+	})
+}
+
+func (c *tokenCoordinator) armTick() {
+	if c.tickArmed {
+		return
+	}
+	c.tickArmed = true
+	c.proc.After(c.spec.SnapshotInterval, func() {
+		c.tickArmed = false
+		c.tick()
+		c.armTick()
+	})
+}
+
+// tick expires snapshots that take too long and initiates the next one if there is room.
+func (c *tokenCoordinator) tick() {
+	if c.restarting || c.finishing {
+		return
+	}
+	for _, cp := range sortedKeys(c.inFlight) {
+		if time.Duration(c.now()-c.inFlight[cp]) > c.rt.cfg.Checkpoint.Timeout {
+			// The collector cannot forget a snapshot, so an expired one fails the job
+			// over, which starts a fresh collector.
+			c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: cp, Reason: protocol.ReasonExpired.String()})
+			c.failover(protocol.ReasonTolerableFailuresExceeded)
+			return
+		}
+	}
+	if c.triggering || c.collector.Full() {
+		return
+	}
+	inits := slices.Clone(c.spec.initiators())
+	slices.Sort(inits)
+	o := inits[c.turn%len(inits)]
+	c.turn++
+	seq := c.nextSeq[o]
+	cp := seq*uint64(c.n) + uint64(o)
+	c.triggering = true
+	attempt := c.rt.attempt
+	writeDurably(c.proc, c.rt.cfg.VerifyWrites, counterKey, encodeCounter(protocol.CheckpointID(cp)), func(err error) {
+		c.triggering = false
+		if c.restarting || attempt != c.rt.attempt {
+			return
+		}
+		if err != nil {
+			c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: cp, Reason: protocol.ReasonTriggerFailed.String()})
+			return
+		}
+		c.counter = max(c.counter, cp)
+		c.nextSeq[o]++
+		id := snapshotID(c.op.Name, c.n, cp)
+		if err := c.collector.Start(id); err != nil {
+			panic(fmt.Sprintf("engine: token collector: %v", err))
+		}
+		c.inFlight[cp] = c.now()
+		c.trace(trace.Event{Kind: trace.KindCheckpointTrigger, CP: cp})
+		c.proc.Send(string(id.Origin), &tokenCommand{attempt: attempt, kind: "initiate", cp: cp})
+		for _, j := range c.graph.Joiners(id.Origin) {
+			c.proc.Send(string(j), &tokenCommand{attempt: attempt, kind: "join", cp: cp})
+		}
+	})
+}
+
+// Receive implements Process.
+func (c *tokenCoordinator) Receive(from string, msg any) {
+	a, ok := msg.(*tokenAnswer)
+	if !ok {
+		panic(fmt.Sprintf("engine: token coordinator: unexpected message %T from %s", msg, from))
+	}
+	if c.dead || c.collector == nil || c.restarting || a.attempt != c.rt.attempt {
+		return
+	}
+	if a.abort != nil {
+		if c.collector.AddAbort(*a.abort) == nil && !c.aborted[a.cp] {
+			c.aborted[a.cp] = true
+			delete(c.inFlight, a.cp)
+			c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: a.cp, Reason: protocol.ReasonChannelStateOverflow.String()})
+		}
+		return
+	}
+	g, done, err := c.collector.AddReport(*a.report)
+	if err != nil || !done {
+		return
+	}
+	delete(c.inFlight, a.cp)
+	cc := protocol.CompletedCheckpoint{ID: protocol.CheckpointID(a.cp), Kind: protocol.KindCheckpoint, CompletedAt: protocol.Time(c.now())}
+	terminal := true
+	for i := 0; i < c.n; i++ {
+		st, _ := g.State(cl.ProcessID(TaskID(c.op.Name, i)))
+		cc.Tasks = append(cc.Tasks, protocol.TaskState{Task: protocol.TaskID(TaskID(c.op.Name, i)), Snapshot: protocol.TaskSnapshot{Handle: st.Handle}})
+		terminal = terminal && st.Done
+	}
+	for _, ch := range g.Channels {
+		terminal = terminal && len(ch.Messages) == 0
+	}
+	c.metaQueue = append(c.metaQueue, cc)
+	c.persist(terminal)
+}
+
+// persist writes queued global snapshots one at a time; each is complete once durable.
+func (c *tokenCoordinator) persist(terminal bool) {
+	if c.metaBusy || len(c.metaQueue) == 0 {
+		return
+	}
+	cc := c.metaQueue[0]
+	c.metaQueue = c.metaQueue[1:]
+	c.metaBusy = true
+	attempt := c.rt.attempt
+	c.trace(trace.Event{Kind: trace.KindCheckpointPersist, CP: uint64(cc.ID)})
+	writeDurably(c.proc, c.rt.cfg.VerifyWrites, tokensKey, encodeCompleted([]protocol.CompletedCheckpoint{cc}), func(err error) {
+		c.metaBusy = false
+		if attempt != c.rt.attempt {
+			return
+		}
+		if err != nil {
+			c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: uint64(cc.ID), Reason: protocol.ReasonPersistFailed.String()})
+		} else {
+			c.latest = &cc
+			c.trace(trace.Event{Kind: trace.KindCheckpointComplete, CP: uint64(cc.ID)})
+			if terminal && !c.finishing {
+				c.finish()
+			}
+		}
+		c.persist(false)
+	})
+}
+
+// finish ends a job whose latest snapshot shows nothing left to do.
+func (c *tokenCoordinator) finish() {
+	c.finishing = true
+	c.rt.finished = true
+	for i := 0; i < c.n; i++ {
+		c.proc.Send(TaskID(c.op.Name, i), &tokenCommand{attempt: c.rt.attempt, kind: "finish"})
+	}
+}
+
+// Crashed implements Process.
+func (c *tokenCoordinator) Crashed() {
+	if !c.dead {
+		c.dead = true
+		c.rt.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coordinatorName})
+	}
+}
+
+func (c *tokenCoordinator) taskFailed(attempt int) {
+	if c.dead || c.collector == nil || c.restarting || attempt != c.rt.attempt {
+		return
+	}
+	c.failover(protocol.ReasonTaskFailure)
+}
+
+// failover restarts every process from the latest global snapshot.
+func (c *tokenCoordinator) failover(reason protocol.Reason) {
+	var cp uint64
+	if c.latest != nil {
+		cp = uint64(c.latest.ID)
+	}
+	c.trace(trace.Event{Kind: trace.KindJobFailover, CP: cp, Reason: reason.String()})
+	if c.dead {
+		return
+	}
+	c.rt.cancelTasks()
+	c.rt.attempt++
+	c.restarting = true
+	c.finishing = false
+	c.proc.After(c.rt.restartDelay(), func() {
+		c.reset()
+		c.deploy()
+	})
+}
+
+func sortedKeys(m map[uint64]int64) []uint64 {
+	keys := make([]uint64, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
