@@ -36,16 +36,17 @@ func negativeControls() []*Scenario {
 		},
 		{
 			Name: "control-short-txn-timeout",
-			Description: "The external store expires transactions after 50ms, shorter than a checkpoint interval " +
-				"plus a slow coordinator restart: pre-committed output is aborted before its commit and lost.",
+			Description: "The external store expires transactions after 120ms: long enough to pre-commit at " +
+				"every checkpoint, too short to survive a coordinator outage between a checkpoint's completion " +
+				"and the commits it triggers. The pre-committed output is aborted before its commit and lost.",
 			Mode:       ModeAligned,
 			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
 			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8},
-			Sink:       &Sink{Kind: SinkTwoPhaseCommit, TransactionTimeout: Millis(50)},
-			Checkpoint: Checkpoint{Interval: Millis(200)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit, TransactionTimeout: Millis(120)},
+			Checkpoint: Checkpoint{Interval: Millis(50)},
 			Faults: []faults.Entry{
 				at(0, faults.Fault{Kind: faults.RestartDelay, DelayNanos: Millis(300).Nanos(), WindowNanos: Seconds(2).Nanos()}),
-				onNth(2, "checkpoint.complete", "coordinator", faults.Fault{Kind: faults.CrashCoordinator}),
+				onNth(3, "checkpoint.complete", "coordinator", faults.Fault{Kind: faults.CrashCoordinator}),
 			},
 			Expect: expectFail(PropertyAtLeastOnce),
 			Seeds:  seeds(1, 10),

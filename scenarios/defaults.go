@@ -10,6 +10,7 @@ const (
 	defaultRecords        = 200
 	defaultKeys           = 8
 	defaultInitialTokens  = 100
+	defaultMaxTransfer    = 5
 	defaultMaxConcurrent  = 1
 	defaultSwarmMaxFaults = 6
 	defaultMaxEvents      = 2_000_000
@@ -58,12 +59,9 @@ func (s *Scenario) applyDefaults() {
 		w.Records = orDefault(w.Records, defaultRecords)
 		w.RecordInterval = orDefault(w.RecordInterval, defaultRecordInterval)
 	case WorkloadTokens:
-		if len(w.Balances) == 0 {
-			w.InitialTokens = orDefault(w.InitialTokens, defaultInitialTokens)
-		}
-		if w.Transfers > 0 {
-			w.RecordInterval = orDefault(w.RecordInterval, defaultRecordInterval)
-		}
+		w.InitialTokens = orDefault(w.InitialTokens, defaultInitialTokens)
+		w.MaxTransfer = orDefault(w.MaxTransfer, defaultMaxTransfer)
+		w.RecordInterval = orDefault(w.RecordInterval, defaultRecordInterval)
 	}
 
 	c := &s.Checkpoint

@@ -99,10 +99,10 @@ func (s *Scenario) Graph() Graph {
 		if s.Mode == ModeChandyLamport {
 			n := max(t.Processes, 2)
 			for i := range n {
-				g.Nodes = append(g.Nodes, Node{Name: ringProcess(i), Kind: NodeProcess, Parallelism: 1})
+				g.Nodes = append(g.Nodes, Node{Name: Process(i), Kind: NodeProcess, Parallelism: 1})
 			}
 			for i := range n {
-				link(ringProcess(i), ringProcess((i+1)%n), PartitionForward)
+				link(Process(i), Process((i+1)%n), PartitionForward)
 			}
 			break
 		}
@@ -126,6 +126,19 @@ func (s *Scenario) Graph() Graph {
 			link(body, "sink", PartitionForward)
 		}
 	case TopologyExplicit:
+		if s.Mode == ModeChandyLamport {
+			// Processes are renamed p-0, p-1, ... in node order: the names the engine gives
+			// the tasks of its one tokens operator, which faults and traces use.
+			index := map[string]int{}
+			for i, n := range t.Nodes {
+				index[n.Name] = i
+				g.Nodes = append(g.Nodes, Node{Name: Process(i), Kind: NodeProcess, Parallelism: 1})
+			}
+			for _, l := range t.Links {
+				link(Process(index[l.From]), Process(index[l.To]), PartitionForward)
+			}
+			break
+		}
 		for _, n := range t.Nodes {
 			n.Parallelism = max(n.Parallelism, 1)
 			g.Nodes = append(g.Nodes, n)
@@ -142,7 +155,12 @@ func (s *Scenario) Graph() Graph {
 	return g
 }
 
-func ringProcess(i int) string { return "p" + strconv.Itoa(i) }
+// ProcessOperator is the name of the engine's tokens operator, whose tasks are the processes
+// of a chandy-lamport scenario.
+const ProcessOperator = "p"
+
+// Process names process i of a chandy-lamport scenario: task i of the tokens operator.
+func Process(i int) string { return TaskID(ProcessOperator, i) }
 
 // Tasks returns the task ids of the graph in node order: "<node>-<subtask>" for dataflow
 // operators, the node name itself for chandy-lamport processes.
@@ -163,10 +181,10 @@ func (g Graph) Tasks() []string {
 // TaskID names subtask i of an operator.
 func TaskID(node string, subtask int) string { return node + "-" + strconv.Itoa(subtask) }
 
-// Hosts of a dataflow job, as the simulator places its processes (scenarios/simenv): the
-// coordinator alone on one host, the external store and its readers on another, and
-// subtask i of every operator on task host tm-i, the way a cluster of equal workers with
-// slot sharing would. A chandy-lamport graph puts process i on tm-i.
+// Hosts of a job, as the simulator places its processes (scenarios/simenv): the coordinator
+// alone on one host, the external store and its readers on another, and subtask i of every
+// operator on task host tm-i, the way a cluster of equal workers with slot sharing would. A
+// chandy-lamport graph puts process i on tm-i.
 const (
 	HostCoordinator = "jm"
 	HostExternal    = "ext"
@@ -177,23 +195,25 @@ func TaskHost(i int) string { return "tm-" + strconv.Itoa(i) }
 
 // Hosts returns the host names of the graph, in the order the simulator creates them.
 func (g Graph) Hosts() []string {
-	n, processes := 0, false
+	hosts := []string{HostCoordinator, HostExternal}
+	for i := range g.TaskHosts() {
+		hosts = append(hosts, TaskHost(i))
+	}
+	return hosts
+}
+
+// TaskHosts returns how many task hosts the graph needs: its largest parallelism, or its
+// number of processes.
+func (g Graph) TaskHosts() int {
+	n := 0
 	for _, node := range g.Nodes {
 		if node.Kind == NodeProcess {
 			n++
-			processes = true
 		} else {
 			n = max(n, node.Parallelism)
 		}
 	}
-	var hosts []string
-	if !processes {
-		hosts = append(hosts, HostCoordinator, HostExternal)
-	}
-	for i := range n {
-		hosts = append(hosts, TaskHost(i))
-	}
-	return hosts
+	return n
 }
 
 // HostOf returns the host that runs task, or "" when task is not in the graph.

@@ -23,7 +23,13 @@ const dataSeed = 1
 func engineConfig(s *Scenario) (engine.Config, error) {
 	g := s.Graph()
 	var eg engine.Graph
+	if s.Mode == ModeChandyLamport {
+		eg = tokensGraph(s, g)
+	}
 	for _, n := range g.Nodes {
+		if n.Kind == NodeProcess {
+			continue
+		}
 		logic, err := nodeLogic(s, n)
 		if err != nil {
 			return engine.Config{}, err
@@ -31,6 +37,9 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 		eg.Operators = append(eg.Operators, engine.Operator{Name: n.Name, Parallelism: n.Parallelism, Logic: logic})
 	}
 	for _, l := range g.Links {
+		if s.Mode == ModeChandyLamport {
+			break
+		}
 		p, err := engine.ParsePartitioning(l.Partition)
 		if err != nil {
 			return engine.Config{}, fmt.Errorf("scenarios: %s: %w", s.Name, err)
@@ -43,13 +52,22 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 	// at each completion) stays within its time budget.
 	cfg.Store.Readers = 1
 	cfg.Store.ReadInterval = 100 * time.Millisecond
-	mode, err := protocol.ParseMode(s.Mode)
-	if err != nil {
-		return engine.Config{}, fmt.Errorf("scenarios: %s: %w", s.Name, err)
+	mode := protocol.ModeAligned
+	if s.Mode != ModeChandyLamport {
+		var err error
+		if mode, err = protocol.ParseMode(s.Mode); err != nil {
+			return engine.Config{}, fmt.Errorf("scenarios: %s: %w", s.Name, err)
+		}
 	}
 	c := s.Checkpoint
 	cp := &cfg.Checkpoint
 	cp.Mode = mode
+	if s.Mode == ModeChandyLamport {
+		// The tokens operator takes Chandy-Lamport snapshots whatever the mode says, with its
+		// own bound on snapshots in flight; the protocol's policy must still validate.
+		mode, c.MaxConcurrent = protocol.ModeAligned, 1
+		cp.Mode = mode
+	}
 	cp.Interval = time.Duration(c.Interval)
 	cp.Timeout = time.Duration(c.Timeout)
 	cp.MinPause = time.Duration(c.MinPause)
@@ -69,6 +87,32 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 		return engine.Config{}, fmt.Errorf("scenarios: %s: the engine refuses the job: %w", s.Name, err)
 	}
 	return cfg, nil
+}
+
+// tokensGraph is the engine job of a chandy-lamport scenario: one tokens operator whose tasks
+// are the processes p-0, p-1, ..., with the graph's links as its channels.
+func tokensGraph(s *Scenario, g Graph) engine.Graph {
+	index := map[string]int{}
+	for i, n := range g.Nodes {
+		index[n.Name] = i
+	}
+	w, c := s.Workload, s.Checkpoint
+	tokens := engine.Tokens{
+		Transfers:        int64(w.Transfers),
+		Interval:         time.Duration(w.RecordInterval),
+		Initial:          w.InitialTokens,
+		MaxAmount:        w.MaxTransfer,
+		Seed:             dataSeed,
+		SnapshotInterval: time.Duration(c.Interval),
+		MaxConcurrent:    c.MaxConcurrent,
+	}
+	for _, l := range g.Links {
+		tokens.Links = append(tokens.Links, [2]int{index[l.From], index[l.To]})
+	}
+	for _, name := range c.Initiators {
+		tokens.Initiators = append(tokens.Initiators, index[name])
+	}
+	return engine.Graph{Operators: []engine.Operator{{Name: ProcessOperator, Parallelism: len(g.Nodes), Logic: tokens}}}
 }
 
 func nodeLogic(s *Scenario, n Node) (engine.Logic, error) {
@@ -113,11 +157,7 @@ func sinkType(kind string) engine.SinkType {
 // envConfig places the job on the simulator: one task host per subtask index (tm-i), the
 // coordinator on jm, the external store on ext, as Graph.Hosts names them.
 func envConfig(s *Scenario) simenv.Config {
-	taskHosts := 0
-	for _, n := range s.Graph().Nodes {
-		taskHosts = max(taskHosts, n.Parallelism)
-	}
-	return simenv.DefaultConfig(taskHosts)
+	return simenv.DefaultConfig(s.Graph().TaskHosts())
 }
 
 // reference computes what a correct run of the job must produce and the bounds its
@@ -131,6 +171,10 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 			// Every source is bounded, so every task must finish.
 			FinishTasks: cfg.Graph.Tasks(),
 		},
+	}
+	if s.Mode == ModeChandyLamport {
+		ref.TokenTotal = s.Workload.InitialTokens * int64(len(cfg.Graph.Tasks()))
+		return ref, nil
 	}
 	if s.Sink == nil {
 		return ref, nil

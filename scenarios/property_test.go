@@ -92,9 +92,9 @@ func genScenario(t *rapid.T) *Scenario {
 	return s
 }
 
-// genEntry draws one in-model fault that the simulation can inject, within the fault phase.
-// Left out: net.drop and data.* (not injectable yet), and external.timeout, whose short
-// timeouts are the exactly-once trap the negative controls show.
+// genEntry draws one in-model fault, within the fault phase. Left out: the out-of-model
+// data.* and storage.lost, and external.timeout, whose short timeouts are the exactly-once
+// trap a negative control shows.
 func genEntry(sys faults.System) *rapid.Generator[faults.Entry] {
 	return rapid.Custom(func(t *rapid.T) faults.Entry {
 		window := func() int64 { return rapid.Int64Range(1, 500).Draw(t, "window ms") * int64(time.Millisecond) }
@@ -105,7 +105,7 @@ func genEntry(sys faults.System) *rapid.Generator[faults.Entry] {
 		link := func() faults.Link { return rapid.SampledFrom(links).Draw(t, "link") }
 		store := func() string { return rapid.SampledFrom([]string{"", StoreState, StoreMetadata}).Draw(t, "store") }
 		kinds := []faults.Kind{faults.CrashTask, faults.CrashHost, faults.CrashCoordinator, faults.PauseHost,
-			faults.RestartDelay, faults.NetBreak, faults.NetDelay, faults.NetPartition, faults.NetClog,
+			faults.RestartDelay, faults.NetDrop, faults.NetBreak, faults.NetDelay, faults.NetPartition, faults.NetClog,
 			faults.StorageFail, faults.StorageSlow, faults.StorageTorn, faults.StorageCorrupt,
 			faults.StorageUnavailable, faults.ClockSkew}
 		if sys.ExternalStore {
@@ -119,6 +119,13 @@ func genEntry(sys faults.System) *rapid.Generator[faults.Entry] {
 			f.Host, f.WindowNanos = host(), window()
 		case faults.RestartDelay:
 			f.DelayNanos, f.WindowNanos = window(), window()
+		case faults.NetDrop:
+			f.Message = rapid.SampledFrom([]faults.Message{faults.MessageBarrier, faults.MessageTrigger, faults.MessageAck, faults.MessageNotify}).Draw(t, "message")
+			if f.Message == faults.MessageBarrier {
+				c := rapid.SampledFrom(sys.Channels).Draw(t, "channel")
+				f.From, f.To = c.From, c.To
+			}
+			f.Probability, f.WindowNanos = probability(), window()
 		case faults.NetBreak:
 			c := rapid.SampledFrom(sys.Channels).Draw(t, "channel")
 			f.From, f.To = c.From, c.To

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/faults/simtarget"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
@@ -54,12 +55,14 @@ func newRun(p *Plan, opts RunOptions) (*simRun, error) {
 		return nil, fmt.Errorf("scenarios: %s: %w", s.Name, err)
 	}
 	r := &simRun{plan: p, job: job, rec: rec, ref: ref, measure: m}
-	r.target = newSimTarget(job)
+	if r.target, err = newSimTarget(job, s.System()); err != nil {
+		return nil, err
+	}
 	r.injector, err = faults.NewInjector(faults.Config{
 		Schedule:  p.Faults,
 		Phases:    phases(s),
 		Target:    r.target,
-		Scheduler: r.target,
+		Scheduler: simtarget.Scheduler{Kernel: job.Kernel},
 		Recorder:  rec,
 		Rand:      rand.New(job.Kernel.Stream("scenarios/injector")),
 		OnPhase: func(ph faults.Phase) {

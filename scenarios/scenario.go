@@ -75,17 +75,13 @@ type Workload struct {
 	Keys int `json:"keys,omitempty"`
 	// RecordInterval is the virtual time between two records of one source subtask.
 	RecordInterval Duration `json:"record_interval,omitzero"`
-	// Transfers is the input size of a token workload: random transfers between processes.
-	Transfers int `json:"transfers,omitempty"`
-	// InitialTokens is every process's starting balance unless Balances names it.
-	InitialTokens int64     `json:"initial_tokens,omitempty"`
-	Balances      []Balance `json:"balances,omitempty"`
-}
-
-// Balance is the starting token balance of one process.
-type Balance struct {
-	Process string `json:"process"`
-	Tokens  int64  `json:"tokens"`
+	// Transfers is the input size of a token workload: how many transfers each process makes
+	// to its neighbours, one every RecordInterval, each of 1 to MaxTransfer tokens (which
+	// neighbour and how many are a pure function of the process and the transfer's number).
+	Transfers   int   `json:"transfers,omitempty"`
+	MaxTransfer int64 `json:"max_transfer,omitempty"`
+	// InitialTokens is every process's starting balance.
+	InitialTokens int64 `json:"initial_tokens,omitempty"`
 }
 
 // Sink is how the job's output reaches the external store.
@@ -113,6 +109,9 @@ type Checkpoint struct {
 	AlignmentTimeout Duration `json:"alignment_timeout,omitzero"`
 	// Retained is how many completed checkpoints are kept; zero keeps the default.
 	Retained int `json:"retained,omitempty"`
+	// Initiators are the processes that take turns starting Chandy-Lamport snapshots, one
+	// every Interval, up to MaxConcurrent in flight (mode chandy-lamport; default p-0).
+	Initiators []string `json:"initiators,omitempty"`
 	// UnverifiedWrites turns off the engine's read-back of every snapshot and metadata
 	// write. The read-back catches torn, corrupted and lost writes before a checkpoint
 	// relies on them; negative controls turn it off to let a lying store through.
@@ -177,7 +176,7 @@ func (s *Scenario) Clone() *Scenario {
 	c.Seeds = clonePointer(s.Seeds)
 	c.Topology.Nodes = append([]Node(nil), s.Topology.Nodes...)
 	c.Topology.Links = append([]Link(nil), s.Topology.Links...)
-	c.Workload.Balances = append([]Balance(nil), s.Workload.Balances...)
+	c.Checkpoint.Initiators = append([]string(nil), s.Checkpoint.Initiators...)
 	c.Faults = slices.Clone(s.Faults)
 	c.Script = append([]Step(nil), s.Script...)
 	c.Check = append([]string(nil), s.Check...)

@@ -50,11 +50,6 @@ func PlanFor(s *Scenario, seed uint64) (*Plan, error) {
 	return p, nil
 }
 
-// unsupportedKinds are fault kinds the simulation cannot inject yet: they act on one class of
-// message (barriers, control messages, data records), and simenv's host links carry every
-// class together without telling them apart.
-var unsupportedKinds = []faults.Kind{faults.NetDrop, faults.DataDrop, faults.DataDuplicate}
-
 // ErrUnsupported marks a scenario that is valid but that this build cannot run yet. A sweep
 // of the catalogue skips such scenarios (and says so) rather than stopping.
 var ErrUnsupported = errors.New("not supported by this build")
@@ -62,16 +57,13 @@ var ErrUnsupported = errors.New("not supported by this build")
 // runnable reports why this build cannot run p, if it cannot.
 func runnable(p *Plan) error {
 	s := p.Scenario
-	if s.Mode == ModeChandyLamport {
-		return fmt.Errorf("scenarios: %s: mode chandy-lamport on the simulator is %w", s.Name, ErrUnsupported)
+	if len(s.Script) > 0 {
+		// The engine's token processes choose their own transfers; a script needs a driver
+		// that makes the processes send what it says.
+		return fmt.Errorf("scenarios: %s: running a chandy-lamport script is %w", s.Name, ErrUnsupported)
 	}
-	if s.Workload.Kind == WorkloadTokens {
-		return fmt.Errorf("scenarios: %s: the tokens workload on the engine is %w", s.Name, ErrUnsupported)
-	}
-	for i, e := range p.Faults.Entries {
-		if slices.Contains(unsupportedKinds, e.Fault.Kind) {
-			return fmt.Errorf("scenarios: %s: faults[%d]: %s is %w (simenv cannot tell message classes apart on a link)", s.Name, i, e.Fault.Kind, ErrUnsupported)
-		}
+	if s.Mode != ModeChandyLamport && s.Graph().HasCycle() {
+		return fmt.Errorf("scenarios: %s: a dataflow job with a cycle has output that depends on timing, so judging it is %w", s.Name, ErrUnsupported)
 	}
 	cfg, err := engineConfig(s)
 	if err != nil {

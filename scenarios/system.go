@@ -1,8 +1,6 @@
 package scenarios
 
 import (
-	"slices"
-
 	"github.com/ckptsim/ckptsim/faults"
 )
 
@@ -66,15 +64,7 @@ func (s *Scenario) Budget(sys faults.System) faults.Budget {
 	}
 	w := s.Swarm
 	b.Kinds = append([]faults.Kind(nil), w.Kinds...)
-	if len(b.Kinds) == 0 {
-		// Every kind the simulation can inject (and, without out_of_model, the faults
-		// package leaves out the out-of-model ones).
-		for _, k := range faults.Kinds() {
-			if !slices.Contains(unsupportedKinds, k) && (w.OutOfModel || !k.OutOfModel()) {
-				b.Kinds = append(b.Kinds, k)
-			}
-		}
-	}
+
 	b.OutOfModel = w.OutOfModel
 	if w.MaxFaults != 0 {
 		b.MaxFaults = w.MaxFaults

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +14,13 @@ import (
 // prefixes below; storage faults name them as two stores (StoreState, StoreMetadata).
 var storeKeyPrefixes = map[string]string{StoreState: "state/", StoreMetadata: "meta/"}
 
+// storageHalf carries out storage faults through the store's fault hook, deciding each
+// operation as it is issued from the effects in force, in the order they started.
+type storageHalf struct {
+	rand    *rand.Rand
+	effects []storageEffect
+}
+
 // storageEffect is one active storage fault.
 type storageEffect struct {
 	id          faults.EffectID
@@ -21,48 +30,30 @@ type storageEffect struct {
 	delay       time.Duration
 }
 
+func newStorageHalf(store *sim.Store, r *rand.Rand) *storageHalf {
+	h := &storageHalf{rand: r}
+	store.SetFaultHook(h.decide)
+	return h
+}
+
 func (e storageEffect) covers(key string) bool {
 	return e.store == "" || strings.HasPrefix(key, storeKeyPrefixes[e.store])
 }
 
-func (t *simTarget) addStorage(e storageEffect) {
-	t.storage = append(t.storage, e)
-	t.undo[e.id] = func() {
-		t.storage = removeEffect(t.storage, e.id, func(s storageEffect) faults.EffectID { return s.id })
-	}
+func (h *storageHalf) add(e storageEffect) { h.effects = append(h.effects, e) }
+
+func (h *storageHalf) end(id faults.EffectID) {
+	h.effects = slices.DeleteFunc(h.effects, func(e storageEffect) bool { return e.id == id })
 }
 
-func (t *simTarget) FailWrites(id faults.EffectID, store string, probability float64) {
-	t.addStorage(storageEffect{id: id, kind: faults.StorageFail, store: store, probability: probability})
-}
+func (h *storageHalf) heal() { h.effects = nil }
 
-func (t *simTarget) SlowWrites(id faults.EffectID, store string, delayNanos int64) {
-	t.addStorage(storageEffect{id: id, kind: faults.StorageSlow, store: store, delay: time.Duration(delayNanos)})
-}
-
-func (t *simTarget) TearWrites(id faults.EffectID, store string, probability float64) {
-	t.addStorage(storageEffect{id: id, kind: faults.StorageTorn, store: store, probability: probability})
-}
-
-func (t *simTarget) CorruptWrites(id faults.EffectID, store string, probability float64) {
-	t.addStorage(storageEffect{id: id, kind: faults.StorageCorrupt, store: store, probability: probability})
-}
-
-func (t *simTarget) MakeUnavailable(id faults.EffectID, store string) {
-	t.addStorage(storageEffect{id: id, kind: faults.StorageUnavailable, store: store})
-}
-
-func (t *simTarget) LoseAckedWrites(id faults.EffectID, store string, probability float64) {
-	t.addStorage(storageEffect{id: id, kind: faults.StorageLost, store: store, probability: probability})
-}
-
-// storageFault is the store's fault hook: it decides each operation as it is issued, going
-// through the active effects in the order they started. Writes (puts and deletes) can fail,
-// slow down, tear, corrupt or be lost; reads fail only while the store is unavailable.
-func (t *simTarget) storageFault(op sim.StoreOp) sim.StoreFault {
+// decide is the store's fault hook. Writes (puts and deletes) can fail, slow down, tear,
+// corrupt or be lost; every operation fails while its store is unavailable.
+func (h *storageHalf) decide(op sim.StoreOp) sim.StoreFault {
 	var decision sim.StoreFault
 	write := op.Kind == sim.OpPut || op.Kind == sim.OpDelete
-	for _, e := range t.storage {
+	for _, e := range h.effects {
 		if !e.covers(op.Key) {
 			continue
 		}
@@ -79,7 +70,7 @@ func (t *simTarget) storageFault(op sim.StoreOp) sim.StoreFault {
 			continue
 		}
 		// One draw per matching effect and write, in effect order: deterministic.
-		if t.rand.Float64() >= e.probability {
+		if h.rand.Float64() >= e.probability {
 			continue
 		}
 		switch e.kind {

@@ -65,7 +65,7 @@ func (s *Scenario) validate(p *problems, root string) {
 	}
 	g := s.Graph()
 	names := newNameSet(g, s.Mode == ModeChandyLamport)
-	s.validateBalances(p, root+".workload.balances", names)
+	s.validateInitiators(p, root+".checkpoint.initiators", names)
 	s.validateFaults(p, root)
 	s.validateScript(p, root+".script", g, names)
 }
@@ -226,18 +226,17 @@ func (s *Scenario) validateWorkload(p *problems, path string) {
 		if w.InitialTokens < 0 {
 			p.add(path+".initial_tokens", "must be >= 0")
 		}
-		if w.Transfers == 0 {
-			p.unused(path+".record_interval", w.RecordInterval != 0, "without transfers")
-		} else {
-			p.span(path+".record_interval", w.RecordInterval, true)
+		if w.MaxTransfer < 1 || w.MaxTransfer > 1_000_000 {
+			p.add(path+".max_transfer", "must be between 1 and 1000000, not %d", w.MaxTransfer)
 		}
+		p.span(path+".record_interval", w.RecordInterval, true)
 	} else {
 		p.unused(path+".transfers", w.Transfers != 0, "except by workload tokens")
 		p.unused(path+".initial_tokens", w.InitialTokens != 0, "except by workload tokens")
-		p.unused(path+".balances", len(w.Balances) > 0, "except by workload tokens")
+		p.unused(path+".max_transfer", w.MaxTransfer != 0, "except by workload tokens")
 	}
-	if s.Mode == ModeChandyLamport && w.Kind != WorkloadTokens {
-		p.add(path+".kind", "mode chandy-lamport runs the tokens workload, not %s", w.Kind)
+	if (s.Mode == ModeChandyLamport) != (w.Kind == WorkloadTokens) {
+		p.add(path+".kind", "the tokens workload runs in mode chandy-lamport, and only it")
 	}
 }
 
@@ -278,6 +277,9 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 	}
 	p.intIn(path+".tolerable_failures", c.TolerableFailures, 0, 1000)
 	p.intIn(path+".retained", c.Retained, 0, 1000)
+	if s.Mode != ModeChandyLamport {
+		p.unused(path+".initiators", len(c.Initiators) > 0, "except by mode chandy-lamport")
+	}
 	if s.Mode == ModeAlignedWithTimeout {
 		p.span(path+".alignment_timeout", c.AlignmentTimeout, true)
 	} else {

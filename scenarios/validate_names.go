@@ -34,18 +34,14 @@ func newNameSet(g Graph, chandyLamport bool) nameSet {
 	return n
 }
 
-func (s *Scenario) validateBalances(p *problems, path string, names nameSet) {
-	seen := map[string]bool{}
-	for i, b := range s.Workload.Balances {
+func (s *Scenario) validateInitiators(p *problems, path string, names nameSet) {
+	for i, name := range s.Checkpoint.Initiators {
 		at := fmt.Sprintf("%s[%d]", path, i)
-		if !names.tasks[b.Process] {
-			p.add(at+".process", "%q is not a task of the topology (%s)", b.Process, names.hint)
-		} else if seen[b.Process] {
-			p.add(at+".process", "%q has two balances", b.Process)
-		}
-		seen[b.Process] = true
-		if b.Tokens < 0 {
-			p.add(at+".tokens", "must be >= 0")
+		switch {
+		case !names.tasks[name]:
+			p.add(at, "%q is not a process (%s)", name, names.hint)
+		case slices.Index(s.Checkpoint.Initiators, name) != i:
+			p.add(at, "%q is listed twice", name)
 		}
 	}
 }

@@ -76,13 +76,8 @@ func describeWorkload(s *scenarios.Scenario) string {
 	w := s.Workload
 	switch w.Kind {
 	case scenarios.WorkloadTokens:
-		desc := fmt.Sprintf("tokens transfers=%d", w.Transfers)
-		if len(w.Balances) > 0 {
-			desc += fmt.Sprintf(" balances=%d", len(w.Balances))
-		} else {
-			desc += fmt.Sprintf(" initial_tokens=%d", w.InitialTokens)
-		}
-		return desc
+		return fmt.Sprintf("tokens transfers=%d max_transfer=%d initial_tokens=%d record_interval=%s",
+			w.Transfers, w.MaxTransfer, w.InitialTokens, w.RecordInterval)
 	case scenarios.WorkloadKeyedSum:
 		return fmt.Sprintf("keyed-sum records=%d keys=%d record_interval=%s", w.Records, w.Keys, w.RecordInterval)
 	}
