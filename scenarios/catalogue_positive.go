@@ -160,7 +160,7 @@ func positiveScenarios() []*Scenario {
 		},
 		{
 			Name:        "network-faults",
-			Description: "Unaligned checkpoints into an idempotent sink while links slow down, partition, break and clog, a host pauses and one host's timers run fast.",
+			Description: "Unaligned checkpoints into an idempotent sink while links slow down, drop barriers, partition, break and clog, a host pauses and one host's timers run fast.",
 			Mode:        ModeUnaligned,
 			Topology:    Topology{Kind: TopologyKeyedShuffle, Parallelism: 4},
 			Workload:    Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 16},
@@ -168,6 +168,7 @@ func positiveScenarios() []*Scenario {
 			Faults: []faults.Entry{
 				at(0, faults.Fault{Kind: faults.ClockSkew, Host: "tm-2", SkewPPM: 200_000, WindowNanos: Seconds(2).Nanos()}),
 				at(Millis(300), faults.Fault{Kind: faults.NetDelay, From: "source-0", To: "sum-1", DelayNanos: Millis(30).Nanos(), WindowNanos: Millis(250).Nanos()}),
+				at(Millis(350), faults.Fault{Kind: faults.NetDrop, Message: faults.MessageBarrier, From: "source-2", To: "sum-0", Probability: 1, WindowNanos: Millis(250).Nanos()}),
 				at(Millis(600), faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "source-2", WindowNanos: Millis(200).Nanos()}),
 				at(Millis(400), faults.Fault{Kind: faults.NetClog, From: "sum-3", To: "sink-3", WindowNanos: Millis(300).Nanos()}),
 				at(Millis(800), faults.Fault{Kind: faults.NetPartition, From: "source-1", To: "sum-2", WindowNanos: Millis(500).Nanos()}),

@@ -147,11 +147,12 @@ func invocation() string {
 		return "simrun"
 	}
 	exe := os.Args[0]
-	if strings.Contains(filepath.ToSlash(exe), "/go-build") {
-		return "go run ./cmd/simrun"
-	}
-	if base := filepath.Base(exe); base == "simrun" || strings.HasSuffix(base, ".test") {
+	base := filepath.Base(exe)
+	switch {
+	case base == "simrun" || strings.HasSuffix(base, ".test"):
 		return "simrun"
+	case strings.Contains(filepath.ToSlash(exe), "/go-build"):
+		return "go run ./cmd/simrun"
 	}
 	return exe
 }

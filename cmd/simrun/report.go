@@ -35,8 +35,8 @@ func printPlan(w io.Writer, p *scenarios.Plan) {
 	}
 	row("checkpoint", describeCheckpoint(s))
 	l := s.Limits
-	row("limits", fmt.Sprintf("fault_phase=%s liveness_bound=%s max_virtual_time=%s max_events=%d",
-		l.FaultPhase, l.LivenessBound, l.MaxVirtualTime, l.MaxEvents))
+	row("limits", fmt.Sprintf("fault_phase=%s heal_phase=%s liveness_bound=%s max_virtual_time=%s max_events=%d",
+		l.FaultPhase, l.HealPhase, l.LivenessBound, l.MaxVirtualTime, l.MaxEvents))
 	row("checks", strings.Join(p.Properties, ", "))
 	for _, o := range p.Options {
 		row(o.Name, o.Value)
