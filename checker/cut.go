@@ -40,8 +40,8 @@ func ConsistentCut(events []trace.Event, ref Reference) Result {
 			finished[e.Task] = true
 		case trace.KindCheckpointAbort:
 			delete(snapshots, e.CP)
-		case trace.KindCheckpointComplete:
-			if judged[e.CP] {
+		case trace.KindCheckpointComplete, trace.KindCoordinatorRecover:
+			if _, ok := durablyCompletes(e); !ok || judged[e.CP] {
 				continue
 			}
 			judged[e.CP] = true

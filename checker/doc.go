@@ -28,6 +28,12 @@
 //
 // # What each property means, and why
 //
+// Several properties ask whether a checkpoint was durably complete at some point. A
+// checkpoint.complete says so, and so does a coordinator.recover that read the checkpoint back
+// from the store: a coordinator can crash after its metadata write landed and before it heard
+// so, and the next incarnation then rightly restores from a checkpoint that has no
+// checkpoint.complete in the trace (completion.go).
+//
 // well-formed. Sequence numbers count up by one, virtual time never goes back, the kinds the
 // checkers read carry their fields, and numeric attributes are non-negative decimal integers
 // (with start no later than its event). Every other property reads these fields; a trace that

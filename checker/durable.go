@@ -52,10 +52,12 @@ func visibleBeforeDurable(events []trace.Event) []Violation {
 			if isSavepointTrigger(e) {
 				savepoints[e.CP] = true
 			}
-		case trace.KindCheckpointComplete:
-			completed[e.CP] = true
-			if !savepoints[e.CP] {
-				latest = max(latest, e.CP)
+		case trace.KindCheckpointComplete, trace.KindCoordinatorRecover:
+			if cp, ok := durablyCompletes(e); ok {
+				completed[cp] = true
+				if !savepoints[cp] {
+					latest = max(latest, cp)
+				}
 			}
 		case trace.KindNotifyComplete:
 			if !completed[e.CP] {

@@ -86,8 +86,10 @@ func (s *listenerState) step(i int) {
 		if isSavepointTrigger(e) {
 			s.savepoints[e.CP] = true
 		}
-	case trace.KindCheckpointComplete:
-		s.checkpointComplete(i)
+	case trace.KindCheckpointComplete, trace.KindCoordinatorRecover:
+		if _, ok := durablyCompletes(e); ok {
+			s.checkpointComplete(i)
+		}
 	case trace.KindCheckpointAbort:
 		if done, ok := s.completedAt[e.CP]; ok {
 			s.flag(e, "checkpoint %d aborted after it completed (seq %d)", e.CP, s.events[done].Seq)

@@ -27,8 +27,10 @@ func RestoreFidelity(events []trace.Event) Result {
 			if isSavepointTrigger(e) {
 				savepoints[e.CP] = true
 			}
-		case trace.KindCheckpointComplete:
-			completed[e.CP] = true
+		case trace.KindCheckpointComplete, trace.KindCoordinatorRecover:
+			if cp, ok := durablyCompletes(e); ok {
+				completed[cp] = true
+			}
 		case trace.KindSnapshotTaken:
 			snapshotAt[taskCheckpoint{e.Task, e.CP}] = i
 		case trace.KindJobFailover:

@@ -34,6 +34,14 @@ func drawSnapshot(t *rapid.T) *snapshotData {
 			d.channel[i] = append(d.channel[i], drawRecord(t, "chan"))
 		}
 	}
+	if outputs := rapid.IntRange(0, 3).Draw(t, "outputs"); outputs > 0 {
+		d.output = make([][]Record, outputs)
+		for i := range outputs {
+			for range rapid.IntRange(0, 2).Draw(t, "overtaken") {
+				d.output[i] = append(d.output[i], drawRecord(t, "out"))
+			}
+		}
+	}
 	for range rapid.IntRange(0, 3).Draw(t, "pending") {
 		d.twoPhase.Pending = append(d.twoPhase.Pending, protocol.PendingTransaction{
 			Checkpoint: protocol.CheckpointID(rapid.Uint64().Draw(t, "pcp")), Transaction: protocol.TransactionID(rapid.String().Draw(t, "ptxn"))})

@@ -41,11 +41,15 @@
 // the sealing of unaligned channel state, aborts and releases, messages to the
 // coordinator, and listener notifications last. A snapshot is uploaded to storage (and, with
 // Config.VerifyWrites, read back) before SnapshotCompleted; a 2PC sink also waits for the
-// store to confirm its pre-commit. An unaligned barrier overtakes, on arrival, the data
-// buffers queued before it on its channel (as Flink's priority events do): the engine adds
-// them to the checkpoint's channel state itself, then processes them as usual. On the sending
-// side, barriers marked Priority are appended behind queued buffers, which the protocol
-// documents as always correct: the engine keeps no output-side channel state.
+// store to confirm its pre-commit. Unaligned barriers overtake queued data at both ends, as
+// Flink's priority events do. At the receiver, a barrier handed over on arrival passes the
+// buffers queued before it on its channel; the engine adds them to the checkpoint's channel
+// state itself (the protocol sees them after the barrier) and then processes them as usual.
+// At the sender, a barrier marked Priority passes the buffers waiting for credit; they become
+// output-side channel state of the snapshot (taken out of its sent.<to> counts, since the
+// receiver will see them after the barrier), are still sent, and are emitted again first on
+// restore. The snapshot of such a task is finalised after its barriers are sent, so that it
+// holds what they overtook.
 //
 // The coordinator process owns a protocol.Coordinator. It persists the id counter
 // ("meta/counter") before any trigger goes out and the completed-checkpoint store

@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Graph is a job: operators, each run as Parallelism tasks, and the edges between them. It is
 // plain data, so a scenario file can describe it and a test can print it.
@@ -14,6 +17,9 @@ type Operator struct {
 	Name        string
 	Parallelism int
 	Logic       Logic
+	// RecordCost, if not zero, replaces Config.RecordCost for this operator's tasks: a slow
+	// operator back-pressures the ones before it.
+	RecordCost time.Duration
 }
 
 // Logic is what an operator does: one of Source, Map, Filter, Aggregate, Union, Sink and

@@ -55,3 +55,32 @@ func (t *task) applyOvertake(ps *pendingSnapshot) {
 	ps.data.channel[o.input] = append(ps.data.channel[o.input], o.records...)
 	t.overtake = nil
 }
+
+// sendPriority sends an unaligned barrier ahead of the buffers queued on output out (for
+// lack of credit), the sending half of overtaking. The protocol allows it on condition that
+// the overtaken records join the snapshot as output-side channel state, to be emitted again
+// on restore: they are taken out of the snapshot's sent count (the receiver will see them
+// after the barrier) and stay queued, to be sent as usual. It reports false, and the barrier
+// queues behind them, when the snapshot is already fixed or an event is queued ahead.
+func (t *task) sendPriority(out int, ev protocol.ChannelEvent) bool {
+	ps := t.snapshots[ev.Checkpoint]
+	if ev.Type != protocol.EventBarrier || ps == nil || ps.finalised {
+		return false
+	}
+	t.seal(out)
+	o := t.outputs[out]
+	var overtaken []Record
+	for _, item := range o.queue {
+		if item.records == nil {
+			return false
+		}
+		overtaken = append(overtaken, item.records...)
+	}
+	if ps.data.output == nil {
+		ps.data.output = make([][]Record, len(t.outputs))
+	}
+	ps.data.output[out] = append(ps.data.output[out], overtaken...)
+	ps.data.sent[out] -= int64(len(overtaken))
+	t.proc.Send(o.to, &eventMsg{event: ev})
+	return true
+}

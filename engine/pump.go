@@ -55,7 +55,11 @@ func (t *task) schedulePump(d time.Duration) {
 
 // occupy makes the task busy for the processing time of n records.
 func (t *task) occupy(n int) {
-	cost := time.Duration(n) * t.rt.cfg.RecordCost
+	perRecord := t.rt.cfg.RecordCost
+	if t.plan.op.RecordCost != 0 {
+		perRecord = t.plan.op.RecordCost
+	}
+	cost := time.Duration(n) * perRecord
 	if cost <= 0 {
 		return
 	}

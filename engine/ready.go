@@ -34,10 +34,15 @@ func (t *task) handleReady() {
 			if s.Event.Type == protocol.EventBarrier {
 				t.trace(trace.Event{Kind: trace.KindBarrierSend, Task: t.plan.id, To: o.to, CP: uint64(s.Event.Checkpoint)})
 			}
-			// Priority events (unaligned barriers) are appended behind the queued
-			// records, which the protocol documents as always correct: the engine keeps
-			// no output-side channel state.
-			t.sendEvent(s.Output, s.Event)
+			if !s.Priority || !t.sendPriority(s.Output, s.Event) {
+				t.sendEvent(s.Output, s.Event)
+			}
+		}
+		for _, req := range rd.Snapshots {
+			if ps := t.snapshots[req.Checkpoint]; ps != nil && ps.deferred {
+				ps.deferred = false
+				t.finalise(ps)
+			}
 		}
 		for _, id := range rd.Sealed {
 			t.sealSnapshot(id)

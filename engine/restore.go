@@ -54,7 +54,8 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 
 // apply loads a decoded snapshot into the task.
 func (t *task) apply(d *snapshotData) error {
-	if len(d.sent) != len(t.outputs) || len(d.recv) != len(t.inputs) || len(d.channel) != len(t.inputs) {
+	if len(d.sent) != len(t.outputs) || len(d.recv) != len(t.inputs) || len(d.channel) != len(t.inputs) ||
+		d.output != nil && len(d.output) != len(t.outputs) {
 		return fmt.Errorf("engine: %s: snapshot has %d/%d/%d channels, task has %d outputs and %d inputs",
 			t.plan.id, len(d.sent), len(d.recv), len(d.channel), len(t.outputs), len(t.inputs))
 	}
@@ -102,6 +103,7 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 	// for (a carried-over final snapshot keeps its own).
 	live := t.capture(protocol.CheckpointID(d.cp))
 	live.channel = d.channel
+	live.output = d.output
 	live.twoPhase = d.twoPhase
 	// task.restore names the checkpoint whose snapshot the task holds now: for a finished
 	// task carried into a later checkpoint, the one its final snapshot was taken for, so
@@ -109,6 +111,13 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 	t.trace(trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: d.cp,
 		Attrs: []trace.Attr{{Key: trace.AttrState, Value: Digest(live.encode())}}})
 	t.phase = phaseRunning
+	// Records an unaligned barrier overtook in the output queue go out first, ahead of
+	// anything the task produces from now on.
+	for out, recs := range d.output {
+		for _, r := range recs {
+			t.emit(out, r)
+		}
+	}
 	for i, recs := range d.channel {
 		for len(recs) > 0 {
 			n := min(len(recs), t.rt.cfg.Network.BufferRecords)

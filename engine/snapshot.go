@@ -22,6 +22,9 @@ type pendingSnapshot struct {
 	awaitPrepare bool
 	snap         protocol.TaskSnapshot
 	failed       bool
+	// deferred: an unaligned snapshot without channel state to wait for is finalised
+	// after its barriers are sent, so that the buffers they overtake can join it.
+	deferred bool
 }
 
 // capture copies the task's live state at the cut: operator state, source offsets and the
@@ -68,7 +71,11 @@ func (t *task) takeSnapshot(req protocol.SnapshotRequest) {
 		}
 	}
 	t.applyOvertake(ps)
-	if !ps.recording {
+	switch {
+	case ps.recording:
+	case req.Mode == protocol.ModeUnaligned && len(t.outputs) > 0:
+		ps.deferred = true
+	default:
 		t.finalise(ps)
 	}
 }

@@ -17,6 +17,9 @@ type snapshotData struct {
 	sent     []int64 // records sent per output channel, in plan order
 	recv     []int64 // records consumed per input channel, in plan order
 	channel  [][]Record
+	// output is, per output channel, the records an unaligned barrier overtook in the
+	// sender's queue: not counted in sent, and emitted again first on restore.
+	output [][]Record
 	// twoPhase is the two-phase-commit helper's state of a 2PC sink.
 	twoPhase protocol.TwoPhaseCommitState
 	tokens   *tokenState // a token process's balance and position
@@ -44,6 +47,13 @@ func (d *snapshotData) encode() []byte {
 	}
 	w.uint(uint64(len(d.channel)))
 	for _, recs := range d.channel {
+		w.uint(uint64(len(recs)))
+		for _, r := range recs {
+			w.record(r)
+		}
+	}
+	w.uint(uint64(len(d.output)))
+	for _, recs := range d.output {
 		w.uint(uint64(len(recs)))
 		for _, r := range recs {
 			w.record(r)
@@ -92,6 +102,18 @@ func decodeSnapshot(data []byte) (*snapshotData, error) {
 		}
 		for j := range n {
 			d.channel[i][j] = r.record()
+		}
+	}
+	if n := r.count(); n > 0 {
+		d.output = make([][]Record, n)
+		for i := range d.output {
+			m := r.count()
+			if m > 0 {
+				d.output[i] = make([]Record, m)
+			}
+			for j := range m {
+				d.output[i][j] = r.record()
+			}
 		}
 	}
 	if n := r.count(); n > 0 {

@@ -28,6 +28,9 @@ func (g *Graph) validate(cyclesAllowed bool) error {
 		if op.Parallelism < 1 || op.Parallelism > MaxParallelism {
 			return fmt.Errorf("engine: operator %q: parallelism %d is not in 1..%d", op.Name, op.Parallelism, MaxParallelism)
 		}
+		if op.RecordCost < 0 {
+			return fmt.Errorf("engine: operator %q: negative record cost", op.Name)
+		}
 		if op.Logic == nil {
 			return fmt.Errorf("engine: operator %q has no logic", op.Name)
 		}

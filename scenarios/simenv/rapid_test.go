@@ -26,6 +26,8 @@ func TestExactlyOnceProperty(t *testing.T) {
 		cfg.Checkpoint.Mode = mode
 		cfg.Checkpoint.Interval = time.Duration(rapid.IntRange(5, 50).Draw(rt, "intervalMs")) * time.Millisecond
 		cfg.RecordCost = time.Duration(rapid.IntRange(0, 100).Draw(rt, "costUs")) * time.Microsecond
+		// A slow sink back-pressures the job, so barriers overtake full queues.
+		cfg.Graph.Operators[2].RecordCost = time.Duration(rapid.IntRange(0, 400).Draw(rt, "sinkCostUs")) * time.Microsecond
 		if mode == protocol.ModeAlignedWithTimeout {
 			cfg.Checkpoint.AlignmentTimeout = time.Duration(rapid.IntRange(1, 5000).Draw(rt, "alignUs")) * time.Microsecond
 		}
