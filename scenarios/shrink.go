@@ -39,7 +39,8 @@ type ShrinkReport struct {
 // Shrink reruns a failing artifact's case with r and searches, within the options' budget,
 // for a smaller case in which the same property still fails: first the fault schedule (delta
 // debugging over the faults), then the input size (bisection), then the script, and the
-// faults again if the input shrank. It returns the artifact of the smallest failing run,
+// faults again if the input shrank; last, the numbers of the faults left are halved while
+// the failure holds. It returns the artifact of the smallest failing run,
 // recorded as build.
 func Shrink(r Runner, a *Artifact, build string, opts ShrinkOptions) (*Artifact, ShrinkReport, error) {
 	if a.Verdict == VerdictPass {
@@ -68,6 +69,9 @@ func Shrink(r Runner, a *Artifact, build string, opts ShrinkOptions) (*Artifact,
 		if inputSize(sh.best.Scenario) == inputSize(before) && len(sh.best.Scenario.Faults) == len(before.Faults) {
 			break
 		}
+	}
+	if !report.KeptSwarm {
+		sh.simplifyFaults()
 	}
 
 	out := NewArtifact(sh.best, sh.bestResult, build)
@@ -135,6 +139,33 @@ func (sh *shrinker) shrinkFaults() {
 		c.Faults = slices.Clone(entries)
 		return sh.try(c)
 	})
+}
+
+// simplifyFaults halves the numbers of the faults that are left (windows, delays, trigger
+// counts, probabilities) while the failure holds, taking the faults package's one-step
+// simplifications in its order and keeping the first that still fails, until none does.
+func (sh *shrinker) simplifyFaults() {
+	for sh.runs < sh.budget {
+		base := sh.best.Scenario
+		improved := false
+		for _, candidate := range (faults.Schedule{Entries: base.Faults}).Shrinks() {
+			if len(candidate.Entries) < len(base.Faults) {
+				continue // removals were delta debugging's
+			}
+			c := base.Clone()
+			c.Faults = candidate.Entries
+			if sh.try(c) {
+				improved = true
+				break
+			}
+			if sh.runs >= sh.budget {
+				return
+			}
+		}
+		if !improved {
+			return
+		}
+	}
 }
 
 func (sh *shrinker) shrinkScript() {
