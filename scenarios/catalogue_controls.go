@@ -10,26 +10,32 @@ func negativeControls() []*Scenario {
 		{
 			Name: "control-at-least-once-sink",
 			Description: "Exactly-once is checked against an at-least-once sink: a sink task crashes at its " +
-				"60th write, the job restores from the last checkpoint and writes again what came after it.",
+				"40th, 75th and 110th writes, and each time the job restores from the last checkpoint and " +
+				"writes again what came after it.",
 			Mode:     ModeAligned,
 			Topology: Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
 			Workload: Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8},
 			Sink:     &Sink{Kind: SinkAtLeastOnce},
 			Faults: []faults.Entry{
-				onNth(60, "sink.write", "sink-0", faults.Fault{Kind: faults.CrashTask, Task: "sink-0"}),
+				// Three crashes, because one can land just after a barrier, before the sink
+				// wrote anything the restore would replay.
+				onNth(40, "sink.write", "sink-0", faults.Fault{Kind: faults.CrashTask, Task: "sink-0"}),
+				onNth(75, "sink.write", "sink-0", faults.Fault{Kind: faults.CrashTask, Task: "sink-0"}),
+				onNth(110, "sink.write", "sink-0", faults.Fault{Kind: faults.CrashTask, Task: "sink-0"}),
 			},
 			Expect: expectFail(PropertyExactlyOnce),
 			Seeds:  seeds(1, 10),
 		},
 		{
 			Name:        "control-reorder-aligned",
-			Description: "Records and barriers on one channel are reordered (out of model: aligned checkpoints rely on FIFO channels), so snapshots cut the stream inconsistently.",
+			Description: "Records and barriers on two channels are reordered (out of model: aligned checkpoints rely on FIFO channels), so snapshots cut the stream inconsistently.",
 			Mode:        ModeAligned,
 			Topology:    Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
 			Workload:    Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 8, RecordInterval: Millis(2)},
 			Sink:        &Sink{Kind: SinkTwoPhaseCommit},
 			Faults: []faults.Entry{
 				at(Millis(50), faults.Fault{Kind: faults.DataReorder, From: "source-0", To: "sum-0", WindowNanos: Seconds(2).Nanos()}),
+				at(Millis(50), faults.Fault{Kind: faults.DataReorder, From: "source-1", To: "sum-1", WindowNanos: Seconds(2).Nanos()}),
 			},
 			Expect: expectFail(PropertyConsistentCut),
 			Seeds:  seeds(1, 10),
