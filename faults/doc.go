@@ -23,20 +23,22 @@
 // # In model and out of model
 //
 // The protocol is entitled to some assumptions: data channels are FIFO and lose nothing
-// silently (a lost connection is visible, and fails both ends), and a durable write that was
-// acknowledged stays written. Every fault that keeps these assumptions is in model: however
-// many of them hit a run, a correct protocol must stay safe, and once they stop it must make
-// progress. Dropped barriers and control messages are in model (timeouts and newer barriers
-// recover); so are crashes, partitions (a data channel stalls, it does not skip), torn and
-// corrupted writes (detected on restore), and transaction timeouts in the external store.
-// The last is the classic exactly-once trap: a sink that commits into a transaction the store
-// has already aborted loses data, and the checkers must see that; a sink built for it (one
-// that keeps uncommitted output in its checkpointed state, say) stays correct.
+// silently (a lost connection is visible, and fails both ends), a durable write that was
+// acknowledged stays written, and the external system of a two-phase-commit sink keeps a
+// pre-committed transaction until it is told to commit or abort it. Every fault that keeps
+// these assumptions is in model: however many of them hit a run, a correct protocol must stay
+// safe, and once they stop it must make progress. Dropped barriers and control messages are in
+// model (timeouts and newer barriers recover); so are crashes, partitions (a data channel
+// stalls, it does not skip), torn and corrupted writes (detected on restore) and transient
+// commit failures (retried).
 //
-// Four kinds break the assumptions on purpose: data.drop, data.duplicate, data.reorder and
-// storage.lost. Kind.OutOfModel, Fault.OutOfModel and Schedule.OutOfModel mark them. A
-// scenario that uses one is a negative control: it expects the checkers to report a violation,
-// which shows that the checkers can see the consequence.
+// Five kinds break the assumptions on purpose: data.drop, data.duplicate, data.reorder,
+// storage.lost and external.timeout. The last is the classic exactly-once trap: a store that
+// aborts a prepared transaction before the sink commits it loses that output, whatever the
+// protocol does, which is why Flink asks for a transaction timeout longer than the checkpoint
+// interval plus the longest recovery. Kind.OutOfModel, Fault.OutOfModel and
+// Schedule.OutOfModel mark them. A scenario that uses one is a negative control: it expects
+// the checkers to report a violation, which shows that the checkers can see the consequence.
 //
 // # Triggers
 //

@@ -72,7 +72,11 @@ const (
 const (
 	// ExternalTimeout makes the store abort transactions open longer than timeout_ns, for
 	// window_ns: the classic exactly-once data-loss trap when it is shorter than the time from
-	// pre-commit to commit.
+	// pre-commit to commit. Out of model: two-phase commit assumes the external system keeps a
+	// pre-committed transaction until it is committed or aborted, which is why Flink asks for a
+	// transaction timeout longer than the checkpoint interval plus the longest recovery. No
+	// protocol can survive its own participant discarding a prepared transaction; the checkers
+	// are expected to report the loss.
 	ExternalTimeout Kind = "external.timeout"
 	// ExternalCommitFail makes commits fail transiently with a probability; a retry may succeed.
 	ExternalCommitFail Kind = "external.commit-fail"
@@ -164,7 +168,8 @@ var kindTable = map[Kind]kindInfo{
 	StorageLost: {allowed: fieldStore | fieldProbability | fieldWindow,
 		required: fieldProbability | fieldWindow, windowed: true, outOfModel: true},
 
-	ExternalTimeout: {allowed: fieldTimeout | fieldWindow, required: fieldTimeout | fieldWindow, windowed: true},
+	ExternalTimeout: {allowed: fieldTimeout | fieldWindow, required: fieldTimeout | fieldWindow,
+		windowed: true, outOfModel: true},
 	ExternalCommitFail: {allowed: fieldProbability | fieldWindow,
 		required: fieldProbability | fieldWindow, windowed: true},
 

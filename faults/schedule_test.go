@@ -141,7 +141,7 @@ func TestOutOfModel(t *testing.T) {
 			in = append(in, k)
 		}
 	}
-	if want := []Kind{DataDrop, DataDuplicate, DataReorder, StorageLost}; !cmp.Equal(out, want) {
+	if want := []Kind{DataDrop, DataDuplicate, DataReorder, StorageLost, ExternalTimeout}; !cmp.Equal(out, want) {
 		t.Errorf("out-of-model kinds = %v, want %v", out, want)
 	}
 	s := Schedule{Entries: []Entry{{At(1), Fault{Kind: CrashTask, Task: "a"}}}}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ckptsim/ckptsim/scenarios"
+)
+
+// bench is `simrun bench`: run the standard scenario over consecutive seeds and report events
+// per second, virtual seconds simulated per wall second, and seeds per second. It measures;
+// it judges nothing, so its exit status is 0 unless the input is bad.
+func (a *app) bench(args []string) int {
+	const usage = "bench [-json] [-seeds N] [-j N]"
+	fs := newFlags("bench")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	count := positiveInt{value: 20}
+	fs.Var(&count, "seeds", "number of seeds to run, from 1")
+	jobs := positiveInt{value: 1}
+	fs.Var(&jobs, "j", "runs in parallel")
+	positional, status := a.parseCommand(fs, usage, args)
+	if status >= 0 {
+		return status
+	}
+	if len(positional) > 0 {
+		return a.fail("bench: unexpected argument %q (usage: simrun %s)", positional[0], usage)
+	}
+	var standard *scenarios.Scenario
+	for _, s := range a.builtins() {
+		if s.Name == scenarios.StandardName {
+			standard = s
+		}
+	}
+	if standard == nil {
+		return a.fail("bench: no built-in scenario %q", scenarios.StandardName)
+	}
+	spec := sweepSpec{scenarios: []*scenarios.Scenario{standard}, seeds: &scenarios.SeedRange{First: 1, Last: uint64(count.value)}}
+
+	var b benchResult
+	b.Scenario, b.Jobs = standard.Name, jobs.value
+	var jobErr error
+	start := time.Now()
+	execute(a.runner, spec.jobs(), jobs.value, a.build(), func(o outcome) bool {
+		if o.err != nil {
+			jobErr = o.err
+			return false
+		}
+		b.Seeds++
+		b.Events += o.result.Events
+		b.VirtualNanos += o.result.VirtualNanos
+		return true
+	})
+	b.WallNanos = time.Since(start).Nanoseconds()
+	if jobErr != nil {
+		return a.fail("bench: %s", trimPackage(jobErr))
+	}
+	wallSeconds := float64(b.WallNanos) / 1e9
+	b.EventsPerSecond = float64(b.Events) / wallSeconds
+	b.VirtualPerWall = float64(b.VirtualNanos) / float64(b.WallNanos)
+	b.SeedsPerSecond = float64(b.Seeds) / wallSeconds
+
+	if *asJSON {
+		writeJSON(a.stdout, b)
+		return exitOK
+	}
+	fmt.Fprintf(a.stdout, "scenario %s, seeds 1-%d, -j %d, build %s\n", b.Scenario, b.Seeds, b.Jobs, a.build())
+	fmt.Fprintf(a.stdout, "  events            %d in %s wall\n", b.Events, formatNanos(float64(b.WallNanos)))
+	fmt.Fprintf(a.stdout, "  events/s          %.0f\n", b.EventsPerSecond)
+	fmt.Fprintf(a.stdout, "  virtual s/wall s  %.1f\n", b.VirtualPerWall)
+	fmt.Fprintf(a.stdout, "  seeds/s           %.2f\n", b.SeedsPerSecond)
+	return exitOK
+}
+
+type benchResult struct {
+	Scenario        string  `json:"scenario"`
+	Seeds           int     `json:"seeds"`
+	Jobs            int     `json:"j"`
+	Events          uint64  `json:"events"`
+	VirtualNanos    int64   `json:"virtual_ns"`
+	WallNanos       int64   `json:"wall_ns"`
+	EventsPerSecond float64 `json:"events_per_second"`
+	VirtualPerWall  float64 `json:"virtual_seconds_per_wall_second"`
+	SeedsPerSecond  float64 `json:"seeds_per_second"`
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/ckptsim/ckptsim/scenarios"
+)
+
+// replay is `simrun replay`: rerun an artifact's case, compare the trace hash with the
+// recorded one, and judge the verdict as the scenario expects. On the build that wrote the
+// artifact a different hash is nondeterminism (exit 1); on another build it only says the
+// code changed.
+func (a *app) replay(args []string) int {
+	const usage = "replay [-json] [-trace FILE] ARTIFACT"
+	fs := newFlags("replay")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	tracePath := fs.String("trace", "", "write the trace (JSON Lines) to this file")
+	positional, status := a.parseCommand(fs, usage, args)
+	if status >= 0 {
+		return status
+	}
+	if len(positional) != 1 {
+		return a.fail("replay: want exactly one artifact file, got %d arguments (usage: simrun %s)", len(positional), usage)
+	}
+	path := positional[0]
+	art, err := loadArtifact(path)
+	if err != nil {
+		return a.fail("replay: %v", err)
+	}
+	plan, err := a.runner.Plan(art.Scenario, art.Seed)
+	if err != nil {
+		return a.fail("replay: %s: %s", path, trimPackage(err))
+	}
+	opts := scenarios.RunOptions{Build: a.build()}
+	var traceFile *os.File
+	if *tracePath != "" {
+		if traceFile, err = os.Create(*tracePath); err != nil {
+			return a.fail("replay: -trace: %v", err)
+		}
+		opts.Trace = traceFile
+	}
+	if !*asJSON {
+		fmt.Fprintf(a.stdout, "%-12s %s (recorded by build %s: %s)\n", "replaying:", path, art.Build, describeRecorded(art))
+		printPlan(a.stdout, plan)
+		fmt.Fprintln(a.stdout)
+	}
+	res, err := scenarios.Run(a.runner, plan, opts)
+	if traceFile != nil {
+		if cerr := traceFile.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return a.fail("replay: %s: %s", path, trimPackage(err))
+	}
+
+	check := replayCheck{
+		RecordedHash:     art.TraceHash,
+		HashMatches:      res.TraceHash == art.TraceHash,
+		ScheduleMatches:  plan.Faults.String() == art.Schedule.String(),
+		RecordedBuild:    art.Build,
+		SameBuild:        art.Build == a.build(),
+		RecordedVerdict:  art.Verdict,
+		SameViolations:   sameProperties(art.Violations, res.Violations),
+		ArtifactFilePath: path,
+	}
+	check.Nondeterministic = check.SameBuild && !(check.HashMatches && check.ScheduleMatches)
+
+	if *asJSON {
+		writeJSON(a.stdout, replayJSON{Result: forJSON(res), Replay: check})
+	} else {
+		printResult(a.stdout, res)
+		a.printReplayCheck(check, res)
+	}
+	if res.Unexpected || check.Nondeterministic {
+		return exitUnexpected
+	}
+	return exitOK
+}
+
+// replayCheck compares a replay with its artifact.
+type replayCheck struct {
+	ArtifactFilePath string `json:"artifact"`
+	RecordedHash     string `json:"recorded_trace_hash"`
+	HashMatches      bool   `json:"hash_matches"`
+	ScheduleMatches  bool   `json:"schedule_matches"`
+	RecordedBuild    string `json:"recorded_build"`
+	SameBuild        bool   `json:"same_build"`
+	RecordedVerdict  string `json:"recorded_verdict"`
+	SameViolations   bool   `json:"same_violations"`
+	Nondeterministic bool   `json:"nondeterministic"`
+}
+
+type replayJSON struct {
+	*scenarios.Result
+	Replay replayCheck `json:"replay"`
+}
+
+func (a *app) printReplayCheck(c replayCheck, res *scenarios.Result) {
+	row := func(name, value string) { fmt.Fprintf(a.stdout, "%-12s %s\n", name+":", value) }
+	switch {
+	case c.HashMatches && c.ScheduleMatches:
+		row("replay", "trace hash matches the artifact: the run reproduced exactly")
+	case c.SameBuild:
+		row("replay", fmt.Sprintf("NONDETERMINISM: same build %s, but the trace hash differs (recorded %s)", c.RecordedBuild, c.RecordedHash))
+		if !c.ScheduleMatches {
+			row("", "and the fault schedule drawn from the seed differs from the recorded one")
+		}
+	default:
+		row("replay", fmt.Sprintf("trace differs from the artifact's; it was recorded by build %s, this is %s, so the code changed", c.RecordedBuild, a.build()))
+	}
+	if c.RecordedVerdict != res.Verdict || !c.SameViolations {
+		row("recorded", fmt.Sprintf("%s; now %s", c.RecordedVerdict, res.Verdict))
+	} else if res.Verdict != scenarios.VerdictPass {
+		row("recorded", "the same verdict and violated properties")
+	}
+}
+
+func describeRecorded(art *scenarios.Artifact) string {
+	if art.Verdict == scenarios.VerdictFail {
+		var props []string
+		for _, v := range art.Violations {
+			if !slices.Contains(props, v.Property) {
+				props = append(props, v.Property)
+			}
+		}
+		return fmt.Sprintf("fail %v", props)
+	}
+	return art.Verdict
+}
+
+// sameProperties reports whether two violation lists name the same properties.
+func sameProperties(a, b []scenarios.Violation) bool {
+	set := func(vs []scenarios.Violation) []string {
+		var names []string
+		for _, v := range vs {
+			names = append(names, v.Property)
+		}
+		slices.Sort(names)
+		return slices.Compact(names)
+	}
+	return slices.Equal(set(a), set(b))
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ckptsim/ckptsim/scenarios"
+)
+
+// sweep is `simrun sweep`, and with no arguments the default job: every built-in scenario
+// over its default seeds.
+func (a *app) sweep(args []string) int {
+	const usage = "sweep [-scenario NAME|FILE|all] [-seeds A-B] [-j N] [-shard I/N] [-artifacts DIR] [-failfast] [-json]"
+	fs := newFlags("sweep")
+	scenarioArg := fs.String("scenario", "all", "built-in scenario name, scenario file, or all")
+	var seeds seedRangeFlag
+	fs.Var(&seeds, "seeds", "seed range A-B (default: each scenario's own seeds)")
+	jobs := positiveInt{value: a.cpus}
+	fs.Var(&jobs, "j", "runs in parallel (default: the number of CPUs)")
+	var shard shardFlag
+	fs.Var(&shard, "shard", "run only shard I of N (seeds congruent to I-1 mod N)")
+	artifactDir := fs.String("artifacts", "", "save an artifact of every failing run in this directory")
+	failFast := fs.Bool("failfast", false, "stop at the first unexpected result")
+	asJSON := fs.Bool("json", false, "print one JSON line per run, then a summary line")
+	positional, status := a.parseCommand(fs, usage, args)
+	if status >= 0 {
+		return status
+	}
+	if len(positional) > 0 {
+		return a.fail("sweep: unexpected argument %q (usage: simrun %s)", positional[0], usage)
+	}
+	spec := sweepSpec{seeds: seeds.value, shard: shard}
+	var skipped []skippedScenario
+	if *scenarioArg == "all" {
+		spec.scenarios, skipped = a.runnableBuiltins(spec.seeds)
+		for _, s := range skipped {
+			fmt.Fprintf(a.stderr, "simrun: skipping %s: %s\n", s.Scenario, s.Reason)
+		}
+	} else {
+		s, err := a.loadScenario(*scenarioArg)
+		if err != nil {
+			return a.fail("sweep: %v", err)
+		}
+		spec.scenarios = []*scenarios.Scenario{s}
+	}
+	policy, err := a.artifactPolicy(*artifactDir)
+	if err != nil {
+		return a.fail("sweep: %v", err)
+	}
+
+	var sum summary
+	total := spec.total()
+	progress := newProgress(a, total)
+	var jobErr error
+	var stoppedEarly bool
+	saved := 0
+	execute(a.runner, spec.jobs(), jobs.value, a.build(), func(o outcome) bool {
+		progress.update(o.job)
+		if o.err != nil {
+			jobErr = fmt.Errorf("%s seed %d: %s", o.scenario.Name, o.seed, trimPackage(o.err))
+			return false
+		}
+		r := o.result
+		sum.add(r)
+		if path := a.save(policy, o.plan, r); path != "" {
+			saved++
+		}
+		if *asJSON {
+			writeJSON(a.stdout, forJSON(r))
+			if r.Unexpected && r.Artifact != "" {
+				progress.clear()
+				fmt.Fprintf(a.stderr, "simrun: unexpected %s on %s seed %d; replay with: %s\n", r.Verdict, r.Scenario, r.Seed, a.replayCommand(r.Artifact))
+			}
+		} else if r.Unexpected {
+			progress.clear()
+			a.printUnexpected(r)
+		}
+		if r.Unexpected && *failFast {
+			stoppedEarly = true
+			return false
+		}
+		return true
+	})
+	progress.clear()
+	if jobErr != nil {
+		return a.fail("sweep: %v", jobErr)
+	}
+
+	all := sum.total()
+	if *asJSON {
+		writeJSON(a.stdout, sweepSummaryJSON{Summary: true, tally: all, Scenarios: sum.tallies, Skipped: skipped, StoppedEarly: stoppedEarly})
+	} else {
+		if all.Unexpected > 0 {
+			fmt.Fprintln(a.stdout)
+		}
+		sum.print(a.stdout)
+		for _, s := range skipped {
+			fmt.Fprintf(a.stdout, "skipped %s: %s\n", s.Scenario, s.Reason)
+		}
+		if stoppedEarly {
+			fmt.Fprintln(a.stdout, "stopped at the first unexpected result (-failfast)")
+		}
+		if saved > 0 {
+			fmt.Fprintf(a.stdout, "%d artifacts in %s\n", saved, policy.dir)
+		}
+	}
+	if all.Unexpected > 0 {
+		return exitUnexpected
+	}
+	return exitOK
+}
+
+// sweepSummaryJSON is the last line of `sweep -json`.
+type sweepSummaryJSON struct {
+	Summary bool `json:"summary"`
+	*tally
+	Scenarios    []*tally          `json:"scenarios"`
+	Skipped      []skippedScenario `json:"skipped,omitempty"`
+	StoppedEarly bool              `json:"stopped_early,omitempty"`
+}
+
+// skippedScenario is a built-in the sweep left out because this build cannot run it.
+type skippedScenario struct {
+	Scenario string `json:"scenario"`
+	Reason   string `json:"reason"`
+}
+
+// runnableBuiltins returns the built-ins this build can run, and the others with the
+// reason, judged by planning each on the first seed of its range.
+func (a *app) runnableBuiltins(seeds *scenarios.SeedRange) ([]*scenarios.Scenario, []skippedScenario) {
+	var run []*scenarios.Scenario
+	var skipped []skippedScenario
+	for _, s := range a.builtins() {
+		first := s.Seeds.First
+		if seeds != nil {
+			first = seeds.First
+		}
+		if _, err := a.runner.Plan(s, first); errors.Is(err, scenarios.ErrUnsupported) {
+			reason := strings.TrimPrefix(trimPackage(err), s.Name+": ")
+			skipped = append(skipped, skippedScenario{Scenario: s.Name, Reason: reason})
+			continue
+		}
+		run = append(run, s)
+	}
+	return run, skipped
+}
+
+// printUnexpected reports one unexpected run of a sweep: what happened, its first
+// violation, and the one command that replays it.
+func (a *app) printUnexpected(r *scenarios.Result) {
+	fmt.Fprintf(a.stdout, "UNEXPECTED %s seed %d: %s: %s\n", r.Scenario, r.Seed, r.Verdict, r.Why)
+	for i, v := range r.Violations {
+		if i == 3 {
+			fmt.Fprintf(a.stdout, "  ... and %d more violations\n", len(r.Violations)-i)
+			break
+		}
+		fmt.Fprintln(a.stdout, "  "+v.String())
+	}
+	if r.Artifact != "" {
+		fmt.Fprintln(a.stdout, "  replay: "+a.replayCommand(r.Artifact))
+	}
+}
+
+// progress draws "[done/total] scenario seed" on stderr, redrawn in place, only when stderr
+// is a terminal; it is never part of the output a script reads.
+type progress struct {
+	a     *app
+	total uint64
+	done  uint64
+	last  time.Time
+	shown bool
+}
+
+func newProgress(a *app, total uint64) *progress { return &progress{a: a, total: total} }
+
+func (p *progress) update(j job) {
+	p.done++
+	if !p.a.progress || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	p.shown = true
+	fmt.Fprintf(p.a.stderr, "\r\x1b[K[%d/%d] %s seed %d", p.done, p.total, j.scenario.Name, j.seed)
+}
+
+func (p *progress) clear() {
+	if p.shown {
+		fmt.Fprint(p.a.stderr, "\r\x1b[K")
+		p.shown = false
+	}
+}

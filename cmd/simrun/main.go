@@ -1,0 +1,158 @@
+// Command simrun sweeps, runs, replays and shrinks ckptsim scenarios.
+//
+// Every run is a pure function of its scenario and seed. simrun prints the seed and what it
+// derives first, judges each run against what its scenario expects, and saves a replayable
+// artifact for every unexpected failure. Exit status: 0 when every verdict is what its
+// scenario expects, 1 when any is not (or a replay shows nondeterminism), 2 for bad usage or
+// bad input. See DESIGN.md section 7 and the README's "Using simrun".
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/ckptsim/ckptsim/scenarios"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Exit statuses (DESIGN.md section 7).
+const (
+	exitOK         = 0 // every verdict as expected
+	exitUnexpected = 1 // some verdict not as expected, or nondeterminism
+	exitUsage      = 2 // bad usage or bad input
+)
+
+// run is simrun with its arguments and output streams, so that tests call it in-process.
+func run(args []string, stdout, stderr io.Writer) int {
+	a := &app{
+		stdout:      stdout,
+		stderr:      stderr,
+		runner:      scenarios.NewSimulation(),
+		builtins:    scenarios.Builtins,
+		build:       buildID,
+		progress:    isTerminal(stderr),
+		cpus:        runtime.NumCPU(),
+		invocation:  invocation(),
+		artifactDir: defaultArtifactDir,
+	}
+	return a.main(args)
+}
+
+// defaultArtifactDir receives the artifacts of unexpected failures when -artifacts is not
+// given.
+const defaultArtifactDir = "simrun-artifacts"
+
+// app is one invocation of simrun and everything it depends on, so that tests can swap the
+// runner, the catalogue and the build for fakes.
+type app struct {
+	stdout, stderr io.Writer
+	runner         scenarios.Runner
+	builtins       func() []*scenarios.Scenario
+	build          func() string
+	progress       bool // stderr is a terminal: draw a progress line there
+	cpus           int
+	invocation     string // how the user ran simrun, for the replay commands it prints
+	artifactDir    string
+}
+
+type command struct {
+	name    string
+	usage   string
+	summary string
+	run     func(a *app, args []string) int
+}
+
+var commands []command
+
+func init() {
+	// Assigned here rather than in the declaration: the commands refer to usage, which
+	// refers to commands.
+	commands = []command{
+		{"list", "list [-json]", "list the built-in scenarios", (*app).list},
+		{"run", "run -scenario NAME|FILE -seed N [-trace FILE] [-artifacts DIR] [-json]", "run one scenario on one seed", (*app).runOne},
+		{"sweep", "sweep [-scenario NAME|FILE|all] [-seeds A-B] [-j N] [-shard I/N] [-artifacts DIR] [-failfast] [-json]", "run scenarios over ranges of seeds", (*app).sweep},
+		{"replay", "replay [-json] [-trace FILE] ARTIFACT", "rerun an artifact's case and check its trace hash", (*app).replay},
+		{"shrink", "shrink ARTIFACT [-o FILE]", "find a smaller case that fails the same way", (*app).shrink},
+		{"bench", "bench [-json] [-seeds N] [-j N]", "measure speed on the standard scenario", (*app).bench},
+	}
+}
+
+func (a *app) main(args []string) int {
+	if len(args) == 0 {
+		return a.sweep(nil)
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		a.usage(a.stdout)
+		return exitOK
+	}
+	if strings.HasPrefix(name, "-") {
+		// Flags without a command configure the default job, a sweep.
+		return a.sweep(args)
+	}
+	for _, c := range commands {
+		if c.name == name {
+			return c.run(a, args[1:])
+		}
+	}
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return a.fail("unknown command %q (commands: %s; see simrun help)", name, strings.Join(names, ", "))
+}
+
+func (a *app) usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: simrun [command] [flags]")
+	fmt.Fprintln(w, "\nWith no command, simrun sweeps every built-in scenario over its default seeds.")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  simrun %s\n        %s\n", c.usage, c.summary)
+	}
+	fmt.Fprintln(w, "\nFlags may come before or after arguments.")
+	fmt.Fprintln(w, "Exit status: 0 every verdict as expected, 1 some verdict unexpected (or nondeterminism), 2 bad usage or input.")
+}
+
+// fail reports bad usage or bad input on one line and returns exit status 2.
+func (a *app) fail(format string, args ...any) int {
+	msg := fmt.Sprintf(format, args...)
+	// One line, whatever a wrapped error carried.
+	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ")), " ")
+	fmt.Fprintln(a.stderr, "simrun: "+msg)
+	return exitUsage
+}
+
+// isTerminal reports whether w is a terminal, where a redrawn progress line belongs.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// invocation returns how to run simrun again: "go run ./cmd/simrun" when this binary was
+// built by go run, else its name.
+func invocation() string {
+	if len(os.Args) == 0 {
+		return "simrun"
+	}
+	exe := os.Args[0]
+	base := filepath.Base(exe)
+	switch {
+	case base == "simrun" || strings.HasSuffix(base, ".test"):
+		return "simrun"
+	case strings.Contains(filepath.ToSlash(exe), "/go-build"):
+		return "go run ./cmd/simrun"
+	}
+	return exe
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/scenarios"
+)
+
+// printPlan writes the seed and everything derived from it before a run starts, so that a
+// run that hangs or crashes has already said how to reproduce it (TigerBeetle's VOPR does
+// the same).
+func printPlan(w io.Writer, p *scenarios.Plan) {
+	s := p.Scenario
+	row := func(name, value string) { fmt.Fprintf(w, "%-12s %s\n", name+":", value) }
+	row("seed", fmt.Sprint(p.Seed))
+	name := s.Name
+	if s.IsNegativeControl() {
+		name += " (negative control: expects " + s.Expect.Property + " to fail)"
+	}
+	row("scenario", name)
+	row("mode", s.Mode)
+	row("topology", describeTopology(s))
+	row("workload", describeWorkload(s))
+	if s.Sink != nil {
+		sink := s.Sink.Kind
+		if s.Sink.TransactionTimeout != 0 {
+			sink += " transaction_timeout=" + s.Sink.TransactionTimeout.String()
+		}
+		row("sink", sink)
+	}
+	row("checkpoint", describeCheckpoint(s))
+	l := s.Limits
+	row("limits", fmt.Sprintf("fault_phase=%s heal_phase=%s liveness_bound=%s max_virtual_time=%s max_events=%d",
+		l.FaultPhase, l.HealPhase, l.LivenessBound, l.MaxVirtualTime, l.MaxEvents))
+	row("checks", strings.Join(p.Properties, ", "))
+	for _, o := range p.Options {
+		row(o.Name, o.Value)
+	}
+	source := "scheduled"
+	if s.Swarm != nil {
+		source = "drawn by swarm"
+	}
+	row("faults", fmt.Sprintf("%d %s", len(p.Faults.Entries), source))
+	for _, f := range p.Faults.Entries {
+		fmt.Fprintln(w, "  "+f.String())
+	}
+	if len(s.Script) > 0 {
+		row("script", fmt.Sprintf("%d steps", len(s.Script)))
+	}
+}
+
+func describeTopology(s *scenarios.Scenario) string {
+	t := s.Topology
+	switch {
+	case t.Kind == scenarios.TopologyExplicit:
+		return fmt.Sprintf("explicit, %d nodes, %d links", len(t.Nodes), len(t.Links))
+	case s.Mode == scenarios.ModeChandyLamport:
+		return fmt.Sprintf("%s of %d processes", t.Kind, t.Processes)
+	}
+	desc := fmt.Sprintf("%s parallelism=%d", t.Kind, t.Parallelism)
+	if t.Stages != 0 {
+		desc += fmt.Sprintf(" stages=%d", t.Stages)
+	}
+	if t.Inputs != 0 {
+		desc += fmt.Sprintf(" inputs=%d", t.Inputs)
+	}
+	return desc
+}
+
+func describeWorkload(s *scenarios.Scenario) string {
+	w := s.Workload
+	switch w.Kind {
+	case scenarios.WorkloadTokens:
+		return fmt.Sprintf("tokens transfers=%d max_transfer=%d initial_tokens=%d record_interval=%s",
+			w.Transfers, w.MaxTransfer, w.InitialTokens, w.RecordInterval)
+	case scenarios.WorkloadKeyedSum:
+		return fmt.Sprintf("keyed-sum records=%d keys=%d record_interval=%s", w.Records, w.Keys, w.RecordInterval)
+	}
+	return fmt.Sprintf("%s records=%d record_interval=%s", w.Kind, w.Records, w.RecordInterval)
+}
+
+func describeCheckpoint(s *scenarios.Scenario) string {
+	c := s.Checkpoint
+	desc := fmt.Sprintf("interval=%s timeout=%s max_concurrent=%d", c.Interval, c.Timeout, c.MaxConcurrent)
+	if c.AlignmentTimeout != 0 {
+		desc += " alignment_timeout=" + c.AlignmentTimeout.String()
+	}
+	return desc
+}
+
+// printResult writes what a run showed, after its plan.
+func printResult(w io.Writer, r *scenarios.Result) {
+	row := func(name, value string) { fmt.Fprintf(w, "%-12s %s\n", name+":", value) }
+	row("verdict", describeVerdict(r))
+	if len(r.Violations) > 0 {
+		row("violations", fmt.Sprint(len(r.Violations)))
+		for _, v := range r.Violations {
+			fmt.Fprintln(w, "  "+v.String())
+		}
+	}
+	if r.Panic != "" {
+		fmt.Fprintln(w, "  (the panic's stack is in the artifact)")
+	}
+	row("trace", fmt.Sprintf("%s (%d events)", r.TraceHash, r.Events))
+	row("time", fmt.Sprintf("%s virtual, %s wall%s", formatNanos(float64(r.VirtualNanos)), formatNanos(float64(r.WallNanos)), speedup(r)))
+	row("checkpoints", fmt.Sprintf("%d completed, %d aborted", r.CheckpointsCompleted, r.CheckpointsAborted))
+	row("injected", fmt.Sprintf("%d of %d faults", r.FaultsInjected, len(r.Faults)))
+}
+
+// describeVerdict says the verdict and how it compares with the expectation.
+func describeVerdict(r *scenarios.Result) string {
+	expected := r.Expected
+	if r.ExpectedProperty != "" {
+		expected += " (" + r.ExpectedProperty + ")"
+	}
+	if r.Unexpected {
+		return fmt.Sprintf("%s, UNEXPECTED: %s (expected %s)", r.Verdict, r.Why, expected)
+	}
+	return fmt.Sprintf("%s, as expected (%s)", r.Verdict, expected)
+}
+
+func speedup(r *scenarios.Result) string {
+	if r.WallNanos <= 0 || r.VirtualNanos <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%.0fx)", float64(r.VirtualNanos)/float64(r.WallNanos))
+}
+
+// formatNanos renders a span with three significant digits in a fitting unit.
+func formatNanos(ns float64) string {
+	if math.IsNaN(ns) {
+		return "-"
+	}
+	units := []struct {
+		name string
+		size float64
+	}{{"s", 1e9}, {"ms", 1e6}, {"µs", 1e3}}
+	for _, u := range units {
+		if math.Abs(ns) >= u.size {
+			return trimFloat(ns/u.size) + u.name
+		}
+	}
+	return fmt.Sprintf("%.0fns", ns)
+}
+
+func trimFloat(v float64) string {
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+// writeJSON writes v as one line.
+func writeJSON(w io.Writer, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("simrun: marshalling %T: %v", v, err))
+	}
+	w.Write(append(data, '\n'))
+}
+
+// forJSON returns r with empty lists as [] rather than null, so that consumers of the JSON
+// lines need not tell the two apart.
+func forJSON(r *scenarios.Result) *scenarios.Result {
+	c := *r
+	if c.Violations == nil {
+		c.Violations = []scenarios.Violation{}
+	}
+	if c.Faults == nil {
+		c.Faults = []faults.Entry{}
+	}
+	if c.RecoveryNanos == nil {
+		c.RecoveryNanos = []int64{}
+	}
+	if c.CheckpointNanos == nil {
+		c.CheckpointNanos = []int64{}
+	}
+	return &c
+}

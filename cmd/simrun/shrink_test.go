@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
+)
+
+func TestShrinkCommand(t *testing.T) {
+	inTempDir(t)
+	writeFile(t, "buggy.json", buggyScenario)
+	a := testApp(t, &scenariotest.Fake{})
+	if r := a.invoke("run", "-scenario", "buggy.json", "-seed", "2"); r.code != exitUnexpected {
+		t.Fatalf("run exit %d", r.code)
+	}
+	original := filepath.Join(defaultArtifactDir, "buggy-seed2-fail.json")
+	before, err := os.ReadFile(original)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r := a.invoke("shrink", original)
+	if r.code != exitOK {
+		t.Fatalf("shrink exit %d: %s", r.code, r.stderr)
+	}
+	shrunk := filepath.Join(defaultArtifactDir, "buggy-seed2-fail.shrunk.json")
+	for _, want := range []string{"faults:      3 -> 1", "input:       60 -> 10", "data.duplicate", "wrote:       " + shrunk, "replay:      simrun replay " + shrunk} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("shrink output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if after, _ := os.ReadFile(original); string(after) != string(before) {
+		t.Error("shrink changed its input")
+	}
+	small := readArtifact(t, shrunk)
+	if len(small.Schedule.Entries) != 1 || small.Scenario.Workload.Records != scenariotest.MinFailingInput || small.ShrunkFrom != original {
+		t.Errorf("shrunk artifact: %d faults, %d records, from %q", len(small.Schedule.Entries), small.Scenario.Workload.Records, small.ShrunkFrom)
+	}
+
+	// Shrinking again never overwrites the first result.
+	if r := a.invoke("shrink", original); r.code != exitOK || !strings.Contains(r.stdout, "buggy-seed2-fail.shrunk-2.json") {
+		t.Errorf("second shrink: exit %d:\n%s", r.code, r.stdout)
+	}
+	// -o names the one file shrink may overwrite; the flag may follow the argument.
+	out := writeFile(t, "mine.json", "old")
+	if r := a.invoke("shrink", original, "-o", out); r.code != exitOK {
+		t.Fatalf("shrink -o: exit %d: %s", r.code, r.stderr)
+	}
+	readArtifact(t, out)
+
+	// The shrunk case is still the bug: its replay reproduces and exits 1.
+	r = a.invoke("replay", "-json", shrunk)
+	var got struct {
+		scenarios.Result
+		Replay replayCheck `json:"replay"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if r.code != exitUnexpected || !got.Replay.HashMatches || got.Violations[0].Property != scenarios.PropertyExactlyOnce {
+		t.Errorf("replay of the shrunk bug: exit %d, %+v", r.code, got.Replay)
+	}
+}
+
+func TestShrinkOfAFixedBug(t *testing.T) {
+	dir := t.TempDir()
+	path := goodArtifact(t, dir)
+	fixed := &scenariotest.Fake{Fails: func(*scenarios.Plan) []string { return nil }}
+	r := testApp(t, fixed).invoke("shrink", path)
+	if r.code != exitUnexpected || !strings.Contains(r.stderr, "does not reproduce") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+func readArtifact(t *testing.T, path string) *scenarios.Artifact {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := scenarios.ParseArtifact(data)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return a
+}
+
+func TestBench(t *testing.T) {
+	fake := &scenariotest.Fake{}
+	r := testApp(t, fake).invoke("bench", "-json", "-seeds", "3")
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var b benchResult
+	if err := json.Unmarshal([]byte(r.stdout), &b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Scenario != scenarios.StandardName || b.Seeds != 3 || b.Events == 0 || b.EventsPerSecond <= 0 || b.SeedsPerSecond <= 0 || b.VirtualPerWall <= 0 {
+		t.Errorf("bench result %+v", b)
+	}
+	if fake.Runs() != 3 {
+		t.Errorf("%d runs, want 3", fake.Runs())
+	}
+	r = testApp(t, fake).invoke("bench", "-seeds", "2", "-j", "2")
+	if r.code != exitOK || !strings.Contains(r.stdout, "events/s") || !strings.Contains(r.stdout, "virtual s/wall s") || !strings.Contains(r.stdout, "seeds/s") {
+		t.Errorf("text bench: exit %d:\n%s", r.code, r.stdout)
+	}
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/ckptsim/ckptsim/scenarios"
+)
+
+// outcome is a finished job.
+type outcome struct {
+	job
+	plan   *scenarios.Plan
+	result *scenarios.Result
+	err    error // the scenario could not be assembled
+}
+
+// execute runs the jobs on workers goroutines (one simulation per goroutine; parallelism is
+// across seeds only) and hands outcomes to emit in job order, whatever order they finish in,
+// so output does not depend on the number of workers. emit returns false to stop the sweep:
+// no further job starts, and no later outcome is emitted.
+func execute(r scenarios.Runner, jobs func(yield func(job) bool), workers int, build string, emit func(outcome) bool) {
+	// window bounds how far dispatch may run ahead of emission, which bounds the memory held
+	// by finished outcomes waiting for a slow earlier one.
+	window := make(chan struct{}, 4*workers)
+	todo := make(chan job)
+	done := make(chan outcome)
+	var stopped atomic.Bool
+
+	go func() {
+		defer close(todo)
+		for j := range jobs {
+			window <- struct{}{}
+			if stopped.Load() {
+				<-window
+				return
+			}
+			todo <- j
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for j := range todo {
+				done <- runJob(r, j, build)
+			}
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+
+	pending := map[int]outcome{}
+	next := 0
+	for o := range done {
+		pending[o.index] = o
+		for {
+			ready, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			<-window
+			if !stopped.Load() && !emit(ready) {
+				stopped.Store(true)
+			}
+		}
+	}
+}
+
+func runJob(r scenarios.Runner, j job, build string) outcome {
+	plan, res, err := scenarios.Execute(r, j.scenario, j.seed, scenarios.RunOptions{Build: build})
+	return outcome{job: j, plan: plan, result: res, err: err}
+}

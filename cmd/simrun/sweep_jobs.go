@@ -1,0 +1,60 @@
+package main
+
+import (
+	"iter"
+
+	"github.com/ckptsim/ckptsim/scenarios"
+)
+
+// sweepSpec is what a sweep covers: scenarios in order, each over a seed range, filtered to
+// one shard.
+type sweepSpec struct {
+	scenarios []*scenarios.Scenario
+	seeds     *scenarios.SeedRange // overrides each scenario's default seeds when set
+	shard     shardFlag
+}
+
+// job is one run of a sweep; index is its position in the sweep's deterministic order.
+type job struct {
+	index    int
+	scenario *scenarios.Scenario
+	seed     uint64
+}
+
+func (s *sweepSpec) rangeOf(sc *scenarios.Scenario) scenarios.SeedRange {
+	if s.seeds != nil {
+		return *s.seeds
+	}
+	return *sc.Seeds
+}
+
+// jobs yields the sweep's runs lazily, so a range of a million seeds costs no memory up
+// front: scenarios in order, seeds ascending, only those the shard holds.
+func (s *sweepSpec) jobs() iter.Seq[job] {
+	return func(yield func(job) bool) {
+		index := 0
+		for _, sc := range s.scenarios {
+			r := s.rangeOf(sc)
+			for seed := r.First; ; seed++ {
+				if s.shard.contains(seed) {
+					if !yield(job{index: index, scenario: sc, seed: seed}) {
+						return
+					}
+					index++
+				}
+				if seed == r.Last {
+					break
+				}
+			}
+		}
+	}
+}
+
+// total returns the number of jobs, for the progress line.
+func (s *sweepSpec) total() uint64 {
+	var n uint64
+	for _, sc := range s.scenarios {
+		n += s.shard.countIn(s.rangeOf(sc))
+	}
+	return n
+}

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
+)
+
+// runKeys returns "scenario/seed" for each per-run line of sweep -json output, and the
+// summary line.
+func runKeys(t *testing.T, out string) ([]string, map[string]any) {
+	t.Helper()
+	var keys []string
+	var summary map[string]any
+	for _, line := range jsonLines(t, out) {
+		if line["summary"] == true {
+			summary = line
+			continue
+		}
+		keys = append(keys, fmt.Sprintf("%v/%v", line["scenario"], line["seed"]))
+	}
+	return keys, summary
+}
+
+func TestShardsPartitionTheRange(t *testing.T) {
+	a := testApp(t, &scenariotest.Fake{})
+	all := a.invoke("sweep", "-json", "-seeds", "3-25", "-scenario", "pipeline-calm")
+	whole, _ := runKeys(t, all.stdout)
+	if len(whole) != 23 {
+		t.Fatalf("%d runs, want 23", len(whole))
+	}
+	for _, n := range []int{1, 2, 3, 7, 40} {
+		var merged []string
+		for i := 1; i <= n; i++ {
+			r := a.invoke("sweep", "-json", "-seeds", "3-25", "-scenario", "pipeline-calm", "-shard", fmt.Sprintf("%d/%d", i, n))
+			if r.code != exitOK {
+				t.Fatalf("shard %d/%d: exit %d: %s", i, n, r.code, r.stderr)
+			}
+			keys, summary := runKeys(t, r.stdout)
+			if summary["runs"] != float64(len(keys)) {
+				t.Errorf("shard %d/%d: summary says %v runs, printed %d", i, n, summary["runs"], len(keys))
+			}
+			merged = append(merged, keys...)
+		}
+		slices.Sort(merged)
+		sortedWhole := slices.Sorted(slices.Values(whole))
+		if !slices.Equal(merged, sortedWhole) {
+			t.Errorf("%d shards cover %v\nwant %v", n, merged, sortedWhole)
+		}
+	}
+}
+
+// TestShardCount checks shardFlag's arithmetic count against counting one by one.
+func TestShardCount(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.Uint64Range(1, 50).Draw(t, "n")
+		i := rapid.Uint64Range(1, n).Draw(t, "i")
+		first := rapid.Uint64Range(0, 500).Draw(t, "first")
+		last := first + rapid.Uint64Range(0, 300).Draw(t, "length")
+		shard := shardFlag{index: i, count: n}
+		var want uint64
+		for s := first; s <= last; s++ {
+			if shard.contains(s) {
+				want++
+			}
+		}
+		if got := shard.countIn(scenarios.SeedRange{First: first, Last: last}); got != want {
+			t.Fatalf("countIn = %d, want %d", got, want)
+		}
+	})
+}
+
+var wallTime = regexp.MustCompile(`"wall_ns":\d+`)
+
+func TestSweepOutputDoesNotDependOnParallelism(t *testing.T) {
+	a := testApp(t, &scenariotest.Fake{})
+	var outputs []string
+	for _, j := range []string{"1", "3", "8"} {
+		r := a.invoke("sweep", "-json", "-seeds", "1-4", "-j", j)
+		if r.code != exitOK {
+			t.Fatalf("-j %s: exit %d: %s", j, r.code, r.stderr)
+		}
+		outputs = append(outputs, wallTime.ReplaceAllString(r.stdout, `"wall_ns":0`))
+		text := a.invoke("sweep", "-seeds", "1-4", "-j", j)
+		outputs = append(outputs, text.stdout)
+	}
+	for k := 2; k < len(outputs); k++ {
+		if outputs[k] != outputs[k%2] {
+			t.Errorf("output %d differs from the -j 1 output:\n%s\nvs\n%s", k, outputs[k], outputs[k%2])
+		}
+	}
+	keys, summary := runKeys(t, outputs[0])
+	if want := 4 * len(scenarios.Builtins()); len(keys) != want || summary["runs"] != float64(want) {
+		t.Errorf("%d runs (summary %v), want %d", len(keys), summary["runs"], want)
+	}
+	if summary["unexpected"] != 0.0 || summary["failed"] == 0.0 {
+		t.Errorf("summary %v: the fake fails every negative control and nothing else", summary)
+	}
+}
+
+func TestSweepFailFast(t *testing.T) {
+	dir := inTempDir(t)
+	writeFile(t, "buggy.json", buggyScenario)
+	// Only seeds 3 and 5 of the buggy scenario fail.
+	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []string {
+		if p.Seed == 3 || p.Seed == 5 {
+			return []string{scenarios.PropertyExactlyOnce}
+		}
+		return nil
+	}}
+	for _, j := range []string{"1", "4"} {
+		a := testApp(t, fake)
+		a.artifactDir = filepath.Join(dir, "artifacts-"+j)
+		r := a.invoke("sweep", "-json", "-failfast", "-scenario", "buggy.json", "-seeds", "1-6", "-j", j)
+		keys, summary := runKeys(t, r.stdout)
+		if r.code != exitUnexpected || !slices.Equal(keys, []string{"buggy/1", "buggy/2", "buggy/3"}) || summary["stopped_early"] != true {
+			t.Errorf("-j %s: exit %d, runs %v, summary %v", j, r.code, keys, summary)
+		}
+		if !strings.Contains(r.stderr, "replay with: simrun replay "+filepath.Join(a.artifactDir, "buggy-seed3-fail.json")) {
+			t.Errorf("-j %s: stderr %q lacks the replay command", j, r.stderr)
+		}
+	}
+}
+
+func TestDefaultJobSweepsTheCatalogue(t *testing.T) {
+	inTempDir(t)
+	r := testApp(t, &scenariotest.Fake{}).invoke()
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	if r.stderr != "" {
+		t.Errorf("progress went to stderr although it is not a terminal: %q", r.stderr)
+	}
+	header := strings.Fields(strings.SplitN(r.stdout, "\n", 2)[0])
+	for _, col := range []string{"scenario", "runs", "passed", "failed", "unexpected", "recovery", "checkpoint", "p50", "p99"} {
+		if !slices.Contains(header, col) {
+			t.Errorf("summary header %v lacks %s", header, col)
+		}
+	}
+	for _, s := range scenarios.Builtins() {
+		row := fmt.Sprintf("%s ", s.Name)
+		if !strings.Contains(r.stdout, row) {
+			t.Errorf("no summary row for %s", s.Name)
+		}
+	}
+	if !strings.Contains(r.stdout, "\ntotal ") {
+		t.Errorf("no total row:\n%s", r.stdout)
+	}
+}
+
+func TestSweepOfAnUnexpectedFailurePrintsItsReplay(t *testing.T) {
+	inTempDir(t)
+	writeFile(t, "buggy.json", buggyScenario)
+	r := testApp(t, &scenariotest.Fake{}).invoke("sweep", "-scenario", "buggy.json", "-seeds", "1-2", "-j", "2")
+	if r.code != exitUnexpected {
+		t.Fatalf("exit %d", r.code)
+	}
+	for _, want := range []string{
+		"UNEXPECTED buggy seed 1: fail: violated exactly-once",
+		"replay: simrun replay simrun-artifacts/buggy-seed1-fail.json",
+		"replay: simrun replay simrun-artifacts/buggy-seed2-fail.json",
+		"2 artifacts in simrun-artifacts",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+func TestSummaryQuantiles(t *testing.T) {
+	var s summary
+	for i := 1; i <= 100; i++ {
+		s.add(&scenarios.Result{Scenario: "x", Verdict: scenarios.VerdictPass, RecoveryNanos: []int64{int64(i) * 1_000_000}, CheckpointNanos: []int64{5_000_000}})
+	}
+	total := s.total()
+	if float64(total.RecoveryP50) != 50.5e6 || float64(total.RecoveryP99) != 99.01e6 || float64(total.CheckpointP50) != 5e6 {
+		t.Errorf("p50 %v p99 %v checkpoint p50 %v", total.RecoveryP50, total.RecoveryP99, total.CheckpointP50)
+	}
+	var out strings.Builder
+	s.print(&out)
+	if !strings.Contains(out.String(), "50.5ms") || !strings.Contains(out.String(), "99.0ms") {
+		t.Errorf("table:\n%s", out.String())
+	}
+}

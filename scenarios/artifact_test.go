@@ -1,0 +1,125 @@
+package scenarios
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// sampleArtifact is the artifact of a failed run of a built-in negative control.
+func sampleArtifact(t testing.TB) *Artifact {
+	s, err := Lookup("control-reorder-aligned")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewSimulation().Plan(s, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Result{
+		Verdict:   VerdictFail,
+		TraceHash: strings.Repeat("ab", 32),
+		Events:    1234,
+		Violations: []Violation{{
+			Property: PropertyConsistentCut, Message: "recv.source-0 + chan.source-0 = 40, sent = 41", Seq: 812, T: 1_250_000_000, Task: "sum-0", CP: 4,
+		}},
+	}
+	return NewArtifact(p, r, "test-build")
+}
+
+func TestArtifactRoundTrip(t *testing.T) {
+	a := sampleArtifact(t)
+	back, err := ParseArtifact(MarshalArtifact(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(a, back); diff != "" {
+		t.Errorf("round trip changed the artifact (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseArtifactRejectsDamage(t *testing.T) {
+	good := string(MarshalArtifact(sampleArtifact(t)))
+	for _, tc := range []struct {
+		name, input, want string
+	}{
+		{"empty", "", "artifact: invalid JSON"},
+		{"truncated", good[:len(good)/2], "artifact: invalid JSON"},
+		{"a scenario, not an artifact", string(Marshal(Builtins()[0])), "artifact.name: unknown field"},
+		{"newer version", strings.Replace(good, `"artifact_version": 1`, `"artifact_version": 2`, 1), "artifact.artifact_version: this build reads version 1, not 2"},
+		{"bad hash", strings.Replace(good, strings.Repeat("ab", 32), "abc", 1), "artifact.trace_hash: must be 64 lower-case hex digits"},
+		{"bad verdict", replaceLast(good, `"verdict": "fail"`, `"verdict": "meh"`), `artifact.verdict: "meh" is not one of pass, fail, limit`},
+		{"missing scenario", strings.Replace(good, `"scenario": {`, `"scenario": null, "x": {`, 1), "artifact.x: unknown field"},
+		{"broken scenario", strings.Replace(good, `"mode": "aligned"`, `"mode": "sideways"`, 1), `artifact.scenario.mode: "sideways" is not one of`},
+		{"schedule names a missing task", replaceLast(good, `"from": "source-0"`, `"from": "source-9"`), `artifact.schedule.entries[0].fault.from: no endpoint "source-9"`},
+		{"fail without violations", replaceLast(good, `"property": "consistent-cut"`, `"property": ""`), "artifact.violations[0].property: is required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseArtifact([]byte(tc.input))
+			if err == nil {
+				t.Fatal("ParseArtifact accepted it")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q\ndoes not contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// replaceLast replaces the last occurrence of old in s: in an artifact, the one after the
+// inline scenario.
+func replaceLast(s, old, new string) string {
+	i := strings.LastIndex(s, old)
+	if i < 0 {
+		panic("replaceLast: " + old + " not found")
+	}
+	return s[:i] + new + s[i+len(old):]
+}
+
+func TestSaveArtifactNeverOverwrites(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new", "dir")
+	a := sampleArtifact(t)
+	var paths []string
+	for range 3 {
+		p, err := SaveArtifact(dir, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, filepath.Base(p))
+	}
+	want := []string{"control-reorder-aligned-seed7-fail.json", "control-reorder-aligned-seed7-fail-2.json", "control-reorder-aligned-seed7-fail-3.json"}
+	if diff := cmp.Diff(want, paths); diff != "" {
+		t.Errorf("names (-want +got):\n%s", diff)
+	}
+	for _, name := range paths {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseArtifact(data); err != nil {
+			t.Errorf("%s does not read back: %v", name, err)
+		}
+	}
+}
+
+func FuzzParseArtifact(f *testing.F) {
+	f.Add(MarshalArtifact(sampleArtifact(f)))
+	f.Add([]byte(`{"artifact_version": 1, "scenario": null}`))
+	f.Add([]byte(`{"artifact_version": 1, "schedule": {"entries": [{"fault": {"kind": "net.drop"}}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := ParseArtifact(data)
+		if err != nil {
+			return
+		}
+		back, err := ParseArtifact(MarshalArtifact(a))
+		if err != nil {
+			t.Fatalf("accepted artifact does not parse back: %v", err)
+		}
+		if diff := cmp.Diff(a, back); diff != "" {
+			t.Fatalf("round trip changed the artifact (-want +got):\n%s", diff)
+		}
+	})
+}

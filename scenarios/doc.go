@@ -1,0 +1,46 @@
+// Package scenarios is where ckptsim's parts meet: the catalogue of named scenarios, the
+// scenario file format, and the glue that runs one scenario on one seed with the engine on
+// the simulator, the faults package's injector and the checkers, and judges the result.
+//
+// # Scenarios
+//
+// A Scenario is plain data: the job (topology, workload, sink), the checkpoint mode and its
+// settings, a fault schedule or a swarm, the run's limits, the verdict it must give and the
+// seeds a sweep uses by default. Files hold one as JSON, read by Parse: strictly (an unknown
+// field, a duplicate key, a wrong type or a setting that does not apply is an error naming
+// its path, such as scenario.faults[2].trigger.at_ns), then completed with defaults and
+// validated. Builtins returns the catalogue; the negative controls among it are built to
+// fail with a named property, so that a checker that stops catching its bug shows up as an
+// unexpected pass.
+//
+// # Running
+//
+// Runner is the interface simrun and the tests drive: Plan derives what the seed decides
+// before a run (the schedule a swarm draws), so that it can be printed first; Run executes
+// the plan. Execute adds the judging (Result.Judge against Scenario.Expect) and turns a
+// panic inside a run into a failed verdict, so a sweep goes on and the failure is kept.
+// Simulation is the real Runner:
+//
+//  1. the scenario becomes an engine job (engineConfig: dataflow operators, or for mode
+//     chandy-lamport the engine's tokens operator) and a reference model of what a correct
+//     run produces (reference);
+//  2. scenarios/simenv places the job on a sim kernel seeded from the run's seed, and a
+//     trace.Recorder records it, hashed as it streams;
+//  3. the faults package's Injector runs the fault phase, heal and the liveness phase
+//     against a Target (target.go): faults/simtarget's World for the kernel (hosts, links,
+//     clocks), storage by key prefix, and the engine half (tasks, coordinator, external
+//     store);
+//  4. the checkers judge the trace against the reference; the verdict is pass, fail, or
+//     limit when the run hit a limit or a property could not be decided.
+//
+// A run is a pure function of its scenario and seed: the trace hash is the same at any
+// GOMAXPROCS and under the race detector, which the tests check.
+//
+// # Artifacts and shrinking
+//
+// An Artifact records a run completely (the scenario inline, the seed, the fault schedule,
+// the build, the trace hash, the verdict and violations), so it replays without the
+// catalogue. Shrink searches for a smaller case that fails the same property: delta
+// debugging over the schedule, bisection of the input size, then halving of the faults'
+// numbers.
+package scenarios

@@ -1,0 +1,203 @@
+package scenarios
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/ckptsim/ckptsim/checker"
+	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+)
+
+// dataSeed chooses the keys and values of every source's log. It is part of the data, not of
+// the run, so the same scenario reads the same input on every seed and the reference model
+// does not depend on the seed.
+const dataSeed = 1
+
+// engineConfig translates a dataflow scenario into the engine's job configuration, on top of
+// the engine's defaults for what the scenario does not say.
+func engineConfig(s *Scenario) (engine.Config, error) {
+	g := s.Graph()
+	var eg engine.Graph
+	if s.Mode == ModeChandyLamport {
+		eg = tokensGraph(s, g)
+	}
+	for _, n := range g.Nodes {
+		if n.Kind == NodeProcess {
+			continue
+		}
+		logic, err := nodeLogic(s, n)
+		if err != nil {
+			return engine.Config{}, err
+		}
+		eg.Operators = append(eg.Operators, engine.Operator{Name: n.Name, Parallelism: n.Parallelism, Logic: logic})
+	}
+	for _, l := range g.Links {
+		if s.Mode == ModeChandyLamport {
+			break
+		}
+		p, err := engine.ParsePartitioning(l.Partition)
+		if err != nil {
+			return engine.Config{}, fmt.Errorf("scenarios: %s: %w", s.Name, err)
+		}
+		eg.Edges = append(eg.Edges, engine.Edge{From: l.From, To: l.To, Partitioning: p})
+	}
+	cfg := engine.DefaultConfig(eg)
+	// One reader polling every 100ms: enough reads to check what readers see, few enough that
+	// porcupine's search over reads overlapping many concurrent commits (32 sinks committing
+	// at each completion) stays within its time budget.
+	cfg.Store.Readers = 1
+	cfg.Store.ReadInterval = 100 * time.Millisecond
+	mode := protocol.ModeAligned
+	if s.Mode != ModeChandyLamport {
+		var err error
+		if mode, err = protocol.ParseMode(s.Mode); err != nil {
+			return engine.Config{}, fmt.Errorf("scenarios: %s: %w", s.Name, err)
+		}
+	}
+	c := s.Checkpoint
+	cp := &cfg.Checkpoint
+	cp.Mode = mode
+	if s.Mode == ModeChandyLamport {
+		// The tokens operator takes Chandy-Lamport snapshots whatever the mode says, with its
+		// own bound on snapshots in flight; the protocol's policy must still validate.
+		mode, c.MaxConcurrent = protocol.ModeAligned, 1
+		cp.Mode = mode
+	}
+	cp.Interval = time.Duration(c.Interval)
+	cp.Timeout = time.Duration(c.Timeout)
+	cp.MinPause = time.Duration(c.MinPause)
+	cp.MaxConcurrent = c.MaxConcurrent
+	cp.AlignmentTimeout = time.Duration(c.AlignmentTimeout)
+	if c.TolerableFailures != 0 {
+		cp.TolerableFailures = c.TolerableFailures
+	}
+	if c.Retained != 0 {
+		cp.RetainedCheckpoints = c.Retained
+	}
+	cfg.VerifyWrites = !c.UnverifiedWrites
+	if s.Sink != nil {
+		cfg.Store.TxnTimeout = time.Duration(s.Sink.TransactionTimeout)
+	}
+	if err := cfg.Validate(); err != nil {
+		return engine.Config{}, fmt.Errorf("scenarios: %s: the engine refuses the job: %w", s.Name, err)
+	}
+	return cfg, nil
+}
+
+// tokensGraph is the engine job of a chandy-lamport scenario: one tokens operator whose tasks
+// are the processes p-0, p-1, ..., with the graph's links as its channels.
+func tokensGraph(s *Scenario, g Graph) engine.Graph {
+	index := map[string]int{}
+	for i, n := range g.Nodes {
+		index[n.Name] = i
+	}
+	w, c := s.Workload, s.Checkpoint
+	tokens := engine.Tokens{
+		Transfers:        int64(w.Transfers),
+		Interval:         time.Duration(w.RecordInterval),
+		Initial:          w.InitialTokens,
+		MaxAmount:        w.MaxTransfer,
+		Seed:             dataSeed,
+		SnapshotInterval: time.Duration(c.Interval),
+		MaxConcurrent:    c.MaxConcurrent,
+	}
+	for _, l := range g.Links {
+		tokens.Links = append(tokens.Links, [2]int{index[l.From], index[l.To]})
+	}
+	for _, name := range c.Initiators {
+		tokens.Initiators = append(tokens.Initiators, index[name])
+	}
+	return engine.Graph{Operators: []engine.Operator{{Name: ProcessOperator, Parallelism: len(g.Nodes), Logic: tokens}}}
+}
+
+func nodeLogic(s *Scenario, n Node) (engine.Logic, error) {
+	w := s.Workload
+	switch n.Kind {
+	case NodeSource:
+		keys := w.Keys
+		if keys == 0 {
+			keys = 16
+		}
+		return engine.Source{
+			Partitions:    n.Parallelism,
+			Records:       int64(w.Records),
+			RatePerSecond: max(int64(time.Second)/max(w.RecordInterval.Nanos(), 1), 1),
+			Keys:          keys,
+			Seed:          dataSeed,
+		}, nil
+	case NodeMap:
+		return engine.Map{Fn: engine.MapFn{Op: "identity"}}, nil
+	case NodeSum:
+		return engine.Aggregate{Fn: engine.Sum}, nil
+	case NodeUnion:
+		return engine.Union{}, nil
+	case NodeSink:
+		return engine.Sink{Type: sinkType(s.Sink.Kind)}, nil
+	}
+	return nil, fmt.Errorf("scenarios: %s: node %q of kind %s has no engine operator", s.Name, n.Name, n.Kind)
+}
+
+func sinkType(kind string) engine.SinkType {
+	switch kind {
+	case SinkTwoPhaseCommit:
+		return engine.TwoPhaseCommit
+	case SinkIdempotent:
+		return engine.Upsert
+	case SinkAtLeastOnce:
+		return engine.Append
+	}
+	panic(fmt.Sprintf("scenarios: unvalidated sink kind %q", kind))
+}
+
+// envConfig places the job on the simulator: one task host per subtask index (tm-i), the
+// coordinator on jm, the external store on ext, as Graph.Hosts names them.
+func envConfig(s *Scenario) simenv.Config {
+	return simenv.DefaultConfig(s.Graph().TaskHosts())
+}
+
+// reference computes what a correct run of the job must produce and the bounds its
+// liveness is judged by, as the checkers want it.
+func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
+	ref := checker.Reference{
+		Liveness: checker.LivenessBounds{
+			CheckpointAfterHealNanos: s.Limits.LivenessBound.Nanos(),
+			AlignmentMaxNanos:        s.Limits.LivenessBound.Nanos() / 2,
+			NotifyMaxNanos:           s.Limits.LivenessBound.Nanos() / 2,
+			// Every source is bounded, so every task must finish.
+			FinishTasks: cfg.Graph.Tasks(),
+		},
+	}
+	if s.Mode == ModeChandyLamport {
+		ref.TokenTotal = s.Workload.InitialTokens * int64(len(cfg.Graph.Tasks()))
+		return ref, nil
+	}
+	if s.Sink == nil {
+		return ref, nil
+	}
+	model, err := engine.ComputeReference(&cfg.Graph, engine.ReferenceOptions{})
+	if err != nil {
+		return ref, fmt.Errorf("scenarios: %s: the output of this job depends on timing, so no reference can judge it: %w", s.Name, err)
+	}
+	ref.Guarantee = checker.GuaranteeExactlyOnce
+	if !slices.Contains(PropertiesToCheck(s), PropertyExactlyOnce) {
+		ref.Guarantee = checker.GuaranteeAtLeastOnce
+	}
+	ref.Output = make(map[string]checker.Expected)
+	outputs := model.OutputValues()
+	// Sorted, so that which record an error names does not depend on map order.
+	for _, rid := range slices.Sorted(maps.Keys(outputs)) {
+		values := outputs[rid]
+		for _, v := range values[1:] {
+			if v != values[0] {
+				return ref, fmt.Errorf("scenarios: %s: record %s reaches the sink with different values, which the checkers cannot judge", s.Name, rid)
+			}
+		}
+		ref.Output[rid] = checker.Expected{Value: strconv.FormatInt(values[0], 10), Count: len(values)}
+	}
+	return ref, nil
+}

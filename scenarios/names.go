@@ -1,0 +1,114 @@
+package scenarios
+
+// The words a scenario file may use. Each list is in the order documentation shows it.
+
+// Checkpoint modes (DESIGN.md section 3).
+const (
+	ModeAligned            = "aligned"
+	ModeUnaligned          = "unaligned"
+	ModeAlignedWithTimeout = "aligned-with-timeout"
+	ModeAtLeastOnce        = "at-least-once"
+	ModeChandyLamport      = "chandy-lamport"
+)
+
+// Modes lists every checkpoint mode.
+var Modes = []string{ModeAligned, ModeUnaligned, ModeAlignedWithTimeout, ModeAtLeastOnce, ModeChandyLamport}
+
+// Topology kinds. All but explicit are shapes the glue builds from a parallelism and a size;
+// explicit lists nodes and directed links (cycles allowed).
+const (
+	TopologyPipeline     = "pipeline"      // source -> map stages -> sink, forward links
+	TopologyKeyedShuffle = "keyed-shuffle" // source -> (hash by key) -> sum -> sink
+	TopologyFanInUnion   = "fan-in-union"  // several sources -> union -> sink
+	TopologyDiamond      = "diamond"       // source -> two branches -> union -> sink
+	TopologyCycle        = "cycle"         // a feedback loop; for chandy-lamport a ring of processes
+	TopologyExplicit     = "explicit"      // nodes and links as given
+)
+
+// TopologyKinds lists every topology kind.
+var TopologyKinds = []string{TopologyPipeline, TopologyKeyedShuffle, TopologyFanInUnion, TopologyDiamond, TopologyCycle, TopologyExplicit}
+
+// Node kinds of an explicit topology.
+const (
+	NodeSource  = "source"
+	NodeMap     = "map"
+	NodeSum     = "sum"     // keyed sum
+	NodeUnion   = "union"   // merges its inputs
+	NodeSink    = "sink"    // writes to the external store
+	NodeProcess = "process" // a chandy-lamport process
+)
+
+// NodeKinds lists every node kind.
+var NodeKinds = []string{NodeSource, NodeMap, NodeSum, NodeUnion, NodeSink, NodeProcess}
+
+// Link partitioners of an explicit topology.
+const (
+	PartitionForward   = "forward"   // subtask i to subtask i
+	PartitionHash      = "hash"      // by key
+	PartitionRebalance = "rebalance" // round robin
+	PartitionBroadcast = "broadcast" // to every subtask
+)
+
+// Partitions lists every partitioner.
+var Partitions = []string{PartitionForward, PartitionHash, PartitionRebalance, PartitionBroadcast}
+
+// Workload kinds.
+const (
+	WorkloadKeyedSum    = "keyed-sum"    // records carry a key and a value; sums per key
+	WorkloadPassThrough = "pass-through" // records with ids flow to the sink unchanged
+	WorkloadTokens      = "tokens"       // processes transfer tokens; the total is conserved
+)
+
+// WorkloadKinds lists every workload kind.
+var WorkloadKinds = []string{WorkloadKeyedSum, WorkloadPassThrough, WorkloadTokens}
+
+// Sink kinds.
+const (
+	SinkTwoPhaseCommit = "two-phase-commit" // transactions committed on checkpoint completion
+	SinkIdempotent     = "idempotent"       // upserts by record id
+	SinkAtLeastOnce    = "at-least-once"    // appends at once; duplicates after recovery
+)
+
+// SinkKinds lists every sink kind.
+var SinkKinds = []string{SinkTwoPhaseCommit, SinkIdempotent, SinkAtLeastOnce}
+
+// Properties the checkers verify (DESIGN.md section 5). Determinism is checked by replaying,
+// not inside one run, so a scenario cannot list it.
+const (
+	PropertyExactlyOnce          = "exactly-once"
+	PropertyAtLeastOnce          = "at-least-once"
+	PropertyConsistentCut        = "consistent-cut"
+	PropertyRestoreFidelity      = "restore-fidelity"
+	PropertyListenerContract     = "listener-contract"
+	PropertyDurableBeforeVisible = "durable-before-visible"
+	PropertySinkVisibility       = "sink-visibility"
+	PropertyLiveness             = "liveness"
+	// PropertyWellFormed checks the trace itself (sequence numbers, fields the other
+	// checkers read); every run checks it.
+	PropertyWellFormed = "well-formed"
+)
+
+// Properties lists every property a scenario may name.
+var Properties = []string{
+	PropertyWellFormed, PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity,
+	PropertyListenerContract, PropertyDurableBeforeVisible, PropertySinkVisibility, PropertyLiveness,
+}
+
+// Verdicts of one run.
+const (
+	VerdictPass  = "pass"
+	VerdictFail  = "fail"  // a property was violated
+	VerdictLimit = "limit" // the run hit a virtual-time or event limit before it could be judged
+)
+
+// Script operations of a chandy-lamport exercise.
+const (
+	StepSend     = "send"     // from, to, tokens
+	StepSnapshot = "snapshot" // process starts a snapshot
+	StepAdvance  = "advance"  // by: let virtual time pass
+	StepCrash    = "crash"    // process
+	StepRestart  = "restart"  // process, restored from its latest completed snapshot
+)
+
+// StepOps lists every script operation.
+var StepOps = []string{StepSend, StepSnapshot, StepAdvance, StepCrash, StepRestart}

@@ -1,0 +1,155 @@
+package scenarios
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/ckptsim/ckptsim/faults"
+)
+
+// Runner runs one scenario on one seed. The glue in this package (Simulation) is the real
+// one; tests of the command line and of shrinking use fakes, which is why it is an interface.
+type Runner interface {
+	// Plan derives what the seed decides before the run starts (the fault schedule a swarm
+	// draws, jitter, ...), so that it can be printed first. An error means the scenario cannot
+	// be assembled: bad input, not a failed run.
+	Plan(s *Scenario, seed uint64) (*Plan, error)
+	// Run executes a plan and judges it.
+	Run(p *Plan, opts RunOptions) (*Result, error)
+}
+
+// Plan is a scenario, a seed and everything derived from them before the run starts.
+type Plan struct {
+	Scenario *Scenario
+	Seed     uint64
+	// Faults is the fault schedule the run will inject: the scenario's own, or what its swarm
+	// drew for this seed.
+	Faults faults.Schedule
+	// Options are other derived settings, in a fixed order, for printing.
+	Options []Option
+	// Properties are the properties the run will check, in Properties order.
+	Properties []string
+}
+
+// Option is one derived setting of a plan.
+type Option struct {
+	Name  string
+	Value string
+}
+
+// RunOptions are per-run choices that do not change what happens.
+type RunOptions struct {
+	// Trace, when not nil, receives the trace as JSON Lines.
+	Trace io.Writer
+	// Build names the build that runs, for the trace header.
+	Build string
+}
+
+// Violation is one property violation with the first event that shows it.
+type Violation struct {
+	Property string `json:"property"`
+	Message  string `json:"message"`
+	Seq      uint64 `json:"seq"`
+	T        int64  `json:"t"`
+	Task     string `json:"task"`
+	CP       uint64 `json:"cp"`
+}
+
+// String renders the violation on one line.
+func (v Violation) String() string {
+	where := fmt.Sprintf("seq %d, t=%s", v.Seq, Duration(v.T))
+	if v.Task != "" {
+		where += ", task " + v.Task
+	}
+	if v.CP != 0 {
+		where += fmt.Sprintf(", cp %d", v.CP)
+	}
+	return fmt.Sprintf("%s: %s (%s)", v.Property, v.Message, where)
+}
+
+// Result is what one run showed. Its JSON form is the line `simrun run -json` prints.
+type Result struct {
+	Scenario string `json:"scenario"`
+	Seed     uint64 `json:"seed"`
+	Verdict  string `json:"verdict"`
+	// Expected is the scenario's expected verdict; ExpectedProperty the property a negative
+	// control expects to fail.
+	Expected         string      `json:"expected"`
+	ExpectedProperty string      `json:"expected_property,omitempty"`
+	Unexpected       bool        `json:"unexpected"`
+	Why              string      `json:"why,omitempty"` // what was unexpected
+	Violations       []Violation `json:"violations"`
+	TraceHash        string      `json:"trace_hash"`
+	Events           uint64      `json:"events"`
+	VirtualNanos     int64       `json:"virtual_ns"`
+	WallNanos        int64       `json:"wall_ns"`
+	// LimitReason says which limit ended a run whose verdict is limit.
+	LimitReason          string `json:"limit_reason,omitempty"`
+	CheckpointsCompleted int    `json:"checkpoints_completed"`
+	CheckpointsAborted   int    `json:"checkpoints_aborted"`
+	// Faults is the schedule the run injected from (Plan.Faults); FaultsInjected counts the
+	// injections, which differ when a trigger never fired or fired several times.
+	Faults         []faults.Entry `json:"faults"`
+	FaultsInjected int            `json:"faults_injected"`
+	// RecoveryNanos holds, per recovery, the virtual time from the failure to the first
+	// checkpoint completed after it; CheckpointNanos, per completed checkpoint, the time from
+	// trigger to completion. Sweep summaries take their medians and 99th percentiles.
+	RecoveryNanos   []int64 `json:"recovery_ns"`
+	CheckpointNanos []int64 `json:"checkpoint_ns"`
+	// Panic holds the message and stack of a panic inside the run (a broken invariant).
+	Panic string `json:"panic,omitempty"`
+	// Artifact is the file a failing run was saved to, when it was.
+	Artifact string `json:"artifact,omitempty"`
+}
+
+// Judge sets r.Expected, r.Unexpected and r.Why from the scenario's expectation. A limit is
+// always unexpected; a negative control must fail, and with the property it names.
+func (r *Result) Judge(e Expect) {
+	r.Expected = e.Verdict
+	r.ExpectedProperty = e.Property
+	r.Unexpected, r.Why = false, ""
+	switch {
+	case r.Verdict == VerdictLimit:
+		r.Unexpected, r.Why = true, "hit a limit"
+		if r.LimitReason != "" {
+			r.Why += ": " + r.LimitReason
+		}
+	case e.Verdict == VerdictPass && r.Verdict == VerdictFail:
+		r.Unexpected, r.Why = true, "violated "+strings.Join(r.ViolatedProperties(), ", ")
+	case e.Verdict == VerdictFail && r.Verdict == VerdictPass:
+		r.Unexpected, r.Why = true, "passed, but "+e.Property+" was expected to fail"
+	case e.Verdict == VerdictFail && !slices.Contains(r.ViolatedProperties(), e.Property):
+		r.Unexpected, r.Why = true, "violated "+strings.Join(r.ViolatedProperties(), ", ")+", but not the expected "+e.Property
+	}
+}
+
+// ViolatedProperties returns the distinct properties of r's violations, in Properties order
+// (unknown names last, sorted).
+func (r *Result) ViolatedProperties() []string {
+	var names []string
+	for _, v := range r.Violations {
+		if !slices.Contains(names, v.Property) {
+			names = append(names, v.Property)
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		ia, ib := propertyRank(a), propertyRank(b)
+		if ia != ib {
+			return ia - ib
+		}
+		return strings.Compare(a, b)
+	})
+	return names
+}
+
+func propertyRank(name string) int {
+	if i := slices.Index(Properties, name); i >= 0 {
+		return i
+	}
+	return len(Properties)
+}
+
+// Failed reports whether the run did not pass (fail or limit).
+func (r *Result) Failed() bool { return r.Verdict != VerdictPass }

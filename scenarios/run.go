@@ -1,0 +1,152 @@
+package scenarios
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ckptsim/ckptsim/checker"
+	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/faults/simtarget"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/sim"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// simRun is one run of a dataflow scenario on the simulator.
+type simRun struct {
+	plan     *Plan
+	job      *simenv.Job
+	rec      *trace.Recorder
+	ref      checker.Reference
+	target   *simTarget
+	injector *faults.Injector
+	measure  *measurements
+}
+
+// The checkers' own bounds for one run.
+const (
+	linzTimeout   = 5 * time.Second // porcupine's wall-clock budget per property
+	maxViolations = 10              // kept per property
+)
+
+func newRun(p *Plan, opts RunOptions) (*simRun, error) {
+	s := p.Scenario
+	if err := runnable(p); err != nil {
+		return nil, err
+	}
+	cfg, err := engineConfig(s)
+	if err != nil {
+		return nil, err
+	}
+	ref, err := reference(s, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	rec := trace.NewRecorder(opts.Trace, trace.Header{Scenario: s.Name, Seed: p.Seed, Build: opts.Build})
+	rec.KeepEvents()
+	m := newMeasurements()
+	rec.Watch(m.observe)
+	limits := sim.Config{MaxTime: sim.Time(s.Limits.MaxVirtualTime), MaxEvents: uint64(s.Limits.MaxEvents)}
+	job, err := simenv.NewJob(p.Seed, cfg, envConfig(s), rec, limits)
+	if err != nil {
+		return nil, fmt.Errorf("scenarios: %s: %w", s.Name, err)
+	}
+	r := &simRun{plan: p, job: job, rec: rec, ref: ref, measure: m}
+	if r.target, err = newSimTarget(job, s.System()); err != nil {
+		return nil, err
+	}
+	r.injector, err = faults.NewInjector(faults.Config{
+		Schedule:  p.Faults,
+		Phases:    phases(s),
+		Target:    r.target,
+		Scheduler: simtarget.Scheduler{Kernel: job.Kernel},
+		Recorder:  rec,
+		Rand:      rand.New(job.Kernel.Stream("scenarios/injector")),
+		OnPhase: func(ph faults.Phase) {
+			if ph == faults.PhaseEnd {
+				job.Kernel.Stop()
+			}
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scenarios: %s: %w", s.Name, err)
+	}
+	return r, nil
+}
+
+// phases are the run's fault, heal and liveness phases. The liveness phase runs a quarter
+// longer than the bound it is judged by, so that a deadline never falls on the last event.
+func phases(s *Scenario) faults.Phases {
+	return faults.Phases{
+		FaultNanos:    s.Limits.FaultPhase.Nanos(),
+		HealNanos:     s.Limits.HealPhase.Nanos(),
+		LivenessNanos: s.Limits.LivenessBound.Nanos() * 5 / 4,
+	}
+}
+
+func (r *simRun) run() (*Result, error) {
+	s := r.plan.Scenario
+	if err := r.job.Start(); err != nil {
+		return nil, fmt.Errorf("scenarios: %s: starting the job: %w", s.Name, err)
+	}
+	r.injector.Start()
+	stop := r.job.Kernel.Run()
+	if err := r.rec.Flush(); err != nil {
+		return nil, fmt.Errorf("scenarios: %s: %w", s.Name, err)
+	}
+	res := &Result{
+		Scenario:             s.Name,
+		Seed:                 r.plan.Seed,
+		Verdict:              VerdictPass,
+		TraceHash:            r.rec.Hash(),
+		Events:               r.rec.Len(),
+		VirtualNanos:         int64(r.job.Kernel.Now()),
+		CheckpointsCompleted: r.measure.completed,
+		CheckpointsAborted:   r.measure.aborted,
+		Faults:               slices.Clone(r.plan.Faults.Entries),
+		FaultsInjected:       r.injector.Injected(),
+		RecoveryNanos:        r.measure.recoveryNanos,
+		CheckpointNanos:      r.measure.checkpointNanos,
+	}
+	if stop.IsLimit() || r.injector.Phase() != faults.PhaseEnd {
+		res.Verdict, res.LimitReason = VerdictLimit, "the simulation stopped ("+stop.String()+") before the liveness phase ended"
+		return res, nil
+	}
+	r.judge(res)
+	return res, nil
+}
+
+// judge runs the checkers over the trace and records their verdict in res. A property the
+// checkers cannot decide (porcupine ran out of time, a deadline past the end of the trace)
+// makes the verdict limit: the run was not judged, which is never a pass.
+func (r *simRun) judge(res *Result) {
+	var props []checker.Property
+	for _, name := range r.plan.Properties {
+		p, err := checker.ParseProperty(name)
+		if err != nil {
+			panic(fmt.Sprintf("scenarios: property %q has no checker: %v", name, err))
+		}
+		props = append(props, p)
+	}
+	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: props, LinzTimeout: linzTimeout, MaxViolations: maxViolations})
+	var undecided []string
+	for _, result := range report.Results {
+		switch result.Verdict {
+		case checker.VerdictFail:
+			res.Verdict = VerdictFail
+			for _, v := range result.Violations {
+				res.Violations = append(res.Violations, Violation{
+					Property: string(v.Property), Message: v.Message, Seq: v.Seq, T: v.T, Task: v.Task, CP: v.CP,
+				})
+			}
+		case checker.VerdictUnknown:
+			undecided = append(undecided, fmt.Sprintf("%s (%s)", result.Property, result.Note))
+		}
+	}
+	if res.Verdict == VerdictPass && len(undecided) > 0 {
+		res.Verdict, res.LimitReason = VerdictLimit, "undecided: "+strings.Join(undecided, "; ")
+	}
+}

@@ -1,0 +1,192 @@
+package scenarios
+
+import (
+	"slices"
+
+	"github.com/ckptsim/ckptsim/faults"
+)
+
+// Scenario is everything a run needs besides its seed: the job (topology, workload, sink),
+// the checkpoint mode and configuration, the faults, the run limits and what the run is
+// expected to show. It is plain data: a file holds one as JSON (see Parse), a built-in is a Go
+// literal, and an artifact carries one inline so that it replays without the catalogue.
+//
+// Parse fills in defaults, so a parsed or built-in Scenario is complete: marshalling it writes
+// every setting the run used, and a change of defaults cannot change how an old artifact
+// replays.
+type Scenario struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Mode is the checkpoint mode: one of Modes.
+	Mode       string     `json:"mode"`
+	Topology   Topology   `json:"topology"`
+	Workload   Workload   `json:"workload"`
+	Sink       *Sink      `json:"sink,omitempty"` // required unless the workload is tokens
+	Checkpoint Checkpoint `json:"checkpoint,omitzero"`
+	// Faults is a fixed schedule, in the faults package's vocabulary; Swarm draws one per
+	// seed instead. At most one is given.
+	Faults []faults.Entry `json:"faults,omitempty"`
+	Swarm  *Swarm         `json:"swarm,omitempty"`
+	// Script drives a chandy-lamport exercise step by step (mode chandy-lamport only).
+	Script []Step `json:"script,omitempty"`
+	Limits Limits `json:"limits,omitzero"`
+	Expect Expect `json:"expect"`
+	// Check names the properties to check; empty means the default set for the mode and
+	// sink (DefaultProperties). The expected-to-fail property is always checked.
+	Check []string   `json:"check,omitempty"`
+	Seeds *SeedRange `json:"seeds,omitempty"` // default seeds for a sweep
+}
+
+// Topology is the shape of the job graph.
+type Topology struct {
+	Kind string `json:"kind"` // one of TopologyKinds
+	// Parallelism is the number of subtasks of each operator of a built shape.
+	Parallelism int `json:"parallelism,omitempty"`
+	// Stages is the number of map stages of a pipeline; Inputs the number of sources of a
+	// fan-in union; Processes the size of a chandy-lamport ring.
+	Stages    int `json:"stages,omitempty"`
+	Inputs    int `json:"inputs,omitempty"`
+	Processes int `json:"processes,omitempty"`
+	// Nodes and Links describe an explicit topology.
+	Nodes []Node `json:"nodes,omitempty"`
+	Links []Link `json:"links,omitempty"`
+}
+
+// Node is one operator (or chandy-lamport process) of an explicit topology.
+type Node struct {
+	Name        string `json:"name"`
+	Kind        string `json:"kind"` // one of NodeKinds
+	Parallelism int    `json:"parallelism,omitempty"`
+}
+
+// Link is a directed channel between two nodes of an explicit topology.
+type Link struct {
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Partition string `json:"partition,omitempty"` // one of Partitions; default forward
+}
+
+// Workload is the input the sources produce.
+type Workload struct {
+	Kind string `json:"kind"` // one of WorkloadKinds
+	// Records is the input size: records per source subtask (keyed-sum, pass-through).
+	Records int `json:"records,omitempty"`
+	// Keys is the number of distinct keys of a keyed sum.
+	Keys int `json:"keys,omitempty"`
+	// RecordInterval is the virtual time between two records of one source subtask.
+	RecordInterval Duration `json:"record_interval,omitzero"`
+	// Transfers is the input size of a token workload: how many transfers each process makes
+	// to its neighbours, one every RecordInterval, each of 1 to MaxTransfer tokens (which
+	// neighbour and how many are a pure function of the process and the transfer's number).
+	Transfers   int   `json:"transfers,omitempty"`
+	MaxTransfer int64 `json:"max_transfer,omitempty"`
+	// InitialTokens is every process's starting balance.
+	InitialTokens int64 `json:"initial_tokens,omitempty"`
+}
+
+// Sink is how the job's output reaches the external store.
+type Sink struct {
+	Kind string `json:"kind"` // one of SinkKinds
+	// TransactionTimeout is how long the external store keeps an uncommitted transaction
+	// (two-phase-commit); zero means it never expires. A timeout shorter than the time from
+	// pre-commit to commit loses data: the classic exactly-once trap.
+	TransactionTimeout Duration `json:"transaction_timeout,omitzero"`
+}
+
+// Checkpoint configures the coordinator (DESIGN.md section 3).
+type Checkpoint struct {
+	Interval Duration `json:"interval,omitzero"`
+	// Timeout expires a pending checkpoint. A long one lets a lost barrier stall
+	// checkpointing for as long.
+	Timeout  Duration `json:"timeout,omitzero"`
+	MinPause Duration `json:"min_pause,omitzero"`
+	// MaxConcurrent must be 1 in modes unaligned and aligned-with-timeout.
+	MaxConcurrent int `json:"max_concurrent,omitempty"`
+	// TolerableFailures is how many checkpoint failures in a row the job tolerates before it
+	// fails over; zero keeps the protocol's default.
+	TolerableFailures int `json:"tolerable_failures,omitempty"`
+	// AlignmentTimeout is when aligned-with-timeout switches to unaligned.
+	AlignmentTimeout Duration `json:"alignment_timeout,omitzero"`
+	// Retained is how many completed checkpoints are kept; zero keeps the default.
+	Retained int `json:"retained,omitempty"`
+	// Initiators are the processes that take turns starting Chandy-Lamport snapshots, one
+	// every Interval, up to MaxConcurrent in flight (mode chandy-lamport; default p-0).
+	Initiators []string `json:"initiators,omitempty"`
+	// UnverifiedWrites turns off the engine's read-back of every snapshot and metadata
+	// write. The read-back catches torn, corrupted and lost writes before a checkpoint
+	// relies on them; negative controls turn it off to let a lying store through.
+	UnverifiedWrites bool `json:"unverified_writes,omitempty"`
+}
+
+// Swarm asks for a fault schedule drawn from the seed (faults.Swarm): which kinds are on, how
+// often and how hard. Zero fields keep the faults package's default budget.
+type Swarm struct {
+	// Kinds are the fault kinds the draw may turn on; empty means every in-model kind.
+	Kinds []faults.Kind `json:"kinds,omitempty"`
+	// MaxFaults bounds the number of faults of one run.
+	MaxFaults int `json:"max_faults,omitempty"`
+	// MaxWindow bounds every outage, pause, partition and added delay.
+	MaxWindow Duration `json:"max_window,omitzero"`
+	// MinLiveHosts hosts are never crashed or paused.
+	MinLiveHosts int `json:"min_live_hosts,omitempty"`
+	// OutOfModel lets the swarm draw out-of-model kinds too (a negative-control swarm).
+	OutOfModel bool `json:"out_of_model,omitempty"`
+}
+
+// Step is one step of a chandy-lamport script. Steps run in order; all but advance happen at
+// the script's current virtual time.
+type Step struct {
+	Op      string   `json:"op"` // one of StepOps
+	From    string   `json:"from,omitempty"`
+	To      string   `json:"to,omitempty"`
+	Tokens  int64    `json:"tokens,omitempty"`
+	Process string   `json:"process,omitempty"`
+	By      Duration `json:"by,omitzero"`
+}
+
+// Limits bound a run. The fault phase lasts FaultPhase; then faults stop and everything heals,
+// HealPhase gives restarts time, and progress must follow within LivenessBound. MaxVirtualTime
+// and MaxEvents end a run that goes on regardless, with the verdict limit.
+type Limits struct {
+	FaultPhase     Duration `json:"fault_phase,omitzero"`
+	HealPhase      Duration `json:"heal_phase,omitzero"`
+	LivenessBound  Duration `json:"liveness_bound,omitzero"`
+	MaxVirtualTime Duration `json:"max_virtual_time,omitzero"`
+	MaxEvents      int64    `json:"max_events,omitempty"`
+}
+
+// Expect is the verdict a scenario should give on every seed. A negative control expects
+// fail and names the property that must be among the violations.
+type Expect struct {
+	Verdict  string `json:"verdict"` // pass or fail
+	Property string `json:"property,omitempty"`
+}
+
+// IsNegativeControl reports whether the scenario is built to fail.
+func (s *Scenario) IsNegativeControl() bool { return s.Expect.Verdict == VerdictFail }
+
+// Clone returns a deep copy, so that shrinking or defaulting one never changes another.
+func (s *Scenario) Clone() *Scenario {
+	c := *s
+	c.Sink = clonePointer(s.Sink)
+	c.Swarm = clonePointer(s.Swarm)
+	if s.Swarm != nil {
+		c.Swarm.Kinds = slices.Clone(s.Swarm.Kinds)
+	}
+	c.Seeds = clonePointer(s.Seeds)
+	c.Topology.Nodes = append([]Node(nil), s.Topology.Nodes...)
+	c.Topology.Links = append([]Link(nil), s.Topology.Links...)
+	c.Checkpoint.Initiators = append([]string(nil), s.Checkpoint.Initiators...)
+	c.Faults = slices.Clone(s.Faults)
+	c.Script = append([]Step(nil), s.Script...)
+	c.Check = append([]string(nil), s.Check...)
+	return &c
+}
+
+func clonePointer[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
+}

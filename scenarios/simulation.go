@@ -1,0 +1,84 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ckptsim/ckptsim/faults"
+)
+
+// Simulation is the real Runner: it assembles the engine on the simulator (scenarios/simenv),
+// injects the plan's faults through the faults package and judges the trace with the
+// checkers.
+type Simulation struct{}
+
+// NewSimulation returns the Runner simrun and the property suite use.
+func NewSimulation() *Simulation { return &Simulation{} }
+
+// Plan derives the plan (see PlanFor) and checks that this build can run it: the job must be
+// one the engine accepts, with a reference model, and the faults ones the simulation can
+// inject.
+func (*Simulation) Plan(s *Scenario, seed uint64) (*Plan, error) {
+	p, err := PlanFor(s, seed)
+	if err != nil {
+		return nil, err
+	}
+	if err := runnable(p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// PlanFor derives what seed decides for s before a run: the fault schedule (the scenario's
+// own, or what its swarm draws for the seed from the scenario's system) and the properties
+// to check. It is a pure function of s and seed.
+func PlanFor(s *Scenario, seed uint64) (*Plan, error) {
+	p := &Plan{Scenario: s, Seed: seed, Properties: PropertiesToCheck(s)}
+	if s.Swarm == nil {
+		p.Faults = faults.Schedule{Entries: slices.Clone(s.Faults)}
+		return p, nil
+	}
+	sys := s.System()
+	drawn, schedule, err := faults.SwarmSeed(seed, sys, s.Budget(sys))
+	if err != nil {
+		return nil, fmt.Errorf("scenarios: %s: drawing the swarm: %w", s.Name, err)
+	}
+	p.Faults = schedule
+	p.Options = append(p.Options, Option{Name: "swarm", Value: strings.TrimPrefix(drawn.String(), "swarm: ")})
+	return p, nil
+}
+
+// ErrUnsupported marks a scenario that is valid but that this build cannot run yet. A sweep
+// of the catalogue skips such scenarios (and says so) rather than stopping.
+var ErrUnsupported = errors.New("not supported by this build")
+
+// runnable reports why this build cannot run p, if it cannot.
+func runnable(p *Plan) error {
+	s := p.Scenario
+	if len(s.Script) > 0 {
+		// The engine's token processes choose their own transfers; a script needs a driver
+		// that makes the processes send what it says.
+		return fmt.Errorf("scenarios: %s: running a chandy-lamport script is %w", s.Name, ErrUnsupported)
+	}
+	if s.Mode != ModeChandyLamport && s.Graph().HasCycle() {
+		return fmt.Errorf("scenarios: %s: a dataflow job with a cycle has output that depends on timing, so judging it is %w", s.Name, ErrUnsupported)
+	}
+	cfg, err := engineConfig(s)
+	if err != nil {
+		return err
+	}
+	_, err = reference(s, &cfg)
+	return err
+}
+
+// Run assembles the job on the simulator, injects the plan's faults through the phases,
+// and judges the trace with the checkers.
+func (*Simulation) Run(p *Plan, opts RunOptions) (*Result, error) {
+	r, err := newRun(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	return r.run()
+}

@@ -1,0 +1,112 @@
+package scenarios
+
+import (
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/faults/simtarget"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/sim"
+)
+
+// engineHalf is the simtarget.Engine of a run: the faults that need to know what a task, the
+// coordinator or a transaction is. It also plays the cluster manager that restarts a crashed
+// coordinator, after the engine's restart delay plus any restart.delay in force.
+type engineHalf struct {
+	rt    *engine.Runtime
+	env   *simenv.Env
+	k     *sim.Kernel
+	world *simtarget.World
+	rand  *rand.Rand // per-commit draws of commit-fail effects
+
+	baseTimeout time.Duration
+	timeouts    []timeoutEffect
+	commitFails []commitFailEffect
+}
+
+type timeoutEffect struct {
+	id      faults.EffectID
+	timeout time.Duration
+}
+
+type commitFailEffect struct {
+	id          faults.EffectID
+	probability float64
+}
+
+func (e *engineHalf) CrashTask(task string) {
+	// A task that is not running (crashed already, or between attempts) is not hit.
+	_ = e.rt.CrashTask(task)
+}
+
+func (e *engineHalf) CrashCoordinator() {
+	if e.rt.CrashCoordinator() != nil {
+		return // not running: nothing to crash
+	}
+	delay := e.rt.Config().RestartDelay + e.world.RestartDelay()
+	e.k.After(delay, e.restartCoordinator)
+}
+
+// restartCoordinator starts a coordinator if none runs and its host is up; when the host is
+// down, simenv starts the coordinator with the host.
+func (e *engineHalf) restartCoordinator() {
+	if !e.rt.CoordinatorRunning() && e.env.Host("coordinator").Up() {
+		_ = e.rt.StartCoordinator()
+	}
+}
+
+func (e *engineHalf) TimeOutTransactions(id faults.EffectID, timeoutNanos int64) {
+	e.timeouts = append(e.timeouts, timeoutEffect{id: id, timeout: time.Duration(timeoutNanos)})
+	e.applyTimeout()
+}
+
+// applyTimeout sets the store's transaction timeout to the shortest in force: the
+// configured one, or an active effect's.
+func (e *engineHalf) applyTimeout() {
+	timeout := e.baseTimeout
+	for _, t := range e.timeouts {
+		if timeout == 0 || t.timeout < timeout {
+			timeout = t.timeout
+		}
+	}
+	e.rt.SetTxnTimeout(timeout)
+}
+
+func (e *engineHalf) FailCommits(id faults.EffectID, probability float64) {
+	e.commitFails = append(e.commitFails, commitFailEffect{id: id, probability: probability})
+	e.rt.SetCommitFaultHook(e.failCommit)
+}
+
+// failCommit is the store's commit hook: one draw per active effect and attempt, in effect
+// order, so the draws are deterministic.
+func (e *engineHalf) failCommit(writer, txn string) bool {
+	fail := false
+	for _, f := range e.commitFails {
+		if e.rand.Float64() < f.probability {
+			fail = true
+		}
+	}
+	return fail
+}
+
+func (e *engineHalf) End(id faults.EffectID) {
+	if i := slices.IndexFunc(e.timeouts, func(t timeoutEffect) bool { return t.id == id }); i >= 0 {
+		e.timeouts = slices.Delete(e.timeouts, i, i+1)
+		e.applyTimeout()
+	}
+	if i := slices.IndexFunc(e.commitFails, func(f commitFailEffect) bool { return f.id == id }); i >= 0 {
+		e.commitFails = slices.Delete(e.commitFails, i, i+1)
+		if len(e.commitFails) == 0 {
+			e.rt.SetCommitFaultHook(nil)
+		}
+	}
+}
+
+// Heal runs after the World healed the hosts: only a coordinator crashed on its own may
+// still be down.
+func (e *engineHalf) Heal() { e.restartCoordinator() }
+
+var _ simtarget.Engine = (*engineHalf)(nil)

@@ -1,0 +1,92 @@
+package scenarios
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/sim"
+)
+
+// The engine keeps checkpoint state and metadata in one durable store, under the key
+// prefixes below; storage faults name them as two stores (StoreState, StoreMetadata).
+var storeKeyPrefixes = map[string]string{StoreState: "state/", StoreMetadata: "meta/"}
+
+// storageHalf carries out storage faults through the store's fault hook, deciding each
+// operation as it is issued from the effects in force, in the order they started.
+type storageHalf struct {
+	rand    *rand.Rand
+	effects []storageEffect
+}
+
+// storageEffect is one active storage fault.
+type storageEffect struct {
+	id          faults.EffectID
+	kind        faults.Kind
+	store       string // "" for every store
+	probability float64
+	delay       time.Duration
+}
+
+func newStorageHalf(store *sim.Store, r *rand.Rand) *storageHalf {
+	h := &storageHalf{rand: r}
+	store.SetFaultHook(h.decide)
+	return h
+}
+
+func (e storageEffect) covers(key string) bool {
+	return e.store == "" || strings.HasPrefix(key, storeKeyPrefixes[e.store])
+}
+
+func (h *storageHalf) add(e storageEffect) { h.effects = append(h.effects, e) }
+
+func (h *storageHalf) end(id faults.EffectID) {
+	h.effects = slices.DeleteFunc(h.effects, func(e storageEffect) bool { return e.id == id })
+}
+
+func (h *storageHalf) heal() { h.effects = nil }
+
+// decide is the store's fault hook. Writes (puts and deletes) can fail, slow down, tear,
+// corrupt or be lost; every operation fails while its store is unavailable.
+func (h *storageHalf) decide(op sim.StoreOp) sim.StoreFault {
+	var decision sim.StoreFault
+	write := op.Kind == sim.OpPut || op.Kind == sim.OpDelete
+	for _, e := range h.effects {
+		if !e.covers(op.Key) {
+			continue
+		}
+		switch e.kind {
+		case faults.StorageUnavailable:
+			return sim.StoreFault{Kind: sim.StoreFaultFail}
+		case faults.StorageSlow:
+			if write {
+				decision.ExtraLatency += e.delay
+			}
+			continue
+		}
+		if !write || decision.Kind != sim.StoreFaultNone {
+			continue
+		}
+		// One draw per matching effect and write, in effect order: deterministic.
+		if h.rand.Float64() >= e.probability {
+			continue
+		}
+		switch e.kind {
+		case faults.StorageFail:
+			decision.Kind = sim.StoreFaultFail
+		case faults.StorageTorn:
+			if op.Kind == sim.OpPut {
+				decision.Kind = sim.StoreFaultTorn
+			}
+		case faults.StorageCorrupt:
+			if op.Kind == sim.OpPut {
+				decision.Kind = sim.StoreFaultCorrupt
+			}
+		case faults.StorageLost:
+			decision.Kind = sim.StoreFaultLostAfterAck
+		}
+	}
+	return decision
+}
