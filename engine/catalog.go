@@ -116,7 +116,7 @@ func (c *catalog) compact(r Record) (rec, error) {
 	return rec{origin: origin, key: key, seq: seq, value: r.Value}, nil
 }
 
-// group returns the task, out of parallelism, that owns r's key: KeyGroup without hashing.
-func (c *catalog) group(r *rec, parallelism int) int {
-	return int(c.keyGroup[r.key] % uint64(parallelism))
+// group returns the task, out of parallelism, that owns key: KeyGroup without hashing.
+func (c *catalog) group(key uint32, parallelism int) int {
+	return int(c.keyGroup[key] % uint64(parallelism))
 }

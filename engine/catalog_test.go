@@ -22,7 +22,7 @@ func TestCompactRecordsRenderAsTheReference(t *testing.T) {
 			if got != want {
 				t.Fatalf("partition %d offset %d: compact record renders as %+v, the reference has %+v", p, o, got, want)
 			}
-			if r := compact.rec(o); c.group(&r, 7) != KeyGroup(want.Key, 7) {
+			if r := compact.rec(o); c.group(r.key, 7) != KeyGroup(want.Key, 7) {
 				t.Fatalf("%s: hash partition differs from KeyGroup", want.RID)
 			}
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -13,12 +14,10 @@ import (
 // barrier never overtakes the records emitted before it (FIFO channels).
 type outputChannel struct {
 	to      string
-	partial []rec
+	partial []rec // the buffer being filled; its array is reused
 	queue   fifo[outItem]
 	queued  int // buffers (not events) in queue
-	// lastSize is the length of the last buffer sealed, the capacity of the next.
-	lastSize int
-	credits  int
+	credits int
 	// sent counts records emitted into the channel since the job's start: restored from
 	// the checkpoint on restore, so that a snapshot's sent.<to> compares with the
 	// receiver's recv.<from> across failovers.
@@ -33,10 +32,7 @@ type outItem struct {
 // emit appends rec to output out, sealing the buffer when it is full.
 func (t *task) emit(out int, r rec) {
 	o := t.outputs[out]
-	if o.partial == nil {
-		// Under a flush timeout most buffers are sent part full: a new one is made the
-		// size of the channel's last one, and grows if need be.
-		o.partial = make([]rec, 0, min(max(8, o.lastSize), t.rt.cfg.Network.BufferRecords))
+	if len(o.partial) == 0 {
 		t.armFlush()
 	}
 	o.partial = append(o.partial, r)
@@ -55,10 +51,11 @@ func (t *task) seal(out int) {
 	if len(o.partial) == 0 {
 		return
 	}
-	o.queue.push(outItem{records: o.partial})
+	// The buffer that leaves is an exact copy: under a flush timeout most buffers leave
+	// part full, and the one being filled is kept for the next.
+	o.queue.push(outItem{records: slices.Clone(o.partial)})
 	o.queued++
-	o.lastSize = len(o.partial)
-	o.partial = nil
+	o.partial = o.partial[:0]
 	if limit := t.rt.cfg.Network.QueueBuffers + 2; o.queued > limit {
 		panic(fmt.Sprintf("engine: %s: output to %s queues %d buffers, over the bound %d", t.plan.id, o.to, o.queued, limit))
 	}

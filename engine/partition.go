@@ -3,17 +3,26 @@ package engine
 // router picks the output channels of one edge for each record a task emits. Channels are
 // indexed by downstream task index.
 type router struct {
-	catalog      *catalog // for Hash: the keys' hashes
 	partitioning Partitioning
 	self         int // this task's index, for Forward
 	fanout       int // downstream parallelism
 	next         int // Rebalance's round-robin position
+	// groups[k] is the downstream index that owns key k of the catalog under Hash: the key
+	// groups worked out once, instead of a division per record.
+	groups []int32
 }
 
 func newRouter(c *catalog, p Partitioning, self, fanout int) *router {
 	// Rebalance starts at the task's own index so that parallel senders do not all hit
 	// downstream task 0 first.
-	return &router{catalog: c, partitioning: p, self: self, fanout: fanout, next: self % fanout}
+	r := &router{partitioning: p, self: self, fanout: fanout, next: self % fanout}
+	if p == Hash {
+		r.groups = make([]int32, len(c.keys))
+		for k := range r.groups {
+			r.groups[k] = int32(c.group(uint32(k), fanout))
+		}
+	}
+	return r
 }
 
 // targets returns the downstream indices record goes to: the n indices from first on. It
@@ -23,7 +32,7 @@ func (r *router) targets(record *rec) (first, n int) {
 	case Forward:
 		return r.self, 1
 	case Hash:
-		return r.catalog.group(record, r.fanout), 1
+		return int(r.groups[record.key]), 1
 	case Rebalance:
 		i := r.next
 		r.next = (r.next + 1) % r.fanout

@@ -35,8 +35,8 @@ type sinkPart struct {
 	// its output committed.
 	awaiting     int
 	exitWhenIdle bool
-	// scratch and scratch2 are reused to render the lists of sink.writes.
-	scratch, scratch2 []byte
+	// scratch is reused to render the lists of sink.writes.
+	scratch []byte
 }
 
 func newSinkPart(t *task, typ SinkType) *sinkPart {
@@ -147,19 +147,26 @@ func (s *sinkPart) traceWrites(txn string, records []rec) {
 	c := s.t.rt.plan.catalog
 	for len(records) > 0 {
 		n := min(len(records), maxWritesPerEvent)
-		rids, values := s.scratch[:0], s.scratch2[:0]
+		// Both lists go into one string, which the two values slice.
+		lists := s.scratch[:0]
 		for i, r := range records[:n] {
 			if i > 0 {
-				rids = append(rids, trace.ListSeparator...)
-				values = append(values, trace.ListSeparator...)
+				lists = append(lists, trace.ListSeparator...)
 			}
-			rids = c.appendRID(rids, r)
-			values = strconv.AppendInt(values, r.value, 10)
+			lists = c.appendRID(lists, r)
 		}
-		s.scratch, s.scratch2 = rids, values
+		split := len(lists)
+		for i, r := range records[:n] {
+			if i > 0 {
+				lists = append(lists, trace.ListSeparator...)
+			}
+			lists = strconv.AppendInt(lists, r.value, 10)
+		}
+		s.scratch = lists
+		all := string(lists)
 		s.t.trace(trace.Event{Kind: trace.KindSinkWrites, Task: s.t.plan.id, Txn: txn, Attrs: []trace.Attr{
-			{Key: trace.AttrRIDs, Value: string(rids)},
-			{Key: trace.AttrValues, Value: string(values)},
+			{Key: trace.AttrRIDs, Value: all[:split]},
+			{Key: trace.AttrValues, Value: all[split:]},
 		}})
 		records = records[n:]
 	}
