@@ -24,9 +24,10 @@ type outLink struct {
 	outbox []*envelope
 }
 
-// envelope carries a message between two process incarnations.
+// envelope carries a message between two process incarnations. The sender is kept as its
+// incarnation, not its name: 32 bytes instead of 48 for what every message carries.
 type envelope struct {
-	from string
+	from *proc
 	to   *proc
 	msg  any
 }
@@ -79,7 +80,7 @@ func (h *host) crashed(incarnation uint64) {
 func (h *host) receive(l *sim.Link, msg any) {
 	env := msg.(*envelope)
 	if env.to.Alive() {
-		env.to.p.Receive(env.from, env.msg)
+		env.to.p.Receive(env.from.name, env.msg)
 	}
 }
 
@@ -167,5 +168,5 @@ func Unwrap(msg any) (from, to string, payload any, ok bool) {
 	if !ok {
 		return "", "", nil, false
 	}
-	return env.from, env.to.name, env.msg, true
+	return env.from.name, env.to.name, env.msg, true
 }

@@ -61,7 +61,7 @@ func (p *proc) Send(to string, msg any) {
 		return // a message to a dead process is lost
 	}
 	env := p.env.newEnvelope()
-	*env = envelope{from: p.name, to: target, msg: msg}
+	*env = envelope{from: p, to: target, msg: msg}
 	p.host.links[target.host.index].send(env)
 }
 
