@@ -16,7 +16,8 @@ import (
 // twice, tracing sink writes per record and per buffer (Config.BatchSinkWrites), and checks
 // that the exactly-once checker, replaying the committed output from the trace, reaches the
 // same verdict with the same violations: pass for the two-phase-commit sink, duplicates for
-// the append sink. The runs themselves are the same; only the sink's trace events differ.
+// the append sink. Every other default property must reach the same verdict too. The runs
+// themselves are the same; only the sink's trace events differ.
 func TestBatchedSinkWritesAreJudgedLikePerRecordOnes(t *testing.T) {
 	hosts := []string{"jm", "tm-0", "tm-1", "tm-2", "tm-3"}
 	for _, sink := range []engine.SinkType{engine.TwoPhaseCommit, engine.Append} {
@@ -27,6 +28,7 @@ func TestBatchedSinkWritesAreJudgedLikePerRecordOnes(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 7))
 			faults := randomFaults(rng, cfg.Graph.Tasks(), hosts, 3, 300*time.Millisecond)
 			var results [2]checker.Result
+			var reports [2]checker.Report
 			for i, batch := range []bool{false, true} {
 				cfg.BatchSinkWrites = batch
 				job := runWithFaults(t, cfg, DefaultConfig(4), seed, faults, 60*time.Second)
@@ -35,6 +37,13 @@ func TestBatchedSinkWritesAreJudgedLikePerRecordOnes(t *testing.T) {
 					t.Fatalf("%s seed %d: BatchSinkWrites %v, but sink.writes traced: %v", sink, seed, batch, got)
 				}
 				results[i] = checker.ExactlyOnce(events, ref)
+				reports[i] = checker.Check(events, ref, checker.Options{})
+			}
+			for k, res := range reports[0].Results {
+				if other := reports[1].Results[k]; other.Property != res.Property || other.Verdict != res.Verdict {
+					t.Fatalf("%s seed %d: %s is %s with per-record writes, %s %s with batched ones:\n%s", sink, seed,
+						res.Property, res.Verdict, other.Property, other.Verdict, other)
+				}
 			}
 			perRecord, batched := results[0], results[1]
 			if perRecord.Verdict != batched.Verdict || !slices.Equal(messages(perRecord), messages(batched)) {
