@@ -133,7 +133,8 @@
 //     token workloads. barrier.recv (task from cp) for alignment.
 //   - task.restore (task cp, 0 for a fresh start; state), task.crash, task.finish.
 //   - notify.complete and notify.abort (task cp) when listeners are called.
-//   - sink.write (task txn rid; value), sink.commit (task cp txn; records, start: cp is the
+//   - sink.write (task txn rid; value), or sink.writes (task txn; rids, values: a batch of
+//     writes as space-separated lists, in write order), sink.commit (task cp txn; records, start: cp is the
 //     checkpoint whose transaction it is), sink.abort (task txn), or sink.upsert (task rid;
 //     value) for idempotent sinks; sink.read (task: the reader; records, start) for readers.
 //   - phase (phase=fault|heal|liveness|end) if the run has a fault phase.

@@ -114,7 +114,7 @@ func (s *listenerState) step(i int) {
 	case trace.KindSinkCommit:
 		s.sinkCommit(i)
 	case trace.KindSnapshotTaken, trace.KindSnapshotAck, trace.KindSnapshotDecline,
-		trace.KindBarrierSend, trace.KindBarrierRecv, trace.KindSinkWrite:
+		trace.KindBarrierSend, trace.KindBarrierRecv, trace.KindSinkWrite, trace.KindSinkWrites:
 		s.task(e.Task) // the task exists, so it counts as live until it crashes or finishes
 	}
 }

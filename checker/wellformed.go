@@ -25,6 +25,7 @@ var required = map[string][]string{
 	trace.KindTaskRestore:        {"task"},
 	trace.KindTaskFinish:         {"task"},
 	trace.KindSinkWrite:          {"task", "txn", "rid"},
+	trace.KindSinkWrites:         {"task", "txn", trace.AttrRIDs},
 	trace.KindSinkPrecommit:      {"task", "txn"},
 	trace.KindSinkCommit:         {"task", "txn"},
 	trace.KindSinkAbort:          {"task", "txn"},
@@ -58,6 +59,9 @@ func WellFormed(events []trace.Event) Result {
 				}
 			}
 		}
+		if e.Kind == trace.KindSinkWrites {
+			violations = append(violations, judgeWriteLists(e)...)
+		}
 		for _, a := range e.Attrs {
 			if !numericAttr(a.Key) {
 				continue
@@ -74,6 +78,22 @@ func WellFormed(events []trace.Event) Result {
 		}
 	}
 	return resultInOrder(PropWellFormed, violations)
+}
+
+// judgeWriteLists checks that a sink.writes lists one value per record id when it lists values
+// at all, since exactly-once pairs them up by position.
+func judgeWriteLists(e *trace.Event) []Violation {
+	values, ok := e.Attr(trace.AttrValues)
+	if !ok {
+		return nil
+	}
+	rids, _ := e.Attr(trace.AttrRIDs)
+	nRIDs := strings.Count(rids, trace.ListSeparator) + 1
+	nValues := strings.Count(values, trace.ListSeparator) + 1
+	if nRIDs != nValues {
+		return []Violation{violationAt(PropWellFormed, e, "sink.writes lists %d record ids but %d values", nRIDs, nValues)}
+	}
+	return nil
 }
 
 func hasField(e *trace.Event, field string) bool {

@@ -23,6 +23,13 @@ func TestWellFormedFlagsBrokenTraces(t *testing.T) {
 		{"missing cp", func(es []trace.Event) { es[2].CP = 0 }, 2, "checkpoint.complete without cp"},
 		{"bad count", func(es []trace.Event) { es[4].Attrs = attrs("records=many") }, 4, `attribute records="many" is not a non-negative integer`},
 		{"start after event", func(es []trace.Event) { es[4].Attrs = attrs("start=999") }, 4, "start=999 is later than the event's t=50"},
+		{"batch without ids", func(es []trace.Event) {
+			es[4] = trace.Event{Seq: 4, T: 50, Kind: trace.KindSinkWrites, Task: "sink-0", Txn: "t1"}
+		}, 4, "sink.writes without rids"},
+		{"batch lists disagree", func(es []trace.Event) {
+			es[4] = trace.Event{Seq: 4, T: 50, Kind: trace.KindSinkWrites, Task: "sink-0", Txn: "t1",
+				Attrs: attrs("rids=a b c", "values=1 2")}
+		}, 4, "sink.writes lists 3 record ids but 2 values"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
