@@ -25,24 +25,6 @@ func (t TriggeredCheckpoint) String() string {
 	return "cp=" + t.ID.String() + " " + t.Kind.String() + " " + t.Mode.String() + " t=" + t.At.String()
 }
 
-// Abort reports that a checkpoint ended without completing (trace kind
-// checkpoint.abort). Task names the task whose decline caused it, if any.
-type Abort struct {
-	Checkpoint CheckpointID
-	Kind       Kind
-	Reason     Reason
-	Task       TaskID
-}
-
-// String renders "cp=n kind reason=r" plus " task=t" when set.
-func (a Abort) String() string {
-	s := "cp=" + a.Checkpoint.String() + " " + a.Kind.String() + " reason=" + a.Reason.String()
-	if a.Task != "" {
-		s += " task=" + string(a.Task)
-	}
-	return s
-}
-
 // FailoverPlan asks the host to restart every task of the job. Restore is
 // the checkpoint to restore from: the latest completed checkpoint that is
 // not a savepoint, or nil for a fresh start. Tasks whose snapshot in it is
