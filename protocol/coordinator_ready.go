@@ -68,11 +68,15 @@ type CoordinatorReady struct {
 	// Aborted lists checkpoints that ended without completing.
 	Aborted []Abort
 	// Discarded lists completed checkpoints that fell out of retention:
-	// remove them from the store and delete their state. Each is emitted
-	// only after the newer checkpoint that replaced it is durable.
+	// remove them from the store. Their state is not deleted because of
+	// it: what no other checkpoint holds is listed in Released. Each is
+	// emitted only after the newer checkpoint that replaced it is durable.
 	Discarded []CompletedCheckpoint
-	// Released lists uploaded task state no checkpoint references (acks of
-	// aborted checkpoints; late, duplicate and unknown acks).
+	// Released lists uploaded task state that nothing will use (the state
+	// of discarded and aborted checkpoints; late, duplicate and unknown
+	// acks): delete it, idempotently. It never names state a pending or
+	// retained checkpoint or a completed savepoint holds, nor the final
+	// snapshot of a completed checkpoint (savepoints may share it).
 	Released []StateRelease
 	// Failover, when set, asks the host to restart the job from the plan
 	// and then call JobRestarted.

@@ -84,9 +84,9 @@ type coordinatorMachine struct {
 	// failoverByFailures: the request came from TolerableFailures (not the
 	// host); a job that finishes before the plan drops it.
 	failoverByFailures bool
-	planOut     bool // plan emitted, JobRestarted not yet called
-	jobFinished bool
-	handleSeq   int
+	planOut            bool // plan emitted, JobRestarted not yet called
+	jobFinished        bool
+	handleSeq          int
 }
 
 func newCoordinatorMachine(t *rapid.T) *coordinatorMachine {

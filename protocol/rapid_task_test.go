@@ -47,17 +47,17 @@ type taskMachine struct {
 	next    []int // position of the next item per input
 	closed  []bool
 
-	consumed []int                                // records consumed per input
-	cut      map[protocol.CheckpointID][]int      // consumed at the snapshot
-	recorded map[protocol.CheckpointID][]int      // channel-state records
-	sealed   map[protocol.CheckpointID]bool       // state complete at the task
-	inflight map[protocol.CheckpointID]bool       // requested, not reported
-	acked    map[protocol.CheckpointID]bool       // acked to the coordinator
+	consumed []int                           // records consumed per input
+	cut      map[protocol.CheckpointID][]int // consumed at the snapshot
+	recorded map[protocol.CheckpointID][]int // channel-state records
+	sealed   map[protocol.CheckpointID]bool  // state complete at the task
+	inflight map[protocol.CheckpointID]bool  // requested, not reported
+	acked    map[protocol.CheckpointID]bool  // acked to the coordinator
 	// recentAcks are the last acked ids, as many as the task remembers
 	// (MaxPendingCheckpoints): a stale copy of one of them is a duplicate.
 	recentAcks []protocol.CheckpointID
-	aborted  map[protocol.CheckpointID]bool       // given up by the task
-	barriers map[protocol.CheckpointID][]struct{} // forwarded barriers (output 0)
+	aborted    map[protocol.CheckpointID]bool       // given up by the task
+	barriers   map[protocol.CheckpointID][]struct{} // forwarded barriers (output 0)
 
 	restored      protocol.CheckpointID
 	lastSnapshot  protocol.CheckpointID

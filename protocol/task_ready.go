@@ -46,11 +46,12 @@ func (r SnapshotRequest) String() string {
 }
 
 // Send asks the host to put Event on output channel Output (an index into
-// TaskConfig.Outputs). Without Priority the event goes behind the records
+// TaskConfig.Outputs). Without Priority the event goes behind everything
 // already queued on that channel. With Priority (unaligned barriers) the
-// host may instead put it ahead of them, but then must add the overtaken
-// records to the snapshot's channel state as output-side state and replay
-// them downstream on restore; appending it behind them is always correct.
+// host may instead put it ahead of the queued records, but never ahead of
+// a queued channel event, and must then keep the overtaken records as
+// output-side channel state of the snapshot and emit them first on restore
+// (see ChannelStateHandle); appending it behind them is always correct.
 type Send struct {
 	Output   int
 	Event    ChannelEvent
@@ -77,19 +78,22 @@ type TaskReady struct {
 	// finish their upload, then call SnapshotCompleted.
 	Sealed []CheckpointID
 	// Aborted lists checkpoints this task gave up: cancel their uploads
-	// and drop their recorded channel state.
+	// and drop their recorded channel state. With Exit it lists whatever
+	// the task still had in progress.
 	Aborted []Abort
 	// Released lists uploaded state the task reported after its
 	// checkpoint was aborted; the host may delete it.
 	Released []StateRelease
-	// Messages to send to the coordinator (acks, declines, task-finished).
+	// Messages to send to the coordinator (acks, declines, task-finished;
+	// a decline may refuse a stale barrier or trigger).
 	Messages []Message
 	// Notifications to deliver to the task's listeners, in order, after
 	// the snapshots above were taken.
 	Notifications []Notification
 	// Exit: the task finished and its final snapshot is in a completed
 	// checkpoint (or it needs none); after handling this Ready, including
-	// the end-of-partition events in Sends, the host may stop the task.
+	// the end-of-partition events in Sends and the uploads given up in
+	// Aborted, the host may stop the task. Later inputs are ignored.
 	Exit bool
 }
 
