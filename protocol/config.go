@@ -160,7 +160,9 @@ type TaskConfig struct {
 	Outputs []ChannelID
 	// AlignmentTimeout is used for barriers in ModeAlignedWithTimeout.
 	AlignmentTimeout time.Duration
-	// MaxPendingCheckpoints bounds snapshots in flight at this task.
+	// MaxPendingCheckpoints bounds the task's per-checkpoint tables:
+	// alignments, snapshots in flight, and the windows of acked ids and
+	// delivered abort notifications.
 	MaxPendingCheckpoints int
 	// MaxBufferedRecords bounds channel-state records per checkpoint.
 	MaxBufferedRecords int

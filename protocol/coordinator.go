@@ -101,8 +101,9 @@ func (c *Coordinator) NextDeadline() Time { return c.nextDeadline() }
 // HighestID returns the largest id the coordinator has reserved.
 func (c *Coordinator) HighestID() CheckpointID { return c.highestID }
 
-// Pending returns the ids of checkpoints triggered (or reserving their id)
-// but not yet complete or aborted, ascending.
+// Pending returns the ids of checkpoints and savepoints reserved (their
+// counter write in flight, or a savepoint waiting for a MaxConcurrent slot)
+// or triggered, and not yet complete or aborted, ascending.
 func (c *Coordinator) Pending() []CheckpointID { return c.pendingIDs() }
 
 // Completed returns the retained completed checkpoints, oldest first (a
