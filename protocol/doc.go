@@ -60,7 +60,7 @@ reads back from durable storage (the id counter and the completed-checkpoint
 store). Then loop:
 
  1. Call Tick(now) when now reaches NextDeadline() (more often is harmless):
-    periodic triggers and timeouts happen there.
+    periodic triggers, timeouts and re-sent notifications happen there.
 
  2. Pass every control message from a task to Step(now, m).
 
@@ -326,9 +326,9 @@ or fails over after a coordinator crash is the host's choice
 If the coordinator crashes during a failover (after the plan, before
 JobRestarted), the new incarnation knows nothing of it: the host calls
 RequestFailover on it and restarts every task again from the new plan,
-replacing the tasks the old plan started. The new plan names the latest
-checkpoint in the store, which is the one the old plan named or a newer
-one, never an older one: no write completes during a failover.
+replacing the tasks the old plan started. The new plan names the
+checkpoint the old one named: no checkpoint completes between a plan and
+JobRestarted, so it is still the latest in the store.
 
 # Bounded input and final checkpoints
 
