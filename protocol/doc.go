@@ -321,7 +321,12 @@ crashed after the store write and before notifying. Tasks drop what they
 have seen. Acks addressed to the old incarnation's checkpoints are unknown
 to the new one and their state is released. Whether the job keeps running
 or fails over after a coordinator crash is the host's choice
-(RequestFailover with ReasonCoordinatorRecovery).
+(RequestFailover with ReasonCoordinatorRecovery). Failing over is the safe
+default: the new incarnation does not know the old one's unfinished
+checkpoints, so it cannot announce their aborts (it could not even be sure
+they are over, should a write of the dead incarnation still land). A job
+that keeps running has a task still aligning for one of them released by
+the barriers of the next checkpoint; with Interval 0 the host triggers one.
 
 If the coordinator crashes during a failover (after the plan, before
 JobRestarted), the new incarnation knows nothing of it: the host calls
