@@ -40,7 +40,9 @@ messages (Message) may be lost, delayed, duplicated or reordered: the
 protocol stays safe and regains progress through timeouts and newer
 checkpoints. Durable storage answers every write with success or failure,
 and a write reported as successful is durable; a write reported as failed
-must not become visible later. Virtual time passed to one value never goes
+must not become visible later, nor may a write of a coordinator
+incarnation that died become visible after its successor read storage
+(fence it, with a lease or an epoch). Virtual time passed to one value never goes
 backwards. Calls to one value are serialised by the host.
 
 # Ids
