@@ -133,7 +133,9 @@ func (h *Host) Pause(d time.Duration) {
 
 // SetTimerSkew makes the host's timers run off: every duration d given to one of its timers
 // becomes d*(1+scalePPM/1e6) + offset, never below zero. scalePPM = 1e6 makes timers take
-// twice as long; -5e5 makes them fire in half the time. Integer parts-per-million keep the
+// twice as long; -5e5 makes them fire in half the time. Scaling keeps a positive duration
+// positive (at least a nanosecond) unless scalePPM is -1e6; only the offset can shorten one
+// to zero. Integer parts-per-million keep the
 // arithmetic exact on every machine. It survives restarts (it is a property of the machine,
 // not of the process) and applies to timers armed after the call.
 func (h *Host) SetTimerSkew(scalePPM int64, offset time.Duration) {
@@ -150,7 +152,14 @@ func (h *Host) skewed(d time.Duration) time.Duration {
 	}
 	scaled := int64(d)
 	if h.skewPPM != 0 {
+		// A timer asked to wait waits: scaling rounds down, and a fast clock would
+		// otherwise turn a wait of a nanosecond or so into none. A host that re-arms a
+		// timer for what is left of a deadline (as the engine does when a skewed timer
+		// fires early) would then fire it at the same instant without end.
 		scaled = scaleByPPM(int64(d), h.skewPPM)
+		if d > 0 && scaled == 0 && h.skewPPM > -1_000_000 {
+			scaled = 1
+		}
 	}
 	scaled += int64(h.skewOffset)
 	if scaled < 0 {

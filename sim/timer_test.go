@@ -138,3 +138,32 @@ func TestHostTimerSkew(t *testing.T) {
 		}
 	}
 }
+
+// TestHostTimerSkewKeepsWaitsPositive: a timer of a fast host asked to wait a nanosecond
+// still waits one. Rounding it down to nothing let a host that re-arms a timer for what is
+// left of its deadline (the engine's coordinator, under clock.skew -1ppm) fire it at the
+// same instant without end, until the run hit its event limit.
+func TestHostTimerSkewKeepsWaitsPositive(t *testing.T) {
+	for _, ppm := range []int64{-1, -500_000} {
+		k := New(Config{MaxEvents: 1000})
+		h := k.AddHost("h", func(h *Host) {})
+		h.SetTimerSkew(ppm, 0)
+		h.Start()
+		deadline := TimeAt(10 * time.Microsecond)
+		fires := 0
+		var rearm func()
+		timer := h.NewTimer(func() { fires++; rearm() })
+		rearm = func() {
+			if now := k.Now(); now < deadline {
+				timer.Reset(deadline.Sub(now))
+			}
+		}
+		rearm()
+		if stop := k.Run(); stop != StopIdle {
+			t.Errorf("skew %d ppm: stop %v after %d fires at %v, want idle past the deadline", ppm, stop, fires, k.Now())
+		}
+		if k.Now() != deadline {
+			t.Errorf("skew %d ppm: ended at %v, want the deadline %v", ppm, k.Now(), deadline)
+		}
+	}
+}
