@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -28,19 +27,30 @@ type coordinator struct {
 	proc  Proc
 	proto *protocol.Coordinator // nil while the incarnation reads storage
 	dead  bool
+	// stopped: the job is done (every task exited), so nothing is left to re-send and no
+	// tick is armed any more.
+	stopped bool
 
 	// stored is the completed-checkpoint store as last confirmed durable; metaQueue holds
 	// metadata writes not yet done. Writes go one at a time, each replacing the store
 	// with stored plus the next checkpoint, so a failed write leaves the store as it was.
-	stored      []protocol.CompletedCheckpoint
-	metaQueue   []protocol.CompletedCheckpoint
-	metaWriting bool
-	discarded   map[protocol.CheckpointID]bool
+	stored         []protocol.CompletedCheckpoint
+	metaQueue      []protocol.CompletedCheckpoint
+	metaWriting    bool
+	metaRetryArmed bool
+	completedSlots slotPair
+	// discarded marks the stored checkpoints the protocol dropped from retention, until a
+	// store without them is durable.
+	discarded map[protocol.CheckpointID]bool
+	// heldReleases are released state handles a discarded checkpoint in the durable store
+	// still names: they are deleted once a store without it is durable, so that the store
+	// never names deleted state.
+	heldReleases []string
 
-	// The id counter: counterWant is the largest value asked for, counterDone the
-	// largest confirmed durable.
-	counterWant, counterDone protocol.CheckpointID
-	counterWriting           bool
+	counter idCounter
+	// deferredAborts are aborts of ids the durable counter does not cover yet (see
+	// traceAbort).
+	deferredAborts []protocol.Abort
 
 	tickTimer Timer
 	tickAt    protocol.Time
@@ -67,6 +77,8 @@ func (c *coordinator) trace(e trace.Event) {
 // coordinator from them and restarts the job from the latest completed checkpoint.
 func (c *coordinator) begin(first bool) {
 	c.discarded = make(map[protocol.CheckpointID]bool)
+	c.counter.slots = newSlotPair(counterKey)
+	c.completedSlots = newSlotPair(completedKey)
 	if first {
 		c.build(protocol.Durable{})
 		c.deployFirst()
@@ -83,39 +95,42 @@ func (c *coordinator) build(d protocol.Durable) {
 	}
 	c.proto = proto
 	c.stored = d.Completed
-	c.counterWant, c.counterDone = d.HighestID, d.HighestID
+	c.counter.durable = d.HighestID
 }
 
-// readDurable reads the counter, then the store, retrying failed reads.
+// readDurable reads the counter, then the store, each from the newest of its two slots
+// that reads back intact, retrying after a failed read.
 func (c *coordinator) readDurable() {
-	retry := func(err error) {
+	retry := func() {
 		c.readRetries++
 		c.proc.After(c.rt.cfg.StorageRetry, c.readDurable)
 	}
-	c.proc.Read(counterKey, func(data []byte, err error) {
-		var d protocol.Durable
-		switch {
-		case errors.Is(err, ErrNotFound):
-		case err != nil:
-			retry(err)
+	var d protocol.Durable
+	acceptCounter := func(payload []byte) bool {
+		id, err := decodeCounter(payload)
+		d.HighestID = id
+		return err == nil
+	}
+	acceptCompleted := func(payload []byte) bool {
+		cps, err := decodeCompleted(payload)
+		d.Completed = cps
+		return err == nil
+	}
+	readSlots(c.proc, &c.counter.slots, acceptCounter, func(found bool, err error) {
+		if err != nil {
+			retry()
 			return
-		default:
-			if d.HighestID, err = decodeCounter(data); err != nil {
-				retry(err)
+		}
+		if !found {
+			d.HighestID = 0
+		}
+		readSlots(c.proc, &c.completedSlots, acceptCompleted, func(found bool, err error) {
+			if err != nil {
+				retry()
 				return
 			}
-		}
-		c.proc.Read(completedKey, func(data []byte, err error) {
-			switch {
-			case errors.Is(err, ErrNotFound):
-			case err != nil:
-				retry(err)
-				return
-			default:
-				if d.Completed, err = decodeCompleted(data); err != nil {
-					retry(err)
-					return
-				}
+			if !found {
+				d.Completed = nil
 			}
 			c.recovered(d)
 		})
@@ -169,9 +184,10 @@ func (c *coordinator) taskFailed(attempt int) {
 	c.handleReady()
 }
 
-// handleReady does what the protocol coordinator asks: durable writes first (triggers and
-// completions wait for them inside the protocol), then the trace of what happened, the
-// messages, the clean-up, and a failover last.
+// handleReady does what the protocol coordinator asks, field by field in the documented
+// order: durable writes first (triggers and completions wait for them inside the
+// protocol), then the trace of what happened, the messages, the store's retention and the
+// deletion of released state, and a failover last.
 func (c *coordinator) handleReady() {
 	for guard := 0; c.proto.HasReady(); guard++ {
 		if guard > 1000 {
@@ -182,13 +198,14 @@ func (c *coordinator) handleReady() {
 		}
 		rd := c.proto.Ready()
 		for _, v := range rd.CounterWrites {
-			c.writeCounter(v)
+			c.askCounter(v)
 		}
-		for _, cp := range rd.MetadataWrites {
-			c.metaQueue = append(c.metaQueue, cp)
-		}
+		c.metaQueue = append(c.metaQueue, rd.MetadataWrites...)
 		c.writeMetadata()
 		for _, tr := range rd.Triggered {
+			if tr.ID > c.counter.durable {
+				panic(fmt.Sprintf("engine: coordinator: checkpoint %d triggered before its id was durable (counter %d)", tr.ID, c.counter.durable))
+			}
 			e := trace.Event{Kind: trace.KindCheckpointTrigger, CP: uint64(tr.ID)}
 			if tr.Kind == protocol.KindSavepoint {
 				e.Attrs = []trace.Attr{{Key: trace.AttrSavepoint, Value: "true"}}
@@ -199,23 +216,23 @@ func (c *coordinator) handleReady() {
 			c.trace(trace.Event{Kind: trace.KindCheckpointComplete, CP: uint64(cp.ID)})
 		}
 		for _, a := range rd.Aborted {
-			c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: uint64(a.Checkpoint), Reason: a.Reason.String()})
+			c.traceAbort(a)
 		}
 		for _, m := range rd.Messages {
 			c.proc.Send(string(m.Task), m)
 		}
+		// Discarded checkpoints leave the store; their state is deleted only when the
+		// protocol releases it, since a finished task's final snapshot is shared with
+		// newer checkpoints and savepoints.
 		for _, d := range rd.Discarded {
 			c.discarded[d.ID] = true
 		}
 		if len(rd.Discarded) > 0 {
 			c.writeMetadata()
-			c.deleteUnreferenced(discardedStates(rd.Discarded))
 		}
-		var released []string
 		for _, r := range rd.Released {
-			released = append(released, r.Snapshot.Handle)
+			c.release(r)
 		}
-		c.deleteUnreferenced(released)
 		if rd.Failover != nil {
 			c.failover(*rd.Failover)
 		}
@@ -223,7 +240,42 @@ func (c *coordinator) handleReady() {
 			c.rt.finished = true
 		}
 	}
+	c.writeCounter()
+	if c.rt.Finished() {
+		c.stopped = true
+	}
 	c.armTick()
+}
+
+// traceAbort traces a checkpoint's abort, or holds it back while the durable counter does
+// not cover its id. An id whose counter write failed, or was still in flight when a
+// failover or a timeout ended the checkpoint, was never sent anywhere; but once its abort
+// is in the trace the id has been seen, and a coordinator that crashed before any later
+// counter write would hand it out again (the listener contract rightly rejects a
+// checkpoint that completes after it aborted). So the abort waits for a counter write that
+// covers it (writeCounter makes one), and dies with the incarnation if none comes: then
+// the id was never used, as far as anyone can tell.
+func (c *coordinator) traceAbort(a protocol.Abort) {
+	if a.Checkpoint > c.counter.durable {
+		c.deferredAborts = append(c.deferredAborts, a)
+		c.counter.cover = max(c.counter.cover, a.Checkpoint)
+		return
+	}
+	c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: uint64(a.Checkpoint), Reason: a.Reason.String()})
+}
+
+// traceCoveredAborts traces the held-back aborts the durable counter now covers, in the
+// order they happened.
+func (c *coordinator) traceCoveredAborts() {
+	waiting := c.deferredAborts[:0]
+	for _, a := range c.deferredAborts {
+		if a.Checkpoint <= c.counter.durable {
+			c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: uint64(a.Checkpoint), Reason: a.Reason.String()})
+			continue
+		}
+		waiting = append(waiting, a)
+	}
+	c.deferredAborts = waiting
 }
 
 // failover cancels every task and deploys the job again from the plan's checkpoint after
@@ -268,9 +320,14 @@ func (c *coordinator) redeploy() {
 	c.handleReady()
 }
 
-// armTick keeps one timer at the protocol's next deadline.
+// armTick keeps one timer at the protocol's next deadline. Once the job is done it keeps
+// none: the protocol would go on re-sending the last completion every Timeout for tasks
+// that have all exited.
 func (c *coordinator) armTick() {
 	at := c.proto.NextDeadline()
+	if c.stopped {
+		at = protocol.NoDeadline
+	}
 	if at == c.tickAt && c.tickTimer != nil {
 		return
 	}
@@ -289,4 +346,13 @@ func (c *coordinator) armTick() {
 		c.proto.Tick(c.now())
 		c.handleReady()
 	})
+}
+
+// jobDone stops the incarnation's work once every task of a finished job has exited.
+func (c *coordinator) jobDone() {
+	if c.dead || c.proto == nil || c.stopped {
+		return
+	}
+	c.stopped = true
+	c.armTick()
 }

@@ -1,72 +1,107 @@
 package engine
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
 // The coordinator's durable writes: the id counter and the completed-checkpoint store, one
-// write at a time each, and the deletion of state no retained checkpoint needs.
+// write at a time each, each in a slotPair, and the deletion of released state.
 
-func discardedStates(cps []protocol.CompletedCheckpoint) []string {
-	var handles []string
-	for _, cp := range cps {
-		for _, ts := range cp.Tasks {
-			handles = append(handles, ts.Snapshot.Handle)
-		}
-	}
-	return handles
+// idCounter is the coordinator's side of the durable id counter.
+type idCounter struct {
+	slots slotPair
+	// durable is the highest value known durable.
+	durable protocol.CheckpointID
+	// asked is the protocol's write awaiting CounterPersisted (0: none). The protocol asks
+	// for one at a time and must hear back about exactly that value.
+	asked protocol.CheckpointID
+	// cover is the highest id whose abort waits for the counter to cover it.
+	cover protocol.CheckpointID
+	// writing: a write is in flight; retryArmed: a failed write is retried after
+	// Config.StorageRetry.
+	writing    bool
+	retryArmed bool
+	retry      Timer
 }
 
-// deleteUnreferenced deletes task state no retained checkpoint refers to. A finished task's
-// final snapshot is carried into later checkpoints, so a discarded checkpoint may share
-// state with a retained one.
-func (c *coordinator) deleteUnreferenced(handles []string) {
-	if len(handles) == 0 {
-		return
+// askCounter takes the protocol's request to make the counter v durable.
+func (c *coordinator) askCounter(v protocol.CheckpointID) {
+	k := &c.counter
+	if k.asked != 0 {
+		panic(fmt.Sprintf("engine: coordinator: counter write %d asked for while %d is outstanding", v, k.asked))
 	}
-	live := make(map[string]bool)
-	for _, list := range [][]protocol.CompletedCheckpoint{c.stored, c.metaQueue, c.proto.Completed()} {
-		for _, cp := range list {
-			if c.discarded[cp.ID] {
-				continue
-			}
-			for _, ts := range cp.Tasks {
-				live[ts.Snapshot.Handle] = true
-			}
-		}
+	if v <= k.durable {
+		panic(fmt.Sprintf("engine: coordinator: counter write %d asked for, %d is durable already", v, k.durable))
 	}
-	for _, h := range handles {
-		if !live[h] {
-			c.proc.Delete(h)
-		}
+	k.asked = v
+	if k.retryArmed {
+		// The protocol waits for this write: make it now, not when a retry is due.
+		k.retryArmed = false
+		k.retry.Stop()
 	}
+	c.writeCounter()
 }
 
-func (c *coordinator) writeCounter(v protocol.CheckpointID) {
-	c.counterWant = max(c.counterWant, v)
-	if c.counterWriting || c.counterWant <= c.counterDone {
+// writeCounter writes the counter if a value above the durable one is wanted: the
+// protocol's request, or the highest id whose abort is held back. One value covers both,
+// since storing a larger counter than asked is always safe (ids are only ever skipped).
+// The protocol hears about its request once a write that includes it is done, with that
+// write's outcome.
+func (c *coordinator) writeCounter() {
+	k := &c.counter
+	v := max(k.asked, k.cover)
+	if k.writing || k.retryArmed || v <= k.durable || c.dead {
 		return
 	}
-	v = c.counterWant
-	c.counterWriting = true
-	writeDurably(c.proc, c.rt.cfg.VerifyWrites, counterKey, encodeCounter(v), func(err error) {
-		c.counterWriting = false
+	slot, key, version := k.slots.next()
+	k.writing = true
+	writeDurably(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCounter(v)), func(err error) {
+		k.writing = false
 		if err == nil {
-			c.counterDone = v
-		} else if c.counterWant == v {
-			c.counterWant = c.counterDone
+			k.slots.written(slot, version)
+			k.durable = v
+			c.traceCoveredAborts()
+		} else {
+			// Not at once: storage that just failed a write is likely to fail the next.
+			// A new request of the protocol does not wait for this (askCounter).
+			c.retryCounter()
 		}
-		c.proto.CounterPersisted(c.now(), v, err)
-		c.handleReady()
-		c.writeCounter(c.counterWant)
+		if asked := k.asked; asked != 0 && asked <= v {
+			k.asked = 0
+			c.proto.CounterPersisted(c.now(), asked, err)
+			c.handleReady() // may ask for the next write, and so make it
+		}
+		c.writeCounter()
 	})
 }
 
+// retryCounter writes the counter again after Config.StorageRetry, if held-back aborts
+// still wait for it (the protocol gave up on its own request already).
+func (c *coordinator) retryCounter() {
+	k := &c.counter
+	if k.retryArmed {
+		return
+	}
+	k.retryArmed = true
+	if k.retry == nil {
+		k.retry = c.proc.NewTimer(func() {
+			k.retryArmed = false
+			c.writeCounter()
+		})
+	}
+	k.retry.Reset(c.rt.cfg.StorageRetry)
+}
+
 // writeMetadata writes the next queued completed checkpoint, or a store without the
-// discarded checkpoints when nothing is queued.
+// discarded checkpoints when nothing is queued. A failed write of discards alone is
+// retried after Config.StorageRetry; a failed write of a checkpoint aborts it (the
+// protocol decides), and the next write goes on.
 func (c *coordinator) writeMetadata() {
-	if c.metaWriting {
+	if c.metaWriting || c.metaRetryArmed || c.dead {
 		return
 	}
 	var next *protocol.CompletedCheckpoint
@@ -89,18 +124,86 @@ func (c *coordinator) writeMetadata() {
 		content = append(content, *next)
 		c.trace(trace.Event{Kind: trace.KindCheckpointPersist, CP: uint64(next.ID)})
 	}
+	slot, key, version := c.completedSlots.next()
 	c.metaWriting = true
-	writeDurably(c.proc, c.rt.cfg.VerifyWrites, completedKey, encodeCompleted(content), func(err error) {
+	writeDurably(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCompleted(content)), func(err error) {
 		c.metaWriting = false
 		if err == nil {
+			c.completedSlots.written(slot, version)
 			c.stored = content
+			c.storeWritten()
 		}
 		if next != nil {
 			id := next.ID
 			c.metaQueue = c.metaQueue[1:]
 			c.proto.MetadataPersisted(c.now(), id, err)
 			c.handleReady()
+		} else if err != nil {
+			c.metaRetryArmed = true
+			c.proc.After(c.rt.cfg.StorageRetry, func() {
+				c.metaRetryArmed = false
+				c.writeMetadata()
+			})
+			return
 		}
 		c.writeMetadata()
 	})
+}
+
+// storeWritten follows a durable store write: discarded checkpoints no longer in it are
+// forgotten, and released state it no longer names is deleted.
+func (c *coordinator) storeWritten() {
+	for id := range c.discarded {
+		if !slices.ContainsFunc(c.stored, func(cp protocol.CompletedCheckpoint) bool { return cp.ID == id }) {
+			delete(c.discarded, id)
+		}
+	}
+	held := c.heldReleases[:0]
+	for _, h := range c.heldReleases {
+		if c.storeNames(h) {
+			held = append(held, h)
+			continue
+		}
+		c.proc.Delete(h)
+	}
+	c.heldReleases = held
+}
+
+// release deletes state the protocol released: at once, or, if a discarded checkpoint
+// still in the durable store names it, once the store without it is durable. The protocol
+// never releases state a retained checkpoint holds; that is checked here too, since
+// deleting it would make the checkpoint unrestorable.
+func (c *coordinator) release(r protocol.StateRelease) {
+	h := r.Snapshot.Handle
+	for _, list := range [][]protocol.CompletedCheckpoint{c.stored, c.metaQueue} {
+		for i := range list {
+			if cp := &list[i]; !c.discarded[cp.ID] && holds(cp, h) {
+				panic(fmt.Sprintf("engine: coordinator: released %s of %s for %d, which retained checkpoint %d holds", h, r.Task, r.Checkpoint, cp.ID))
+			}
+		}
+	}
+	if c.storeNames(h) {
+		c.heldReleases = append(c.heldReleases, h)
+		return
+	}
+	c.proc.Delete(h)
+}
+
+// storeNames reports whether a checkpoint in the durable store names state handle h.
+func (c *coordinator) storeNames(h string) bool {
+	for i := range c.stored {
+		if holds(&c.stored[i], h) {
+			return true
+		}
+	}
+	return false
+}
+
+func holds(cp *protocol.CompletedCheckpoint, h string) bool {
+	for _, ts := range cp.Tasks {
+		if ts.Snapshot.Handle == h {
+			return true
+		}
+	}
+	return false
 }

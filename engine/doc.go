@@ -61,12 +61,22 @@
 // restore. The snapshot of such a task is finalised after its barriers are sent, so that it
 // holds what they overtook.
 //
-// The coordinator process owns a protocol.Coordinator. It persists the id counter
-// ("meta/counter") before any trigger goes out and the completed-checkpoint store
-// ("meta/completed", rewritten whole, one write at a time, so a failed write leaves the
-// previous store) before a checkpoint completes, and only then sends notifications. It
-// deletes the state of checkpoints that fall out of retention unless a retained checkpoint
-// still refers to it (finished tasks' final snapshots are carried over).
+// The coordinator process owns a protocol.Coordinator. It persists the id counter before
+// any trigger goes out and the completed-checkpoint store (rewritten whole, one write at a
+// time, so a failed write leaves the previous store) before a checkpoint completes, and
+// only then sends notifications. Each of the two lives under two keys written in turn
+// ("meta/counter.0" and ".1", "meta/completed.0" and ".1", each value tagged with a
+// version), so that a torn or corrupted write spoils only the older copy and a recovering
+// coordinator reads the newest intact one. A write counts as failed only when storage
+// refused it or reading it back found it missing or wrong; a read-back that merely failed
+// is retried, since the write may be durable. An abort of an id the durable counter does
+// not cover yet (its counter write failed or was still in flight) is traced only once a
+// later counter write covers it, so that no id that appears in the trace is handed out
+// again after a crash. Discarded checkpoints leave the store; state is deleted only when
+// the protocol releases it (a finished task's final snapshot is shared with newer
+// checkpoints and savepoints), and after the store no longer names it. Once a finished job's
+// tasks have all exited, the coordinator stops ticking: the protocol would otherwise keep
+// re-sending the last completion.
 //
 // A 2PC sink embeds protocol.TwoPhaseCommit and is the task's protocol.Listener. Its
 // transaction ids carry the writer epoch the store gave the incarnation, so they never

@@ -3,28 +3,47 @@ package engine
 import (
 	"bytes"
 	"errors"
+	"time"
 )
 
 // errVerifyMismatch reports that data read back after a write differs from what was written.
 var errVerifyMismatch = errors.New("engine: data read back differs from data written")
 
+// readBackRetry is the pause before reading a written value back again after a read that
+// failed (as opposed to one that found the value wrong).
+const readBackRetry = 20 * time.Millisecond
+
 // writeDurably writes data under key through p and calls done with nil only once the write
-// is durable and, with Config.VerifyWrites, read back intact. Reading back turns a torn or
-// corrupted write into a failed write at once: a corrupted snapshot is then declined before
-// any checkpoint can point at it, instead of being found on restore, when the only choices
+// is durable and, with verify, read back intact. Reading back turns a torn or corrupted
+// write into a failed write at once: a corrupted snapshot is then declined before any
+// checkpoint can point at it, instead of being found on restore, when the only choices
 // left are a job that cannot restart or a restore from an older checkpoint that duplicates
 // output already made visible.
+//
+// done gets an error only when the write is known not to hold data: storage refused it, or
+// what is stored is missing, corrupt or different. A read-back that merely failed says
+// nothing about the write, which may well be durable; reporting it as failed would let a
+// write the caller treats as failed become visible later (a completed checkpoint its
+// coordinator aborted, say). So a failed read-back is retried until it gives an answer.
 func writeDurably(p Proc, verify bool, key string, data []byte, done func(error)) {
 	p.Write(key, data, func(err error) {
 		if err != nil || !verify {
 			done(err)
 			return
 		}
-		p.Read(key, func(back []byte, err error) {
-			if err == nil && !bytes.Equal(back, data) {
-				err = errVerifyMismatch
-			}
-			done(err)
-		})
+		readBack(p, key, data, done)
+	})
+}
+
+func readBack(p Proc, key string, data []byte, done func(error)) {
+	p.Read(key, func(back []byte, err error) {
+		switch {
+		case err == nil && !bytes.Equal(back, data):
+			err = errVerifyMismatch
+		case err != nil && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrCorrupt):
+			p.After(readBackRetry, func() { readBack(p, key, data, done) })
+			return
+		}
+		done(err)
 	})
 }

@@ -71,8 +71,10 @@ type Proc interface {
 	// Write stores data under key durably and then calls done (nil: durable). Data is not
 	// copied: the caller must not change it afterwards.
 	Write(key string, data []byte, done func(error))
-	// Read reads the data stored under key and calls done with it, ErrNotFound, or another
-	// error (a failed or corrupted read: the Env checks checksums).
+	// Read reads the data stored under key and calls done with it, ErrNotFound, ErrCorrupt
+	// (what is stored is not what was written: a torn or corrupted write, which the Env
+	// detects by checksum), or another error (a failed read, which says nothing about what
+	// is stored).
 	Read(key string, done func([]byte, error))
 	// Delete removes key from storage, without confirmation (state no checkpoint needs).
 	Delete(key string)
@@ -82,6 +84,10 @@ type Proc interface {
 
 // ErrNotFound is returned by Proc.Read for a key that was never durably written.
 var ErrNotFound = errors.New("engine: not found")
+
+// ErrCorrupt is returned by Proc.Read when the stored value is not the one written (a torn
+// or corrupted write). Unlike a failed read it is definite: reading again gives the same.
+var ErrCorrupt = errors.New("engine: stored value is corrupt")
 
 // Timer is a pending call.
 type Timer interface {

@@ -106,6 +106,9 @@ func (t *task) exit() {
 	if t.tickTimer != nil {
 		t.tickTimer.Stop()
 	}
+	if c := t.rt.coord; c != nil && t.rt.Finished() {
+		c.jobDone()
+	}
 }
 
 // armTick keeps one timer at the protocol's next deadline (an alignment timeout).

@@ -86,8 +86,11 @@ func (p *proc) Read(key string, done func([]byte, error)) {
 		if !p.Alive() {
 			return
 		}
-		if errors.Is(err, sim.ErrNotFound) {
+		switch {
+		case errors.Is(err, sim.ErrNotFound):
 			err = engine.ErrNotFound
+		case errors.Is(err, sim.ErrCorrupt):
+			err = engine.ErrCorrupt
 		}
 		done(data, err)
 	})
