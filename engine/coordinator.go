@@ -202,6 +202,14 @@ func (c *coordinator) handleReady() {
 		}
 		c.metaQueue = append(c.metaQueue, rd.MetadataWrites...)
 		c.writeMetadata()
+		// Ends before starts: a completion or abort frees the slot a checkpoint or a
+		// waiting savepoint triggered in the same step takes.
+		for _, cp := range rd.Completed {
+			c.trace(trace.Event{Kind: trace.KindCheckpointComplete, CP: uint64(cp.ID)})
+		}
+		for _, a := range rd.Aborted {
+			c.traceAbort(a)
+		}
 		for _, tr := range rd.Triggered {
 			if tr.ID > c.counter.durable {
 				panic(fmt.Sprintf("engine: coordinator: checkpoint %d triggered before its id was durable (counter %d)", tr.ID, c.counter.durable))
@@ -211,12 +219,6 @@ func (c *coordinator) handleReady() {
 				e.Attrs = []trace.Attr{{Key: trace.AttrSavepoint, Value: "true"}}
 			}
 			c.trace(e)
-		}
-		for _, cp := range rd.Completed {
-			c.trace(trace.Event{Kind: trace.KindCheckpointComplete, CP: uint64(cp.ID)})
-		}
-		for _, a := range rd.Aborted {
-			c.traceAbort(a)
 		}
 		for _, m := range rd.Messages {
 			c.proc.Send(string(m.Task), m)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine/extstore"
@@ -162,6 +163,17 @@ func (rt *Runtime) TokenBalances() map[string]int64 {
 	return out
 }
 
+// StoredCheckpoints returns the completed-checkpoint store as the running coordinator
+// last made it durable (nil while it recovers, and for token jobs), for tests and tools
+// that compare storage with it. The slice is the caller's.
+func (rt *Runtime) StoredCheckpoints() []protocol.CompletedCheckpoint {
+	c := rt.coord
+	if c == nil || c.proto == nil || c.dead {
+		return nil
+	}
+	return slices.Clone(c.stored)
+}
+
 // TriggerCheckpoint asks the coordinator for a checkpoint now.
 func (rt *Runtime) TriggerCheckpoint() error {
 	if rt.isTokenJob() {
@@ -176,7 +188,10 @@ func (rt *Runtime) TriggerCheckpoint() error {
 	return err
 }
 
-// TriggerSavepoint asks the coordinator for a savepoint now and returns its id.
+// TriggerSavepoint asks the coordinator for a savepoint and returns its id. The id is
+// reserved now, but the savepoint takes a MaxConcurrent slot like a checkpoint and starts
+// when one is free (and its id is durable): its checkpoint.trigger event, with
+// savepoint=true, says when.
 func (rt *Runtime) TriggerSavepoint() (uint64, error) {
 	if rt.isTokenJob() {
 		return 0, fmt.Errorf("engine: a token job has no savepoints")

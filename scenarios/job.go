@@ -160,6 +160,18 @@ func envConfig(s *Scenario) simenv.Config {
 	return simenv.DefaultConfig(s.Graph().TaskHosts())
 }
 
+// notifyDeliveryNanos bounds how long a notification the coordinator re-sends takes to be
+// delivered once faults stopped: network latency, with room to spare.
+const notifyDeliveryNanos = int64(100 * time.Millisecond)
+
+// notifyMaxNanos is how long after a completion every live task must have heard of it. The
+// coordinator re-sends the latest completion when it has not gone out for the checkpoint
+// Timeout, so a notification lost just before heal arrives at most Timeout plus its
+// delivery later; a bound below that would fail correct runs of a long timeout.
+func notifyMaxNanos(s *Scenario) int64 {
+	return max(s.Limits.LivenessBound.Nanos()/2, s.Checkpoint.Timeout.Nanos()+notifyDeliveryNanos)
+}
+
 // reference computes what a correct run of the job must produce and the bounds its
 // liveness is judged by, as the checkers want it.
 func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
@@ -167,7 +179,7 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 		Liveness: checker.LivenessBounds{
 			CheckpointAfterHealNanos: s.Limits.LivenessBound.Nanos(),
 			AlignmentMaxNanos:        s.Limits.LivenessBound.Nanos() / 2,
-			NotifyMaxNanos:           s.Limits.LivenessBound.Nanos() / 2,
+			NotifyMaxNanos:           notifyMaxNanos(s),
 			// Every source is bounded, so every task must finish.
 			FinishTasks: cfg.Graph.Tasks(),
 		},
