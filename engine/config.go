@@ -72,6 +72,9 @@ type StoreConfig struct {
 	Readers int
 	// ReadInterval is how often each reader polls.
 	ReadInterval time.Duration
+	// RetryInterval is how long a sink waits for the store's answer to a request before it
+	// sends the request again (the store may have been down).
+	RetryInterval time.Duration
 }
 
 // DefaultConfig returns a configuration for graph g with an aligned checkpoint every 100 ms.
@@ -90,10 +93,11 @@ func DefaultConfig(g Graph) Config {
 			FlushInterval: 5 * time.Millisecond,
 		},
 		Store: StoreConfig{
-			Latency:      time.Millisecond,
-			TxnTimeout:   0,
-			Readers:      2,
-			ReadInterval: 20 * time.Millisecond,
+			Latency:       time.Millisecond,
+			TxnTimeout:    0,
+			Readers:       2,
+			ReadInterval:  20 * time.Millisecond,
+			RetryInterval: 20 * time.Millisecond,
 		},
 		RecordCost:       10 * time.Microsecond,
 		SourcePoll:       5 * time.Millisecond,
@@ -140,6 +144,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("engine: config: Store.Readers must not be negative")
 	case c.Store.Readers > 0 && c.Store.ReadInterval <= 0:
 		return fmt.Errorf("engine: config: Store.ReadInterval must be positive with readers")
+	case c.Store.RetryInterval <= 0:
+		return fmt.Errorf("engine: config: Store.RetryInterval must be positive")
 	}
 	return nil
 }

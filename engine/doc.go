@@ -84,6 +84,15 @@
 // aborting their open transactions), commits the restored snapshot's pending transactions
 // and aborts every other unfinished one.
 //
+// The store may go down (its host crashes) and lose the requests sent to it meanwhile
+// without a word; its data survives. A sink therefore sends every request whose answer it
+// waits for (registration, pre-commits, commits, recovery, confirmations) again every
+// Store.RetryInterval until the store answers, and the store makes each idempotent. Writes
+// travel unanswered; a pre-commit carries the number of records written into its
+// transaction, and an upsert or append sink asks the store to confirm at each snapshot the
+// number of records it wrote, so a lost write fails the snapshot and the task (the job
+// fails over and writes it again) instead of a transaction committed short.
+//
 // # Failover
 //
 // A task that crashes (its host crashed, CrashTask, a failed commit, a lost connection) is

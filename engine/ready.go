@@ -60,7 +60,7 @@ func (t *task) handleReady() {
 			t.notify(n)
 		}
 		if rd.Exit {
-			if t.sink != nil && t.sink.awaiting > 0 {
+			if t.sink != nil && len(t.sink.unanswered) > 0 {
 				t.sink.exitWhenIdle = true // exit once the store answered
 				return
 			}

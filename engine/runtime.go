@@ -86,6 +86,7 @@ func (rt *Runtime) StartStore() error {
 		return err
 	}
 	p.proc = proc
+	p.resume()
 	return nil
 }
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/ckptsim/ckptsim/engine/extstore"
@@ -19,6 +20,15 @@ const maxPendingTransactions = 64
 
 // sinkPart writes a task's input to the external store. A 2PC sink embeds the protocol's
 // two-phase-commit helper and is its Listener; upsert and append sinks write at once.
+//
+// The store may go down (its host crashes), and requests sent meanwhile are lost without a
+// word. So every request whose outcome matters is kept until the store answers it and sent
+// again every Store.RetryInterval: registering the incarnation, pre-commits, commits,
+// recovery and confirmations; the store makes each of them idempotent. Writes go without
+// an answer, and a lost one is found out where it matters: a pre-commit carries the number
+// of records written into its transaction, and an upsert or append sink confirms at each
+// snapshot how many records it wrote. If the store applied fewer, the snapshot fails and so
+// does the task: the job fails over and replays them.
 type sinkPart struct {
 	t     *task
 	typ   SinkType
@@ -26,15 +36,22 @@ type sinkPart struct {
 	epoch uint64 // the writer epoch the store gave this incarnation
 	seq   int    // transaction or batch number within the incarnation
 	tpc   *protocol.TwoPhaseCommit
-	// prepares maps a transaction being pre-committed to the snapshot waiting for it.
+	// prepares maps a transaction being pre-committed (2PC), or a confirmation (upsert,
+	// append: by checkpoint id), to the snapshot waiting for it.
 	prepares map[string]*pendingSnapshot
 	// initDone continues the restore once the store answered opInit.
 	initDone func(epoch uint64)
-	// awaiting counts requests whose answer the sink waits for (prepare, commit,
-	// recover): a finished sink exits only when none is left, so that a finished job has
+	// unanswered holds the requests sent again until the store answers them, in the order
+	// first sent. A finished sink exits only when none is left, so that a finished job has
 	// its output committed.
-	awaiting     int
+	unanswered   []*storeRequest
+	retryArmed   bool
+	retryTimer   Timer
 	exitWhenIdle bool
+	// txnRecords counts the records written into the current transaction (2PC);
+	// plainRecords those this incarnation upserted or appended.
+	txnRecords   int64
+	plainRecords int64
 	// scratch is reused to render the lists of sink.writes.
 	scratch []byte
 }
@@ -43,16 +60,64 @@ func newSinkPart(t *task, typ SinkType) *sinkPart {
 	return &sinkPart{t: t, typ: typ, nonce: t.rt.nextNonce(), prepares: make(map[string]*pendingSnapshot)}
 }
 
-func (s *sinkPart) request(r *storeRequest) {
+// answered reports whether the store's answer to r matters to the sink: it then keeps r
+// until the answer comes.
+func (r *storeRequest) answered() bool {
 	switch r.op {
-	case opPrepare, opCommit, opRecover:
-		s.awaiting++
+	case opInit, opPrepare, opCommit, opRecover, opConfirm:
+		return true
 	}
+	return false
+}
+
+func (s *sinkPart) request(r *storeRequest) {
 	r.nonce = s.nonce
 	r.writer = s.t.plan.id
 	r.epoch = s.epoch
 	r.start = s.t.rt.env.Now()
+	if r.answered() {
+		s.unanswered = append(s.unanswered, r)
+		s.armRetry()
+	}
 	s.t.proc.Send(storeName, r)
+}
+
+// armRetry makes sure unanswered requests are sent again after Store.RetryInterval.
+func (s *sinkPart) armRetry() {
+	if s.retryArmed {
+		return
+	}
+	s.retryArmed = true
+	if s.retryTimer == nil {
+		s.retryTimer = s.t.proc.NewTimer(s.retry)
+	}
+	s.retryTimer.Reset(s.t.rt.cfg.Store.RetryInterval)
+}
+
+// retry sends every unanswered request again, in the order first sent.
+func (s *sinkPart) retry() {
+	s.retryArmed = false
+	if len(s.unanswered) == 0 || !s.t.alive() {
+		return
+	}
+	for _, r := range s.unanswered {
+		// A copy: the one sent first may still be on its way, and messages are shared.
+		again := *r
+		s.t.proc.Send(storeName, &again)
+	}
+	s.armRetry()
+}
+
+// takeAnswered removes and returns the unanswered request m answers; nil if none (a
+// duplicate answer, to a request sent more than once).
+func (s *sinkPart) takeAnswered(m *storeReply) *storeRequest {
+	for i, r := range s.unanswered {
+		if r.op == m.op && r.txn == m.txn && r.cp == m.cp {
+			s.unanswered = slices.Delete(s.unanswered, i, i+1)
+			return r
+		}
+	}
+	return nil
 }
 
 // txnName returns a new transaction id. The epoch is unique per incarnation, so ids never
@@ -109,6 +174,7 @@ func (s *sinkPart) write(records []rec) {
 	switch s.typ {
 	case TwoPhaseCommit:
 		req.op, req.txn = opWrite, string(s.tpc.Current())
+		s.txnRecords += int64(len(records))
 		req.refs = make([]extstore.Ref, len(records))
 		for i, r := range records {
 			req.refs[i] = extstore.Ref{Origin: r.origin, Seq: r.seq, Value: r.value}
@@ -119,6 +185,7 @@ func (s *sinkPart) write(records []rec) {
 		req.op, req.txn = opAppend, s.txnName("b")
 	}
 	if req.op != opWrite {
+		s.plainRecords += int64(len(records))
 		req.rids, req.values = make([]string, len(records)), make([]int64, len(records))
 		for i, r := range records {
 			req.rids[i], req.values[i] = c.rid(r), r.value
@@ -174,9 +241,15 @@ func (s *sinkPart) traceWrites(txn string, records []rec) {
 
 // preCommit is the sink's part of a snapshot's synchronous cut: a 2PC sink ties its
 // current transaction to the checkpoint, starts the next one and asks the store to
-// prepare the old one; the snapshot is acknowledged only once the store confirmed.
+// prepare the old one; an upsert or append sink asks the store to confirm that it applied
+// every record written so far. Either way the snapshot is acknowledged only once the store
+// answered.
 func (s *sinkPart) preCommit(ps *pendingSnapshot) error {
 	if s.typ != TwoPhaseCommit {
+		key := "confirm/" + ps.req.Checkpoint.String()
+		ps.awaitPrepare = true
+		s.prepares[key] = ps
+		s.request(&storeRequest{op: opConfirm, cp: uint64(ps.req.Checkpoint), records: s.plainRecords})
 		return nil
 	}
 	prepared := string(s.tpc.Current())
@@ -188,7 +261,8 @@ func (s *sinkPart) preCommit(ps *pendingSnapshot) error {
 	ps.data.twoPhase = st
 	ps.awaitPrepare = true
 	s.prepares[prepared] = ps
-	s.request(&storeRequest{op: opPrepare, txn: prepared, cp: uint64(ps.req.Checkpoint)})
+	s.request(&storeRequest{op: opPrepare, txn: prepared, cp: uint64(ps.req.Checkpoint), records: s.txnRecords})
+	s.txnRecords = 0
 	s.request(&storeRequest{op: opBegin, txn: string(next)})
 	return nil
 }
@@ -223,9 +297,10 @@ func (s *sinkPart) onReply(m *storeReply) {
 	if m.nonce != s.nonce {
 		return // meant for a predecessor
 	}
-	switch m.op {
-	case opPrepare, opCommit, opRecover:
-		s.awaiting--
+	if m.op.answeredOp() {
+		if s.takeAnswered(m) == nil {
+			return // the answer to a request sent again, heard already
+		}
 		defer s.maybeExit()
 	}
 	switch m.op {
@@ -239,11 +314,15 @@ func (s *sinkPart) onReply(m *storeReply) {
 			s.initDone = nil
 			done(m.epoch)
 		}
-	case opPrepare:
-		ps := s.prepares[m.txn]
-		delete(s.prepares, m.txn)
+	case opPrepare, opConfirm:
+		key := m.txn
+		if m.op == opConfirm {
+			key = "confirm/" + protocol.CheckpointID(m.cp).String()
+		}
+		ps := s.prepares[key]
+		delete(s.prepares, key)
 		if m.err != nil {
-			s.t.fail("sink prepare: " + m.err.Error())
+			s.t.fail("sink " + m.op.String() + ": " + m.err.Error())
 			return
 		}
 		if ps != nil && s.t.snapshots[ps.req.Checkpoint] == ps {
@@ -264,9 +343,13 @@ func (s *sinkPart) onReply(m *storeReply) {
 	}
 }
 
+// answeredOp reports whether requests of kind o are kept until answered (see
+// storeRequest.answered).
+func (o storeOp) answeredOp() bool { return (&storeRequest{op: o}).answered() }
+
 // maybeExit ends a sink whose task the protocol let exit once its last answers arrived.
 func (s *sinkPart) maybeExit() {
-	if s.exitWhenIdle && s.awaiting == 0 && s.t.alive() {
+	if s.exitWhenIdle && len(s.unanswered) == 0 && s.t.alive() {
 		s.exitWhenIdle = false
 		s.t.exit()
 	}

@@ -19,10 +19,11 @@ const (
 	opAppend
 	opRead
 	opAbort
+	opConfirm
 )
 
 var storeOpNames = [...]string{opInit: "init", opBegin: "begin", opWrite: "write", opPrepare: "prepare",
-	opCommit: "commit", opRecover: "recover", opUpsert: "upsert", opAppend: "append", opRead: "read", opAbort: "abort"}
+	opCommit: "commit", opRecover: "recover", opUpsert: "upsert", opAppend: "append", opRead: "read", opAbort: "abort", opConfirm: "confirm"}
 
 func (o storeOp) String() string { return storeOpNames[o] }
 
@@ -37,13 +38,17 @@ type storeRequest struct {
 	rids   []string       // opUpsert, opAppend: the records' ids and values
 	values []int64
 	commit []string // opRecover: the transactions to commit
-	start  int64    // virtual time the request was sent
+	// records: opPrepare, the records written into the transaction; opConfirm, the
+	// records the incarnation upserted or appended so far.
+	records int64
+	start   int64 // virtual time the request was sent
 }
 
 type storeReply struct {
 	op      storeOp
 	nonce   uint64
 	txn     string
+	cp      uint64
 	epoch   uint64
 	visible int64 // opRead
 	start   int64

@@ -59,8 +59,10 @@ func (p *storeProcess) Receive(from string, msg any) {
 	w.timer.Reset(d)
 }
 
-// Crashed implements Process. The store is external: scenarios keep its host up, and if it
-// does go down, requests to it are lost like any message to a dead process.
+// Crashed implements Process. The store is an external system: its data survives, but
+// requests to it while it is down, or waiting out its latency when it went down, are lost
+// like any message to a dead process. Sinks send what they wait for again and find out
+// about lost writes (sinkPart); the next process arms the transactions' timeouts again.
 func (p *storeProcess) Crashed() {}
 
 func (p *storeProcess) trace(e trace.Event) {
@@ -73,11 +75,11 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 	s := p.store
 	// The reply is built on the stack and sent only if it must be: most requests are
 	// pipelined writes whose success is not answered.
-	reply := storeReply{op: req.op, nonce: req.nonce, txn: req.txn, start: req.start}
+	reply := storeReply{op: req.op, nonce: req.nonce, txn: req.txn, cp: req.cp, start: req.start}
 	now := p.rt.env.Now()
 	switch req.op {
 	case opInit:
-		epoch, aborted := s.InitWriter(req.writer)
+		epoch, aborted := s.InitWriter(req.writer, req.nonce)
 		for _, t := range aborted {
 			p.traceAbort(t)
 		}
@@ -86,20 +88,18 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 		t, err := s.Begin(req.writer, req.epoch, req.txn, now)
 		reply.err = err
 		if err == nil {
-			if deadline, ok := s.Deadline(t); ok {
-				p.proc.After(time.Duration(deadline-now), func() {
-					if s.Expire(t.ID, p.rt.env.Now()) {
-						p.traceAbort(t)
-					}
-				})
-			}
+			p.armExpiry(t)
 		}
 	case opWrite:
 		reply.err = s.WriteRefs(req.writer, req.epoch, req.txn, req.refs)
 	case opPrepare:
-		reply.err = s.Prepare(req.writer, req.epoch, req.txn, req.cp)
-		if reply.err == nil {
+		applied, err := s.Prepare(req.writer, req.epoch, req.txn, req.cp, int(req.records))
+		reply.err = err
+		switch {
+		case applied && err == nil:
 			p.trace(trace.Event{Kind: trace.KindSinkPrecommit, Task: req.writer, CP: req.cp, Txn: req.txn})
+		case applied:
+			p.traceAbort(s.Txn(req.txn)) // incomplete: writes were lost on the way
 		}
 	case opCommit:
 		applied, t, err := s.Commit(req.writer, req.txn)
@@ -114,7 +114,9 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 			reply.err = err
 		}
 	case opRecover:
-		for _, o := range s.Recover(req.writer, req.commit) {
+		outcomes, err := s.Recover(req.writer, req.epoch, req.commit)
+		reply.err = err
+		for _, o := range outcomes {
 			switch {
 			case o.Commit && o.Applied:
 				p.traceCommit(o.T, req.start)
@@ -128,7 +130,7 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 	case opUpsert:
 		start := strconv.FormatInt(req.start, 10)
 		for i, rid := range req.rids {
-			s.Upsert(req.writer, rid, req.values[i])
+			s.Upsert(req.writer, req.nonce, rid, req.values[i])
 			p.trace(trace.Event{Kind: kindSinkUpsert, Task: req.writer, RID: rid, Attrs: []trace.Attr{
 				{Key: trace.AttrStart, Value: start},
 				{Key: trace.AttrValue, Value: strconv.FormatInt(req.values[i], 10)},
@@ -138,12 +140,14 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 		// An append is a transaction of its own, committed at once: its records were
 		// traced by the sink as sink.write under req.txn.
 		for i, rid := range req.rids {
-			s.Append(req.writer, rid, req.values[i])
+			s.Append(req.writer, req.nonce, rid, req.values[i])
 		}
 		p.trace(trace.Event{Kind: trace.KindSinkCommit, Task: req.writer, Txn: req.txn, Attrs: []trace.Attr{
 			{Key: trace.AttrRecords, Value: strconv.Itoa(len(req.rids))},
 			{Key: trace.AttrStart, Value: strconv.FormatInt(req.start, 10)},
 		}})
+	case opConfirm:
+		reply.err = s.Confirm(req.writer, req.nonce, req.records)
 	case opRead:
 		reply.visible = s.Visible()
 	default:
@@ -159,6 +163,27 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 	sent := new(storeReply)
 	*sent = reply
 	p.proc.Send(from, sent)
+}
+
+// armExpiry aborts t when it times out, unless it finished by then.
+func (p *storeProcess) armExpiry(t *extstore.Txn) {
+	deadline, ok := p.store.Deadline(t)
+	if !ok {
+		return
+	}
+	p.proc.After(time.Duration(max(deadline-p.rt.env.Now(), 0)), func() {
+		if p.store.Expire(t.ID, p.rt.env.Now()) {
+			p.traceAbort(t)
+		}
+	})
+}
+
+// resume arms the timeouts of the transactions left unfinished when the store's process
+// last went down: the store keeps its data across a crash, and its timeouts with it.
+func (p *storeProcess) resume() {
+	for _, t := range p.store.Unfinished() {
+		p.armExpiry(t)
+	}
 }
 
 // kindSinkUpsert is the checker's sink.upsert kind (task rid; attrs value, start): an

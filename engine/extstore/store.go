@@ -40,6 +40,9 @@ var (
 	ErrTxnState = errors.New("extstore: operation not allowed in this transaction state")
 	// ErrTransient: an injected transient failure; retrying may succeed.
 	ErrTransient = errors.New("extstore: transient failure")
+	// ErrIncomplete: the store applied fewer of a writer's records than the writer sent:
+	// some were lost on the way (the store was down).
+	ErrIncomplete = errors.New("extstore: records lost on the way")
 )
 
 // TxnState is where a transaction is in its life.
@@ -122,6 +125,15 @@ type Store struct {
 	upsertRows  []Row          // the upsert table in first-write order
 	failCommits int
 	commitHook  func(writer, txn string) bool
+	writers     map[string]*writerSession
+}
+
+// writerSession is what the store knows of a writer's current incarnation (session).
+type writerSession struct {
+	session uint64
+	// plain counts the records of the session written outside transactions (upserts and
+	// appends) that the store applied, for Confirm.
+	plain int64
 }
 
 // New returns an empty store whose transactions time out after timeoutNanos (0: never).
@@ -134,6 +146,7 @@ func New(timeoutNanos int64) *Store {
 		txns:         make(map[string]*Txn),
 		epochs:       make(map[string]uint64),
 		upserts:      make(map[string]int),
+		writers:      make(map[string]*writerSession),
 	}
 }
 

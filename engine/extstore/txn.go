@@ -5,11 +5,16 @@ import (
 	"slices"
 )
 
-// InitWriter starts a new incarnation of writer: its epoch is bumped, which fences every
-// older incarnation, and its open (not prepared) transactions are aborted, since their
-// writer is gone. Prepared transactions survive: a recovering writer commits or aborts them
-// by id (Recover).
-func (s *Store) InitWriter(writer string) (epoch uint64, aborted []*Txn) {
+// InitWriter starts a new incarnation of writer, its session: its epoch is bumped, which
+// fences every older incarnation, and its open (not prepared) transactions are aborted,
+// since their writer is gone. Prepared transactions survive: a recovering writer commits or
+// aborts them by id (Recover). A repeated InitWriter of the current session (a retry whose
+// first answer was lost) changes nothing and returns the same epoch.
+func (s *Store) InitWriter(writer string, session uint64) (epoch uint64, aborted []*Txn) {
+	if w := s.writers[writer]; w != nil && w.session == session {
+		return s.epochs[writer], nil
+	}
+	s.writers[writer] = &writerSession{session: session}
 	s.epochs[writer]++
 	for _, t := range s.writerTxns(writer) {
 		if t.State == Open {
@@ -134,18 +139,29 @@ func (s *Store) write(writer string, epoch uint64, id string, n int, refs func()
 }
 
 // Prepare pre-commits open transaction id for checkpoint cp: its records are durable and it
-// can be committed later, by this writer or by a recovering one, until it times out.
-func (s *Store) Prepare(writer string, epoch uint64, id string, cp uint64) error {
+// can be committed later, by this writer or by a recovering one, until it times out. records
+// is how many records the writer wrote into it: if the store holds fewer, writes were lost
+// on the way (the store was down), and the transaction is aborted (ErrIncomplete) rather
+// than committed short. Preparing a prepared transaction again for the same checkpoint (a
+// retry) succeeds without effect: applied is false.
+func (s *Store) Prepare(writer string, epoch uint64, id string, cp uint64, records int) (applied bool, err error) {
 	t, err := s.lookup(writer, epoch, id)
 	if err != nil {
-		return err
+		return false, err
 	}
-	if t.State != Open {
-		return fmt.Errorf("%w: prepare %s transaction %s", ErrTxnState, t.State, id)
+	switch {
+	case t.State == Prepared && t.Checkpoint == cp:
+		return false, nil
+	case t.State != Open:
+		return false, fmt.Errorf("%w: prepare %s transaction %s", ErrTxnState, t.State, id)
+	case t.records != records:
+		held := t.records
+		s.abort(t, "incomplete")
+		return true, fmt.Errorf("%w: transaction %s holds %d of the %d records written", ErrIncomplete, id, held, records)
 	}
 	t.State = Prepared
 	t.Checkpoint = cp
-	return nil
+	return true, nil
 }
 
 // Commit makes prepared transaction id visible. It is idempotent: committing a committed
@@ -225,11 +241,17 @@ func (s *Store) Expire(id string, nowNanos int64) bool {
 	return true
 }
 
-// Recover finishes the transactions writer left behind when it restored a checkpoint: the
-// prepared transactions in commit are committed (in the given order), and every other
-// unfinished transaction of the writer is aborted. It returns what happened to each, in a
-// fixed order: the commits as given, then the aborts by id.
-func (s *Store) Recover(writer string, commit []string) []Outcome {
+// Recover finishes the transactions earlier incarnations of writer left behind when the
+// incarnation at epoch restored a checkpoint: the prepared transactions in commit are
+// committed (in the given order), and every other unfinished transaction of an older
+// epoch is aborted. It returns what happened to each, in a fixed order: the commits as
+// given, then the aborts by id. The incarnation's own transactions are left alone, so a
+// retried Recover (its first answer lost) changes nothing more; a fenced incarnation's
+// Recover does nothing.
+func (s *Store) Recover(writer string, epoch uint64, commit []string) ([]Outcome, error) {
+	if err := s.checkEpoch(writer, epoch); err != nil {
+		return nil, err
+	}
 	var out []Outcome
 	keep := make(map[string]bool, len(commit))
 	for _, id := range commit {
@@ -238,13 +260,34 @@ func (s *Store) Recover(writer string, commit []string) []Outcome {
 		out = append(out, Outcome{Txn: id, Commit: true, Applied: applied, T: t, Err: err})
 	}
 	for _, t := range s.writerTxns(writer) {
-		if keep[t.ID] || t.State == Committed || t.State == Aborted {
+		if keep[t.ID] || t.Epoch >= epoch || t.State == Committed || t.State == Aborted {
 			continue
 		}
 		s.abort(t, "recovery")
 		out = append(out, Outcome{Txn: t.ID, Applied: true, T: t})
 	}
-	return out
+	return out, nil
+}
+
+// Unfinished returns the transactions neither committed nor aborted, in id order: a store
+// process that restarts arms their timeouts again.
+func (s *Store) Unfinished() []*Txn {
+	var ts []*Txn
+	for _, t := range s.txns {
+		if t.State == Open || t.State == Prepared {
+			ts = append(ts, t)
+		}
+	}
+	slices.SortFunc(ts, func(a, b *Txn) int {
+		switch {
+		case a.ID < b.ID:
+			return -1
+		case a.ID > b.ID:
+			return 1
+		}
+		return 0
+	})
+	return ts
 }
 
 // Outcome is what Recover did to one transaction.

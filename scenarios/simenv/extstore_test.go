@@ -1,0 +1,51 @@
+package simenv
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// TestStoreCrashLosesNoCommit: the external store's host goes down the instant a
+// checkpoint completes, so the 2PC sinks' commit requests for it are lost. The sinks send
+// them again until the store answers; before, a commit was sent once, its transaction stayed
+// prepared for ever, and a finished sink waited for the answer without end (the job never
+// finished, and its last records were never visible).
+func TestStoreCrashLosesNoCommit(t *testing.T) {
+	cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 300, 2000, engine.TwoPhaseCommit))
+	for cp := uint64(1); cp <= 3; cp++ {
+		f := fault{kind: "host", name: "ext", down: 40 * time.Millisecond,
+			on: func(e trace.Event) bool { return e.Kind == trace.KindCheckpointComplete && e.CP == cp }}
+		job := runWithFaults(t, cfg, DefaultConfig(2), cp, []fault{f}, 30*time.Second)
+		exactOutput(t, cfg, job)
+		checkCuts(t, job.Recorder.Events())
+	}
+}
+
+// TestStoreCrashLosesNoWrite: the store's host goes down for a while in the middle of the
+// job, at different moments, so that writes, pre-commits, confirmations and commits sent
+// to it are lost without a word. A sink finds lost writes out when the store answers its
+// pre-commit (2PC) or its confirmation (upsert, append) with fewer records than it wrote,
+// and fails; the job fails over and writes them again. No sink may lose a record; the 2PC
+// and upsert sinks must not duplicate one either.
+func TestStoreCrashLosesNoWrite(t *testing.T) {
+	for _, sink := range []engine.SinkType{engine.TwoPhaseCommit, engine.Upsert, engine.Append} {
+		t.Run(sink.String(), func(t *testing.T) {
+			cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 400, 2000, sink))
+			ref, err := engine.ComputeReference(&cfg.Graph, engine.ReferenceOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, at := range []time.Duration{33 * time.Millisecond, 61 * time.Millisecond, 147 * time.Millisecond} {
+				f := fault{at: at, kind: "host", name: "ext", down: time.Duration(i+1) * 15 * time.Millisecond}
+				job := runWithFaults(t, cfg, DefaultConfig(2), uint64(i+1), []fault{f}, 30*time.Second)
+				lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
+				if len(lost) > 0 || sink != engine.Append && len(extra)+len(wrong) > 0 {
+					t.Errorf("%v: lost %d %v, extra %d %v, wrong %d %v", f, len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
+				}
+			}
+		})
+	}
+}
