@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"time"
+
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 // PropertyInvariant names the violation a panic inside a run becomes: a broken invariant in
@@ -13,7 +15,8 @@ const PropertyInvariant = "invariant"
 
 // Execute plans s on seed with r, runs the plan and judges the result against s.Expect. It
 // measures the wall time of the run. A panic inside the run (a broken invariant) becomes a
-// failed verdict with an invariant violation and the stack, so that a sweep goes on and the
+// failed verdict with an invariant violation, pinned to the last event recorded before it
+// when the Runner says which (RunPanic), and the stack, so that a sweep goes on and the
 // failure gets an artifact; an error means the scenario could not be assembled.
 func Execute(r Runner, s *Scenario, seed uint64, opts RunOptions) (*Plan, *Result, error) {
 	plan, err := r.Plan(s, seed)
@@ -40,19 +43,51 @@ func Run(r Runner, plan *Plan, opts RunOptions) (res *Result, err error) {
 	return r.Run(plan, opts)
 }
 
+// RunPanic is a panic inside a run together with where the run had got to: a Runner that
+// knows its trace panics with one (Simulation does), so that the invariant violation points
+// at the last event recorded before the panic instead of at the start of the run.
+type RunPanic struct {
+	Value any
+	// Stack is the stack of the panic, taken where it was recovered first.
+	Stack []byte
+	// Last is the last event recorded before the panic, if Recorded; Events and
+	// VirtualNanos how many there were and the virtual time then.
+	Last         trace.Event
+	Recorded     bool
+	Events       uint64
+	VirtualNanos int64
+}
+
+func (p *RunPanic) String() string { return fmt.Sprint(p.Value) }
+
 func panicResult(plan *Plan, recovered any, stack []byte) *Result {
-	message := fmt.Sprint(recovered)
-	return &Result{
-		Scenario:   plan.Scenario.Name,
-		Seed:       plan.Seed,
-		Verdict:    VerdictFail,
-		Violations: []Violation{{Property: PropertyInvariant, Message: "panic: " + message}},
+	v := Violation{Property: PropertyInvariant}
+	res := &Result{
+		Scenario: plan.Scenario.Name,
+		Seed:     plan.Seed,
+		Verdict:  VerdictFail,
 		// A run that panicked has no complete trace; the hash of nothing keeps artifacts
 		// well-formed, and a replay that panics the same way matches it.
 		TraceHash: emptyTraceHash,
 		Faults:    slices.Clone(plan.Faults.Entries),
-		Panic:     message + "\n" + string(stack),
 	}
+	where := ""
+	if rp, ok := recovered.(*RunPanic); ok {
+		recovered, stack = rp.Value, rp.Stack
+		res.Events, res.VirtualNanos = rp.Events, rp.VirtualNanos
+		v.T = rp.VirtualNanos
+		if rp.Recorded {
+			v.Seq, v.T, v.Task, v.CP = rp.Last.Seq, rp.Last.T, rp.Last.Task, rp.Last.CP
+			where = " (after " + rp.Last.Kind + ")"
+		} else {
+			where = " (before any event)"
+		}
+	}
+	message := fmt.Sprint(recovered)
+	v.Message = "panic" + where + ": " + message
+	res.Violations = []Violation{v}
+	res.Panic = message + "\n" + string(stack)
+	return res
 }
 
 // emptyTraceHash is the trace hash of a trace with no events (SHA-256 of nothing).

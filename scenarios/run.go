@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -117,6 +118,18 @@ func (r *simRun) run() (*Result, error) {
 	}
 	r.judge(res)
 	return res, nil
+}
+
+// panicked wraps a panic of the run with where the run had got to (see RunPanic).
+func (r *simRun) panicked(value any) *RunPanic {
+	if rp, ok := value.(*RunPanic); ok {
+		return rp
+	}
+	p := &RunPanic{Value: value, Stack: debug.Stack(), Events: r.rec.Len(), VirtualNanos: int64(r.job.Kernel.Now())}
+	if events := r.rec.Events(); len(events) > 0 {
+		p.Last, p.Recorded = events[len(events)-1], true
+	}
+	return p
 }
 
 // judge runs the checkers over the trace and records their verdict in res. A property the

@@ -80,5 +80,10 @@ func (*Simulation) Run(p *Plan, opts RunOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if recovered := recover(); recovered != nil {
+			panic(r.panicked(recovered))
+		}
+	}()
 	return r.run()
 }
