@@ -18,11 +18,20 @@ type channel struct{ from, to string }
 // those recorded in flight (chantokens.*) must add up to the total.
 //
 // A violation is pinned to the later of the channel's two snapshots, the moment the cut
-// closed inconsistent, or, for tokens, to the checkpoint.complete. A channel whose sender
-// finished (task.finish) and took no snapshot is not judged: its final counts are not in the
-// checkpoint.
+// closed inconsistent, or, for tokens, to the checkpoint.complete.
+//
+// A task that finished takes no snapshot for later checkpoints: they carry over its final
+// snapshot, which it took for an earlier completed checkpoint. Its side of a channel is then
+// judged with that snapshot, the last it took for a completed checkpoint (it emits nothing
+// after its final snapshot, so its counts are final). A channel whose sender took no snapshot
+// for any completed checkpoint is judged only if the sender never finished (task.finish).
+// Whether the sender finished is not a matter of task.finish alone: a finished task may be
+// carried over before it exits, and one that crashes as it exits never traces it.
 func ConsistentCut(events []trace.Event, ref Reference) Result {
 	snapshots := make(map[uint64]map[string]int) // cp -> task -> index of its snapshot.taken
+	// carried: task -> index of its snapshot.taken in the latest completed checkpoint it
+	// took one for, which later checkpoints that lack one of it carry over.
+	carried := make(map[string]int)
 	finished := make(map[string]bool)
 	judged := make(map[uint64]bool)
 	var violations []Violation
@@ -45,9 +54,14 @@ func ConsistentCut(events []trace.Event, ref Reference) Result {
 				continue
 			}
 			judged[e.CP] = true
-			violations = append(violations, judgeCut(events, e, snapshots[e.CP], finished)...)
+			violations = append(violations, judgeCut(events, e, snapshots[e.CP], carried, finished)...)
 			if ref.TokenTotal > 0 {
 				violations = append(violations, judgeTokens(events, e, snapshots[e.CP], ref.TokenTotal)...)
+			}
+			for task, index := range snapshots[e.CP] {
+				if prev, ok := carried[task]; !ok || events[prev].CP < e.CP {
+					carried[task] = index
+				}
 			}
 			delete(snapshots, e.CP)
 		}
@@ -56,8 +70,8 @@ func ConsistentCut(events []trace.Event, ref Reference) Result {
 }
 
 // judgeCut checks every channel of the cut formed by byTask, the snapshots of the checkpoint
-// completed at complete.
-func judgeCut(events []trace.Event, complete *trace.Event, byTask map[string]int, finished map[string]bool) []Violation {
+// completed at complete, with carried standing in for a sender that took none.
+func judgeCut(events []trace.Event, complete *trace.Event, byTask map[string]int, carried map[string]int, finished map[string]bool) []Violation {
 	channels := make(map[channel]bool)
 	for task, index := range byTask {
 		e := &events[index]
@@ -68,6 +82,9 @@ func judgeCut(events []trace.Event, complete *trace.Event, byTask map[string]int
 	var violations []Violation
 	for ch := range channels {
 		senderIndex, senderOK := byTask[ch.from]
+		if !senderOK {
+			senderIndex, senderOK = carried[ch.from]
+		}
 		receiverIndex, receiverOK := byTask[ch.to]
 		var sent, recv, inFlight int64
 		if senderOK {
@@ -79,7 +96,8 @@ func judgeCut(events []trace.Event, complete *trace.Event, byTask map[string]int
 		}
 		switch {
 		case !senderOK && finished[ch.from]:
-			// The sender finished before this checkpoint; its final counts are not part of it.
+			// The sender finished, and no completed checkpoint holds a snapshot of it to
+			// judge the channel by (a trace of another engine, say).
 		case !senderOK && recv+inFlight != 0:
 			violations = append(violations, violationAt(PropConsistentCut, &events[receiverIndex],
 				"checkpoint %d: %s holds %d records from %s, which took no snapshot for it",

@@ -60,6 +60,11 @@ func (t *task) handleReady() {
 			t.notify(n)
 		}
 		if rd.Exit {
+			if !t.alive() {
+				// Killed in the middle of this Ready (a fault fired by one of its trace
+				// events): a dead incarnation does not exit, it stays dead.
+				return
+			}
 			if t.sink != nil && len(t.sink.unanswered) > 0 {
 				t.sink.exitWhenIdle = true // exit once the store answered
 				return
@@ -96,6 +101,9 @@ func (t *task) notify(n protocol.Notification) {
 
 // exit ends a finished task whose final snapshot is durable.
 func (t *task) exit() {
+	if !t.alive() {
+		panic(fmt.Sprintf("engine: %s: exit of an incarnation that is not running (phase %d)", t.plan.id, t.phase))
+	}
 	for _, o := range t.outputs {
 		if o.queue.len() > 0 || len(o.partial) > 0 {
 			panic(fmt.Sprintf("engine: %s exits with output to %s still queued", t.plan.id, o.to))

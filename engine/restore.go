@@ -37,6 +37,17 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 		if err == nil && (d.task != t.plan.id || d.cp > uint64(cp) || d.cp != uint64(cp) && !snap.Final) {
 			err = fmt.Errorf("engine: state under %s is %s's for %d, restoring %d", snap.Handle, d.task, d.cp, cp)
 		}
+		// A carried final snapshot holds no records overtaken in the output queue: they
+		// would be emitted again into a checkpoint whose downstream snapshots consumed them.
+		// It cannot: end of data is queued before a finished task's barriers, and a
+		// priority barrier never passes an event.
+		if err == nil && d.cp != uint64(cp) && len(d.output) > 0 {
+			for _, recs := range d.output {
+				if len(recs) > 0 {
+					panic(fmt.Sprintf("engine: %s: final snapshot for %d, carried into %d, holds overtaken output", t.plan.id, d.cp, cp))
+				}
+			}
+		}
 		if err == nil {
 			err = t.apply(d)
 		}
