@@ -186,6 +186,7 @@ func (s *sinkPart) write(records []rec) {
 	}
 	if req.op != opWrite {
 		s.plainRecords += int64(len(records))
+		req.records = s.plainRecords
 		req.rids, req.values = make([]string, len(records)), make([]int64, len(records))
 		for i, r := range records {
 			req.rids[i], req.values[i] = c.rid(r), r.value

@@ -38,8 +38,9 @@ type storeRequest struct {
 	rids   []string       // opUpsert, opAppend: the records' ids and values
 	values []int64
 	commit []string // opRecover: the transactions to commit
-	// records: opPrepare, the records written into the transaction; opConfirm, the
-	// records the incarnation upserted or appended so far.
+	// records: opPrepare, the records written into the transaction; opUpsert, opAppend
+	// and opConfirm, the records the incarnation upserted or appended so far (this
+	// request's included).
 	records int64
 	start   int64 // virtual time the request was sent
 }

@@ -129,8 +129,9 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 		}
 	case opUpsert:
 		start := strconv.FormatInt(req.start, 10)
+		s.Received(req.writer, req.nonce, req.records-int64(len(req.rids)), len(req.rids))
 		for i, rid := range req.rids {
-			s.Upsert(req.writer, req.nonce, rid, req.values[i])
+			s.Upsert(req.writer, rid, req.values[i])
 			p.trace(trace.Event{Kind: kindSinkUpsert, Task: req.writer, RID: rid, Attrs: []trace.Attr{
 				{Key: trace.AttrStart, Value: start},
 				{Key: trace.AttrValue, Value: strconv.FormatInt(req.values[i], 10)},
@@ -139,8 +140,9 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 	case opAppend:
 		// An append is a transaction of its own, committed at once: its records were
 		// traced by the sink as sink.write under req.txn.
+		s.Received(req.writer, req.nonce, req.records-int64(len(req.rids)), len(req.rids))
 		for i, rid := range req.rids {
-			s.Append(req.writer, req.nonce, rid, req.values[i])
+			s.Append(req.writer, rid, req.values[i])
 		}
 		p.trace(trace.Event{Kind: trace.KindSinkCommit, Task: req.writer, Txn: req.txn, Attrs: []trace.Attr{
 			{Key: trace.AttrRecords, Value: strconv.Itoa(len(req.rids))},

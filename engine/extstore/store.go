@@ -131,9 +131,12 @@ type Store struct {
 // writerSession is what the store knows of a writer's current incarnation (session).
 type writerSession struct {
 	session uint64
-	// plain counts the records of the session written outside transactions (upserts and
-	// appends) that the store applied, for Confirm.
-	plain int64
+	// plain is where the last batch of the session's records written outside transactions
+	// (upserts and appends) ended; lost is set once a batch did not start there, and
+	// lostFrom is the first record that may be missing (see Received).
+	plain    int64
+	lost     bool
+	lostFrom int64
 }
 
 // New returns an empty store whose transactions time out after timeoutNanos (0: never).
