@@ -16,10 +16,11 @@ import (
 const tokensKey = "meta/tokens"
 
 // tokenCoordinator is the coordinator of a token job. Instead of a protocol.Coordinator it
-// drives Chandy-Lamport snapshots: it asks the initiators in turn to initiate (and joins the
-// processes the origin cannot reach), collects the answers in a chandylamport.Collector,
-// persists each global snapshot, fails the job over to the latest one when a process dies,
-// and finishes the job when a snapshot shows every process done and nothing in flight.
+// drives Chandy-Lamport snapshots: it names each snapshot, asks its initiator (the
+// initiators in turn, or the script's) and the processes the initiator cannot reach to
+// record it, collects the answers in a chandylamport.Collector, persists each global
+// snapshot, fails the job over to the latest one when a process dies, and finishes the job
+// when a snapshot shows every process done and nothing in flight.
 type tokenCoordinator struct {
 	rt    *Runtime
 	proc  Proc
@@ -29,10 +30,14 @@ type tokenCoordinator struct {
 	n     int
 	graph *cl.Graph
 
-	collector  *cl.Collector[tokenSummary, rec]
-	counter    uint64         // highest checkpoint id durably reserved
-	nextSeq    map[int]uint64 // per origin index
+	collector *cl.Collector[tokenSummary, rec]
+	counter   uint64 // highest checkpoint id durably reserved
+	// firstSeq is the attempt's first sequence number, above every one used before;
+	// nextSeq holds the next one per initiator index that has started a snapshot.
+	firstSeq   uint64
+	nextSeq    map[int]uint64
 	turn       int
+	requests   []int // initiators of scripted snapshots that are due but not started yet
 	triggering bool
 	inFlight   map[uint64]int64 // checkpoint -> trigger time
 	aborted    map[uint64]bool
@@ -72,6 +77,7 @@ func (c *tokenCoordinator) trace(e trace.Event) {
 }
 
 func (c *tokenCoordinator) begin(first bool) {
+	c.scheduleScript()
 	if first {
 		c.reset()
 		c.deploy()
@@ -79,6 +85,32 @@ func (c *tokenCoordinator) begin(first bool) {
 		return
 	}
 	c.read()
+}
+
+// scheduleScript queues each scripted snapshot still to come at its time.
+func (c *tokenCoordinator) scheduleScript() {
+	if c.spec.Script == nil {
+		return
+	}
+	now := time.Duration(c.now())
+	for _, sn := range c.spec.Script.Snapshots {
+		if sn.At < now {
+			continue
+		}
+		c.proc.After(sn.At-now, func() {
+			if c.dead {
+				return
+			}
+			c.requests = append(c.requests, sn.Initiator)
+			c.startRequested()
+		})
+	}
+}
+
+// scriptOver reports whether the script, if any, has ended: periodic snapshots and the
+// job's end wait for it.
+func (c *tokenCoordinator) scriptOver() bool {
+	return c.spec.Script == nil || c.now() >= int64(c.spec.Script.End)
 }
 
 // reset starts a new attempt's bookkeeping: a fresh collector, and sequence numbers above
@@ -91,12 +123,8 @@ func (c *tokenCoordinator) reset() {
 	c.collector = col
 	c.inFlight = make(map[uint64]int64)
 	c.aborted = make(map[uint64]bool)
-	first := c.counter/uint64(c.n) + 1
-	c.rt.tokenFirstSeq = first
+	c.firstSeq = c.counter/uint64(c.n) + 1
 	c.nextSeq = make(map[int]uint64)
-	for _, o := range c.spec.initiators() {
-		c.nextSeq[o] = first
-	}
 }
 
 func (c *tokenCoordinator) deploy() {
@@ -106,6 +134,7 @@ func (c *tokenCoordinator) deploy() {
 		return
 	}
 	c.restarting = false
+	c.startRequested()
 }
 
 // read recovers the counter and the latest global snapshot, then restarts the job from it.
@@ -158,7 +187,8 @@ func (c *tokenCoordinator) armTick() {
 	})
 }
 
-// tick expires snapshots that take too long and initiates the next one if there is room.
+// tick expires snapshots that take too long, starts the scripted snapshots that wait for
+// room, and starts the next periodic one if there is room (with a script, once it is over).
 func (c *tokenCoordinator) tick() {
 	if c.restarting || c.finishing {
 		return
@@ -172,38 +202,73 @@ func (c *tokenCoordinator) tick() {
 			return
 		}
 	}
-	if c.triggering || c.collector.Full() {
+	c.startRequested()
+	if !c.canInitiate() || len(c.requests) > 0 || !c.scriptOver() {
 		return
 	}
 	inits := slices.Clone(c.spec.initiators())
 	slices.Sort(inits)
 	o := inits[c.turn%len(inits)]
 	c.turn++
-	seq := c.nextSeq[o]
+	c.initiate(o, false)
+}
+
+// canInitiate reports whether a snapshot may start now: the job runs, no trigger is being
+// persisted, and the collector has room.
+func (c *tokenCoordinator) canInitiate() bool {
+	return c.collector != nil && !c.dead && !c.restarting && !c.finishing && !c.triggering && !c.collector.Full()
+}
+
+// startRequested starts the next scripted snapshot that waits, if one may start now; the
+// others follow as each trigger is persisted and as room frees up.
+func (c *tokenCoordinator) startRequested() {
+	if len(c.requests) == 0 || !c.canInitiate() {
+		return
+	}
+	o := c.requests[0]
+	c.requests = c.requests[1:]
+	c.initiate(o, true)
+}
+
+// initiate starts a snapshot at process o: it reserves the next id of o durably (the
+// counter), then starts it at the collector and orders o, and every process o cannot
+// reach, to record it. A scripted snapshot whose trigger is overtaken by a failover waits
+// for the next attempt.
+func (c *tokenCoordinator) initiate(o int, scripted bool) {
+	seq := max(c.nextSeq[o], c.firstSeq)
+	c.nextSeq[o] = seq + 1
 	cp := seq*uint64(c.n) + uint64(o)
 	c.triggering = true
 	attempt := c.rt.attempt
 	writeDurably(c.proc, c.rt.cfg.VerifyWrites, counterKey, encodeCounter(protocol.CheckpointID(cp)), func(err error) {
 		c.triggering = false
-		if c.restarting || attempt != c.rt.attempt {
+		if c.dead {
 			return
 		}
+		if c.restarting || attempt != c.rt.attempt {
+			if scripted {
+				c.requests = slices.Insert(c.requests, 0, o)
+			}
+			return
+		}
+		// The id is used up either way: a failed write may still have reached storage.
+		c.counter = max(c.counter, cp)
 		if err != nil {
 			c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: cp, Reason: protocol.ReasonTriggerFailed.String()})
+			c.startRequested()
 			return
 		}
-		c.counter = max(c.counter, cp)
-		c.nextSeq[o]++
 		id := snapshotID(c.op.Name, c.n, cp)
 		if err := c.collector.Start(id); err != nil {
 			panic(fmt.Sprintf("engine: token collector: %v", err))
 		}
 		c.inFlight[cp] = c.now()
 		c.trace(trace.Event{Kind: trace.KindCheckpointTrigger, CP: cp})
-		c.proc.Send(string(id.Origin), &tokenCommand{attempt: attempt, kind: "initiate", cp: cp})
-		for _, j := range c.graph.Joiners(id.Origin) {
-			c.proc.Send(string(j), &tokenCommand{attempt: attempt, kind: "join", cp: cp})
+		initiator := cl.ProcessID(TaskID(c.op.Name, o))
+		for _, p := range append([]cl.ProcessID{initiator}, c.graph.Joiners(initiator)...) {
+			c.proc.Send(string(p), &tokenCommand{attempt: attempt, kind: "record", cp: cp})
 		}
+		c.startRequested()
 	})
 }
 
@@ -216,6 +281,8 @@ func (c *tokenCoordinator) Receive(from string, msg any) {
 	if c.dead || c.collector == nil || c.restarting || a.attempt != c.rt.attempt {
 		return
 	}
+	// An answer may free room for a scripted snapshot that waits.
+	defer c.startRequested()
 	if a.abort != nil {
 		if c.collector.AddAbort(*a.abort) == nil && !c.aborted[a.cp] {
 			c.aborted[a.cp] = true
@@ -263,7 +330,7 @@ func (c *tokenCoordinator) persist(terminal bool) {
 		} else {
 			c.latest = &cc
 			c.trace(trace.Event{Kind: trace.KindCheckpointComplete, CP: uint64(cc.ID)})
-			if terminal && !c.finishing {
+			if terminal && !c.finishing && c.scriptOver() && len(c.requests) == 0 {
 				c.finish()
 			}
 		}
