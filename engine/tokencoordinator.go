@@ -31,11 +31,9 @@ type tokenCoordinator struct {
 	graph *cl.Graph
 
 	collector *cl.Collector[tokenSummary, rec]
-	counter   uint64 // highest checkpoint id durably reserved
-	// firstSeq is the attempt's first sequence number, above every one used before;
-	// nextSeq holds the next one per initiator index that has started a snapshot.
-	firstSeq   uint64
-	nextSeq    map[int]uint64
+	// lastID is the highest checkpoint id this incarnation handed out or read back from
+	// the durable counter: the next snapshot gets a higher one.
+	lastID     uint64
 	turn       int
 	requests   []int // initiators of scripted snapshots that are due but not started yet
 	triggering bool
@@ -113,8 +111,8 @@ func (c *tokenCoordinator) scriptOver() bool {
 	return c.spec.Script == nil || c.now() >= int64(c.spec.Script.End)
 }
 
-// reset starts a new attempt's bookkeeping: a fresh collector, and sequence numbers above
-// every id used before, for the processes and for the coordinator alike.
+// reset starts a new attempt's bookkeeping: a fresh collector and fresh processes, which
+// have recorded nothing, so any ids above the ones used before will do.
 func (c *tokenCoordinator) reset() {
 	col, err := cl.NewCollector[tokenSummary, rec](c.graph, c.spec.maxConcurrent())
 	if err != nil {
@@ -123,8 +121,6 @@ func (c *tokenCoordinator) reset() {
 	c.collector = col
 	c.inFlight = make(map[uint64]int64)
 	c.aborted = make(map[uint64]bool)
-	c.firstSeq = c.counter/uint64(c.n) + 1
-	c.nextSeq = make(map[int]uint64)
 }
 
 func (c *tokenCoordinator) deploy() {
@@ -151,7 +147,7 @@ func (c *tokenCoordinator) read() {
 				retry()
 				return
 			}
-			c.counter = uint64(id)
+			c.lastID = max(c.lastID, uint64(id))
 		}
 		c.proc.Read(tokensKey, func(data []byte, err error) {
 			if err != nil && !errors.Is(err, ErrNotFound) {
@@ -235,9 +231,8 @@ func (c *tokenCoordinator) startRequested() {
 // reach, to record it. A scripted snapshot whose trigger is overtaken by a failover waits
 // for the next attempt.
 func (c *tokenCoordinator) initiate(o int, scripted bool) {
-	seq := max(c.nextSeq[o], c.firstSeq)
-	c.nextSeq[o] = seq + 1
-	cp := seq*uint64(c.n) + uint64(o)
+	cp := nextTokenID(c.lastID, c.n, o)
+	c.lastID = cp
 	c.triggering = true
 	attempt := c.rt.attempt
 	writeDurably(c.proc, c.rt.cfg.VerifyWrites, counterKey, encodeCounter(protocol.CheckpointID(cp)), func(err error) {
@@ -251,8 +246,6 @@ func (c *tokenCoordinator) initiate(o int, scripted bool) {
 			}
 			return
 		}
-		// The id is used up either way: a failed write may still have reached storage.
-		c.counter = max(c.counter, cp)
 		if err != nil {
 			c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: cp, Reason: protocol.ReasonTriggerFailed.String()})
 			c.startRequested()
@@ -380,6 +373,18 @@ func (c *tokenCoordinator) failover(reason protocol.Reason) {
 		c.reset()
 		c.deploy()
 	})
+}
+
+// nextTokenID returns the id of the next snapshot initiated at process o of n: the least id
+// above last that maps to o (cp = seq*n + o, seq >= 1; see snapshotID). Ids thus grow in
+// the order snapshots start, whoever initiates them, and per initiator, which the
+// processes' duplicate detection needs; the ids skipped are never used.
+func nextTokenID(last uint64, n, o int) uint64 {
+	cp := last - last%uint64(n) + uint64(o)
+	if cp <= last || cp < uint64(n) {
+		cp += uint64(n)
+	}
+	return cp
 }
 
 func sortedKeys(m map[uint64]int64) []uint64 {

@@ -45,11 +45,9 @@ func (pl tokenPlan) transfer(n int64) (to int, amount int64) {
 	return pl.spec.transfer(pl.process, n, pl.neighbours)
 }
 
-// due returns the time transfer n may be made from, and false for a random transfer, which
-// is made an Interval after the one before it instead.
-func (pl tokenPlan) due(n int64) (at time.Duration, timed bool) {
-	if pl.spec.Script != nil {
-		return pl.scripted[n].At, true
-	}
-	return 0, false
-}
+// timed reports whether the transfers are due at times of their own (a script's), rather
+// than an Interval after the one before (random ones).
+func (pl tokenPlan) timed() bool { return pl.spec.Script != nil }
+
+// due returns the time scripted transfer n may be made from.
+func (pl tokenPlan) due(n int64) time.Duration { return pl.scripted[n].At }

@@ -157,3 +157,23 @@ func TestTokenScriptValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestNextTokenIDGrowsAndMapsToItsInitiator: each id is above the last, the least such id
+// of its initiator, and has a sequence number of at least 1 (the protocol's first).
+func TestNextTokenIDGrowsAndMapsToItsInitiator(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 6).Draw(t, "processes")
+		last := rapid.Uint64Range(0, 100).Draw(t, "last")
+		o := rapid.IntRange(0, n-1).Draw(t, "initiator")
+		cp := nextTokenID(last, n, o)
+		id := snapshotID("p", n, cp)
+		switch {
+		case cp <= last:
+			t.Fatalf("id %d after %d", cp, last)
+		case id.Origin != snapshotOrigin(TaskID("p", o)) || id.Seq < 1:
+			t.Fatalf("id %d is %s, want a snapshot of initiator %d", cp, id, o)
+		case cp-uint64(n) > last && cp-uint64(n) >= uint64(n):
+			t.Fatalf("id %d skips %d", cp, cp-uint64(n))
+		}
+	})
+}

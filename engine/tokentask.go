@@ -111,7 +111,7 @@ func (p *tokenPart) begin() {
 		panic(fmt.Sprintf("engine: %s: %v", p.t.plan.id, err))
 	}
 	p.proc = proc
-	if _, timed := p.plan.due(p.transfers); timed || p.done() {
+	if p.plan.timed() {
 		p.transfer()
 		return
 	}
@@ -138,8 +138,8 @@ func (p *tokenPart) armTick(d time.Duration) {
 func (p *tokenPart) transfer() {
 	t := p.t
 	for t.phase == phaseRunning && !p.done() {
-		if at, timed := p.plan.due(p.transfers); timed {
-			if wait := at - time.Duration(t.rt.env.Now()); wait > 0 {
+		if p.plan.timed() {
+			if wait := p.plan.due(p.transfers) - time.Duration(t.rt.env.Now()); wait > 0 {
 				p.armTick(wait)
 				return
 			}
@@ -158,7 +158,7 @@ func (p *tokenPart) transfer() {
 		t.emit(p.outputOf[to], rec{origin: p.origin, seq: p.transfers, value: amount})
 		p.balance -= amount
 		p.transfers++
-		if _, timed := p.plan.due(p.transfers); !timed {
+		if !p.plan.timed() {
 			p.armTick(p.plan.spec.Interval)
 			return
 		}
