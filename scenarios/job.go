@@ -112,6 +112,9 @@ func tokensGraph(s *Scenario, g Graph) engine.Graph {
 	for _, name := range c.Initiators {
 		tokens.Initiators = append(tokens.Initiators, index[name])
 	}
+	if len(s.Script) > 0 {
+		tokens.Script = tokenScript(s, index)
+	}
 	return engine.Graph{Operators: []engine.Operator{{Name: ProcessOperator, Parallelism: len(g.Nodes), Logic: tokens}}}
 }
 

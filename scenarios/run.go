@@ -15,7 +15,7 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// simRun is one run of a dataflow scenario on the simulator.
+// simRun is one run of a scenario on the simulator.
 type simRun struct {
 	plan     *Plan
 	job      *simenv.Job
@@ -55,6 +55,7 @@ func newRun(p *Plan, opts RunOptions) (*simRun, error) {
 		return nil, fmt.Errorf("scenarios: %s: %w", s.Name, err)
 	}
 	r := &simRun{plan: p, job: job, rec: rec, ref: ref, measure: m}
+	scheduleOutages(job, scriptOutages(s.Script))
 	if r.target, err = newSimTarget(job, s.System()); err != nil {
 		return nil, err
 	}
