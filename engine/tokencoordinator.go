@@ -237,8 +237,8 @@ func (c *tokenCoordinator) initiate(o int, scripted bool) {
 	attempt := c.rt.attempt
 	writeDurably(c.proc, c.rt.cfg.VerifyWrites, counterKey, encodeCounter(protocol.CheckpointID(cp)), func(err error) {
 		c.triggering = false
-		if c.dead {
-			return
+		if c.dead || c.finishing {
+			return // a job that finishes takes no more snapshots
 		}
 		if c.restarting || attempt != c.rt.attempt {
 			if scripted {

@@ -15,9 +15,9 @@ import (
 // processes' input, and failover replays it exactly once, as a source replays its log.
 //
 // A scripted snapshot is started at its time, or as soon as the coordinator can start one:
-// fewer than MaxConcurrent in flight, and the job not in the middle of a failover. The
-// snapshots a coordinator incarnation had not started when it crashed are not started by the
-// next one. Once the script has ended (End), the coordinator starts periodic snapshots, as
+// fewer than MaxConcurrent in flight, and the job not in the middle of a failover. One whose
+// trigger cannot be persisted is aborted, as a periodic one is, and the snapshots a
+// coordinator incarnation had not started when it crashed are not started by the next one. Once the script has ended (End), the coordinator starts periodic snapshots, as
 // without a script; they are what lets the job finish, which it does only after End.
 type TokenScript struct {
 	// Transfers are in time order; each process makes its own in this order.
