@@ -32,9 +32,12 @@ type Config struct {
 	Interval time.Duration
 	// Timeout is how long a checkpoint may stay pending before it expires.
 	Timeout time.Duration
-	// MaxConcurrent is how many checkpoints (not savepoints) may be pending
-	// at once. Unaligned modes need 1: a second in-flight unaligned
-	// checkpoint would have to record channel state for the first.
+	// MaxConcurrent is how many checkpoints and started savepoints may be
+	// in flight at once. A savepoint counts like a checkpoint (as in
+	// Flink): when no slot is free it waits, ahead of any checkpoint.
+	// Unaligned modes need 1: a second in-flight unaligned checkpoint would
+	// have to record channel state for the first, and an unaligned barrier
+	// sent with Priority could overtake a concurrent savepoint's barrier.
 	MaxConcurrent int
 	// MinPause is the least time between the completion of one checkpoint
 	// and the trigger of the next, so a slow job is not checkpointing all
@@ -50,9 +53,12 @@ type Config struct {
 	// AlignmentTimeout is, in ModeAlignedWithTimeout, how long a task may
 	// align before it switches to unaligned. Must be 0 in other modes.
 	AlignmentTimeout time.Duration
-	// MaxPendingCheckpoints bounds every per-checkpoint table: pending
-	// checkpoints and queued savepoints at the coordinator, snapshots in
-	// flight at a task.
+	// MaxPendingCheckpoints bounds every per-checkpoint table: at the
+	// coordinator, pending checkpoints and savepoints (reserving, queued,
+	// in flight) and the aborts kept for re-announcement; at a task,
+	// alignments, snapshots in flight, the window of acked ids (which
+	// tells a repeated upload report from an abandoned one) and the window
+	// of abort notifications already delivered (deduplication).
 	MaxPendingCheckpoints int
 	// MaxBufferedRecords bounds the records one task records as channel
 	// state for one checkpoint (unaligned, or aligned-with-timeout after
@@ -154,20 +160,25 @@ type TaskConfig struct {
 	Outputs []ChannelID
 	// AlignmentTimeout is used for barriers in ModeAlignedWithTimeout.
 	AlignmentTimeout time.Duration
-	// MaxPendingCheckpoints bounds snapshots in flight at this task.
+	// MaxPendingCheckpoints bounds the task's per-checkpoint tables:
+	// alignments, snapshots in flight, and the windows of acked ids and
+	// delivered abort notifications.
 	MaxPendingCheckpoints int
 	// MaxBufferedRecords bounds channel-state records per checkpoint.
 	MaxBufferedRecords int
 	// WaitForFinalCheckpoint makes a finished task wait for a completed
 	// checkpoint holding its final snapshot before it may exit (bounded
 	// input with exactly-once sinks needs it: the last transactions are
-	// committed by that checkpoint's notification). When false, a task
-	// may exit as soon as it finishes.
+	// committed by that checkpoint's notification). Config.TaskConfig
+	// always sets it, with or without periodic checkpoints: the
+	// coordinator triggers the final checkpoint itself once every task has
+	// finished. Turn it off only for a task that runs without a
+	// coordinator: one that exits at Finish never acks again, so every
+	// later checkpoint of a coordinated job would wait for it and expire.
 	WaitForFinalCheckpoint bool
 }
 
 // TaskConfig derives the configuration of one task from the job's.
-// WaitForFinalCheckpoint is on when periodic checkpoints are enabled.
 func (c Config) TaskConfig(id TaskID, inputs, outputs []ChannelID) TaskConfig {
 	return TaskConfig{
 		ID:                     id,
@@ -176,7 +187,7 @@ func (c Config) TaskConfig(id TaskID, inputs, outputs []ChannelID) TaskConfig {
 		AlignmentTimeout:       c.AlignmentTimeout,
 		MaxPendingCheckpoints:  c.MaxPendingCheckpoints,
 		MaxBufferedRecords:     c.MaxBufferedRecords,
-		WaitForFinalCheckpoint: c.Interval > 0,
+		WaitForFinalCheckpoint: true,
 	}
 }
 

@@ -13,18 +13,22 @@ type Coordinator struct {
 // fresh job durable is the zero value; for a recovering coordinator it is
 // what the host read from durable storage (the id counter and the
 // completed-checkpoint store), and the new incarnation continues ids after
-// durable.HighestID and re-sends the completion notification of the latest
-// completed checkpoint to every task (the previous incarnation may have
-// crashed between making it durable and notifying). now starts the
-// periodic schedule: the first trigger is at now plus a jitter drawn from
-// cfg's random source, uniform in [MinPause, Interval].
+// durable.HighestID and every stored id, applies retention to the store
+// (Discarded and Released in the first Ready), and re-sends the completion
+// notification of the latest completed checkpoint to every task (the
+// previous incarnation may have crashed between making it durable and
+// notifying). now starts the periodic schedule: the first trigger is at
+// now plus a jitter drawn from cfg's random source, uniform in [MinPause,
+// Interval]. A topology with a cycle is refused in ModeAligned and
+// ModeAtLeastOnce (ErrCyclicTopology, naming the cycle).
 func NewCoordinator(cfg Config, topo Topology, durable Durable, now Time) (*Coordinator, error) {
 	return newCoordinator(cfg, topo, durable, now)
 }
 
 // Tick advances the coordinator to now: it expires checkpoints older than
-// Timeout and triggers the next periodic checkpoint when its time has come
-// (and MaxConcurrent and MinPause allow). Call it at NextDeadline, or more
+// Timeout, re-sends notifications that have not gone out for Timeout, and
+// triggers the next periodic checkpoint when its time has come (and
+// MaxConcurrent and MinPause allow). Call it at NextDeadline, or more
 // often; extra ticks are harmless.
 func (c *Coordinator) Tick(now Time) { c.tick(now) }
 
@@ -35,9 +39,12 @@ func (c *Coordinator) Tick(now Time) { c.tick(now) }
 // coordinator's state beyond that release.
 func (c *Coordinator) Step(now Time, m Message) error { return c.step(now, m) }
 
-// CounterPersisted reports the outcome of a CounterWrites entry. On success
-// the checkpoints with ids up to value are triggered; on failure they are
-// aborted with ReasonTriggerFailed (which counts as a checkpoint failure).
+// CounterPersisted reports the outcome of the outstanding CounterWrites
+// entry (there is at most one). On success the checkpoints with ids up to
+// value are triggered (a savepoint waits for a MaxConcurrent slot), and if
+// ids were reserved meanwhile the next write is asked for; on failure they
+// are aborted with ReasonTriggerFailed (which counts as a checkpoint
+// failure). A value that is not the outstanding write panics.
 func (c *Coordinator) CounterPersisted(now Time, value CheckpointID, err error) {
 	c.counterPersisted(now, value, err)
 }
@@ -57,10 +64,12 @@ func (c *Coordinator) MetadataPersisted(now Time, id CheckpointID, err error) {
 // triggered collapse into one.
 func (c *Coordinator) TriggerCheckpoint(now Time) error { return c.triggerCheckpoint(now) }
 
-// TriggerSavepoint starts a savepoint at once and returns its id.
-// Savepoints do not count towards MaxConcurrent but do count towards
-// MaxPendingCheckpoints. They are always aligned, never subsumed, never
-// restored from automatically, and never notified as complete.
+// TriggerSavepoint reserves a savepoint's id and returns it. The savepoint
+// starts once its id is durable and a MaxConcurrent slot is free, ahead of
+// any checkpoint waiting for one; it counts towards MaxPendingCheckpoints
+// from the start. Savepoints are always aligned, never subsumed, never
+// restored from automatically, and never notified as complete. A topology
+// with a cycle can take no savepoint (ErrCyclicTopology).
 func (c *Coordinator) TriggerSavepoint(now Time) (CheckpointID, error) {
 	return c.triggerSavepoint(now)
 }
@@ -85,14 +94,16 @@ func (c *Coordinator) Ready() CoordinatorReady { return c.takeReady() }
 func (c *Coordinator) HasReady() bool { return !c.ready.IsEmpty() }
 
 // NextDeadline returns the earliest virtual time at which Tick has work:
-// the next periodic trigger or the earliest expiry. NoDeadline if none.
+// the next periodic trigger, the earliest expiry or the next re-sending of
+// a notification. NoDeadline if none.
 func (c *Coordinator) NextDeadline() Time { return c.nextDeadline() }
 
 // HighestID returns the largest id the coordinator has reserved.
 func (c *Coordinator) HighestID() CheckpointID { return c.highestID }
 
-// Pending returns the ids of checkpoints triggered (or reserving their id)
-// but not yet complete or aborted, ascending.
+// Pending returns the ids of checkpoints and savepoints reserved (their
+// counter write in flight, or a savepoint waiting for a MaxConcurrent slot)
+// or triggered, and not yet complete or aborted, ascending.
 func (c *Coordinator) Pending() []CheckpointID { return c.pendingIDs() }
 
 // Completed returns the retained completed checkpoints, oldest first (a
@@ -112,6 +123,6 @@ func (c *Coordinator) LatestRestorable() *CompletedCheckpoint { return c.latestR
 // completion (compared with Config.TolerableFailures).
 func (c *Coordinator) ConsecutiveFailures() int { return c.failures }
 
-// FullyFinished reports whether task's final snapshot is in a completed
-// checkpoint, so the coordinator no longer waits for it.
+// FullyFinished reports whether task's final snapshot is in the latest
+// completed checkpoint, so the coordinator no longer waits for it.
 func (c *Coordinator) FullyFinished(task TaskID) bool { return c.fullyFinished(task) }

@@ -3,30 +3,39 @@ package protocol
 // abort ends a pending checkpoint without completion. The tasks that were
 // asked to take part are told (unless no trigger was sent, or the job is
 // failing over and the tasks are about to be replaced), the snapshots
-// already acked are released, and a failure is counted when the reason
+// uploaded for it are released, and a failure is counted when the reason
 // says something is wrong.
 func (c *coordinatorState) abort(now Time, p *pendingCheckpoint, reason Reason, task TaskID) {
 	c.removePending(p)
 	c.ready.Aborted = append(c.ready.Aborted, Abort{Checkpoint: p.id, Kind: p.kind, Reason: reason, Task: task})
-	if p.phase != phaseReserving {
-		for i, expected := range p.expected {
-			if !expected {
-				continue
-			}
-			if p.acked[i] {
+	if p.phase == phaseCollecting || p.phase == phasePersisting {
+		for i, acked := range p.acked {
+			if acked && !p.carried[i] {
 				c.release(p.states[i].Task, i, p.id, p.states[i].Snapshot)
 			}
-			if reason != ReasonFailover {
-				c.ready.Messages = append(c.ready.Messages, NotifyAbortedMessage(p.states[i].Task, p.id, reason))
-			}
+		}
+		if reason != ReasonFailover {
+			c.notifyAborted(now, p, reason)
 		}
 	}
-	if p.kind == KindCheckpoint && reason.CountsAsFailure() {
+	if c.countsAsFailure(p, reason) {
 		c.failures++
 		if c.failures > c.cfg.TolerableFailures {
 			c.requestFailover(now, ReasonTolerableFailuresExceeded)
 		}
 	}
+}
+
+// countsAsFailure decides whether an abort counts towards
+// TolerableFailures. Only checkpoints count (a savepoint is the user's
+// request, not the job's health), only for reasons that say something is
+// wrong, and, as in Flink's failure manager, only checkpoints newer than
+// the latest completed one: an older one failing (its metadata write, say)
+// changes nothing about whether the job makes progress. Once the job has
+// finished nothing counts: there is nothing left to fail over.
+func (c *coordinatorState) countsAsFailure(p *pendingCheckpoint, reason Reason) bool {
+	return p.kind == KindCheckpoint && reason.CountsAsFailure() &&
+		p.id > c.highestCompleted && !c.jobFinished
 }
 
 // expire aborts checkpoints pending for longer than Timeout. A checkpoint
@@ -47,7 +56,7 @@ func (c *coordinatorState) expire(now Time) {
 }
 
 func (c *coordinatorState) requestFailover(now Time, reason Reason) {
-	if c.failoverRequested || c.failingOver {
+	if c.failingOverOrRequested() {
 		return
 	}
 	c.failoverRequested = true
@@ -79,14 +88,24 @@ func (c *coordinatorState) maybeEmitFailoverPlan() {
 		}
 	}
 	c.failoverRequested = false
+	if c.jobFinished && c.failoverReason == ReasonTolerableFailuresExceeded {
+		// The write waited for was the final checkpoint: the job is
+		// over, and restarting it would only make every task exit again.
+		// A failover the host asked for is still honoured.
+		return
+	}
 	c.failingOver = true
 	c.nextPeriodic = NoDeadline
+	// The tasks that missed an abort are being replaced.
+	c.announcer.aborts = nil
 	c.ready.Failover = &FailoverPlan{Reason: c.failoverReason, Restore: c.latestRestorable()}
 }
 
 // jobRestarted resumes checkpointing after a failover. Which tasks are fully
 // finished is what the restored checkpoint says, nothing more: tasks that
-// finished after it run again.
+// finished after it run again. The restored tasks know the latest
+// completion (they were restored from it), so the next re-announcement is
+// a whole Timeout away.
 func (c *coordinatorState) jobRestarted(now Time) {
 	if !c.failingOver {
 		panic("protocol: coordinator: JobRestarted without a failover plan")
@@ -99,8 +118,9 @@ func (c *coordinatorState) jobRestarted(now Time) {
 	c.fullyFinishedCount = 0
 	c.jobFinished = false
 	if latest := c.latestRestorable(); latest != nil {
-		c.markFullyFinished(latest)
+		c.markFullyFinished(now, latest)
 	}
+	c.announcer.completeSentAt = now
 	c.schedulePeriodic(now)
 	c.maybeTrigger(now)
 }

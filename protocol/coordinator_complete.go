@@ -1,6 +1,9 @@
 package protocol
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 func (c *coordinatorState) metadataPersisted(now Time, id CheckpointID, err error) {
 	_, p := c.findPending(id)
@@ -34,20 +37,21 @@ func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
 	if p.kind == KindSavepoint {
 		// A savepoint commits nothing and subsumes nothing: tasks are
 		// not told, and it stays out of the restorable list.
-		c.rememberSavepoint(p.id)
+		c.savepoints.remember(p.id)
 		return
 	}
 	c.failures = 0
 	c.haveCompletion = true
 	c.lastCompletion = now
+	c.highestCompleted = max(c.highestCompleted, p.id)
 	c.subsume(now, p.id)
-	at, _ := slices.BinarySearchFunc(c.completed, p.id, func(e CompletedCheckpoint, id CheckpointID) int { return cmpID(e.ID, id) })
+	at, _ := slices.BinarySearchFunc(c.completed, p.id, func(e CompletedCheckpoint, id CheckpointID) int { return cmp.Compare(e.ID, id) })
 	c.completed = slices.Insert(c.completed, at, cc)
-	c.applyRetention()
-	if latest := c.latestRestorable(); latest != nil && latest.ID == cc.ID {
-		c.markFullyFinished(&cc)
-		c.broadcastNotifyComplete(cc.ID)
+	if c.latestID() == cc.ID {
+		c.markFullyFinished(now, &cc)
+		c.broadcastNotifyComplete(now, cc.ID)
 	}
+	c.applyRetention()
 }
 
 // subsume aborts pending checkpoints older than id: the newer completed
@@ -69,12 +73,20 @@ func (c *coordinatorState) subsume(now Time, id CheckpointID) {
 
 // applyRetention discards the oldest checkpoints beyond RetainedCheckpoints.
 // It runs after the newer checkpoint's write was confirmed, so the store
-// never holds fewer restorable checkpoints than before.
+// never holds fewer restorable checkpoints than before. A discarded
+// checkpoint's state is released only where nothing else holds it: a
+// finished task's final snapshot lives on in every later checkpoint.
 func (c *coordinatorState) applyRetention() {
 	extra := len(c.completed) - c.cfg.RetainedCheckpoints
 	if extra <= 0 {
 		return
 	}
-	c.ready.Discarded = append(c.ready.Discarded, c.completed[:extra]...)
+	discarded := slices.Clone(c.completed[:extra])
 	c.completed = slices.Delete(c.completed, 0, extra)
+	c.ready.Discarded = append(c.ready.Discarded, discarded...)
+	for _, cc := range discarded {
+		for i, ts := range cc.Tasks {
+			c.release(ts.Task, i, cc.ID, ts.Snapshot)
+		}
+	}
 }

@@ -25,24 +25,6 @@ func (t TriggeredCheckpoint) String() string {
 	return "cp=" + t.ID.String() + " " + t.Kind.String() + " " + t.Mode.String() + " t=" + t.At.String()
 }
 
-// Abort reports that a checkpoint ended without completing (trace kind
-// checkpoint.abort). Task names the task whose decline caused it, if any.
-type Abort struct {
-	Checkpoint CheckpointID
-	Kind       Kind
-	Reason     Reason
-	Task       TaskID
-}
-
-// String renders "cp=n kind reason=r" plus " task=t" when set.
-func (a Abort) String() string {
-	s := "cp=" + a.Checkpoint.String() + " " + a.Kind.String() + " reason=" + a.Reason.String()
-	if a.Task != "" {
-		s += " task=" + string(a.Task)
-	}
-	return s
-}
-
 // FailoverPlan asks the host to restart every task of the job. Restore is
 // the checkpoint to restore from: the latest completed checkpoint that is
 // not a savepoint, or nil for a fresh start. Tasks whose snapshot in it is
@@ -86,11 +68,15 @@ type CoordinatorReady struct {
 	// Aborted lists checkpoints that ended without completing.
 	Aborted []Abort
 	// Discarded lists completed checkpoints that fell out of retention:
-	// remove them from the store and delete their state. Each is emitted
-	// only after the newer checkpoint that replaced it is durable.
+	// remove them from the store. Their state is not deleted because of
+	// it: what no other checkpoint holds is listed in Released. Each is
+	// emitted only after the newer checkpoint that replaced it is durable.
 	Discarded []CompletedCheckpoint
-	// Released lists uploaded task state no checkpoint references (acks of
-	// aborted checkpoints; late, duplicate and unknown acks).
+	// Released lists uploaded task state that nothing will use (the state
+	// of discarded and aborted checkpoints; late, duplicate and unknown
+	// acks): delete it, idempotently. It never names state a pending or
+	// retained checkpoint or a completed savepoint holds, nor the final
+	// snapshot of a completed checkpoint (savepoints may share it).
 	Released []StateRelease
 	// Failover, when set, asks the host to restart the job from the plan
 	// and then call JobRestarted.

@@ -11,6 +11,9 @@ type phase uint8
 const (
 	// phaseReserving: the id is written to the counter; no trigger sent.
 	phaseReserving phase = iota + 1
+	// phaseQueued: a savepoint whose id is durable, waiting for a
+	// MaxConcurrent slot; no trigger sent.
+	phaseQueued
 	// phaseCollecting: triggers sent, acks arriving.
 	phaseCollecting
 	// phasePersisting: every ack is in; the metadata write is in flight.
@@ -32,14 +35,35 @@ type pendingCheckpoint struct {
 	// the store (the confirmation time is never durable anywhere).
 	ackedAt  Time
 	deadline Time
-	// expected[i]: task i must ack (it was not fully finished at trigger).
+	// expected[i]: task i takes part (it was not fully finished at
+	// trigger); it is told if the checkpoint aborts.
 	expected []bool
-	// acked[i]: task i's snapshot is in states[i] (always true for tasks
-	// carried over with their final snapshot).
+	// acked[i]: states[i] holds task i's snapshot.
 	acked []bool
-	// remaining counts expected tasks that have not acked yet.
+	// carried[i]: states[i] is task i's final snapshot carried over from a
+	// completed checkpoint (at trigger, or when the task became fully
+	// finished while this checkpoint waited for it), not an upload made
+	// for this checkpoint; an abort must not release it.
+	carried []bool
+	// remaining counts tasks whose snapshot is still missing.
 	remaining int
 	states    []TaskState
+}
+
+// occupiesSlot reports whether p counts towards MaxConcurrent: every
+// checkpoint from its reservation on, and a savepoint once it starts. A
+// savepoint counts like a checkpoint (as in Flink) because an unaligned
+// barrier sent with Priority may overtake the aligned barrier of a
+// concurrent savepoint, and a task that sees the newer barrier first can
+// no longer take part in the savepoint.
+func (p *pendingCheckpoint) occupiesSlot() bool {
+	switch p.phase {
+	case phaseCollecting, phasePersisting:
+		return true
+	case phaseReserving:
+		return p.kind == KindCheckpoint
+	}
+	return false
 }
 
 // coordinatorState holds everything behind the Coordinator API.
@@ -52,31 +76,35 @@ type coordinatorState struct {
 	taskIndex map[TaskID]int32
 	// upstream[i] lists the distinct tasks with a channel into task i.
 	upstream [][]int32
+	// cycle is one cycle of the topology, nil if it has none.
+	cycle []TaskID
 
 	highestID CheckpointID
+	// counterWriting is the counter value being written (0: none). At
+	// most one counter write is outstanding, so the host can never land
+	// an older value over a newer one.
+	counterWriting CheckpointID
 	// pending is ordered by id, oldest first.
 	pending []*pendingCheckpoint
 	// completed holds the retained checkpoints (no savepoints), by id.
 	completed []CompletedCheckpoint
-	// savepoints holds the ids of completed savepoints (ascending, at most
-	// MaxRetainedCheckpointsLimit); savepointFloor is the highest id
-	// forgotten to keep that bound. Savepoints belong to the user, so the
-	// coordinator never releases state that one of them may hold.
-	savepoints     []CheckpointID
-	savepointFloor CheckpointID
+	// highestCompleted is the highest id of any checkpoint (not savepoint)
+	// that completed, retained or not.
+	highestCompleted CheckpointID
+	savepoints       savepointMemory
 
 	// finished[i]: task i reported MsgTaskFinished in this job run.
 	finished []bool
 	// fullyFinishedTasks[i]: task i's final snapshot is in a completed
-	// checkpoint, kept in finalSnapshots[i]; it is no longer triggered or
-	// expected.
+	// checkpoint; finalSnapshots[i] is the one the latest retained
+	// checkpoint holds. The task is no longer triggered or expected.
 	fullyFinishedTasks []bool
 	finalSnapshots     []TaskSnapshot
 	fullyFinishedCount int
 	jobFinished        bool
 
-	// nextPeriodic is when the next periodic trigger (or, once the job
-	// finished, the next re-notification) is due; NoDeadline if none.
+	// nextPeriodic is when the next periodic trigger is due; NoDeadline
+	// if none.
 	nextPeriodic Time
 	// lastCompletion is when the last checkpoint completed (MinPause).
 	lastCompletion    Time
@@ -88,6 +116,8 @@ type coordinatorState struct {
 	// failingOver: a plan was emitted; waiting for JobRestarted.
 	failingOver bool
 
+	announcer announcer
+
 	ready CoordinatorReady
 }
 
@@ -98,6 +128,10 @@ func newCoordinator(cfg Config, topo Topology, durable Durable, now Time) (*Coor
 	if err := topo.Validate(); err != nil {
 		return nil, err
 	}
+	cycle := topo.Cycle()
+	if cycle != nil && (cfg.Mode == ModeAligned || cfg.Mode == ModeAtLeastOnce) {
+		return nil, cycleError(cycle, "mode "+cfg.Mode.String())
+	}
 	n := len(topo.Tasks)
 	c := &Coordinator{coordinatorState{
 		cfg:                cfg,
@@ -105,6 +139,7 @@ func newCoordinator(cfg Config, topo Topology, durable Durable, now Time) (*Coor
 		random:             cfg.randomSource(),
 		taskIndex:          make(map[TaskID]int32, n),
 		upstream:           make([][]int32, n),
+		cycle:              cycle,
 		finished:           make([]bool, n),
 		fullyFinishedTasks: make([]bool, n),
 		finalSnapshots:     make([]TaskSnapshot, n),
@@ -119,97 +154,11 @@ func newCoordinator(cfg Config, topo Topology, durable Durable, now Time) (*Coor
 			c.upstream[to] = append(c.upstream[to], from)
 		}
 	}
-	if err := c.recover(durable); err != nil {
+	if err := c.recover(now, durable); err != nil {
 		return nil, err
 	}
 	c.schedulePeriodic(now)
 	return c, nil
-}
-
-// recover loads what a previous incarnation left in durable storage. The
-// id counter continues after everything ever reserved or stored; the
-// latest restorable checkpoint decides which tasks are fully finished, and
-// its completion is re-announced because the previous incarnation may have
-// crashed after making it durable but before notifying every task.
-func (c *coordinatorState) recover(durable Durable) error {
-	c.highestID = durable.HighestID
-	var checkpoints []CompletedCheckpoint
-	for _, cc := range durable.Completed {
-		if err := c.checkMatchesTopology(&cc); err != nil {
-			return err
-		}
-		c.highestID = max(c.highestID, cc.ID)
-		if cc.Kind == KindCheckpoint {
-			checkpoints = append(checkpoints, cc)
-		} else {
-			c.rememberSavepoint(cc.ID)
-		}
-	}
-	slices.SortFunc(checkpoints, func(a, b CompletedCheckpoint) int { return cmpID(a.ID, b.ID) })
-	for i := 1; i < len(checkpoints); i++ {
-		if checkpoints[i].ID == checkpoints[i-1].ID {
-			return fmt.Errorf("protocol: durable store holds checkpoint %v twice", checkpoints[i].ID)
-		}
-	}
-	c.completed = checkpoints
-	c.applyRetention()
-	if latest := c.latestRestorable(); latest != nil {
-		c.markFullyFinished(latest)
-		c.broadcastNotifyComplete(latest.ID)
-		c.haveCompletion = true
-		c.lastCompletion = latest.CompletedAt
-	}
-	return nil
-}
-
-// checkMatchesTopology rejects stored checkpoints of a different job graph:
-// restoring them would hand tasks state that is not theirs.
-func (c *coordinatorState) checkMatchesTopology(cc *CompletedCheckpoint) error {
-	if len(cc.Tasks) != len(c.topo.Tasks) {
-		return fmt.Errorf("protocol: stored checkpoint %v has %d tasks, topology has %d", cc.ID, len(cc.Tasks), len(c.topo.Tasks))
-	}
-	for i, ts := range cc.Tasks {
-		if ts.Task != c.topo.Tasks[i] {
-			return fmt.Errorf("protocol: stored checkpoint %v lists task %q where topology has %q", cc.ID, ts.Task, c.topo.Tasks[i])
-		}
-	}
-	if cc.ID == 0 {
-		return fmt.Errorf("protocol: stored checkpoint has id 0")
-	}
-	return nil
-}
-
-// rememberSavepoint records a completed savepoint id.
-func (c *coordinatorState) rememberSavepoint(id CheckpointID) {
-	at, found := slices.BinarySearch(c.savepoints, id)
-	if found {
-		return
-	}
-	c.savepoints = slices.Insert(c.savepoints, at, id)
-	if len(c.savepoints) > MaxRetainedCheckpointsLimit {
-		c.savepointFloor = max(c.savepointFloor, c.savepoints[0])
-		c.savepoints = slices.Delete(c.savepoints, 0, 1)
-	}
-}
-
-// mayHoldSavepointState reports whether id is (or may be) a completed
-// savepoint.
-func (c *coordinatorState) mayHoldSavepointState(id CheckpointID) bool {
-	if id <= c.savepointFloor {
-		return true
-	}
-	_, found := slices.BinarySearch(c.savepoints, id)
-	return found
-}
-
-func cmpID(a, b CheckpointID) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func (c *coordinatorState) takeReady() CoordinatorReady {
@@ -253,31 +202,14 @@ func (c *coordinatorState) latestRestorable() *CompletedCheckpoint {
 	return &latest
 }
 
-func (c *coordinatorState) fullyFinished(task TaskID) bool {
-	i, ok := c.taskIndex[task]
-	return ok && c.fullyFinishedTasks[i]
+// latestID is the id of the latest retained checkpoint, 0 if none.
+func (c *coordinatorState) latestID() CheckpointID {
+	if len(c.completed) == 0 {
+		return 0
+	}
+	return c.completed[len(c.completed)-1].ID
 }
 
-// markFullyFinished records the tasks whose snapshot in cc is final.
-func (c *coordinatorState) markFullyFinished(cc *CompletedCheckpoint) {
-	for i := range cc.Tasks {
-		if cc.Tasks[i].Snapshot.Final && !c.fullyFinishedTasks[i] {
-			c.fullyFinishedTasks[i] = true
-			c.finalSnapshots[i] = cc.Tasks[i].Snapshot
-			c.fullyFinishedCount++
-		}
-	}
-	if c.fullyFinishedCount == len(c.topo.Tasks) && !c.jobFinished {
-		c.jobFinished = true
-		c.ready.JobFinished = true
-	}
-}
-
-// broadcastNotifyComplete tells every task, fully finished ones included
-// (they wait for exactly this to exit), that id is complete.
-func (c *coordinatorState) broadcastNotifyComplete(id CheckpointID) {
-	c.ready.Messages = slices.Grow(c.ready.Messages, len(c.topo.Tasks))
-	for _, task := range c.topo.Tasks {
-		c.ready.Messages = append(c.ready.Messages, NotifyCompleteMessage(task, id))
-	}
+func (c *coordinatorState) failingOverOrRequested() bool {
+	return c.failoverRequested || c.failingOver
 }

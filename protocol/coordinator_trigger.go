@@ -23,12 +23,11 @@ func (c *coordinatorState) schedulePeriodic(now Time) {
 	c.nextPeriodic = now.Add(delay)
 }
 
-// checkpointsInFlight counts pending checkpoints (not savepoints), the
-// quantity MaxConcurrent bounds.
-func (c *coordinatorState) checkpointsInFlight() int {
+// slotsInUse counts what MaxConcurrent bounds (see occupiesSlot).
+func (c *coordinatorState) slotsInUse() int {
 	n := 0
 	for _, p := range c.pending {
-		if p.kind == KindCheckpoint {
+		if p.occupiesSlot() {
 			n++
 		}
 	}
@@ -38,8 +37,8 @@ func (c *coordinatorState) checkpointsInFlight() int {
 // mayTriggerCheckpoint reports whether limits allow a new checkpoint now,
 // apart from timing.
 func (c *coordinatorState) mayTriggerCheckpoint() bool {
-	return !c.failoverRequested && !c.failingOver && !c.jobFinished &&
-		c.checkpointsInFlight() < c.cfg.MaxConcurrent &&
+	return !c.failingOverOrRequested() && !c.jobFinished &&
+		c.slotsInUse() < c.cfg.MaxConcurrent && !c.savepointWaiting() &&
 		len(c.pending) < c.cfg.MaxPendingCheckpoints
 }
 
@@ -51,21 +50,15 @@ func (c *coordinatorState) pauseOver() Time {
 	return c.lastCompletion.Add(c.cfg.MinPause)
 }
 
-// maybeTrigger starts a checkpoint if one is due. Every input ends with it,
-// so a checkpoint that was held back by MaxConcurrent starts as soon as
-// the completion or abort that frees a slot is handled.
+// maybeTrigger starts what is due: queued savepoints first, then a manual
+// or periodic checkpoint. Every input ends with it, so whatever was held
+// back by MaxConcurrent starts as soon as the completion or abort that
+// frees a slot is handled.
 func (c *coordinatorState) maybeTrigger(now Time) {
-	if c.jobFinished {
-		// Nothing left to checkpoint; keep re-announcing the latest
-		// completion so a task whose notification was lost still exits.
-		if c.nextPeriodic != NoDeadline && now >= c.nextPeriodic {
-			if latest := c.latestRestorable(); latest != nil {
-				c.broadcastNotifyComplete(latest.ID)
-			}
-			c.nextPeriodic = now.Add(c.cfg.Interval)
-		}
+	if c.failingOverOrRequested() {
 		return
 	}
+	c.startQueuedSavepoints(now)
 	if !c.mayTriggerCheckpoint() {
 		return
 	}
@@ -101,13 +94,26 @@ func (c *coordinatorState) reserve(now Time, kind Kind) *pendingCheckpoint {
 		deadline:    now.Add(c.cfg.Timeout),
 	}
 	c.pending = append(c.pending, p)
-	c.ready.CounterWrites = append(c.ready.CounterWrites, p.id)
+	c.writeCounter()
 	return p
+}
+
+// writeCounter asks for a write of the highest reserved id, unless a counter
+// write is outstanding: then the ids reserved meanwhile are covered by the
+// write that follows its confirmation. One write at a time means the stored
+// counter only ever grows, whatever order the host's storage would have
+// applied overlapping writes in.
+func (c *coordinatorState) writeCounter() {
+	if c.counterWriting != 0 {
+		return
+	}
+	c.counterWriting = c.highestID
+	c.ready.CounterWrites = append(c.ready.CounterWrites, c.highestID)
 }
 
 func (c *coordinatorState) triggerCheckpoint(now Time) error {
 	switch {
-	case c.failoverRequested || c.failingOver:
+	case c.failingOverOrRequested():
 		return ErrFailingOver
 	case c.jobFinished:
 		return ErrJobFinished
@@ -119,10 +125,12 @@ func (c *coordinatorState) triggerCheckpoint(now Time) error {
 
 func (c *coordinatorState) triggerSavepoint(now Time) (CheckpointID, error) {
 	switch {
-	case c.failoverRequested || c.failingOver:
+	case c.failingOverOrRequested():
 		return 0, ErrFailingOver
 	case c.jobFinished:
 		return 0, ErrJobFinished
+	case c.cycle != nil:
+		return 0, cycleError(c.cycle, "a savepoint (always aligned)")
 	case len(c.pending) >= c.cfg.MaxPendingCheckpoints:
 		return 0, ErrTooManyPending
 	}
@@ -131,6 +139,11 @@ func (c *coordinatorState) triggerSavepoint(now Time) (CheckpointID, error) {
 }
 
 func (c *coordinatorState) counterPersisted(now Time, value CheckpointID, err error) {
+	if value == 0 || value != c.counterWriting {
+		panic("protocol: coordinator: CounterPersisted(" + value.String() + ") for a write never asked for (outstanding: " +
+			c.counterWriting.String() + ")")
+	}
+	c.counterWriting = 0
 	// Copy: triggering or aborting edits c.pending.
 	var reserved []*pendingCheckpoint
 	for _, p := range c.pending {
@@ -142,11 +155,21 @@ func (c *coordinatorState) counterPersisted(now Time, value CheckpointID, err er
 		if _, still := c.findPending(p.id); still != p {
 			continue // ended meanwhile: a failure before it asked for a failover
 		}
-		if err != nil {
+		switch {
+		case err != nil:
 			c.abort(now, p, ReasonTriggerFailed, "")
-			continue
+		case p.kind == KindSavepoint && c.slotsInUse() >= c.cfg.MaxConcurrent:
+			p.phase = phaseQueued
+			p.deadline = NoDeadline
+		default:
+			c.trigger(now, p)
 		}
-		c.trigger(now, p)
+	}
+	for _, p := range c.pending {
+		if p.phase == phaseReserving {
+			c.writeCounter() // reserved while this write was outstanding
+			break
+		}
 	}
 	c.maybeTrigger(now)
 }
@@ -160,14 +183,14 @@ func (c *coordinatorState) trigger(now Time, p *pendingCheckpoint) {
 	n := len(c.topo.Tasks)
 	p.phase = phaseCollecting
 	p.triggeredAt = now
-	flags := make([]bool, 2*n) // one allocation for both tables
-	p.expected, p.acked = flags[:n:n], flags[n:]
+	flags := make([]bool, 3*n) // one allocation for the three tables
+	p.expected, p.acked, p.carried = flags[:n:n], flags[n:2*n:2*n], flags[2*n:]
 	p.states = make([]TaskState, n)
 	c.ready.Messages = slices.Grow(c.ready.Messages, c.triggerCount())
 	for i, task := range c.topo.Tasks {
 		p.states[i].Task = task
 		if c.fullyFinishedTasks[i] {
-			p.acked[i] = true
+			p.acked[i], p.carried[i] = true, true
 			p.states[i].Snapshot = c.finalSnapshots[i]
 			continue
 		}
@@ -209,20 +232,18 @@ func (c *coordinatorState) upstreamsFullyFinished(i int) bool {
 
 func (c *coordinatorState) tick(now Time) {
 	c.expire(now)
+	c.reannounce(now)
 	c.maybeTrigger(now)
 }
 
 func (c *coordinatorState) nextDeadline() Time {
-	deadline := NoDeadline
+	deadline := c.announcer.next(c)
 	for _, p := range c.pending {
 		if p.phase != phasePersisting {
 			deadline = min(deadline, p.deadline)
 		}
 	}
-	switch {
-	case c.jobFinished:
-		deadline = min(deadline, c.nextPeriodic)
-	case c.mayTriggerCheckpoint() && c.nextPeriodic != NoDeadline:
+	if c.mayTriggerCheckpoint() && c.nextPeriodic != NoDeadline {
 		deadline = min(deadline, max(c.nextPeriodic, c.pauseOver()))
 	}
 	return deadline

@@ -40,7 +40,9 @@ messages (Message) may be lost, delayed, duplicated or reordered: the
 protocol stays safe and regains progress through timeouts and newer
 checkpoints. Durable storage answers every write with success or failure,
 and a write reported as successful is durable; a write reported as failed
-must not become visible later. Virtual time passed to one value never goes
+must not become visible later, nor may a write of a coordinator
+incarnation that died become visible after its successor read storage
+(fence it, with a lease or an epoch). Virtual time passed to one value never goes
 backwards. Calls to one value are serialised by the host.
 
 # Ids
@@ -60,7 +62,7 @@ reads back from durable storage (the id counter and the completed-checkpoint
 store). Then loop:
 
  1. Call Tick(now) when now reaches NextDeadline() (more often is harmless):
-    periodic triggers and timeouts happen there.
+    periodic triggers, timeouts and re-sent notifications happen there.
 
  2. Pass every control message from a task to Step(now, m).
 
@@ -71,7 +73,16 @@ store). Then loop:
     its id is durable. Why: a coordinator that crashes and restarts from
     storage must never hand out an id that a task has already seen, or a
     stale barrier would be taken for a new one. An id reserved but never
-    confirmed was never sent anywhere, so losing it is harmless.
+    confirmed was never sent anywhere, so losing it is harmless. At most
+    one counter write is outstanding: ids reserved meanwhile are covered by
+    the next write, asked for only after CounterPersisted for the previous
+    one, so writes made in the order asked can never lower the stored
+    counter. CounterPersisted for a value that is not the outstanding
+    write panics. The stored counter must never go down for another reason
+    either: a write of a coordinator incarnation that died must not land
+    after its successor read the counter (fence it, with a lease or an
+    epoch, or store max(stored, value)), or the successor could hand out
+    an id the dead one already used.
 
     MetadataWrites: add the completed checkpoint to the durable
     completed-checkpoint store, then call MetadataPersisted(now, id, err).
@@ -83,27 +94,44 @@ store). Then loop:
     checkpoint after this confirmation, so the API shape enforces the
     order.
 
-    Messages: send them (triggers, completion and abort notifications).
-    None depends on a write in the same Ready, so they may go out at once.
+    Messages: send them (triggers, completion and abort notifications,
+    including re-sent ones; see "Lost notifications"). None depends on a
+    write in the same Ready, so they may go out at once.
 
     Triggered, Completed, Aborted: for traces and statistics.
 
-    Discarded: completed checkpoints that fell out of retention; delete
-    them from the store and delete their state. They are emitted only after
-    the newer checkpoint that replaced them is durable, so the store never
-    holds fewer restorable checkpoints than it did.
+    Discarded: completed checkpoints that fell out of retention; remove
+    them from the store. Do not delete their task state because of it:
+    state can be shared (a finished task's final snapshot is carried into
+    every later checkpoint and savepoint), and the state that is no longer
+    held is listed in Released. They are emitted only after the newer
+    checkpoint that replaced them is durable, so the store never holds
+    fewer restorable checkpoints than it did.
 
-    Released: uploaded task state that no checkpoint will ever use (acks of
-    aborted checkpoints; late, duplicate and unknown acks); delete it.
-    Deletion must be idempotent: the same state may be released twice.
-    Handles must be unique per upload, because a release never names a
-    handle a pending or retained checkpoint holds.
+    Released: uploaded task state that nothing will ever use (the state of
+    discarded checkpoints and of aborted ones; late, duplicate and unknown
+    acks); delete it, after removing the Discarded checkpoints from the
+    store. Deletion must be idempotent: the same state may be released
+    twice. A release never names a handle that a pending or retained
+    checkpoint or a completed savepoint holds; handles should be unique
+    per upload (a host whose storage names identical uploads identically
+    is safe too: a handle still held is never released). A final snapshot
+    of a completed checkpoint is never released, because savepoints may
+    share it and the coordinator does not keep their contents: the host
+    deletes it with the job, or when it deletes the savepoints.
 
     Failover: restart every task from the plan (see "Failover" below), then
     call JobRestarted(now).
 
     JobFinished: every task's final snapshot is in a completed checkpoint;
     once every task has exited, the host may stop the coordinator.
+
+The host may call into the coordinator while it handles a Ready (confirm
+a write as soon as it is done, say): the state is consistent between any
+two calls, and the outputs of the call go into the next Ready. But it
+must finish handling the Ready it holds before it takes the next one:
+taking it in the middle (recursing) would act on later outputs before
+earlier ones.
 
 Request a checkpoint outside the schedule with TriggerCheckpoint and a
 savepoint with TriggerSavepoint. Tell the coordinator about a task failure
@@ -118,7 +146,12 @@ notification at or below it must not commit anything again) and which
 barriers are stale; and the host must load the state, rewind sources to the
 snapshot's offsets and replay the snapshot's channel state into each input
 before any new record of that input, because those records were in flight
-across the cut and belong before everything that follows.
+across the cut and belong before everything that follows. A snapshot that
+is Final restores a finished task, which exits at once (TaskReady.Exit);
+the host must still carry out the restore first, above all a sink's
+RestoreTwoPhaseCommit actions: the recommits of the restored checkpoint's
+transactions are what makes their records visible if the notification
+never arrived.
 
 Then, for every input:
 
@@ -154,15 +187,27 @@ next input:
  2. Sends: put each event on its output channel, after the snapshot. An
     aligned barrier goes behind the records already queued (they were
     produced before the snapshot, so they belong before the barrier). A
-    Priority barrier (unaligned) may instead jump ahead of queued output, but
-    then the overtaken records must be added to the snapshot's channel state
-    and replayed downstream on restore; appending is always correct.
+    Priority barrier (unaligned) may instead jump ahead of queued records,
+    never ahead of a queued channel event (barrier, cancel marker, end of
+    data or partition): ids on a channel must increase, and the receiver
+    relies on events keeping their order. Appending is always correct. If
+    it jumps, the overtaken records are output-side channel state of the
+    snapshot: keep them with this task's snapshot (in the host's own
+    snapshot data, or as a ChannelStateHandle in this task's snapshot whose
+    Input names the output channel; its From is this task), and on restore
+    emit them on that channel before any new record. The receiver replays
+    its own input-side state of the channel first (those records were
+    ahead on the channel), then consumes what arrives, so the records come
+    out in their original order.
  3. Sealed: the channel state of these unaligned checkpoints is complete:
     finish the upload, then call SnapshotCompleted. Calling it earlier
     returns ErrChannelStateOpen.
- 4. Aborted: cancel these uploads and drop their recorded channel state.
+ 4. Aborted: cancel these uploads and drop their recorded channel state
+    (including, at Exit, whatever the task still had in progress).
  5. Released: delete this uploaded state.
- 6. Messages: send to the coordinator (acks, declines, task-finished).
+ 6. Messages: send to the coordinator (acks, declines, task-finished). A
+    task declines a stale barrier or trigger of a checkpoint it will not
+    take part in, so the coordinator need not wait for the timeout.
  7. Notifications: deliver each to the task's listeners, in order, with
     Notification.Deliver. Why after the snapshots: a notification for n
     commits what the snapshot of n pre-committed, so it must never overtake
@@ -171,7 +216,13 @@ next input:
     requested in an earlier Ready; within one Ready the order above keeps
     snapshots first.
  8. Exit: the task may stop now (after sending the end-of-partition events
-    in Sends).
+    in Sends). Snapshots and alignments it still had in progress were
+    given up (listed in Aborted); the coordinator uses its final snapshot
+    for them. Whatever the host still delivers to an exited task is
+    ignored.
+
+As for the coordinator, calls into the task while a Ready is being handled
+are allowed, but the Ready in hand is finished before the next is taken.
 
 # Checkpoint modes
 
@@ -182,7 +233,8 @@ handled in.
     arrived until barrier n arrived on all open inputs, then snapshots and
     forwards the barrier. No channel state. Needs an acyclic graph: on a
     cycle the barrier of the back edge can only arrive after the task
-    forwarded it.
+    forwarded it, so NewCoordinator refuses a cyclic topology
+    (ErrCyclicTopology, naming the cycle).
   - ModeUnaligned (exactly-once, Chandy-Lamport style): the first barrier
     triggers the snapshot at once; the barrier is forwarded immediately with
     Priority; records arriving on inputs whose barrier has not come yet are
@@ -194,13 +246,24 @@ handled in.
     barrier at that task), the task switches to unaligned: snapshot now,
     forward the barrier as ModeUnaligned, unblock, record. A task that
     receives an unaligned barrier for a checkpoint it is aligning switches
-    at once.
+    at once. On a cycle every checkpoint switches at the tasks of the
+    cycle, after the timeout.
   - ModeAtLeastOnce: barriers are counted, inputs never block; the snapshot
     is taken when the barrier arrived on every open input. Records that
     overtook the barrier on one input are in the snapshot and replayed after
-    recovery: duplicates are expected.
+    recovery: duplicates are expected. Needs an acyclic graph, like
+    ModeAligned: the snapshot waits for the back edge's barrier.
 
-Savepoints are aligned in every mode.
+Savepoints are aligned in every mode, so a job with a cycle can take none
+(TriggerSavepoint returns ErrCyclicTopology), and a job with a cycle
+cannot finish bounded input either: the tasks of the cycle never see end
+of data on their back edges.
+
+Chandy-Lamport on arbitrary graphs is not a Mode: it has no coordinator
+(any process initiates), no sources or sinks, no listener contract, and a
+collector instead of a completed-checkpoint store. It lives in package
+protocol/chandylamport with an API of its own; a host picks one package
+or the other per job (ckptsim's engine uses it for token workloads).
 
 Barrier ids on one channel strictly increase (each task forwards them in
 order, channels are FIFO), so a barrier or cancel marker for n on an input
@@ -212,23 +275,30 @@ older checkpoint is declined (ReasonNewerBarrier) and canceled downstream.
 
 A checkpoint ends without completing when it times out (ReasonExpired), a
 task declines it (upload failure, channel-state overflow, too many pending,
-a newer barrier), its metadata write fails (ReasonPersistFailed), its
-counter write fails (ReasonTriggerFailed), a newer checkpoint completes
-first (ReasonSubsumed), or the job fails over. The coordinator sends
-MsgNotifyAborted to the tasks that took part (not on failover: those tasks
-are being replaced) and releases the state acked so far. A task that
-abandons a checkpoint while still aligning (or recording channel state) for
-it sends a cancel marker on every output, so that downstream tasks stop
-waiting for a barrier that will not come, or stop recording for it. Aborts with a reason
-for which Reason.CountsAsFailure is true count as failures; a completion
-resets the count; more than Config.TolerableFailures in a row makes the
-coordinator ask for a failover.
+a newer barrier, a stale barrier or trigger), its metadata write fails
+(ReasonPersistFailed), its counter write fails (ReasonTriggerFailed), a
+newer checkpoint completes first (ReasonSubsumed), or the job fails over.
+The coordinator sends MsgNotifyAborted to the tasks that took part (not on
+failover: those tasks are being replaced) and releases the state uploaded
+for it. A task that abandons a checkpoint while still aligning (or
+recording channel state) for it sends a cancel marker on every output, so
+that downstream tasks stop waiting for a barrier that will not come, or
+stop recording for it.
+
+Aborts of checkpoints (not savepoints) with a reason for which
+Reason.CountsAsFailure is true count as failures, unless the checkpoint is
+older than the latest completed one (as in Flink's failure manager: its
+failure says nothing about whether the job makes progress) or the job has
+finished. A completion resets the count; more than Config.TolerableFailures
+in a row makes the coordinator ask for a failover. A failover the count
+asked for is dropped if the job finishes before the plan goes out.
 
 Late, duplicate and unknown acks are answered with ErrUnknownCheckpoint and
 their state is listed in Released, unless it is the very state a pending or
-retained checkpoint holds (a duplicated message). A decline from a task that
-already acked is ignored: a task declines triggers it was overtaken on, and
-a duplicate of an old trigger must not abort a checkpoint it acked.
+retained checkpoint holds (a duplicated message), or state a savepoint may
+hold. A decline from a task that already acked, or whose final snapshot
+stands in for it, is ignored: a task declines stale triggers and barriers,
+and a duplicate of an old one must not abort a checkpoint it acked.
 
 A metadata write in flight is never expired, subsumed or ended by a
 failover request: only the host knows whether it became durable, and the
@@ -246,13 +316,26 @@ and then calls JobRestarted. Tasks whose snapshot in the plan is Final had
 finished; they exit at once.
 
 A new coordinator incarnation (after a coordinator crash) is built from
-Durable: ids continue after Durable.HighestID, and the latest completed
-checkpoint is announced to every task again, because the old incarnation
-may have crashed after the store write and before notifying. Tasks drop
-what they have seen. Acks addressed to the old incarnation's checkpoints
-are unknown to the new one and their state is released. Whether the job
-keeps running or fails over after a coordinator crash is the host's choice
-(RequestFailover with ReasonCoordinatorRecovery).
+Durable: ids continue after Durable.HighestID (and after every stored id),
+retention is applied to the store, and the latest completed checkpoint is
+announced to every task again, because the old incarnation may have
+crashed after the store write and before notifying. Tasks drop what they
+have seen. Acks addressed to the old incarnation's checkpoints are unknown
+to the new one and their state is released. Whether the job keeps running
+or fails over after a coordinator crash is the host's choice
+(RequestFailover with ReasonCoordinatorRecovery). Failing over is the safe
+default: the new incarnation does not know the old one's unfinished
+checkpoints, so it cannot announce their aborts (it could not even be sure
+they are over, should a write of the dead incarnation still land). A job
+that keeps running has a task still aligning for one of them released by
+the barriers of the next checkpoint; with Interval 0 the host triggers one.
+
+If the coordinator crashes during a failover (after the plan, before
+JobRestarted), the new incarnation knows nothing of it: the host calls
+RequestFailover on it and restarts every task again from the new plan,
+replacing the tasks the old plan started. The new plan names the
+checkpoint the old one named: no checkpoint completes between a plan and
+JobRestarted, so it is still the latest in the store.
 
 # Bounded input and final checkpoints
 
@@ -268,25 +351,54 @@ that no longer exists.
 
 Once a completed checkpoint holds a task's final snapshot, the task is fully
 finished: later checkpoints carry the final snapshot over and do not wait
-for it. A task none of whose upstream tasks is still running cannot receive
-a barrier, so the coordinator triggers it directly, like a source. When
+for it, and pending checkpoints that still waited for it take the final
+snapshot instead (the task produced no record after it, so it is its
+state at their cuts too). That matters because the task exits as soon as
+it is notified, giving up (TaskReady.Aborted) whatever it still had in
+progress for those checkpoints; they complete without it, and end of
+partition releases the downstream alignments that waited for its barrier.
+A task none of whose upstream tasks is still running cannot receive a
+barrier, so the coordinator triggers it directly, like a source. When
 every remaining task has finished, the coordinator triggers the final
-checkpoint at once instead of waiting for the interval. When every task is
-fully finished the coordinator reports JobFinished and keeps re-announcing
-the latest completion every interval, so a task whose notification was lost
-still exits.
+checkpoint at once, with or without periodic checkpoints (Config.Interval
+0 included; Config.TaskConfig always sets WaitForFinalCheckpoint). When
+every task is fully finished the coordinator reports JobFinished; no
+checkpoint is left to expire and no failure counts any more.
 
 # Savepoints
 
-TriggerSavepoint starts one at once, outside MaxConcurrent. A savepoint is
-aligned in every mode (no channel state, so it can be restored into a
-changed job); it is never subsumed (a newer checkpoint completing does not
-end it, and its completion does not end older checkpoints); never used for
-automatic recovery; and never notified as complete, because it must not
-commit side effects: a job that later fails over to an older checkpoint
-would replay records whose effects the savepoint had made visible. The
-coordinator reports it in Completed and then forgets it: savepoints belong
-to the user and are not subject to retention.
+TriggerSavepoint reserves an id at once. The savepoint takes a
+MaxConcurrent slot like a checkpoint (as in Flink): it starts when a slot
+is free, ahead of any checkpoint waiting for one, and its Timeout runs
+from its start. Why a slot: an unaligned barrier is sent with Priority and
+may overtake an aligned barrier queued before it; a task that sees the
+newer barrier first can no longer take part in the older savepoint. A
+savepoint is aligned in every mode (no channel state, so it can be
+restored into a changed job); it is never subsumed (a newer checkpoint
+completing does not end it, and its completion does not end older
+checkpoints); never used for automatic recovery; and never notified as
+complete, because it must not commit side effects: a job that later fails
+over to an older checkpoint would replay records whose effects the
+savepoint had made visible. The coordinator reports it in Completed and
+then forgets it: savepoints belong to the user and are not subject to
+retention. The state of a completed savepoint is never released (a
+savepoint may also hold the final snapshots of finished tasks, shared
+with checkpoints); the state acked for an aborted savepoint is released
+like any aborted checkpoint's.
+
+# Lost notifications
+
+Control messages may be lost, and without a newer checkpoint (Interval 0,
+or a finished job) nothing would ever repair a lost notification: a
+two-phase-commit sink would keep its last transaction uncommitted, and a
+task aligning for an aborted savepoint would keep its inputs blocked. So
+the coordinator re-sends a notification that has not gone out for
+Config.Timeout: the latest completion to every task, and each abort newer
+than it (at most MaxPendingCheckpoints of them, the newest) to the tasks
+that took part. NextDeadline includes these re-sends; they pause during a
+failover. Tasks drop duplicates. Hence the last rule of the listener
+contract: once faults stop, every live task is eventually notified of the
+latest completed checkpoint and of the aborts it may be blocked on.
 
 # Listener contract and two-phase commit
 
@@ -294,20 +406,24 @@ See Listener for the contract, which the task's notification filter
 implements per incarnation: completion notifications strictly increasing,
 above the restored id, at most once; aborts never at or below an id that
 may be complete. See TwoPhaseCommit for an exactly-once sink: pre-commit at
-the snapshot, commit everything up to n on the notification of n, recommit
-on restore. Its actions are returned to the host, which performs them
+the snapshot, commit everything up to n on the notification of n (the
+transactions of aborted checkpoints included, as in Flink), recommit on
+restore. Its actions are returned to the host, which performs them
 idempotently.
 
 # Limits
 
 Every table has a bound: Config.MaxPendingCheckpoints (pending checkpoints
-and savepoints at the coordinator; alignments, snapshots in flight and
-remembered abort notifications at a task; at most
-MaxPendingCheckpointsLimit), Config.MaxConcurrent, Config.MaxBufferedRecords
-(channel-state records per checkpoint at a task; beyond it the task declines
-with ReasonChannelStateOverflow), Config.RetainedCheckpoints (at most
-MaxRetainedCheckpointsLimit), TwoPhaseCommit's maxPending. Hitting a bound
-declines or refuses the newest request; it never grows a queue.
+and savepoints and the aborts kept for re-sending at the coordinator;
+alignments, snapshots in flight, acked ids and delivered abort
+notifications at a task; at most MaxPendingCheckpointsLimit),
+Config.MaxConcurrent, Config.MaxBufferedRecords (channel-state records per
+checkpoint at a task; beyond it the task declines with
+ReasonChannelStateOverflow), Config.RetainedCheckpoints (at most
+MaxRetainedCheckpointsLimit), the completed savepoints remembered
+(MaxRetainedCheckpointsLimit), TwoPhaseCommit's maxPending. Hitting a
+bound declines or refuses the newest request, or forgets the oldest entry
+of a window; it never grows a queue.
 
 # Errors and panics
 
@@ -340,18 +456,23 @@ a PCG seeded with Config.JitterSeed.
 
 # Time
 
-Time is virtual nanoseconds (an int64); durations in Config are
-time.Duration. The coordinator measures timeouts from the id reservation,
-MinPause from the last completion, Interval between triggers; the first
+Time is virtual nanoseconds (an int64), on one clock for the whole job
+(a new coordinator incarnation gets times at or after the old one's);
+durations in Config are time.Duration. The coordinator measures timeouts
+from the id reservation (a savepoint that waited for a slot: from its
+start), MinPause from the last completion, Interval between triggers, and
+re-sends notifications Timeout after they last went out; the first
 trigger is at the start plus a jitter uniform in [MinPause, Interval]. A
 task measures alignment timeouts from the first barrier it received.
 
 # Out of scope
 
-Incremental or shared state (every checkpoint's state is its own), changing
+Incremental state (every upload is its own; the only state shared between
+checkpoints is a finished task's final snapshot, carried over), changing
 parallelism on restore, synchronous savepoints (stop-with-savepoint),
 region failover (a task crash fails the whole job over), and barrier modes
-on cyclic graphs other than unaligned. The classic Chandy-Lamport algorithm
-on arbitrary graphs lives in package protocol/chandylamport.
+on cyclic graphs other than unaligned (and aligned-with-timeout, which
+becomes unaligned there). The classic Chandy-Lamport algorithm on
+arbitrary graphs lives in package protocol/chandylamport.
 */
 package protocol

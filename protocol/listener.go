@@ -23,8 +23,10 @@ package protocol
 //     checkpoint that holds them; a commit is idempotent and its effect
 //     happens once.
 //   - Once faults stop, every live task is eventually notified of the
-//     latest completed checkpoint (the coordinator re-sends it when it
-//     recovers and while the job has nothing left to checkpoint).
+//     latest completed checkpoint, and of the aborts newer than it (the
+//     coordinator re-sends a notification that has not gone out for
+//     Config.Timeout, and a recovered coordinator re-announces the latest
+//     completion at once).
 //
 // Listeners run on the host's task thread, after the snapshot requests of
 // the same TaskReady were taken: a notification for n therefore never

@@ -2,13 +2,18 @@ package protocol_test
 
 // A rapid state-machine test of the Coordinator. The reference model is a
 // deliberately plain table of every checkpoint id the test has seen
-// (phase, expected tasks, accepted acks) plus the host's durable storage.
+// (phase, expected tasks, snapshots held) plus the host's durable storage
+// and the set of state the host deleted because the coordinator said so.
 // It predicts which acks and declines the coordinator must accept and what
 // each metadata write must contain, and after every step the test checks
 // the coordinator's outputs against the rules of the package: ids strictly
-// increasing and durable before use, notifications only for durable
-// checkpoints, aborted never completed, releases never touching live state,
-// retention, bounds, failover plans naming the newest restorable checkpoint.
+// increasing and durable before use, one counter write at a time,
+// notifications only for durable checkpoints, aborted never completed,
+// released state never held by a stored or pending checkpoint and never
+// used again, the state of discarded checkpoints released unless shared,
+// retention, bounds (savepoints count towards MaxConcurrent), failover
+// plans naming the newest restorable checkpoint, and no failover of a
+// finished job.
 
 import (
 	"errors"
@@ -38,8 +43,15 @@ type modelCheckpoint struct {
 	kind     protocol.Kind
 	phase    modelPhase
 	expected []bool
-	acks     []protocol.TaskSnapshot
-	acked    []bool
+	// held[i]: snaps[i] is in the checkpoint (an ack, or a final
+	// snapshot carried over).
+	held  []bool
+	snaps []protocol.TaskSnapshot
+}
+
+type handleKey struct {
+	task   protocol.TaskID
+	handle string
 }
 
 type coordinatorMachine struct {
@@ -54,20 +66,31 @@ type coordinatorMachine struct {
 	// writes asked for and not answered
 	counterWrites []protocol.CheckpointID
 	metaWrites    []protocol.CompletedCheckpoint
+	// deleted is the state the host deleted (Released).
+	deleted map[handleKey]bool
 
 	// model
 	cps           map[protocol.CheckpointID]*modelCheckpoint
+	knownHighest  protocol.CheckpointID // highest id the model has an entry for
 	maxTriggered  protocol.CheckpointID // over every incarnation
 	fullyFinished []bool
 	finalSnap     []protocol.TaskSnapshot
-	failures      int
-	failingOver   bool // plan emitted or requested, JobRestarted pending
-	planOut       bool // plan emitted, JobRestarted not yet called
-	handleSeq     int
+	// finalFrom[i]: task i finished; its snapshots of ids >= finalFrom[i]
+	// are final (0: running). Snapshots are taken in id order, so
+	// finality is monotone in the id.
+	finalFrom   []protocol.CheckpointID
+	failures    int
+	failingOver bool // plan emitted or requested, JobRestarted pending
+	// failoverByFailures: the request came from TolerableFailures (not the
+	// host); a job that finishes before the plan drops it.
+	failoverByFailures bool
+	planOut            bool // plan emitted, JobRestarted not yet called
+	jobFinished        bool
+	handleSeq          int
 }
 
 func newCoordinatorMachine(t *rapid.T) *coordinatorMachine {
-	m := &coordinatorMachine{cps: map[protocol.CheckpointID]*modelCheckpoint{}}
+	m := &coordinatorMachine{cps: map[protocol.CheckpointID]*modelCheckpoint{}, deleted: map[handleKey]bool{}}
 	n := rapid.IntRange(1, 4).Draw(t, "tasks")
 	for i := range n {
 		m.topo.Tasks = append(m.topo.Tasks, protocol.TaskID(fmt.Sprintf("t%d", i)))
@@ -86,7 +109,7 @@ func newCoordinatorMachine(t *rapid.T) *coordinatorMachine {
 	if cfg.Mode == protocol.ModeUnaligned {
 		cfg.MaxConcurrent = 1
 	}
-	cfg.Interval = time.Duration(rapid.IntRange(10, 100).Draw(t, "interval"))
+	cfg.Interval = time.Duration(rapid.SampledFrom([]int{0, 10, 50, 100}).Draw(t, "interval"))
 	cfg.Timeout = time.Duration(rapid.IntRange(20, 300).Draw(t, "timeout"))
 	cfg.MinPause = time.Duration(rapid.IntRange(0, 50).Draw(t, "minPause"))
 	cfg.TolerableFailures = rapid.IntRange(0, 3).Draw(t, "tolerable")
@@ -95,6 +118,7 @@ func newCoordinatorMachine(t *rapid.T) *coordinatorMachine {
 	m.cfg = cfg
 	m.fullyFinished = make([]bool, n)
 	m.finalSnap = make([]protocol.TaskSnapshot, n)
+	m.finalFrom = make([]protocol.CheckpointID, n)
 	m.start(t, protocol.Durable{})
 	return m
 }
@@ -114,7 +138,19 @@ func (m *coordinatorMachine) start(t *rapid.T, durable protocol.Durable) {
 			cp.phase = modelAborted
 		}
 	}
+	// Ids above the durable counter were never used (a trigger waits for
+	// the counter): the new incarnation hands them out again.
+	m.knownHighest = m.coord.HighestID()
+	for id := range m.cps {
+		if id > m.knownHighest {
+			if m.cps[id].phase != modelAborted || id <= m.maxTriggered {
+				t.Fatalf("checkpoint %v above the recovered counter %v was used", id, m.knownHighest)
+			}
+			delete(m.cps, id)
+		}
+	}
 	m.recomputeFullyFinished()
+	m.jobFinished = m.allFullyFinished()
 	m.handle(t, nil, nil)
 }
 
@@ -141,8 +177,19 @@ func (m *coordinatorMachine) recomputeFullyFinished() {
 	}
 }
 
+func (m *coordinatorMachine) allFullyFinished() bool {
+	return !slices.Contains(m.fullyFinished, false)
+}
+
 func (m *coordinatorMachine) inStore(id protocol.CheckpointID) bool {
 	return slices.ContainsFunc(m.store, func(c protocol.CompletedCheckpoint) bool { return c.ID == id })
+}
+
+// snapshot is the next upload of task for checkpoint id.
+func (m *coordinatorMachine) snapshot(task int, id protocol.CheckpointID) protocol.TaskSnapshot {
+	m.handleSeq++
+	final := m.finalFrom[task] != 0 && id >= m.finalFrom[task]
+	return protocol.TaskSnapshot{Handle: fmt.Sprintf("h%d", m.handleSeq), Final: final}
 }
 
 // --- actions ---
@@ -153,17 +200,32 @@ func (m *coordinatorMachine) Tick(t *rapid.T) {
 	m.handle(t, nil, nil)
 }
 
+// TickToDeadline jumps to the coordinator's next deadline, so that timeouts
+// and re-announcements happen often.
+func (m *coordinatorMachine) TickToDeadline(t *rapid.T) {
+	d := m.coord.NextDeadline()
+	if d == protocol.NoDeadline {
+		t.Skip("no deadline")
+	}
+	m.now = max(m.now, d)
+	m.coord.Tick(m.now)
+	m.handle(t, nil, nil)
+}
+
 func (m *coordinatorMachine) CounterWrite(t *rapid.T) {
 	if len(m.counterWrites) == 0 {
 		t.Skip("no counter write")
 	}
-	v := m.counterWrites[len(m.counterWrites)-1]
+	v := m.counterWrites[0]
 	m.counterWrites = nil
 	var err error
 	if rapid.IntRange(0, 5).Draw(t, "counter-fails") == 0 {
 		err = errors.New("counter write failed")
 	} else {
-		m.counter = max(m.counter, v)
+		if v < m.counter {
+			t.Fatalf("counter write %v would lower the stored counter %v", v, m.counter)
+		}
+		m.counter = v
 	}
 	m.coord.CounterPersisted(m.now, v, err)
 	m.handle(t, nil, nil)
@@ -193,29 +255,30 @@ func (m *coordinatorMachine) pickID(t *rapid.T) protocol.CheckpointID {
 func (m *coordinatorMachine) Ack(t *rapid.T) {
 	task := rapid.IntRange(0, len(m.topo.Tasks)-1).Draw(t, "task")
 	id := m.pickID(t)
-	m.handleSeq++
-	snap := protocol.TaskSnapshot{Handle: fmt.Sprintf("h%d", m.handleSeq), Final: rapid.IntRange(0, 5).Draw(t, "final") == 0}
+	snap := m.snapshot(task, id)
 	cp := m.cps[id]
-	accept := cp != nil && cp.phase == modelCollecting && cp.expected[task] && !cp.acked[task]
+	accept := cp != nil && cp.phase == modelCollecting && cp.expected[task] && !cp.held[task]
 	err := m.coord.Step(m.now, protocol.AckMessage(m.topo.Tasks[task], id, snap))
 	if accept != (err == nil) {
 		t.Fatalf("ack of %v by %s: model accepts=%v, coordinator says %v", id, m.topo.Tasks[task], accept, err)
 	}
 	if accept {
-		cp.acked[task] = true
-		cp.acks[task] = snap
+		cp.held[task] = true
+		cp.snaps[task] = snap
 	}
 	m.handle(t, nil, nil)
-	if !accept {
-		return
-	}
-	done := true
-	for i, e := range cp.expected {
-		done = done && (!e || cp.acked[i])
-	}
-	if done && cp.phase != modelPersisting {
+	if accept && m.complete(cp) && cp.phase != modelPersisting && cp.phase != modelCompleted {
 		t.Fatalf("every expected task acked %v but no metadata write", id)
 	}
+}
+
+func (m *coordinatorMachine) complete(cp *modelCheckpoint) bool {
+	for i := range cp.held {
+		if !cp.held[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // AckExpected sends an ack the coordinator is waiting for, so that
@@ -234,24 +297,23 @@ func (m *coordinatorMachine) AckExpected(t *rapid.T) {
 	cp := m.cps[rapid.SampledFrom(ids).Draw(t, "collecting")]
 	var tasks []int
 	for i, e := range cp.expected {
-		if e && !cp.acked[i] {
+		if e && !cp.held[i] {
 			tasks = append(tasks, i)
 		}
 	}
 	task := rapid.SampledFrom(tasks).Draw(t, "task")
-	m.handleSeq++
-	snap := protocol.TaskSnapshot{Handle: fmt.Sprintf("h%d", m.handleSeq), Final: rapid.IntRange(0, 7).Draw(t, "final") == 0}
+	snap := m.snapshot(task, cp.id)
 	if err := m.coord.Step(m.now, protocol.AckMessage(m.topo.Tasks[task], cp.id, snap)); err != nil {
 		t.Fatalf("expected ack of %v by %s refused: %v", cp.id, m.topo.Tasks[task], err)
 	}
-	cp.acked[task] = true
-	cp.acks[task] = snap
+	cp.held[task] = true
+	cp.snaps[task] = snap
 	m.handle(t, nil, nil)
 }
 
 // DuplicateAck resends an ack the coordinator already took: it must be
 // refused, and the state it names must not be released while a checkpoint
-// holds it (checkReleaseUnused sees every release).
+// holds it (checkRelease sees every release).
 func (m *coordinatorMachine) DuplicateAck(t *rapid.T) {
 	type sent struct {
 		cp   *modelCheckpoint
@@ -260,8 +322,8 @@ func (m *coordinatorMachine) DuplicateAck(t *rapid.T) {
 	var acks []sent
 	for _, id := range slices.Sorted(maps.Keys(m.cps)) {
 		cp := m.cps[id]
-		for i, a := range cp.acked {
-			if a {
+		for i, h := range cp.held {
+			if h {
 				acks = append(acks, sent{cp, i})
 			}
 		}
@@ -270,7 +332,7 @@ func (m *coordinatorMachine) DuplicateAck(t *rapid.T) {
 		t.Skip("no ack sent yet")
 	}
 	a := rapid.SampledFrom(acks).Draw(t, "duplicate")
-	err := m.coord.Step(m.now, protocol.AckMessage(m.topo.Tasks[a.task], a.cp.id, a.cp.acks[a.task]))
+	err := m.coord.Step(m.now, protocol.AckMessage(m.topo.Tasks[a.task], a.cp.id, a.cp.snaps[a.task]))
 	if !errors.Is(err, protocol.ErrUnknownCheckpoint) {
 		t.Fatalf("duplicate ack of %v by %s: %v", a.cp.id, m.topo.Tasks[a.task], err)
 	}
@@ -282,7 +344,7 @@ func (m *coordinatorMachine) Decline(t *rapid.T) {
 	id := m.pickID(t)
 	reason := rapid.SampledFrom([]protocol.Reason{protocol.ReasonUploadFailed, protocol.ReasonNewerBarrier, protocol.ReasonChannelStateOverflow}).Draw(t, "reason")
 	cp := m.cps[id]
-	accept := cp != nil && cp.phase == modelCollecting && cp.expected[task] && !cp.acked[task]
+	accept := cp != nil && cp.phase == modelCollecting && cp.expected[task] && !cp.held[task]
 	err := m.coord.Step(m.now, protocol.DeclineMessage(m.topo.Tasks[task], id, reason))
 	if accept != (err == nil) {
 		t.Fatalf("decline of %v by %s: model accepts=%v, coordinator says %v", id, m.topo.Tasks[task], accept, err)
@@ -295,8 +357,17 @@ func (m *coordinatorMachine) Decline(t *rapid.T) {
 
 func (m *coordinatorMachine) Checkpoint(t *rapid.T) {
 	err := m.coord.TriggerCheckpoint(m.now)
-	if m.failingOver != errors.Is(err, protocol.ErrFailingOver) && !errors.Is(err, protocol.ErrJobFinished) {
-		t.Fatalf("TriggerCheckpoint while failingOver=%v: %v", m.failingOver, err)
+	switch {
+	case m.failingOver:
+		if !errors.Is(err, protocol.ErrFailingOver) {
+			t.Fatalf("TriggerCheckpoint while failing over: %v", err)
+		}
+	case m.jobFinished:
+		if !errors.Is(err, protocol.ErrJobFinished) {
+			t.Fatalf("TriggerCheckpoint after the job finished: %v", err)
+		}
+	case err != nil:
+		t.Fatalf("TriggerCheckpoint: %v", err)
 	}
 	m.handle(t, nil, nil)
 }
@@ -308,44 +379,45 @@ func (m *coordinatorMachine) Savepoint(t *rapid.T) {
 			pending++
 		}
 	}
-	// The counter write does not say what the id is for; tell the model.
-	expect := m.coord.HighestID() + 1
-	m.cps[expect] = &modelCheckpoint{id: expect, kind: protocol.KindSavepoint, phase: modelReserved}
 	id, err := m.coord.TriggerSavepoint(m.now)
-	if err != nil {
-		delete(m.cps, expect)
-	} else if id != expect {
-		t.Fatalf("savepoint got id %v, want %v", id, expect)
-	}
 	switch {
 	case m.failingOver:
 		if !errors.Is(err, protocol.ErrFailingOver) {
 			t.Fatalf("savepoint during failover: %v", err)
 		}
+	case m.jobFinished:
+		if !errors.Is(err, protocol.ErrJobFinished) {
+			t.Fatalf("savepoint after the job finished: %v", err)
+		}
 	case pending >= m.cfg.MaxPendingCheckpoints:
 		if !errors.Is(err, protocol.ErrTooManyPending) {
 			t.Fatalf("savepoint beyond the bound: %v", err)
 		}
-	case err == nil:
-		m.handle(t, nil, nil)
-		if cp := m.cps[id]; cp == nil || cp.kind != protocol.KindSavepoint {
-			t.Fatalf("savepoint %v not reserved", id)
-		}
-		return
-	case !errors.Is(err, protocol.ErrJobFinished):
+	case err != nil:
 		t.Fatalf("savepoint refused: %v", err)
+	default:
+		if id != m.knownHighest+1 {
+			t.Fatalf("savepoint got id %v, want %v", id, m.knownHighest+1)
+		}
+		m.cps[id] = &modelCheckpoint{id: id, kind: protocol.KindSavepoint, phase: modelReserved}
 	}
 	m.handle(t, nil, nil)
 }
 
+// TaskFinished has a task finish: its snapshots from now on are final.
 func (m *coordinatorMachine) TaskFinished(t *rapid.T) {
 	task := rapid.IntRange(0, len(m.topo.Tasks)-1).Draw(t, "task")
+	if m.finalFrom[task] == 0 && !m.failingOver {
+		m.finalFrom[task] = m.coord.HighestID() + 1
+	}
 	m.handle(t, m.coord.Step(m.now, protocol.TaskFinishedMessage(m.topo.Tasks[task])), nil)
 }
 
 func (m *coordinatorMachine) Failover(t *rapid.T) {
 	m.coord.RequestFailover(m.now, protocol.ReasonTaskFailure)
-	m.failingOver = true
+	if !m.failingOver {
+		m.failingOver, m.failoverByFailures = true, false
+	}
 	m.handle(t, nil, nil)
 }
 
@@ -356,6 +428,12 @@ func (m *coordinatorMachine) Restarted(t *rapid.T) {
 	m.planOut, m.failingOver = false, false
 	m.failures = 0
 	m.recomputeFullyFinished()
+	for i := range m.finalFrom {
+		if !m.fullyFinished[i] {
+			m.finalFrom[i] = 0 // restarted from a state before it finished
+		}
+	}
+	m.jobFinished = m.allFullyFinished()
 	m.coord.JobRestarted(m.now)
 	m.handle(t, nil, nil)
 }
@@ -386,16 +464,22 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 		t.Fatalf("unexpected error %v", err)
 	}
 	rd := m.coord.Ready()
+	// Ids reserved since the last step; savepoints were entered by the
+	// Savepoint action.
+	for id := m.knownHighest + 1; id <= m.coord.HighestID(); id++ {
+		if m.cps[id] == nil {
+			m.cps[id] = &modelCheckpoint{id: id, kind: protocol.KindCheckpoint, phase: modelReserved}
+		}
+	}
+	m.knownHighest = max(m.knownHighest, m.coord.HighestID())
 	for _, v := range rd.CounterWrites {
 		if v <= m.maxTriggered {
 			t.Fatalf("counter write %v not above the highest id ever triggered %v", v, m.maxTriggered)
 		}
 		m.counterWrites = append(m.counterWrites, v)
-		kind := protocol.KindCheckpoint
-		if cp := m.cps[v]; cp != nil && cp.phase == modelReserved {
-			kind = cp.kind
-		}
-		m.cps[v] = &modelCheckpoint{id: v, kind: kind, phase: modelReserved}
+	}
+	if len(m.counterWrites) > 1 {
+		t.Fatalf("counter writes %v outstanding at once", m.counterWrites)
 	}
 	for _, tr := range rd.Triggered {
 		cp := m.cps[tr.ID]
@@ -408,16 +492,48 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 		if tr.ID <= m.maxTriggered {
 			t.Fatalf("trigger of %v after %v was triggered", tr.ID, m.maxTriggered)
 		}
+		if tr.Kind != cp.kind {
+			t.Fatalf("%v triggered as %v, reserved as %v", tr.ID, tr.Kind, cp.kind)
+		}
 		if tr.Kind == protocol.KindSavepoint && tr.Mode != protocol.ModeAligned {
 			t.Fatalf("savepoint %v triggered %v", tr.ID, tr.Mode)
 		}
 		m.maxTriggered = tr.ID
-		cp.kind = tr.Kind
 		cp.phase = modelCollecting
 		n := len(m.topo.Tasks)
-		cp.expected, cp.acked, cp.acks = make([]bool, n), make([]bool, n), make([]protocol.TaskSnapshot, n)
+		cp.expected, cp.held, cp.snaps = make([]bool, n), make([]bool, n), make([]protocol.TaskSnapshot, n)
 		for i := range n {
 			cp.expected[i] = !m.fullyFinished[i]
+			if m.fullyFinished[i] {
+				cp.held[i], cp.snaps[i] = true, m.finalSnap[i]
+			}
+		}
+	}
+	for _, cc := range rd.Completed {
+		cp := m.cps[cc.ID]
+		if confirmed == nil || confirmed.ID != cc.ID || cp.phase != modelPersisting {
+			t.Fatalf("completion of %v without its confirmed write", cc.ID)
+		}
+		cp.phase = modelCompleted
+		if cc.Kind != protocol.KindCheckpoint {
+			continue
+		}
+		m.failures = 0
+		if latest := m.latestDurable(); latest != nil && latest.ID == cc.ID {
+			m.recomputeFullyFinished()
+			// Checkpoints still waiting for a task that is now fully
+			// finished use its final snapshot instead.
+			for _, id := range slices.Sorted(maps.Keys(m.cps)) {
+				p := m.cps[id]
+				if p.phase != modelCollecting {
+					continue
+				}
+				for i := range p.held {
+					if m.fullyFinished[i] && !p.held[i] {
+						p.held[i], p.snaps[i] = true, m.finalSnap[i]
+					}
+				}
+			}
 		}
 	}
 	for _, cc := range rd.MetadataWrites {
@@ -426,32 +542,18 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 			t.Fatalf("metadata write of %v that was not collecting", cc.ID)
 		}
 		for i, ts := range cc.Tasks {
-			want := m.finalSnap[i]
-			if cp.expected[i] {
-				if !cp.acked[i] {
-					t.Fatalf("metadata write of %v without the ack of %s", cc.ID, ts.Task)
-				}
-				want = cp.acks[i]
+			if !cp.held[i] {
+				t.Fatalf("metadata write of %v without a snapshot of %s", cc.ID, ts.Task)
 			}
-			if ts.Task != m.topo.Tasks[i] || ts.Snapshot.Handle != want.Handle {
-				t.Fatalf("metadata of %v holds %s %v, want %v", cc.ID, ts.Task, ts.Snapshot, want)
+			if ts.Task != m.topo.Tasks[i] || ts.Snapshot.Handle != cp.snaps[i].Handle {
+				t.Fatalf("metadata of %v holds %s %v, want %v", cc.ID, ts.Task, ts.Snapshot, cp.snaps[i])
+			}
+			if m.deleted[handleKey{ts.Task, ts.Snapshot.Handle}] {
+				t.Fatalf("metadata of %v holds %s %v, whose state was released", cc.ID, ts.Task, ts.Snapshot)
 			}
 		}
 		cp.phase = modelPersisting
 		m.metaWrites = append(m.metaWrites, cc)
-	}
-	for _, cc := range rd.Completed {
-		cp := m.cps[cc.ID]
-		if confirmed == nil || confirmed.ID != cc.ID || cp.phase != modelPersisting {
-			t.Fatalf("completion of %v without its confirmed write", cc.ID)
-		}
-		cp.phase = modelCompleted
-		if cc.Kind == protocol.KindCheckpoint {
-			m.failures = 0
-			if latest := m.latestDurable(); latest != nil && latest.ID == cc.ID {
-				m.recomputeFullyFinished()
-			}
-		}
 	}
 	for _, cc := range rd.Completed {
 		if cc.Kind != protocol.KindCheckpoint {
@@ -476,11 +578,13 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 			t.Fatalf("checkpoint %v with its write in flight aborted for %v", ab.Checkpoint, ab.Reason)
 		}
 		cp.phase = modelAborted
-		if cp.kind == protocol.KindCheckpoint && ab.Reason.CountsAsFailure() {
+		latest := m.latestDurable()
+		newer := latest == nil || cp.id > latest.ID
+		if cp.kind == protocol.KindCheckpoint && ab.Reason.CountsAsFailure() && newer && !m.jobFinished {
 			m.failures++
-			if m.failures > m.cfg.TolerableFailures {
+			if m.failures > m.cfg.TolerableFailures && !m.failingOver {
 				// The plan itself may wait for a metadata write.
-				m.failingOver = true
+				m.failingOver, m.failoverByFailures = true, true
 			}
 		}
 	}
@@ -510,9 +614,21 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 		m.store = slices.DeleteFunc(m.store, func(c protocol.CompletedCheckpoint) bool { return c.ID == d.ID })
 	}
 	for _, r := range rd.Released {
-		m.checkReleaseUnused(t, r)
+		m.checkRelease(t, r)
+	}
+	for _, d := range rd.Discarded {
+		m.checkDiscardReleased(t, d, rd.Released)
+	}
+	if rd.JobFinished {
+		m.jobFinished = true
+	}
+	if m.jobFinished && m.failingOver && m.failoverByFailures && !m.planOut && rd.Failover == nil && len(m.metaWrites) == 0 {
+		m.failingOver = false // nothing left to fail over
 	}
 	if rd.Failover != nil {
+		if m.jobFinished && rd.Failover.Reason == protocol.ReasonTolerableFailuresExceeded {
+			t.Fatalf("a finished job fails over: %v", rd.Failover)
+		}
 		m.planOut, m.failingOver = true, true
 		latest := m.latestDurable()
 		switch {
@@ -524,45 +640,81 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 		if len(m.metaWrites) > 0 {
 			t.Fatalf("plan emitted with metadata write %v in flight", m.metaWrites[0].ID)
 		}
+		if rd.Failover.Restore != nil {
+			for _, ts := range rd.Failover.Restore.Tasks {
+				if m.deleted[handleKey{ts.Task, ts.Snapshot.Handle}] {
+					t.Fatalf("plan restores %s from %v, whose state was released", ts.Task, ts.Snapshot)
+				}
+			}
+		}
 	}
 	m.checkInvariants(t)
 }
 
-func (m *coordinatorMachine) checkReleaseUnused(t *rapid.T, r protocol.StateRelease) {
+// held reports whether a stored or pending checkpoint holds task's handle.
+func (m *coordinatorMachine) held(key handleKey) (protocol.CheckpointID, bool) {
 	for _, cc := range m.store {
 		for _, ts := range cc.Tasks {
-			if ts.Task == r.Task && ts.Snapshot.Handle == r.Snapshot.Handle {
-				t.Fatalf("released %v, held by stored checkpoint %v", r, cc.ID)
+			if ts.Task == key.task && ts.Snapshot.Handle == key.handle {
+				return cc.ID, true
 			}
 		}
 	}
-	for _, cp := range m.cps {
+	for _, id := range slices.Sorted(maps.Keys(m.cps)) {
+		cp := m.cps[id]
 		if cp.phase != modelCollecting && cp.phase != modelPersisting {
 			continue
 		}
-		for i, snap := range cp.acks {
-			if cp.acked[i] && m.topo.Tasks[i] == r.Task && snap.Handle == r.Snapshot.Handle {
-				t.Fatalf("released %v, held by pending checkpoint %v", r, cp.id)
+		for i, snap := range cp.snaps {
+			if cp.held[i] && m.topo.Tasks[i] == key.task && snap.Handle == key.handle {
+				return id, true
 			}
 		}
+	}
+	return 0, false
+}
+
+// checkRelease: released state is held by nothing, and the host deletes it.
+func (m *coordinatorMachine) checkRelease(t *rapid.T, r protocol.StateRelease) {
+	key := handleKey{r.Task, r.Snapshot.Handle}
+	if id, ok := m.held(key); ok {
+		t.Fatalf("released %v, held by checkpoint %v", r, id)
+	}
+	m.deleted[key] = true
+}
+
+// checkDiscardReleased: the state of a discarded checkpoint is released in
+// the same Ready unless something else holds it or it is a final snapshot
+// (which savepoints may share).
+func (m *coordinatorMachine) checkDiscardReleased(t *rapid.T, d protocol.CompletedCheckpoint, released []protocol.StateRelease) {
+	for _, ts := range d.Tasks {
+		key := handleKey{ts.Task, ts.Snapshot.Handle}
+		if _, ok := m.held(key); ok || ts.Snapshot.Final || m.deleted[key] {
+			continue
+		}
+		t.Fatalf("discarded %v, state of %s %v neither released nor held", d.ID, ts.Task, ts.Snapshot)
 	}
 }
 
 func (m *coordinatorMachine) checkInvariants(t *rapid.T) {
 	pending, concurrent := 0, 0
 	for _, cp := range m.cps {
-		if cp.phase < modelCompleted {
-			pending++
-			if cp.kind == protocol.KindCheckpoint {
-				concurrent++
-			}
+		if cp.phase >= modelCompleted {
+			continue
+		}
+		pending++
+		if cp.kind == protocol.KindCheckpoint || cp.phase != modelReserved {
+			concurrent++
+		}
+		if m.jobFinished && cp.phase == modelCollecting && !m.complete(cp) {
+			t.Fatalf("job finished, checkpoint %v still waits for tasks", cp.id)
 		}
 	}
 	if pending > m.cfg.MaxPendingCheckpoints {
 		t.Fatalf("%d pending checkpoints, bound %d", pending, m.cfg.MaxPendingCheckpoints)
 	}
 	if concurrent > m.cfg.MaxConcurrent {
-		t.Fatalf("%d concurrent checkpoints, bound %d", concurrent, m.cfg.MaxConcurrent)
+		t.Fatalf("%d checkpoints and started savepoints in flight, bound %d", concurrent, m.cfg.MaxConcurrent)
 	}
 	if got := slices.Clone(m.coord.Pending()); len(got) != pending {
 		t.Fatalf("coordinator has pending %v, model has %d", got, pending)
@@ -576,8 +728,22 @@ func (m *coordinatorMachine) checkInvariants(t *rapid.T) {
 	if stored > m.cfg.RetainedCheckpoints {
 		t.Fatalf("store holds %d checkpoints, retained %d", stored, m.cfg.RetainedCheckpoints)
 	}
+	if latest := m.latestDurable(); latest != nil && !m.failingOver {
+		for i, ts := range latest.Tasks {
+			if got := m.coord.FullyFinished(ts.Task); got != ts.Snapshot.Final {
+				t.Fatalf("%s fully finished=%v, its snapshot in the latest checkpoint %v is %v", ts.Task, got, latest.ID, ts.Snapshot)
+			}
+			_ = i
+		}
+	}
 	if m.failingOver && !m.planOut && len(m.metaWrites) == 0 {
 		t.Fatalf("failover requested (failures %d, tolerable %d) and no plan though no write is in flight", m.failures, m.cfg.TolerableFailures)
+	}
+	if m.coord.LatestRestorable() != nil && !m.failingOver {
+		// Something to re-announce: there must be a deadline for it.
+		if d := m.coord.NextDeadline(); d == protocol.NoDeadline || d > m.now.Add(m.cfg.Timeout) {
+			t.Fatalf("latest completion %v, next deadline %v is more than Timeout after now %v", m.coord.LatestRestorable().ID, d, m.now)
+		}
 	}
 	if d := m.coord.NextDeadline(); d < m.now && d != protocol.NoDeadline {
 		// A deadline in the past is fine only until the next Tick.

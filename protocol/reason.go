@@ -47,6 +47,11 @@ const (
 	// ReasonCoordinatorRecovery: the job restarts because the coordinator
 	// was recovered (a failover reason the host may pass).
 	ReasonCoordinatorRecovery
+	// ReasonTaskFinished: a finished task exited (its final snapshot is in
+	// a completed checkpoint) and gave up the snapshots and alignments it
+	// still had in progress; the coordinator uses its final snapshot for
+	// those checkpoints instead.
+	ReasonTaskFinished
 )
 
 var reasonNames = [...]string{
@@ -64,6 +69,7 @@ var reasonNames = [...]string{
 	ReasonTaskFailure:               "task-failure",
 	ReasonTolerableFailuresExceeded: "tolerable-failures-exceeded",
 	ReasonCoordinatorRecovery:       "coordinator-recovery",
+	ReasonTaskFinished:              "task-finished",
 }
 
 // String returns a stable kebab-case name such as "expired".

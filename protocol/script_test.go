@@ -196,6 +196,8 @@ func (w *world) run(line string) (out []string) {
 		durable := protocol.Durable{}
 		if a.has("recover") {
 			durable = protocol.Durable{HighestID: w.counter, Completed: slices.Clone(w.store)}
+		} else {
+			w.counter, w.store = 0, nil // a new job
 		}
 		w.counterWrite, w.metaWrites = nil, nil
 		w.coord, err = protocol.NewCoordinator(w.cfg, w.topo, durable, w.now)

@@ -19,8 +19,14 @@ func (o SourceOffset) String() string {
 }
 
 // ChannelStateHandle points at the records a task recorded as channel state
-// for one input channel (unaligned checkpoints only). On restore the host
-// replays them into the task before any new record of that channel.
+// for one channel (unaligned checkpoints only). In the snapshot of the
+// channel's receiver (Input.To is the task) it is input-side state: on
+// restore the host replays it into the task before any new record of that
+// channel. In the snapshot of the sender (Input.From is the task; a host
+// whose Priority barriers overtook queued output may record it so) it is
+// output-side state: on restore the sender emits it on the channel before
+// any new record, and the receiver, having replayed its own input-side
+// state first, consumes it in order.
 type ChannelStateHandle struct {
 	Input   ChannelID
 	Handle  string
@@ -44,7 +50,7 @@ type TaskSnapshot struct {
 	// SourceOffsets are the read positions of a source task at the cut.
 	SourceOffsets []SourceOffset
 	// ChannelState lists the recorded in-flight records of an unaligned
-	// checkpoint, one handle per input channel that had any.
+	// checkpoint, one handle per channel that had any.
 	ChannelState []ChannelStateHandle
 	// Final is set by the protocol when the snapshot was taken after the
 	// task finished (Task.Finish): it is the task's last state, and a
@@ -126,9 +132,10 @@ func (c *CompletedCheckpoint) String() string {
 }
 
 // StateRelease tells the host that state it uploaded is no longer
-// referenced by any checkpoint the protocol will use, so it may delete it:
-// the snapshot of a late, duplicate or unknown ack, of an aborted
-// checkpoint, or of a completed checkpoint that fell out of retention.
+// referenced by any checkpoint or savepoint, so it may delete it: the
+// snapshot of a late, duplicate or unknown ack, of an aborted checkpoint,
+// or of a completed checkpoint that fell out of retention (unless a later
+// checkpoint carries it over). Checkpoint is the id it was uploaded for.
 type StateRelease struct {
 	Task       TaskID
 	Checkpoint CheckpointID

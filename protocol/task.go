@@ -17,9 +17,11 @@ func NewTask(cfg TaskConfig) (*Task, error) { return newTask(cfg) }
 // for this task is snap. The host loads the state behind snap.Handle and
 // the source offsets itself, and must replay snap.ChannelState into the
 // task's operator before any new record of the same input channel. From
-// then on, completion notifications for ids <= from are suppressed. A
-// snapshot with Final set restores a finished task: it exits at once.
-// Restore must be the first input (ErrAlreadyStarted otherwise).
+// then on, completion notifications for ids <= from are suppressed, and
+// barriers and triggers for them are stale. A snapshot with Final set
+// restores a finished task: it exits at once (after the host performed the
+// restore, RestoreTwoPhaseCommit's actions included). Restore must be the
+// first input (ErrAlreadyStarted otherwise).
 func (t *Task) Restore(now Time, from CheckpointID, snap TaskSnapshot) error {
 	return t.restore(now, from, snap)
 }
@@ -32,9 +34,12 @@ func (t *Task) Step(now Time, m Message) error { return t.step(now, m) }
 // Receive handles an in-band event that arrived on input channel input (an
 // index into TaskConfig.Inputs): a barrier, cancel marker, end of data or end
 // of partition. Events behind a blocked channel's barrier are held back like
-// records: deliver nothing from a channel while Blocked reports true.
-// ErrBadInput for an out-of-range index, a closed channel or a malformed
-// event.
+// records: deliver nothing from a channel while Blocked reports true (at
+// now: Tick first when NextDeadline has passed). ErrBadInput for an
+// out-of-range index, a closed or blocked channel or a malformed event. A
+// stale barrier (of a checkpoint the task has moved past) is declined
+// unless the task has a snapshot of it. After the task exited, events are
+// ignored.
 func (t *Task) Receive(now Time, input int, ev ChannelEvent) error {
 	return t.receive(now, input, ev)
 }
@@ -74,8 +79,10 @@ func (t *Task) SnapshotFailed(now Time, id CheckpointID, reason Reason) error {
 // WaitForFinalCheckpoint is off it may exit at once (TaskReady.Exit, with
 // end of partition on every output); otherwise it keeps taking part in
 // checkpoints, and every snapshot it takes from now on is Final. It exits
-// once it is notified of a checkpoint holding a final snapshot of it.
-// ErrNotFinishable while some input may still deliver records.
+// once it is notified of a checkpoint holding a final snapshot of it,
+// giving up what it still has in progress for newer checkpoints
+// (TaskReady.Aborted). ErrNotFinishable while some input may still deliver
+// records.
 func (t *Task) Finish(now Time) error { return t.finish(now) }
 
 // Ready returns and clears everything the task wants done.

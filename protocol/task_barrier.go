@@ -1,20 +1,24 @@
 package protocol
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 func (t *taskState) receive(now Time, input int, ev ChannelEvent) error {
 	if t.exited {
-		return nil
+		return nil // the host stopped the task; whatever still arrives is moot
 	}
 	if err := t.checkInput(input); err != nil {
 		return err
 	}
+	// Time first: an alignment that timed out by now has switched to
+	// unaligned and no longer blocks its inputs.
+	t.begin(now)
 	if t.action[input] == inputBlock {
 		// Whatever is behind a barrier belongs after the snapshot.
 		return fmt.Errorf("%w: %v delivered on blocked input %s", ErrBadInput, ev, t.cfg.Inputs[input])
 	}
-	t.started = true
-	t.advance(now)
 	switch ev.Type {
 	case EventBarrier:
 		return t.receiveBarrier(now, input, ev)
@@ -40,10 +44,17 @@ func (t *taskState) receiveBarrier(now Time, input int, b ChannelEvent) error {
 	t.abortOlderUnseen(now, b.Checkpoint, input, ReasonNewerBarrier)
 	a := t.findAlignment(b.Checkpoint)
 	if a == nil {
-		if b.Checkpoint <= t.highestSeen {
-			return nil // stale: this checkpoint was finished or abandoned here
+		if b.Checkpoint <= t.staleUpTo {
+			// Stale: this checkpoint was finished or abandoned here, or a
+			// newer barrier overtook it (an unaligned barrier sent with
+			// Priority may pass an aligned savepoint's). Say so unless
+			// this task has a snapshot of it, rather than let the
+			// checkpoint run into its timeout; a duplicate decline is
+			// ignored by the coordinator.
+			t.declineStale(b.Checkpoint)
+			return nil
 		}
-		t.highestSeen = b.Checkpoint
+		t.staleUpTo = b.Checkpoint
 		a = t.startAlignment(now, input, b)
 	} else {
 		if a.seen[input] {
@@ -176,11 +187,9 @@ func (t *taskState) removeAlignment(a *alignment) {
 			}
 		}
 	}
-	for i, other := range t.alignments {
-		if other == a {
-			t.alignments = append(t.alignments[:i], t.alignments[i+1:]...)
-			return
-		}
+	if i := slices.Index(t.alignments, a); i >= 0 {
+		t.alignments = slices.Delete(t.alignments, i, i+1)
+		return
 	}
 	panic(fmt.Sprintf("protocol: task %s: removing alignment %v that is not pending", t.cfg.ID, a.id))
 }
@@ -194,9 +203,10 @@ func (t *taskState) abortAlignment(a *alignment, reason Reason, decline bool) {
 	t.removeAlignment(a)
 	t.send(CancelMarker(a.id), false)
 	if i := t.findInflight(a.id); i >= 0 {
-		t.inflight = append(t.inflight[:i], t.inflight[i+1:]...)
+		t.dropInflight(i, reason)
+	} else {
+		t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: a.id, Kind: a.kind, Reason: reason, Task: t.cfg.ID})
 	}
-	t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: a.id, Kind: a.kind, Reason: reason, Task: t.cfg.ID})
 	if decline {
 		t.ready.Messages = append(t.ready.Messages, DeclineMessage(t.cfg.ID, a.id, reason))
 	}
@@ -226,4 +236,18 @@ func (t *taskState) refuse(id CheckpointID, kind Kind, reason Reason) {
 	t.send(CancelMarker(id), false)
 	t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: id, Kind: kind, Reason: reason, Task: t.cfg.ID})
 	t.ready.Messages = append(t.ready.Messages, DeclineMessage(t.cfg.ID, id, reason))
+}
+
+// declineStale declines a stale barrier or trigger for id, unless that
+// would tell the coordinator nothing: this task has (or had) a snapshot of
+// id, so the stale copy is a duplicate; or id is known to be over (at or
+// below the restored or last notified checkpoint, or notified as aborted).
+// A decline for a checkpoint the coordinator already ended is ignored
+// there, so the rule only saves messages.
+func (t *taskState) declineStale(id CheckpointID) {
+	if id <= t.restoredFrom || id <= t.lastNotified || slices.Contains(t.abortsNotified, id) ||
+		t.findInflight(id) >= 0 || slices.Contains(t.acked, id) {
+		return
+	}
+	t.ready.Messages = append(t.ready.Messages, DeclineMessage(t.cfg.ID, id, ReasonNewerBarrier))
 }

@@ -11,16 +11,13 @@ func (t *taskState) step(now Time, m Message) error {
 	}
 	switch m.Type {
 	case MsgTrigger:
-		t.started = true
-		t.advance(now)
+		t.begin(now)
 		t.trigger(now, m)
 	case MsgNotifyComplete:
-		t.started = true
-		t.advance(now)
+		t.begin(now)
 		t.notifyComplete(m.Checkpoint)
 	case MsgNotifyAborted:
-		t.started = true
-		t.advance(now)
+		t.begin(now)
 		t.notifyAborted(m.Checkpoint)
 	default:
 		return ErrUnexpectedMessage
@@ -34,18 +31,18 @@ func (t *taskState) step(now Time, m Message) error {
 // outputs, ahead of no record that should be in the snapshot.
 func (t *taskState) trigger(now Time, m Message) {
 	id := m.Checkpoint
-	if id <= t.highestSeen {
-		if id < t.highestSeen && t.findInflight(id) < 0 {
-			// Overtaken by a newer trigger (reordered control
-			// messages): this task will never snapshot id, so say so
-			// now rather than let the checkpoint run into its timeout.
-			// A decline from a task that already acked is ignored by
-			// the coordinator, so this is safe for duplicates too.
-			t.ready.Messages = append(t.ready.Messages, DeclineMessage(t.cfg.ID, id, ReasonNewerBarrier))
-		}
+	if id <= t.staleUpTo {
+		// A duplicate, or overtaken by a newer trigger (reordered
+		// control messages): in the second case this task will never
+		// snapshot id, so it says so now rather than let the checkpoint
+		// run into its timeout.
+		t.declineStale(id)
 		return
 	}
-	t.highestSeen = id
+	t.staleUpTo = id
+	// Nothing older can complete here any more: a barrier of it could
+	// only follow this trigger's barrier on the outputs, and ids on a
+	// channel must increase.
 	for len(t.alignments) > 0 {
 		t.abortAlignment(t.alignments[0], ReasonNewerBarrier, true)
 	}
@@ -69,15 +66,13 @@ func (t *taskState) notifyComplete(id CheckpointID) {
 	}
 	t.lastNotified = id
 	t.ready.Notifications = append(t.ready.Notifications, Notification{Type: NotifyComplete, Checkpoint: id})
-	for _, a := range slices.Clone(t.alignments) {
-		if a.id < id && t.findAlignment(a.id) == a {
-			t.abortAlignment(a, ReasonSubsumed, false)
-		}
+	// Alignments are ordered by id, and aborting one removes it.
+	for len(t.alignments) > 0 && t.alignments[0].id < id {
+		t.abortAlignment(t.alignments[0], ReasonSubsumed, false)
 	}
 	for i := 0; i < len(t.inflight); {
 		if s := t.inflight[i]; s.id < id && s.kind == KindCheckpoint {
-			t.inflight = append(t.inflight[:i], t.inflight[i+1:]...)
-			t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: s.id, Kind: s.kind, Reason: ReasonSubsumed, Task: t.cfg.ID})
+			t.dropInflight(i, ReasonSubsumed)
 			continue
 		}
 		i++
@@ -102,14 +97,10 @@ func (t *taskState) notifyAborted(id CheckpointID) {
 	if a := t.findAlignment(id); a != nil {
 		t.abortAlignment(a, ReasonAborted, false)
 	} else if i := t.findInflight(id); i >= 0 {
-		s := t.inflight[i]
-		t.inflight = append(t.inflight[:i], t.inflight[i+1:]...)
-		t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: id, Kind: s.kind, Reason: ReasonAborted, Task: t.cfg.ID})
+		t.dropInflight(i, ReasonAborted)
 	}
-	if id > t.highestSeen {
-		// The barrier may still be on its way; it must be ignored.
-		t.highestSeen = id
-	}
+	// The barrier may still be on its way; it must be ignored.
+	t.staleUpTo = max(t.staleUpTo, id)
 	if id <= t.lastNotified || id <= t.restoredFrom || slices.Contains(t.abortsNotified, id) {
 		return
 	}

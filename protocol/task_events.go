@@ -13,8 +13,8 @@ func (t *taskState) receiveCancelMarker(now Time, input int, id CheckpointID) er
 		t.abortAlignment(a, ReasonCanceled, false)
 		return nil
 	}
-	if id > t.highestSeen {
-		t.highestSeen = id
+	if id > t.staleUpTo {
+		t.staleUpTo = id
 		t.send(CancelMarker(id), false)
 	}
 	return nil

@@ -1,49 +1,6 @@
 package protocol
 
-// AdmitAction is the answer to "may I process this buffer from input i now?"
-type AdmitAction uint8
-
-const (
-	// AdmitProcess: process the buffer normally.
-	AdmitProcess AdmitAction = iota + 1
-	// AdmitBlock: leave the buffer (and everything behind it) in the
-	// channel; the channel is blocked for an alignment. Ask again after the
-	// next input or Tick (Task.Blocked says when it is worth asking).
-	AdmitBlock
-	// AdmitRecord: add a copy of the buffer to the channel state of
-	// Admission.Checkpoint, then process it. The buffer is in flight across
-	// the cut of an unaligned checkpoint: it was sent before the upstream
-	// snapshot but arrives after this task's snapshot.
-	AdmitRecord
-)
-
-// String returns "process", "block" or "record".
-func (a AdmitAction) String() string {
-	switch a {
-	case AdmitProcess:
-		return "process"
-	case AdmitBlock:
-		return "block"
-	case AdmitRecord:
-		return "record"
-	}
-	return "admit(?)"
-}
-
-// Admission is the answer of Task.Admit.
-type Admission struct {
-	Action AdmitAction
-	// Checkpoint is set when Action is AdmitRecord.
-	Checkpoint CheckpointID
-}
-
-// String renders "process", "block" or "record cp=n".
-func (a Admission) String() string {
-	if a.Action == AdmitRecord {
-		return "record cp=" + a.Checkpoint.String()
-	}
-	return a.Action.String()
-}
+import "strconv"
 
 // SnapshotRequest asks the host to snapshot the task now: synchronously
 // copy (or mark copy-on-write) the operator state, source offsets and, for a
@@ -89,11 +46,12 @@ func (r SnapshotRequest) String() string {
 }
 
 // Send asks the host to put Event on output channel Output (an index into
-// TaskConfig.Outputs). Without Priority the event goes behind the records
+// TaskConfig.Outputs). Without Priority the event goes behind everything
 // already queued on that channel. With Priority (unaligned barriers) the
-// host may instead put it ahead of them, but then must add the overtaken
-// records to the snapshot's channel state as output-side state and replay
-// them downstream on restore; appending it behind them is always correct.
+// host may instead put it ahead of the queued records, but never ahead of
+// a queued channel event, and must then keep the overtaken records as
+// output-side channel state of the snapshot and emit them first on restore
+// (see ChannelStateHandle); appending it behind them is always correct.
 type Send struct {
 	Output   int
 	Event    ChannelEvent
@@ -102,7 +60,7 @@ type Send struct {
 
 // String renders "output=i event" plus " priority".
 func (s Send) String() string {
-	r := "output=" + itoa(s.Output) + " " + s.Event.String()
+	r := "output=" + strconv.Itoa(s.Output) + " " + s.Event.String()
 	if s.Priority {
 		r += " priority"
 	}
@@ -120,19 +78,22 @@ type TaskReady struct {
 	// finish their upload, then call SnapshotCompleted.
 	Sealed []CheckpointID
 	// Aborted lists checkpoints this task gave up: cancel their uploads
-	// and drop their recorded channel state.
+	// and drop their recorded channel state. With Exit it lists whatever
+	// the task still had in progress.
 	Aborted []Abort
 	// Released lists uploaded state the task reported after its
 	// checkpoint was aborted; the host may delete it.
 	Released []StateRelease
-	// Messages to send to the coordinator (acks, declines, task-finished).
+	// Messages to send to the coordinator (acks, declines, task-finished;
+	// a decline may refuse a stale barrier or trigger).
 	Messages []Message
 	// Notifications to deliver to the task's listeners, in order, after
 	// the snapshots above were taken.
 	Notifications []Notification
 	// Exit: the task finished and its final snapshot is in a completed
 	// checkpoint (or it needs none); after handling this Ready, including
-	// the end-of-partition events in Sends, the host may stop the task.
+	// the end-of-partition events in Sends and the uploads given up in
+	// Aborted, the host may stop the task. Later inputs are ignored.
 	Exit bool
 }
 

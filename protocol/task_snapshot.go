@@ -30,8 +30,7 @@ func (t *taskState) requestSnapshotOf(id CheckpointID, kind Kind, mode Mode, at 
 }
 
 func (t *taskState) snapshotCompleted(now Time, id CheckpointID, snap TaskSnapshot) error {
-	t.started = true
-	t.advance(now)
+	t.begin(now)
 	i := t.findInflight(id)
 	if i < 0 {
 		// Aborted (or subsumed) while the upload ran: nobody will read it.
@@ -46,9 +45,9 @@ func (t *taskState) snapshotCompleted(now Time, id CheckpointID, snap TaskSnapsh
 		return ErrChannelStateOpen
 	}
 	snap.Final = t.inflight[i].final
-	t.inflight = append(t.inflight[:i], t.inflight[i+1:]...)
+	t.inflight = slices.Delete(t.inflight, i, i+1)
 	if len(t.acked) >= t.cfg.MaxPendingCheckpoints {
-		t.acked = append(t.acked[:0], t.acked[1:]...)
+		t.acked = slices.Delete(t.acked, 0, 1)
 	}
 	t.acked = append(t.acked, id)
 	t.ready.Messages = append(t.ready.Messages, AckMessage(t.cfg.ID, id, snap))
@@ -56,21 +55,18 @@ func (t *taskState) snapshotCompleted(now Time, id CheckpointID, snap TaskSnapsh
 }
 
 func (t *taskState) snapshotFailed(now Time, id CheckpointID, reason Reason) error {
-	t.started = true
-	t.advance(now)
+	t.begin(now)
 	i := t.findInflight(id)
 	if i < 0 {
 		return ErrUnknownCheckpoint
 	}
-	kind := t.inflight[i].kind
 	if a := t.findAlignment(id); a != nil {
 		// Still recording channel state for it: stop, and cancel it
 		// downstream.
 		t.abortAlignment(a, reason, true)
 		return nil
 	}
-	t.inflight = append(t.inflight[:i], t.inflight[i+1:]...)
-	t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: id, Kind: kind, Reason: reason, Task: t.cfg.ID})
+	t.dropInflight(i, reason)
 	t.ready.Messages = append(t.ready.Messages, DeclineMessage(t.cfg.ID, id, reason))
 	return nil
 }

@@ -70,9 +70,11 @@ type taskState struct {
 	openInputs   int
 	action       []inputAction
 
-	// highestSeen is the highest id this task started, saw or canceled;
-	// barriers and triggers at or below it are stale.
-	highestSeen CheckpointID
+	// staleUpTo is the highest id this task has heard of in any way: a
+	// barrier or trigger it started, a cancel marker, an abort, the
+	// checkpoint it restored from. Barriers and triggers at or below it
+	// are stale: this task either took part already or never will.
+	staleUpTo CheckpointID
 	// alignments are ordered by id, at most MaxPendingCheckpoints.
 	alignments []*alignment
 	// recording is the alignment whose channel state is being recorded
@@ -114,7 +116,7 @@ func (t *taskState) restore(now Time, from CheckpointID, snap TaskSnapshot) erro
 	}
 	t.started = true
 	t.restoredFrom = from
-	t.highestSeen = from
+	t.staleUpTo = from
 	if snap.Final {
 		// The task had finished before the checkpoint: its output is
 		// complete and committed by that checkpoint, so it leaves at once.
@@ -151,15 +153,14 @@ func (t *taskState) nextDeadline() Time {
 	return deadline
 }
 
-func (t *taskState) tick(now Time) {
-	t.started = true
-	t.advance(now)
-}
+func (t *taskState) tick(now Time) { t.begin(now) }
 
-// advance switches every timed-out aligned-with-timeout alignment to
-// unaligned. Every input runs it first, so a late Tick cannot make the task
-// act on a stale view of time.
-func (t *taskState) advance(now Time) {
+// begin starts the handling of an input at time now: after it, Restore is
+// refused, and every aligned-with-timeout alignment that timed out by now
+// has switched to unaligned. Every input calls it before anything else, so
+// a late Tick cannot make the task act on a stale view of time.
+func (t *taskState) begin(now Time) {
+	t.started = true
 	// Each switch removes one timed-out alignment's mode, so this loop
 	// runs at most len(t.alignments)+1 times; no allocation on the way.
 	for {
@@ -180,6 +181,14 @@ func (t *taskState) findAlignment(id CheckpointID) *alignment {
 		}
 	}
 	return nil
+}
+
+// dropInflight forgets in-flight snapshot i and tells the host to cancel
+// its upload (TaskReady.Aborted).
+func (t *taskState) dropInflight(i int, reason Reason) {
+	s := t.inflight[i]
+	t.inflight = slices.Delete(t.inflight, i, i+1)
+	t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: s.id, Kind: s.kind, Reason: reason, Task: t.cfg.ID})
 }
 
 func (t *taskState) findInflight(id CheckpointID) int {

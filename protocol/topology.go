@@ -10,7 +10,11 @@ type Topology struct {
 	// Tasks lists every task once. Its order is the order of
 	// CompletedCheckpoint.Tasks and of broadcast messages.
 	Tasks []TaskID
-	// Channels lists every data channel. Cycles are allowed.
+	// Channels lists every data channel. Cycles are allowed in
+	// ModeUnaligned and ModeAlignedWithTimeout only (see Cycle and
+	// ErrCyclicTopology), and a job with a cycle can take no savepoint and
+	// cannot finish bounded input: the tasks on the cycle never see end of
+	// data on their back edges.
 	Channels []ChannelID
 }
 

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -81,8 +82,9 @@ func (s TwoPhaseCommitState) String() string {
 }
 
 // ErrTooManyPendingTransactions is returned by PreCommit when the bound on
-// pre-committed transactions is reached; the host should fail the snapshot
-// (Task.SnapshotFailed with ReasonTooManyPending) instead of growing.
+// pre-committed transactions is reached (see TwoPhaseCommit); the host
+// should fail the snapshot (Task.SnapshotFailed with ReasonTooManyPending)
+// instead of growing.
 var ErrTooManyPendingTransactions = errors.New("protocol: too many pending transactions")
 
 // TwoPhaseCommit is the bookkeeping of an exactly-once sink. It is sans-I/O
@@ -95,24 +97,48 @@ var ErrTooManyPendingTransactions = errors.New("protocol: too many pending trans
 //     Current (after the host flushed it) is tied to n and becomes pending,
 //     next becomes Current, and the returned state goes into the snapshot.
 //  3. On NotifyCheckpointComplete(m), every pending transaction tied to an
-//     id <= m is committed, oldest first. Transactions of aborted
-//     checkpoints stay pending: the next completed checkpoint covers them.
-//  4. On restore from a snapshot, RestoreTwoPhaseCommit recommits the
+//     id <= m is committed, oldest first.
+//  4. On NotifyCheckpointAborted(k), the transaction tied to k stays
+//     pending, as in Flink's two-phase-commit sink: its records precede
+//     the cut of every later checkpoint, so the next completed checkpoint
+//     commits it (and the snapshot of every later checkpoint lists it, so
+//     a restore from one recommits it). It no longer counts towards
+//     maxPending.
+//  5. On restore from a snapshot, RestoreTwoPhaseCommit recommits the
 //     snapshot's pending transactions (their checkpoint is complete, since
 //     the task restores from it, but the notification may never have
 //     arrived) and aborts the transaction that was current at the snapshot.
 //
+// The bound: maxPending limits transactions whose checkpoint's fate is
+// still open (pre-committed, neither completed nor aborted as far as the
+// sink heard). Transactions of aborted checkpoints do not count: if they
+// did, a run of aborts would fill the bound, every later pre-commit would
+// fail, the sink would decline every checkpoint and none could complete to
+// commit them, a stall only a failover ends. They are limited separately,
+// to MaxPendingCheckpointsLimit; that many aborts in a row without a
+// completion is a job that cannot checkpoint at all.
+//
+// Transactions pre-committed after the snapshot a task restores from (for
+// checkpoints that never completed) are in no snapshot, so no action names
+// them: the external system must abort them, by a transaction timeout or
+// because the host names transactions per incarnation and aborts the open
+// ones of earlier incarnations on restore.
+//
 // TwoPhaseCommit does not implement Listener because its methods return
 // actions; a sink's Listener forwards to it.
 type TwoPhaseCommit struct {
-	current       TransactionID
-	pending       []PendingTransaction
+	current TransactionID
+	pending []PendingTransaction
+	// orphaned[k]: pending[k]'s checkpoint was notified as aborted.
+	orphaned      []bool
+	orphans       int
 	lastPreCommit CheckpointID
 	maxPending    int
 }
 
 // NewTwoPhaseCommit starts fresh with first as the current transaction and
-// at most maxPending pre-committed transactions.
+// at most maxPending pre-committed transactions of checkpoints whose fate
+// is open.
 func NewTwoPhaseCommit(first TransactionID, maxPending int) (*TwoPhaseCommit, error) {
 	if first == "" {
 		return nil, errors.New("protocol: two-phase commit: first transaction id is empty")
@@ -167,10 +193,11 @@ func (c *TwoPhaseCommit) PreCommit(id CheckpointID, next TransactionID) (TwoPhas
 	if next == "" || next == c.current {
 		return TwoPhaseCommitState{}, errors.New("protocol: two-phase commit: next transaction id must be new")
 	}
-	if len(c.pending) >= c.maxPending {
+	if len(c.pending)-c.orphans >= c.maxPending || c.orphans >= MaxPendingCheckpointsLimit {
 		return TwoPhaseCommitState{}, ErrTooManyPendingTransactions
 	}
 	c.pending = append(c.pending, PendingTransaction{Checkpoint: id, Transaction: c.current})
+	c.orphaned = append(c.orphaned, false)
 	c.current = next
 	c.lastPreCommit = id
 	return TwoPhaseCommitState{Pending: c.Pending(), Current: next}, nil
@@ -190,13 +217,26 @@ func (c *TwoPhaseCommit) NotifyCheckpointComplete(id CheckpointID) []Transaction
 	for i, p := range c.pending[:n] {
 		actions[i] = TransactionAction{Type: TransactionCommit, Transaction: p.Transaction, Checkpoint: p.Checkpoint}
 	}
-	c.pending = append(c.pending[:0], c.pending[n:]...)
+	for _, o := range c.orphaned[:n] {
+		if o {
+			c.orphans--
+		}
+	}
+	c.pending = slices.Delete(c.pending, 0, n)
+	c.orphaned = slices.Delete(c.orphaned, 0, n)
 	return actions
 }
 
 // NotifyCheckpointAborted returns no action: the transaction tied to id
 // stays pending and is committed with the next completed checkpoint, which
-// covers its records. Aborting it here would lose them.
+// covers its records (aborting it here would lose them). It stops counting
+// towards maxPending.
 func (c *TwoPhaseCommit) NotifyCheckpointAborted(id CheckpointID) []TransactionAction {
+	for k, p := range c.pending {
+		if p.Checkpoint == id && !c.orphaned[k] {
+			c.orphaned[k] = true
+			c.orphans++
+		}
+	}
 	return nil
 }

@@ -97,3 +97,55 @@ func TestTwoPhaseCommitRestoreRejectsForeignState(t *testing.T) {
 	state := protocol.TwoPhaseCommitState{Pending: []protocol.PendingTransaction{{Checkpoint: 5, Transaction: "x"}}}
 	protocol.RestoreTwoPhaseCommit(state, 4, "y", 4)
 }
+
+// TestTwoPhaseCommitAbortsDoNotStall: transactions of aborted checkpoints
+// stay pending (the next completion commits them) but no longer count
+// towards maxPending. If they did, maxPending aborts in a row would make
+// every later pre-commit fail, the sink would decline every checkpoint,
+// and none could complete to commit them.
+func TestTwoPhaseCommitAbortsDoNotStall(t *testing.T) {
+	c, _ := protocol.NewTwoPhaseCommit("t1", 2)
+	for id := protocol.CheckpointID(1); id <= 5; id++ {
+		if _, err := c.PreCommit(id, protocol.TransactionID(fmt.Sprintf("t%d", id+1))); err != nil {
+			t.Fatalf("pre-commit %v after %v aborts: %v", id, id-1, err)
+		}
+		c.NotifyCheckpointAborted(id)
+		c.NotifyCheckpointAborted(id) // repeated: counted once
+	}
+	// Two open pre-commits fill the bound; aborted ones do not.
+	c.PreCommit(6, "t7")
+	state, err := c.PreCommit(7, "t8")
+	if err != nil {
+		t.Fatalf("second open pre-commit: %v", err)
+	}
+	if len(state.Pending) != 7 {
+		t.Fatalf("snapshot of 7 lists %d pending transactions, want all 7: %v", len(state.Pending), state)
+	}
+	if _, err := c.PreCommit(8, "t9"); !errors.Is(err, protocol.ErrTooManyPendingTransactions) {
+		t.Fatalf("third open pre-commit with maxPending 2: %v", err)
+	}
+	// The next completion commits the aborted checkpoints' transactions
+	// with its own, oldest first, and frees the bound.
+	if got := actionsString(c.NotifyCheckpointComplete(6)); got != "[commit t1@1 commit t2@2 commit t3@3 commit t4@4 commit t5@5 commit t6@6]" {
+		t.Fatalf("notify 6: %s", got)
+	}
+	if _, err := c.PreCommit(8, "t9"); err != nil {
+		t.Fatalf("pre-commit after the completion: %v", err)
+	}
+}
+
+// TestTwoPhaseCommitBoundsAbortedTransactions: aborted checkpoints'
+// transactions are bounded too, by MaxPendingCheckpointsLimit; that many
+// aborts without a completion is a job that cannot checkpoint at all.
+func TestTwoPhaseCommitBoundsAbortedTransactions(t *testing.T) {
+	c, _ := protocol.NewTwoPhaseCommit("t0", 1)
+	for id := protocol.CheckpointID(1); id <= protocol.MaxPendingCheckpointsLimit; id++ {
+		if _, err := c.PreCommit(id, protocol.TransactionID(fmt.Sprintf("t%d", id))); err != nil {
+			t.Fatalf("pre-commit %v: %v", id, err)
+		}
+		c.NotifyCheckpointAborted(id)
+	}
+	if _, err := c.PreCommit(protocol.MaxPendingCheckpointsLimit+1, "last"); !errors.Is(err, protocol.ErrTooManyPendingTransactions) {
+		t.Fatalf("pre-commit beyond the limit of aborted transactions: %v", err)
+	}
+}

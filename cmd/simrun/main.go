@@ -13,12 +13,19 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"github.com/ckptsim/ckptsim/scenarios"
 )
 
 func main() {
+	// A run's live heap is a few megabytes, so the default GOGC of 100 collects far more often
+	// than memory requires; 400 makes `simrun bench` about 15% faster here. An explicit GOGC
+	// in the environment still wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -26,7 +26,7 @@ func TestSnapshotsAreConsistent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := w.run(rapid.IntRange(0, 80).Draw(t, "steps")); err != nil {
+		if err := w.run(rapid.IntRange(0, 300).Draw(t, "steps")); err != nil {
 			t.Fatalf("%v\n%s", err, w)
 		}
 		conservation, consistency, reference := w.checkSnapshots()

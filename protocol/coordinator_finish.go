@@ -1,0 +1,75 @@
+package protocol
+
+import "fmt"
+
+// taskFinished notes that a task produced its last record. When every task
+// that is not fully finished has finished, a checkpoint is requested at
+// once, with or without periodic checkpoints: it is the final checkpoint
+// that lets them all exit (and commits a two-phase-commit sink's last
+// transaction), and waiting a whole interval, or forever with Interval 0,
+// would only delay the end of the job.
+func (c *coordinatorState) taskFinished(now Time, m Message) error {
+	i, ok := c.taskIndex[m.Task]
+	if !ok {
+		return ErrUnknownTask
+	}
+	if c.failingOverOrRequested() {
+		return nil // a message from an incarnation that is being replaced
+	}
+	c.finished[i] = true
+	for k := range c.finished {
+		if !c.finished[k] && !c.fullyFinishedTasks[k] {
+			return nil
+		}
+	}
+	if !c.jobFinished {
+		c.manualRequested = true
+	}
+	return nil
+}
+
+func (c *coordinatorState) fullyFinished(task TaskID) bool {
+	i, ok := c.taskIndex[task]
+	return ok && c.fullyFinishedTasks[i]
+}
+
+// markFullyFinished records the tasks whose snapshot in cc, the latest
+// retained checkpoint, is final, and keeps that snapshot as the one later
+// checkpoints carry over (so the latest retained checkpoint always holds
+// every fully finished task's final snapshot).
+//
+// A pending checkpoint still waiting for such a task stops waiting: the
+// final snapshot is the task's state at any later cut too (it produces no
+// record after it finished), and the task exits as soon as it is notified
+// of cc, dropping whatever it was doing for newer checkpoints. Without this
+// those checkpoints could only expire, and their expiry would fail over a
+// job whose every task may have finished.
+func (c *coordinatorState) markFullyFinished(now Time, cc *CompletedCheckpoint) {
+	for i := range cc.Tasks {
+		snap := cc.Tasks[i].Snapshot
+		if !snap.Final {
+			if c.fullyFinishedTasks[i] {
+				panic(fmt.Sprintf("protocol: coordinator: fully finished task %s has a non-final snapshot in checkpoint %v",
+					cc.Tasks[i].Task, cc.ID))
+			}
+			continue
+		}
+		c.finalSnapshots[i] = snap
+		if c.fullyFinishedTasks[i] {
+			continue
+		}
+		c.fullyFinishedTasks[i] = true
+		c.fullyFinishedCount++
+		// Filling the last missing snapshot starts a metadata write but
+		// never removes a pending checkpoint, so ranging is safe.
+		for _, p := range c.pending {
+			if p.phase == phaseCollecting && p.expected[i] && !p.acked[i] {
+				c.fill(now, p, i, snap, true)
+			}
+		}
+	}
+	if c.fullyFinishedCount == len(c.topo.Tasks) && !c.jobFinished {
+		c.jobFinished = true
+		c.ready.JobFinished = true
+	}
+}

@@ -1,0 +1,64 @@
+package protocol
+
+import (
+	"cmp"
+	"slices"
+)
+
+// release lists uploaded state for deletion (CoordinatorReady.Released)
+// unless something may still need it. The state was uploaded by task
+// (index i in the topology, -1 for a task outside it) for checkpoint id.
+// What keeps a handle alive:
+//
+//   - a completed savepoint's own uploads (savepoints belong to the user);
+//   - a final snapshot of a checkpoint that completed and is no longer
+//     retained (or may have, for an id the coordinator no longer knows):
+//     it may have been carried over into later checkpoints and savepoints,
+//     and the coordinator does not keep savepoints' contents to check.
+//     Such a snapshot is left to the host. The leak is rare and bounded: a
+//     task's final snapshot is carried over instead of uploaded again, so
+//     a second final upload of one task reaches a completed checkpoint
+//     only when several checkpoints were pending as it finished, or after
+//     a failover made it finish again;
+//   - a retained checkpoint or a pending one holding the same handle (a
+//     duplicated ack, or a host whose storage gives identical uploads the
+//     same handle).
+//
+// A fully finished task's current final snapshot needs no check of its own:
+// the latest retained checkpoint always holds it.
+func (c *coordinatorState) release(task TaskID, i int, id CheckpointID, snap TaskSnapshot) {
+	switch {
+	case snap.Handle == "":
+		return
+	case c.savepoints.mayBe(id):
+		return
+	case snap.Final && id <= c.highestCompleted && !c.retained(id):
+		return
+	}
+	if i >= 0 && c.handleHeld(i, snap.Handle) {
+		return
+	}
+	c.ready.Released = append(c.ready.Released, StateRelease{Task: task, Checkpoint: id, Snapshot: snap})
+}
+
+// handleHeld reports whether a pending or retained checkpoint holds handle
+// for task i.
+func (c *coordinatorState) handleHeld(i int, handle string) bool {
+	for _, p := range c.pending {
+		if p.acked != nil && p.acked[i] && p.states[i].Snapshot.Handle == handle {
+			return true
+		}
+	}
+	for k := range c.completed {
+		if c.completed[k].Tasks[i].Snapshot.Handle == handle {
+			return true
+		}
+	}
+	return false
+}
+
+// retained reports whether id is a retained checkpoint.
+func (c *coordinatorState) retained(id CheckpointID) bool {
+	_, found := slices.BinarySearchFunc(c.completed, id, func(e CompletedCheckpoint, id CheckpointID) int { return cmp.Compare(e.ID, id) })
+	return found
+}

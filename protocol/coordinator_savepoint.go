@@ -1,0 +1,62 @@
+package protocol
+
+import "slices"
+
+// savepointMemory remembers which ids are completed savepoints, so that the
+// coordinator never releases state one of them holds: savepoints belong to
+// the user. It keeps the newest MaxRetainedCheckpointsLimit ids; floor is
+// the highest id forgotten to keep that bound, and every id at or below it
+// is treated as a possible savepoint (leaking an upload is harmless,
+// deleting the user's savepoint is not).
+type savepointMemory struct {
+	ids   []CheckpointID // ascending
+	floor CheckpointID
+}
+
+func (s *savepointMemory) remember(id CheckpointID) {
+	at, found := slices.BinarySearch(s.ids, id)
+	if found {
+		return
+	}
+	s.ids = slices.Insert(s.ids, at, id)
+	if len(s.ids) > MaxRetainedCheckpointsLimit {
+		s.floor = max(s.floor, s.ids[0])
+		s.ids = slices.Delete(s.ids, 0, 1)
+	}
+}
+
+// mayBe reports whether id is (or may be) a completed savepoint.
+func (s *savepointMemory) mayBe(id CheckpointID) bool {
+	if id <= s.floor {
+		return true
+	}
+	_, found := slices.BinarySearch(s.ids, id)
+	return found
+}
+
+// savepointWaiting reports whether a savepoint was requested and has not
+// started: checkpoints wait behind it, so a savepoint is never starved by
+// periodic checkpoints taking every MaxConcurrent slot.
+func (c *coordinatorState) savepointWaiting() bool {
+	for _, p := range c.pending {
+		if p.kind == KindSavepoint && (p.phase == phaseReserving || p.phase == phaseQueued) {
+			return true
+		}
+	}
+	return false
+}
+
+// startQueuedSavepoints starts queued savepoints, oldest first, while
+// MaxConcurrent allows. Its timeout runs from the start: the wait for a slot
+// is bounded by the timeouts of the checkpoints ahead of it.
+func (c *coordinatorState) startQueuedSavepoints(now Time) {
+	for _, p := range c.pending {
+		if c.slotsInUse() >= c.cfg.MaxConcurrent {
+			return
+		}
+		if p.phase == phaseQueued {
+			p.deadline = now.Add(c.cfg.Timeout)
+			c.trigger(now, p)
+		}
+	}
+}

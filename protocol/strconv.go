@@ -1,5 +1,0 @@
-package protocol
-
-import "strconv"
-
-func itoa(i int) string { return strconv.Itoa(i) }
