@@ -23,7 +23,14 @@ import (
 // being committed, less than was committed before the read began, or less than an earlier
 // read saw) are pinned to the sink.read directly. porcupine decides the rest, segment by
 // segment: wherever no operation is in flight the committed count is known, so the history
-// splits there into independent checks. A porcupine timeout gives the verdict unknown.
+// splits there into independent checks. The segments share one budget of model steps
+// (LinzOptions.Steps); running out of it, or of the wall-clock safety net, gives the verdict
+// unknown.
+//
+// The counter tracks how many records are visible, not their values, so a reader that sees
+// an upserted record's value go back to an older one while the count stays put is not
+// flagged: exactly-once judges the values that end up committed, not what readers saw on the
+// way.
 func SinkVisibility(events []trace.Event, opts LinzOptions) Result {
 	h := visibilityHistory(events)
 	violations := h.readBounds(events)
@@ -31,23 +38,32 @@ func SinkVisibility(events []trace.Event, opts LinzOptions) Result {
 	if len(h.reads) == 0 || (len(violations) > 0 && opts.HTMLPath == "") {
 		return res
 	}
+	budget := opts.steps()
+	var used int64
 	deadline := time.Now().Add(opts.timeout())
 	for _, seg := range h.segments() {
 		remaining := time.Until(deadline)
 		if remaining <= 0 {
-			return mergeOutcome(res, porcupine.Unknown, events, -1, "")
+			return mergeOutcome(res, linz.Outcome{Result: porcupine.Unknown, TimedOut: true}, events, -1, "")
 		}
-		outcome, err := linz.Run(linz.CounterModel(seg.base), seg.ops, remaining, opts.HTMLPath)
+		if used >= budget {
+			return mergeOutcome(res, linz.Outcome{Result: porcupine.Unknown, Steps: budget, OutOfSteps: true}, events, -1, "")
+		}
+		outcome, err := linz.Run(linz.CounterModel(seg.base), seg.ops, linz.Limits{Steps: budget - used, Timeout: remaining}, opts.HTMLPath)
+		used += outcome.Steps
+		if outcome.OutOfSteps {
+			outcome.Steps = budget // the note names the property's budget, not the segment's rest
+		}
 		if err != nil {
 			res.Note = joinNote(res.Note, err.Error())
 		}
-		if outcome == porcupine.Illegal && err == nil && opts.HTMLPath != "" {
+		if outcome.Result == porcupine.Illegal && err == nil && opts.HTMLPath != "" {
 			res.Note = joinNote(res.Note, "visualization: "+opts.HTMLPath)
 		}
 		message := fmt.Sprintf("reads of the external store around seq %d..%d have no linearization",
 			events[seg.first].Seq, events[seg.last].Seq)
 		res = mergeOutcome(res, outcome, events, seg.lastRead, message)
-		if outcome != porcupine.Ok {
+		if outcome.Result != porcupine.Ok {
 			return res
 		}
 	}
