@@ -80,9 +80,7 @@ func (a *app) shrink(args []string) int {
 		fmt.Fprintln(a.stdout, "note:        the failure needs its swarm's rates, so the faults were kept")
 	}
 	fmt.Fprintf(a.stdout, "runs:        %d\n", report.Runs)
-	for _, f := range small.Schedule.Entries {
-		fmt.Fprintln(a.stdout, "  "+f.String())
-	}
+	printFaults(a.stdout, small.Scenario, small.Schedule.Entries)
 	for _, v := range small.Violations {
 		if v.Property == report.Property {
 			fmt.Fprintln(a.stdout, "violation:   "+v.String())
