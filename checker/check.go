@@ -34,10 +34,9 @@ type Options struct {
 
 // DefaultLinzSteps is the porcupine step budget per property when Options leaves it zero. A
 // step is one try of one operation on the model; two million take about a third of a second
-// and 50 MB on a current machine. Across hundreds of seeds of the built-in scenarios, every
-// history porcupine decided needed under 600,000 steps; the few it could not decide (a
-// wide shuffle's dozens of concurrent commits under one read) would not have been decided
-// by ten times as many either.
+// and 50 MB on a current machine, on histories hard enough to need them. The histories of the
+// built-in scenarios need a few dozen: sink visibility decides its usual segments, those with
+// a single read, without porcupine.
 const DefaultLinzSteps = 2_000_000
 
 // DefaultLinzTimeout is the porcupine wall-clock safety net per property when Options leaves

@@ -30,7 +30,9 @@
 // per task, per checkpoint, per transaction or per record id, so its cost is linear in the
 // trace (BenchmarkCheckLinear reports events checked per second). The porcupine checks work on
 // small histories: one operation per checkpoint and recovery for the store, one per commit
-// and read for the sink, split at quiescent points.
+// and read for the sink, split at quiescent points. A sink segment with a single read, the
+// usual case, is decided exactly by a subset-sum over record counts instead, since porcupine
+// would try every subset of the commits that overlap the read.
 //
 // # What each property means, and why
 //
@@ -110,7 +112,8 @@
 // start attribute to its event. The history must be linearizable against a counter of
 // committed records (linz.CounterModel). Reads outside bounds that every linearization
 // respects are pinned to the read directly (seeing uncommitted output, missing committed
-// output, or less than an earlier read); porcupine decides the rest. The model counts
+// output, or less than an earlier read); the rest is decided segment by segment, exactly
+// without a search for a segment with one read, by porcupine otherwise. The model counts
 // records, not their values: a reader that sees an upserted record's value go back to an
 // older one, while the count holds, is not flagged here (exactly-once judges the values that
 // end up committed, not what readers saw on the way).

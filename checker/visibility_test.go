@@ -76,16 +76,41 @@ func TestSinkVisibilityLeavesSubtleCasesToPorcupine(t *testing.T) {
 	}
 }
 
-// fortyConcurrentCommits is forty concurrent commits of 2 records and a read of an odd
-// count among them: porcupine must try every subset before giving up.
+// fortyConcurrentCommits is forty concurrent commits of 2 records and two reads among them,
+// one of an odd count: porcupine must try every subset before giving up. (With one read the
+// segment would be decided without porcupine.)
 func fortyConcurrentCommits() *tb {
 	b := newTB()
 	for range 40 {
 		b.commitSpan("t", 0, "2")
 	}
 	b.read("reader-1", 0, "41")
+	b.read("reader-2", 0, "0")
 	b.commitSpan("t", 0, "2")
 	return b
+}
+
+// A segment with one read is decided without porcupine: however many commits overlap the
+// read, no step of the budget is spent, and the verdict is exact.
+func TestSinkVisibilityDecidesASingleReadWithoutSearch(t *testing.T) {
+	opts := LinzOptions{Steps: 1, Timeout: time.Hour}
+	for _, tc := range []struct {
+		seen string
+		pass bool
+	}{{"0", true}, {"80", true}, {"42", true}, {"41", false}} {
+		b := newTB()
+		for range 40 {
+			b.commitSpan("t", 0, "2")
+		}
+		read := b.read("reader-1", 0, tc.seen)
+		b.commitSpan("t", 0, "2")
+		res := SinkVisibility(b.events, opts)
+		if tc.pass {
+			wantPass(t, res)
+		} else {
+			wantFirst(t, res, read, "have no linearization")
+		}
+	}
 }
 
 // A history too hard for the step budget is unknown, never pass, and says so the same way on
@@ -114,8 +139,8 @@ func TestSinkVisibilityTimeoutIsUnknownAndSaysItDependsOnTheMachine(t *testing.T
 	}
 }
 
-// legalButCostly appends twelve concurrent commits of 2 records and a read, begun before
-// them all, of the committed records before them: legal (the read comes first), but
+// legalButCostly appends twelve concurrent commits of 2 records and two reads, begun before
+// them all, of the committed records before them: legal (the reads come first), but
 // porcupine tries the commits first and must backtrack through their subsets to find it.
 func (b *tb) legalButCostly(before int64) {
 	start := b.now() + 1
@@ -123,6 +148,7 @@ func (b *tb) legalButCostly(before int64) {
 		b.commitSpan("t", start, "2")
 	}
 	b.read("reader-1", start, itoa(before))
+	b.read("reader-2", start, itoa(before)) // a second read, so porcupine decides the segment
 }
 
 // Segments share the property's budget of steps: two segments that each fit the budget alone
