@@ -49,7 +49,7 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 	cfg := engine.DefaultConfig(eg)
 	// One reader polling every 100ms: enough reads to check what readers see, few enough that
 	// porcupine's search over reads overlapping many concurrent commits (32 sinks committing
-	// at each completion) stays within its time budget.
+	// at each completion) stays well within its budget of model steps.
 	cfg.Store.Readers = 1
 	cfg.Store.ReadInterval = 100 * time.Millisecond
 	mode := protocol.ModeAligned

@@ -222,7 +222,7 @@ func TestChandyLamportMeshSurvivesLostOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, seed := range []uint64{32, 34, 58, 77} {
+	for _, seed := range []uint64{1, 2, 18, 41} {
 		p, res, err := Execute(NewSimulation(), s, seed, RunOptions{})
 		if err != nil {
 			t.Fatal(err)
