@@ -14,8 +14,13 @@ type Options struct {
 	// Properties to check, run in AllProperties order whatever the order given. Nil: the
 	// default set for the reference (an empty, non-nil list checks nothing).
 	Properties []Property
-	// LinzTimeout bounds each porcupine check (wall clock). Zero: DefaultLinzTimeout. A
-	// timeout gives the verdict unknown, never pass.
+	// LinzSteps bounds each porcupine check in model steps. Zero: DefaultLinzSteps. A
+	// history that needs more gives the verdict unknown, never pass, and the same on every
+	// machine.
+	LinzSteps int64
+	// LinzTimeout is the wall-clock safety net of each porcupine check. Zero:
+	// DefaultLinzTimeout. It should be generous: when it fires before the step budget runs
+	// out, the verdict is unknown because of the machine, not the trace.
 	LinzTimeout time.Duration
 	// SinkVisibilityHTML and StoreHistoryHTML, when set, are files to which porcupine's
 	// visualization of a non-linearizable history is written (sink-visibility and
@@ -27,8 +32,17 @@ type Options struct {
 	MaxViolations int
 }
 
-// DefaultLinzTimeout is the porcupine time budget per property when Options leaves it zero.
-const DefaultLinzTimeout = 10 * time.Second
+// DefaultLinzSteps is the porcupine step budget per property when Options leaves it zero. A
+// step is one try of one operation on the model; two million take about a third of a second
+// and 50 MB on a current machine, on histories hard enough to need them. The histories of the
+// built-in scenarios need a few dozen: sink visibility decides its usual segments, those with
+// a single read, without porcupine.
+const DefaultLinzSteps = 2_000_000
+
+// DefaultLinzTimeout is the porcupine wall-clock safety net per property when Options leaves
+// it zero: far beyond what DefaultLinzSteps takes, so that it fires only on a machine that
+// has all but stopped.
+const DefaultLinzTimeout = time.Minute
 
 // DefaultMaxViolations is the per-property cap when Options leaves it zero.
 const DefaultMaxViolations = 50
@@ -60,7 +74,7 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 		selected = DefaultProperties(ref)
 	}
 	linz := func(html string) LinzOptions {
-		return LinzOptions{Timeout: opts.LinzTimeout, HTMLPath: html}
+		return LinzOptions{Steps: opts.LinzSteps, Timeout: opts.LinzTimeout, HTMLPath: html}
 	}
 	sinks := newReplay(events, ref)
 	var report Report

@@ -12,11 +12,17 @@
 //
 // # Verdicts
 //
-// A property passes, fails, or is unknown. Unknown is never a pass: it means porcupine ran
-// out of its time budget (Options.LinzTimeout), or the reference lacks what the property needs
-// (no expected output, no trace hash), or a liveness deadline lies beyond the end of the
-// trace. The only wall-clock dependence in this package is porcupine's budget, and it can only
-// turn a decided verdict into unknown, never pass into fail or back.
+// A property passes, fails, or is unknown. Unknown is never a pass: it means porcupine could
+// not decide a history within its budget of model steps (Options.LinzSteps), or the reference
+// lacks what the property needs (no expected output, no trace hash), or a liveness deadline
+// lies beyond the end of the trace. Each of these is a function of the trace and the
+// reference alone: porcupine's search visits a history in an order fixed by the history, so
+// it runs out of steps at the same point on every machine and at any load.
+//
+// The one exception is porcupine's wall-clock safety net (Options.LinzTimeout, a minute by
+// default), there for a search whose steps are unexpectedly slow. When it fires before the
+// step budget runs out, the verdict is unknown because of the machine, and the result's note
+// says so. It can only turn a decided verdict into unknown, never pass into fail or back.
 //
 // # Cost
 //
@@ -24,7 +30,9 @@
 // per task, per checkpoint, per transaction or per record id, so its cost is linear in the
 // trace (BenchmarkCheckLinear reports events checked per second). The porcupine checks work on
 // small histories: one operation per checkpoint and recovery for the store, one per commit
-// and read for the sink, split at quiescent points.
+// and read for the sink, split at quiescent points. A sink segment with a single read, the
+// usual case, is decided exactly by a subset-sum over record counts instead, since porcupine
+// would try every subset of the commits that overlap the read.
 //
 // # What each property means, and why
 //
@@ -104,7 +112,11 @@
 // start attribute to its event. The history must be linearizable against a counter of
 // committed records (linz.CounterModel). Reads outside bounds that every linearization
 // respects are pinned to the read directly (seeing uncommitted output, missing committed
-// output, or less than an earlier read); porcupine decides the rest.
+// output, or less than an earlier read); the rest is decided segment by segment, exactly
+// without a search for a segment with one read, by porcupine otherwise. The model counts
+// records, not their values: a reader that sees an upserted record's value go back to an
+// older one, while the count holds, is not flagged here (exactly-once judges the values that
+// end up committed, not what readers saw on the way).
 //
 // liveness. Progress follows the heal: from the phase event that starts the liveness phase
 // (else the heal phase; else the trace's first event when it has no phase events), a

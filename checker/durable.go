@@ -20,7 +20,8 @@ import (
 // crashed or gave up first; each coordinator.recover r is a read, invoked at the preceding
 // coordinator.crash; each first visibility of a higher id is an observation. The latest id
 // must never go backwards. A recovery behind a visible or durably completed checkpoint is
-// pinned to the coordinator.recover; a porcupine timeout gives the verdict unknown.
+// pinned to the coordinator.recover. A history porcupine cannot decide within its budget of
+// model steps (LinzOptions.Steps), or its wall-clock safety net, gives the verdict unknown.
 func DurableBeforeVisible(events []trace.Event, opts LinzOptions) Result {
 	violations := visibleBeforeDurable(events)
 	h := storeHistory(events)
@@ -29,11 +30,11 @@ func DurableBeforeVisible(events []trace.Event, opts LinzOptions) Result {
 	if len(h.ops) == 0 || (len(violations) > 0 && opts.HTMLPath == "") {
 		return res
 	}
-	outcome, err := linz.Run(linz.RegisterModel(), h.ops, opts.timeout(), opts.HTMLPath)
+	outcome, err := linz.Run(linz.RegisterModel(), h.ops, linz.Limits{Steps: opts.steps(), Timeout: opts.timeout()}, opts.HTMLPath)
 	res = mergeOutcome(res, outcome, events, h.lastRecover, "the completed-checkpoint store history has no linearization")
 	if err != nil {
 		res.Note = joinNote(res.Note, err.Error())
-	} else if outcome == porcupine.Illegal && opts.HTMLPath != "" {
+	} else if outcome.Result == porcupine.Illegal && opts.HTMLPath != "" {
 		res.Note = joinNote(res.Note, "visualization: "+opts.HTMLPath)
 	}
 	return res

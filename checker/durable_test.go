@@ -124,3 +124,15 @@ func TestDurableBeforeVisibleWritesVisualizationOnViolation(t *testing.T) {
 		t.Fatalf("no visualization should be written for a linearizable history (stat: %v)", err)
 	}
 }
+
+// Check hands its step budget to the store history's porcupine check: a budget too small for
+// the history is unknown, the same on every machine.
+func TestCheckPassesItsStepBudgetToTheStoreHistory(t *testing.T) {
+	events := failoverRun().events
+	only := []Property{PropDurableVisible}
+	tight := Check(events, Reference{}, Options{Properties: only, LinzSteps: 2})
+	if r := tight.Results[0]; r.Verdict != VerdictUnknown || r.Note != "porcupine ran out of its budget of 2 model steps" {
+		t.Fatalf("want unknown after 2 steps, got:\n%s", r)
+	}
+	wantPass(t, Check(events, Reference{}, Options{Properties: only}).Results[0])
+}

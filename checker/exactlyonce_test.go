@@ -37,6 +37,23 @@ func TestExactlyOnceFlagsLostRecordAtItsUncommittedWrite(t *testing.T) {
 	}
 }
 
+// A commit without a records attribute is taken to be idempotent: repeating it, as a sink
+// does when it commits again on restore, makes nothing visible a second time. Each layer of
+// the trace (exactly-once, listener contract, sink visibility) must agree on that.
+func TestExactlyOnceCountsARepeatedCommitWithoutRecordsOnce(t *testing.T) {
+	b := newTB()
+	b.write("sink", "t1", "r1")
+	b.write("sink", "t1", "r2")
+	b.complete(1)
+	b.notify("sink", 1)
+	b.commit("sink", 1, "t1")
+	b.commit("sink", 1, "t1") // the same commit again, after a restore
+	wantPass(t, ExactlyOnce(b.events, twoRecords))
+	wantPass(t, ListenerContract(b.events, twoRecords))
+	b.read("reader-0", b.now(), "2")
+	wantPass(t, SinkVisibility(b.events, LinzOptions{}))
+}
+
 func TestExactlyOnceFlagsTransactionThatTimedOutInTheStore(t *testing.T) {
 	// The classic exactly-once loss: the store dropped the transaction, so its commit
 	// succeeds with nothing to make visible.

@@ -1,17 +1,28 @@
 package checker
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/ckptsim/ckptsim/checker/linz"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// LinzOptions bound one porcupine check.
+// LinzOptions bound one porcupine check: a budget of model steps that decides, the same on
+// every machine, when a history is too hard to judge, and a wall-clock safety net.
 type LinzOptions struct {
+	Steps    int64         // zero: DefaultLinzSteps
 	Timeout  time.Duration // zero: DefaultLinzTimeout
 	HTMLPath string        // where to write the visualization of a violation; empty: nowhere
+}
+
+func (o LinzOptions) steps() int64 {
+	if o.Steps <= 0 {
+		return DefaultLinzSteps
+	}
+	return o.Steps
 }
 
 func (o LinzOptions) timeout() time.Duration {
@@ -24,8 +35,8 @@ func (o LinzOptions) timeout() time.Duration {
 // mergeOutcome folds porcupine's outcome into a result found by the linear checks. Illegal
 // with no violation found so far is pinned to fallback (or the last event); unknown with no
 // violation is an unknown verdict, never a pass.
-func mergeOutcome(res Result, outcome porcupine.CheckResult, events []trace.Event, fallback int, message string) Result {
-	switch outcome {
+func mergeOutcome(res Result, outcome linz.Outcome, events []trace.Event, fallback int, message string) Result {
+	switch outcome.Result {
 	case porcupine.Illegal:
 		if len(res.Violations) == 0 {
 			e := lastEvent(events)
@@ -39,9 +50,17 @@ func mergeOutcome(res Result, outcome porcupine.CheckResult, events []trace.Even
 		if len(res.Violations) == 0 {
 			res.Verdict = VerdictUnknown
 		}
-		res.Note = joinNote(res.Note, "porcupine timed out")
+		res.Note = joinNote(res.Note, unknownNote(outcome))
 	}
 	return res
+}
+
+// unknownNote says why porcupine could not decide, and whether that depends on the machine.
+func unknownNote(o linz.Outcome) string {
+	if o.TimedOut {
+		return "porcupine hit the wall-clock safety net (this verdict depends on the machine)"
+	}
+	return fmt.Sprintf("porcupine ran out of its budget of %d model steps", o.Steps)
 }
 
 func joinNote(note, more string) string {

@@ -154,3 +154,28 @@ func TestListenerContractFlagsTaskNeverNotifiedAfterHeal(t *testing.T) {
 	// Within the grace period, the missing notification is not yet a violation.
 	wantPass(t, ListenerContract(b.events[:len(b.events)-5], ref))
 }
+
+// A task restored from checkpoint n-1 knows n-1, not n: once n completes after the heal it
+// must still be notified of n.
+func TestListenerContractFlagsTaskRestoredFromThePreviousCheckpointNeverNotified(t *testing.T) {
+	ref := Reference{Liveness: LivenessBounds{NotifyMaxNanos: 50}}
+	b := newTB()
+	b.restore("a", 0)
+	b.restore("b", 0)
+	b.phase("fault")
+	b.complete(1)
+	b.notify("a", 1)
+	b.crash("b")
+	b.restore("b", 1)
+	b.phase("heal")
+	missed := b.complete(2)
+	b.notify("a", 2)
+	for range 5 {
+		b.add(trace.Event{Kind: "engine.tick"}) // time passes beyond the deadline
+	}
+	v := wantFirst(t, ListenerContract(b.events, ref), missed,
+		"after heal, b was never notified of completed checkpoint 2 (last notified 0, restored from 1)")
+	if v.Task != "b" {
+		t.Fatalf("violation should name task b: %s", v)
+	}
+}

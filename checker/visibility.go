@@ -21,9 +21,17 @@ import (
 //
 // Reads that break bounds every linearization respects (seeing more than was committed or
 // being committed, less than was committed before the read began, or less than an earlier
-// read saw) are pinned to the sink.read directly. porcupine decides the rest, segment by
-// segment: wherever no operation is in flight the committed count is known, so the history
-// splits there into independent checks. A porcupine timeout gives the verdict unknown.
+// read saw) are pinned to the sink.read directly. The rest is decided segment by segment:
+// wherever no operation is in flight the committed count is known, so the history splits
+// there into independent checks. A segment with a single read, the usual case, is decided
+// exactly without a search (see singleReadLinearizable); porcupine decides the others. They
+// share one budget of model steps (LinzOptions.Steps); running out of it, or of the
+// wall-clock safety net, gives the verdict unknown.
+//
+// The counter tracks how many records are visible, not their values, so a reader that sees
+// an upserted record's value go back to an older one while the count stays put is not
+// flagged: exactly-once judges the values that end up committed, not what readers saw on the
+// way.
 func SinkVisibility(events []trace.Event, opts LinzOptions) Result {
 	h := visibilityHistory(events)
 	violations := h.readBounds(events)
@@ -31,27 +39,65 @@ func SinkVisibility(events []trace.Event, opts LinzOptions) Result {
 	if len(h.reads) == 0 || (len(violations) > 0 && opts.HTMLPath == "") {
 		return res
 	}
+	budget := opts.steps()
+	var used int64
 	deadline := time.Now().Add(opts.timeout())
 	for _, seg := range h.segments() {
+		message := fmt.Sprintf("reads of the external store around seq %d..%d have no linearization",
+			events[seg.first].Seq, events[seg.last].Seq)
+		if len(seg.reads) == 1 {
+			// Decided without a search (visibility_single.go); porcupine is asked only for
+			// the picture of a violation.
+			if singleReadLinearizable(seg.base, seg.commits, seg.reads[0]) {
+				continue
+			}
+			res = mergeOutcome(res, linz.Outcome{Result: porcupine.Illegal}, events, seg.lastRead, message)
+			if opts.HTMLPath != "" {
+				res.Note = joinNote(res.Note, visualize(seg, opts, budget-used, time.Until(deadline)))
+			}
+			return res
+		}
 		remaining := time.Until(deadline)
 		if remaining <= 0 {
-			return mergeOutcome(res, porcupine.Unknown, events, -1, "")
+			return mergeOutcome(res, linz.Outcome{Result: porcupine.Unknown, TimedOut: true}, events, -1, "")
 		}
-		outcome, err := linz.Run(linz.CounterModel(seg.base), seg.ops, remaining, opts.HTMLPath)
+		if used >= budget {
+			return mergeOutcome(res, linz.Outcome{Result: porcupine.Unknown, Steps: budget, OutOfSteps: true}, events, -1, "")
+		}
+		outcome, err := linz.Run(linz.CounterModel(seg.base), seg.ops, linz.Limits{Steps: budget - used, Timeout: remaining}, opts.HTMLPath)
+		used += outcome.Steps
+		if outcome.OutOfSteps {
+			outcome.Steps = budget // the note names the property's budget, not the segment's rest
+		}
 		if err != nil {
 			res.Note = joinNote(res.Note, err.Error())
 		}
-		if outcome == porcupine.Illegal && err == nil && opts.HTMLPath != "" {
+		if outcome.Result == porcupine.Illegal && err == nil && opts.HTMLPath != "" {
 			res.Note = joinNote(res.Note, "visualization: "+opts.HTMLPath)
 		}
-		message := fmt.Sprintf("reads of the external store around seq %d..%d have no linearization",
-			events[seg.first].Seq, events[seg.last].Seq)
 		res = mergeOutcome(res, outcome, events, seg.lastRead, message)
-		if outcome != porcupine.Ok {
+		if outcome.Result != porcupine.Ok {
 			return res
 		}
 	}
 	return res
+}
+
+// visualize asks porcupine to draw a segment already known to have no linearization, within
+// what is left of the budget, and returns the note that says where the picture is or why
+// there is none. The verdict never depends on it.
+func visualize(seg visibilitySegment, opts LinzOptions, steps int64, timeout time.Duration) string {
+	if steps <= 0 || timeout <= 0 {
+		return "no visualization: porcupine's budget is spent"
+	}
+	outcome, err := linz.Run(linz.CounterModel(seg.base), seg.ops, linz.Limits{Steps: steps, Timeout: timeout}, opts.HTMLPath)
+	switch {
+	case err != nil:
+		return err.Error()
+	case outcome.Result != porcupine.Illegal:
+		return "no visualization: porcupine could not finish its search within its budget"
+	}
+	return "visualization: " + opts.HTMLPath
 }
 
 // visibilityOp is one commit or read of the external store.
@@ -156,6 +202,8 @@ func (h *visibilityData) readBounds(events []trace.Event) []Violation {
 // visibilitySegment is a stretch of the history between quiescent points.
 type visibilitySegment struct {
 	base        int64 // records committed before it
+	commits     []visibilityOp
+	reads       []visibilityOp
 	ops         []porcupine.Operation
 	first, last int // indices of its first and last events
 	lastRead    int // index of its last read, where a violation is pinned
@@ -174,6 +222,11 @@ func (h *visibilityData) segments() []visibilitySegment {
 		if slices.ContainsFunc(current, func(op visibilityOp) bool { return op.read }) {
 			seg := visibilitySegment{base: base, first: current[0].index, last: current[0].index}
 			for _, op := range current {
+				if op.read {
+					seg.reads = append(seg.reads, op)
+				} else {
+					seg.commits = append(seg.commits, op)
+				}
 				seg.ops = append(seg.ops, op.operation())
 				seg.first = min(seg.first, op.index)
 				seg.last = max(seg.last, op.index)

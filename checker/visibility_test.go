@@ -3,6 +3,7 @@ package checker
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -75,17 +76,99 @@ func TestSinkVisibilityLeavesSubtleCasesToPorcupine(t *testing.T) {
 	}
 }
 
-func TestSinkVisibilityTimeoutIsUnknownNotPass(t *testing.T) {
-	// Forty concurrent commits of 2 records and a read of an odd count: porcupine must try
-	// every subset before giving up, which no budget of milliseconds allows.
+// fortyConcurrentCommits is forty concurrent commits of 2 records and two reads among them,
+// one of an odd count: porcupine must try every subset before giving up. (With one read the
+// segment would be decided without porcupine.)
+func fortyConcurrentCommits() *tb {
 	b := newTB()
 	for range 40 {
 		b.commitSpan("t", 0, "2")
 	}
 	b.read("reader-1", 0, "41")
+	b.read("reader-2", 0, "0")
 	b.commitSpan("t", 0, "2")
-	res := SinkVisibility(b.events, LinzOptions{Timeout: 20 * time.Millisecond})
-	if res.Verdict != VerdictUnknown || !strings.Contains(res.Note, "timed out") {
-		t.Fatalf("want unknown after a timeout, got:\n%s", res)
+	return b
+}
+
+// A segment with one read is decided without porcupine: however many commits overlap the
+// read, no step of the budget is spent, and the verdict is exact.
+func TestSinkVisibilityDecidesASingleReadWithoutSearch(t *testing.T) {
+	opts := LinzOptions{Steps: 1, Timeout: time.Hour}
+	for _, tc := range []struct {
+		seen string
+		pass bool
+	}{{"0", true}, {"80", true}, {"42", true}, {"41", false}} {
+		b := newTB()
+		for range 40 {
+			b.commitSpan("t", 0, "2")
+		}
+		read := b.read("reader-1", 0, tc.seen)
+		b.commitSpan("t", 0, "2")
+		res := SinkVisibility(b.events, opts)
+		if tc.pass {
+			wantPass(t, res)
+		} else {
+			wantFirst(t, res, read, "have no linearization")
+		}
 	}
+}
+
+// A history too hard for the step budget is unknown, never pass, and says so the same way on
+// every machine: the wall-clock safety net is an hour here and never fires.
+func TestSinkVisibilityOutOfStepsIsUnknownNotPass(t *testing.T) {
+	events := fortyConcurrentCommits().events
+	opts := LinzOptions{Steps: 10_000, Timeout: time.Hour}
+	res := SinkVisibility(events, opts)
+	if res.Verdict != VerdictUnknown || res.Note != "porcupine ran out of its budget of 10000 model steps" {
+		t.Fatalf("want unknown after the step budget, got:\n%s", res)
+	}
+	if again := SinkVisibility(events, opts); again.Verdict != res.Verdict || again.Note != res.Note {
+		t.Fatalf("the same trace judged twice:\n%s\n%s", res, again)
+	}
+	// The default budget gives up on it too.
+	if res := SinkVisibility(events, LinzOptions{Timeout: time.Hour}); res.Verdict != VerdictUnknown ||
+		!strings.Contains(res.Note, "budget of 2000000 model steps") {
+		t.Fatalf("want unknown after the default step budget, got:\n%s", res)
+	}
+}
+
+func TestSinkVisibilityTimeoutIsUnknownAndSaysItDependsOnTheMachine(t *testing.T) {
+	res := SinkVisibility(fortyConcurrentCommits().events, LinzOptions{Steps: 1 << 62, Timeout: time.Millisecond})
+	if res.Verdict != VerdictUnknown || !strings.Contains(res.Note, "wall-clock safety net") {
+		t.Fatalf("want unknown after the safety net, got:\n%s", res)
+	}
+}
+
+// legalButCostly appends twelve concurrent commits of 2 records and two reads, begun before
+// them all, of the committed records before them: legal (the reads come first), but
+// porcupine tries the commits first and must backtrack through their subsets to find it.
+func (b *tb) legalButCostly(before int64) {
+	start := b.now() + 1
+	for range 12 {
+		b.commitSpan("t", start, "2")
+	}
+	b.read("reader-1", start, itoa(before))
+	b.read("reader-2", start, itoa(before)) // a second read, so porcupine decides the segment
+}
+
+// Segments share the property's budget of steps: two segments that each fit the budget alone
+// run out of it together.
+func TestSinkVisibilitySegmentsShareTheStepBudget(t *testing.T) {
+	one := newTB()
+	one.legalButCostly(0)
+	judge := func(b *tb, steps int64) Result {
+		return SinkVisibility(b.events, LinzOptions{Steps: steps, Timeout: time.Hour})
+	}
+	// The smallest budget that decides one segment: what it needs, exactly.
+	need := int64(sort.Search(1<<20, func(n int) bool { return judge(one, int64(n)+1).Verdict == VerdictPass })) + 1
+	if need < 100 || judge(one, need).Verdict != VerdictPass {
+		t.Fatalf("one segment should need a fair number of steps and pass with them, needs %d", need)
+	}
+	two := newTB()
+	two.legalButCostly(0)
+	two.legalButCostly(24)
+	if res := judge(two, need); res.Verdict != VerdictUnknown {
+		t.Fatalf("two segments within one segment's need: want unknown, got:\n%s", res)
+	}
+	wantPass(t, judge(two, 2*need))
 }

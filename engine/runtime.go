@@ -32,9 +32,6 @@ type Runtime struct {
 	started           bool
 	sourceRecords     int64 // records read by sources, replays included
 	extraRestartDelay time.Duration
-	// tokenFirstSeq is the first Chandy-Lamport sequence number token processes of the
-	// next deployment use; the token coordinator sets it above every id used before.
-	tokenFirstSeq uint64
 	// Messages every buffer and event needs come from blocks. They belong to no process:
 	// a message, once sent, is the network's.
 	bufferMsgs block[bufferMsg]

@@ -82,7 +82,7 @@ func newTask(rt *Runtime, plan *taskPlan, attempt int) *task {
 	case Sink:
 		t.sink = newSinkPart(t, l.Type)
 	case Tokens:
-		t.tokens = newTokenPart(t, l, rt.tokenFirstSeq)
+		t.tokens = newTokenPart(t, l)
 		return t
 	default:
 		t.op = newOperator(l, rt.plan.catalog)

@@ -16,10 +16,11 @@ import (
 const tokensKey = "meta/tokens"
 
 // tokenCoordinator is the coordinator of a token job. Instead of a protocol.Coordinator it
-// drives Chandy-Lamport snapshots: it asks the initiators in turn to initiate (and joins the
-// processes the origin cannot reach), collects the answers in a chandylamport.Collector,
-// persists each global snapshot, fails the job over to the latest one when a process dies,
-// and finishes the job when a snapshot shows every process done and nothing in flight.
+// drives Chandy-Lamport snapshots: it names each snapshot, asks its initiator (the
+// initiators in turn, or the script's) and the processes the initiator cannot reach to
+// record it, collects the answers in a chandylamport.Collector, persists each global
+// snapshot, fails the job over to the latest one when a process dies, and finishes the job
+// when a snapshot shows every process done and nothing in flight.
 type tokenCoordinator struct {
 	rt    *Runtime
 	proc  Proc
@@ -29,10 +30,12 @@ type tokenCoordinator struct {
 	n     int
 	graph *cl.Graph
 
-	collector  *cl.Collector[tokenSummary, rec]
-	counter    uint64         // highest checkpoint id durably reserved
-	nextSeq    map[int]uint64 // per origin index
+	collector *cl.Collector[tokenSummary, rec]
+	// lastID is the highest checkpoint id this incarnation handed out or read back from
+	// the durable counter: the next snapshot gets a higher one.
+	lastID     uint64
 	turn       int
+	requests   []int // initiators of scripted snapshots that are due but not started yet
 	triggering bool
 	inFlight   map[uint64]int64 // checkpoint -> trigger time
 	aborted    map[uint64]bool
@@ -72,6 +75,7 @@ func (c *tokenCoordinator) trace(e trace.Event) {
 }
 
 func (c *tokenCoordinator) begin(first bool) {
+	c.scheduleScript()
 	if first {
 		c.reset()
 		c.deploy()
@@ -81,8 +85,34 @@ func (c *tokenCoordinator) begin(first bool) {
 	c.read()
 }
 
-// reset starts a new attempt's bookkeeping: a fresh collector, and sequence numbers above
-// every id used before, for the processes and for the coordinator alike.
+// scheduleScript queues each scripted snapshot still to come at its time.
+func (c *tokenCoordinator) scheduleScript() {
+	if c.spec.Script == nil {
+		return
+	}
+	now := time.Duration(c.now())
+	for _, sn := range c.spec.Script.Snapshots {
+		if sn.At < now {
+			continue
+		}
+		c.proc.After(sn.At-now, func() {
+			if c.dead {
+				return
+			}
+			c.requests = append(c.requests, sn.Initiator)
+			c.startRequested()
+		})
+	}
+}
+
+// scriptOver reports whether the script, if any, has ended: periodic snapshots and the
+// job's end wait for it.
+func (c *tokenCoordinator) scriptOver() bool {
+	return c.spec.Script == nil || c.now() >= int64(c.spec.Script.End)
+}
+
+// reset starts a new attempt's bookkeeping: a fresh collector and fresh processes, which
+// have recorded nothing, so any ids above the ones used before will do.
 func (c *tokenCoordinator) reset() {
 	col, err := cl.NewCollector[tokenSummary, rec](c.graph, c.spec.maxConcurrent())
 	if err != nil {
@@ -91,12 +121,6 @@ func (c *tokenCoordinator) reset() {
 	c.collector = col
 	c.inFlight = make(map[uint64]int64)
 	c.aborted = make(map[uint64]bool)
-	first := c.counter/uint64(c.n) + 1
-	c.rt.tokenFirstSeq = first
-	c.nextSeq = make(map[int]uint64)
-	for _, o := range c.spec.initiators() {
-		c.nextSeq[o] = first
-	}
 }
 
 func (c *tokenCoordinator) deploy() {
@@ -106,6 +130,7 @@ func (c *tokenCoordinator) deploy() {
 		return
 	}
 	c.restarting = false
+	c.startRequested()
 }
 
 // read recovers the counter and the latest global snapshot, then restarts the job from it.
@@ -122,7 +147,7 @@ func (c *tokenCoordinator) read() {
 				retry()
 				return
 			}
-			c.counter = uint64(id)
+			c.lastID = max(c.lastID, uint64(id))
 		}
 		c.proc.Read(tokensKey, func(data []byte, err error) {
 			if err != nil && !errors.Is(err, ErrNotFound) {
@@ -158,7 +183,8 @@ func (c *tokenCoordinator) armTick() {
 	})
 }
 
-// tick expires snapshots that take too long and initiates the next one if there is room.
+// tick expires snapshots that take too long, starts the scripted snapshots that wait for
+// room, and starts the next periodic one if there is room (with a script, once it is over).
 func (c *tokenCoordinator) tick() {
 	if c.restarting || c.finishing {
 		return
@@ -172,38 +198,70 @@ func (c *tokenCoordinator) tick() {
 			return
 		}
 	}
-	if c.triggering || c.collector.Full() {
+	c.startRequested()
+	if !c.canInitiate() || len(c.requests) > 0 || !c.scriptOver() {
 		return
 	}
 	inits := slices.Clone(c.spec.initiators())
 	slices.Sort(inits)
 	o := inits[c.turn%len(inits)]
 	c.turn++
-	seq := c.nextSeq[o]
-	cp := seq*uint64(c.n) + uint64(o)
+	c.initiate(o, false)
+}
+
+// canInitiate reports whether a snapshot may start now: the job runs, no trigger is being
+// persisted, and the collector has room.
+func (c *tokenCoordinator) canInitiate() bool {
+	return c.collector != nil && !c.dead && !c.restarting && !c.finishing && !c.triggering && !c.collector.Full()
+}
+
+// startRequested starts the next scripted snapshot that waits, if one may start now; the
+// others follow as each trigger is persisted and as room frees up.
+func (c *tokenCoordinator) startRequested() {
+	if len(c.requests) == 0 || !c.canInitiate() {
+		return
+	}
+	o := c.requests[0]
+	c.requests = c.requests[1:]
+	c.initiate(o, true)
+}
+
+// initiate starts a snapshot at process o: it reserves the next id of o durably (the
+// counter), then starts it at the collector and orders o, and every process o cannot
+// reach, to record it. A scripted snapshot whose trigger is overtaken by a failover waits
+// for the next attempt.
+func (c *tokenCoordinator) initiate(o int, scripted bool) {
+	cp := nextTokenID(c.lastID, c.n, o)
+	c.lastID = cp
 	c.triggering = true
 	attempt := c.rt.attempt
 	writeDurably(c.proc, c.rt.cfg.VerifyWrites, counterKey, encodeCounter(protocol.CheckpointID(cp)), func(err error) {
 		c.triggering = false
+		if c.dead || c.finishing {
+			return // a job that finishes takes no more snapshots
+		}
 		if c.restarting || attempt != c.rt.attempt {
+			if scripted {
+				c.requests = slices.Insert(c.requests, 0, o)
+			}
 			return
 		}
 		if err != nil {
 			c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: cp, Reason: protocol.ReasonTriggerFailed.String()})
+			c.startRequested()
 			return
 		}
-		c.counter = max(c.counter, cp)
-		c.nextSeq[o]++
 		id := snapshotID(c.op.Name, c.n, cp)
 		if err := c.collector.Start(id); err != nil {
 			panic(fmt.Sprintf("engine: token collector: %v", err))
 		}
 		c.inFlight[cp] = c.now()
 		c.trace(trace.Event{Kind: trace.KindCheckpointTrigger, CP: cp})
-		c.proc.Send(string(id.Origin), &tokenCommand{attempt: attempt, kind: "initiate", cp: cp})
-		for _, j := range c.graph.Joiners(id.Origin) {
-			c.proc.Send(string(j), &tokenCommand{attempt: attempt, kind: "join", cp: cp})
+		initiator := cl.ProcessID(TaskID(c.op.Name, o))
+		for _, p := range append([]cl.ProcessID{initiator}, c.graph.Joiners(initiator)...) {
+			c.proc.Send(string(p), &tokenCommand{attempt: attempt, kind: "record", cp: cp})
 		}
+		c.startRequested()
 	})
 }
 
@@ -216,6 +274,8 @@ func (c *tokenCoordinator) Receive(from string, msg any) {
 	if c.dead || c.collector == nil || c.restarting || a.attempt != c.rt.attempt {
 		return
 	}
+	// An answer may free room for a scripted snapshot that waits.
+	defer c.startRequested()
 	if a.abort != nil {
 		if c.collector.AddAbort(*a.abort) == nil && !c.aborted[a.cp] {
 			c.aborted[a.cp] = true
@@ -263,7 +323,7 @@ func (c *tokenCoordinator) persist(terminal bool) {
 		} else {
 			c.latest = &cc
 			c.trace(trace.Event{Kind: trace.KindCheckpointComplete, CP: uint64(cc.ID)})
-			if terminal && !c.finishing {
+			if terminal && !c.finishing && c.scriptOver() && len(c.requests) == 0 {
 				c.finish()
 			}
 		}
@@ -313,6 +373,18 @@ func (c *tokenCoordinator) failover(reason protocol.Reason) {
 		c.reset()
 		c.deploy()
 	})
+}
+
+// nextTokenID returns the id of the next snapshot initiated at process o of n: the least id
+// above last that maps to o (cp = seq*n + o, seq >= 1; see snapshotID). Ids thus grow in
+// the order snapshots start, whoever initiates them, and per initiator, which the
+// processes' duplicate detection needs; the ids skipped are never used.
+func nextTokenID(last uint64, n, o int) uint64 {
+	cp := last - last%uint64(n) + uint64(o)
+	if cp <= last || cp < uint64(n) {
+		cp += uint64(n)
+	}
+	return cp
 }
 
 func sortedKeys(m map[uint64]int64) []uint64 {

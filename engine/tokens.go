@@ -9,22 +9,32 @@ import (
 // its tasks are processes holding balances that send tokens to their neighbours over an
 // arbitrary directed graph (cycles allowed). Process p makes Transfers transfers, one every
 // Interval; transfer n goes to the neighbour and carries the amount that a hash of (Seed, p,
-// n) picks, whatever the process holds, so every run makes the same transfers and the final
-// balances are known in advance (ComputeReference). The total is conserved, and every
-// global snapshot must show it: balances plus tokens recorded in flight.
+// n) picks. Or, with a Script, the processes make the script's transfers instead, each at its
+// time. The total is conserved, and every global snapshot must show it: balances plus tokens
+// recorded in flight.
+//
+// A process never sends more tokens than it holds: a transfer it cannot cover waits until
+// enough tokens have arrived. Every process makes its own transfers in order, and only its
+// own transfers take tokens from it, so tokens arriving never stop a transfer from being
+// made, and waiting never changes which transfers are made or what they carry. Hence the
+// final balances do not depend on timing (ComputeReference), and if any order of the
+// transfers completes them all, every run completes them all. Validation checks that one
+// order does (tokenOutcome), so a workload whose processes could wait forever is refused.
 //
 // A Tokens operator is the job's only operator and has no job-graph edges; its channels are
 // Links. Its checkpoints are Chandy-Lamport snapshots, whatever Config.Checkpoint.Mode says:
-// the coordinator asks the Initiators in turn to initiate one every SnapshotInterval,
-// collects the processes' reports, persists the global snapshot and restores from the
-// latest one on failover. The job finishes when a global snapshot shows every process done
-// and nothing in flight.
+// the coordinator asks the Initiators in turn to start one every SnapshotInterval (or, with a
+// Script, starts the script's snapshots until the script ends, and then periodic ones),
+// collects the processes' reports, persists the global snapshot and restores from the latest
+// one on failover. The job finishes when a global snapshot shows every process done and
+// nothing in flight.
 type Tokens struct {
 	// Links are the directed channels, as pairs of task indices [from, to].
 	Links [][2]int
-	// Transfers is how many transfers each process with neighbours makes.
+	// Transfers is how many transfers each process with neighbours makes (0 with a Script).
 	Transfers int64
-	// Interval is the time between two transfers of a process.
+	// Interval is the time between two transfers of a process; with a Script, how long a
+	// process whose output is full waits before it tries again.
 	Interval time.Duration
 	// Initial is every process's starting balance.
 	Initial int64
@@ -32,12 +42,16 @@ type Tokens struct {
 	MaxAmount int64
 	// Seed chooses destinations and amounts.
 	Seed uint64
-	// SnapshotInterval is the time between two snapshot initiations.
+	// SnapshotInterval is the time between two snapshot initiations (with a Script, once the
+	// script has ended), and between two checks for snapshots that take too long.
 	SnapshotInterval time.Duration
 	// Initiators are the task indices that take turns initiating snapshots (default: 0).
 	Initiators []int
 	// MaxConcurrent bounds the snapshots in flight at once (default 1).
 	MaxConcurrent int
+	// Script, if set, replaces the random transfers and, until it ends, the periodic
+	// snapshots: a hand-written Chandy-Lamport exercise.
+	Script *TokenScript
 }
 
 func (Tokens) Kind() string              { return "tokens" }
@@ -75,8 +89,19 @@ func (s Tokens) validate(g *Graph, op *Operator) error {
 		return fmt.Errorf("MaxAmount %d, want at least 1", s.MaxAmount)
 	case s.MaxConcurrent < 0:
 		return fmt.Errorf("negative MaxConcurrent")
+	case s.Initial < 0:
+		return fmt.Errorf("negative Initial %d", s.Initial)
 	}
-	return nil
+	if s.Script != nil {
+		if s.Transfers != 0 {
+			return fmt.Errorf("a script replaces the random transfers: Transfers must be 0, not %d", s.Transfers)
+		}
+		if err := s.Script.validate(n, seen); err != nil {
+			return err
+		}
+	}
+	_, err := tokenOutcome(n, s)
+	return err
 }
 
 func (s Tokens) initiators() []int {
@@ -99,7 +124,8 @@ func (s Tokens) neighbours(p int) []int {
 	return out
 }
 
-// transfer returns the destination (a task index) and amount of transfer n of process p.
+// transfer returns the destination (a task index) and amount of random transfer n of
+// process p.
 func (s Tokens) transfer(p int, n int64, neighbours []int) (to int, amount int64) {
 	h := mix64(s.Seed ^ mix64(uint64(p)+1) ^ mix64(uint64(n)<<1|1))
 	return neighbours[h%uint64(len(neighbours))], 1 + int64((h>>32)%uint64(s.MaxAmount))
@@ -109,22 +135,57 @@ func (s Tokens) transfer(p int, n int64, neighbours []int) (to int, amount int64
 // "<task>:<n>".
 func tokenPrefix(task string) string { return task + ":" }
 
-// tokenReference computes the final balances of a tokens operator: the transfers are fixed,
-// so the balances do not depend on timing.
+// tokenReference computes the final balances of a tokens operator: which transfers are made
+// and what they carry is fixed, so the balances do not depend on timing. Validation has
+// checked that the transfers can all be made.
 func tokenReference(op *Operator, s Tokens) (balances map[string]int64, total int64) {
+	final, err := tokenOutcome(op.Parallelism, s)
+	if err != nil {
+		panic(fmt.Sprintf("engine: operator %q: %v", op.Name, err))
+	}
 	balances = make(map[string]int64, op.Parallelism)
-	for p := 0; p < op.Parallelism; p++ {
-		balances[TaskID(op.Name, p)] += s.Initial
-		total += s.Initial
-		nb := s.neighbours(p)
-		if len(nb) == 0 {
-			continue
-		}
-		for n := int64(0); n < s.Transfers; n++ {
-			to, amount := s.transfer(p, n, nb)
-			balances[TaskID(op.Name, p)] -= amount
-			balances[TaskID(op.Name, to)] += amount
-		}
+	for p, b := range final {
+		balances[TaskID(op.Name, p)] = b
+		total += b
 	}
 	return balances, total
+}
+
+// tokenOutcome plays the transfers of n processes in one order that never overdraws a
+// balance: every process makes its next transfer as soon as it holds the tokens, with
+// transfers arriving at once. It returns the final balances, or an error naming a transfer
+// that could never be made. Since tokens arriving never stop a transfer from being made, if
+// this order gets stuck every order does, and if it completes every run completes with
+// these balances.
+func tokenOutcome(n int, s Tokens) ([]int64, error) {
+	balances := make([]int64, n)
+	plans := make([]tokenPlan, n)
+	made := make([]int64, n)
+	for p := range n {
+		balances[p] = s.Initial
+		plans[p] = s.plan(p)
+	}
+	for progress := true; progress; {
+		progress = false
+		for p := range n {
+			for made[p] < plans[p].len() {
+				to, amount := plans[p].transfer(made[p])
+				if balances[p] < amount {
+					break
+				}
+				balances[p] -= amount
+				balances[to] += amount
+				made[p]++
+				progress = true
+			}
+		}
+	}
+	for p := range n {
+		if made[p] < plans[p].len() {
+			_, amount := plans[p].transfer(made[p])
+			return nil, fmt.Errorf("process %d can never make its transfer %d of %d tokens: it holds %d once no other transfer can be made (raise the initial balance)",
+				p, made[p], amount, balances[p])
+		}
+	}
+	return balances, nil
 }

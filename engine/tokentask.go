@@ -3,17 +3,17 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	cl "github.com/ckptsim/ckptsim/protocol/chandylamport"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// tokenCommand is the coordinator's order to a token process: initiate or join a snapshot,
-// or finish.
+// tokenCommand is the coordinator's order to a token process: record a snapshot, or finish.
 type tokenCommand struct {
 	attempt int
-	kind    string // "initiate", "join", "finish"
+	kind    string // "record", "finish"
 	cp      uint64
 }
 
@@ -33,43 +33,57 @@ type tokenSummary struct {
 	Done    bool // the process had made all its transfers
 }
 
-// tokenPart is the token-process side of a task: its balance, its transfer script, and the
+// tokenPart is the token-process side of a task: its balance, its transfer plan, and the
 // Chandy-Lamport process it steps.
 type tokenPart struct {
-	t          *task
-	spec       Tokens
-	neighbours []int // task indices, in Links order
-	outputOf   map[int]int
-	balance    int64
-	transfers  int64
-	proc       *cl.Process[*snapshotData, rec]
-	firstSeq   uint64
-	tickArmed  bool
-	origin     uint32 // the catalog's origin of the process's transfers, "<task>:"
+	t         *task
+	plan      tokenPlan
+	outputOf  map[int]int // task index of a neighbour -> output channel
+	balance   int64
+	transfers int64 // transfers made: the index of the next one in the plan
+	proc      *cl.Process[*snapshotData, rec]
+	tickArmed bool
+	// waiting: the next transfer is due but the process holds too few tokens for it; the
+	// next tokens to arrive try it again.
+	waiting bool
+	origin  uint32 // the catalog's origin of the process's transfers, "<task>:"
 }
 
-func newTokenPart(t *task, spec Tokens, firstSeq uint64) *tokenPart {
-	p := &tokenPart{t: t, spec: spec, neighbours: spec.neighbours(t.plan.index), outputOf: make(map[int]int),
-		balance: spec.Initial, firstSeq: firstSeq, origin: t.rt.plan.catalog.origin(tokenPrefix(t.plan.id))}
-	for _, j := range p.neighbours {
+func newTokenPart(t *task, spec Tokens) *tokenPart {
+	p := &tokenPart{t: t, plan: spec.plan(t.plan.index), outputOf: make(map[int]int),
+		balance: spec.Initial, origin: t.rt.plan.catalog.origin(tokenPrefix(t.plan.id))}
+	for _, j := range p.plan.neighbours {
 		p.outputOf[j] = t.plan.outputByTo[TaskID(t.plan.op.Name, j)]
 	}
 	return p
 }
 
+// Snapshot ids. The coordinator names every snapshot, and the processes record it with
+// Join, the initiator included: it persists the id before any process hears of it, and a
+// process counting ids of its own (Initiate) falls out of step with it as soon as an order
+// to initiate is lost on the way. The origin of the snapshots started at process p is
+// "coordinator/<p>", a name of no process, so that p may Join them; their sequence numbers
+// increase per initiator, which keeps the protocol's duplicate detection sound (markers of
+// one origin are first recorded in Seq order everywhere, since FIFO channels and the
+// coordinator's orders keep them in that order).
+//
 // snapshotID and checkpointID convert between Chandy-Lamport ids and the numeric ids of the
-// trace: cp = seq*n + origin index, unique and increasing per origin.
+// trace: cp = seq*n + initiator index, unique and increasing per initiator.
 func snapshotID(op string, n int, cp uint64) cl.SnapshotID {
-	return cl.SnapshotID{Origin: cl.ProcessID(TaskID(op, int(cp%uint64(n)))), Seq: cp / uint64(n)}
+	return cl.SnapshotID{Origin: snapshotOrigin(TaskID(op, int(cp%uint64(n)))), Seq: cp / uint64(n)}
+}
+
+func snapshotOrigin(initiator string) cl.ProcessID {
+	return cl.ProcessID(coordinatorName + "/" + initiator)
 }
 
 func (p *tokenPart) checkpointID(id cl.SnapshotID) uint64 {
 	n := p.t.plan.op.Parallelism
-	origin := taskIndexOf(string(id.Origin))
-	return id.Seq*uint64(n) + uint64(origin)
+	initiator := taskIndexOf(string(id.Origin))
+	return id.Seq*uint64(n) + uint64(initiator)
 }
 
-// taskIndexOf parses "<op>-<index>".
+// taskIndexOf parses the index that ends "<op>-<index>" (or a snapshot origin).
 func taskIndexOf(id string) int {
 	i := len(id)
 	for i > 0 && id[i-1] >= '0' && id[i-1] <= '9' {
@@ -84,7 +98,7 @@ func taskIndexOf(id string) int {
 
 // begin builds the Chandy-Lamport process once the state is restored.
 func (p *tokenPart) begin() {
-	cfg := cl.Config{ID: cl.ProcessID(p.t.plan.id), FirstSeq: p.firstSeq, MaxConcurrent: p.spec.maxConcurrent(),
+	cfg := cl.Config{ID: cl.ProcessID(p.t.plan.id), MaxConcurrent: p.plan.spec.maxConcurrent(),
 		MaxRecordedPerChannel: p.t.rt.cfg.Checkpoint.MaxBufferedRecords}
 	for _, c := range p.t.plan.inputs {
 		cfg.Inputs = append(cfg.Inputs, cl.ProcessID(c.From))
@@ -97,38 +111,58 @@ func (p *tokenPart) begin() {
 		panic(fmt.Sprintf("engine: %s: %v", p.t.plan.id, err))
 	}
 	p.proc = proc
-	p.armTick()
+	if p.plan.timed() {
+		p.transfer()
+		return
+	}
+	p.armTick(p.plan.spec.Interval)
 }
 
-func (p *tokenPart) done() bool { return len(p.neighbours) == 0 || p.transfers >= p.spec.Transfers }
+func (p *tokenPart) done() bool { return p.transfers >= p.plan.len() }
 
-func (p *tokenPart) armTick() {
+// armTick tries the next transfer after d.
+func (p *tokenPart) armTick(d time.Duration) {
 	if p.tickArmed || p.done() {
 		return
 	}
 	p.tickArmed = true
-	p.t.proc.After(p.spec.Interval, func() {
+	p.t.proc.After(d, func() {
 		p.tickArmed = false
 		p.transfer()
 	})
 }
 
-// transfer makes the next transfer of the script, or waits for room.
+// transfer makes the transfers of the plan that are due, as long as the output has room
+// and the process holds their tokens; otherwise it waits for whichever is missing. A random
+// transfer is due an Interval after the one before it, a scripted one at its time.
 func (p *tokenPart) transfer() {
 	t := p.t
-	if t.phase != phaseRunning || p.done() {
-		return
+	for t.phase == phaseRunning && !p.done() {
+		if p.plan.timed() {
+			if wait := p.plan.due(p.transfers) - time.Duration(t.rt.env.Now()); wait > 0 {
+				p.armTick(wait)
+				return
+			}
+		}
+		if !t.hasRoom() {
+			t.schedulePump(p.plan.spec.Interval) // try again; credits also pump
+			p.armTick(p.plan.spec.Interval)
+			return
+		}
+		to, amount := p.plan.transfer(p.transfers)
+		if p.balance < amount {
+			p.waiting = true
+			return
+		}
+		p.waiting = false
+		t.emit(p.outputOf[to], rec{origin: p.origin, seq: p.transfers, value: amount})
+		p.balance -= amount
+		p.transfers++
+		if !p.plan.timed() {
+			p.armTick(p.plan.spec.Interval)
+			return
+		}
 	}
-	if !t.hasRoom() {
-		t.schedulePump(p.spec.Interval) // try again; credits also pump
-		p.armTick()
-		return
-	}
-	to, amount := p.spec.transfer(t.plan.index, p.transfers, p.neighbours)
-	t.emit(p.outputOf[to], rec{origin: p.origin, seq: p.transfers, value: amount})
-	p.balance -= amount
-	p.transfers++
-	p.armTick()
 }
 
 // consume handles the next input item of a token process: a marker (carried as a barrier
@@ -168,7 +202,13 @@ func (p *tokenPart) consume() bool {
 			}
 			p.balance += r.value
 		}
+		if p.balance < 0 {
+			panic(fmt.Sprintf("engine: %s holds %d tokens", t.plan.id, p.balance))
+		}
 		t.occupy(len(item.records))
+		if p.waiting {
+			p.transfer()
+		}
 		return true
 	}
 	return false
@@ -178,16 +218,10 @@ func (p *tokenPart) consume() bool {
 func (p *tokenPart) command(c *tokenCommand) {
 	t := p.t
 	switch c.kind {
-	case "initiate":
-		id, err := p.proc.Initiate()
-		if err == nil && p.checkpointID(id) != c.cp {
-			panic(fmt.Sprintf("engine: %s initiated %s (checkpoint %d), the coordinator expected %d", t.plan.id, id, p.checkpointID(id), c.cp))
-		}
-		if err != nil {
-			p.answer(&tokenAnswer{cp: c.cp, abort: &cl.Abort{Snapshot: snapshotID(t.plan.op.Name, t.plan.op.Parallelism, c.cp), Process: cl.ProcessID(t.plan.id)}})
-			return
-		}
-	case "join":
+	case "record":
+		// Join fails only when the coordinator let more snapshots be in flight than the
+		// process may track, or repeated one: the process cannot follow the algorithm, so
+		// it fails, and the job fails over.
 		if err := p.proc.Join(snapshotID(t.plan.op.Name, t.plan.op.Parallelism, c.cp)); err != nil {
 			t.fail("chandy-lamport: " + err.Error())
 			return
@@ -196,6 +230,8 @@ func (p *tokenPart) command(c *tokenCommand) {
 		t.flushAll()
 		t.exit()
 		return
+	default:
+		panic(fmt.Sprintf("engine: %s: unknown token command %q", t.plan.id, c.kind))
 	}
 	p.drain()
 }
@@ -251,7 +287,7 @@ func (p *tokenPart) report(r cl.Report[*snapshotData, rec]) {
 	blob := d.encode(t.rt.plan.catalog)
 	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: cp, Attrs: t.snapshotAttrs(d, Digest(blob))})
 	key := stateKey(t.plan.id, protocol.CheckpointID(cp))
-	summary := tokenSummary{Handle: key, Balance: d.tokens.balance, Done: len(p.neighbours) == 0 || d.tokens.transfers >= p.spec.Transfers}
+	summary := tokenSummary{Handle: key, Balance: d.tokens.balance, Done: d.tokens.transfers >= p.plan.len()}
 	writeDurably(t.proc, t.rt.cfg.VerifyWrites, key, blob, func(err error) {
 		if err != nil {
 			t.trace(trace.Event{Kind: trace.KindSnapshotDecline, Task: t.plan.id, CP: cp, Reason: protocol.ReasonUploadFailed.String()})

@@ -6,7 +6,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -101,7 +103,10 @@ func (d *drawer) drawPlan() {
 	phaseSeconds := float64(d.sys.FaultPhaseNanos) / 1e9
 	for _, k := range allKinds {
 		on := d.r.IntN(2) == 0
-		meanCount := 0.5 + 3.5*d.r.Float64() // injections expected in the fault phase
+		// Injections expected in the fault phase. The conversion keeps the product a product:
+		// Go may otherwise fuse x*y+z into one FMA on some architectures, which rounds
+		// differently (see sim/detmath.go).
+		meanCount := 0.5 + float64(3.5*d.r.Float64())
 		p := probabilities[d.r.IntN(len(probabilities))]
 		if !on || !d.budget.allows(k) || !d.applicable(k) {
 			continue
@@ -134,6 +139,12 @@ func (d *drawer) applicable(k Kind) bool {
 // drawSchedule places each kind's injections at exponential gaps through the fault phase
 // (a Poisson process at the plan's rate), each kind capped at its share of the budget, then
 // orders all entries by time and keeps the first MaxFaults.
+//
+// The gaps come from a sim stream that one draw of r seeds per kind, not from r's
+// ExpFloat64: that calls math.Exp and math.Log, which are assembly on some architectures and
+// Go on others and may differ in the last bit, and a swarm must draw the same schedule on
+// every machine. sim's exponential uses only correctly rounded arithmetic, and the times add
+// up in whole nanoseconds.
 func (d *drawer) drawSchedule() Schedule {
 	type timed struct {
 		atNanos int64
@@ -146,12 +157,12 @@ func (d *drawer) drawSchedule() Schedule {
 		share = max(1, d.budget.MaxFaults/n)
 	}
 	for _, rate := range d.plan.Kinds {
-		meanGapNanos := 1e9 / rate.PerSecond
-		t := d.r.ExpFloat64() * meanGapNanos
-		for count := 0; t < float64(phase) && count < share; count++ {
-			at := int64(t)
+		gaps := sim.NewRand(d.r.Uint64(), "faults/swarm/"+string(rate.Kind))
+		meanGap := time.Duration(1e9 / rate.PerSecond) // at most twice the phase: no overflow
+		at := int64(gaps.Exponential(meanGap))
+		for count := 0; at < phase && count < share; count++ {
 			all = append(all, timed{at, d.entry(rate, at)})
-			t += d.r.ExpFloat64() * meanGapNanos
+			at += int64(gaps.Exponential(meanGap)) // at most 37 mean gaps: no overflow
 		}
 	}
 	slices.SortStableFunc(all, func(a, b timed) int { return cmp.Compare(a.atNanos, b.atNanos) })

@@ -1,32 +1,36 @@
 package scenarios
 
 import (
-	"slices"
-
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ckptsim/ckptsim/faults"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
+
+	"github.com/ckptsim/ckptsim/faults"
 )
 
 // ArtifactVersion is the version of the artifact format this build writes and reads.
-const ArtifactVersion = 1
+// Version 2 added the digest.
+const ArtifactVersion = 2
 
 // Artifact is a self-contained record of one run, written for every failure so that it can
 // be replayed and shrunk without the catalogue or the command line that produced it: the
 // scenario inline, the seed, the fault schedule the run injected, the build, and what the run
-// showed (its trace hash, verdict and violations).
+// showed (its trace hash, verdict and violations). The file ends with a digest of all of it
+// (see MarshalArtifact), so that an artifact changed after it was written is bad input rather
+// than a replay that differs for no reason.
 type Artifact struct {
 	Version  int       `json:"artifact_version"`
 	Scenario *Scenario `json:"scenario"`
 	Seed     uint64    `json:"seed"`
-	// Schedule is the fault schedule the run injected. For a swarm scenario it is what the
-	// swarm drew; replay draws it again from the seed, shrink starts from it.
+	// Schedule is the fault schedule the run injected: the scenario's faults, or for a swarm
+	// scenario what the swarm drew; replay draws it again from the seed, shrink starts from
+	// it.
 	Schedule faults.Schedule `json:"schedule"`
 	// Build names the build that wrote the artifact. A replay on the same build must give
 	// the same trace hash; a different hash there is nondeterminism.
@@ -60,17 +64,24 @@ func NewArtifact(plan *Plan, result *Result, build string) *Artifact {
 
 var traceHashPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
-// ParseArtifact reads an artifact file strictly and checks that it is whole: a corrupted or
-// truncated artifact is an error naming the field at fault, never a replay of something else.
+// ParseArtifact reads an artifact file strictly and checks that it is whole: a corrupted,
+// truncated or edited artifact is an error naming the field at fault, never a replay of
+// something else. A change that leaves every field valid is caught by the digest.
 func ParseArtifact(data []byte) (*Artifact, error) {
-	var a Artifact
-	if err := decodeStrict(data, "artifact", &a); err != nil {
+	var f artifactFile
+	if err := decodeStrict(data, "artifact", &f); err != nil {
 		return nil, fmt.Errorf("scenarios: %w", err)
 	}
+	a := &f.Artifact
+	// Digested as read, before check fills in the scenario's defaults.
+	digest := a.digest()
 	if err := a.check(); err != nil {
 		return nil, fmt.Errorf("scenarios: %w", err)
 	}
-	return &a, nil
+	if err := checkDigest(f.Digest, digest); err != nil {
+		return nil, fmt.Errorf("scenarios: %w", err)
+	}
+	return a, nil
 }
 
 func (a *Artifact) check() error {
@@ -91,6 +102,10 @@ func (a *Artifact) check() error {
 		if err != nil {
 			p.list = append(p.list, faultsPath(err, "artifact.schedule.entries"))
 		}
+	}
+	if len(p.list) == 0 && a.Scenario.Swarm == nil && !slices.Equal(a.Schedule.Entries, a.Scenario.Faults) {
+		// A run injects its scenario's faults, so any other schedule was not what it ran.
+		p.add("artifact.schedule", "differs from artifact.scenario.faults, which a scenario without a swarm injects as they are")
 	}
 	if a.Build == "" {
 		p.add("artifact.build", "is required")
@@ -116,9 +131,10 @@ func (a *Artifact) check() error {
 	return p.err()
 }
 
-// MarshalArtifact returns a as an indented JSON file that ParseArtifact reads back.
+// MarshalArtifact returns a as an indented JSON file that ParseArtifact reads back, with the
+// digest of its content as it stands now.
 func MarshalArtifact(a *Artifact) []byte {
-	data, err := json.MarshalIndent(a, "", "  ")
+	data, err := json.MarshalIndent(artifactFile{Artifact: *a, Digest: a.digest()}, "", "  ")
 	if err != nil {
 		panic(fmt.Sprintf("scenarios: marshalling artifact: %v", err))
 	}

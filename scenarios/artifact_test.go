@@ -3,6 +3,7 @@ package scenarios
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,12 +50,19 @@ func TestParseArtifactRejectsDamage(t *testing.T) {
 		{"empty", "", "artifact: invalid JSON"},
 		{"truncated", good[:len(good)/2], "artifact: invalid JSON"},
 		{"a scenario, not an artifact", string(Marshal(Builtins()[0])), "artifact.name: unknown field"},
-		{"newer version", strings.Replace(good, `"artifact_version": 1`, `"artifact_version": 2`, 1), "artifact.artifact_version: this build reads version 1, not 2"},
+		{"newer version", strings.Replace(good, `"artifact_version": 2`, `"artifact_version": 3`, 1), "artifact.artifact_version: this build reads version 2, not 3"},
+		{"version 1, without a digest", strings.Replace(good, `"artifact_version": 2`, `"artifact_version": 1`, 1), "artifact.artifact_version: this build reads version 2, not 1"},
 		{"bad hash", strings.Replace(good, strings.Repeat("ab", 32), "abc", 1), "artifact.trace_hash: must be 64 lower-case hex digits"},
 		{"bad verdict", replaceLast(good, `"verdict": "fail"`, `"verdict": "meh"`), `artifact.verdict: "meh" is not one of pass, fail, limit`},
 		{"missing scenario", strings.Replace(good, `"scenario": {`, `"scenario": null, "x": {`, 1), "artifact.x: unknown field"},
 		{"broken scenario", strings.Replace(good, `"mode": "aligned"`, `"mode": "sideways"`, 1), `artifact.scenario.mode: "sideways" is not one of`},
 		{"schedule names a missing task", replaceLast(good, `"from": "source-0"`, `"from": "source-9"`), `artifact.schedule.entries[0].fault.from: no endpoint "source-9"`},
+		{"schedule without one of the scenario's faults", dropLastScheduleEntry(t), "artifact.schedule: differs from artifact.scenario.faults"},
+		{"schedule changed", replaceLast(good, `"at_ns": 50000000`, `"at_ns": 60000000`), "artifact.schedule: differs from artifact.scenario.faults"},
+		{"scenario edited", strings.Replace(good, `"records": 200`, `"records": 199`, 1), "artifact.digest: does not match the artifact's content"},
+		{"seed edited", strings.Replace(good, `"seed": 7`, `"seed": 8`, 1), "artifact.digest: does not match"},
+		{"recorded hash edited", strings.Replace(good, strings.Repeat("ab", 32), strings.Repeat("cd", 32), 1), "artifact.digest: does not match"},
+		{"digest missing", withoutDigest(good), "artifact.digest: is required"},
 		{"fail without violations", replaceLast(good, `"property": "consistent-cut"`, `"property": ""`), "artifact.violations[0].property: is required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,6 +74,56 @@ func TestParseArtifactRejectsDamage(t *testing.T) {
 				t.Errorf("error %q\ndoes not contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// dropLastScheduleEntry removes the last entry of an artifact's schedule, leaving the
+// scenario's faults alone, and writes the artifact again with a digest that fits.
+func dropLastScheduleEntry(t *testing.T) string {
+	a := sampleArtifact(t)
+	a.Schedule.Entries = a.Schedule.Entries[:len(a.Schedule.Entries)-1]
+	return string(MarshalArtifact(a))
+}
+
+// withoutDigest removes the digest line of an artifact file.
+func withoutDigest(data string) string {
+	i := strings.LastIndex(data, `,
+  "digest": "`)
+	if i < 0 {
+		panic("withoutDigest: no digest")
+	}
+	return data[:i] + "\n}\n"
+}
+
+// Any single byte changed in an artifact file either makes it bad input or leaves it
+// meaning exactly what it meant (a change of white space, say): never an artifact of a
+// different run. Replay compares a run with its artifact, so a quietly different artifact
+// would read as nondeterminism.
+func TestArtifactByteChangesAreCaught(t *testing.T) {
+	original := sampleArtifact(t)
+	good := MarshalArtifact(original)
+	want, err := ParseArtifact(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range good {
+		for _, change := range []func(byte) byte{
+			func(c byte) byte { return c ^ 0x01 },
+			func(c byte) byte {
+				if c >= '0' && c <= '8' {
+					return c + 1
+				}
+				return c ^ 0x20
+			},
+		} {
+			data := slices.Clone(good)
+			data[i] = change(data[i])
+			got, err := ParseArtifact(data)
+			if err == nil && !cmp.Equal(got, want) {
+				t.Fatalf("byte %d changed (%q -> %q) gives a different artifact that parses:\n%s",
+					i, good[i], data[i], cmp.Diff(want, got))
+			}
+		}
 	}
 }
 

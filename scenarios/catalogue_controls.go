@@ -112,5 +112,6 @@ func negativeControls() []*Scenario {
 			Expect: expectFail(PropertyLiveness),
 			Seeds:  seeds(1, 10),
 		},
+		classicReordered(),
 	}
 }

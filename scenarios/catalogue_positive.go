@@ -91,7 +91,7 @@ func positiveScenarios() []*Scenario {
 				Links: []Link{{From: "a", To: "b"}, {From: "b", To: "a"}, {From: "b", To: "c"},
 					{From: "c", To: "b"}, {From: "a", To: "c"}, {From: "c", To: "a"}},
 			},
-			Workload:   Workload{Kind: WorkloadTokens, Transfers: 200, InitialTokens: 5000, MaxTransfer: 20},
+			Workload:   Workload{Kind: WorkloadTokens, Transfers: 200, InitialTokens: 150, MaxTransfer: 20},
 			Checkpoint: Checkpoint{Interval: Millis(50), MaxConcurrent: 3, Initiators: []string{"p-0", "p-1", "p-2"}},
 			Swarm:      &Swarm{Kinds: []faults.Kind{faults.NetDelay, faults.NetPartition, faults.CrashTask}, MaxFaults: 4},
 			Expect:     expectPass,
@@ -178,5 +178,6 @@ func positiveScenarios() []*Scenario {
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
 		},
+		classicExercise(),
 	}
 }

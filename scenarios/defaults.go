@@ -65,9 +65,7 @@ func (s *Scenario) applyDefaults() {
 	}
 
 	c := &s.Checkpoint
-	if s.Mode != ModeChandyLamport || len(s.Script) == 0 {
-		c.Interval = orDefault(c.Interval, defaultInterval)
-	}
+	c.Interval = orDefault(c.Interval, defaultInterval)
 	c.Timeout = orDefault(c.Timeout, defaultTimeout)
 	c.MaxConcurrent = orDefault(c.MaxConcurrent, defaultMaxConcurrent)
 	if s.Mode == ModeAlignedWithTimeout {

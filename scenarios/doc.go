@@ -33,6 +33,14 @@
 //  4. the checkers judge the trace against the reference; the verdict is pass, fail, or
 //     limit when the run hit a limit or a property could not be decided.
 //
+// A chandy-lamport scenario may carry a script instead of random transfers: a hand-written
+// exercise whose sends and snapshots the engine makes at their times (engine.TokenScript),
+// and whose crashes and restarts the glue performs on the simulator as outages of the
+// processes' hosts. A crash fails the job over to the latest completed global snapshot, which
+// rolls every process back and makes the sends since then again; the job comes back with the
+// restart. script.go holds the semantics in full, and chandy-lamport-classic is the
+// catalogue's worked example.
+//
 // A run is a pure function of its scenario and seed: the trace hash is the same at any
 // GOMAXPROCS and under the race detector, which the tests check.
 //

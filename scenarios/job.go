@@ -49,7 +49,7 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 	cfg := engine.DefaultConfig(eg)
 	// One reader polling every 100ms: enough reads to check what readers see, few enough that
 	// porcupine's search over reads overlapping many concurrent commits (32 sinks committing
-	// at each completion) stays within its time budget.
+	// at each completion) stays well within its budget of model steps.
 	cfg.Store.Readers = 1
 	cfg.Store.ReadInterval = 100 * time.Millisecond
 	mode := protocol.ModeAligned
@@ -111,6 +111,9 @@ func tokensGraph(s *Scenario, g Graph) engine.Graph {
 	}
 	for _, name := range c.Initiators {
 		tokens.Initiators = append(tokens.Initiators, index[name])
+	}
+	if len(s.Script) > 0 {
+		tokens.Script = tokenScript(s, index)
 	}
 	return engine.Graph{Operators: []engine.Operator{{Name: ProcessOperator, Parallelism: len(g.Nodes), Logic: tokens}}}
 }

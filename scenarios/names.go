@@ -106,8 +106,8 @@ const (
 	StepSend     = "send"     // from, to, tokens
 	StepSnapshot = "snapshot" // process starts a snapshot
 	StepAdvance  = "advance"  // by: let virtual time pass
-	StepCrash    = "crash"    // process
-	StepRestart  = "restart"  // process, restored from its latest completed snapshot
+	StepCrash    = "crash"    // process: its host goes down, the job fails over
+	StepRestart  = "restart"  // process: its host is back, the job resumes from the latest global snapshot
 )
 
 // StepOps lists every script operation.

@@ -6,7 +6,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
@@ -16,7 +15,7 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// simRun is one run of a dataflow scenario on the simulator.
+// simRun is one run of a scenario on the simulator.
 type simRun struct {
 	plan     *Plan
 	job      *simenv.Job
@@ -27,11 +26,10 @@ type simRun struct {
 	measure  *measurements
 }
 
-// The checkers' own bounds for one run.
-const (
-	linzTimeout   = 5 * time.Second // porcupine's wall-clock budget per property
-	maxViolations = 10              // kept per property
-)
+// maxViolations bounds the violations kept per property. Porcupine's bounds are the
+// checker's defaults: a budget of model steps, the same on every machine, and a wall-clock
+// safety net long enough never to decide a verdict on its own.
+const maxViolations = 10
 
 func newRun(p *Plan, opts RunOptions) (*simRun, error) {
 	s := p.Scenario
@@ -56,6 +54,7 @@ func newRun(p *Plan, opts RunOptions) (*simRun, error) {
 		return nil, fmt.Errorf("scenarios: %s: %w", s.Name, err)
 	}
 	r := &simRun{plan: p, job: job, rec: rec, ref: ref, measure: m}
+	scheduleOutages(job, scriptOutages(s.Script))
 	if r.target, err = newSimTarget(job, s.System()); err != nil {
 		return nil, err
 	}
@@ -144,7 +143,7 @@ func (r *simRun) judge(res *Result) {
 		}
 		props = append(props, p)
 	}
-	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: props, LinzTimeout: linzTimeout, MaxViolations: maxViolations})
+	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: props, MaxViolations: maxViolations})
 	var undecided []string
 	for _, result := range report.Results {
 		switch result.Verdict {

@@ -27,7 +27,8 @@ type Scenario struct {
 	// seed instead. At most one is given.
 	Faults []faults.Entry `json:"faults,omitempty"`
 	Swarm  *Swarm         `json:"swarm,omitempty"`
-	// Script drives a chandy-lamport exercise step by step (mode chandy-lamport only).
+	// Script drives a chandy-lamport exercise step by step (mode chandy-lamport only),
+	// instead of random transfers; script.go says what each step does.
 	Script []Step `json:"script,omitempty"`
 	Limits Limits `json:"limits,omitzero"`
 	Expect Expect `json:"expect"`

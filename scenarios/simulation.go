@@ -57,11 +57,6 @@ var ErrUnsupported = errors.New("not supported by this build")
 // runnable reports why this build cannot run p, if it cannot.
 func runnable(p *Plan) error {
 	s := p.Scenario
-	if len(s.Script) > 0 {
-		// The engine's token processes choose their own transfers; a script needs a driver
-		// that makes the processes send what it says.
-		return fmt.Errorf("scenarios: %s: running a chandy-lamport script is %w", s.Name, ErrUnsupported)
-	}
 	if s.Mode != ModeChandyLamport && s.Graph().HasCycle() {
 		return fmt.Errorf("scenarios: %s: a dataflow job with a cycle has output that depends on timing, so judging it is %w", s.Name, ErrUnsupported)
 	}

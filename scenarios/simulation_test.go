@@ -3,7 +3,6 @@ package scenarios
 import (
 	"bytes"
 	"errors"
-	"os"
 	"runtime"
 	"sync"
 	"testing"
@@ -113,24 +112,5 @@ func TestTraceFileMatchesTheResult(t *testing.T) {
 	if res.CheckpointsCompleted == 0 || len(res.CheckpointNanos) != res.CheckpointsCompleted || len(res.RecoveryNanos) == 0 || res.FaultsInjected != len(s.Faults) {
 		t.Errorf("measurements: %d completed, %d durations, %d recoveries, %d of %d faults injected",
 			res.CheckpointsCompleted, len(res.CheckpointNanos), len(res.RecoveryNanos), res.FaultsInjected, len(s.Faults))
-	}
-}
-
-// TestScriptsParseButDoNotRunYet keeps the scripted form of a chandy-lamport exercise
-// honest: the file parses and validates, and this build says plainly that it cannot run it.
-func TestScriptsParseButDoNotRunYet(t *testing.T) {
-	data, err := os.ReadFile("testdata/chandy-lamport-script.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(s.Script) != 8 || s.Checkpoint.Interval != 0 {
-		t.Errorf("script of %d steps, interval %s", len(s.Script), s.Checkpoint.Interval)
-	}
-	if _, err := NewSimulation().Plan(s, 1); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("Plan: %v, want ErrUnsupported", err)
 	}
 }

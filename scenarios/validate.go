@@ -223,6 +223,7 @@ func (s *Scenario) validateWorkload(p *problems, path string) {
 	}
 	if w.Kind == WorkloadTokens {
 		p.intIn(path+".transfers", w.Transfers, 0, maxTransfers)
+		p.unused(path+".transfers", len(s.Script) > 0 && w.Transfers != 0, "with a script (its sends are the transfers)")
 		if w.InitialTokens < 0 {
 			p.add(path+".initial_tokens", "must be >= 0")
 		}
@@ -266,8 +267,7 @@ func (s *Scenario) validateSink(p *problems, path string) {
 
 func (s *Scenario) validateCheckpoint(p *problems, path string) {
 	c := s.Checkpoint
-	scripted := s.Mode == ModeChandyLamport && len(s.Script) > 0
-	p.span(path+".interval", c.Interval, !scripted)
+	p.span(path+".interval", c.Interval, true)
 	p.span(path+".timeout", c.Timeout, true)
 	p.span(path+".min_pause", c.MinPause, false)
 	if s.Mode == ModeUnaligned || s.Mode == ModeAlignedWithTimeout {

@@ -156,4 +156,9 @@ func (s *Scenario) validateScript(p *problems, path string, g Graph, names nameS
 			p.unused(at+".by", st.By != 0, "by "+st.Op)
 		}
 	}
+	if len(p.list) > 0 {
+		return // the checks below play the script, which needs sound steps
+	}
+	s.validateScriptOutages(p, path)
+	s.validateScriptTokens(p, path)
 }

@@ -42,6 +42,9 @@ func NewReader(r io.Reader) (*Reader, error) {
 		Seed     uint64 `json:"seed"`
 		Build    string `json:"build"`
 	}
+	if _, err := objectFields(raw); err != nil {
+		return nil, fmt.Errorf("trace: line 1: bad header: %v", err)
+	}
 	if err := json.Unmarshal(raw, &h); err != nil {
 		return nil, fmt.Errorf("trace: line 1: bad header: %v", err)
 	}
@@ -103,15 +106,47 @@ func ReadAll(r io.Reader) (Header, []Event, error) {
 	}
 }
 
+// objectFields decodes one JSON object into its fields by key. A key that appears twice is
+// an error: encoding/json would keep the last value silently, so the line would mean
+// something other than what its writer hashed.
+func objectFields(raw []byte) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, errors.New("not a JSON object")
+	}
+	fields := make(map[string]json.RawMessage)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("not a JSON object: %v", err)
+		}
+		key := tok.(string) // inside an object, the decoder yields only string keys here
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil, fmt.Errorf("not a JSON object: %v", err)
+		}
+		if _, dup := fields[key]; dup {
+			return nil, fmt.Errorf("duplicate key %q", key)
+		}
+		fields[key] = value
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("not a JSON object: data after its closing brace")
+	}
+	return fields, nil
+}
+
 // parseEvent decodes one event line. Unknown keys become attributes, so traces that carry
 // fields this build does not know still read; string-valued ones keep their hash.
 func parseEvent(raw []byte) (Event, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return Event{}, fmt.Errorf("not a JSON object: %v", err)
+	fields, err := objectFields(raw)
+	if err != nil {
+		return Event{}, err
 	}
 	var e Event
-	var err error
 	num := func(key string) uint64 {
 		v, ok := fields[key]
 		if !ok || err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"slices"
 )
 
 // Recorder numbers, hashes and writes events as they happen. It keeps nothing per event
@@ -64,11 +65,22 @@ func (r *Recorder) Watch(fn func(Event)) {
 }
 
 // Emit records e at virtual time t, assigning its sequence number, and returns the recorded
-// event. It panics if an attribute key is invalid, since that is a bug in the emitter.
+// event. It panics if an attribute key is invalid or appears twice, since that is a bug in the
+// emitter: a line with a repeated key would not read back to the event that was hashed.
 func (r *Recorder) Emit(t int64, e Event) Event {
-	for _, a := range e.Attrs {
+	increasing := true
+	for i, a := range e.Attrs {
 		if !attrKeyAllowed(a.Key) {
 			panic(fmt.Sprintf("trace: invalid attribute key %q on %s", a.Key, e.Kind))
+		}
+		if i > 0 && a.Key <= e.Attrs[i-1].Key {
+			increasing = false
+		}
+	}
+	if !increasing {
+		// Rare: emitters pass sorted attributes. Strictly increasing keys cannot repeat.
+		if key, dup := repeatedKey(e.Attrs); dup {
+			panic(fmt.Sprintf("trace: attribute key %q appears twice on %s", key, e.Kind))
 		}
 	}
 	e.Seq = r.seq
@@ -101,6 +113,21 @@ func (r *Recorder) flushChunk() {
 		}
 	}
 	r.pending = r.pending[:0]
+}
+
+// repeatedKey returns a key that appears more than once in attrs, if any.
+func repeatedKey(attrs []Attr) (string, bool) {
+	keys := make([]string, len(attrs))
+	for i, a := range attrs {
+		keys[i] = a.Key
+	}
+	slices.Sort(keys)
+	for i := 1; i < len(keys); i++ {
+		if keys[i] == keys[i-1] {
+			return keys[i], true
+		}
+	}
+	return "", false
 }
 
 // attrKeyAllowed is validAttrKey for the emitting path, where it runs for every attribute of

@@ -121,6 +121,44 @@ func TestEmitRejectsBadAttributeKey(t *testing.T) {
 	}
 }
 
+// A repeated attribute key would be written twice and read back as one, so the file would not
+// hash to what was recorded: Emit refuses it, sorted or not.
+func TestEmitRejectsRepeatedAttributeKey(t *testing.T) {
+	for _, attrs := range [][]Attr{
+		{{"k", "1"}, {"k", "2"}},
+		{{"k", "1"}, {"j", "2"}, {"k", "3"}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("attributes %v accepted", attrs)
+				}
+			}()
+			NewRecorder(nil, Header{}).Emit(0, Event{Kind: "x", Attrs: attrs})
+		}()
+	}
+	// Unsorted but distinct keys are fine.
+	NewRecorder(nil, Header{}).Emit(0, Event{Kind: "x", Attrs: []Attr{{"k", "1"}, {"j", "2"}}})
+}
+
+// A line with a repeated key is refused rather than read as its last value, for events and
+// for the header alike.
+func TestReaderRejectsDuplicateKeys(t *testing.T) {
+	header := `{"kind":"trace.header","version":1,"scenario":"s","seed":1,"build":"b"}` + "\n"
+	cases := map[string]string{
+		header + `{"seq":0,"kind":"x","a":"1","a":"2"}` + "\n":         `line 2: duplicate key "a"`,
+		header + `{"seq":0,"kind":"x","task":"p","task":"q"}` + "\n":   `line 2: duplicate key "task"`,
+		`{"kind":"trace.header","version":1,"seed":1,"seed":2}` + "\n": `line 1: bad header: duplicate key "seed"`,
+		header + `{"seq":0,"kind":"x"} {"seq":1}` + "\n":               `line 2: not a JSON object`,
+	}
+	for input, want := range cases {
+		_, _, err := ReadAll(strings.NewReader(input))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("input %q: error %v, want it to mention %q", input, err, want)
+		}
+	}
+}
+
 func TestReaderErrorsNameTheLine(t *testing.T) {
 	header := `{"kind":"trace.header","version":1,"scenario":"s","seed":1,"build":"b"}` + "\n"
 	cases := map[string]string{

@@ -1,5 +1,6 @@
 // Package linz holds the sequential models that checker hands to porcupine, and the one way
-// checker runs porcupine: with a time budget whose expiry is an explicit unknown, and with
+// checker runs porcupine: with a budget of model steps whose exhaustion is an explicit
+// unknown, the same on every machine; a wall-clock timeout only as a safety net; and with
 // porcupine's HTML visualization written next to a run's artifacts when a history has no
 // linearization.
 //

@@ -3,6 +3,7 @@ package linz
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -13,25 +14,85 @@ import (
 // is the same as never.
 const Pending = math.MaxInt64
 
-// Run checks history against model within timeout (wall clock; it must be positive, since
-// porcupine reads zero as no limit). When the outcome is Illegal and htmlPath is set, it
-// writes porcupine's visualization there; the error is about that file only.
+// Limits bound one check. Steps is the real bound and Timeout only a safety net.
+type Limits struct {
+	// Steps is how many model steps porcupine may try. Its search visits histories in an
+	// order fixed by the history alone, so the step at which a search runs out is the same on
+	// every machine and at any load: running out is a verdict of the trace, not of the clock.
+	// Must be positive.
+	Steps int64
+	// Timeout is the wall-clock safety net for a search whose steps are unexpectedly slow.
+	// It should be far longer than Steps takes; when it fires anyway, the outcome is Unknown
+	// and depends on the machine, the one exception to checks being pure functions of the
+	// trace. Must be positive, since porcupine reads zero as no limit.
+	Timeout time.Duration
+}
+
+// Outcome is what a check decided and what it took.
+type Outcome struct {
+	Result porcupine.CheckResult
+	// Steps counts the model steps tried, up to Limits.Steps.
+	Steps int64
+	// OutOfSteps is set when the search needed more than Limits.Steps: Result is Unknown.
+	OutOfSteps bool
+	// TimedOut is set when the wall-clock safety net fired first: Result is Unknown.
+	TimedOut bool
+}
+
+// Run checks history against model within limits. When the outcome is Illegal and htmlPath
+// is set, it writes porcupine's visualization there; the error is about that file only.
 //
-// Run is deterministic except at the budget's edge: a slow machine can turn Ok or Illegal into
-// Unknown, never one into the other.
-func Run(model porcupine.Model, history []porcupine.Operation, timeout time.Duration, htmlPath string) (porcupine.CheckResult, error) {
-	if timeout <= 0 {
-		panic(fmt.Sprintf("linz: timeout %v must be positive", timeout))
+// The model must not partition the history: porcupine searches partitions in parallel, and
+// the steps of parallel searches are not counted in a fixed order.
+func Run(model porcupine.Model, history []porcupine.Operation, limits Limits, htmlPath string) (Outcome, error) {
+	if limits.Steps <= 0 || limits.Timeout <= 0 {
+		panic(fmt.Sprintf("linz: limits %+v must be positive", limits))
 	}
+	if model.Partition != nil || model.PartitionEvent != nil {
+		panic("linz: a partitioned model would count its steps in no fixed order")
+	}
+	counted, steps := countSteps(model, limits.Steps)
+	var out Outcome
+	var info porcupine.LinearizationInfo
 	if htmlPath == "" {
-		return porcupine.CheckOperationsTimeout(model, history, timeout), nil
+		out.Result = porcupine.CheckOperationsTimeout(counted, history, limits.Timeout)
+	} else {
+		out.Result, info = porcupine.CheckOperationsVerbose(counted, history, limits.Timeout)
 	}
-	result, info := porcupine.CheckOperationsVerbose(model, history, timeout)
-	if result != porcupine.Illegal {
-		return result, nil
+	taken := steps.Load()
+	out.Steps = min(taken, limits.Steps)
+	switch {
+	case taken > limits.Steps:
+		out.Result, out.OutOfSteps = porcupine.Unknown, true
+	case out.Result == porcupine.Unknown:
+		out.TimedOut = true
 	}
+	if out.Result != porcupine.Illegal || htmlPath == "" {
+		return out, nil
+	}
+	// The visualization replays steps with the model itself, not the counted one.
 	if err := porcupine.VisualizePath(model, info, htmlPath); err != nil {
-		return result, fmt.Errorf("linz: writing visualization: %w", err)
+		return out, fmt.Errorf("linz: writing visualization: %w", err)
 	}
-	return result, nil
+	return out, nil
+}
+
+// countSteps returns model with a Step that counts its calls. Past budget it accepts every
+// step without looking: the search then ends in one pass over what is left, with an answer
+// Run discards, instead of backtracking through every refusal. The count is atomic because
+// after a timeout porcupine returns while its search goroutine is still winding down.
+func countSteps(model porcupine.Model, budget int64) (porcupine.Model, *atomic.Int64) {
+	steps := new(atomic.Int64)
+	step := model.Step
+	if step == nil {
+		panic("linz: the model has no Step")
+	}
+	model.StepContext = nil
+	model.Step = func(state, input, output any) (bool, any) {
+		if steps.Add(1) > budget {
+			return true, state
+		}
+		return step(state, input, output)
+	}
+	return model, steps
 }

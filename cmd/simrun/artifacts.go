@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ckptsim/ckptsim/scenarios"
@@ -14,15 +17,36 @@ type artifactPolicy struct {
 	explicit bool   // -artifacts was given: save every failing run, expected or not
 }
 
+// artifactPolicy returns the policy for -artifacts flagDir. The directory is checked now, so
+// that one that cannot exist (a path through a file) is bad input before anything runs, but
+// created only when the first artifact is saved: input found bad later (a scenario that
+// cannot be planned) leaves no empty directory behind.
 func (a *app) artifactPolicy(flagDir string) (artifactPolicy, error) {
 	if flagDir == "" {
 		return artifactPolicy{dir: a.artifactDir}, nil
 	}
-	// Create it now, so that an unusable directory is bad input before anything runs.
-	if err := os.MkdirAll(flagDir, 0o755); err != nil {
-		return artifactPolicy{}, fmt.Errorf("-artifacts %s: cannot create the directory: %v", flagDir, err)
+	if err := checkCanBeDir(flagDir); err != nil {
+		return artifactPolicy{}, fmt.Errorf("-artifacts %s: cannot be a directory: %v", flagDir, err)
 	}
 	return artifactPolicy{dir: flagDir, explicit: true}, nil
+}
+
+// checkCanBeDir reports whether dir is a directory or could be made one: its nearest
+// existing ancestor must be a directory.
+func checkCanBeDir(dir string) error {
+	for path := filepath.Clean(dir); ; path = filepath.Dir(path) {
+		info, err := os.Stat(path)
+		switch {
+		case err == nil && info.IsDir():
+			return nil
+		case err == nil:
+			return fmt.Errorf("%s is not a directory", path)
+		case !errors.Is(err, fs.ErrNotExist):
+			return err
+		case filepath.Dir(path) == path:
+			return nil // nothing exists up to the root, which the system will say when creating
+		}
+	}
 }
 
 // wants reports whether a run with result r gets an artifact: with -artifacts every failing

@@ -29,6 +29,8 @@ func TestBadInput(t *testing.T) {
 	truncated := writeFile(t, filepath.Join(dir, "truncated.json"), string(data[:len(data)/2]))
 	corrupted := writeFile(t, filepath.Join(dir, "corrupted.json"), strings.Replace(string(data), `"trace_hash": "`, `"trace_hash": "zz`, 1))
 	passed := writeFile(t, filepath.Join(dir, "passed.json"), passingArtifact(t, data))
+	edited := writeFile(t, filepath.Join(dir, "edited.json"), strings.Replace(string(data), `"records": 60`, `"records": 59`, 1))
+	unscheduled := writeFile(t, filepath.Join(dir, "unscheduled.json"), withoutScheduleEntry(t, data))
 
 	for _, tc := range []struct {
 		name string
@@ -48,6 +50,8 @@ func TestBadInput(t *testing.T) {
 		{"missing seed", []string{"run", "-scenario", "standard"}, "run: -seed is required"},
 		{"bad seed", []string{"run", "-scenario", "standard", "-seed", "x"}, `invalid value "x" for -seed: must be a non-negative integer`},
 		{"negative seed", []string{"run", "-scenario", "standard", "-seed", "-1"}, "must be a non-negative integer"},
+		{"seed out of range", []string{"run", "-scenario", "standard", "-seed", "99999999999999999999"}, `invalid value "99999999999999999999" for -seed: out of range: seeds go from 0 to 18446744073709551615`},
+		{"seed range out of range", []string{"sweep", "-seeds", "1-99999999999999999999"}, "for -seeds: out of range: seeds go from 0 to 18446744073709551615"},
 		{"bad seed range", []string{"sweep", "-seeds", "5-3"}, `invalid value "5-3" for -seeds: the first seed is after the last`},
 		{"seed range not numbers", []string{"sweep", "-seeds", "a-b"}, `invalid value "a-b" for -seeds`},
 		{"bad shard", []string{"sweep", "-shard", "0/4"}, "want I/N with 1 <= I <= N"},
@@ -63,6 +67,9 @@ func TestBadInput(t *testing.T) {
 		{"replay of a directory", []string{"replay", dir}, "is a directory, not a file"},
 		{"replay of a truncated artifact", []string{"replay", truncated}, "truncated.json is not a valid artifact: artifact: invalid JSON"},
 		{"replay of a corrupted artifact", []string{"replay", corrupted}, "artifact.trace_hash: must be 64 lower-case hex digits"},
+		{"replay of an edited artifact", []string{"replay", edited}, "artifact.digest: does not match the artifact's content"},
+		{"replay of an artifact missing a scheduled fault", []string{"replay", unscheduled}, "artifact.schedule: differs from artifact.scenario.faults"},
+		{"shrink into a missing directory", []string{"shrink", good, "-o", filepath.Join(dir, "no", "such", "dir", "x.json")}, "shrink: -o " + filepath.Join(dir, "no", "such", "dir", "x.json") + ": no directory"},
 		{"replay of a scenario file", []string{"replay", notArtifact}, "is not a valid artifact: artifact.name: unknown field"},
 		{"shrink of a corrupted artifact", []string{"shrink", corrupted, "-o", existing}, "not a valid artifact"},
 		{"shrink of a passing run", []string{"shrink", passed, "-o", existing}, "nothing to shrink"},
@@ -131,6 +138,19 @@ func goodArtifact(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// withoutScheduleEntry rewrites an artifact's data with the last entry of its schedule gone
+// (the scenario's faults left as they are) and a digest that fits: an artifact whose fields
+// disagree, as a hand edit that knew to reseal it would leave.
+func withoutScheduleEntry(t *testing.T, data []byte) string {
+	t.Helper()
+	a, err := scenarios.ParseArtifact(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Schedule.Entries = a.Schedule.Entries[:len(a.Schedule.Entries)-1]
+	return string(scenarios.MarshalArtifact(a))
 }
 
 // passingArtifact rewrites an artifact's data into one of a run that passed.

@@ -11,19 +11,18 @@ import (
 // per second, virtual seconds simulated per wall second, and seeds per second. It measures;
 // it judges nothing, so its exit status is 0 unless the input is bad.
 func (a *app) bench(args []string) int {
-	const usage = "bench [-json] [-seeds N] [-j N]"
 	fs := newFlags("bench")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	count := positiveInt{value: 20}
 	fs.Var(&count, "seeds", "number of seeds to run, from 1")
 	jobs := positiveInt{value: 1}
 	fs.Var(&jobs, "j", "runs in parallel")
-	positional, status := a.parseCommand(fs, usage, args)
+	positional, status := a.parseCommand(fs, usageBench, args)
 	if status >= 0 {
 		return status
 	}
 	if len(positional) > 0 {
-		return a.fail("bench: unexpected argument %q (usage: simrun %s)", positional[0], usage)
+		return a.fail("bench: unexpected argument %q (usage: simrun %s)", positional[0], usageBench)
 	}
 	var standard *scenarios.Scenario
 	for _, s := range a.builtins() {

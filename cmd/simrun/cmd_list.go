@@ -10,15 +10,14 @@ import (
 // list is `simrun list`: the built-in scenarios with what they expect, or with -json each
 // whole scenario on its own line (the same JSON a scenario file holds).
 func (a *app) list(args []string) int {
-	const usage = "list [-json]"
 	fs := newFlags("list")
 	asJSON := fs.Bool("json", false, "print each scenario as one JSON line")
-	positional, status := a.parseCommand(fs, usage, args)
+	positional, status := a.parseCommand(fs, usageList, args)
 	if status >= 0 {
 		return status
 	}
 	if len(positional) > 0 {
-		return a.fail("list: unexpected argument %q (usage: simrun %s)", positional[0], usage)
+		return a.fail("list: unexpected argument %q (usage: simrun %s)", positional[0], usageList)
 	}
 	all := a.builtins()
 	if *asJSON {

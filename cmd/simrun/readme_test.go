@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// TestReadmeWalkthrough runs the commands of the README's "Using simrun" walkthrough, in
-// order, in a fresh directory, and checks that the output it quotes is what they print. The
-// long sweeps of its last part are left out: their flags are tested elsewhere.
+// TestReadmeWalkthrough runs every command of the README's "Using simrun" section as it is
+// written, in order, in a fresh directory (a "> FILE" at the end of a command sends its
+// output there), and checks that each exits 0 and that the output the section quotes is what
+// they print.
 func TestReadmeWalkthrough(t *testing.T) {
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -19,8 +20,7 @@ func TestReadmeWalkthrough(t *testing.T) {
 	if !ok {
 		t.Fatal("README has no section \"## Using simrun\"")
 	}
-	section, _, _ = strings.Cut(section, "\n## ")
-	walkthrough, _, _ := strings.Cut(section, "\n### Sweeps and shards\n")
+	walkthrough, _, _ := strings.Cut(section, "\n## ")
 
 	inTempDir(t)
 	var printed strings.Builder
@@ -39,11 +39,19 @@ func TestReadmeWalkthrough(t *testing.T) {
 		command, isCommand := strings.CutPrefix(line, "go run ./cmd/simrun")
 		switch {
 		case isCommand:
+			command, redirect, toFile := strings.Cut(command, ">")
 			r := realRun(strings.Fields(command)...)
 			if r.code != exitOK {
 				t.Fatalf("%s: exit %d\n%s%s", line, r.code, r.stdout, r.stderr)
 			}
-			printed.WriteString(r.stdout)
+			if !toFile {
+				printed.WriteString(r.stdout)
+				continue
+			}
+			writeFile(t, strings.TrimSpace(redirect), r.stdout)
+			if len(jsonLines(t, r.stdout)) < 2 {
+				t.Errorf("%s: want JSON lines, a run and a summary at least, got %q", line, r.stdout)
+			}
 		case strings.HasPrefix(line, "grep "), line == "...":
 		default:
 			quoted = append(quoted, line)

@@ -46,12 +46,38 @@ func printPlan(w io.Writer, p *scenarios.Plan) {
 		source = "drawn by swarm"
 	}
 	row("faults", fmt.Sprintf("%d %s", len(p.Faults.Entries), source))
-	for _, f := range p.Faults.Entries {
-		fmt.Fprintln(w, "  "+f.String())
-	}
+	printFaults(w, s, p.Faults.Entries)
 	if len(s.Script) > 0 {
 		row("script", fmt.Sprintf("%d steps", len(s.Script)))
 	}
+}
+
+// printFaults writes a schedule, one fault a line, and under each network or data fault the
+// host links it acts on. The simulator connects hosts, not tasks, so such a fault hits every
+// channel between the two hosts, not only the one it names; the plan says so rather than let
+// a violation on another channel look like a fault that missed.
+func printFaults(w io.Writer, s *scenarios.Scenario, entries []faults.Entry) {
+	for _, e := range entries {
+		fmt.Fprintln(w, "  "+e.String())
+		for _, hl := range s.FaultHostLinks(e.Fault) {
+			fmt.Fprintf(w, "    acts on host link %s->%s, and so on all it carries: %s\n", hl.From, hl.To, describeLinks(hl.Carries))
+		}
+	}
+}
+
+// maxLinksShown bounds the links listed under one fault; a wide shuffle has hundreds.
+const maxLinksShown = 6
+
+func describeLinks(links []faults.Link) string {
+	var names []string
+	for i, l := range links {
+		if i == maxLinksShown {
+			names = append(names, fmt.Sprintf("and %d more", len(links)-i))
+			break
+		}
+		names = append(names, l.From+"->"+l.To)
+	}
+	return strings.Join(names, ", ")
 }
 
 func describeTopology(s *scenarios.Scenario) string {

@@ -59,12 +59,21 @@ func (t *tally) finish() {
 	t.CheckpointP50, t.CheckpointP99 = quantiles(t.checkpoint)
 }
 
+// quantiles returns the median and the 99th percentile of values (whole nanoseconds),
+// interpolated between neighbours and rounded to the nearest nanosecond.
+//
+// The interpolation is floating point, where Go may fuse a multiply and an add into one
+// instruction on some architectures and round the result differently. Rounding to whole
+// nanoseconds hides that difference except when the exact quantile lies within a hair of
+// half a nanosecond, so on another architecture a summary quantile may, rarely, differ in its
+// last nanosecond. The runs and their trace hashes are exact; only this summary statistic is
+// not.
 func quantiles(values []float64) (p50, p99 jsonFloat) {
 	if len(values) == 0 {
 		return jsonFloat(math.NaN()), jsonFloat(math.NaN())
 	}
 	q := stats.Quantiles(values, 0.5, 0.99)
-	return jsonFloat(q[0]), jsonFloat(q[1])
+	return jsonFloat(math.Round(q[0])), jsonFloat(math.Round(q[1]))
 }
 
 // jsonFloat is a float that marshals NaN as null.

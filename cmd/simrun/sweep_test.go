@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -188,5 +189,21 @@ func TestSummaryQuantiles(t *testing.T) {
 	s.print(&out)
 	if !strings.Contains(out.String(), "50.5ms") || !strings.Contains(out.String(), "99.0ms") {
 		t.Errorf("table:\n%s", out.String())
+	}
+}
+
+// Summary quantiles are whole nanoseconds, so the floating-point interpolation behind them
+// (whose last bit may depend on the architecture) shows only at a half nanosecond.
+func TestSummaryQuantilesAreWholeNanoseconds(t *testing.T) {
+	for _, values := range [][]float64{{1, 2}, {1, 2, 4}, {3, 10, 11, 500, 1_000_001}} {
+		p50, p99 := quantiles(values)
+		for _, q := range []jsonFloat{p50, p99} {
+			if float64(q) != math.Trunc(float64(q)) {
+				t.Errorf("quantiles of %v: %v is not a whole number of nanoseconds", values, q)
+			}
+		}
+	}
+	if p50, p99 := quantiles([]float64{1, 2, 4}); p50 != 2 || p99 != 4 {
+		t.Errorf("quantiles of 1, 2, 4: %v and %v, want 2 and 4 (3.96 rounded)", p50, p99)
 	}
 }

@@ -36,12 +36,15 @@ type Fake struct {
 const MinFailingInput = 10
 
 // DefaultFails fails a run when its schedule holds an out-of-model fault, or when it is a
-// negative control with any fault at all, provided the input is at least MinFailingInput. The
-// property is the negative control's, or exactly-once for a scenario expected to pass.
+// negative control with any fault at all, provided the input (records, token transfers, or
+// script steps) is at least MinFailingInput. The property is the negative control's, or exactly-once for a scenario expected to pass.
 func DefaultFails(p *scenarios.Plan) []string {
 	s := p.Scenario
 	size := s.Workload.Records
-	if s.Workload.Kind == scenarios.WorkloadTokens {
+	switch {
+	case len(s.Script) > 0:
+		size = len(s.Script) // a script's steps are its input
+	case s.Workload.Kind == scenarios.WorkloadTokens:
 		size = s.Workload.Transfers
 	}
 	if size < MinFailingInput {

@@ -1,11 +1,14 @@
 package simenv
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -25,7 +28,8 @@ func tokenGraph() engine.Graph {
 	}}}}
 }
 
-// checkTokens verifies conservation in every completed global snapshot.
+// checkTokens verifies conservation in every completed global snapshot, and that no
+// process ever held a negative balance in a snapshot.
 func checkTokens(t *testing.T, events []trace.Event, total int64) {
 	t.Helper()
 	sums := make(map[uint64]int64)
@@ -33,6 +37,9 @@ func checkTokens(t *testing.T, events []trace.Event, total int64) {
 		switch e.Kind {
 		case trace.KindSnapshotTaken:
 			tokens, _ := e.Attr(trace.AttrTokens)
+			if strings.HasPrefix(tokens, "-") {
+				t.Errorf("seq %d: %s holds %s tokens in its snapshot for %d", e.Seq, e.Task, tokens, e.CP)
+			}
 			sums[e.CP] += atoi(tokens)
 			for _, a := range e.Attrs {
 				if len(a.Key) > len(trace.AttrChanTokensPrefix) && a.Key[:len(trace.AttrChanTokensPrefix)] == trace.AttrChanTokensPrefix {
@@ -89,5 +96,135 @@ func TestTokensExactlyOnceUnderCrashes(t *testing.T) {
 		checkRestores(t, job.Recorder.Events())
 		checkIDsAndRecovery(t, job.Recorder.Events())
 		t.Logf("seed %d: %d failovers, %d snapshots", seed, countKind(job, trace.KindJobFailover), countKind(job, trace.KindCheckpointComplete))
+	}
+}
+
+// checkBalances compares the final balances with the reference.
+func checkBalances(t *testing.T, job *Job, ref *engine.Reference, context string) {
+	t.Helper()
+	got := job.Runtime.TokenBalances()
+	for task, want := range ref.Balances {
+		if got[task] != want {
+			t.Errorf("%s: %s: balance %d, want %d", context, task, got[task], want)
+		}
+	}
+}
+
+// pairGraph is two processes sending each other tokens. With tightInitial tokens each, the
+// least that lets every transfer be made, the processes must often wait for tokens to
+// arrive: made one every Interval regardless, the transfers would need about 27 each.
+func pairGraph(initial int64) engine.Graph {
+	return engine.Graph{Operators: []engine.Operator{{Name: "tok", Parallelism: 2, Logic: engine.Tokens{
+		Links:            [][2]int{{0, 1}, {1, 0}},
+		Transfers:        60,
+		Interval:         500 * time.Microsecond,
+		Initial:          initial,
+		MaxAmount:        5,
+		Seed:             3,
+		SnapshotInterval: 5 * time.Millisecond,
+		MaxConcurrent:    2,
+		Initiators:       []int{0, 1},
+	}}}}
+}
+
+const tightInitial = 8
+
+// TestTokensWaitForTokensTheyLack runs pairGraph with tightInitial tokens each and checks
+// after every traced event that no process holds a negative balance: a process waits for
+// tokens it lacks instead of sending them (it used not to). Each run still makes every
+// transfer, to the reference's balances, under crashes too; with one token less the job
+// is refused, as some transfer could never be made.
+func TestTokensWaitForTokensTheyLack(t *testing.T) {
+	cfg := engine.DefaultConfig(pairGraph(tightInitial))
+	cfg.TraceRecords = true // an event at every transfer
+	ref, err := engine.ComputeReference(&cfg.Graph, engine.ReferenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lower := engine.DefaultConfig(pairGraph(tightInitial - 1))
+	if err := lower.Validate(); err == nil || !strings.Contains(err.Error(), "can never make its transfer") {
+		t.Fatalf("with %d tokens each the transfers cannot all be made, yet: %v", tightInitial-1, err)
+	}
+	for seed := uint64(1); seed <= 4; seed++ {
+		job, err := NewJob(seed, cfg, DefaultConfig(2), nil, sim.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		job.Recorder.KeepEvents()
+		overdrawn := ""
+		job.Recorder.Watch(func(e trace.Event) {
+			for task, b := range job.Runtime.TokenBalances() {
+				if b < 0 && overdrawn == "" {
+					overdrawn = fmt.Sprintf("%s holds %d tokens at %s", task, b, e)
+				}
+			}
+		})
+		crash := ""
+		if seed > 1 { // a crash at a different moment of each run
+			crash = engine.TaskID("tok", int(seed%2))
+			job.Kernel.At(sim.Time(time.Duration(seed)*4*time.Millisecond), func() { _ = job.Runtime.CrashTask(crash) })
+		}
+		if err := job.Start(); err != nil {
+			t.Fatal(err)
+		}
+		context := fmt.Sprintf("seed %d, crash %q", seed, crash)
+		if r := job.RunUntilFinished(30 * time.Second); r != sim.StopStopped {
+			t.Fatalf("%s: ended with %v", context, r)
+		}
+		if overdrawn != "" {
+			t.Errorf("%s: %s", context, overdrawn)
+		}
+		checkBalances(t, job, ref, context)
+		checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
+		checkCuts(t, job.Recorder.Events())
+	}
+}
+
+// TestTokensSurviveLostOrders loses the coordinator's second order to the processes (the
+// first snapshot of initiator 2), as a partition of a control link does. The lost order
+// leaves its snapshot unfinished (until it expires, or the job ends); the snapshots after
+// it must go on with their own ids. (The processes used to number the snapshots they initiated
+// themselves, and the next order to initiator 2 named an id it did not take: the engine
+// panicked.)
+func TestTokensSurviveLostOrders(t *testing.T) {
+	cfg := engine.DefaultConfig(tokenGraph())
+	cfg.Checkpoint.Timeout = 300 * time.Millisecond
+	ref, err := engine.ComputeReference(&cfg.Graph, engine.ReferenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 4; seed++ {
+		job, err := NewJob(seed, cfg, DefaultConfig(3), nil, sim.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		job.Recorder.KeepEvents()
+		orders := 0
+		for _, l := range job.Kernel.Links() {
+			l.SetDropFilter(func(msg any) bool {
+				// Token orders are the coordinator's only messages without a class.
+				from, _, payload, ok := Unwrap(msg)
+				if !ok || from != "coordinator" || engine.Classify(payload) != "" {
+					return false
+				}
+				orders++
+				return orders == 2
+			})
+		}
+		if err := job.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if r := job.RunUntilFinished(30 * time.Second); r != sim.StopStopped {
+			t.Fatalf("seed %d: ended with %v", seed, r)
+		}
+		context := fmt.Sprintf("seed %d", seed)
+		checkBalances(t, job, ref, context)
+		checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
+		checkCuts(t, job.Recorder.Events())
+		checkIDsAndRecovery(t, job.Recorder.Events())
+		if countKind(job, trace.KindCheckpointTrigger) == countKind(job, trace.KindCheckpointComplete) {
+			t.Errorf("%s: every snapshot completed, the one whose order was lost too", context)
+		}
+		t.Logf("%s: %d orders, %d failovers, %d snapshots", context, orders, countKind(job, trace.KindJobFailover), countKind(job, trace.KindCheckpointComplete))
 	}
 }
