@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/ckptsim/ckptsim/engine/extstore"
 	"github.com/ckptsim/ckptsim/protocol"
@@ -44,7 +45,7 @@ type sinkPart struct {
 	// unanswered holds the requests sent again until the store answers them, in the order
 	// first sent. A finished sink exits only when none is left, so that a finished job has
 	// its output committed.
-	unanswered   []*storeRequest
+	unanswered   []unanswered
 	retryArmed   bool
 	retryTimer   Timer
 	exitWhenIdle bool
@@ -70,20 +71,26 @@ func (r *storeRequest) answered() bool {
 	return false
 }
 
+// unanswered is a request waiting for the store's answer, and when it was last sent.
+type unanswered struct {
+	req       *storeRequest
+	sentNanos int64
+}
+
 func (s *sinkPart) request(r *storeRequest) {
 	r.nonce = s.nonce
 	r.writer = s.t.plan.id
 	r.epoch = s.epoch
 	r.start = s.t.rt.env.Now()
 	if r.answered() {
-		s.unanswered = append(s.unanswered, r)
-		s.armRetry()
+		s.unanswered = append(s.unanswered, unanswered{req: r, sentNanos: r.start})
+		s.armRetry(s.t.rt.cfg.Store.RetryInterval)
 	}
 	s.t.proc.Send(storeName, r)
 }
 
-// armRetry makes sure unanswered requests are sent again after Store.RetryInterval.
-func (s *sinkPart) armRetry() {
+// armRetry makes sure unanswered requests are looked at again in d.
+func (s *sinkPart) armRetry(d time.Duration) {
 	if s.retryArmed {
 		return
 	}
@@ -91,28 +98,39 @@ func (s *sinkPart) armRetry() {
 	if s.retryTimer == nil {
 		s.retryTimer = s.t.proc.NewTimer(s.retry)
 	}
-	s.retryTimer.Reset(s.t.rt.cfg.Store.RetryInterval)
+	s.retryTimer.Reset(d)
 }
 
-// retry sends every unanswered request again, in the order first sent.
+// retry sends again, in the order first sent, every unanswered request last sent
+// Store.RetryInterval ago or earlier, and looks again when the next one is due.
 func (s *sinkPart) retry() {
 	s.retryArmed = false
 	if len(s.unanswered) == 0 || !s.t.alive() {
 		return
 	}
-	for _, r := range s.unanswered {
-		// A copy: the one sent first may still be on its way, and messages are shared.
-		again := *r
-		s.t.proc.Send(storeName, &again)
+	now, interval := s.t.rt.env.Now(), int64(s.t.rt.cfg.Store.RetryInterval)
+	next := int64(-1)
+	for i := range s.unanswered {
+		u := &s.unanswered[i]
+		if now-u.sentNanos >= interval {
+			// A copy: the one sent first may still be on its way, and messages are
+			// shared.
+			again := *u.req
+			s.t.proc.Send(storeName, &again)
+			u.sentNanos = now
+		}
+		if due := u.sentNanos + interval; next < 0 || due < next {
+			next = due
+		}
 	}
-	s.armRetry()
+	s.armRetry(time.Duration(next - now))
 }
 
 // takeAnswered removes and returns the unanswered request m answers; nil if none (a
 // duplicate answer, to a request sent more than once).
 func (s *sinkPart) takeAnswered(m *storeReply) *storeRequest {
-	for i, r := range s.unanswered {
-		if r.op == m.op && r.txn == m.txn && r.cp == m.cp {
+	for i, u := range s.unanswered {
+		if r := u.req; r.op == m.op && r.txn == m.txn && r.cp == m.cp {
 			s.unanswered = slices.Delete(s.unanswered, i, i+1)
 			return r
 		}
