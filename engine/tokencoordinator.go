@@ -185,8 +185,14 @@ func (c *tokenCoordinator) armTick() {
 
 // tick expires snapshots that take too long, starts the scripted snapshots that wait for
 // room, and starts the next periodic one if there is room (with a script, once it is over).
+// Once the job finishes, it only repeats the order to finish to processes that may have
+// missed it.
 func (c *tokenCoordinator) tick() {
-	if c.restarting || c.finishing {
+	if c.finishing && !c.restarting {
+		c.orderFinish()
+		return
+	}
+	if c.restarting {
 		return
 	}
 	for _, cp := range sortedKeys(c.inFlight) {
@@ -335,6 +341,18 @@ func (c *tokenCoordinator) persist(terminal bool) {
 func (c *tokenCoordinator) finish() {
 	c.finishing = true
 	c.rt.finished = true
+	c.orderFinish()
+}
+
+// orderFinish sends every process the order to finish. The order may be lost on the way
+// (a partition drops it without a word), and a process that never gets it runs on forever:
+// so tick sends it again every SnapshotInterval until every process has exited. A process
+// that has exited drops the repeats, and one that is still running finishes at the first
+// that arrives.
+func (c *tokenCoordinator) orderFinish() {
+	if c.rt.Finished() {
+		return
+	}
 	for i := 0; i < c.n; i++ {
 		c.proc.Send(TaskID(c.op.Name, i), &tokenCommand{attempt: c.rt.attempt, kind: "finish"})
 	}

@@ -228,3 +228,67 @@ func TestTokensSurviveLostOrders(t *testing.T) {
 		t.Logf("%s: %d orders, %d failovers, %d snapshots", context, orders, countKind(job, trace.KindJobFailover), countKind(job, trace.KindCheckpointComplete))
 	}
 }
+
+// TestTokensFinishDespiteALostFinishOrder loses the coordinator's order to finish on its
+// way to one process: that process must still finish, and the job with it. (The order was
+// sent once, so the process ran on forever and the job never finished: a partition between
+// the coordinator and a process at the wrong moment, chandy-lamport-mesh seed 74.)
+//
+// A failure-free run finds when the job's last global snapshot completes (when the orders
+// go out) and when the first process finishes (they have arrived by then); a second run of
+// the same seed, identical until then, drops every coordinator order to tok-1 sent in
+// between.
+func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
+	cfg := engine.DefaultConfig(tokenGraph())
+	ref, err := engine.ComputeReference(&cfg.Graph, engine.ReferenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const seed = 2
+	clean := runWithFaults(t, cfg, DefaultConfig(3), seed, nil, 30*time.Second)
+	var lastComplete, firstFinish int64
+	for _, e := range clean.Recorder.Events() {
+		switch {
+		case e.Kind == trace.KindCheckpointComplete && firstFinish == 0:
+			lastComplete = e.T
+		case e.Kind == trace.KindTaskFinish && firstFinish == 0:
+			firstFinish = e.T
+		}
+	}
+	if firstFinish == 0 {
+		t.Fatal("the failure-free run finished no process")
+	}
+
+	job, err := NewJob(seed, cfg, DefaultConfig(3), nil, sim.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job.Recorder.KeepEvents()
+	dropped := 0
+	for _, l := range job.Kernel.Links() {
+		l.SetDropFilter(func(msg any) bool {
+			from, to, payload, ok := Unwrap(msg)
+			now := job.Kernel.Now().Nanoseconds()
+			// Token orders are the coordinator's only messages without a class.
+			if !ok || from != "coordinator" || to != "tok-1" || engine.Classify(payload) != "" ||
+				now < lastComplete || now > firstFinish {
+				return false
+			}
+			dropped++
+			return true
+		})
+	}
+	if err := job.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := job.RunUntilFinished(30 * time.Second)
+	if dropped == 0 {
+		t.Fatalf("no order to tok-1 went out between %dns and %dns", lastComplete, firstFinish)
+	}
+	if r != sim.StopStopped {
+		t.Fatalf("ended with %v after %d orders to tok-1 were lost: the job did not finish", r, dropped)
+	}
+	checkBalances(t, job, ref, "lost finish order")
+	checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
+	checkCuts(t, job.Recorder.Events())
+}
