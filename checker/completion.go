@@ -21,3 +21,28 @@ func durablyCompletes(e *trace.Event) (uint64, bool) {
 	}
 	return 0, false
 }
+
+// ledger follows, in one pass over a trace, the two facts about checkpoints that several
+// properties look up: which are savepoints, and which are durably complete so far.
+type ledger struct {
+	savepoints map[uint64]bool
+	completed  map[uint64]bool
+	latest     uint64 // the highest durably complete checkpoint, savepoints aside
+}
+
+func newLedger() *ledger {
+	return &ledger{savepoints: make(map[uint64]bool), completed: make(map[uint64]bool)}
+}
+
+// observe takes in e; call it for every event, in trace order.
+func (l *ledger) observe(e *trace.Event) {
+	if e.Kind == trace.KindCheckpointTrigger && isSavepointTrigger(e) {
+		l.savepoints[e.CP] = true
+	}
+	if cp, ok := durablyCompletes(e); ok {
+		l.completed[cp] = true
+		if !l.savepoints[cp] {
+			l.latest = max(l.latest, cp)
+		}
+	}
+}

@@ -42,31 +42,19 @@ func DurableBeforeVisible(events []trace.Event, opts LinzOptions) Result {
 
 // visibleBeforeDurable is the one-pass half: notifications and commits before completion.
 func visibleBeforeDurable(events []trace.Event) []Violation {
-	completed := make(map[uint64]bool)
-	savepoints := make(map[uint64]bool)
-	var latest uint64 // highest completed checkpoint, savepoints aside
+	checkpoints := newLedger()
 	var violations []Violation
 	for i := range events {
 		e := &events[i]
+		checkpoints.observe(e)
 		switch e.Kind {
-		case trace.KindCheckpointTrigger:
-			if isSavepointTrigger(e) {
-				savepoints[e.CP] = true
-			}
-		case trace.KindCheckpointComplete, trace.KindCoordinatorRecover:
-			if cp, ok := durablyCompletes(e); ok {
-				completed[cp] = true
-				if !savepoints[cp] {
-					latest = max(latest, cp)
-				}
-			}
 		case trace.KindNotifyComplete:
-			if !completed[e.CP] {
+			if !checkpoints.completed[e.CP] {
 				violations = append(violations, violationAt(PropDurableVisible, e,
 					"%s notified of checkpoint %d before it was durably complete", e.Task, e.CP))
 			}
 		case trace.KindSinkCommit:
-			if e.CP != 0 && latest < e.CP {
+			if e.CP != 0 && checkpoints.latest < e.CP {
 				violations = append(violations, violationAt(PropDurableVisible, e,
 					"%s committed transaction %q of checkpoint %d before any checkpoint >= %d was durably complete",
 					e.Task, e.Txn, e.CP, e.CP))

@@ -17,29 +17,21 @@ type taskCheckpoint struct {
 // of the same task's snapshot.taken for n. Each violation is pinned to the restore.
 func RestoreFidelity(events []trace.Event) Result {
 	snapshotAt := make(map[taskCheckpoint]int) // index of the latest snapshot.taken
-	completed := make(map[uint64]bool)
-	savepoints := make(map[uint64]bool)
+	checkpoints := newLedger()
 	var violations []Violation
 	for i := range events {
 		e := &events[i]
+		checkpoints.observe(e)
 		switch e.Kind {
-		case trace.KindCheckpointTrigger:
-			if isSavepointTrigger(e) {
-				savepoints[e.CP] = true
-			}
-		case trace.KindCheckpointComplete, trace.KindCoordinatorRecover:
-			if cp, ok := durablyCompletes(e); ok {
-				completed[cp] = true
-			}
 		case trace.KindSnapshotTaken:
 			snapshotAt[taskCheckpoint{e.Task, e.CP}] = i
 		case trace.KindJobFailover:
-			violations = append(violations, judgeRestoreSource(e, completed, savepoints)...)
+			violations = append(violations, judgeRestoreSource(e, checkpoints)...)
 		case trace.KindTaskRestore:
 			if e.CP == 0 {
 				continue // a fresh start restores nothing
 			}
-			found := judgeRestoreSource(e, completed, savepoints)
+			found := judgeRestoreSource(e, checkpoints)
 			if len(found) == 0 {
 				found = judgeRestoredState(events, e, snapshotAt)
 			}
@@ -51,14 +43,14 @@ func RestoreFidelity(events []trace.Event) Result {
 
 // judgeRestoreSource checks that a restore or failover names a completed checkpoint that is
 // not a savepoint.
-func judgeRestoreSource(e *trace.Event, completed, savepoints map[uint64]bool) []Violation {
+func judgeRestoreSource(e *trace.Event, checkpoints *ledger) []Violation {
 	switch {
 	case e.CP == 0:
 		return nil
-	case savepoints[e.CP]:
+	case checkpoints.savepoints[e.CP]:
 		return []Violation{violationAt(PropRestoreFidelity, e,
 			"%s from savepoint %d: savepoints are never used for automatic recovery", e.Kind, e.CP)}
-	case !completed[e.CP]:
+	case !checkpoints.completed[e.CP]:
 		return []Violation{violationAt(PropRestoreFidelity, e,
 			"%s from checkpoint %d, which had not completed", e.Kind, e.CP)}
 	}
