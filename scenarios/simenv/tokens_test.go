@@ -202,9 +202,8 @@ func TestTokensSurviveLostOrders(t *testing.T) {
 		orders := 0
 		for _, l := range job.Kernel.Links() {
 			l.SetDropFilter(func(msg any) bool {
-				// Token orders are the coordinator's only messages without a class.
 				from, _, payload, ok := Unwrap(msg)
-				if !ok || from != "coordinator" || engine.Classify(payload) != "" {
+				if !ok || from != "coordinator" || engine.Classify(payload) != engine.ClassTokens {
 					return false
 				}
 				orders++
@@ -269,8 +268,7 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 		l.SetDropFilter(func(msg any) bool {
 			from, to, payload, ok := Unwrap(msg)
 			now := job.Kernel.Now().Nanoseconds()
-			// Token orders are the coordinator's only messages without a class.
-			if !ok || from != "coordinator" || to != "tok-1" || engine.Classify(payload) != "" ||
+			if !ok || from != "coordinator" || to != "tok-1" || engine.Classify(payload) != engine.ClassTokens ||
 				now < lastComplete || now > firstFinish {
 				return false
 			}
