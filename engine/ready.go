@@ -114,8 +114,8 @@ func (t *task) exit() {
 	if t.tickTimer != nil {
 		t.tickTimer.Stop()
 	}
-	if c := t.rt.coord; c != nil && t.rt.Finished() {
-		c.jobDone()
+	if t.rt.Finished() {
+		t.rt.jobDone()
 	}
 }
 

@@ -183,6 +183,17 @@ func (rt *Runtime) taskFailed(t *task, reason string) {
 	c.proc.After(rt.cfg.FailureDetection, func() { c.taskFailed(attempt) })
 }
 
+// jobDone tells the running coordinator that every task of the finished job has exited, so
+// that it stops ticking.
+func (rt *Runtime) jobDone() {
+	if rt.tokenCoord != nil {
+		rt.tokenCoord.jobDone()
+	}
+	if rt.coord != nil {
+		rt.coord.jobDone()
+	}
+}
+
 // isTokenJob reports whether the job is a token workload (Chandy-Lamport snapshots).
 func (rt *Runtime) isTokenJob() bool {
 	_, ok := rt.cfg.Graph.Operators[0].Logic.(Tokens)

@@ -44,7 +44,9 @@ type tokenCoordinator struct {
 	metaBusy   bool
 	restarting bool
 	finishing  bool
-	tickArmed  bool
+	tickTimer  Timer // nil while no tick is armed
+	// stopped: the job is done (every process exited), so no tick is armed any more.
+	stopped bool
 }
 
 func newTokenCoordinator(rt *Runtime) *tokenCoordinator {
@@ -171,16 +173,29 @@ func (c *tokenCoordinator) read() {
 	})
 }
 
+// armTick keeps a tick every SnapshotInterval until the job is done.
 func (c *tokenCoordinator) armTick() {
-	if c.tickArmed {
+	if c.tickTimer != nil || c.stopped {
 		return
 	}
-	c.tickArmed = true
-	c.proc.After(c.spec.SnapshotInterval, func() {
-		c.tickArmed = false
+	c.tickTimer = c.proc.After(c.spec.SnapshotInterval, func() {
+		c.tickTimer = nil
 		c.tick()
 		c.armTick()
 	})
+}
+
+// jobDone stops the tick once every process of a finished job has exited: there is nothing
+// left to start, expire or repeat.
+func (c *tokenCoordinator) jobDone() {
+	if c.dead || c.stopped {
+		return
+	}
+	c.stopped = true
+	if c.tickTimer != nil {
+		c.tickTimer.Stop()
+		c.tickTimer = nil
+	}
 }
 
 // tick expires snapshots that take too long, starts the scripted snapshots that wait for
