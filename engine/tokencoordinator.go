@@ -22,9 +22,7 @@ const tokensKey = "meta/tokens"
 // snapshot, fails the job over to the latest one when a process dies, and finishes the job
 // when a snapshot shows every process done and nothing in flight.
 type tokenCoordinator struct {
-	rt    *Runtime
-	proc  Proc
-	dead  bool
+	coordinatorIncarnation
 	op    *Operator
 	spec  Tokens
 	n     int
@@ -64,17 +62,10 @@ func newTokenCoordinator(rt *Runtime) *tokenCoordinator {
 	if err != nil {
 		panic(fmt.Sprintf("engine: token graph: %v", err))
 	}
-	return &tokenCoordinator{rt: rt, op: op, spec: spec, n: op.Parallelism, graph: g}
+	return &tokenCoordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt}, op: op, spec: spec, n: op.Parallelism, graph: g}
 }
 
 func (c *tokenCoordinator) now() int64 { return c.rt.env.Now() }
-
-func (c *tokenCoordinator) trace(e trace.Event) {
-	if !c.dead && c.proc.Alive() {
-		e.Task = coordinatorName
-		c.rt.emit(e)
-	}
-}
 
 func (c *tokenCoordinator) begin(first bool) {
 	c.scheduleScript()
@@ -370,14 +361,6 @@ func (c *tokenCoordinator) orderFinish() {
 	}
 	for i := 0; i < c.n; i++ {
 		c.proc.Send(TaskID(c.op.Name, i), &tokenCommand{attempt: c.rt.attempt, kind: "finish"})
-	}
-}
-
-// Crashed implements Process.
-func (c *tokenCoordinator) Crashed() {
-	if !c.dead {
-		c.dead = true
-		c.rt.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coordinatorName})
 	}
 }
 
