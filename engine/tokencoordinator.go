@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -201,7 +202,7 @@ func (c *tokenCoordinator) tick() {
 	if c.restarting {
 		return
 	}
-	for _, cp := range sortedKeys(c.inFlight) {
+	for _, cp := range slices.Sorted(maps.Keys(c.inFlight)) {
 		if time.Duration(c.now()-c.inFlight[cp]) > c.rt.cfg.Checkpoint.Timeout {
 			// The collector cannot forget a snapshot, so an expired one fails the job
 			// over, which starts a fresh collector.
@@ -401,13 +402,4 @@ func nextTokenID(last uint64, n, o int) uint64 {
 		cp += uint64(n)
 	}
 	return cp
-}
-
-func sortedKeys(m map[uint64]int64) []uint64 {
-	keys := make([]uint64, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
