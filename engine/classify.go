@@ -19,7 +19,7 @@ const (
 	ClassNotify   MessageClass = "notify"   // coordinator -> task: complete or aborted
 	ClassStore    MessageClass = "store"    // to or from the external store
 	ClassMarker   MessageClass = "marker"   // a Chandy-Lamport marker
-	ClassTokens   MessageClass = "tokens"   // token workload control (reports, commands)
+	ClassTokens   MessageClass = "tokens"   // token workload: coordinator orders, process answers
 )
 
 // DataChannel reports whether messages of the class travel on data channels between tasks
@@ -64,6 +64,8 @@ func Classify(msg any) MessageClass {
 		return ClassNotify
 	case *storeRequest, *storeReply:
 		return ClassStore
+	case *tokenCommand, *tokenAnswer:
+		return ClassTokens
 	}
 	return ""
 }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -23,10 +22,8 @@ type taskControl struct {
 // the durable writes it asks for, sends its messages, and runs failovers. Everything it
 // needs after a crash is in storage: the id counter and the completed-checkpoint store.
 type coordinator struct {
-	rt    *Runtime
-	proc  Proc
+	coordinatorIncarnation
 	proto *protocol.Coordinator // nil while the incarnation reads storage
-	dead  bool
 	// stopped: the job is done (every task exited), so nothing is left to re-send and no
 	// tick is armed any more.
 	stopped bool
@@ -52,8 +49,7 @@ type coordinator struct {
 	// traceAbort).
 	deferredAborts []protocol.Abort
 
-	tickTimer Timer
-	tickAt    protocol.Time
+	tick deadlineTimer
 
 	// Failover: restarting is set between a failover plan and JobRestarted; restartAgain
 	// remembers a failure of the new attempt reported meanwhile.
@@ -64,13 +60,6 @@ type coordinator struct {
 }
 
 func (c *coordinator) now() protocol.Time { return protocol.Time(c.rt.env.Now()) }
-
-func (c *coordinator) trace(e trace.Event) {
-	if !c.dead && c.proc.Alive() {
-		e.Task = coordinatorName
-		c.rt.emit(e)
-	}
-}
 
 // begin starts the incarnation. The first incarnation of a job starts it fresh; a later
 // one reads the counter and the completed-checkpoint store, rebuilds the protocol
@@ -162,16 +151,6 @@ func (c *coordinator) Receive(from string, msg any) {
 	c.handleReady()
 }
 
-// Crashed implements Process.
-func (c *coordinator) Crashed() {
-	if c.dead {
-		return
-	}
-	c.dead = true
-	c.rt.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coordinatorName})
-}
-
-// taskFailed is the failure detector's report that a task of attempt died.
 func (c *coordinator) taskFailed(attempt int) {
 	if c.proto == nil || c.dead || attempt != c.rt.attempt {
 		return
@@ -330,21 +309,7 @@ func (c *coordinator) armTick() {
 	if c.stopped {
 		at = protocol.NoDeadline
 	}
-	if at == c.tickAt && c.tickTimer != nil {
-		return
-	}
-	if c.tickTimer != nil {
-		c.tickTimer.Stop()
-		c.tickTimer = nil
-	}
-	c.tickAt = at
-	if at == protocol.NoDeadline {
-		return
-	}
-	d := max(time.Duration(at-c.now()), 0)
-	c.tickTimer = c.proc.After(d, func() {
-		c.tickTimer = nil
-		c.tickAt = 0
+	c.tick.arm(c.proc, c.now(), at, func() {
 		c.proto.Tick(c.now())
 		c.handleReady()
 	})

@@ -62,19 +62,10 @@ func (rt *Runtime) FailTask(id, reason string) error {
 // recovers from storage and restarts the job. (When the coordinator's host crashes instead,
 // simenv restarts the coordinator with the host.)
 func (rt *Runtime) CrashCoordinator() error {
-	if tc := rt.tokenCoord; tc != nil {
-		if tc.dead || !tc.proc.Alive() {
-			return fmt.Errorf("engine: coordinator is not running")
-		}
-		tc.proc.Kill()
-		tc.dead = true
-		rt.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coordinatorName})
-		return nil
-	}
-	c := rt.coord
-	if c == nil || c.dead || !c.proc.Alive() {
+	if !rt.CoordinatorRunning() {
 		return fmt.Errorf("engine: coordinator is not running")
 	}
+	c := rt.currentCoordinator().incarnation()
 	c.proc.Kill()
 	c.dead = true
 	rt.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coordinatorName})
@@ -83,11 +74,8 @@ func (rt *Runtime) CrashCoordinator() error {
 
 // CoordinatorRunning reports whether a coordinator incarnation is alive.
 func (rt *Runtime) CoordinatorRunning() bool {
-	if tc := rt.tokenCoord; tc != nil {
-		return !tc.dead && tc.proc.Alive()
-	}
-	c := rt.coord
-	return c != nil && !c.dead && c.proc.Alive()
+	c := rt.currentCoordinator()
+	return c != nil && c.incarnation().running()
 }
 
 // SetCommitFaultHook installs fn, asked at every commit attempt the external store sees

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -111,32 +110,17 @@ func (t *task) exit() {
 	}
 	t.trace(trace.Event{Kind: trace.KindTaskFinish, Task: t.plan.id})
 	t.phase = phaseExited
-	if t.tickTimer != nil {
-		t.tickTimer.Stop()
+	if t.tick.timer != nil {
+		t.tick.timer.Stop()
 	}
-	if c := t.rt.coord; c != nil && t.rt.Finished() {
-		c.jobDone()
+	if t.rt.Finished() {
+		t.rt.jobDone()
 	}
 }
 
 // armTick keeps one timer at the protocol's next deadline (an alignment timeout).
 func (t *task) armTick() {
-	at := t.proto.NextDeadline()
-	if at == t.tickAt && t.tickTimer != nil {
-		return
-	}
-	if t.tickTimer != nil {
-		t.tickTimer.Stop()
-		t.tickTimer = nil
-	}
-	t.tickAt = at
-	if at == protocol.NoDeadline {
-		return
-	}
-	d := max(time.Duration(at-t.now()), 0)
-	t.tickTimer = t.proc.After(d, func() {
-		t.tickTimer = nil
-		t.tickAt = 0
+	t.tick.arm(t.proc, t.now(), t.proto.NextDeadline(), func() {
 		t.proto.Tick(t.now())
 		t.handleReady()
 		t.pump()

@@ -105,33 +105,40 @@ func (rt *Runtime) StartReader(i int) error {
 // one (after CrashCoordinator, or after its host restarted) recovers from storage and
 // restarts the job from the latest completed checkpoint. It kills a running incarnation.
 func (rt *Runtime) StartCoordinator() error {
+	var c coordinatorProcess
 	if rt.isTokenJob() {
-		c := newTokenCoordinator(rt)
-		proc, err := rt.env.Spawn(coordinatorName, c)
-		if err != nil {
-			return err
-		}
-		if rt.tokenCoord != nil {
-			rt.tokenCoord.dead = true
-		}
-		c.proc = proc
-		rt.tokenCoord = c
-		rt.coordinatorStarts++
-		c.begin(rt.coordinatorStarts == 1)
-		return nil
+		c = newTokenCoordinator(rt)
+	} else {
+		c = &coordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt}}
 	}
-	c := &coordinator{rt: rt}
 	proc, err := rt.env.Spawn(coordinatorName, c)
 	if err != nil {
 		return err
 	}
-	if rt.coord != nil {
-		rt.coord.dead = true
+	if prev := rt.currentCoordinator(); prev != nil {
+		prev.incarnation().dead = true
 	}
-	c.proc = proc
-	rt.coord = c
+	c.incarnation().proc = proc
+	switch c := c.(type) {
+	case *tokenCoordinator:
+		rt.tokenCoord = c
+	case *coordinator:
+		rt.coord = c
+	}
 	rt.coordinatorStarts++
 	c.begin(rt.coordinatorStarts == 1)
+	return nil
+}
+
+// currentCoordinator returns the latest coordinator incarnation, alive or not; nil before
+// the first.
+func (rt *Runtime) currentCoordinator() coordinatorProcess {
+	switch {
+	case rt.tokenCoord != nil:
+		return rt.tokenCoord
+	case rt.coord != nil:
+		return rt.coord
+	}
 	return nil
 }
 
@@ -170,17 +177,19 @@ func (rt *Runtime) cancelTasks() {
 // taskFailed reports a dead task to the coordinator after the failure-detection delay.
 func (rt *Runtime) taskFailed(t *task, reason string) {
 	attempt := t.attempt
-	if tc := rt.tokenCoord; tc != nil {
-		if !tc.dead && tc.proc.Alive() {
-			tc.proc.After(rt.cfg.FailureDetection, func() { tc.taskFailed(attempt) })
-		}
-		return
-	}
-	c := rt.coord
-	if c == nil || c.dead || !c.proc.Alive() {
+	c := rt.currentCoordinator()
+	if c == nil || !c.incarnation().running() {
 		return // the next coordinator incarnation restarts the job anyway
 	}
-	c.proc.After(rt.cfg.FailureDetection, func() { c.taskFailed(attempt) })
+	c.incarnation().proc.After(rt.cfg.FailureDetection, func() { c.taskFailed(attempt) })
+}
+
+// jobDone tells the coordinator that every task of the finished job has exited, so that it
+// stops ticking.
+func (rt *Runtime) jobDone() {
+	if c := rt.currentCoordinator(); c != nil {
+		c.jobDone()
+	}
 }
 
 // isTokenJob reports whether the job is a token workload (Chandy-Lamport snapshots).
@@ -195,15 +204,3 @@ func (rt *Runtime) nextNonce() uint64 {
 }
 
 func (rt *Runtime) emit(e trace.Event) { rt.env.Emit(e) }
-
-// trace emits an event of the task unless the incarnation is dead: an event emitted by a
-// crashed task's leftover code would contradict the crash.
-func (t *task) trace(e trace.Event) {
-	if t.phase != phaseDead && t.proc.Alive() {
-		t.rt.emit(e)
-	}
-}
-
-func eventRecord(kind, task, from, to, rid string) trace.Event {
-	return trace.Event{Kind: kind, Task: task, From: from, To: to, RID: rid}
-}

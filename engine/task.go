@@ -46,8 +46,7 @@ type task struct {
 	// a processing period to end, pumpTimer a pump that yielded, flushTimer sends
 	// part-filled buffers.
 	busyTimer, pumpTimer, flushTimer Timer
-	tickTimer                        Timer
-	tickAt                           protocol.Time
+	tick                             deadlineTimer
 	finishSent                       bool // Finish was called on the protocol task
 }
 
@@ -204,4 +203,16 @@ func (t *task) cancel() {
 	}
 	t.phase = phaseDead
 	t.proc.Kill()
+}
+
+// trace emits an event of the task unless the incarnation is dead: an event emitted by a
+// crashed task's leftover code would contradict the crash.
+func (t *task) trace(e trace.Event) {
+	if t.phase != phaseDead && t.proc.Alive() {
+		t.rt.emit(e)
+	}
+}
+
+func eventRecord(kind, task, from, to, rid string) trace.Event {
+	return trace.Event{Kind: kind, Task: task, From: from, To: to, RID: rid}
 }

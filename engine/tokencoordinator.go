@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -22,9 +23,7 @@ const tokensKey = "meta/tokens"
 // snapshot, fails the job over to the latest one when a process dies, and finishes the job
 // when a snapshot shows every process done and nothing in flight.
 type tokenCoordinator struct {
-	rt    *Runtime
-	proc  Proc
-	dead  bool
+	coordinatorIncarnation
 	op    *Operator
 	spec  Tokens
 	n     int
@@ -44,7 +43,9 @@ type tokenCoordinator struct {
 	metaBusy   bool
 	restarting bool
 	finishing  bool
-	tickArmed  bool
+	tickTimer  Timer // nil while no tick is armed
+	// stopped: the job is done (every process exited), so no tick is armed any more.
+	stopped bool
 }
 
 func newTokenCoordinator(rt *Runtime) *tokenCoordinator {
@@ -62,17 +63,10 @@ func newTokenCoordinator(rt *Runtime) *tokenCoordinator {
 	if err != nil {
 		panic(fmt.Sprintf("engine: token graph: %v", err))
 	}
-	return &tokenCoordinator{rt: rt, op: op, spec: spec, n: op.Parallelism, graph: g}
+	return &tokenCoordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt}, op: op, spec: spec, n: op.Parallelism, graph: g}
 }
 
 func (c *tokenCoordinator) now() int64 { return c.rt.env.Now() }
-
-func (c *tokenCoordinator) trace(e trace.Event) {
-	if !c.dead && c.proc.Alive() {
-		e.Task = coordinatorName
-		c.rt.emit(e)
-	}
-}
 
 func (c *tokenCoordinator) begin(first bool) {
 	c.scheduleScript()
@@ -171,16 +165,29 @@ func (c *tokenCoordinator) read() {
 	})
 }
 
+// armTick keeps a tick every SnapshotInterval until the job is done.
 func (c *tokenCoordinator) armTick() {
-	if c.tickArmed {
+	if c.tickTimer != nil || c.stopped {
 		return
 	}
-	c.tickArmed = true
-	c.proc.After(c.spec.SnapshotInterval, func() {
-		c.tickArmed = false
+	c.tickTimer = c.proc.After(c.spec.SnapshotInterval, func() {
+		c.tickTimer = nil
 		c.tick()
 		c.armTick()
 	})
+}
+
+// jobDone stops the tick once every process of a finished job has exited: there is nothing
+// left to start, expire or repeat.
+func (c *tokenCoordinator) jobDone() {
+	if c.dead || c.stopped {
+		return
+	}
+	c.stopped = true
+	if c.tickTimer != nil {
+		c.tickTimer.Stop()
+		c.tickTimer = nil
+	}
 }
 
 // tick expires snapshots that take too long, starts the scripted snapshots that wait for
@@ -195,7 +202,7 @@ func (c *tokenCoordinator) tick() {
 	if c.restarting {
 		return
 	}
-	for _, cp := range sortedKeys(c.inFlight) {
+	for _, cp := range slices.Sorted(maps.Keys(c.inFlight)) {
 		if time.Duration(c.now()-c.inFlight[cp]) > c.rt.cfg.Checkpoint.Timeout {
 			// The collector cannot forget a snapshot, so an expired one fails the job
 			// over, which starts a fresh collector.
@@ -358,14 +365,6 @@ func (c *tokenCoordinator) orderFinish() {
 	}
 }
 
-// Crashed implements Process.
-func (c *tokenCoordinator) Crashed() {
-	if !c.dead {
-		c.dead = true
-		c.rt.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coordinatorName})
-	}
-}
-
 func (c *tokenCoordinator) taskFailed(attempt int) {
 	if c.dead || c.collector == nil || c.restarting || attempt != c.rt.attempt {
 		return
@@ -403,13 +402,4 @@ func nextTokenID(last uint64, n, o int) uint64 {
 		cp += uint64(n)
 	}
 	return cp
-}
-
-func sortedKeys(m map[uint64]int64) []uint64 {
-	keys := make([]uint64, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

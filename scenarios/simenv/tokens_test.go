@@ -202,9 +202,8 @@ func TestTokensSurviveLostOrders(t *testing.T) {
 		orders := 0
 		for _, l := range job.Kernel.Links() {
 			l.SetDropFilter(func(msg any) bool {
-				// Token orders are the coordinator's only messages without a class.
 				from, _, payload, ok := Unwrap(msg)
-				if !ok || from != "coordinator" || engine.Classify(payload) != "" {
+				if !ok || from != "coordinator" || engine.Classify(payload) != engine.ClassTokens {
 					return false
 				}
 				orders++
@@ -269,8 +268,7 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 		l.SetDropFilter(func(msg any) bool {
 			from, to, payload, ok := Unwrap(msg)
 			now := job.Kernel.Now().Nanoseconds()
-			// Token orders are the coordinator's only messages without a class.
-			if !ok || from != "coordinator" || to != "tok-1" || engine.Classify(payload) != "" ||
+			if !ok || from != "coordinator" || to != "tok-1" || engine.Classify(payload) != engine.ClassTokens ||
 				now < lastComplete || now > firstFinish {
 				return false
 			}
@@ -291,4 +289,26 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 	checkBalances(t, job, ref, "lost finish order")
 	checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
 	checkCuts(t, job.Recorder.Events())
+}
+
+// TestTokenCoordinatorStopsWhenTheJobIsDone: once every process of a finished token job has
+// exited, the coordinator's tick stops, as the dataflow coordinator's does: with no reader
+// polling the store, nothing is left to happen and the simulated world falls quiet.
+func TestTokenCoordinatorStopsWhenTheJobIsDone(t *testing.T) {
+	cfg := engine.DefaultConfig(tokenGraph())
+	cfg.Store.Readers = 0
+	job, err := NewJob(1, cfg, DefaultConfig(3), nil, sim.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := job.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if r := job.RunUntilFinished(30 * time.Second); r != sim.StopStopped {
+		t.Fatalf("run ended with %v, not finished", r)
+	}
+	interval := cfg.Graph.Operators[0].Logic.(engine.Tokens).SnapshotInterval
+	if r := job.Kernel.RunFor(10 * interval); r != sim.StopIdle {
+		t.Errorf("after the job finished, a run of %v ended with %v and %d events still queued, want idle", 10*interval, r, job.Kernel.Pending())
+	}
 }

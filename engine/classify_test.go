@@ -1,0 +1,36 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/ckptsim/ckptsim/protocol"
+)
+
+// TestClassify checks that every message the engine sends has a class, so that a fault can
+// target it, and that values the engine never sends have none.
+func TestClassify(t *testing.T) {
+	cases := []struct {
+		msg  any
+		want MessageClass
+	}{
+		{&bufferMsg{}, ClassRecords},
+		{&eventMsg{event: protocol.ChannelEvent{Type: protocol.EventBarrier}}, ClassBarrier},
+		{&eventMsg{event: protocol.ChannelEvent{Type: protocol.EventCancelMarker}}, ClassCancel},
+		{&eventMsg{event: protocol.ChannelEvent{Type: protocol.EventEndOfData}}, ClassEnd},
+		{oneCredit, ClassCredit},
+		{&taskControl{msg: protocol.Message{Type: protocol.MsgAck}}, ClassAck},
+		{&taskControl{msg: protocol.Message{Type: protocol.MsgDecline}}, ClassDecline},
+		{protocol.Message{Type: protocol.MsgTrigger}, ClassTrigger},
+		{&storeRequest{}, ClassStore},
+		{&storeReply{}, ClassStore},
+		{&tokenCommand{kind: "record"}, ClassTokens},
+		{&tokenCommand{kind: "finish"}, ClassTokens},
+		{&tokenAnswer{}, ClassTokens},
+		{"not an engine message", ""},
+	}
+	for _, c := range cases {
+		if got := Classify(c.msg); got != c.want {
+			t.Errorf("Classify(%T) = %q, want %q", c.msg, got, c.want)
+		}
+	}
+}
