@@ -17,10 +17,6 @@ func (t *task) pump() {
 	if t.phase != phaseRunning || t.inPump {
 		return
 	}
-	if t.isBusy() {
-		t.resumeWhenIdle()
-		return
-	}
 	t.inPump = true
 	defer func() { t.inPump = false }()
 	for range maxPumpSteps {

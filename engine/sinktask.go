@@ -61,10 +61,10 @@ func newSinkPart(t *task, typ SinkType) *sinkPart {
 	return &sinkPart{t: t, typ: typ, nonce: t.rt.nextNonce(), prepares: make(map[string]*pendingSnapshot)}
 }
 
-// answered reports whether the store's answer to r matters to the sink: it then keeps r
-// until the answer comes.
-func (r *storeRequest) answered() bool {
-	switch r.op {
+// awaitsAnswer reports whether the store's answer to a request of kind o matters to the
+// sink: it then keeps the request until the answer comes.
+func (o storeOp) awaitsAnswer() bool {
+	switch o {
 	case opInit, opPrepare, opCommit, opRecover, opConfirm:
 		return true
 	}
@@ -82,7 +82,7 @@ func (s *sinkPart) request(r *storeRequest) {
 	r.writer = s.t.plan.id
 	r.epoch = s.epoch
 	r.start = s.t.rt.env.Now()
-	if r.answered() {
+	if r.op.awaitsAnswer() {
 		s.unanswered = append(s.unanswered, unanswered{req: r, sentNanos: r.start})
 		s.armRetry(s.t.rt.cfg.Store.RetryInterval)
 	}
@@ -156,33 +156,38 @@ func (s *sinkPart) recover(d *snapshotData, cp protocol.CheckpointID, done func(
 			done()
 			return
 		}
-		first := protocol.TransactionID(s.txnName("t"))
-		var commit []string
-		if d != nil {
-			tpc, actions, err := protocol.RestoreTwoPhaseCommit(d.twoPhase, cp, first, maxPendingTransactions)
-			if err != nil {
-				panic(fmt.Sprintf("engine: %s: restoring two-phase commit: %v", s.t.plan.id, err))
-			}
-			s.tpc = tpc
-			for _, a := range actions {
-				// Aborts need no request of their own: the store's recovery aborts every
-				// unfinished transaction of the writer that is not committed here.
-				if a.Type == protocol.TransactionCommit {
-					commit = append(commit, string(a.Transaction))
-				}
-			}
-		} else {
-			tpc, err := protocol.NewTwoPhaseCommit(first, maxPendingTransactions)
-			if err != nil {
-				panic(fmt.Sprintf("engine: %s: two-phase commit: %v", s.t.plan.id, err))
-			}
-			s.tpc = tpc
-		}
-		s.request(&storeRequest{op: opRecover, commit: commit})
+		s.request(&storeRequest{op: opRecover, commit: s.restoreTwoPhase(d, cp)})
 		s.request(&storeRequest{op: opBegin, txn: string(s.tpc.Current())})
 		done()
 	}
 	s.request(&storeRequest{op: opInit})
+}
+
+// restoreTwoPhase builds the sink's two-phase-commit helper, from the restored snapshot d
+// if there is one, and returns the transactions to commit. Aborts need no list of their
+// own: the store's recovery aborts every unfinished transaction of the writer that is not
+// committed.
+func (s *sinkPart) restoreTwoPhase(d *snapshotData, cp protocol.CheckpointID) (commit []string) {
+	first := protocol.TransactionID(s.txnName("t"))
+	if d == nil {
+		tpc, err := protocol.NewTwoPhaseCommit(first, maxPendingTransactions)
+		if err != nil {
+			panic(fmt.Sprintf("engine: %s: two-phase commit: %v", s.t.plan.id, err))
+		}
+		s.tpc = tpc
+		return nil
+	}
+	tpc, actions, err := protocol.RestoreTwoPhaseCommit(d.twoPhase, cp, first, maxPendingTransactions)
+	if err != nil {
+		panic(fmt.Sprintf("engine: %s: restoring two-phase commit: %v", s.t.plan.id, err))
+	}
+	s.tpc = tpc
+	for _, a := range actions {
+		if a.Type == protocol.TransactionCommit {
+			commit = append(commit, string(a.Transaction))
+		}
+	}
+	return commit
 }
 
 // write sends a processed buffer to the store.
@@ -265,7 +270,7 @@ func (s *sinkPart) traceWrites(txn string, records []rec) {
 // answered.
 func (s *sinkPart) preCommit(ps *pendingSnapshot) error {
 	if s.typ != TwoPhaseCommit {
-		key := "confirm/" + ps.req.Checkpoint.String()
+		key := confirmKey(ps.req.Checkpoint)
 		ps.awaitPrepare = true
 		s.prepares[key] = ps
 		s.request(&storeRequest{op: opConfirm, cp: uint64(ps.req.Checkpoint), records: s.plainRecords})
@@ -285,6 +290,10 @@ func (s *sinkPart) preCommit(ps *pendingSnapshot) error {
 	s.request(&storeRequest{op: opBegin, txn: string(next)})
 	return nil
 }
+
+// confirmKey is the key in prepares of the confirmation an upsert or append sink asks for
+// at checkpoint cp; it cannot collide with a transaction id, which starts with the task's.
+func confirmKey(cp protocol.CheckpointID) string { return "confirm/" + cp.String() }
 
 // NotifyCheckpointComplete implements protocol.Listener: commit what the checkpoint covers.
 func (s *sinkPart) NotifyCheckpointComplete(id protocol.CheckpointID) {
@@ -316,7 +325,7 @@ func (s *sinkPart) onReply(m *storeReply) {
 	if m.nonce != s.nonce {
 		return // meant for a predecessor
 	}
-	if m.op.answeredOp() {
+	if m.op.awaitsAnswer() {
 		if s.takeAnswered(m) == nil {
 			return // the answer to a request sent again, heard already
 		}
@@ -325,7 +334,7 @@ func (s *sinkPart) onReply(m *storeReply) {
 	switch m.op {
 	case opInit:
 		if m.err != nil {
-			s.t.fail("sink init: " + m.err.Error())
+			s.failOn(m)
 			return
 		}
 		if s.initDone != nil {
@@ -336,12 +345,12 @@ func (s *sinkPart) onReply(m *storeReply) {
 	case opPrepare, opConfirm:
 		key := m.txn
 		if m.op == opConfirm {
-			key = "confirm/" + protocol.CheckpointID(m.cp).String()
+			key = confirmKey(protocol.CheckpointID(m.cp))
 		}
 		ps := s.prepares[key]
 		delete(s.prepares, key)
 		if m.err != nil {
-			s.t.fail("sink " + m.op.String() + ": " + m.err.Error())
+			s.failOn(m)
 			return
 		}
 		if ps != nil && s.t.snapshots[ps.req.Checkpoint] == ps {
@@ -353,18 +362,17 @@ func (s *sinkPart) onReply(m *storeReply) {
 		// records are lost. That is the store's verdict, traced as sink.abort when it
 		// happened; failing the task would not bring them back.
 		if m.err != nil && !errors.Is(m.err, extstore.ErrAborted) {
-			s.t.fail("sink " + m.op.String() + ": " + m.err.Error())
+			s.failOn(m)
 		}
 	default:
 		if m.err != nil {
-			s.t.fail("sink " + m.op.String() + ": " + m.err.Error())
+			s.failOn(m)
 		}
 	}
 }
 
-// answeredOp reports whether requests of kind o are kept until answered (see
-// storeRequest.answered).
-func (o storeOp) answeredOp() bool { return (&storeRequest{op: o}).answered() }
+// failOn fails the task for the store's refusal m.
+func (s *sinkPart) failOn(m *storeReply) { s.t.fail("sink " + m.op.String() + ": " + m.err.Error()) }
 
 // maybeExit ends a sink whose task the protocol let exit once its last answers arrived.
 func (s *sinkPart) maybeExit() {

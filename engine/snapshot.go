@@ -152,19 +152,20 @@ func (t *task) maybeComplete(ps *pendingSnapshot) {
 	}
 	cp := ps.req.Checkpoint
 	delete(t.snapshots, cp)
-	err := t.proto.SnapshotCompleted(t.now(), cp, ps.snap)
-	if err != nil && err != protocol.ErrUnknownCheckpoint {
-		panic(fmt.Sprintf("engine: %s: snapshot completed %d: %v", t.plan.id, cp, err))
-	}
-	t.handleReady()
-	t.pump()
+	t.snapshotSettled(cp, "completed", t.proto.SnapshotCompleted(t.now(), cp, ps.snap))
 }
 
 func (t *task) snapshotFailed(cp protocol.CheckpointID, reason protocol.Reason) {
 	delete(t.snapshots, cp)
-	err := t.proto.SnapshotFailed(t.now(), cp, reason)
+	t.snapshotSettled(cp, "failed", t.proto.SnapshotFailed(t.now(), cp, reason))
+}
+
+// snapshotSettled carries on after the protocol heard how snapshot cp ended (err is its
+// answer, outcome names it for the panic). An unknown checkpoint is no error: the protocol
+// may have given it up while the snapshot was uploading.
+func (t *task) snapshotSettled(cp protocol.CheckpointID, outcome string, err error) {
 	if err != nil && err != protocol.ErrUnknownCheckpoint {
-		panic(fmt.Sprintf("engine: %s: snapshot failed %d: %v", t.plan.id, cp, err))
+		panic(fmt.Sprintf("engine: %s: snapshot %s %d: %v", t.plan.id, outcome, cp, err))
 	}
 	t.handleReady()
 	t.pump()

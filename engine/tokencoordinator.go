@@ -284,7 +284,7 @@ func (c *tokenCoordinator) Receive(from string, msg any) {
 	if !ok {
 		panic(fmt.Sprintf("engine: token coordinator: unexpected message %T from %s", msg, from))
 	}
-	if c.dead || c.collector == nil || c.restarting || a.attempt != c.rt.attempt {
+	if c.stale(a.attempt) {
 		return
 	}
 	// An answer may free room for a scripted snapshot that waits.
@@ -365,8 +365,14 @@ func (c *tokenCoordinator) orderFinish() {
 	}
 }
 
+// stale reports whether news from a process of attempt comes too late to act on: this
+// incarnation is dead or has not deployed yet, or a restart superseded that attempt.
+func (c *tokenCoordinator) stale(attempt int) bool {
+	return c.dead || c.collector == nil || c.restarting || attempt != c.rt.attempt
+}
+
 func (c *tokenCoordinator) taskFailed(attempt int) {
-	if c.dead || c.collector == nil || c.restarting || attempt != c.rt.attempt {
+	if c.stale(attempt) {
 		return
 	}
 	c.failover(protocol.ReasonTaskFailure)

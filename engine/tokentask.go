@@ -77,6 +77,11 @@ func snapshotOrigin(initiator string) cl.ProcessID {
 	return cl.ProcessID(coordinatorName + "/" + initiator)
 }
 
+// snapshotID is the Chandy-Lamport id of checkpoint cp of this process's job.
+func (p *tokenPart) snapshotID(cp uint64) cl.SnapshotID {
+	return snapshotID(p.t.plan.op.Name, p.t.plan.op.Parallelism, cp)
+}
+
 func (p *tokenPart) checkpointID(id cl.SnapshotID) uint64 {
 	n := p.t.plan.op.Parallelism
 	initiator := taskIndexOf(string(id.Origin))
@@ -183,7 +188,7 @@ func (p *tokenPart) consume() bool {
 				panic(fmt.Sprintf("engine: %s: unexpected event %s on a token channel", t.plan.id, item.event))
 			}
 			t.trace(trace.Event{Kind: trace.KindBarrierRecv, Task: t.plan.id, From: in.from, CP: uint64(item.event.Checkpoint)})
-			m := cl.Marker{Snapshot: snapshotID(t.plan.op.Name, t.plan.op.Parallelism, uint64(item.event.Checkpoint)),
+			m := cl.Marker{Snapshot: p.snapshotID(uint64(item.event.Checkpoint)),
 				Channel: cl.Channel{From: cl.ProcessID(in.from), To: cl.ProcessID(t.plan.id)}}
 			if err := p.proc.HandleMarker(m); err != nil {
 				t.fail("chandy-lamport: " + err.Error())
@@ -222,7 +227,7 @@ func (p *tokenPart) command(c *tokenCommand) {
 		// Join fails only when the coordinator let more snapshots be in flight than the
 		// process may track, or repeated one: the process cannot follow the algorithm, so
 		// it fails, and the job fails over.
-		if err := p.proc.Join(snapshotID(t.plan.op.Name, t.plan.op.Parallelism, c.cp)); err != nil {
+		if err := p.proc.Join(p.snapshotID(c.cp)); err != nil {
 			t.fail("chandy-lamport: " + err.Error())
 			return
 		}
@@ -265,9 +270,9 @@ func (p *tokenPart) drain() {
 			case cl.Report[*snapshotData, rec]:
 				p.report(o)
 			case cl.Abort:
-				ab := o
-				t.trace(trace.Event{Kind: trace.KindSnapshotDecline, Task: t.plan.id, CP: p.checkpointID(o.Snapshot), Reason: "channel-state-overflow"})
-				p.answer(&tokenAnswer{cp: p.checkpointID(o.Snapshot), abort: &ab})
+				cp := p.checkpointID(o.Snapshot)
+				t.trace(trace.Event{Kind: trace.KindSnapshotDecline, Task: t.plan.id, CP: cp, Reason: protocol.ReasonChannelStateOverflow.String()})
+				p.answer(&tokenAnswer{cp: cp, abort: &o})
 			default:
 				panic(fmt.Sprintf("engine: %s: unknown chandy-lamport output %T", t.plan.id, o))
 			}

@@ -3,6 +3,7 @@ package extstore
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // InitWriter starts a new incarnation of writer, its session: its epoch is bumped, which
@@ -27,21 +28,19 @@ func (s *Store) InitWriter(writer string, session uint64) (epoch uint64, aborted
 
 // writerTxns returns writer's transactions in id order, so callers act in a fixed order.
 func (s *Store) writerTxns(writer string) []*Txn {
+	return s.txnsWhere(func(t *Txn) bool { return t.Writer == writer })
+}
+
+// txnsWhere returns the transactions keep accepts, in id order: the map's order must not
+// reach what the store does.
+func (s *Store) txnsWhere(keep func(*Txn) bool) []*Txn {
 	var ts []*Txn
 	for _, t := range s.txns {
-		if t.Writer == writer {
+		if keep(t) {
 			ts = append(ts, t)
 		}
 	}
-	slices.SortFunc(ts, func(a, b *Txn) int {
-		switch {
-		case a.ID < b.ID:
-			return -1
-		case a.ID > b.ID:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(ts, func(a, b *Txn) int { return strings.Compare(a.ID, b.ID) })
 	return ts
 }
 
@@ -272,22 +271,7 @@ func (s *Store) Recover(writer string, epoch uint64, commit []string) ([]Outcome
 // Unfinished returns the transactions neither committed nor aborted, in id order: a store
 // process that restarts arms their timeouts again.
 func (s *Store) Unfinished() []*Txn {
-	var ts []*Txn
-	for _, t := range s.txns {
-		if t.State == Open || t.State == Prepared {
-			ts = append(ts, t)
-		}
-	}
-	slices.SortFunc(ts, func(a, b *Txn) int {
-		switch {
-		case a.ID < b.ID:
-			return -1
-		case a.ID > b.ID:
-			return 1
-		}
-		return 0
-	})
-	return ts
+	return s.txnsWhere(func(t *Txn) bool { return t.State == Open || t.State == Prepared })
 }
 
 // Outcome is what Recover did to one transaction.
