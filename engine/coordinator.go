@@ -309,10 +309,13 @@ func (c *coordinator) armTick() {
 	if c.stopped {
 		at = protocol.NoDeadline
 	}
-	c.tick.arm(c.proc, c.now(), at, func() {
-		c.proto.Tick(c.now())
-		c.handleReady()
-	})
+	c.tick.set(c.proc, c.now(), at, c)
+}
+
+// deadlinePassed implements deadlineOwner: the protocol's deadline came.
+func (c *coordinator) deadlinePassed() {
+	c.proto.Tick(c.now())
+	c.handleReady()
 }
 
 // jobDone stops the incarnation's work once every task of a finished job has exited.
