@@ -147,6 +147,16 @@ func (r *stateReader) done() error {
 // Digest returns the digest of encoded state as it appears in traces: the first 16 hex
 // digits of its SHA-256.
 func Digest(data []byte) string {
+	var digest [digestLen]byte
+	return string(appendDigest(digest[:0], data))
+}
+
+// digestLen is the length of Digest's text.
+const digestLen = 16
+
+// appendDigest appends Digest(data) to dst, for callers that put the digest into a longer
+// text and so save allocating it by itself.
+func appendDigest(dst, data []byte) []byte {
 	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:8])
+	return hex.AppendEncode(dst, sum[:digestLen/2])
 }

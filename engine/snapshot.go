@@ -11,8 +11,9 @@ import (
 
 // pendingSnapshot is a snapshot between its synchronous cut and its acknowledgement.
 type pendingSnapshot struct {
+	task *task
 	req  protocol.SnapshotRequest
-	data *snapshotData
+	data snapshotData
 	// recording: channel state is still being recorded (unaligned); the snapshot is
 	// finalised when the protocol seals it.
 	recording bool
@@ -25,12 +26,26 @@ type pendingSnapshot struct {
 	// deferred: an unaligned snapshot without channel state to wait for is finalised
 	// after its barriers are sent, so that the buffers they overtake can join it.
 	deferred bool
+
+	// counterRoom and channelRoom hold data.sent and data.recv, and data.channel, when the
+	// task has few channels (most have): a snapshot is taken per task per checkpoint, and
+	// one allocation for all of it instead of four adds up.
+	counterRoom [16]int64
+	channelRoom [8][]rec
 }
 
 // capture copies the task's live state at the cut: operator state, source offsets and the
 // channel counters. A sink's transaction state is added by its pre-commit.
 func (t *task) capture(cp protocol.CheckpointID) *snapshotData {
-	d := &snapshotData{task: t.plan.id, cp: uint64(cp)}
+	d := &snapshotData{}
+	t.captureInto(d, cp, nil, nil)
+	return d
+}
+
+// captureInto is capture into d. The counters and the channel lists take their room from
+// counterRoom and channelRoom where these are long enough, and are allocated otherwise.
+func (t *task) captureInto(d *snapshotData, cp protocol.CheckpointID, counterRoom []int64, channelRoom [][]rec) {
+	*d = snapshotData{task: t.plan.id, cp: uint64(cp)}
 	if t.op != nil {
 		var w stateWriter
 		t.op.snapshot(&w)
@@ -44,19 +59,26 @@ func (t *task) capture(cp protocol.CheckpointID) *snapshotData {
 	if t.tokens != nil {
 		d.tokens = &tokenState{balance: t.tokens.balance, transfers: t.tokens.transfers}
 	}
-	// One array holds both kinds of counter: a snapshot is taken per task per checkpoint,
-	// and its allocations add up.
-	counters := make([]int64, len(t.outputs)+len(t.inputs))
-	d.sent = counters[:len(t.outputs):len(t.outputs)]
-	d.recv = counters[len(t.outputs):]
+	// One array holds both kinds of counter; the slices are capped, so that neither
+	// grows into the other.
+	nOut, nIn := len(t.outputs), len(t.inputs)
+	counters := counterRoom
+	if counters == nil || len(counters) < nOut+nIn {
+		counters = make([]int64, nOut+nIn)
+	}
+	d.sent = counters[:nOut:nOut]
+	d.recv = counters[nOut : nOut+nIn : nOut+nIn]
 	for i, o := range t.outputs {
 		d.sent[i] = o.sent
 	}
 	for i, in := range t.inputs {
 		d.recv[i] = in.recv
 	}
-	d.channel = make([][]rec, len(t.inputs))
-	return d
+	if channelRoom != nil && len(channelRoom) >= nIn {
+		d.channel = channelRoom[:nIn:nIn]
+	} else {
+		d.channel = make([][]rec, nIn)
+	}
 }
 
 // takeSnapshot performs the synchronous part of a snapshot request.
@@ -64,7 +86,8 @@ func (t *task) takeSnapshot(req protocol.SnapshotRequest) {
 	if _, dup := t.snapshots[req.Checkpoint]; dup {
 		panic(fmt.Sprintf("engine: %s: second snapshot request for %d", t.plan.id, req.Checkpoint))
 	}
-	ps := &pendingSnapshot{req: req, data: t.capture(req.Checkpoint), recording: req.AwaitChannelState}
+	ps := &pendingSnapshot{task: t, req: req, recording: req.AwaitChannelState}
+	t.captureInto(&ps.data, req.Checkpoint, ps.counterRoom[:], ps.channelRoom[:])
 	t.snapshots[req.Checkpoint] = ps
 	if t.sink != nil {
 		if err := t.sink.preCommit(ps); err != nil {
@@ -117,8 +140,9 @@ func (t *task) finalise(ps *pendingSnapshot) {
 	cp := ps.req.Checkpoint
 	blob := ps.data.encode(t.rt.plan.catalog)
 	ps.finalised = true
+	var digest [digestLen]byte
 	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp),
-		Attrs: t.snapshotAttrs(ps.data, Digest(blob))})
+		Attrs: t.renderSnapshotAttrs(&ps.data, appendDigest(digest[:0], blob))})
 	key := stateKey(t.plan.id, cp)
 	ps.snap = protocol.TaskSnapshot{Handle: key, StateSizeBytes: int64(len(blob)), Final: ps.req.Final}
 	if t.source != nil {
@@ -130,18 +154,22 @@ func (t *task) finalise(ps *pendingSnapshot) {
 				Input: t.plan.inputs[i], Handle: key + "#" + t.inputs[i].from, Records: len(recs)})
 		}
 	}
-	writeDurably(t.proc, t.rt.cfg.VerifyWrites, key, blob, func(err error) {
-		if t.snapshots[cp] != ps {
-			t.proc.Delete(key) // the checkpoint was aborted meanwhile
-			return
-		}
-		if err != nil {
-			t.snapshotFailed(cp, protocol.ReasonUploadFailed)
-			return
-		}
-		ps.uploaded = true
-		t.maybeComplete(ps)
-	})
+	writeDurablyFor(t.proc, t.rt.cfg.VerifyWrites, key, blob, ps)
+}
+
+// writeDone implements writeWaiter: the upload of the snapshot's state ended.
+func (ps *pendingSnapshot) writeDone(err error) {
+	t, cp := ps.task, ps.req.Checkpoint
+	if t.snapshots[cp] != ps {
+		t.proc.Delete(ps.snap.Handle) // the checkpoint was aborted meanwhile
+		return
+	}
+	if err != nil {
+		t.snapshotFailed(cp, protocol.ReasonUploadFailed)
+		return
+	}
+	ps.uploaded = true
+	t.maybeComplete(ps)
 }
 
 // maybeComplete acknowledges a snapshot once it is uploaded and, for a 2PC sink, its
@@ -172,22 +200,31 @@ func (t *task) snapshotSettled(cp protocol.CheckpointID, outcome string, err err
 }
 
 // snapshotAttrs renders the attributes checkers read from snapshot.taken and task.restore:
-// the state digest, the per-channel counters and, for token processes, the balances. Keys
-// and their order come from the plan, and the numbers are rendered into one string that the
-// values slice, so a snapshot costs two allocations however many channels the task has.
+// the state digest (as Digest renders it), the per-channel counters and, for token
+// processes, the balances.
 func (t *task) snapshotAttrs(d *snapshotData, digest string) []trace.Attr {
+	return t.renderSnapshotAttrs(d, []byte(digest))
+}
+
+// renderSnapshotAttrs is snapshotAttrs with the digest given as text. Keys and their order
+// come from the plan, and the values (numbers and digest) are rendered into one string that
+// the values slice, so a snapshot costs two allocations however many channels the task has.
+func (t *task) renderSnapshotAttrs(d *snapshotData, digest []byte) []trace.Attr {
 	p := t.plan
 	attrs := make([]trace.Attr, len(p.snapshotKeys))
 	var endsArray [64]int
-	var digitsArray [512]byte
-	ends := endsArray[:0] // where the number of attrs[slots[k]] ends in digits
+	var textArray [512]byte
+	ends := endsArray[:0] // where the value of attrs[slots[k]] ends in text
 	var slotsArray [64]int
 	slots := slotsArray[:0]
-	digits := digitsArray[:0]
-	number := func(slot int, v int64) {
-		digits = strconv.AppendInt(digits, v, 10)
-		ends = append(ends, len(digits))
+	text := textArray[:0]
+	valueEnds := func(slot int) {
+		ends = append(ends, len(text))
 		slots = append(slots, slot)
+	}
+	number := func(slot int, v int64) {
+		text = strconv.AppendInt(text, v, 10)
+		valueEnds(slot)
 	}
 	for i, v := range d.sent {
 		number(p.slots.sent[i], v)
@@ -206,12 +243,13 @@ func (t *task) snapshotAttrs(d *snapshotData, digest string) []trace.Attr {
 			number(p.slots.chanTok[i], sum)
 		}
 	}
-	all, start := string(digits), 0
+	text = append(text, digest...)
+	valueEnds(p.slots.state)
+	all, start := string(text), 0
 	for k, end := range ends {
 		attrs[slots[k]].Value = all[start:end]
 		start = end
 	}
-	attrs[p.slots.state].Value = digest
 	for k := range attrs {
 		attrs[k].Key = p.snapshotKeys[k]
 	}
