@@ -108,17 +108,14 @@ func (c *coordinator) writeMetadata() {
 	if len(c.metaQueue) > 0 {
 		next = &c.metaQueue[0]
 	}
-	content := make([]protocol.CompletedCheckpoint, 0, len(c.stored)+1)
-	removed := false
-	for _, cp := range c.stored {
-		if c.discarded[cp.ID] {
-			removed = true
-			continue
-		}
-		content = append(content, cp)
+	if next == nil && !c.storeHoldsDiscarded() {
+		return // nothing to write: called after every Ready
 	}
-	if next == nil && !removed {
-		return
+	content := make([]protocol.CompletedCheckpoint, 0, len(c.stored)+1)
+	for _, cp := range c.stored {
+		if !c.discarded[cp.ID] {
+			content = append(content, cp)
+		}
 	}
 	if next != nil {
 		content = append(content, *next)
@@ -148,6 +145,20 @@ func (c *coordinator) writeMetadata() {
 		}
 		c.writeMetadata()
 	})
+}
+
+// storeHoldsDiscarded reports whether the durable store still holds a checkpoint the
+// protocol discarded.
+func (c *coordinator) storeHoldsDiscarded() bool {
+	if len(c.discarded) == 0 {
+		return false
+	}
+	for i := range c.stored {
+		if c.discarded[c.stored[i].ID] {
+			return true
+		}
+	}
+	return false
 }
 
 // storeWritten follows a durable store write: discarded checkpoints no longer in it are

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/ckptsim/ckptsim/protocol"
@@ -27,55 +26,72 @@ type pendingSnapshot struct {
 	// after its barriers are sent, so that the buffers they overtake can join it.
 	deferred bool
 
-	// counterRoom and channelRoom hold data.sent and data.recv, and data.channel, when the
-	// task has few channels (most have): a snapshot is taken per task per checkpoint, and
-	// one allocation for all of it instead of four adds up.
-	counterRoom [16]int64
-	channelRoom [8][]rec
+	room snapshotRoom
+}
+
+// snapshotRoom is room for the parts of a snapshot's data inside the pending snapshot: a
+// snapshot is taken per task per checkpoint, and one allocation for all of it instead of
+// six adds up. The counters, source offsets and channel lists fit when the task has few
+// channels and partitions (most have); the operator's writer always does (its bytes are
+// allocated as they grow).
+type snapshotRoom struct {
+	numbers  [16]int64
+	channels [8][]rec
+	operator stateWriter
 }
 
 // capture copies the task's live state at the cut: operator state, source offsets and the
 // channel counters. A sink's transaction state is added by its pre-commit.
 func (t *task) capture(cp protocol.CheckpointID) *snapshotData {
 	d := &snapshotData{}
-	t.captureInto(d, cp, nil, nil)
+	t.captureInto(d, cp, nil)
 	return d
 }
 
-// captureInto is capture into d. The counters and the channel lists take their room from
-// counterRoom and channelRoom where these are long enough, and are allocated otherwise.
-func (t *task) captureInto(d *snapshotData, cp protocol.CheckpointID, counterRoom []int64, channelRoom [][]rec) {
+// captureInto is capture into d, taking what fits from room (nil: none).
+func (t *task) captureInto(d *snapshotData, cp protocol.CheckpointID, room *snapshotRoom) {
 	*d = snapshotData{task: t.plan.id, cp: uint64(cp)}
 	if t.op != nil {
-		var w stateWriter
-		t.op.snapshot(&w)
+		var w *stateWriter
+		if room != nil {
+			w = &room.operator
+		} else {
+			w = new(stateWriter)
+		}
+		t.op.snapshot(w)
 		if b := w.bytes(); len(b) > 0 {
 			d.operator = b
 		}
 	}
-	if t.source != nil {
-		d.offsets = slices.Clone(t.source.offsets)
-	}
 	if t.tokens != nil {
 		d.tokens = &tokenState{balance: t.tokens.balance, transfers: t.tokens.transfers}
 	}
-	// One array holds both kinds of counter; the slices are capped, so that neither
-	// grows into the other.
-	nOut, nIn := len(t.outputs), len(t.inputs)
-	counters := counterRoom
-	if counters == nil || len(counters) < nOut+nIn {
-		counters = make([]int64, nOut+nIn)
+	// One array holds the source offsets and both kinds of counter; the slices are
+	// capped, so that none grows into another.
+	nOut, nIn, nOffsets := len(t.outputs), len(t.inputs), 0
+	if t.source != nil {
+		nOffsets = len(t.source.offsets)
 	}
-	d.sent = counters[:nOut:nOut]
-	d.recv = counters[nOut : nOut+nIn : nOut+nIn]
+	var numbers []int64
+	if n := nOut + nIn + nOffsets; room != nil && n <= len(room.numbers) {
+		numbers = room.numbers[:n:n]
+	} else {
+		numbers = make([]int64, n)
+	}
+	d.sent = numbers[:nOut:nOut]
+	d.recv = numbers[nOut : nOut+nIn : nOut+nIn]
+	if t.source != nil {
+		d.offsets = numbers[nOut+nIn:]
+		copy(d.offsets, t.source.offsets)
+	}
 	for i, o := range t.outputs {
 		d.sent[i] = o.sent
 	}
 	for i, in := range t.inputs {
 		d.recv[i] = in.recv
 	}
-	if channelRoom != nil && len(channelRoom) >= nIn {
-		d.channel = channelRoom[:nIn:nIn]
+	if room != nil && nIn <= len(room.channels) {
+		d.channel = room.channels[:nIn:nIn]
 	} else {
 		d.channel = make([][]rec, nIn)
 	}
@@ -87,7 +103,7 @@ func (t *task) takeSnapshot(req protocol.SnapshotRequest) {
 		panic(fmt.Sprintf("engine: %s: second snapshot request for %d", t.plan.id, req.Checkpoint))
 	}
 	ps := &pendingSnapshot{task: t, req: req, recording: req.AwaitChannelState}
-	t.captureInto(&ps.data, req.Checkpoint, ps.counterRoom[:], ps.channelRoom[:])
+	t.captureInto(&ps.data, req.Checkpoint, &ps.room)
 	t.snapshots[req.Checkpoint] = ps
 	if t.sink != nil {
 		if err := t.sink.preCommit(ps); err != nil {

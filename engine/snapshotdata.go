@@ -36,7 +36,7 @@ func (d *snapshotData) encode(c *catalog) []byte {
 	w.tag(snapshotFormat)
 	w.string(d.task)
 	w.uint(d.cp)
-	w.string(string(d.operator))
+	w.byteString(d.operator)
 	w.uint(uint64(len(d.offsets)))
 	for _, o := range d.offsets {
 		w.int(o)
