@@ -22,7 +22,7 @@ func (w *stateWriter) string(s string) { w.uint(uint64(len(s))); w.buf = append(
 
 // byteString writes b as string writes a string, without making one of it.
 func (w *stateWriter) byteString(b []byte) { w.uint(uint64(len(b))); w.buf = append(w.buf, b...) }
-func (w *stateWriter) bytes() []byte   { return w.buf }
+func (w *stateWriter) bytes() []byte       { return w.buf }
 
 // grow makes room for n more bytes, so that a writer that knows roughly how much it will
 // write allocates once.
