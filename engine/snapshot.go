@@ -157,9 +157,8 @@ func (t *task) finalise(ps *pendingSnapshot) {
 	blob := ps.data.encode(t.rt.plan.catalog)
 	ps.finalised = true
 	var digest [digestLen]byte
-	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp),
-		Attrs: t.renderSnapshotAttrs(&ps.data, appendDigest(digest[:0], blob))})
-	key := stateKey(t.plan.id, cp)
+	attrs, key := t.renderSnapshotAttrs(&ps.data, appendDigest(digest[:0], blob))
+	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp), Attrs: attrs})
 	ps.snap = protocol.TaskSnapshot{Handle: key, StateSizeBytes: int64(len(blob)), Final: ps.req.Final}
 	if t.source != nil {
 		ps.snap.SourceOffsets = t.source.sourceOffsets(ps.data.offsets)
@@ -219,15 +218,17 @@ func (t *task) snapshotSettled(cp protocol.CheckpointID, outcome string, err err
 // the state digest (as Digest renders it), the per-channel counters and, for token
 // processes, the balances.
 func (t *task) snapshotAttrs(d *snapshotData, digest string) []trace.Attr {
-	return t.renderSnapshotAttrs(d, []byte(digest))
+	attrs, _ := t.renderSnapshotAttrs(d, []byte(digest))
+	return attrs
 }
 
-// renderSnapshotAttrs is snapshotAttrs with the digest given as text. Keys and their order
-// come from the plan, and the values (numbers and digest) are rendered into one string that
-// the values slice, so a snapshot costs two allocations however many channels the task has.
-func (t *task) renderSnapshotAttrs(d *snapshotData, digest []byte) []trace.Attr {
+// renderSnapshotAttrs is snapshotAttrs with the digest given as text, and it returns the
+// snapshot's storage key (stateKey) too. Keys and their order come from the plan, and the
+// values (numbers and digest) and the storage key are rendered into one string that they
+// slice, so a snapshot costs two allocations however many channels the task has.
+func (t *task) renderSnapshotAttrs(d *snapshotData, digest []byte) (attrs []trace.Attr, key string) {
 	p := t.plan
-	attrs := make([]trace.Attr, len(p.snapshotKeys))
+	attrs = make([]trace.Attr, len(p.snapshotKeys))
 	var endsArray [64]int
 	var textArray [512]byte
 	ends := endsArray[:0] // where the value of attrs[slots[k]] ends in text
@@ -261,6 +262,7 @@ func (t *task) renderSnapshotAttrs(d *snapshotData, digest []byte) []trace.Attr 
 	}
 	text = append(text, digest...)
 	valueEnds(p.slots.state)
+	text = appendStateKey(text, p.id, protocol.CheckpointID(d.cp))
 	all, start := string(text), 0
 	for k, end := range ends {
 		attrs[slots[k]].Value = all[start:end]
@@ -269,5 +271,5 @@ func (t *task) renderSnapshotAttrs(d *snapshotData, digest []byte) []trace.Attr 
 	for k := range attrs {
 		attrs[k].Key = p.snapshotKeys[k]
 	}
-	return attrs
+	return attrs, all[start:]
 }
