@@ -34,6 +34,7 @@ type coordinator struct {
 	stored         []protocol.CompletedCheckpoint
 	metaQueue      []protocol.CompletedCheckpoint
 	metaWriting    bool
+	metaWrite      metadataWrite // the write in flight, while metaWriting
 	metaRetryArmed bool
 	completedSlots slotPair
 	// discarded marks the stored checkpoints the protocol dropped from retention, until a

@@ -26,6 +26,16 @@ type idCounter struct {
 	writing    bool
 	retryArmed bool
 	retry      Timer
+	inFlight   counterWrite // the write in flight, while writing
+}
+
+// counterWrite is a write of the id counter; the counter keeps the one in flight, so that
+// its completion needs no closure of its own.
+type counterWrite struct {
+	c       *coordinator
+	value   protocol.CheckpointID
+	slot    int
+	version uint64
 }
 
 // askCounter takes the protocol's request to make the counter v durable.
@@ -59,24 +69,32 @@ func (c *coordinator) writeCounter() {
 	}
 	slot, key, version := k.slots.next()
 	k.writing = true
-	writeDurably(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCounter(v)), func(err error) {
-		k.writing = false
-		if err == nil {
-			k.slots.written(slot, version)
-			k.durable = v
-			c.traceCoveredAborts()
-		} else {
-			// Not at once: storage that just failed a write is likely to fail the next.
-			// A new request of the protocol does not wait for this (askCounter).
-			c.retryCounter()
-		}
-		if asked := k.asked; asked != 0 && asked <= v {
-			k.asked = 0
-			c.proto.CounterPersisted(c.now(), asked, err)
-			c.handleReady() // may ask for the next write, and so make it
-		}
-		c.writeCounter()
-	})
+	k.inFlight = counterWrite{c: c, value: v, slot: slot, version: version}
+	writeDurablyFor(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCounter(v)), &k.inFlight)
+}
+
+// writeDone implements writeWaiter. It works on a copy of the write, since the next write
+// (started by handleReady, say) replaces it.
+func (w *counterWrite) writeDone(err error) {
+	cw := *w
+	c := cw.c
+	k := &c.counter
+	k.writing = false
+	if err == nil {
+		k.slots.written(cw.slot, cw.version)
+		k.durable = cw.value
+		c.traceCoveredAborts()
+	} else {
+		// Not at once: storage that just failed a write is likely to fail the next.
+		// A new request of the protocol does not wait for this (askCounter).
+		c.retryCounter()
+	}
+	if asked := k.asked; asked != 0 && asked <= cw.value {
+		k.asked = 0
+		c.proto.CounterPersisted(c.now(), asked, err)
+		c.handleReady() // may ask for the next write, and so make it
+	}
+	c.writeCounter()
 }
 
 // retryCounter writes the counter again after Config.StorageRetry, if held-back aborts
@@ -104,11 +122,8 @@ func (c *coordinator) writeMetadata() {
 	if c.metaWriting || c.metaRetryArmed || c.dead {
 		return
 	}
-	var next *protocol.CompletedCheckpoint
-	if len(c.metaQueue) > 0 {
-		next = &c.metaQueue[0]
-	}
-	if next == nil && !c.storeHoldsDiscarded() {
+	adds := len(c.metaQueue) > 0
+	if !adds && !c.storeHoldsDiscarded() {
 		return // nothing to write: called after every Ready
 	}
 	content := make([]protocol.CompletedCheckpoint, 0, len(c.stored)+1)
@@ -117,34 +132,55 @@ func (c *coordinator) writeMetadata() {
 			content = append(content, cp)
 		}
 	}
-	if next != nil {
+	if adds {
+		next := &c.metaQueue[0]
 		content = append(content, *next)
 		c.trace(trace.Event{Kind: trace.KindCheckpointPersist, CP: uint64(next.ID)})
 	}
 	slot, key, version := c.completedSlots.next()
 	c.metaWriting = true
-	writeDurably(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCompleted(content)), func(err error) {
-		c.metaWriting = false
-		if err == nil {
-			c.completedSlots.written(slot, version)
-			c.stored = content
-			c.storeWritten()
-		}
-		if next != nil {
-			id := next.ID
-			c.metaQueue = c.metaQueue[1:]
-			c.proto.MetadataPersisted(c.now(), id, err)
-			c.handleReady()
-		} else if err != nil {
-			c.metaRetryArmed = true
-			c.proc.After(c.rt.cfg.StorageRetry, func() {
-				c.metaRetryArmed = false
-				c.writeMetadata()
-			})
-			return
-		}
-		c.writeMetadata()
-	})
+	c.metaWrite = metadataWrite{c: c, content: content, adds: adds, slot: slot, version: version}
+	writeDurablyFor(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCompleted(content)), &c.metaWrite)
+}
+
+// metadataWrite is the write of the completed-checkpoint store in flight; there is one at
+// a time (coordinator.metaWriting), so the coordinator keeps it, and its completion needs
+// no closure of its own.
+type metadataWrite struct {
+	c       *coordinator
+	content []protocol.CompletedCheckpoint
+	// adds: content ends with the head of metaQueue; otherwise the write removes
+	// discarded checkpoints only.
+	adds    bool
+	slot    int
+	version uint64
+}
+
+// writeDone implements writeWaiter. It works on a copy of the write, since the next write
+// (started by handleReady, say) replaces it.
+func (m *metadataWrite) writeDone(err error) {
+	w := *m
+	c := w.c
+	c.metaWriting = false
+	if err == nil {
+		c.completedSlots.written(w.slot, w.version)
+		c.stored = w.content
+		c.storeWritten()
+	}
+	if w.adds {
+		id := c.metaQueue[0].ID
+		c.metaQueue = c.metaQueue[1:]
+		c.proto.MetadataPersisted(c.now(), id, err)
+		c.handleReady()
+	} else if err != nil {
+		c.metaRetryArmed = true
+		c.proc.After(c.rt.cfg.StorageRetry, func() {
+			c.metaRetryArmed = false
+			c.writeMetadata()
+		})
+		return
+	}
+	c.writeMetadata()
 }
 
 // storeHoldsDiscarded reports whether the durable store still holds a checkpoint the
