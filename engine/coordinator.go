@@ -32,6 +32,7 @@ type coordinator struct {
 	// metadata writes not yet done. Writes go one at a time, each replacing the store
 	// with stored plus the next checkpoint, so a failed write leaves the store as it was.
 	stored         []protocol.CompletedCheckpoint
+	storedHandles  map[string]int // state handle -> checkpoints in stored that name it (setStored)
 	metaQueue      []protocol.CompletedCheckpoint
 	metaWriting    bool
 	metaWrite      metadataWrite // the write in flight, while metaWriting
@@ -84,7 +85,7 @@ func (c *coordinator) build(d protocol.Durable) {
 		panic(fmt.Sprintf("engine: coordinator: %v", err))
 	}
 	c.proto = proto
-	c.stored = d.Completed
+	c.setStored(d.Completed)
 	c.counter.durable = d.HighestID
 }
 

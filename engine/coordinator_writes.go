@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -164,7 +163,7 @@ func (m *metadataWrite) writeDone(err error) {
 	c.metaWriting = false
 	if err == nil {
 		c.completedSlots.written(w.slot, w.version)
-		c.stored = w.content
+		c.setStored(w.content)
 		c.storeWritten()
 	}
 	if w.adds {
@@ -197,11 +196,27 @@ func (c *coordinator) storeHoldsDiscarded() bool {
 	return false
 }
 
+// setStored records cps as the durable store, and indexes the state handles it names: every
+// release asks whether the store names its handle (storeNames), and so does every held
+// release after each store write.
+func (c *coordinator) setStored(cps []protocol.CompletedCheckpoint) {
+	c.stored = cps
+	if c.storedHandles == nil {
+		c.storedHandles = make(map[string]int)
+	}
+	clear(c.storedHandles)
+	for i := range cps {
+		for j := range cps[i].Tasks {
+			c.storedHandles[cps[i].Tasks[j].Snapshot.Handle]++
+		}
+	}
+}
+
 // storeWritten follows a durable store write: discarded checkpoints no longer in it are
 // forgotten, and released state it no longer names is deleted.
 func (c *coordinator) storeWritten() {
 	for id := range c.discarded {
-		if !slices.ContainsFunc(c.stored, func(cp protocol.CompletedCheckpoint) bool { return cp.ID == id }) {
+		if !c.storeHolds(id) {
 			delete(c.discarded, id)
 		}
 	}
@@ -214,6 +229,16 @@ func (c *coordinator) storeWritten() {
 		c.proc.Delete(h)
 	}
 	c.heldReleases = held
+}
+
+// storeHolds reports whether checkpoint id is in the durable store.
+func (c *coordinator) storeHolds(id protocol.CheckpointID) bool {
+	for i := range c.stored {
+		if c.stored[i].ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // release deletes state the protocol released: at once, or, if a discarded checkpoint
@@ -237,18 +262,11 @@ func (c *coordinator) release(r protocol.StateRelease) {
 }
 
 // storeNames reports whether a checkpoint in the durable store names state handle h.
-func (c *coordinator) storeNames(h string) bool {
-	for i := range c.stored {
-		if holds(&c.stored[i], h) {
-			return true
-		}
-	}
-	return false
-}
+func (c *coordinator) storeNames(h string) bool { return c.storedHandles[h] > 0 }
 
 func holds(cp *protocol.CompletedCheckpoint, h string) bool {
-	for _, ts := range cp.Tasks {
-		if ts.Snapshot.Handle == h {
+	for i := range cp.Tasks {
+		if cp.Tasks[i].Snapshot.Handle == h {
 			return true
 		}
 	}
