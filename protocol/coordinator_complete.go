@@ -15,6 +15,9 @@ func (c *coordinatorState) metadataPersisted(now Time, id CheckpointID, err erro
 		c.abort(now, p, ReasonPersistFailed, "")
 	} else {
 		c.complete(now, p)
+		// Nothing refers to p any more: the completed checkpoint holds
+		// its task states, which the next reservation does not reuse.
+		c.sparePending = p
 	}
 	c.maybeEmitFailoverPlan()
 	c.maybeTrigger(now)
@@ -33,7 +36,7 @@ func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
 		CompletedAt: p.ackedAt,
 		Tasks:       p.states,
 	}
-	c.ready.Completed = append(c.ready.Completed, cc)
+	c.ready.Completed = push(c.ready.Completed, cc)
 	if p.kind == KindSavepoint {
 		// A savepoint commits nothing and subsumes nothing: tasks are
 		// not told, and it stays out of the restorable list.
@@ -60,13 +63,10 @@ func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
 // write may already be durable, and pretending otherwise would leave the
 // store and the coordinator disagreeing.
 func (c *coordinatorState) subsume(now Time, id CheckpointID) {
-	var older []*pendingCheckpoint
-	for _, p := range c.pending {
-		if p.id < id && p.kind == KindCheckpoint && p.phase != phasePersisting {
-			older = append(older, p)
-		}
+	older := func(p *pendingCheckpoint) bool {
+		return p.id < id && p.kind == KindCheckpoint && p.phase != phasePersisting
 	}
-	for _, p := range older {
+	for p := c.nextPending(0, older); p != nil; p = c.nextPending(p.id, older) {
 		c.abort(now, p, ReasonSubsumed, "")
 	}
 }
@@ -81,10 +81,13 @@ func (c *coordinatorState) applyRetention() {
 	if extra <= 0 {
 		return
 	}
-	discarded := slices.Clone(c.completed[:extra])
+	// The discarded checkpoints go straight into the Ready; release reads
+	// them from there once they left the retained list (it adds only to
+	// Released).
+	start := len(c.ready.Discarded)
+	c.ready.Discarded = append(grow(c.ready.Discarded, extra), c.completed[:extra]...)
 	c.completed = slices.Delete(c.completed, 0, extra)
-	c.ready.Discarded = append(c.ready.Discarded, discarded...)
-	for _, cc := range discarded {
+	for _, cc := range c.ready.Discarded[start:] {
 		for i, ts := range cc.Tasks {
 			c.release(ts.Task, i, cc.ID, ts.Snapshot)
 		}
