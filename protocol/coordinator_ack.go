@@ -61,7 +61,7 @@ func (c *coordinatorState) fill(now Time, p *pendingCheckpoint, i int, snap Task
 func (c *coordinatorState) allAcked(now Time, p *pendingCheckpoint) {
 	p.phase = phasePersisting
 	p.ackedAt = now
-	c.ready.MetadataWrites = push(c.ready.MetadataWrites, CompletedCheckpoint{
+	c.ready.MetadataWrites = append(c.ready.MetadataWrites, CompletedCheckpoint{
 		ID:          p.id,
 		Kind:        p.kind,
 		TriggeredAt: p.triggeredAt,

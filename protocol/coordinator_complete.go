@@ -15,8 +15,9 @@ func (c *coordinatorState) metadataPersisted(now Time, id CheckpointID, err erro
 		c.abort(now, p, ReasonPersistFailed, "")
 	} else {
 		c.complete(now, p)
-		// Nothing refers to p any more: the completed checkpoint holds
-		// its task states, which the next reservation does not reuse.
+		// Nothing refers to p any more; the completed checkpoint has its
+		// task states, which are the host's now.
+		*p = pendingCheckpoint{flags: p.flags}
 		c.sparePending = p
 	}
 	c.maybeEmitFailoverPlan()
@@ -36,7 +37,7 @@ func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
 		CompletedAt: p.ackedAt,
 		Tasks:       p.states,
 	}
-	c.ready.Completed = push(c.ready.Completed, cc)
+	c.ready.Completed = append(c.ready.Completed, cc)
 	if p.kind == KindSavepoint {
 		// A savepoint commits nothing and subsumes nothing: tasks are
 		// not told, and it stays out of the restorable list.
@@ -85,7 +86,7 @@ func (c *coordinatorState) applyRetention() {
 	// them from there once they left the retained list (it adds only to
 	// Released).
 	start := len(c.ready.Discarded)
-	c.ready.Discarded = append(grow(c.ready.Discarded, extra), c.completed[:extra]...)
+	c.ready.Discarded = append(c.ready.Discarded, c.completed[:extra]...)
 	c.completed = slices.Delete(c.completed, 0, extra)
 	for _, cc := range c.ready.Discarded[start:] {
 		for i, ts := range cc.Tasks {

@@ -70,7 +70,7 @@ func (c *coordinatorState) reannounce(now Time) {
 func (c *coordinatorState) broadcastNotifyComplete(now Time, id CheckpointID) {
 	c.ready.Messages = grow(c.ready.Messages, len(c.topo.Tasks))
 	for _, task := range c.topo.Tasks {
-		c.ready.Messages = push(c.ready.Messages, NotifyCompleteMessage(task, id))
+		c.ready.Messages = append(c.ready.Messages, NotifyCompleteMessage(task, id))
 	}
 	c.announcer.completeSentAt = now
 	c.announcer.aborts = slices.DeleteFunc(c.announcer.aborts, func(n abortNotice) bool { return n.id < id })

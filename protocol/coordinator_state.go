@@ -121,11 +121,10 @@ type coordinatorState struct {
 
 	announcer announcer
 
-	// sparePending is the last completed checkpoint's entry, reused by the
-	// next reservation so that the steady state allocates only what the
-	// host keeps (the task states of each checkpoint). Only a completion
-	// leaves one: an aborted checkpoint's expected tasks may live on in the
-	// announcer.
+	// sparePending is the last completed checkpoint's entry, blank but for
+	// the array behind its per-task tables, which the next reservation
+	// reuses (3 bytes a task). Only a completion leaves one: an aborted
+	// checkpoint's expected tasks may live on in the announcer.
 	sparePending *pendingCheckpoint
 
 	ready CoordinatorReady
@@ -172,16 +171,17 @@ func newCoordinator(cfg Config, topo Topology, durable Durable, now Time) (*Coor
 }
 
 // takeReady hands out the outputs gathered since the last call; their
-// slices share chunks with later outputs (see outbox.go).
+// slices share chunks with later outputs (see outbox.go), except those that
+// hold whole checkpoints.
 func (c *coordinatorState) takeReady() CoordinatorReady {
 	rd := CoordinatorReady{
 		CounterWrites:  handOut(&c.ready.CounterWrites),
-		MetadataWrites: handOut(&c.ready.MetadataWrites),
+		MetadataWrites: handOutAlone(&c.ready.MetadataWrites),
 		Messages:       handOut(&c.ready.Messages),
 		Triggered:      handOut(&c.ready.Triggered),
-		Completed:      handOut(&c.ready.Completed),
+		Completed:      handOutAlone(&c.ready.Completed),
 		Aborted:        handOut(&c.ready.Aborted),
-		Discarded:      handOut(&c.ready.Discarded),
+		Discarded:      handOutAlone(&c.ready.Discarded),
 		Released:       handOut(&c.ready.Released),
 		Failover:       c.ready.Failover,
 		JobFinished:    c.ready.JobFinished,

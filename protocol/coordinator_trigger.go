@@ -85,7 +85,6 @@ func (c *coordinatorState) reserve(now Time, kind Kind) *pendingCheckpoint {
 	p := c.sparePending
 	if p != nil {
 		c.sparePending = nil
-		*p = pendingCheckpoint{flags: p.flags}
 	} else {
 		p = &pendingCheckpoint{}
 	}
@@ -192,7 +191,7 @@ func (c *coordinatorState) trigger(now Time, p *pendingCheckpoint) {
 		p.expected[i] = true
 		p.remaining++
 		if c.upstreamsFullyFinished(i) {
-			c.ready.Messages = push(c.ready.Messages, TriggerMessage(task, p.id, p.kind, p.mode, now))
+			c.ready.Messages = append(c.ready.Messages, TriggerMessage(task, p.id, p.kind, p.mode, now))
 		}
 	}
 	c.ready.Triggered = push(c.ready.Triggered, TriggeredCheckpoint{ID: p.id, Kind: p.kind, Mode: p.mode, At: now})

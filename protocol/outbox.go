@@ -12,9 +12,11 @@ package protocol
 // Why not simply reuse one buffer per field, as etcd raft lets a host do
 // after Advance: memory handed out here is never written again, so the host
 // may keep it, change it, or take the next Ready while it still walks this
-// one. The engine does the last: a fault fired by a trace event in the middle
-// of its handling of one Ready may step the protocol and handle the next
-// Ready before the outer handling finishes. A reused buffer would be
+// one, as the package documentation has always allowed ("every output slice
+// handed to the host belongs to the host"). The engine relies on the last:
+// when its storage completes a snapshot's write synchronously, the ack that
+// follows makes it handle the next Ready (snapshotSettled) while it is still
+// walking the one that asked for the snapshot. A reused buffer would be
 // overwritten under it; a chunk is not.
 
 const (
@@ -66,6 +68,21 @@ func handOut[T any](pending *[]T) []T {
 		*pending = nil
 	}
 	return out[:n:n]
+}
+
+// handOutAlone is handOut for outputs that hold a checkpoint's task states
+// (CompletedCheckpoint): they are appended from nil and their array is not
+// kept for later outputs, because a shared chunk would keep the states of
+// every checkpoint handed out from it alive for as long as its unused part
+// waited, megabytes at a job of thousands of tasks. One allocation per
+// checkpoint is the cheaper price.
+func handOutAlone[T any](pending *[]T) []T {
+	out := *pending
+	*pending = nil
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // carve returns n elements of *chunk for a result its caller will own (the
