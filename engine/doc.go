@@ -24,7 +24,8 @@
 //
 // Data channels carry network buffers (batches of up to Network.BufferRecords records).
 // A sender sends a buffer only against a credit; the receiver grants Network.Credits per
-// channel and returns one when it has consumed a buffer. A receiver that blocks a channel
+// channel and returns them as it consumes buffers, half the channel's credits per message
+// (creditBatch), since a message per buffer would double the traffic. A receiver that blocks a channel
 // for alignment, or is slow (Config.RecordCost per record), stops returning credits; its
 // senders' output queues fill (Network.QueueBuffers) and they stop consuming in turn: that
 // is backpressure, and it is why aligned checkpoints stall under skew and unaligned ones do

@@ -120,9 +120,14 @@ func (t *task) exit() {
 
 // armTick keeps one timer at the protocol's next deadline (an alignment timeout).
 func (t *task) armTick() {
-	t.tick.arm(t.proc, t.now(), t.proto.NextDeadline(), func() {
-		t.proto.Tick(t.now())
-		t.handleReady()
-		t.pump()
-	})
+	if t.onTick == nil {
+		// Made once: handleReady arms the tick after every step, and a closure per call
+		// was the engine's most frequent allocation.
+		t.onTick = func() {
+			t.proto.Tick(t.now())
+			t.handleReady()
+			t.pump()
+		}
+	}
+	t.tick.arm(t.proc, t.now(), t.proto.NextDeadline(), t.onTick)
 }

@@ -41,13 +41,15 @@ type task struct {
 	inPump     bool
 	pumpArmed  bool
 	flushArmed bool
+	flushAt    int64 // when the flush timer fires, while flushArmed
 	busyArmed  bool
 	// Timers made once per incarnation and re-armed: busyTimer resumes work that waited for
 	// a processing period to end, pumpTimer a pump that yielded, flushTimer sends
 	// part-filled buffers.
 	busyTimer, pumpTimer, flushTimer Timer
 	tick                             deadlineTimer
-	finishSent                       bool // Finish was called on the protocol task
+	onTick                           func() // what tick calls, made once (armTick)
+	finishSent                       bool   // Finish was called on the protocol task
 }
 
 type taskPhase uint8
