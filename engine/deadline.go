@@ -37,8 +37,9 @@ type deadlineTimer struct {
 	owner deadlineOwner
 }
 
-// arm is set for a deadline owned by fire. A function made for each call costs an
-// allocation per call; callers on hot paths pass an owner to set instead.
+// arm is set for a deadline owned by fire. Callers on hot paths make fire once (as the task
+// does, task.onTick) or pass an owner to set: a function made for each call costs an
+// allocation per call.
 func (d *deadlineTimer) arm(proc Proc, now, at protocol.Time, fire func()) {
 	d.set(proc, now, at, deadlineFunc(fire))
 }
