@@ -226,7 +226,7 @@ func (c *coordinator) storeWritten() {
 			held = append(held, h)
 			continue
 		}
-		c.proc.Delete(h)
+		deleteState(c.proc, h)
 	}
 	c.heldReleases = held
 }
@@ -250,7 +250,7 @@ func (c *coordinator) release(r protocol.StateRelease) {
 	for _, list := range [][]protocol.CompletedCheckpoint{c.stored, c.metaQueue} {
 		for i := range list {
 			if cp := &list[i]; !c.discarded[cp.ID] && holds(cp, h) {
-				panic(fmt.Sprintf("engine: coordinator: released %s of %s for %d, which retained checkpoint %d holds", h, r.Task, r.Checkpoint, cp.ID))
+				panic(fmt.Sprintf("engine: coordinator: released %s of %s for %d, which retained checkpoint %d holds", handleName(h), r.Task, r.Checkpoint, cp.ID))
 			}
 		}
 	}
@@ -258,7 +258,7 @@ func (c *coordinator) release(r protocol.StateRelease) {
 		c.heldReleases = append(c.heldReleases, h)
 		return
 	}
-	c.proc.Delete(h)
+	deleteState(c.proc, h)
 }
 
 // storeNames reports whether a checkpoint in the durable store names state handle h.

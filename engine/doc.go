@@ -51,7 +51,9 @@
 // the per-channel record counters, and a 2PC sink's pre-commit), then the events to send,
 // the sealing of unaligned channel state, aborts and releases, messages to the
 // coordinator, and listener notifications last. A snapshot is uploaded to storage (and, with
-// Config.VerifyWrites, read back) before SnapshotCompleted; a 2PC sink also waits for the
+// Config.VerifyWrites, read back) before SnapshotCompleted, unless it is at most
+// Config.InlineStateBytes: then it travels inline, in its handle, and is durable with the
+// checkpoint's metadata (inline.go); a 2PC sink also waits for the
 // store to confirm its pre-commit. Unaligned barriers overtake queued data at both ends, as
 // Flink's priority events do. At the receiver, a barrier handed over on arrival passes the
 // buffers queued before it on its channel; the engine adds them to the checkpoint's channel

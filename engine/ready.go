@@ -50,7 +50,7 @@ func (t *task) handleReady() {
 			t.dropSnapshot(a.Checkpoint)
 		}
 		for _, r := range rd.Released {
-			t.proc.Delete(r.Snapshot.Handle)
+			deleteState(t.proc, r.Snapshot.Handle)
 		}
 		for _, m := range rd.Messages {
 			t.sendControl(m)
@@ -72,7 +72,20 @@ func (t *task) handleReady() {
 			return
 		}
 	}
+	t.ackInlined()
 	t.armTick()
+}
+
+// ackInlined completes the snapshots whose state went inline (finalise). It runs once
+// the Ready that took them is handled: acknowledging one inside that Ready would handle
+// the next Ready, and pump records, before the barriers of the first were sent.
+func (t *task) ackInlined() {
+	for len(t.inlined) > 0 {
+		ps := t.inlined[0]
+		t.inlined = t.inlined[1:]
+		ps.writeDone(nil)
+	}
+	t.inlined = nil
 }
 
 // sendControl sends a protocol message to the coordinator and traces acks and declines.

@@ -169,6 +169,13 @@ func (t *task) finalise(ps *pendingSnapshot) {
 				Input: t.plan.inputs[i], Handle: key + "#" + t.inputs[i].from, Records: len(recs)})
 		}
 	}
+	if len(blob) <= t.rt.cfg.InlineStateBytes {
+		// Durable with the checkpoint's metadata; acknowledged once the Ready being
+		// handled is done (handleReady), as if its upload had completed at once.
+		ps.snap.Handle = inlineHandle(blob)
+		t.inlined = append(t.inlined, ps)
+		return
+	}
 	writeDurablyFor(t.proc, t.rt.cfg.VerifyWrites, key, blob, ps)
 }
 
@@ -176,7 +183,7 @@ func (t *task) finalise(ps *pendingSnapshot) {
 func (ps *pendingSnapshot) writeDone(err error) {
 	t, cp := ps.task, ps.req.Checkpoint
 	if t.snapshots[cp] != ps {
-		t.proc.Delete(ps.snap.Handle) // the checkpoint was aborted meanwhile
+		deleteState(t.proc, ps.snap.Handle) // the checkpoint was aborted meanwhile
 		return
 	}
 	if err != nil {

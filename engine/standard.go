@@ -36,5 +36,7 @@ func StandardConfig() Config {
 	cfg.Network.Credits = 10
 	cfg.SourcePoll = 10 * time.Millisecond
 	cfg.BatchSinkWrites = true
+	// Flink's state.storage.fs.memory-threshold: state this small goes into the metadata.
+	cfg.InlineStateBytes = 20 << 10
 	return cfg
 }

@@ -30,7 +30,8 @@ type task struct {
 	tokens  *tokenPart  // Tokens: steps a Chandy-Lamport process instead of a protocol.Task
 
 	snapshots map[protocol.CheckpointID]*pendingSnapshot
-	overtake  *overtaking // an unaligned barrier being delivered ahead of its buffers
+	inlined   []*pendingSnapshot // state held inline, to acknowledge (ackInlined)
+	overtake  *overtaking        // an unaligned barrier being delivered ahead of its buffers
 
 	// deferred holds control messages that arrived while the task was restoring.
 	deferred       []protocol.Message

@@ -277,6 +277,7 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 	}
 	p.intIn(path+".tolerable_failures", c.TolerableFailures, 0, 1000)
 	p.intIn(path+".retained", c.Retained, 0, 1000)
+	p.intIn(path+".inline_state_bytes", c.InlineStateBytes, 0, 1<<20)
 	if s.Mode != ModeChandyLamport {
 		p.unused(path+".initiators", len(c.Initiators) > 0, "except by mode chandy-lamport")
 	}
