@@ -134,7 +134,7 @@ func (k *Kernel) scheduleKey(s *slot, at Time, seq uint64) {
 		k.queue.reschedule(s, at, seq)
 		return
 	}
-	k.queue.push(entry{at: at, seq: seq, slot: s})
+	k.queue.push(s, at, seq)
 }
 
 // unschedule takes s off the queue; it reports whether s was queued.

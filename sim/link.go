@@ -101,10 +101,10 @@ func (k *Kernel) Connect(name string, from, to *Host, config LinkConfig) *Link {
 		config: config,
 		rand:   k.Stream("link/" + name),
 	}
-	l.deliver = slot{index: -1, owner: to, run: l.deliverFront}
-	l.writable = slot{index: -1, owner: from, run: l.notifyWritable}
-	l.brokenFrom = slot{index: -1, owner: from, run: func() { l.notifyBroken(from) }}
-	l.brokenTo = slot{index: -1, owner: to, run: func() { l.notifyBroken(to) }}
+	l.deliver = slot{handle: -1, owner: to, run: l.deliverFront}
+	l.writable = slot{handle: -1, owner: from, run: l.notifyWritable}
+	l.brokenFrom = slot{handle: -1, owner: from, run: func() { l.notifyBroken(from) }}
+	l.brokenTo = slot{handle: -1, owner: to, run: func() { l.notifyBroken(to) }}
 	k.links = append(k.links, l)
 	from.outbound = append(from.outbound, l)
 	to.inbound = append(to.inbound, l)
