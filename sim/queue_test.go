@@ -138,3 +138,24 @@ func checkQueue(t interface{ Fatalf(string, ...any) }, q *queue) {
 		t.Fatalf("handle %d is neither used nor free", i)
 	}
 }
+
+// TestEarlierAgreesWithBefore checks the branchless comparison the heap sifts with against
+// the plain one, with times and sequence numbers drawn towards the edges where a borrow
+// could go astray: zero, equal values, and the largest time and sequence number.
+func TestEarlierAgreesWithBefore(t *testing.T) {
+	edgy := func(most uint64) *rapid.Generator[uint64] {
+		return rapid.OneOf(rapid.Uint64Range(0, 3), rapid.Uint64Range(most-3, most), rapid.Uint64Range(0, most))
+	}
+	keys := rapid.Custom(func(t *rapid.T) entry {
+		return entry{at: Time(edgy(uint64(Never)).Draw(t, "at")), seq: edgy(^uint64(0)).Draw(t, "seq")}
+	})
+	rapid.Check(t, func(t *rapid.T) {
+		a, b := keys.Draw(t, "a"), keys.Draw(t, "b")
+		if rapid.Bool().Draw(t, "same time") {
+			b.at = a.at
+		}
+		if got, want := earlier(a, b) == 1, a.before(b); got != want {
+			t.Fatalf("earlier((%d,%d), (%d,%d)) = %v, before says %v", a.at, a.seq, b.at, b.seq, got, want)
+		}
+	})
+}
