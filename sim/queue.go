@@ -60,6 +60,15 @@ type queue struct {
 	holeHandle int32
 }
 
+// newQueue returns an empty queue with room for capacity entries before it grows.
+func newQueue(capacity int) queue {
+	return queue{
+		entries: make([]entry, 0, capacity),
+		handles: make([]handleRow, 0, capacity),
+		free:    make([]int32, 0, capacity),
+	}
+}
+
 // len returns the number of queued entries, not counting a hole.
 func (q *queue) len() int {
 	if q.hole {
