@@ -113,16 +113,20 @@ func (c *coordinator) retryCounter() {
 	k.retry.Reset(c.rt.cfg.StorageRetry)
 }
 
-// writeMetadata writes the next queued completed checkpoint, or a store without the
-// discarded checkpoints when nothing is queued. A failed write of discards alone is
-// retried after Config.StorageRetry; a failed write of a checkpoint aborts it (the
-// protocol decides), and the next write goes on.
+// writeMetadata writes the next queued completed checkpoint, or, when nothing is queued
+// and released state waits for it, a store without the discarded checkpoints. A failed
+// write of discards alone is retried after Config.StorageRetry; a failed write of a
+// checkpoint aborts it (the protocol decides), and the next write goes on.
+//
+// Discarded checkpoints are otherwise left in the store until the next checkpoint's write
+// leaves them out: they are older than the checkpoints kept, so no recovery picks them,
+// and with state inline nothing waits for them to go (a write per checkpoint saved).
 func (c *coordinator) writeMetadata() {
 	if c.metaWriting || c.metaRetryArmed || c.dead {
 		return
 	}
 	adds := len(c.metaQueue) > 0
-	if !adds && !c.storeHoldsDiscarded() {
+	if !adds && (len(c.heldReleases) == 0 || !c.storeHoldsDiscarded()) {
 		return // nothing to write: called after every Ready
 	}
 	content := make([]protocol.CompletedCheckpoint, 0, len(c.stored)+1)
@@ -254,11 +258,14 @@ func (c *coordinator) release(r protocol.StateRelease) {
 			}
 		}
 	}
-	if c.storeNames(h) {
+	switch {
+	case isInline(h):
+		// Nothing to delete: the state lives in the metadata of the checkpoints that hold it.
+	case c.storeNames(h):
 		c.heldReleases = append(c.heldReleases, h)
-		return
+	default:
+		c.proc.Delete(h)
 	}
-	deleteState(c.proc, h)
 }
 
 // storeNames reports whether a checkpoint in the durable store names state handle h.

@@ -26,9 +26,12 @@ func inlineState(handle string) ([]byte, bool) {
 	return []byte(s), true
 }
 
+// isInline reports whether a handle holds its state inline.
+func isInline(handle string) bool { return strings.HasPrefix(handle, inlinePrefix) }
+
 // handleName renders a handle for messages: inline state is named, not printed.
 func handleName(handle string) string {
-	if strings.HasPrefix(handle, inlinePrefix) {
+	if isInline(handle) {
 		return "inline state"
 	}
 	return handle
@@ -37,7 +40,7 @@ func handleName(handle string) string {
 // deleteState deletes the state a released handle names; inline state has nothing to
 // delete.
 func deleteState(p Proc, handle string) {
-	if !strings.HasPrefix(handle, inlinePrefix) {
+	if !isInline(handle) {
 		p.Delete(handle)
 	}
 }

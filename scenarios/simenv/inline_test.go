@@ -8,16 +8,18 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/sim"
+	"github.com/ckptsim/ckptsim/trace"
 )
 
-// storageKeysWritten runs cfg and returns the keys of the durable store's successful puts.
-func storageKeysWritten(t *testing.T, cfg engine.Config) []string {
+// storageKeysWritten runs cfg and returns the keys of the durable store's successful puts
+// and the number of completed checkpoints.
+func storageKeysWritten(t *testing.T, cfg engine.Config) (keys []string, checkpoints int) {
 	t.Helper()
 	job, err := NewJob(1, cfg, DefaultConfig(2), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var keys []string
+	job.Recorder.KeepEvents()
 	job.Env.SetObserver(func(e sim.Event) {
 		if e.Kind == sim.EventStoreApply && e.Op == sim.OpPut && e.Err == nil {
 			keys = append(keys, e.Key)
@@ -30,24 +32,35 @@ func storageKeysWritten(t *testing.T, cfg engine.Config) []string {
 		t.Fatalf("run ended with %v", r)
 	}
 	exactOutput(t, cfg, job)
-	return keys
+	return keys, countKind(job, trace.KindCheckpointComplete)
 }
 
 // TestSmallStateGoesInline: with InlineStateBytes above the size of every snapshot, no task
-// writes its state to storage (only the coordinator writes its counter and metadata); with a
-// threshold below their size, every task does; and the output is exact either way.
+// writes its state to storage, and the coordinator writes its metadata once per checkpoint
+// (discarded checkpoints leave with the next write, as no state waits for them to go); with
+// a threshold below their size, every task writes its state, and the coordinator writes the
+// metadata again without the discarded checkpoints before their state is deleted. The
+// output is exact either way.
 func TestSmallStateGoesInline(t *testing.T) {
 	for _, threshold := range []int{20 << 10, 8} {
-		cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 300, 2000, engine.TwoPhaseCommit))
+		cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 2000, 2000, engine.TwoPhaseCommit))
 		cfg.InlineStateBytes = threshold
-		states := 0
-		for _, k := range storageKeysWritten(t, cfg) {
-			if strings.HasPrefix(k, "state/") {
+		states, metadata := 0, 0
+		keys, checkpoints := storageKeysWritten(t, cfg)
+		for _, k := range keys {
+			switch {
+			case strings.HasPrefix(k, "state/"):
 				states++
+			case strings.HasPrefix(k, "meta/completed"):
+				metadata++
 			}
 		}
-		if inline := threshold > 8; inline && states > 0 || !inline && states == 0 {
-			t.Errorf("threshold %d bytes: %d task states written to storage", threshold, states)
+		if inline := threshold > 8; inline {
+			if states > 0 || metadata > checkpoints+1 {
+				t.Errorf("state inline: %d task states and %d metadata writes for %d checkpoints", states, metadata, checkpoints)
+			}
+		} else if states == 0 || 2*metadata < 3*checkpoints {
+			t.Errorf("state in storage: %d task states and %d metadata writes for %d checkpoints", states, metadata, checkpoints)
 		}
 	}
 }
