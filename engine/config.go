@@ -140,8 +140,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("engine: config: RestartDelay must be positive")
 	case c.FailureDetection < 0:
 		return fmt.Errorf("engine: config: FailureDetection must not be negative")
-	case c.InlineStateBytes < 0:
-		return fmt.Errorf("engine: config: InlineStateBytes must not be negative")
+	case c.InlineStateBytes < 0 || c.InlineStateBytes > MaxInlineStateBytes:
+		return fmt.Errorf("engine: config: InlineStateBytes %d, want 0 to %d", c.InlineStateBytes, MaxInlineStateBytes)
 	case c.StorageRetry <= 0:
 		return fmt.Errorf("engine: config: StorageRetry must be positive")
 	case c.Store.Latency < 0 || c.Store.TxnTimeout < 0:

@@ -14,6 +14,13 @@ import "strings"
 // start with "state/").
 const inlinePrefix = "inline:"
 
+// MaxInlineStateBytes bounds Config.InlineStateBytes: an inline handle is a string of the
+// checkpoint's metadata, which holds none longer than maxStateString.
+const MaxInlineStateBytes = maxStateString - len(inlinePrefix)
+
+// inlinable reports whether state of size bytes goes inline under threshold.
+func inlinable(size, threshold int) bool { return size <= min(threshold, MaxInlineStateBytes) }
+
 // inlineHandle is the handle of state held inline.
 func inlineHandle(blob []byte) string { return inlinePrefix + string(blob) }
 

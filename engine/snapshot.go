@@ -169,7 +169,7 @@ func (t *task) finalise(ps *pendingSnapshot) {
 				Input: t.plan.inputs[i], Handle: key + "#" + t.inputs[i].from, Records: len(recs)})
 		}
 	}
-	if len(blob) <= t.rt.cfg.InlineStateBytes {
+	if inlinable(len(blob), t.rt.cfg.InlineStateBytes) {
 		// Durable with the checkpoint's metadata; acknowledged once the Ready being
 		// handled is done (handleReady), as if its upload had completed at once.
 		ps.snap.Handle = inlineHandle(blob)
