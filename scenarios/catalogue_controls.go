@@ -15,7 +15,8 @@ func negativeControls() []*Scenario {
 			Mode:     ModeAligned,
 			Topology: Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
 			Workload: Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8},
-			Sink:     &Sink{Kind: SinkAtLeastOnce},
+			// Per-record sink.write events, which the crashes are counted in.
+			Sink: &Sink{Kind: SinkAtLeastOnce, TraceEachWrite: true},
 			Faults: []faults.Entry{
 				// Three crashes, because one can land just after a barrier, before the sink
 				// wrote anything the restore would replay.

@@ -13,8 +13,8 @@ var pinnedHashes = []struct {
 	hash     string
 }{
 	{"pipeline-calm", 1, "f292094ca661d6db553984c0961ce79626eee282bdca88a8d3ecd7b753b1f512"},
-	{StandardName, 1, "a7ce8fc37c81856df53a44853e5002f0e3f28dfefaf462648f2f654ad581e4c8"},
-	{"storage-faults", 2, "cd1227215e6c604ed05d2b03c82935cf6f73f1df543756aa525a51a73b3b6ae8"},
+	{StandardName, 1, "e97645a81d96b52b0ded16492cd9dda54e15fa4a1e85babfeffd3f11c30e9000"},
+	{"storage-faults", 2, "149a5cf210bc2a07aea3f5576d99562d76ccc9ad3d7a8762fb6851ea2e940e06"},
 	{"chandy-lamport-classic", 1, "9d54085a2bf659670486beec5503446081024e991384eef19f49def966660a49"},
 }
 

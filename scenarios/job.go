@@ -83,6 +83,7 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 	cfg.InlineStateBytes = c.InlineStateBytes
 	if s.Sink != nil {
 		cfg.Store.TxnTimeout = time.Duration(s.Sink.TransactionTimeout)
+		cfg.BatchSinkWrites = !s.Sink.TraceEachWrite
 	}
 	if err := cfg.Validate(); err != nil {
 		return engine.Config{}, fmt.Errorf("scenarios: %s: the engine refuses the job: %w", s.Name, err)

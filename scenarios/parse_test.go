@@ -86,6 +86,7 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"fault field the kind does not take", withField("faults", `[{"trigger": {"type": "at"}, "fault": {"kind": "crash.task", "task": "sum-1", "window_ns": 5}}]`), "scenario.faults[0].fault.window_ns: does not apply to crash.task"},
 		{"fault on a missing task", withField("faults", `[{"trigger": {"type": "at"}, "fault": {"kind": "crash.task", "task": "sum-9"}}]`), `scenario.faults[0].fault.task: no task "sum-9"`},
 		{"unknown fault field", withField("faults", `[{"trigger": {"type": "at"}, "fault": {"kind": "crash.task", "task": "sum-1", "when": 1}}]`), "scenario.faults[0].fault.when: unknown field"},
+		{"trigger on sink.write, traced in batches", withField("faults", `[{"trigger": {"type": "nth", "nth": 3, "kind": "sink.write"}, "fault": {"kind": "crash.coordinator"}}]`), "scenario.faults[0].trigger.kind: sink.write events are traced only with sink.trace_each_write"},
 		{"trigger on a missing task", withField("faults", `[{"trigger": {"type": "nth", "nth": 1, "kind": "snapshot.ack", "task": "map-0"}, "fault": {"kind": "crash.coordinator"}}]`), `scenario.faults[0].trigger.task: no task "map-0"`},
 		{"faults and swarm", strings.Replace(withField("swarm", `{}`), `"swarm"`, `"faults": [`+crash+`], "swarm"`, 1), "scenario.swarm: give either faults or swarm, not both"},
 		{"unknown swarm kind", withField("swarm", `{"kinds": ["meteor"]}`), `scenario.swarm.kinds[0]: "meteor" is not a fault kind`},

@@ -92,6 +92,10 @@ type Sink struct {
 	// (two-phase-commit); zero means it never expires. A timeout shorter than the time from
 	// pre-commit to commit loses data: the classic exactly-once trap.
 	TransactionTimeout Duration `json:"transaction_timeout,omitzero"`
+	// TraceEachWrite traces one sink.write per record written instead of one sink.writes
+	// per buffer (the records listed in attributes): the same information for the checkers
+	// at several times the trace. A fault triggered by the nth sink.write needs it.
+	TraceEachWrite bool `json:"trace_each_write,omitempty"`
 }
 
 // Checkpoint configures the coordinator (DESIGN.md section 3).

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 // nameSet holds the task, host and process names a fault or step may refer to.
@@ -61,6 +62,16 @@ func (s *Scenario) validateFaults(p *problems, root string) {
 	}
 	if err != nil {
 		p.list = append(p.list, faultsPath(err, root+".faults"))
+	}
+	eachWrite := s.Sink != nil && s.Sink.TraceEachWrite
+	for i, e := range s.Faults {
+		at := fmt.Sprintf("%s.faults[%d].trigger.kind", root, i)
+		switch {
+		case e.Trigger.Kind == trace.KindSinkWrite && !eachWrite:
+			p.add(at, "sink.write events are traced only with sink.trace_each_write (else one sink.writes per buffer)")
+		case e.Trigger.Kind == trace.KindSinkWrites && eachWrite:
+			p.add(at, "sink.writes events are not traced with sink.trace_each_write (one sink.write per record instead)")
+		}
 	}
 	if s.Swarm == nil {
 		return
