@@ -19,15 +19,16 @@ import (
 //
 // A Recorder belongs to one simulation and is used from one goroutine.
 type Recorder struct {
-	seq     uint64
-	hash    hash.Hash
-	pending []byte // canonical lines, each with its newline, not yet hashed or written
-	header  []byte // the header line, until it is written ahead of the first chunk
-	out     io.Writer
-	err     error // first write error; later writes are skipped
-	keep    bool
-	events  []Event
-	watches []func(Event)
+	seq        uint64
+	hash       hash.Hash
+	chunkLimit int    // chunkBytes, or less in tests that want many chunks
+	pending    []byte // canonical lines, each with its newline, not yet hashed or written
+	header     []byte // the header line, until it is written ahead of the first chunk
+	out        io.Writer
+	err        error // first write error; later writes are skipped
+	keep       bool
+	events     []Event
+	watches    []func(Event)
 }
 
 // chunkBytes is how many bytes of lines the Recorder collects before it hashes and writes
@@ -37,7 +38,7 @@ const chunkBytes = 32 << 10
 // NewRecorder returns a Recorder that writes the header and then every event to w, or only
 // hashes (and possibly keeps) them when w is nil.
 func NewRecorder(w io.Writer, h Header) *Recorder {
-	r := &Recorder{hash: sha256.New(), pending: make([]byte, 0, chunkBytes+1024)}
+	r := &Recorder{hash: sha256.New(), chunkLimit: chunkBytes, pending: make([]byte, 0, chunkBytes+1024)}
 	if w != nil {
 		r.out = w
 		if h.Version == 0 {
@@ -82,13 +83,14 @@ func (r *Recorder) Emit(t int64, e Event) Event {
 		if key, dup := repeatedKey(e.Attrs); dup {
 			panic(fmt.Sprintf("trace: attribute key %q appears twice on %s", key, e.Kind))
 		}
+		e.Attrs = sortedAttrs(e.Attrs)
 	}
 	e.Seq = r.seq
 	e.T = t
 	r.seq++
-	r.pending = appendEvent(r.pending, &e)
+	r.pending = appendLine(r.pending, &e, true)
 	r.pending = append(r.pending, '\n')
-	if len(r.pending) >= chunkBytes {
+	if len(r.pending) >= r.chunkLimit {
 		r.flushChunk()
 	}
 	if r.keep {
@@ -103,16 +105,22 @@ func (r *Recorder) Emit(t int64, e Event) Event {
 // flushChunk hashes the pending lines and writes them out.
 func (r *Recorder) flushChunk() {
 	r.hash.Write(r.pending)
-	if r.out != nil && r.err == nil {
-		if r.header != nil {
-			_, r.err = r.out.Write(r.header)
-			r.header = nil
-		}
-		if r.err == nil {
-			_, r.err = r.out.Write(r.pending)
-		}
-	}
+	r.write(r.pending)
 	r.pending = r.pending[:0]
+}
+
+// write writes lines out after the header, unless there is no writer or a write failed.
+func (r *Recorder) write(lines []byte) {
+	if r.out == nil || r.err != nil {
+		return
+	}
+	if r.header != nil {
+		_, r.err = r.out.Write(r.header)
+		r.header = nil
+	}
+	if r.err == nil {
+		_, r.err = r.out.Write(lines)
+	}
 }
 
 // repeatedKey returns a key that appears more than once in attrs, if any.
@@ -131,19 +139,39 @@ func repeatedKey(attrs []Attr) (string, bool) {
 }
 
 // attrKeyAllowed is validAttrKey for the emitting path, where it runs for every attribute of
-// every event: the same rule checked byte by byte, with the fixed keys looked up only for
-// keys short enough to be one.
+// every event: the same rule checked eight bytes at a time, with the fixed keys looked up
+// only for keys short enough to be one.
 func attrKeyAllowed(key string) bool {
-	if key == "" {
+	if key == "" || !keyString(key) {
 		return false
 	}
-	for i := 0; i < len(key); i++ {
-		// A byte >= 0x7f is DEL or part of a multi-byte rune; validAttrKey rejects both.
-		if c := key[i]; c <= ' ' || c == '"' || c == '\\' || c >= 0x7f {
+	return len(key) > maxFixedKeyLen || !isFixedKey(key)
+}
+
+// keyString reports whether every byte of s may appear in an attribute key: printable ASCII
+// other than the space, the quote and the backslash. It must be exact both ways: a key it
+// wrongly refused would stop the run.
+func keyString(s string) bool {
+	if len(s) < 8 {
+		return keyWord(shortWord(s))
+	}
+	for i := 0; i < len(s)-8; i += 8 {
+		if !keyWord(word(s[i:])) {
 			return false
 		}
 	}
-	return len(key) > maxFixedKeyLen || !isFixedKey(key)
+	return keyWord(word(s[len(s)-8:]))
+}
+
+// keyWord reports whether every byte of x may appear in an attribute key: none is below 0x21,
+// a quote, a backslash, DEL (0x7f) or above it (a byte of a multi-byte rune; validAttrKey
+// rejects those too). As in plainWord, (b - k) & ^b & 0x80 is set for some byte b < k, and
+// b ^ v is zero for some byte b == v, exactly when there is such a byte: a borrow only runs
+// on from a byte that is itself flagged.
+func keyWord(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, b, del := x^'"'*ones, x^'\\'*ones, x^0x7f*ones
+	return ((x-0x21*ones)&^x|(q-ones)&^q|(b-ones)&^b|(del-ones)&^del|x)&highs == 0
 }
 
 // maxFixedKeyLen is the length of the longest fixed key.
