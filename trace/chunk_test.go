@@ -4,18 +4,15 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"runtime"
 	"slices"
 	"strconv"
 	"testing"
-	"time"
 
 	"pgregory.net/rapid"
 )
 
-// newTestRecorder returns a Recorder with small chunks, hashing them on goroutines of their
-// own or not whatever GOMAXPROCS is, so that tests see many hand-overs either way.
-func newTestRecorder(w *bytes.Buffer, chunkLimit int, parallel bool) *Recorder {
+// newTestRecorder returns a Recorder with small chunks, so that tests see many of them.
+func newTestRecorder(w *bytes.Buffer, chunkLimit int) *Recorder {
 	var r *Recorder
 	if w == nil {
 		r = NewRecorder(nil, Header{Scenario: "chunks"})
@@ -23,11 +20,10 @@ func newTestRecorder(w *bytes.Buffer, chunkLimit int, parallel bool) *Recorder {
 		r = NewRecorder(w, Header{Scenario: "chunks"})
 	}
 	r.chunkLimit = chunkLimit
-	r.hasher.parallel = parallel
 	return r
 }
 
-// Whatever the chunk size, with or without a hashing goroutine, and whenever Hash is asked,
+// Whatever the chunk size, and whenever Hash is asked,
 // the trace hash is SHA-256 over the reference lines one by one, and the file is the header
 // and those lines.
 func TestChunkedHashEqualsLineByLineHash(t *testing.T) {
@@ -36,7 +32,7 @@ func TestChunkedHashEqualsLineByLineHash(t *testing.T) {
 		if rapid.Bool().Draw(t, "writer") {
 			file = new(bytes.Buffer)
 		}
-		r := newTestRecorder(file, rapid.IntRange(1, 2000).Draw(t, "chunkLimit"), rapid.Bool().Draw(t, "parallel"))
+		r := newTestRecorder(file, rapid.IntRange(1, 2000).Draw(t, "chunkLimit"))
 		lineByLine := sha256.New()
 		var lines bytes.Buffer
 		for i, n := 0, rapid.IntRange(0, 60).Draw(t, "events"); i < n; i++ {
@@ -72,9 +68,9 @@ func TestChunkedHashEqualsLineByLineHash(t *testing.T) {
 }
 
 // The Recorder encodes an event before Emit returns, so a caller that reuses the attribute
-// slice afterwards changes nothing in the hash, however late the chunk is hashed.
+// slice afterwards changes nothing in the hash, though the chunk is hashed later.
 func TestHashIsFixedWhenEmitReturns(t *testing.T) {
-	r := newTestRecorder(nil, 64, true)
+	r := newTestRecorder(nil, 64)
 	attrs := make([]Attr, 2)
 	var want []Event
 	for i := range 100 {
@@ -89,26 +85,5 @@ func TestHashIsFixedWhenEmitReturns(t *testing.T) {
 	}
 	if got := r.Hash(); got != HashEvents(want) {
 		t.Fatalf("hash %s, want %s", got, HashEvents(want))
-	}
-}
-
-// A Recorder dropped in the middle of a run, without Hash or Flush, leaves no goroutine
-// behind once the chunk in flight is hashed.
-func TestDroppedRecorderLeavesNoGoroutine(t *testing.T) {
-	before := runtime.NumGoroutine()
-	func() {
-		r := newTestRecorder(nil, 256, true)
-		for i := range 10_000 {
-			r.Emit(int64(i), Event{Kind: KindBarrierSend, Task: "src-0", To: "sum-1", CP: 1})
-		}
-	}()
-	// The last hand-over's goroutine ends as soon as it has hashed 256 bytes; give the
-	// scheduler time to run it, with a bound far beyond that so a leak fails the test.
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines before recording, %d after", before, runtime.NumGoroutine())
-		}
-		time.Sleep(time.Millisecond)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"slices"
 )
@@ -13,14 +14,13 @@ import (
 //
 // Lines are collected in a chunk of about chunkBytes and hashed (and written) a chunk at a
 // time: SHA-256 over the concatenation of the lines is the same hash as over each line in
-// turn, and one large write costs far less than many small ones. Full chunks are hashed on
-// a goroutine of their own, overlapping the encoding of the next (see chunkHasher). Hash
-// and Flush take in whatever the current chunk holds.
+// turn, and one large write costs far less than many small ones. Hash and Flush take in
+// whatever the current chunk holds.
 //
 // A Recorder belongs to one simulation and is used from one goroutine.
 type Recorder struct {
 	seq        uint64
-	hasher     chunkHasher
+	hash       hash.Hash
 	chunkLimit int    // chunkBytes, or less in tests that want many chunks
 	pending    []byte // canonical lines, each with its newline, not yet hashed or written
 	header     []byte // the header line, until it is written ahead of the first chunk
@@ -35,14 +35,10 @@ type Recorder struct {
 // them.
 const chunkBytes = 32 << 10
 
-// firstChunkBytes is the capacity a Recorder starts with: a short run (a test, a shrinking
-// step) never needs more, and a long one grows the buffer once.
-const firstChunkBytes = 4 << 10
-
 // NewRecorder returns a Recorder that writes the header and then every event to w, or only
 // hashes (and possibly keeps) them when w is nil.
 func NewRecorder(w io.Writer, h Header) *Recorder {
-	r := &Recorder{hasher: newChunkHasher(), chunkLimit: chunkBytes, pending: make([]byte, 0, firstChunkBytes)}
+	r := &Recorder{hash: sha256.New(), chunkLimit: chunkBytes, pending: make([]byte, 0, chunkBytes+1024)}
 	if w != nil {
 		r.out = w
 		if h.Version == 0 {
@@ -95,7 +91,7 @@ func (r *Recorder) Emit(t int64, e Event) Event {
 	r.pending = appendLine(r.pending, &e, true)
 	r.pending = append(r.pending, '\n')
 	if len(r.pending) >= r.chunkLimit {
-		r.handOver()
+		r.flushChunk()
 	}
 	if r.keep {
 		r.events = append(r.events, e)
@@ -106,21 +102,9 @@ func (r *Recorder) Emit(t int64, e Event) Event {
 	return e
 }
 
-// handOver writes out the full chunk of pending lines and hands it to the hasher, which
-// returns the buffer to fill next.
-func (r *Recorder) handOver() {
-	chunk := r.pending
-	r.pending = r.hasher.handOver(chunk)
-	if r.pending == nil {
-		// The first hand-over to a hashing goroutine: the second buffer, as large as the first.
-		r.pending = make([]byte, 0, cap(chunk))
-	}
-	r.write(chunk)
-}
-
-// flushChunk hashes and writes out the pending lines on the caller's goroutine.
+// flushChunk hashes the pending lines and writes them out.
 func (r *Recorder) flushChunk() {
-	r.hasher.writeNow(r.pending)
+	r.hash.Write(r.pending)
 	r.write(r.pending)
 	r.pending = r.pending[:0]
 }
@@ -205,8 +189,8 @@ func (r *Recorder) Len() uint64 { return r.seq }
 // Hash returns the trace hash of the events so far, as 64 hex digits.
 func (r *Recorder) Hash() string {
 	r.flushChunk()
-	sum := r.hasher.sum()
-	return hex.EncodeToString(sum[:])
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(r.hash.Sum(sum[:0]))
 }
 
 // Events returns the events kept so far (see KeepEvents). The slice must not be changed.
