@@ -20,6 +20,7 @@ import (
 // A Recorder belongs to one simulation and is used from one goroutine.
 type Recorder struct {
 	seq        uint64
+	keys       *keyMemo
 	hash       hash.Hash
 	chunkLimit int    // chunkBytes, or less in tests that want many chunks
 	pending    []byte // canonical lines, each with its newline, not yet hashed or written
@@ -38,7 +39,7 @@ const chunkBytes = 32 << 10
 // NewRecorder returns a Recorder that writes the header and then every event to w, or only
 // hashes (and possibly keeps) them when w is nil.
 func NewRecorder(w io.Writer, h Header) *Recorder {
-	r := &Recorder{hash: sha256.New(), chunkLimit: chunkBytes, pending: make([]byte, 0, chunkBytes+1024)}
+	r := &Recorder{keys: new(keyMemo), hash: sha256.New(), chunkLimit: chunkBytes, pending: make([]byte, 0, chunkBytes+1024)}
 	if w != nil {
 		r.out = w
 		if h.Version == 0 {
@@ -69,16 +70,7 @@ func (r *Recorder) Watch(fn func(Event)) {
 // event. It panics if an attribute key is invalid or appears twice, since that is a bug in the
 // emitter: a line with a repeated key would not read back to the event that was hashed.
 func (r *Recorder) Emit(t int64, e Event) Event {
-	increasing := true
-	for i, a := range e.Attrs {
-		if !attrKeyAllowed(a.Key) {
-			panic(fmt.Sprintf("trace: invalid attribute key %q on %s", a.Key, e.Kind))
-		}
-		if i > 0 && a.Key <= e.Attrs[i-1].Key {
-			increasing = false
-		}
-	}
-	if !increasing {
+	if !r.keys.check(&e) {
 		// Rare: emitters pass sorted attributes. Strictly increasing keys cannot repeat.
 		if key, dup := repeatedKey(e.Attrs); dup {
 			panic(fmt.Sprintf("trace: attribute key %q appears twice on %s", key, e.Kind))
@@ -137,51 +129,6 @@ func repeatedKey(attrs []Attr) (string, bool) {
 	}
 	return "", false
 }
-
-// attrKeyAllowed is validAttrKey for the emitting path, where it runs for every attribute of
-// every event: the same rule checked eight bytes at a time, with the fixed keys looked up
-// only for keys short enough to be one.
-func attrKeyAllowed(key string) bool {
-	if key == "" || !keyString(key) {
-		return false
-	}
-	return len(key) > maxFixedKeyLen || !isFixedKey(key)
-}
-
-// keyString reports whether every byte of s may appear in an attribute key: printable ASCII
-// other than the space, the quote and the backslash. It must be exact both ways: a key it
-// wrongly refused would stop the run.
-func keyString(s string) bool {
-	if len(s) < 8 {
-		return keyWord(shortWord(s))
-	}
-	for i := 0; i < len(s)-8; i += 8 {
-		if !keyWord(word(s[i:])) {
-			return false
-		}
-	}
-	return keyWord(word(s[len(s)-8:]))
-}
-
-// keyWord reports whether every byte of x may appear in an attribute key: none is below 0x21,
-// a quote, a backslash, DEL (0x7f) or above it (a byte of a multi-byte rune; validAttrKey
-// rejects those too). As in plainWord, (b - k) & ^b & 0x80 is set for some byte b < k, and
-// b ^ v is zero for some byte b == v, exactly when there is such a byte: a borrow only runs
-// on from a byte that is itself flagged.
-func keyWord(x uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	q, b, del := x^'"'*ones, x^'\\'*ones, x^0x7f*ones
-	return ((x-0x21*ones)&^x|(q-ones)&^q|(b-ones)&^b|(del-ones)&^del|x)&highs == 0
-}
-
-// maxFixedKeyLen is the length of the longest fixed key.
-var maxFixedKeyLen = func() int {
-	n := 0
-	for _, k := range fixedKeys {
-		n = max(n, len(k))
-	}
-	return n
-}()
 
 // Len returns the number of events recorded so far.
 func (r *Recorder) Len() uint64 { return r.seq }

@@ -1,0 +1,109 @@
+package trace
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Checking attribute keys is a large part of recording a snapshot.taken, which carries a
+// counter per channel: each key must be valid and greater than the one before it. Emitters
+// pass the same key strings in the same order event after event (the engine takes them from
+// its plan), so the Recorder remembers, per key string, that it is valid and which key string
+// it last followed. A key met again after the same key costs two comparisons of string
+// headers, with no call, where checking it costs a pass over its bytes and a string
+// comparison.
+//
+// The memo compares strings by identity (same bytes in memory, same length), which is why it
+// reads their data pointers: it holds the strings it remembers, so their bytes stay where
+// they are and, strings being immutable, stay what they were. A key with the same text at
+// another address is simply checked again. The verdict never depends on the memo, only the
+// time it takes.
+
+// keyMemoSlots is how many keys a keyMemo holds: a few times the keys of a wide topology's
+// snapshots, so that few of them share a slot.
+const keyMemoSlots = 256
+
+// keyMemo remembers attribute keys found valid, each with the key it followed.
+type keyMemo [keyMemoSlots]struct {
+	key    string // a valid attribute key
+	before string // a key less than key, which came just before it; "" for the first
+}
+
+// check panics if an attribute key of e is invalid, and reports whether the keys are
+// strictly increasing. If they are not they may repeat, which the caller must check.
+func (m *keyMemo) check(e *Event) (increasing bool) {
+	increasing = true
+	before := ""
+	for _, a := range e.Attrs {
+		slot := &m[keySlot(a.Key)]
+		if !sameString(slot.key, a.Key) || !sameString(slot.before, before) || a.Key == "" {
+			if !attrKeyAllowed(a.Key) {
+				panic(fmt.Sprintf("trace: invalid attribute key %q on %s", a.Key, e.Kind))
+			}
+			if a.Key > before {
+				slot.key, slot.before = a.Key, before
+			} else {
+				increasing = false
+			}
+		}
+		before = a.Key
+	}
+	return increasing
+}
+
+// sameString reports whether a and b are the same bytes in memory: then they are equal. (They
+// may be equal without being the same.)
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
+}
+
+// keySlot picks the memo slot of key from its address.
+func keySlot(key string) int {
+	p := uintptr(unsafe.Pointer(unsafe.StringData(key)))
+	return int((p>>4 ^ p>>12 ^ uintptr(len(key))) % keyMemoSlots)
+}
+
+// attrKeyAllowed is validAttrKey for the emitting path, where it runs for every attribute of
+// every event: the same rule checked eight bytes at a time, with the fixed keys looked up
+// only for keys short enough to be one.
+func attrKeyAllowed(key string) bool {
+	if key == "" || !keyString(key) {
+		return false
+	}
+	return len(key) > maxFixedKeyLen || !isFixedKey(key)
+}
+
+// keyString reports whether every byte of s may appear in an attribute key: printable ASCII
+// other than the space, the quote and the backslash. It must be exact both ways: a key it
+// wrongly refused would stop the run.
+func keyString(s string) bool {
+	if len(s) < 8 {
+		return keyWord(shortWord(s))
+	}
+	for i := 0; i < len(s)-8; i += 8 {
+		if !keyWord(word(s[i:])) {
+			return false
+		}
+	}
+	return keyWord(word(s[len(s)-8:]))
+}
+
+// keyWord reports whether every byte of x may appear in an attribute key: none is below 0x21,
+// a quote, a backslash, DEL (0x7f) or above it (a byte of a multi-byte rune; validAttrKey
+// rejects those too). As in plainWord, (b - k) & ^b & 0x80 is set for some byte b < k, and
+// b ^ v is zero for some byte b == v, exactly when there is such a byte: a borrow only runs
+// on from a byte that is itself flagged.
+func keyWord(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, b, del := x^'"'*ones, x^'\\'*ones, x^0x7f*ones
+	return ((x-0x21*ones)&^x|(q-ones)&^q|(b-ones)&^b|(del-ones)&^del|x)&highs == 0
+}
+
+// maxFixedKeyLen is the length of the longest fixed key.
+var maxFixedKeyLen = func() int {
+	n := 0
+	for _, k := range fixedKeys {
+		n = max(n, len(k))
+	}
+	return n
+}()

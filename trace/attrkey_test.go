@@ -1,0 +1,91 @@
+package trace
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// checkKeysPlainly is what keyMemo.check must agree with: every key checked, every pair
+// compared, nothing remembered.
+func checkKeysPlainly(attrs []Attr) (valid, increasing bool) {
+	increasing = true
+	for i, a := range attrs {
+		if !attrKeyAllowed(a.Key) {
+			return false, false
+		}
+		if i > 0 && a.Key <= attrs[i-1].Key {
+			increasing = false
+		}
+	}
+	return true, increasing
+}
+
+// memoCheck runs m.check, turning its panic into valid == false.
+func memoCheck(m *keyMemo, attrs []Attr) (valid, increasing bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if !strings.Contains(fmt.Sprint(r), "invalid attribute key") {
+				panic(r)
+			}
+			valid, increasing = false, false
+		}
+	}()
+	return true, m.check(&Event{Kind: "x", Attrs: attrs})
+}
+
+// One memo sees many attribute lists drawn from a small pool of keys (valid, invalid, fixed,
+// the empty key), in and out of order, with repeats, some as copies that share no bytes with
+// the pooled strings: its verdict on each list is the plain one, whatever it remembers.
+func TestKeyMemoAgreesWithPlainChecks(t *testing.T) {
+	pool := []string{"a", "b", "chan.src-0", "chan.src-1", "chan.src-10", "recv.src-0", "sent.sum-0",
+		"state", "tokens", "seq", "cp", "", "with space", "é", "x\x7f", "records", "start"}
+	rapid.Check(t, func(t *rapid.T) {
+		m := new(keyMemo)
+		for i, n := 0, rapid.IntRange(1, 40).Draw(t, "lists"); i < n; i++ {
+			keys := rapid.SliceOfN(rapid.SampledFrom(pool), 0, 8).Draw(t, "keys")
+			attrs := make([]Attr, len(keys))
+			for j, k := range keys {
+				if rapid.Bool().Draw(t, "copy") {
+					k = strings.Clone(k)
+				}
+				attrs[j] = Attr{Key: k, Value: "v"}
+			}
+			gotValid, gotIncreasing := memoCheck(m, attrs)
+			wantValid, wantIncreasing := checkKeysPlainly(attrs)
+			if gotValid != wantValid || gotIncreasing != wantIncreasing {
+				t.Fatalf("keys %q: memo says valid %v increasing %v, plain checks %v %v",
+					keys, gotValid, gotIncreasing, wantValid, wantIncreasing)
+			}
+		}
+	})
+}
+
+// Keys that collide in one slot take turns in it without confusing the verdicts.
+func TestKeyMemoSlotCollisions(t *testing.T) {
+	bySlot := map[int][]string{}
+	for i := range 2000 {
+		k := fmt.Sprintf("k.%d", i)
+		bySlot[keySlot(k)] = append(bySlot[keySlot(k)], k)
+	}
+	m := new(keyMemo)
+	for _, keys := range bySlot {
+		if len(keys) < 3 {
+			continue
+		}
+		a, b, c := keys[0], keys[1], keys[2]
+		for range 3 {
+			for _, attrs := range [][]Attr{{{a, "1"}}, {{b, "1"}, {a, "2"}}, {{c, "1"}}, {{a, "1"}, {b, "2"}, {c, "3"}}} {
+				gotValid, gotIncreasing := memoCheck(m, attrs)
+				wantValid, wantIncreasing := checkKeysPlainly(attrs)
+				if gotValid != wantValid || gotIncreasing != wantIncreasing {
+					t.Fatalf("%v: memo %v %v, plain %v %v", attrs, gotValid, gotIncreasing, wantValid, wantIncreasing)
+				}
+			}
+		}
+		return
+	}
+	t.Fatal("no slot holds three of 2000 keys; is keySlot spreading them at all?")
+}
