@@ -1,9 +1,6 @@
 package trace
 
-import (
-	"fmt"
-	"unsafe"
-)
+import "fmt"
 
 // Checking attribute keys is a large part of recording a snapshot.taken, which carries a
 // counter per channel: each key must be valid and greater than the one before it. Emitters
@@ -11,20 +8,15 @@ import (
 // its plan), so the Recorder remembers, per key string, that it is valid and which key string
 // it last followed. A key met again after the same key costs two comparisons of string
 // headers, with no call, where checking it costs a pass over its bytes and a string
-// comparison.
-//
-// The memo compares strings by identity (same bytes in memory, same length), which is why it
-// reads their data pointers: it holds the strings it remembers, so their bytes stay where
-// they are and, strings being immutable, stay what they were. A key with the same text at
-// another address is simply checked again. The verdict never depends on the memo, only the
-// time it takes.
+// comparison. The memo knows strings by identity (see identity.go): a key with the same text
+// at another address is simply checked again.
 
-// keyMemoSlots is how many keys a keyMemo holds: a few times the keys of a wide topology's
-// snapshots, so that few of them share a slot.
-const keyMemoSlots = 256
+// keyMemoBits sets how many keys a keyMemo holds, 1<<keyMemoBits: a few times the keys of a
+// wide topology's snapshots, so that few of them share a slot.
+const keyMemoBits = 8
 
 // keyMemo remembers attribute keys found valid, each with the key it followed.
-type keyMemo [keyMemoSlots]struct {
+type keyMemo [1 << keyMemoBits]struct {
 	key    string // a valid attribute key
 	before string // a key less than key, which came just before it; "" for the first
 }
@@ -35,7 +27,7 @@ func (m *keyMemo) check(e *Event) (increasing bool) {
 	increasing = true
 	before := ""
 	for _, a := range e.Attrs {
-		slot := &m[keySlot(a.Key)]
+		slot := &m[addressSlot(a.Key, keyMemoBits)]
 		if !sameString(slot.key, a.Key) || !sameString(slot.before, before) || a.Key == "" {
 			if !attrKeyAllowed(a.Key) {
 				panic(fmt.Sprintf("trace: invalid attribute key %q on %s", a.Key, e.Kind))
@@ -49,18 +41,6 @@ func (m *keyMemo) check(e *Event) (increasing bool) {
 		before = a.Key
 	}
 	return increasing
-}
-
-// sameString reports whether a and b are the same bytes in memory: then they are equal. (They
-// may be equal without being the same.)
-func sameString(a, b string) bool {
-	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
-}
-
-// keySlot picks the memo slot of key from its address.
-func keySlot(key string) int {
-	p := uintptr(unsafe.Pointer(unsafe.StringData(key)))
-	return int((p>>4 ^ p>>12 ^ uintptr(len(key))) % keyMemoSlots)
 }
 
 // attrKeyAllowed is validAttrKey for the emitting path, where it runs for every attribute of

@@ -65,10 +65,11 @@ func TestKeyMemoAgreesWithPlainChecks(t *testing.T) {
 
 // Keys that collide in one slot take turns in it without confusing the verdicts.
 func TestKeyMemoSlotCollisions(t *testing.T) {
-	bySlot := map[int][]string{}
+	bySlot := map[uint][]string{}
 	for i := range 2000 {
 		k := fmt.Sprintf("k.%d", i)
-		bySlot[keySlot(k)] = append(bySlot[keySlot(k)], k)
+		slot := addressSlot(k, keyMemoBits)
+		bySlot[slot] = append(bySlot[slot], k)
 	}
 	m := new(keyMemo)
 	for _, keys := range bySlot {
@@ -87,5 +88,5 @@ func TestKeyMemoSlotCollisions(t *testing.T) {
 		}
 		return
 	}
-	t.Fatal("no slot holds three of 2000 keys; is keySlot spreading them at all?")
+	t.Fatal("no slot holds three of 2000 keys; is addressSlot spreading them at all?")
 }
