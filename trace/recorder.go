@@ -20,7 +20,7 @@ import (
 // A Recorder belongs to one simulation and is used from one goroutine.
 type Recorder struct {
 	seq        uint64
-	keys       *keyMemo
+	keys       *keyMemo // attribute keys found valid, by identity; nil until an event has one
 	hash       hash.Hash
 	chunkLimit int    // chunkBytes, or less in tests that want many chunks
 	pending    []byte // canonical lines, each with its newline, not yet hashed or written
@@ -39,7 +39,7 @@ const chunkBytes = 32 << 10
 // NewRecorder returns a Recorder that writes the header and then every event to w, or only
 // hashes (and possibly keeps) them when w is nil.
 func NewRecorder(w io.Writer, h Header) *Recorder {
-	r := &Recorder{keys: new(keyMemo), hash: sha256.New(), chunkLimit: chunkBytes, pending: make([]byte, 0, chunkBytes+1024)}
+	r := &Recorder{hash: sha256.New(), chunkLimit: chunkBytes, pending: make([]byte, 0, chunkBytes+1024)}
 	if w != nil {
 		r.out = w
 		if h.Version == 0 {
@@ -70,12 +70,17 @@ func (r *Recorder) Watch(fn func(Event)) {
 // event. It panics if an attribute key is invalid or appears twice, since that is a bug in the
 // emitter: a line with a repeated key would not read back to the event that was hashed.
 func (r *Recorder) Emit(t int64, e Event) Event {
-	if !r.keys.check(&e) {
-		// Rare: emitters pass sorted attributes. Strictly increasing keys cannot repeat.
-		if key, dup := repeatedKey(e.Attrs); dup {
-			panic(fmt.Sprintf("trace: attribute key %q appears twice on %s", key, e.Kind))
+	if len(e.Attrs) > 0 {
+		if r.keys == nil {
+			r.keys = new(keyMemo) // here rather than in NewRecorder: many runs are short
 		}
-		e.Attrs = sortedAttrs(e.Attrs)
+		if !r.keys.check(&e) {
+			// Rare: emitters pass sorted attributes. Strictly increasing keys cannot repeat.
+			if key, dup := repeatedKey(e.Attrs); dup {
+				panic(fmt.Sprintf("trace: attribute key %q appears twice on %s", key, e.Kind))
+			}
+			e.Attrs = sortedAttrs(e.Attrs)
+		}
 	}
 	e.Seq = r.seq
 	e.T = t
