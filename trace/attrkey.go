@@ -15,8 +15,12 @@ import "fmt"
 // wide topology's snapshots, so that few of them share a slot.
 const keyMemoBits = 8
 
-// keyMemo remembers attribute keys found valid, each with the key it followed.
-type keyMemo [1 << keyMemoBits]struct {
+// keyMemo remembers attribute keys found valid, each with the key it followed. A key may sit
+// in either slot of the pair its address picks, so that two keys picking the same pair do
+// not keep pushing each other out.
+type keyMemo [1 << keyMemoBits]keyMemory
+
+type keyMemory struct {
 	key    string // a valid attribute key
 	before string // a key less than key, which came just before it; "" for the first
 }
@@ -27,13 +31,16 @@ func (m *keyMemo) check(e *Event) (increasing bool) {
 	increasing = true
 	before := ""
 	for _, a := range e.Attrs {
-		slot := &m[addressSlot(a.Key, keyMemoBits)]
-		if !sameString(slot.key, a.Key) || !sameString(slot.before, before) || a.Key == "" {
+		pair := m[addressSlot(a.Key, keyMemoBits)&^1:][:2]
+		known := a.Key != "" && (pair[0].is(a.Key, before) || pair[1].is(a.Key, before))
+		if !known {
 			if !attrKeyAllowed(a.Key) {
 				panic(fmt.Sprintf("trace: invalid attribute key %q on %s", a.Key, e.Kind))
 			}
 			if a.Key > before {
-				slot.key, slot.before = a.Key, before
+				// The newer memory goes first; the older one stays as the second.
+				pair[1] = pair[0]
+				pair[0] = keyMemory{a.Key, before}
 			} else {
 				increasing = false
 			}
@@ -41,6 +48,11 @@ func (m *keyMemo) check(e *Event) (increasing bool) {
 		before = a.Key
 	}
 	return increasing
+}
+
+// is reports whether this memory is of key after before.
+func (k *keyMemory) is(key, before string) bool {
+	return sameString(k.key, key) && sameString(k.before, before)
 }
 
 // attrKeyAllowed is validAttrKey for the emitting path, where it runs for every attribute of
