@@ -4,55 +4,78 @@ import "fmt"
 
 // Checking attribute keys is a large part of recording a snapshot.taken, which carries a
 // counter per channel: each key must be valid and greater than the one before it. Emitters
-// pass the same key strings in the same order event after event (the engine takes them from
-// its plan), so the Recorder remembers, per key string, that it is valid and which key string
-// it last followed. A key met again after the same key costs two comparisons of string
-// headers, with no call, where checking it costs a pass over its bytes and a string
-// comparison. The memo knows strings by identity (see identity.go): a key with the same text
-// at another address is simply checked again.
+// pass the same list of key strings event after event (the engine takes a task's snapshot
+// keys from its plan, a sink.writes' from constants), so the Recorder remembers lists it has
+// checked. A list met again costs a comparison of string headers per key, with no call,
+// where checking it costs a pass over every key's bytes and a string comparison per key.
+// The memo knows strings by identity (see identity.go): a list whose keys have the same text
+// at other addresses is simply checked again.
 
-// keyMemoBits sets how many keys a keyMemo holds, 1<<keyMemoBits: a few times the keys of a
-// wide topology's snapshots, so that few of them share a slot.
-const keyMemoBits = 8
+// keyListBits sets how many lists a keyLists holds, 1<<keyListBits: a few times the task
+// count of a wide topology (each task has its own snapshot keys), so that few lists compete
+// for a pair of slots.
+const keyListBits = 8
 
-// keyMemo remembers attribute keys found valid, each with the key it followed. A key may sit
-// in either slot of the pair its address picks, so that two keys picking the same pair do
-// not keep pushing each other out.
-type keyMemo [1 << keyMemoBits]keyMemory
-
-type keyMemory struct {
-	key    string // a valid attribute key
-	before string // a key less than key, which came just before it; "" for the first
-}
+// keyLists remembers lists of attribute keys found valid and strictly increasing, by the
+// addresses of their keys. A list may sit in either slot of the pair those pick, so that two
+// lists picking the same pair do not keep pushing each other out.
+type keyLists [1 << keyListBits][]string
 
 // check panics if an attribute key of e is invalid, and reports whether the keys are
 // strictly increasing. If they are not they may repeat, which the caller must check.
-func (m *keyMemo) check(e *Event) (increasing bool) {
+func (m *keyLists) check(e *Event) (increasing bool) {
+	attrs := e.Attrs
+	if len(attrs) == 0 {
+		return true
+	}
+	pair := m[keysSlot(attrs)&^1:][:2]
+	if sameKeys(pair[0], attrs) || sameKeys(pair[1], attrs) {
+		return true
+	}
 	increasing = true
-	before := ""
-	for _, a := range e.Attrs {
-		pair := m[addressSlot(a.Key, keyMemoBits)&^1:][:2]
-		known := a.Key != "" && (pair[0].is(a.Key, before) || pair[1].is(a.Key, before))
-		if !known {
-			if !attrKeyAllowed(a.Key) {
-				panic(fmt.Sprintf("trace: invalid attribute key %q on %s", a.Key, e.Kind))
-			}
-			if a.Key > before {
-				// The newer memory goes first; the older one stays as the second.
-				pair[1] = pair[0]
-				pair[0] = keyMemory{a.Key, before}
-			} else {
-				increasing = false
-			}
+	for i, a := range attrs {
+		if !attrKeyAllowed(a.Key) {
+			panic(fmt.Sprintf("trace: invalid attribute key %q on %s", a.Key, e.Kind))
 		}
-		before = a.Key
+		if i > 0 && a.Key <= attrs[i-1].Key {
+			increasing = false
+		}
+	}
+	if increasing {
+		// The new list goes first, the older one second; the list pushed out lends its
+		// array, so that lists taking turns in a pair allocate nothing after the first.
+		keys := pair[1][:0]
+		for _, a := range attrs {
+			keys = append(keys, a.Key)
+		}
+		pair[1] = pair[0]
+		pair[0] = keys
 	}
 	return increasing
 }
 
-// is reports whether this memory is of key after before.
-func (k *keyMemory) is(key, before string) bool {
-	return sameString(k.key, key) && sameString(k.before, before)
+// keysSlot picks a slot for a list of keys from all their addresses, mixed by multiplying:
+// lists that share some key strings (a first key, say, if an emitter used one string for
+// every task's) still spread.
+func keysSlot(attrs []Attr) uint {
+	var h uint64
+	for _, a := range attrs {
+		h = (h ^ uint64(address(a.Key))) * 0x9e3779b97f4a7c15
+	}
+	return uint(h >> (64 - keyListBits))
+}
+
+// sameKeys reports whether attrs has exactly the key strings of keys, in order.
+func sameKeys(keys []string, attrs []Attr) bool {
+	if len(keys) != len(attrs) {
+		return false
+	}
+	for i := range keys {
+		if !sameString(keys[i], attrs[i].Key) {
+			return false
+		}
+	}
+	return true
 }
 
 // attrKeyAllowed is validAttrKey for the emitting path, where it runs for every attribute of

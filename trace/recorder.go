@@ -20,7 +20,7 @@ import (
 // A Recorder belongs to one simulation and is used from one goroutine.
 type Recorder struct {
 	seq        uint64
-	keys       *keyMemo // attribute keys found valid, by identity; nil until an event has one
+	keys       *keyLists // attribute key lists found valid, by identity; nil until an event has one
 	hash       hash.Hash
 	chunkLimit int    // chunkBytes, or less in tests that want many chunks
 	pending    []byte // canonical lines, each with its newline, not yet hashed or written
@@ -72,7 +72,7 @@ func (r *Recorder) Watch(fn func(Event)) {
 func (r *Recorder) Emit(t int64, e Event) Event {
 	if len(e.Attrs) > 0 {
 		if r.keys == nil {
-			r.keys = new(keyMemo) // here rather than in NewRecorder: many runs are short
+			r.keys = new(keyLists) // here rather than in NewRecorder: many runs are short
 		}
 		if !r.keys.check(&e) {
 			// Rare: emitters pass sorted attributes. Strictly increasing keys cannot repeat.
