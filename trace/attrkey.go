@@ -45,6 +45,9 @@ func (m *keyLists) check(e *Event) (increasing bool) {
 		// The new list goes first, the older one second; the list pushed out lends its
 		// array, so that lists taking turns in a pair allocate nothing after the first.
 		keys := pair[1][:0]
+		if cap(keys) < len(attrs) {
+			keys = make([]string, 0, len(attrs))
+		}
 		for _, a := range attrs {
 			keys = append(keys, a.Key)
 		}
