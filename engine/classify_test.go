@@ -17,7 +17,7 @@ func TestClassify(t *testing.T) {
 		{&eventMsg{event: protocol.ChannelEvent{Type: protocol.EventBarrier}}, ClassBarrier},
 		{&eventMsg{event: protocol.ChannelEvent{Type: protocol.EventCancelMarker}}, ClassCancel},
 		{&eventMsg{event: protocol.ChannelEvent{Type: protocol.EventEndOfData}}, ClassEnd},
-		{oneCredit, ClassCredit},
+		{&creditMsg{credits: 2}, ClassCredit},
 		{&taskControl{msg: protocol.Message{Type: protocol.MsgAck}}, ClassAck},
 		{&taskControl{msg: protocol.Message{Type: protocol.MsgDecline}}, ClassDecline},
 		{protocol.Message{Type: protocol.MsgTrigger}, ClassTrigger},

@@ -19,7 +19,10 @@ type stateWriter struct {
 func (w *stateWriter) uint(v uint64)   { w.buf = binary.AppendUvarint(w.buf, v) }
 func (w *stateWriter) int(v int64)     { w.buf = binary.AppendVarint(w.buf, v) }
 func (w *stateWriter) string(s string) { w.uint(uint64(len(s))); w.buf = append(w.buf, s...) }
-func (w *stateWriter) bytes() []byte   { return w.buf }
+
+// byteString writes b as string writes a string, without making one of it.
+func (w *stateWriter) byteString(b []byte) { w.uint(uint64(len(b))); w.buf = append(w.buf, b...) }
+func (w *stateWriter) bytes() []byte       { return w.buf }
 
 // grow makes room for n more bytes, so that a writer that knows roughly how much it will
 // write allocates once.
@@ -147,6 +150,16 @@ func (r *stateReader) done() error {
 // Digest returns the digest of encoded state as it appears in traces: the first 16 hex
 // digits of its SHA-256.
 func Digest(data []byte) string {
+	var digest [digestLen]byte
+	return string(appendDigest(digest[:0], data))
+}
+
+// digestLen is the length of Digest's text.
+const digestLen = 16
+
+// appendDigest appends Digest(data) to dst, for callers that put the digest into a longer
+// text and so save allocating it by itself.
+func appendDigest(dst, data []byte) []byte {
 	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:8])
+	return hex.AppendEncode(dst, sum[:digestLen/2])
 }

@@ -33,6 +33,10 @@ type Config struct {
 	// VerifyWrites reads every snapshot and metadata write back before relying on it, so
 	// that torn and corrupted writes fail at once (see writeDurably).
 	VerifyWrites bool
+	// InlineStateBytes is the size up to which a task's snapshot is not written to storage
+	// but sent to the coordinator with its acknowledgement and stored inside the
+	// checkpoint's metadata (inline.go); 0 writes every snapshot to storage.
+	InlineStateBytes int
 	// TraceRecords adds record.send and record.recv events (detailed traces).
 	TraceRecords bool
 	// TraceSinkWrites emits sink.write for every record a sink writes. The exactly-once
@@ -136,6 +140,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("engine: config: RestartDelay must be positive")
 	case c.FailureDetection < 0:
 		return fmt.Errorf("engine: config: FailureDetection must not be negative")
+	case c.InlineStateBytes < 0 || c.InlineStateBytes > MaxInlineStateBytes:
+		return fmt.Errorf("engine: config: InlineStateBytes %d, want 0 to %d", c.InlineStateBytes, MaxInlineStateBytes)
 	case c.StorageRetry <= 0:
 		return fmt.Errorf("engine: config: StorageRetry must be positive")
 	case c.Store.Latency < 0 || c.Store.TxnTimeout < 0:

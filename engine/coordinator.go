@@ -32,8 +32,10 @@ type coordinator struct {
 	// metadata writes not yet done. Writes go one at a time, each replacing the store
 	// with stored plus the next checkpoint, so a failed write leaves the store as it was.
 	stored         []protocol.CompletedCheckpoint
+	storedHandles  map[string]int // state handle -> checkpoints in stored that name it (setStored)
 	metaQueue      []protocol.CompletedCheckpoint
 	metaWriting    bool
+	metaWrite      metadataWrite // the write in flight, while metaWriting
 	metaRetryArmed bool
 	completedSlots slotPair
 	// discarded marks the stored checkpoints the protocol dropped from retention, until a
@@ -83,7 +85,7 @@ func (c *coordinator) build(d protocol.Durable) {
 		panic(fmt.Sprintf("engine: coordinator: %v", err))
 	}
 	c.proto = proto
-	c.stored = d.Completed
+	c.setStored(d.Completed)
 	c.counter.durable = d.HighestID
 }
 
@@ -309,10 +311,13 @@ func (c *coordinator) armTick() {
 	if c.stopped {
 		at = protocol.NoDeadline
 	}
-	c.tick.arm(c.proc, c.now(), at, func() {
-		c.proto.Tick(c.now())
-		c.handleReady()
-	})
+	c.tick.set(c.proc, c.now(), at, c)
+}
+
+// deadlinePassed implements deadlineOwner: the protocol's deadline came.
+func (c *coordinator) deadlinePassed() {
+	c.proto.Tick(c.now())
+	c.handleReady()
 }
 
 // jobDone stops the incarnation's work once every task of a finished job has exited.

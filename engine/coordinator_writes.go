@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -26,6 +25,16 @@ type idCounter struct {
 	writing    bool
 	retryArmed bool
 	retry      Timer
+	inFlight   counterWrite // the write in flight, while writing
+}
+
+// counterWrite is a write of the id counter; the counter keeps the one in flight, so that
+// its completion needs no closure of its own.
+type counterWrite struct {
+	c       *coordinator
+	value   protocol.CheckpointID
+	slot    int
+	version uint64
 }
 
 // askCounter takes the protocol's request to make the counter v durable.
@@ -59,24 +68,32 @@ func (c *coordinator) writeCounter() {
 	}
 	slot, key, version := k.slots.next()
 	k.writing = true
-	writeDurably(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCounter(v)), func(err error) {
-		k.writing = false
-		if err == nil {
-			k.slots.written(slot, version)
-			k.durable = v
-			c.traceCoveredAborts()
-		} else {
-			// Not at once: storage that just failed a write is likely to fail the next.
-			// A new request of the protocol does not wait for this (askCounter).
-			c.retryCounter()
-		}
-		if asked := k.asked; asked != 0 && asked <= v {
-			k.asked = 0
-			c.proto.CounterPersisted(c.now(), asked, err)
-			c.handleReady() // may ask for the next write, and so make it
-		}
-		c.writeCounter()
-	})
+	k.inFlight = counterWrite{c: c, value: v, slot: slot, version: version}
+	writeDurablyFor(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCounter(v)), &k.inFlight)
+}
+
+// writeDone implements writeWaiter. It works on a copy of the write, since the next write
+// (started by handleReady, say) replaces it.
+func (w *counterWrite) writeDone(err error) {
+	cw := *w
+	c := cw.c
+	k := &c.counter
+	k.writing = false
+	if err == nil {
+		k.slots.written(cw.slot, cw.version)
+		k.durable = cw.value
+		c.traceCoveredAborts()
+	} else {
+		// Not at once: storage that just failed a write is likely to fail the next.
+		// A new request of the protocol does not wait for this (askCounter).
+		c.retryCounter()
+	}
+	if asked := k.asked; asked != 0 && asked <= cw.value {
+		k.asked = 0
+		c.proto.CounterPersisted(c.now(), asked, err)
+		c.handleReady() // may ask for the next write, and so make it
+	}
+	c.writeCounter()
 }
 
 // retryCounter writes the counter again after Config.StorageRetry, if held-back aborts
@@ -96,65 +113,114 @@ func (c *coordinator) retryCounter() {
 	k.retry.Reset(c.rt.cfg.StorageRetry)
 }
 
-// writeMetadata writes the next queued completed checkpoint, or a store without the
-// discarded checkpoints when nothing is queued. A failed write of discards alone is
-// retried after Config.StorageRetry; a failed write of a checkpoint aborts it (the
-// protocol decides), and the next write goes on.
+// writeMetadata writes the next queued completed checkpoint, or, when nothing is queued
+// and released state waits for it, a store without the discarded checkpoints. A failed
+// write of discards alone is retried after Config.StorageRetry; a failed write of a
+// checkpoint aborts it (the protocol decides), and the next write goes on.
+//
+// Discarded checkpoints are otherwise left in the store until the next checkpoint's write
+// leaves them out: they are older than the checkpoints kept, so no recovery picks them,
+// and with state inline nothing waits for them to go (a write per checkpoint saved).
 func (c *coordinator) writeMetadata() {
 	if c.metaWriting || c.metaRetryArmed || c.dead {
 		return
 	}
-	var next *protocol.CompletedCheckpoint
-	if len(c.metaQueue) > 0 {
-		next = &c.metaQueue[0]
+	adds := len(c.metaQueue) > 0
+	if !adds && (len(c.heldReleases) == 0 || !c.storeHoldsDiscarded()) {
+		return // nothing to write: called after every Ready
 	}
 	content := make([]protocol.CompletedCheckpoint, 0, len(c.stored)+1)
-	removed := false
 	for _, cp := range c.stored {
-		if c.discarded[cp.ID] {
-			removed = true
-			continue
+		if !c.discarded[cp.ID] {
+			content = append(content, cp)
 		}
-		content = append(content, cp)
 	}
-	if next == nil && !removed {
-		return
-	}
-	if next != nil {
+	if adds {
+		next := &c.metaQueue[0]
 		content = append(content, *next)
 		c.trace(trace.Event{Kind: trace.KindCheckpointPersist, CP: uint64(next.ID)})
 	}
 	slot, key, version := c.completedSlots.next()
 	c.metaWriting = true
-	writeDurably(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCompleted(content)), func(err error) {
-		c.metaWriting = false
-		if err == nil {
-			c.completedSlots.written(slot, version)
-			c.stored = content
-			c.storeWritten()
+	c.metaWrite = metadataWrite{c: c, content: content, adds: adds, slot: slot, version: version}
+	writeDurablyFor(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCompleted(content)), &c.metaWrite)
+}
+
+// metadataWrite is the write of the completed-checkpoint store in flight; there is one at
+// a time (coordinator.metaWriting), so the coordinator keeps it, and its completion needs
+// no closure of its own.
+type metadataWrite struct {
+	c       *coordinator
+	content []protocol.CompletedCheckpoint
+	// adds: content ends with the head of metaQueue; otherwise the write removes
+	// discarded checkpoints only.
+	adds    bool
+	slot    int
+	version uint64
+}
+
+// writeDone implements writeWaiter. It works on a copy of the write, since the next write
+// (started by handleReady, say) replaces it.
+func (m *metadataWrite) writeDone(err error) {
+	w := *m
+	c := w.c
+	c.metaWriting = false
+	if err == nil {
+		c.completedSlots.written(w.slot, w.version)
+		c.setStored(w.content)
+		c.storeWritten()
+	}
+	if w.adds {
+		id := c.metaQueue[0].ID
+		c.metaQueue = c.metaQueue[1:]
+		c.proto.MetadataPersisted(c.now(), id, err)
+		c.handleReady()
+	} else if err != nil {
+		c.metaRetryArmed = true
+		c.proc.After(c.rt.cfg.StorageRetry, func() {
+			c.metaRetryArmed = false
+			c.writeMetadata()
+		})
+		return
+	}
+	c.writeMetadata()
+}
+
+// storeHoldsDiscarded reports whether the durable store still holds a checkpoint the
+// protocol discarded.
+func (c *coordinator) storeHoldsDiscarded() bool {
+	if len(c.discarded) == 0 {
+		return false
+	}
+	for i := range c.stored {
+		if c.discarded[c.stored[i].ID] {
+			return true
 		}
-		if next != nil {
-			id := next.ID
-			c.metaQueue = c.metaQueue[1:]
-			c.proto.MetadataPersisted(c.now(), id, err)
-			c.handleReady()
-		} else if err != nil {
-			c.metaRetryArmed = true
-			c.proc.After(c.rt.cfg.StorageRetry, func() {
-				c.metaRetryArmed = false
-				c.writeMetadata()
-			})
-			return
+	}
+	return false
+}
+
+// setStored records cps as the durable store, and indexes the state handles it names: every
+// release asks whether the store names its handle (storeNames), and so does every held
+// release after each store write.
+func (c *coordinator) setStored(cps []protocol.CompletedCheckpoint) {
+	c.stored = cps
+	if c.storedHandles == nil {
+		c.storedHandles = make(map[string]int)
+	}
+	clear(c.storedHandles)
+	for i := range cps {
+		for j := range cps[i].Tasks {
+			c.storedHandles[cps[i].Tasks[j].Snapshot.Handle]++
 		}
-		c.writeMetadata()
-	})
+	}
 }
 
 // storeWritten follows a durable store write: discarded checkpoints no longer in it are
 // forgotten, and released state it no longer names is deleted.
 func (c *coordinator) storeWritten() {
 	for id := range c.discarded {
-		if !slices.ContainsFunc(c.stored, func(cp protocol.CompletedCheckpoint) bool { return cp.ID == id }) {
+		if !c.storeHolds(id) {
 			delete(c.discarded, id)
 		}
 	}
@@ -164,9 +230,19 @@ func (c *coordinator) storeWritten() {
 			held = append(held, h)
 			continue
 		}
-		c.proc.Delete(h)
+		deleteState(c.proc, h)
 	}
 	c.heldReleases = held
+}
+
+// storeHolds reports whether checkpoint id is in the durable store.
+func (c *coordinator) storeHolds(id protocol.CheckpointID) bool {
+	for i := range c.stored {
+		if c.stored[i].ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // release deletes state the protocol released: at once, or, if a discarded checkpoint
@@ -178,30 +254,26 @@ func (c *coordinator) release(r protocol.StateRelease) {
 	for _, list := range [][]protocol.CompletedCheckpoint{c.stored, c.metaQueue} {
 		for i := range list {
 			if cp := &list[i]; !c.discarded[cp.ID] && holds(cp, h) {
-				panic(fmt.Sprintf("engine: coordinator: released %s of %s for %d, which retained checkpoint %d holds", h, r.Task, r.Checkpoint, cp.ID))
+				panic(fmt.Sprintf("engine: coordinator: released %s of %s for %d, which retained checkpoint %d holds", handleName(h), r.Task, r.Checkpoint, cp.ID))
 			}
 		}
 	}
-	if c.storeNames(h) {
+	switch {
+	case isInline(h):
+		// Nothing to delete: the state lives in the metadata of the checkpoints that hold it.
+	case c.storeNames(h):
 		c.heldReleases = append(c.heldReleases, h)
-		return
+	default:
+		c.proc.Delete(h)
 	}
-	c.proc.Delete(h)
 }
 
 // storeNames reports whether a checkpoint in the durable store names state handle h.
-func (c *coordinator) storeNames(h string) bool {
-	for i := range c.stored {
-		if holds(&c.stored[i], h) {
-			return true
-		}
-	}
-	return false
-}
+func (c *coordinator) storeNames(h string) bool { return c.storedHandles[h] > 0 }
 
 func holds(cp *protocol.CompletedCheckpoint, h string) bool {
-	for _, ts := range cp.Tasks {
-		if ts.Snapshot.Handle == h {
+	for i := range cp.Tasks {
+		if cp.Tasks[i].Snapshot.Handle == h {
 			return true
 		}
 	}

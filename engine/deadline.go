@@ -6,32 +6,77 @@ import (
 	"github.com/ckptsim/ckptsim/protocol"
 )
 
+// deadlineOwner is what a deadlineTimer calls when the deadline it holds passes: the
+// coordinator or task that steps the protocol whose deadline it is. An owner is passed as
+// itself (a pointer in an interface costs nothing), where a closure made for every arm would
+// cost an allocation per protocol step.
+type deadlineOwner interface {
+	deadlinePassed()
+}
+
+// deadlineFunc lets a plain function own a deadline (arm).
+type deadlineFunc func()
+
+func (f deadlineFunc) deadlinePassed() { f() }
+
 // deadlineTimer keeps one timer at a protocol's next deadline (a coordinator's checkpoint
 // timeouts, a task's alignment timeout). The protocol is asked for its deadline after every
 // step, and it rarely changes: arming the timer for the deadline it already holds keeps the
-// timer instead of making a new one.
+// timer instead of re-arming it. The timer is made once per process incarnation and then
+// re-armed, so a new deadline costs no allocation either.
 type deadlineTimer struct {
-	timer Timer // nil when no timer is pending
-	at    protocol.Time
+	// timer is made by the first set that schedules a call, for proc; it is nil before.
+	// Stopping it when nothing is pending does nothing.
+	timer Timer
+	proc  Proc
+	// pending: a call is scheduled for at (or was asked for while the incarnation was
+	// dead, which then never comes, as with Proc.After).
+	pending bool
+	at      protocol.Time
+	// owner is called when the timer goes off: the owner of the latest scheduled call.
+	owner deadlineOwner
 }
 
-// arm sets the timer to call fire at at, replacing a timer set for another time;
-// protocol.NoDeadline leaves no timer.
+// arm is set for a deadline owned by fire. Callers on hot paths make fire once (as the task
+// does, task.onTick) or pass an owner to set: a function made for each call costs an
+// allocation per call.
 func (d *deadlineTimer) arm(proc Proc, now, at protocol.Time, fire func()) {
-	if at == d.at && d.timer != nil {
+	d.set(proc, now, at, deadlineFunc(fire))
+}
+
+// set schedules owner.deadlinePassed at at, replacing a call scheduled for another time;
+// protocol.NoDeadline leaves none. A call scheduled for at already is kept.
+//
+// The calls it makes on proc are those that Proc.After would make (a dead incarnation
+// schedules nothing, a live one one timer event per new deadline), so that replacing After
+// by a re-armed timer changes no event of a run.
+func (d *deadlineTimer) set(proc Proc, now, at protocol.Time, owner deadlineOwner) {
+	if at == d.at && d.pending {
 		return
 	}
-	if d.timer != nil {
+	if d.pending && d.timer != nil {
 		d.timer.Stop()
-		d.timer = nil
 	}
+	d.pending = false
 	d.at = at
 	if at == protocol.NoDeadline {
 		return
 	}
-	d.timer = proc.After(max(time.Duration(at-now), 0), func() {
-		d.timer = nil
-		d.at = 0
-		fire()
-	})
+	d.pending = true
+	d.owner = owner
+	if !proc.Alive() {
+		return
+	}
+	if d.timer == nil || d.proc != proc {
+		d.timer = proc.NewTimer(d.fire)
+		d.proc = proc
+	}
+	d.timer.Reset(max(time.Duration(at-now), 0))
+}
+
+// fire is the timer's function: the deadline passed, and no call is pending any more.
+func (d *deadlineTimer) fire() {
+	d.pending = false
+	d.at = 0
+	d.owner.deadlinePassed()
 }

@@ -24,7 +24,8 @@
 //
 // Data channels carry network buffers (batches of up to Network.BufferRecords records).
 // A sender sends a buffer only against a credit; the receiver grants Network.Credits per
-// channel and returns one when it has consumed a buffer. A receiver that blocks a channel
+// channel and returns them as it consumes buffers, half the channel's credits per message
+// (creditBatch), since a message per buffer would double the traffic. A receiver that blocks a channel
 // for alignment, or is slow (Config.RecordCost per record), stops returning credits; its
 // senders' output queues fill (Network.QueueBuffers) and they stop consuming in turn: that
 // is backpressure, and it is why aligned checkpoints stall under skew and unaligned ones do
@@ -50,7 +51,9 @@
 // the per-channel record counters, and a 2PC sink's pre-commit), then the events to send,
 // the sealing of unaligned channel state, aborts and releases, messages to the
 // coordinator, and listener notifications last. A snapshot is uploaded to storage (and, with
-// Config.VerifyWrites, read back) before SnapshotCompleted; a 2PC sink also waits for the
+// Config.VerifyWrites, read back) before SnapshotCompleted, unless it is at most
+// Config.InlineStateBytes: then it travels inline, in its handle, and is durable with the
+// checkpoint's metadata (inline.go); a 2PC sink also waits for the
 // store to confirm its pre-commit. Unaligned barriers overtake queued data at both ends, as
 // Flink's priority events do. At the receiver, a barrier handed over on arrival passes the
 // buffers queued before it on its channel; the engine adds them to the checkpoint's channel

@@ -13,6 +13,18 @@ var errVerifyMismatch = errors.New("engine: data read back differs from data wri
 // failed (as opposed to one that found the value wrong).
 const readBackRetry = 20 * time.Millisecond
 
+// writeWaiter is told how a durable write ended (writeDurablyFor). A caller that has an
+// object per write already (a pending snapshot) passes it, instead of a closure made for the
+// write.
+type writeWaiter interface {
+	writeDone(err error)
+}
+
+// writeDoneFunc lets a function wait for a write.
+type writeDoneFunc func(error)
+
+func (f writeDoneFunc) writeDone(err error) { f(err) }
+
 // writeDurably writes data under key through p and calls done with nil only once the write
 // is durable and, with verify, read back intact. Reading back turns a torn or corrupted
 // write into a failed write at once: a corrupted snapshot is then declined before any
@@ -26,24 +38,29 @@ const readBackRetry = 20 * time.Millisecond
 // write the caller treats as failed become visible later (a completed checkpoint its
 // coordinator aborted, say). So a failed read-back is retried until it gives an answer.
 func writeDurably(p Proc, verify bool, key string, data []byte, done func(error)) {
+	writeDurablyFor(p, verify, key, data, writeDoneFunc(done))
+}
+
+// writeDurablyFor is writeDurably telling w.
+func writeDurablyFor(p Proc, verify bool, key string, data []byte, w writeWaiter) {
 	p.Write(key, data, func(err error) {
 		if err != nil || !verify {
-			done(err)
+			w.writeDone(err)
 			return
 		}
-		readBack(p, key, data, done)
+		readBack(p, key, data, w)
 	})
 }
 
-func readBack(p Proc, key string, data []byte, done func(error)) {
+func readBack(p Proc, key string, data []byte, w writeWaiter) {
 	p.Read(key, func(back []byte, err error) {
 		switch {
 		case err == nil && !bytes.Equal(back, data):
 			err = errVerifyMismatch
 		case err != nil && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrCorrupt):
-			p.After(readBackRetry, func() { readBack(p, key, data, done) })
+			p.After(readBackRetry, func() { readBack(p, key, data, w) })
 			return
 		}
-		done(err)
+		w.writeDone(err)
 	})
 }

@@ -16,6 +16,9 @@ type inputChannel struct {
 	recv int64
 	// ended is set once end of data or end of partition was delivered.
 	ended bool
+	// unannounced counts consumed network buffers whose credits the sender has not been
+	// given back yet (returnCredit).
+	unannounced int
 }
 
 type inItem struct {

@@ -22,7 +22,10 @@ type creditMsg struct {
 	credits int
 }
 
-// oneCredit is the credit message for one buffer. Messages are never changed once sent, so
-// every receiver returns its credits with this one value instead of making a message per
-// buffer consumed.
-var oneCredit = &creditMsg{credits: 1}
+// creditBatch is how many consumed buffers of a channel a receiver returns as one credit
+// message: half the channel's credits, rounded up. Announcing every buffer would cost a
+// message per buffer, while holding back fewer than half the credits never starves a
+// sender: a sender without credit has all of them in flight, queued at the receiver or
+// consumed but not yet announced, and once the receiver has consumed what reached it,
+// all of them (at least creditBatch) are due and announced.
+func creditBatch(credits int) int { return (credits + 1) / 2 }

@@ -32,6 +32,7 @@ func decodeCounter(data []byte) (protocol.CheckpointID, error) {
 
 func encodeCompleted(cps []protocol.CompletedCheckpoint) []byte {
 	var w stateWriter
+	w.grow(completedSize(cps))
 	w.tag(metadataFormat)
 	w.uint(uint64(len(cps)))
 	for i := range cps {
@@ -41,7 +42,8 @@ func encodeCompleted(cps []protocol.CompletedCheckpoint) []byte {
 		w.int(int64(c.TriggeredAt))
 		w.int(int64(c.CompletedAt))
 		w.uint(uint64(len(c.Tasks)))
-		for _, ts := range c.Tasks {
+		for j := range c.Tasks {
+			ts := &c.Tasks[j]
 			w.string(string(ts.Task))
 			s := &ts.Snapshot
 			w.string(s.Handle)
@@ -67,6 +69,30 @@ func encodeCompleted(cps []protocol.CompletedCheckpoint) []byte {
 		}
 	}
 	return w.bytes()
+}
+
+// completedSize is about the size of encodeCompleted(cps), rather more than less, so that
+// the encoding allocates once: a string counts its bytes and two for its length, a time
+// the most a varint takes, and any other number five.
+func completedSize(cps []protocol.CompletedCheckpoint) int {
+	const str, number, time = 2, 5, binary.MaxVarintLen64
+	n := str + len(metadataFormat) + number
+	for i := range cps {
+		c := &cps[i]
+		n += 3*number + 2*time
+		for j := range c.Tasks {
+			ts := &c.Tasks[j]
+			s := &ts.Snapshot
+			n += 2*str + len(ts.Task) + len(s.Handle) + 4*number
+			for _, o := range s.SourceOffsets {
+				n += str + len(o.Split) + number
+			}
+			for _, h := range s.ChannelState {
+				n += 3*str + len(h.Input.From) + len(h.Input.To) + len(h.Handle) + 2*number
+			}
+		}
+	}
+	return n
 }
 
 func decodeCompleted(data []byte) ([]protocol.CompletedCheckpoint, error) {

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -15,6 +16,9 @@ import (
 type outputChannel struct {
 	to      string
 	partial []rec // the buffer being filled; its array is reused
+	// flushAt is when the buffer being filled is due to leave part full: FlushInterval
+	// after its first record.
+	flushAt int64
 	queue   fifo[outItem]
 	queued  int // buffers (not events) in queue
 	credits int
@@ -33,7 +37,8 @@ type outItem struct {
 func (t *task) emit(out int, r rec) {
 	o := t.outputs[out]
 	if len(o.partial) == 0 {
-		t.armFlush()
+		o.flushAt = t.rt.env.Now() + int64(t.rt.cfg.Network.FlushInterval)
+		t.armFlush(o.flushAt)
 	}
 	o.partial = append(o.partial, r)
 	o.sent++
@@ -121,18 +126,38 @@ func (t *task) flushAll() {
 	}
 }
 
-// armFlush makes sure a flush is scheduled while some buffer is partly filled.
-func (t *task) armFlush() {
-	if t.flushArmed {
+// flushDue seals the part-filled buffers whose time has come and keeps the flush timer at
+// the next one. A buffer waits its full FlushInterval even when a barrier sealed the one
+// before it early: flushing every output whenever the oldest buffer is due would send a
+// second, nearly empty buffer per channel and checkpoint interval.
+func (t *task) flushDue() {
+	now, next := t.rt.env.Now(), int64(-1)
+	for i, o := range t.outputs {
+		switch {
+		case len(o.partial) == 0:
+		case o.flushAt <= now:
+			t.seal(i)
+		case next < 0 || o.flushAt < next:
+			next = o.flushAt
+		}
+	}
+	if next >= 0 {
+		t.armFlush(next)
+	}
+}
+
+// armFlush makes sure the flush timer fires no later than at.
+func (t *task) armFlush(at int64) {
+	if t.flushArmed && t.flushAt <= at {
 		return
 	}
-	t.flushArmed = true
+	t.flushArmed, t.flushAt = true, at
 	if t.flushTimer == nil {
 		t.flushTimer = t.proc.NewTimer(func() {
 			t.flushArmed = false
-			t.flushAll()
+			t.flushDue()
 			t.pump()
 		})
 	}
-	t.flushTimer.Reset(t.rt.cfg.Network.FlushInterval)
+	t.flushTimer.Reset(time.Duration(at - t.rt.env.Now()))
 }

@@ -159,7 +159,7 @@ func (t *task) consume() bool {
 		t.nextInput = (i + 1) % n
 		item, credited := in.pop()
 		if credited {
-			t.proc.Send(in.from, oneCredit)
+			t.returnCredit(in)
 		}
 		t.process(i, item.records)
 		t.handleReady() // an AdmitRecord that overflowed declines the checkpoint
@@ -168,6 +168,16 @@ func (t *task) consume() bool {
 	}
 	t.maybeFinish()
 	return false
+}
+
+// returnCredit counts a consumed network buffer of in and gives the sender its credits
+// back once they add up to a batch (creditBatch).
+func (t *task) returnCredit(in *inputChannel) {
+	in.unannounced++
+	if in.unannounced >= t.rt.credits.credits {
+		in.unannounced = 0
+		t.proc.Send(in.from, t.rt.credits)
+	}
 }
 
 // receiveEvent hands an in-band event of input i to the protocol.

@@ -50,7 +50,7 @@ func (t *task) handleReady() {
 			t.dropSnapshot(a.Checkpoint)
 		}
 		for _, r := range rd.Released {
-			t.proc.Delete(r.Snapshot.Handle)
+			deleteState(t.proc, r.Snapshot.Handle)
 		}
 		for _, m := range rd.Messages {
 			t.sendControl(m)
@@ -72,7 +72,20 @@ func (t *task) handleReady() {
 			return
 		}
 	}
+	t.ackInlined()
 	t.armTick()
+}
+
+// ackInlined completes the snapshots whose state went inline (finalise). It runs once
+// the Ready that took them is handled: acknowledging one inside that Ready would handle
+// the next Ready, and pump records, before the barriers of the first were sent.
+func (t *task) ackInlined() {
+	for len(t.inlined) > 0 {
+		ps := t.inlined[0]
+		t.inlined = t.inlined[1:]
+		ps.writeDone(nil)
+	}
+	t.inlined = nil
 }
 
 // sendControl sends a protocol message to the coordinator and traces acks and declines.
@@ -120,9 +133,14 @@ func (t *task) exit() {
 
 // armTick keeps one timer at the protocol's next deadline (an alignment timeout).
 func (t *task) armTick() {
-	t.tick.arm(t.proc, t.now(), t.proto.NextDeadline(), func() {
-		t.proto.Tick(t.now())
-		t.handleReady()
-		t.pump()
-	})
+	if t.onTick == nil {
+		// Made once: handleReady arms the tick after every step, and a closure per call
+		// was the engine's most frequent allocation.
+		t.onTick = func() {
+			t.proto.Tick(t.now())
+			t.handleReady()
+			t.pump()
+		}
+	}
+	t.tick.arm(t.proc, t.now(), t.proto.NextDeadline(), t.onTick)
 }

@@ -26,7 +26,7 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 		panic(fmt.Sprintf("engine: checkpoint %d has no snapshot of %s", restore.ID, t.plan.id))
 	}
 	cp := restore.ID
-	t.proc.Read(snap.Handle, func(data []byte, err error) {
+	restored := func(data []byte, err error) {
 		if err != nil {
 			t.fail("restore: " + err.Error())
 			return
@@ -35,7 +35,7 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 		// A finished task's final snapshot is carried into later checkpoints, so the
 		// state may be from an earlier checkpoint, never from a later one.
 		if err == nil && (d.task != t.plan.id || d.cp > uint64(cp) || d.cp != uint64(cp) && !snap.Final) {
-			err = fmt.Errorf("engine: state under %s is %s's for %d, restoring %d", snap.Handle, d.task, d.cp, cp)
+			err = fmt.Errorf("engine: state under %s is %s's for %d, restoring %d", handleName(snap.Handle), d.task, d.cp, cp)
 		}
 		// A carried final snapshot holds no records overtaken in the output queue: they
 		// would be emitted again into a checkpoint whose downstream snapshots consumed them.
@@ -60,7 +60,12 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 			return
 		}
 		t.running(cp, snap, d, true)
-	})
+	}
+	if data, ok := inlineState(snap.Handle); ok {
+		restored(data, nil) // read with the checkpoint's metadata
+		return
+	}
+	t.proc.Read(snap.Handle, restored)
 }
 
 // apply loads a decoded snapshot into the task.

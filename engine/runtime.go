@@ -36,6 +36,9 @@ type Runtime struct {
 	// a message, once sent, is the network's.
 	bufferMsgs block[bufferMsg]
 	eventMsgs  block[eventMsg]
+	// credits is the one credit message every receiver sends (returnCredit): messages are
+	// never changed once sent, so they can share it.
+	credits *creditMsg
 }
 
 // restartDelay is the pause before a (re)deployment.
@@ -50,6 +53,7 @@ func New(env Env, cfg Config) (*Runtime, error) {
 		cfg.Checkpoint.Random = env.Rand("coordinator")
 	}
 	rt := &Runtime{env: env, cfg: cfg, plan: newJobPlan(&cfg.Graph)}
+	rt.credits = &creditMsg{credits: creditBatch(cfg.Network.Credits)}
 	rt.store = extstore.New(int64(cfg.Store.TxnTimeout))
 	rt.store.SetOrigins(rt.plan.catalog.origins)
 	rt.tasks = make([]*task, len(rt.plan.tasks))

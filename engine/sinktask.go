@@ -265,7 +265,7 @@ func (s *sinkPart) traceWrites(txn string, records []rec) {
 
 // preCommit is the sink's part of a snapshot's synchronous cut: a 2PC sink ties its
 // current transaction to the checkpoint, starts the next one and asks the store to
-// prepare the old one; an upsert or append sink asks the store to confirm that it applied
+// prepare the old one and begin the new one; an upsert or append sink asks the store to confirm that it applied
 // every record written so far. Either way the snapshot is acknowledged only once the store
 // answered.
 func (s *sinkPart) preCommit(ps *pendingSnapshot) error {
@@ -285,9 +285,8 @@ func (s *sinkPart) preCommit(ps *pendingSnapshot) error {
 	ps.data.twoPhase = st
 	ps.awaitPrepare = true
 	s.prepares[prepared] = ps
-	s.request(&storeRequest{op: opPrepare, txn: prepared, cp: uint64(ps.req.Checkpoint), records: s.txnRecords})
+	s.request(&storeRequest{op: opPrepare, txn: prepared, next: string(next), cp: uint64(ps.req.Checkpoint), records: s.txnRecords})
 	s.txnRecords = 0
-	s.request(&storeRequest{op: opBegin, txn: string(next)})
 	return nil
 }
 

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/ckptsim/ckptsim/protocol"
@@ -11,8 +10,9 @@ import (
 
 // pendingSnapshot is a snapshot between its synchronous cut and its acknowledgement.
 type pendingSnapshot struct {
+	task *task
 	req  protocol.SnapshotRequest
-	data *snapshotData
+	data snapshotData
 	// recording: channel state is still being recorded (unaligned); the snapshot is
 	// finalised when the protocol seals it.
 	recording bool
@@ -25,38 +25,76 @@ type pendingSnapshot struct {
 	// deferred: an unaligned snapshot without channel state to wait for is finalised
 	// after its barriers are sent, so that the buffers they overtake can join it.
 	deferred bool
+
+	room snapshotRoom
+}
+
+// snapshotRoom is room for the parts of a snapshot's data inside the pending snapshot: a
+// snapshot is taken per task per checkpoint, and one allocation for all of it instead of
+// six adds up. The counters, source offsets and channel lists fit when the task has few
+// channels and partitions (most have); the operator's writer always does (its bytes are
+// allocated as they grow).
+type snapshotRoom struct {
+	numbers  [16]int64
+	channels [8][]rec
+	operator stateWriter
 }
 
 // capture copies the task's live state at the cut: operator state, source offsets and the
 // channel counters. A sink's transaction state is added by its pre-commit.
 func (t *task) capture(cp protocol.CheckpointID) *snapshotData {
-	d := &snapshotData{task: t.plan.id, cp: uint64(cp)}
+	d := &snapshotData{}
+	t.captureInto(d, cp, nil)
+	return d
+}
+
+// captureInto is capture into d, taking what fits from room (nil: none).
+func (t *task) captureInto(d *snapshotData, cp protocol.CheckpointID, room *snapshotRoom) {
+	*d = snapshotData{task: t.plan.id, cp: uint64(cp)}
 	if t.op != nil {
-		var w stateWriter
-		t.op.snapshot(&w)
+		var w *stateWriter
+		if room != nil {
+			w = &room.operator
+		} else {
+			w = new(stateWriter)
+		}
+		t.op.snapshot(w)
 		if b := w.bytes(); len(b) > 0 {
 			d.operator = b
 		}
 	}
-	if t.source != nil {
-		d.offsets = slices.Clone(t.source.offsets)
-	}
 	if t.tokens != nil {
 		d.tokens = &tokenState{balance: t.tokens.balance, transfers: t.tokens.transfers}
 	}
-	// One array holds both kinds of counter: a snapshot is taken per task per checkpoint,
-	// and its allocations add up.
-	counters := make([]int64, len(t.outputs)+len(t.inputs))
-	d.sent = counters[:len(t.outputs):len(t.outputs)]
-	d.recv = counters[len(t.outputs):]
+	// One array holds the source offsets and both kinds of counter; the slices are
+	// capped, so that none grows into another.
+	nOut, nIn, nOffsets := len(t.outputs), len(t.inputs), 0
+	if t.source != nil {
+		nOffsets = len(t.source.offsets)
+	}
+	var numbers []int64
+	if n := nOut + nIn + nOffsets; room != nil && n <= len(room.numbers) {
+		numbers = room.numbers[:n:n]
+	} else {
+		numbers = make([]int64, n)
+	}
+	d.sent = numbers[:nOut:nOut]
+	d.recv = numbers[nOut : nOut+nIn : nOut+nIn]
+	if t.source != nil {
+		d.offsets = numbers[nOut+nIn:]
+		copy(d.offsets, t.source.offsets)
+	}
 	for i, o := range t.outputs {
 		d.sent[i] = o.sent
 	}
 	for i, in := range t.inputs {
 		d.recv[i] = in.recv
 	}
-	d.channel = make([][]rec, len(t.inputs))
-	return d
+	if room != nil && nIn <= len(room.channels) {
+		d.channel = room.channels[:nIn:nIn]
+	} else {
+		d.channel = make([][]rec, nIn)
+	}
 }
 
 // takeSnapshot performs the synchronous part of a snapshot request.
@@ -64,7 +102,8 @@ func (t *task) takeSnapshot(req protocol.SnapshotRequest) {
 	if _, dup := t.snapshots[req.Checkpoint]; dup {
 		panic(fmt.Sprintf("engine: %s: second snapshot request for %d", t.plan.id, req.Checkpoint))
 	}
-	ps := &pendingSnapshot{req: req, data: t.capture(req.Checkpoint), recording: req.AwaitChannelState}
+	ps := &pendingSnapshot{task: t, req: req, recording: req.AwaitChannelState}
+	t.captureInto(&ps.data, req.Checkpoint, &ps.room)
 	t.snapshots[req.Checkpoint] = ps
 	if t.sink != nil {
 		if err := t.sink.preCommit(ps); err != nil {
@@ -117,9 +156,9 @@ func (t *task) finalise(ps *pendingSnapshot) {
 	cp := ps.req.Checkpoint
 	blob := ps.data.encode(t.rt.plan.catalog)
 	ps.finalised = true
-	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp),
-		Attrs: t.snapshotAttrs(ps.data, Digest(blob))})
-	key := stateKey(t.plan.id, cp)
+	var digest [digestLen]byte
+	attrs, key := t.renderSnapshotAttrs(&ps.data, appendDigest(digest[:0], blob))
+	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp), Attrs: attrs})
 	ps.snap = protocol.TaskSnapshot{Handle: key, StateSizeBytes: int64(len(blob)), Final: ps.req.Final}
 	if t.source != nil {
 		ps.snap.SourceOffsets = t.source.sourceOffsets(ps.data.offsets)
@@ -130,18 +169,29 @@ func (t *task) finalise(ps *pendingSnapshot) {
 				Input: t.plan.inputs[i], Handle: key + "#" + t.inputs[i].from, Records: len(recs)})
 		}
 	}
-	writeDurably(t.proc, t.rt.cfg.VerifyWrites, key, blob, func(err error) {
-		if t.snapshots[cp] != ps {
-			t.proc.Delete(key) // the checkpoint was aborted meanwhile
-			return
-		}
-		if err != nil {
-			t.snapshotFailed(cp, protocol.ReasonUploadFailed)
-			return
-		}
-		ps.uploaded = true
-		t.maybeComplete(ps)
-	})
+	if inlinable(len(blob), t.rt.cfg.InlineStateBytes) {
+		// Durable with the checkpoint's metadata; acknowledged once the Ready being
+		// handled is done (handleReady), as if its upload had completed at once.
+		ps.snap.Handle = inlineHandle(blob)
+		t.inlined = append(t.inlined, ps)
+		return
+	}
+	writeDurablyFor(t.proc, t.rt.cfg.VerifyWrites, key, blob, ps)
+}
+
+// writeDone implements writeWaiter: the upload of the snapshot's state ended.
+func (ps *pendingSnapshot) writeDone(err error) {
+	t, cp := ps.task, ps.req.Checkpoint
+	if t.snapshots[cp] != ps {
+		deleteState(t.proc, ps.snap.Handle) // the checkpoint was aborted meanwhile
+		return
+	}
+	if err != nil {
+		t.snapshotFailed(cp, protocol.ReasonUploadFailed)
+		return
+	}
+	ps.uploaded = true
+	t.maybeComplete(ps)
 }
 
 // maybeComplete acknowledges a snapshot once it is uploaded and, for a 2PC sink, its
@@ -172,22 +222,33 @@ func (t *task) snapshotSettled(cp protocol.CheckpointID, outcome string, err err
 }
 
 // snapshotAttrs renders the attributes checkers read from snapshot.taken and task.restore:
-// the state digest, the per-channel counters and, for token processes, the balances. Keys
-// and their order come from the plan, and the numbers are rendered into one string that the
-// values slice, so a snapshot costs two allocations however many channels the task has.
+// the state digest (as Digest renders it), the per-channel counters and, for token
+// processes, the balances.
 func (t *task) snapshotAttrs(d *snapshotData, digest string) []trace.Attr {
+	attrs, _ := t.renderSnapshotAttrs(d, []byte(digest))
+	return attrs
+}
+
+// renderSnapshotAttrs is snapshotAttrs with the digest given as text, and it returns the
+// snapshot's storage key (stateKey) too. Keys and their order come from the plan, and the
+// values (numbers and digest) and the storage key are rendered into one string that they
+// slice, so a snapshot costs two allocations however many channels the task has.
+func (t *task) renderSnapshotAttrs(d *snapshotData, digest []byte) (attrs []trace.Attr, key string) {
 	p := t.plan
-	attrs := make([]trace.Attr, len(p.snapshotKeys))
+	attrs = make([]trace.Attr, len(p.snapshotKeys))
 	var endsArray [64]int
-	var digitsArray [512]byte
-	ends := endsArray[:0] // where the number of attrs[slots[k]] ends in digits
+	var textArray [512]byte
+	ends := endsArray[:0] // where the value of attrs[slots[k]] ends in text
 	var slotsArray [64]int
 	slots := slotsArray[:0]
-	digits := digitsArray[:0]
-	number := func(slot int, v int64) {
-		digits = strconv.AppendInt(digits, v, 10)
-		ends = append(ends, len(digits))
+	text := textArray[:0]
+	valueEnds := func(slot int) {
+		ends = append(ends, len(text))
 		slots = append(slots, slot)
+	}
+	number := func(slot int, v int64) {
+		text = strconv.AppendInt(text, v, 10)
+		valueEnds(slot)
 	}
 	for i, v := range d.sent {
 		number(p.slots.sent[i], v)
@@ -206,14 +267,16 @@ func (t *task) snapshotAttrs(d *snapshotData, digest string) []trace.Attr {
 			number(p.slots.chanTok[i], sum)
 		}
 	}
-	all, start := string(digits), 0
+	text = append(text, digest...)
+	valueEnds(p.slots.state)
+	text = appendStateKey(text, p.id, protocol.CheckpointID(d.cp))
+	all, start := string(text), 0
 	for k, end := range ends {
 		attrs[slots[k]].Value = all[start:end]
 		start = end
 	}
-	attrs[p.slots.state].Value = digest
 	for k := range attrs {
 		attrs[k].Key = p.snapshotKeys[k]
 	}
-	return attrs
+	return attrs, all[start:]
 }

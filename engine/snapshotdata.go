@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/ckptsim/ckptsim/protocol"
 )
@@ -36,7 +37,7 @@ func (d *snapshotData) encode(c *catalog) []byte {
 	w.tag(snapshotFormat)
 	w.string(d.task)
 	w.uint(d.cp)
-	w.string(string(d.operator))
+	w.byteString(d.operator)
 	w.uint(uint64(len(d.offsets)))
 	for _, o := range d.offsets {
 		w.int(o)
@@ -129,5 +130,14 @@ func decodeSnapshot(c *catalog, data []byte) (*snapshotData, error) {
 
 // stateKey is the storage key of a task's snapshot for checkpoint cp.
 func stateKey(task string, cp protocol.CheckpointID) string {
-	return "state/" + cp.String() + "/" + task
+	var key [64]byte
+	return string(appendStateKey(key[:0], task, cp))
+}
+
+// appendStateKey appends stateKey(task, cp) to dst.
+func appendStateKey(dst []byte, task string, cp protocol.CheckpointID) []byte {
+	dst = append(dst, "state/"...)
+	dst = strconv.AppendUint(dst, uint64(cp), 10)
+	dst = append(dst, '/')
+	return append(dst, task...)
 }

@@ -30,7 +30,13 @@ func StandardConfig() Config {
 	// Flink's default buffer timeout: a partly filled buffer waits up to 100 ms (barriers
 	// flush it earlier), so buffers carry several records each.
 	cfg.Network.FlushInterval = 100 * time.Millisecond
+	// Flink's network buffers are 32 KiB, room for hundreds of records of this size, and a
+	// channel gets 2 exclusive buffers plus a share of 8 floating ones per input gate.
+	cfg.Network.BufferRecords = 256
+	cfg.Network.Credits = 10
 	cfg.SourcePoll = 10 * time.Millisecond
 	cfg.BatchSinkWrites = true
+	// Flink's state.storage.fs.memory-threshold: state this small goes into the metadata.
+	cfg.InlineStateBytes = 20 << 10
 	return cfg
 }

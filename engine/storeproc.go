@@ -76,7 +76,6 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 	// The reply is built on the stack and sent only if it must be: most requests are
 	// pipelined writes whose success is not answered.
 	reply := storeReply{op: req.op, nonce: req.nonce, txn: req.txn, cp: req.cp, start: req.start}
-	now := p.rt.env.Now()
 	switch req.op {
 	case opInit:
 		epoch, aborted := s.InitWriter(req.writer, req.nonce)
@@ -85,11 +84,7 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 		}
 		reply.epoch = epoch
 	case opBegin:
-		t, err := s.Begin(req.writer, req.epoch, req.txn, now)
-		reply.err = err
-		if err == nil {
-			p.armExpiry(t)
-		}
+		reply.err = p.begin(req, req.txn)
 	case opWrite:
 		reply.err = s.WriteRefs(req.writer, req.epoch, req.txn, req.refs)
 	case opPrepare:
@@ -100,6 +95,12 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 			p.trace(trace.Event{Kind: trace.KindSinkPrecommit, Task: req.writer, CP: req.cp, Txn: req.txn})
 		case applied:
 			p.traceAbort(s.Txn(req.txn)) // incomplete: writes were lost on the way
+		}
+		// A prepare sent again (its answer was lost) finds the next transaction begun.
+		if req.next != "" && s.Txn(req.next) == nil {
+			if err := p.begin(req, req.next); reply.err == nil {
+				reply.err = err
+			}
 		}
 	case opCommit:
 		applied, t, err := s.Commit(req.writer, req.txn)
@@ -165,6 +166,15 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 	sent := new(storeReply)
 	*sent = reply
 	p.proc.Send(from, sent)
+}
+
+// begin opens transaction id for the writer of req and arms its timeout.
+func (p *storeProcess) begin(req *storeRequest, id string) error {
+	t, err := p.store.Begin(req.writer, req.epoch, id, p.rt.env.Now())
+	if err == nil {
+		p.armExpiry(t)
+	}
+	return err
 }
 
 // armExpiry aborts t when it times out, unless it finished by then.

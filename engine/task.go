@@ -30,7 +30,8 @@ type task struct {
 	tokens  *tokenPart  // Tokens: steps a Chandy-Lamport process instead of a protocol.Task
 
 	snapshots map[protocol.CheckpointID]*pendingSnapshot
-	overtake  *overtaking // an unaligned barrier being delivered ahead of its buffers
+	inlined   []*pendingSnapshot // state held inline, to acknowledge (ackInlined)
+	overtake  *overtaking        // an unaligned barrier being delivered ahead of its buffers
 
 	// deferred holds control messages that arrived while the task was restoring.
 	deferred       []protocol.Message
@@ -41,13 +42,15 @@ type task struct {
 	inPump     bool
 	pumpArmed  bool
 	flushArmed bool
+	flushAt    int64 // when the flush timer fires, while flushArmed
 	busyArmed  bool
 	// Timers made once per incarnation and re-armed: busyTimer resumes work that waited for
 	// a processing period to end, pumpTimer a pump that yielded, flushTimer sends
 	// part-filled buffers.
 	busyTimer, pumpTimer, flushTimer Timer
 	tick                             deadlineTimer
-	finishSent                       bool // Finish was called on the protocol task
+	onTick                           func() // what tick calls, made once (armTick)
+	finishSent                       bool   // Finish was called on the protocol task
 }
 
 type taskPhase uint8

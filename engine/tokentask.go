@@ -198,7 +198,7 @@ func (p *tokenPart) consume() bool {
 			return true
 		}
 		if credited {
-			t.proc.Send(in.from, oneCredit)
+			t.returnCredit(in)
 		}
 		in.recv += int64(len(item.records))
 		for _, r := range item.records {

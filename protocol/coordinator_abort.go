@@ -7,7 +7,7 @@ package protocol
 // says something is wrong.
 func (c *coordinatorState) abort(now Time, p *pendingCheckpoint, reason Reason, task TaskID) {
 	c.removePending(p)
-	c.ready.Aborted = append(c.ready.Aborted, Abort{Checkpoint: p.id, Kind: p.kind, Reason: reason, Task: task})
+	c.ready.Aborted = push(c.ready.Aborted, Abort{Checkpoint: p.id, Kind: p.kind, Reason: reason, Task: task})
 	if p.phase == phaseCollecting || p.phase == phasePersisting {
 		for i, acked := range p.acked {
 			if acked && !p.carried[i] {
@@ -42,16 +42,9 @@ func (c *coordinatorState) countsAsFailure(p *pendingCheckpoint, reason Reason) 
 // whose metadata write is in flight does not expire: only the host knows
 // whether the write landed, so the coordinator waits for its answer.
 func (c *coordinatorState) expire(now Time) {
-	var expired []*pendingCheckpoint
-	for _, p := range c.pending {
-		if p.phase != phasePersisting && now >= p.deadline {
-			expired = append(expired, p)
-		}
-	}
-	for _, p := range expired {
-		if _, still := c.findPending(p.id); still == p {
-			c.abort(now, p, ReasonExpired, "")
-		}
+	expired := func(p *pendingCheckpoint) bool { return p.phase != phasePersisting && now >= p.deadline }
+	for p := c.nextPending(0, expired); p != nil; p = c.nextPending(p.id, expired) {
+		c.abort(now, p, ReasonExpired, "")
 	}
 }
 
@@ -62,13 +55,8 @@ func (c *coordinatorState) requestFailover(now Time, reason Reason) {
 	c.failoverRequested = true
 	c.failoverReason = reason
 	c.manualRequested = false
-	var ending []*pendingCheckpoint
-	for _, p := range c.pending {
-		if p.phase != phasePersisting {
-			ending = append(ending, p)
-		}
-	}
-	for _, p := range ending {
+	ending := func(p *pendingCheckpoint) bool { return p.phase != phasePersisting }
+	for p := c.nextPending(0, ending); p != nil; p = c.nextPending(p.id, ending) {
 		c.abort(now, p, ReasonFailover, "")
 	}
 	c.maybeEmitFailoverPlan()

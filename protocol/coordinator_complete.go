@@ -15,6 +15,10 @@ func (c *coordinatorState) metadataPersisted(now Time, id CheckpointID, err erro
 		c.abort(now, p, ReasonPersistFailed, "")
 	} else {
 		c.complete(now, p)
+		// Nothing refers to p any more; the completed checkpoint has its
+		// task states, which are the host's now.
+		*p = pendingCheckpoint{flags: p.flags}
+		c.sparePending = p
 	}
 	c.maybeEmitFailoverPlan()
 	c.maybeTrigger(now)
@@ -60,13 +64,10 @@ func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
 // write may already be durable, and pretending otherwise would leave the
 // store and the coordinator disagreeing.
 func (c *coordinatorState) subsume(now Time, id CheckpointID) {
-	var older []*pendingCheckpoint
-	for _, p := range c.pending {
-		if p.id < id && p.kind == KindCheckpoint && p.phase != phasePersisting {
-			older = append(older, p)
-		}
+	older := func(p *pendingCheckpoint) bool {
+		return p.id < id && p.kind == KindCheckpoint && p.phase != phasePersisting
 	}
-	for _, p := range older {
+	for p := c.nextPending(0, older); p != nil; p = c.nextPending(p.id, older) {
 		c.abort(now, p, ReasonSubsumed, "")
 	}
 }
@@ -81,10 +82,13 @@ func (c *coordinatorState) applyRetention() {
 	if extra <= 0 {
 		return
 	}
-	discarded := slices.Clone(c.completed[:extra])
+	// The discarded checkpoints go straight into the Ready; release reads
+	// them from there once they left the retained list (it adds only to
+	// Released).
+	start := len(c.ready.Discarded)
+	c.ready.Discarded = append(c.ready.Discarded, c.completed[:extra]...)
 	c.completed = slices.Delete(c.completed, 0, extra)
-	c.ready.Discarded = append(c.ready.Discarded, discarded...)
-	for _, cc := range discarded {
+	for _, cc := range c.ready.Discarded[start:] {
 		for i, ts := range cc.Tasks {
 			c.release(ts.Task, i, cc.ID, ts.Snapshot)
 		}

@@ -68,7 +68,7 @@ func (c *coordinatorState) reannounce(now Time) {
 // (they wait for exactly this to exit), that id is complete. Aborts of
 // older checkpoints need no more re-sending.
 func (c *coordinatorState) broadcastNotifyComplete(now Time, id CheckpointID) {
-	c.ready.Messages = slices.Grow(c.ready.Messages, len(c.topo.Tasks))
+	c.ready.Messages = grow(c.ready.Messages, len(c.topo.Tasks))
 	for _, task := range c.topo.Tasks {
 		c.ready.Messages = append(c.ready.Messages, NotifyCompleteMessage(task, id))
 	}
@@ -92,7 +92,7 @@ func (c *coordinatorState) notifyAborted(now Time, p *pendingCheckpoint, reason 
 func (c *coordinatorState) sendNotifyAborted(id CheckpointID, reason Reason, tasks []bool) {
 	for i, took := range tasks {
 		if took {
-			c.ready.Messages = append(c.ready.Messages, NotifyAbortedMessage(c.topo.Tasks[i], id, reason))
+			c.ready.Messages = push(c.ready.Messages, NotifyAbortedMessage(c.topo.Tasks[i], id, reason))
 		}
 	}
 }

@@ -38,7 +38,7 @@ func (c *coordinatorState) release(task TaskID, i int, id CheckpointID, snap Tas
 	if i >= 0 && c.handleHeld(i, snap.Handle) {
 		return
 	}
-	c.ready.Released = append(c.ready.Released, StateRelease{Task: task, Checkpoint: id, Snapshot: snap})
+	c.ready.Released = push(c.ready.Released, StateRelease{Task: task, Checkpoint: id, Snapshot: snap})
 }
 
 // handleHeld reports whether a pending or retained checkpoint holds handle

@@ -48,6 +48,9 @@ type pendingCheckpoint struct {
 	// remaining counts tasks whose snapshot is still missing.
 	remaining int
 	states    []TaskState
+	// flags backs expected, acked and carried: one allocation for the
+	// three, reused by the next checkpoint once this one completed.
+	flags []bool
 }
 
 // occupiesSlot reports whether p counts towards MaxConcurrent: every
@@ -118,6 +121,12 @@ type coordinatorState struct {
 
 	announcer announcer
 
+	// sparePending is the last completed checkpoint's entry, blank but for
+	// the array behind its per-task tables, which the next reservation
+	// reuses (3 bytes a task). Only a completion leaves one: an aborted
+	// checkpoint's expected tasks may live on in the announcer.
+	sparePending *pendingCheckpoint
+
 	ready CoordinatorReady
 }
 
@@ -161,9 +170,23 @@ func newCoordinator(cfg Config, topo Topology, durable Durable, now Time) (*Coor
 	return c, nil
 }
 
+// takeReady hands out the outputs gathered since the last call; their
+// slices share chunks with later outputs (see outbox.go), except those that
+// hold whole checkpoints.
 func (c *coordinatorState) takeReady() CoordinatorReady {
-	rd := c.ready
-	c.ready = CoordinatorReady{}
+	rd := CoordinatorReady{
+		CounterWrites:  handOut(&c.ready.CounterWrites),
+		MetadataWrites: handOutAlone(&c.ready.MetadataWrites),
+		Messages:       handOut(&c.ready.Messages),
+		Triggered:      handOut(&c.ready.Triggered),
+		Completed:      handOutAlone(&c.ready.Completed),
+		Aborted:        handOut(&c.ready.Aborted),
+		Discarded:      handOutAlone(&c.ready.Discarded),
+		Released:       handOut(&c.ready.Released),
+		Failover:       c.ready.Failover,
+		JobFinished:    c.ready.JobFinished,
+	}
+	c.ready.Failover, c.ready.JobFinished = nil, false
 	return rd
 }
 
@@ -182,6 +205,20 @@ func (c *coordinatorState) findPending(id CheckpointID) (int, *pendingCheckpoint
 		}
 	}
 	return -1, nil
+}
+
+// nextPending returns the oldest pending checkpoint with an id above after
+// for which match holds, nil if none. The loops that end checkpoints walk
+// the pending list with it, one checkpoint at a time from the id last
+// handled: ending one may end others (an abort may ask for a failover), and
+// a list taken beforehand would cost an allocation per call.
+func (c *coordinatorState) nextPending(after CheckpointID, match func(*pendingCheckpoint) bool) *pendingCheckpoint {
+	for _, p := range c.pending {
+		if p.id > after && match(p) {
+			return p
+		}
+	}
+	return nil
 }
 
 func (c *coordinatorState) removePending(p *pendingCheckpoint) {

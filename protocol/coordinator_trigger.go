@@ -1,9 +1,6 @@
 package protocol
 
-import (
-	"slices"
-	"time"
-)
+import "time"
 
 // schedulePeriodic draws the delay of the first periodic trigger after now:
 // uniform in [MinPause, Interval]. The jitter spreads the first checkpoints
@@ -85,14 +82,14 @@ func (c *coordinatorState) reserve(now Time, kind Kind) *pendingCheckpoint {
 	if kind == KindSavepoint {
 		mode = ModeAligned
 	}
-	p := &pendingCheckpoint{
-		id:          c.highestID,
-		kind:        kind,
-		mode:        mode,
-		phase:       phaseReserving,
-		requestedAt: now,
-		deadline:    now.Add(c.cfg.Timeout),
+	p := c.sparePending
+	if p != nil {
+		c.sparePending = nil
+	} else {
+		p = &pendingCheckpoint{}
 	}
+	p.id, p.kind, p.mode, p.phase = c.highestID, kind, mode, phaseReserving
+	p.requestedAt, p.deadline = now, now.Add(c.cfg.Timeout)
 	c.pending = append(c.pending, p)
 	c.writeCounter()
 	return p
@@ -108,7 +105,7 @@ func (c *coordinatorState) writeCounter() {
 		return
 	}
 	c.counterWriting = c.highestID
-	c.ready.CounterWrites = append(c.ready.CounterWrites, c.highestID)
+	c.ready.CounterWrites = push(c.ready.CounterWrites, c.highestID)
 }
 
 func (c *coordinatorState) triggerCheckpoint(now Time) error {
@@ -144,17 +141,10 @@ func (c *coordinatorState) counterPersisted(now Time, value CheckpointID, err er
 			c.counterWriting.String() + ")")
 	}
 	c.counterWriting = 0
-	// Copy: triggering or aborting edits c.pending.
-	var reserved []*pendingCheckpoint
-	for _, p := range c.pending {
-		if p.phase == phaseReserving && p.id <= value {
-			reserved = append(reserved, p)
-		}
-	}
-	for _, p := range reserved {
-		if _, still := c.findPending(p.id); still != p {
-			continue // ended meanwhile: a failure before it asked for a failover
-		}
+	// One at a time by id: triggering or aborting one may end others (a
+	// failure that asks for a failover).
+	reserved := func(p *pendingCheckpoint) bool { return p.phase == phaseReserving && p.id <= value }
+	for p := c.nextPending(0, reserved); p != nil; p = c.nextPending(p.id, reserved) {
 		switch {
 		case err != nil:
 			c.abort(now, p, ReasonTriggerFailed, "")
@@ -183,10 +173,14 @@ func (c *coordinatorState) trigger(now Time, p *pendingCheckpoint) {
 	n := len(c.topo.Tasks)
 	p.phase = phaseCollecting
 	p.triggeredAt = now
-	flags := make([]bool, 3*n) // one allocation for the three tables
-	p.expected, p.acked, p.carried = flags[:n:n], flags[n:2*n:2*n], flags[2*n:]
+	if len(p.flags) == 3*n {
+		clear(p.flags) // the tables of a completed checkpoint
+	} else {
+		p.flags = make([]bool, 3*n)
+	}
+	p.expected, p.acked, p.carried = p.flags[:n:n], p.flags[n:2*n:2*n], p.flags[2*n:]
 	p.states = make([]TaskState, n)
-	c.ready.Messages = slices.Grow(c.ready.Messages, c.triggerCount())
+	c.ready.Messages = grow(c.ready.Messages, c.triggerCount())
 	for i, task := range c.topo.Tasks {
 		p.states[i].Task = task
 		if c.fullyFinishedTasks[i] {
@@ -200,7 +194,7 @@ func (c *coordinatorState) trigger(now Time, p *pendingCheckpoint) {
 			c.ready.Messages = append(c.ready.Messages, TriggerMessage(task, p.id, p.kind, p.mode, now))
 		}
 	}
-	c.ready.Triggered = append(c.ready.Triggered, TriggeredCheckpoint{ID: p.id, Kind: p.kind, Mode: p.mode, At: now})
+	c.ready.Triggered = push(c.ready.Triggered, TriggeredCheckpoint{ID: p.id, Kind: p.kind, Mode: p.mode, At: now})
 	if p.remaining == 0 {
 		// Every task fully finished while the id was being reserved:
 		// the checkpoint consists of final snapshots only and is

@@ -28,7 +28,10 @@ The values a host moves around are small flat structs with a stable
 String(): Message (control plane, coordinator <-> task), ChannelEvent (data
 plane, in band with records: barrier, cancel marker, end of data, end of
 partition), TaskSnapshot, CompletedCheckpoint. Every output slice handed to
-the host belongs to the host.
+the host belongs to the host: the protocol never writes it again, so the
+host may keep it as long as it likes. (The slices of consecutive Readys may
+share an array, their capacity clipped, which is why a busy task allocates
+less than once per checkpoint; an append by the host copies.)
 
 # Assumptions
 

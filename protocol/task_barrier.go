@@ -86,14 +86,9 @@ func (t *taskState) startAlignment(now Time, input int, b ChannelEvent) *alignme
 		t.refuse(b.Checkpoint, b.Kind, ReasonTooManyPending)
 		return nil
 	}
-	a := &alignment{
-		id:        b.Checkpoint,
-		kind:      b.Kind,
-		mode:      b.Mode,
-		timestamp: b.Timestamp,
-		seen:      make([]bool, len(t.cfg.Inputs)),
-		missing:   t.openInputs - 1,
-	}
+	a := t.newAlignment()
+	a.id, a.kind, a.mode, a.timestamp = b.Checkpoint, b.Kind, b.Mode, b.Timestamp
+	a.missing = t.openInputs - 1
 	if a.kind == KindSavepoint {
 		a.mode = ModeAligned // savepoints never record channel state
 	}
@@ -111,6 +106,21 @@ func (t *taskState) startAlignment(now Time, input int, b ChannelEvent) *alignme
 	case a.mode == ModeUnaligned:
 		t.snapshotUnaligned(now, a)
 	}
+	return a
+}
+
+// newAlignment returns a blank alignment: a spare one if there is one.
+func (t *taskState) newAlignment() *alignment {
+	n := len(t.spareAlignments)
+	if n == 0 {
+		return &alignment{seen: make([]bool, len(t.cfg.Inputs))}
+	}
+	a := t.spareAlignments[n-1]
+	t.spareAlignments[n-1] = nil
+	t.spareAlignments = t.spareAlignments[:n-1]
+	seen := a.seen
+	clear(seen)
+	*a = alignment{seen: seen}
 	return a
 }
 
@@ -160,7 +170,7 @@ func (t *taskState) alignmentDone(now Time, a *alignment) {
 		t.removeAlignment(a)
 		if i := t.findInflight(a.id); i >= 0 && !t.inflight[i].sealed {
 			t.inflight[i].sealed = true
-			t.ready.Sealed = append(t.ready.Sealed, a.id)
+			t.ready.Sealed = push(t.ready.Sealed, a.id)
 		}
 		return
 	}
@@ -189,6 +199,7 @@ func (t *taskState) removeAlignment(a *alignment) {
 	}
 	if i := slices.Index(t.alignments, a); i >= 0 {
 		t.alignments = slices.Delete(t.alignments, i, i+1)
+		t.spareAlignments = append(t.spareAlignments, a)
 		return
 	}
 	panic(fmt.Sprintf("protocol: task %s: removing alignment %v that is not pending", t.cfg.ID, a.id))
@@ -205,10 +216,10 @@ func (t *taskState) abortAlignment(a *alignment, reason Reason, decline bool) {
 	if i := t.findInflight(a.id); i >= 0 {
 		t.dropInflight(i, reason)
 	} else {
-		t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: a.id, Kind: a.kind, Reason: reason, Task: t.cfg.ID})
+		t.ready.Aborted = push(t.ready.Aborted, Abort{Checkpoint: a.id, Kind: a.kind, Reason: reason, Task: t.cfg.ID})
 	}
 	if decline {
-		t.ready.Messages = append(t.ready.Messages, DeclineMessage(t.cfg.ID, a.id, reason))
+		t.ready.Messages = push(t.ready.Messages, DeclineMessage(t.cfg.ID, a.id, reason))
 	}
 }
 
@@ -234,8 +245,8 @@ func (t *taskState) abortOlderUnseen(now Time, id CheckpointID, input int, reaso
 // it downstream so no one waits for it.
 func (t *taskState) refuse(id CheckpointID, kind Kind, reason Reason) {
 	t.send(CancelMarker(id), false)
-	t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: id, Kind: kind, Reason: reason, Task: t.cfg.ID})
-	t.ready.Messages = append(t.ready.Messages, DeclineMessage(t.cfg.ID, id, reason))
+	t.ready.Aborted = push(t.ready.Aborted, Abort{Checkpoint: id, Kind: kind, Reason: reason, Task: t.cfg.ID})
+	t.ready.Messages = push(t.ready.Messages, DeclineMessage(t.cfg.ID, id, reason))
 }
 
 // declineStale declines a stale barrier or trigger for id, unless that
@@ -249,5 +260,5 @@ func (t *taskState) declineStale(id CheckpointID) {
 		t.findInflight(id) >= 0 || slices.Contains(t.acked, id) {
 		return
 	}
-	t.ready.Messages = append(t.ready.Messages, DeclineMessage(t.cfg.ID, id, ReasonNewerBarrier))
+	t.ready.Messages = push(t.ready.Messages, DeclineMessage(t.cfg.ID, id, ReasonNewerBarrier))
 }

@@ -65,7 +65,7 @@ func (t *taskState) notifyComplete(id CheckpointID) {
 		return
 	}
 	t.lastNotified = id
-	t.ready.Notifications = append(t.ready.Notifications, Notification{Type: NotifyComplete, Checkpoint: id})
+	t.ready.Notifications = push(t.ready.Notifications, Notification{Type: NotifyComplete, Checkpoint: id})
 	// Alignments are ordered by id, and aborting one removes it.
 	for len(t.alignments) > 0 && t.alignments[0].id < id {
 		t.abortAlignment(t.alignments[0], ReasonSubsumed, false)
@@ -108,5 +108,5 @@ func (t *taskState) notifyAborted(id CheckpointID) {
 		t.abortsNotified = t.abortsNotified[1:] // bounded window, oldest out
 	}
 	t.abortsNotified = append(t.abortsNotified, id)
-	t.ready.Notifications = append(t.ready.Notifications, Notification{Type: NotifyAborted, Checkpoint: id})
+	t.ready.Notifications = push(t.ready.Notifications, Notification{Type: NotifyAborted, Checkpoint: id})
 }

@@ -15,7 +15,7 @@ func (t *taskState) finish(now Time) error {
 	t.begin(now)
 	t.finished = true
 	t.send(EndOfData(), false)
-	t.ready.Messages = append(t.ready.Messages, TaskFinishedMessage(t.cfg.ID))
+	t.ready.Messages = push(t.ready.Messages, TaskFinishedMessage(t.cfg.ID))
 	if !t.cfg.WaitForFinalCheckpoint {
 		t.exit()
 	}
@@ -43,7 +43,7 @@ func (t *taskState) exit() {
 		a := t.alignments[0]
 		t.removeAlignment(a)
 		if i := t.findInflight(a.id); i < 0 {
-			t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: a.id, Kind: a.kind, Reason: ReasonTaskFinished, Task: t.cfg.ID})
+			t.ready.Aborted = push(t.ready.Aborted, Abort{Checkpoint: a.id, Kind: a.kind, Reason: ReasonTaskFinished, Task: t.cfg.ID})
 		}
 	}
 	for len(t.inflight) > 0 {

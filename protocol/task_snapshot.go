@@ -17,7 +17,7 @@ func (t *taskState) requestSnapshotOf(id CheckpointID, kind Kind, mode Mode, at 
 		t.firstFinalID = id
 	}
 	t.inflight = append(t.inflight, inflightSnapshot{id: id, kind: kind, sealed: !awaitChannelState, final: t.finished})
-	t.ready.Snapshots = append(t.ready.Snapshots, SnapshotRequest{
+	t.ready.Snapshots = push(t.ready.Snapshots, SnapshotRequest{
 		Checkpoint:        id,
 		Kind:              kind,
 		Mode:              mode,
@@ -37,7 +37,7 @@ func (t *taskState) snapshotCompleted(now Time, id CheckpointID, snap TaskSnapsh
 		// Unless it is a repeated report of an acked snapshot, whose state
 		// a checkpoint may hold.
 		if snap.Handle != "" && !slices.Contains(t.acked, id) {
-			t.ready.Released = append(t.ready.Released, StateRelease{Task: t.cfg.ID, Checkpoint: id, Snapshot: snap})
+			t.ready.Released = push(t.ready.Released, StateRelease{Task: t.cfg.ID, Checkpoint: id, Snapshot: snap})
 		}
 		return ErrUnknownCheckpoint
 	}
@@ -50,7 +50,7 @@ func (t *taskState) snapshotCompleted(now Time, id CheckpointID, snap TaskSnapsh
 		t.acked = slices.Delete(t.acked, 0, 1)
 	}
 	t.acked = append(t.acked, id)
-	t.ready.Messages = append(t.ready.Messages, AckMessage(t.cfg.ID, id, snap))
+	t.ready.Messages = push(t.ready.Messages, AckMessage(t.cfg.ID, id, snap))
 	return nil
 }
 
@@ -67,6 +67,6 @@ func (t *taskState) snapshotFailed(now Time, id CheckpointID, reason Reason) err
 		return nil
 	}
 	t.dropInflight(i, reason)
-	t.ready.Messages = append(t.ready.Messages, DeclineMessage(t.cfg.ID, id, reason))
+	t.ready.Messages = push(t.ready.Messages, DeclineMessage(t.cfg.ID, id, reason))
 	return nil
 }

@@ -80,7 +80,14 @@ type taskState struct {
 	// recording is the alignment whose channel state is being recorded
 	// (at most one: Admit names a single checkpoint).
 	recording *alignment
-	inflight  []inflightSnapshot
+	// spareAlignments are ended alignments kept for the next checkpoint,
+	// so that a task allocates none per checkpoint once it has seen as
+	// many at once as it will (at most MaxPendingCheckpoints in all).
+	// One is reused only when a new alignment starts: a caller may still
+	// read an alignment it just ended, as long as no barrier starts
+	// another meanwhile.
+	spareAlignments []*alignment
+	inflight        []inflightSnapshot
 	// acked remembers the last acked ids (a window of
 	// MaxPendingCheckpoints), so a repeated completion report for an acked
 	// snapshot is not mistaken for an abandoned upload and released.
@@ -103,6 +110,9 @@ func newTask(cfg TaskConfig) (*Task, error) {
 		inputDrained: make([]bool, n),
 		openInputs:   n,
 		action:       make([]inputAction, n),
+		// Every task acks; growing the window one append at a time
+		// would cost a few allocations per incarnation.
+		acked: make([]CheckpointID, 0, min(cfg.MaxPendingCheckpoints, outboxChunk)),
 	}}
 	for i := range t.inputOpen {
 		t.inputOpen[i] = true
@@ -127,9 +137,20 @@ func (t *taskState) restore(now Time, from CheckpointID, snap TaskSnapshot) erro
 	return nil
 }
 
+// takeReady hands out the outputs gathered since the last call; their
+// slices share chunks with later outputs (see outbox.go).
 func (t *taskState) takeReady() TaskReady {
-	rd := t.ready
-	t.ready = TaskReady{}
+	rd := TaskReady{
+		Snapshots:     handOut(&t.ready.Snapshots),
+		Sends:         handOut(&t.ready.Sends),
+		Sealed:        handOut(&t.ready.Sealed),
+		Aborted:       handOut(&t.ready.Aborted),
+		Released:      handOut(&t.ready.Released),
+		Messages:      handOut(&t.ready.Messages),
+		Notifications: handOut(&t.ready.Notifications),
+		Exit:          t.ready.Exit,
+	}
+	t.ready.Exit = false
 	return rd
 }
 
@@ -188,7 +209,7 @@ func (t *taskState) findAlignment(id CheckpointID) *alignment {
 func (t *taskState) dropInflight(i int, reason Reason) {
 	s := t.inflight[i]
 	t.inflight = slices.Delete(t.inflight, i, i+1)
-	t.ready.Aborted = append(t.ready.Aborted, Abort{Checkpoint: s.id, Kind: s.kind, Reason: reason, Task: t.cfg.ID})
+	t.ready.Aborted = push(t.ready.Aborted, Abort{Checkpoint: s.id, Kind: s.kind, Reason: reason, Task: t.cfg.ID})
 }
 
 func (t *taskState) findInflight(id CheckpointID) int {
@@ -211,6 +232,7 @@ func (t *taskState) checkInput(input int) error {
 }
 
 func (t *taskState) send(ev ChannelEvent, priority bool) {
+	t.ready.Sends = grow(t.ready.Sends, len(t.cfg.Outputs))
 	for o := range t.cfg.Outputs {
 		t.ready.Sends = append(t.ready.Sends, Send{Output: o, Event: ev, Priority: priority})
 	}

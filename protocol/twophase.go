@@ -134,6 +134,12 @@ type TwoPhaseCommit struct {
 	orphans       int
 	lastPreCommit CheckpointID
 	maxPending    int
+	// pendingChunk and actionChunk hold the copies of pending handed out
+	// (by Pending, in every pre-commit's state) and the commit actions,
+	// so that a checkpoint does not cost the sink two allocations; see
+	// carve.
+	pendingChunk []PendingTransaction
+	actionChunk  []TransactionAction
 }
 
 // NewTwoPhaseCommit starts fresh with first as the current transaction and
@@ -180,7 +186,9 @@ func (c *TwoPhaseCommit) Current() TransactionID { return c.current }
 // Pending returns the pre-committed transactions not yet committed, oldest
 // first. The slice is a copy.
 func (c *TwoPhaseCommit) Pending() []PendingTransaction {
-	return append([]PendingTransaction(nil), c.pending...)
+	pending := carve(&c.pendingChunk, len(c.pending))
+	copy(pending, c.pending)
+	return pending
 }
 
 // PreCommit ties the current transaction to checkpoint id, starts next, and
@@ -213,7 +221,7 @@ func (c *TwoPhaseCommit) NotifyCheckpointComplete(id CheckpointID) []Transaction
 	if n == 0 {
 		return nil
 	}
-	actions := make([]TransactionAction, n)
+	actions := carve(&c.actionChunk, n)
 	for i, p := range c.pending[:n] {
 		actions[i] = TransactionAction{Type: TransactionCommit, Transaction: p.Transaction, Checkpoint: p.Checkpoint}
 	}

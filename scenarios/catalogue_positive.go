@@ -14,9 +14,11 @@ func positiveScenarios() []*Scenario {
 			Topology: Topology{Kind: TopologyKeyedShuffle, Parallelism: 8},
 			Workload: Workload{Kind: WorkloadKeyedSum, Records: 1000, Keys: 16, RecordInterval: Millis(1)},
 			Sink:     &Sink{Kind: SinkTwoPhaseCommit},
-			Swarm:    &Swarm{},
-			Expect:   expectPass,
-			Seeds:    seeds(1, 20),
+			// As engine.StandardConfig: small state goes into the metadata.
+			Checkpoint: Checkpoint{InlineStateBytes: 20 << 10},
+			Swarm:      &Swarm{},
+			Expect:     expectPass,
+			Seeds:      seeds(1, 20),
 		},
 		{
 			Name:        "pipeline-calm",

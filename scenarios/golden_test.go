@@ -13,9 +13,9 @@ var pinnedHashes = []struct {
 	hash     string
 }{
 	{"pipeline-calm", 1, "f292094ca661d6db553984c0961ce79626eee282bdca88a8d3ecd7b753b1f512"},
-	{StandardName, 1, "b80b13d114818cc4db47d8d5c5dd2e8a322b29d22ed137bf7cb880dce4a2a23f"},
-	{"storage-faults", 2, "aa9636640b1c5623ddad5d0fb32284ff14f8f1d066f7bf1222ef6c5114645dc2"},
-	{"chandy-lamport-classic", 1, "e77ffc476d4f9c5e55e196ec39c4e988e5a5f95c7bea11e004e126d0772ba428"},
+	{StandardName, 1, "a7ce8fc37c81856df53a44853e5002f0e3f28dfefaf462648f2f654ad581e4c8"},
+	{"storage-faults", 2, "cd1227215e6c604ed05d2b03c82935cf6f73f1df543756aa525a51a73b3b6ae8"},
+	{"chandy-lamport-classic", 1, "9d54085a2bf659670486beec5503446081024e991384eef19f49def966660a49"},
 }
 
 func TestPinnedTraceHashes(t *testing.T) {

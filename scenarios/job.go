@@ -80,6 +80,7 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 		cp.RetainedCheckpoints = c.Retained
 	}
 	cfg.VerifyWrites = !c.UnverifiedWrites
+	cfg.InlineStateBytes = c.InlineStateBytes
 	if s.Sink != nil {
 		cfg.Store.TxnTimeout = time.Duration(s.Sink.TransactionTimeout)
 	}

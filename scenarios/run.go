@@ -40,7 +40,7 @@ func newRun(p *Plan, opts RunOptions) (*simRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	ref, err := reference(s, &cfg)
+	ref, err := cachedReference(s, &cfg)
 	if err != nil {
 		return nil, err
 	}

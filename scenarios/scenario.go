@@ -117,6 +117,10 @@ type Checkpoint struct {
 	// write. The read-back catches torn, corrupted and lost writes before a checkpoint
 	// relies on them; negative controls turn it off to let a lying store through.
 	UnverifiedWrites bool `json:"unverified_writes,omitempty"`
+	// InlineStateBytes: a task snapshot this small goes to the coordinator with its
+	// acknowledgement and into the checkpoint's metadata instead of a storage write of its
+	// own (Flink's state.storage.fs.memory-threshold); zero writes every snapshot.
+	InlineStateBytes int `json:"inline_state_bytes,omitempty"`
 }
 
 // Swarm asks for a fault schedule drawn from the seed (faults.Swarm): which kinds are on, how

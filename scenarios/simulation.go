@@ -64,7 +64,7 @@ func runnable(p *Plan) error {
 	if err != nil {
 		return err
 	}
-	_, err = reference(s, &cfg)
+	_, err = cachedReference(s, &cfg)
 	return err
 }
 

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/ckptsim/ckptsim/engine"
 )
 
 // Bounds on what a scenario may ask for. Each keeps one run's memory and time in reach; none
@@ -277,6 +279,7 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 	}
 	p.intIn(path+".tolerable_failures", c.TolerableFailures, 0, 1000)
 	p.intIn(path+".retained", c.Retained, 0, 1000)
+	p.intIn(path+".inline_state_bytes", c.InlineStateBytes, 0, engine.MaxInlineStateBytes)
 	if s.Mode != ModeChandyLamport {
 		p.unused(path+".initiators", len(c.Initiators) > 0, "except by mode chandy-lamport")
 	}

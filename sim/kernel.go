@@ -69,8 +69,14 @@ func New(config Config) *Kernel {
 		streams: make(map[string]*Rand),
 		names:   make(map[string]string),
 		last:    entry{at: -1},
+		queue:   newQueue(initialQueueCapacity),
 	}
 }
+
+// initialQueueCapacity is room for the events a run of a few dozen hosts and links keeps
+// queued at once (the standard scenario peaks near 110), so the queue's three arrays are
+// allocated once instead of growing step by step in every run.
+const initialQueueCapacity = 128
 
 // Config returns the configuration the kernel runs with, defaults filled in.
 func (k *Kernel) Config() Config { return k.config }
@@ -134,7 +140,7 @@ func (k *Kernel) scheduleKey(s *slot, at Time, seq uint64) {
 		k.queue.reschedule(s, at, seq)
 		return
 	}
-	k.queue.push(entry{at: at, seq: seq, slot: s})
+	k.queue.push(s, at, seq)
 }
 
 // unschedule takes s off the queue; it reports whether s was queued.

@@ -12,7 +12,10 @@ import (
 // SetPartitioned cuts (true) or heals (false) the link in its direction; partition both
 // directions by cutting both links. While cut, sent messages are dropped, and so are messages
 // already in flight when they come due. Senders are not told: a partition is silent.
-func (l *Link) SetPartitioned(cut bool) { l.partitioned = cut }
+func (l *Link) SetPartitioned(cut bool) {
+	l.partitioned = cut
+	l.noteFaults()
+}
 
 // Partitioned reports whether the link is cut.
 func (l *Link) Partitioned() bool { return l.partitioned }
@@ -25,6 +28,7 @@ func (l *Link) SetClogged(clogged bool) {
 		return
 	}
 	l.clogged = clogged
+	l.noteFaults()
 	l.scheduleFront()
 }
 
@@ -34,14 +38,20 @@ func (l *Link) Clogged() bool { return l.clogged }
 // SetDropFilter drops, at Send, every message for which drop returns true; nil drops none.
 // DropAll drops everything. A filter that looks at the message lets a fault drop only
 // barriers or only control messages.
-func (l *Link) SetDropFilter(drop func(msg any) bool) { l.dropIf = drop }
+func (l *Link) SetDropFilter(drop func(msg any) bool) {
+	l.dropIf = drop
+	l.noteFaults()
+}
 
 // DropAll is a drop filter that matches every message.
 func DropAll(any) bool { return true }
 
 // SetDuplicateFilter sends a second copy of every message for which duplicate returns true
 // (if there is room for it), right behind the original; nil duplicates none.
-func (l *Link) SetDuplicateFilter(duplicate func(msg any) bool) { l.duplicateIf = duplicate }
+func (l *Link) SetDuplicateFilter(duplicate func(msg any) bool) {
+	l.duplicateIf = duplicate
+	l.noteFaults()
+}
 
 // SetExtraLatency adds d to the latency of messages sent from now on (FIFO order still holds:
 // when the delay is lifted, later messages still wait behind earlier ones).
@@ -50,6 +60,7 @@ func (l *Link) SetExtraLatency(d time.Duration) {
 		panic(fmt.Sprintf("sim: link %s: negative extra latency %v", l.name, d))
 	}
 	l.extraLatency = d
+	l.noteFaults()
 }
 
 // SetReorder lets messages sent from now on overtake each other: each gets an extra uniform
@@ -61,6 +72,7 @@ func (l *Link) SetReorder(window time.Duration) {
 		panic(fmt.Sprintf("sim: link %s: negative reorder window %v", l.name, window))
 	}
 	l.reorderWindow = window
+	l.noteFaults()
 }
 
 // Break fails the link like a lost TCP connection: messages in flight are lost, further Sends
@@ -71,6 +83,7 @@ func (l *Link) Break() {
 		return
 	}
 	l.broken = true
+	l.noteFaults()
 	if l.k.observes(EventLinkBreak) {
 		l.k.observe(Event{Kind: EventLinkBreak, Link: l})
 	}
@@ -91,6 +104,7 @@ func (l *Link) Repair() {
 		return
 	}
 	l.broken = false
+	l.noteFaults()
 	if l.k.observes(EventLinkRepair) {
 		l.k.observe(Event{Kind: EventLinkRepair, Link: l})
 	}
@@ -98,3 +112,9 @@ func (l *Link) Repair() {
 
 // Broken reports whether the link is broken.
 func (l *Link) Broken() bool { return l.broken }
+
+// noteFaults recomputes faulty after a control changed; every setter above calls it.
+func (l *Link) noteFaults() {
+	l.faulty = l.partitioned || l.clogged || l.broken || l.extraLatency != 0 || l.reorderWindow != 0 ||
+		l.dropIf != nil || l.duplicateIf != nil
+}

@@ -1,23 +1,33 @@
 package sim
 
+import (
+	"math"
+	"math/bits"
+)
+
 // slot is anything the kernel can schedule: a timer, a link's next delivery, a storage
 // operation, a notification. It lives inside the object it belongs to, so scheduling never
-// allocates. At most one queue entry refers to a slot at a time; index says where it is,
-// which is what makes cancellation an O(log n) removal instead of lazy garbage.
+// allocates. At most one queue entry refers to a slot at a time; handle names it, which is
+// what makes cancellation an O(log n) removal instead of lazy garbage.
 type slot struct {
-	index int   // position in the queue, or -1 when not queued
-	owner *Host // host whose incarnation must be up for run to be called; nil for the kernel
-	run   func()
+	handle int32 // the slot's row in the queue's handle table, or -1 when not queued
+	owner  *Host // host whose incarnation must be up for run to be called; nil for the kernel
+	run    func()
 }
 
-func (s *slot) queued() bool { return s.index >= 0 }
+func (s *slot) queued() bool { return s.handle >= 0 }
 
 // entry is one scheduled firing. The key (at, seq) is copied into the entry so comparisons
-// read contiguous memory; seq is unique per push, so keys never tie.
+// read contiguous memory; seq is unique per push, so keys never tie. The entry names its
+// slot by handle rather than by pointer: the heap array then holds no pointers, so moving
+// entries up and down needs no write barrier, and the garbage collector need not scan it.
+// The engine allocates enough that a collection is often under way; on ten virtual seconds
+// of the standard scenario, slot pointers in the entries (with the same sifting) cost about
+// 2M fewer instructions in the kernel and about 10M more in write barriers (cachegrind).
 type entry struct {
-	at   Time
-	seq  uint64
-	slot *slot
+	at     Time
+	seq    uint64
+	handle int32
 }
 
 func (e entry) before(f entry) bool {
@@ -27,20 +37,39 @@ func (e entry) before(f entry) bool {
 	return e.seq < f.seq
 }
 
+// handleRow is a queued slot and its position in the heap. Keeping positions here instead
+// of in the slots means a sift writes only to two dense arrays, never to the scattered
+// objects that own the slots.
+type handleRow struct {
+	slot     *slot
+	position int32
+}
+
 // arity is the number of children per heap node. Four halve the depth of a binary heap,
-// which matters because every level an entry moves also writes the moved slot's index; with
-// a thousand pending events it measured about a quarter faster than two.
+// which matters because every level an entry moves also writes the moved slot's position;
+// with a thousand pending events it measured about a quarter faster than two.
 const arity = 4
 
-// queue is a 4-ary min-heap of entries ordered by (at, seq) that keeps each slot's index
+// queue is a 4-ary min-heap of entries ordered by (at, seq) that keeps each slot's position
 // current. It is written out by hand rather than with container/heap to avoid interface
 // calls on the hot path.
 type queue struct {
 	entries []entry
+	handles []handleRow // indexed by handle; rows of free handles have a nil slot
+	free    []int32     // handles not in use
 	// hole is set while the entry being fired still occupies the root as a placeholder (see
-	// openHole); hole's slot stands in for the fired one.
-	hole     bool
-	holeSlot slot
+	// openHole); holeHandle is its handle, whose row has a nil slot meanwhile.
+	hole       bool
+	holeHandle int32
+}
+
+// newQueue returns an empty queue with room for capacity entries before it grows.
+func newQueue(capacity int) queue {
+	return queue{
+		entries: make([]entry, 0, capacity),
+		handles: make([]handleRow, 0, capacity),
+		free:    make([]int32, 0, capacity),
+	}
 }
 
 // len returns the number of queued entries, not counting a hole.
@@ -56,41 +85,65 @@ func (q *queue) len() int {
 // moving on to its next message), push fills the hole with one pass down the heap instead of
 // a pass down to remove the root and another up to insert: that halves the cost of the most
 // common event. The placeholder's key is the fired one, before every other key queued or to
-// be queued, so the heap order holds around it.
-func (q *queue) openHole() entry {
+// be queued, so the heap order holds around it and it stays at the root.
+func (q *queue) openHole() (entry, *slot) {
 	top := q.entries[0]
-	top.slot.index = -1
-	q.holeSlot = slot{index: 0}
-	q.entries[0].slot = &q.holeSlot
+	row := &q.handles[top.handle]
+	s := row.slot
+	row.slot = nil
+	s.handle = -1
 	q.hole = true
-	return top
+	q.holeHandle = top.handle
+	return top, s
 }
 
 // closeHole removes the placeholder if nothing filled it.
 func (q *queue) closeHole() {
 	if q.hole {
 		q.hole = false
-		q.removeAt(q.holeSlot.index)
+		q.removeAt(0)
 	}
 }
 
 // min returns the earliest entry; there must be one, and no hole.
 func (q *queue) min() entry { return q.entries[0] }
 
-func (q *queue) push(e entry) {
-	if e.slot.queued() {
+// slotAt returns the slot of the entry at position i (nil for the hole).
+func (q *queue) slotAt(i int) *slot { return q.handles[q.entries[i].handle].slot }
+
+// at returns the instant a queued slot is due.
+func (q *queue) at(s *slot) Time { return q.entries[q.handles[s.handle].position].at }
+
+func (q *queue) push(s *slot, at Time, seq uint64) {
+	if s.queued() {
 		panic("sim: slot pushed twice")
 	}
-	if q.hole && q.holeSlot.index == 0 {
+	if q.hole {
+		// The hole is at the root (see openHole): the new entry takes its place and handle.
 		q.hole = false
-		q.entries[0] = e
-		e.slot.index = 0
+		h := q.holeHandle
+		q.handles[h].slot = s
+		s.handle = h
+		q.entries[0] = entry{at: at, seq: seq, handle: h}
 		q.down(0)
 		return
 	}
-	e.slot.index = len(q.entries)
-	q.entries = append(q.entries, e)
-	q.up(e.slot.index)
+	var h int32
+	if n := len(q.free); n > 0 {
+		h = q.free[n-1]
+		q.free = q.free[:n-1]
+	} else {
+		if len(q.handles) == math.MaxInt32 {
+			panic("sim: more events queued than a handle can name") // MaxPending stops runs long before
+		}
+		h = int32(len(q.handles))
+		q.handles = append(q.handles, handleRow{})
+	}
+	s.handle = h
+	i := len(q.entries)
+	q.handles[h] = handleRow{slot: s, position: int32(i)}
+	q.entries = append(q.entries, entry{at: at, seq: seq, handle: h})
+	q.up(i)
 }
 
 // remove takes s out of the queue if it is there, and reports whether it was.
@@ -98,16 +151,17 @@ func (q *queue) remove(s *slot) bool {
 	if !s.queued() {
 		return false
 	}
-	if q.entries[s.index].slot != s {
-		panic("sim: queue index out of step with its slot")
+	row := q.handles[s.handle]
+	if row.slot != s {
+		panic("sim: queue handle out of step with its slot")
 	}
-	q.removeAt(s.index)
+	q.removeAt(int(row.position))
 	return true
 }
 
 // reschedule moves an already queued slot to a new key.
 func (q *queue) reschedule(s *slot, at Time, seq uint64) {
-	i := s.index
+	i := int(q.handles[s.handle].position)
 	q.entries[i].at = at
 	q.entries[i].seq = seq
 	if !q.up(i) {
@@ -115,16 +169,21 @@ func (q *queue) reschedule(s *slot, at Time, seq uint64) {
 	}
 }
 
+// removeAt takes out the entry at position i and frees its handle, telling its slot (the
+// hole has none).
 func (q *queue) removeAt(i int) {
 	last := len(q.entries) - 1
-	removed := q.entries[i].slot
+	h := q.entries[i].handle
+	if s := q.handles[h].slot; s != nil {
+		s.handle = -1
+	}
+	q.handles[h].slot = nil
+	q.free = append(q.free, h)
 	if i != last {
 		q.entries[i] = q.entries[last]
-		q.entries[i].slot.index = i
+		q.handles[q.entries[i].handle].position = int32(i)
 	}
-	q.entries[last] = entry{} // drop the pointer so the garbage collector can see it is gone
 	q.entries = q.entries[:last]
-	removed.index = -1
 	if i != last {
 		if !q.up(i) {
 			q.down(i)
@@ -134,21 +193,22 @@ func (q *queue) removeAt(i int) {
 
 // filter removes every entry whose slot matches drop, then restores the heap in O(n). It is
 // how a crash discards everything queued for a host: rare, so a linear pass is the right cost.
+// The hole, if open, has no slot and is kept.
 func (q *queue) filter(drop func(s *slot) bool) {
 	kept := q.entries[:0]
 	for _, e := range q.entries {
-		if drop(e.slot) {
-			e.slot.index = -1
+		row := &q.handles[e.handle]
+		if row.slot != nil && drop(row.slot) {
+			row.slot.handle = -1
+			row.slot = nil
+			q.free = append(q.free, e.handle)
 			continue
 		}
 		kept = append(kept, e)
 	}
-	for i := len(kept); i < len(q.entries); i++ {
-		q.entries[i] = entry{}
-	}
 	q.entries = kept
-	for i := range q.entries {
-		q.entries[i].slot.index = i
+	for i, e := range q.entries {
+		q.handles[e.handle].position = int32(i)
 	}
 	if n := len(q.entries); n > 1 {
 		for i := (n - 2) / arity; i >= 0; i-- { // (n-2)/arity is the last node with a child
@@ -167,35 +227,56 @@ func (q *queue) up(i int) bool {
 			break
 		}
 		q.entries[i] = q.entries[parent]
-		q.entries[i].slot.index = i
+		q.handles[q.entries[i].handle].position = int32(i)
 		i = parent
 	}
 	q.entries[i] = e
-	e.slot.index = i
+	q.handles[e.handle].position = int32(i)
 	return i != start
 }
 
+// down moves entry i away from the root to where it belongs. Which of four siblings is the
+// earliest is a coin toss the branch predictor loses half the time, so a full family is
+// decided without branches: a tournament of two pairs and a final, each settled by a borrow.
 func (q *queue) down(i int) {
-	n := len(q.entries)
-	e := q.entries[i]
+	entries := q.entries
+	n := len(entries)
+	e := entries[i]
 	for {
 		first := arity*i + 1
 		if first >= n {
 			break
 		}
 		child := first
-		for c := first + 1; c < min(first+arity, n); c++ {
-			if q.entries[c].before(q.entries[child]) {
-				child = c
+		if first+arity <= n {
+			family := entries[first : first+arity : first+arity]
+			left := int(earlier(family[1], family[0]))      // 0 or 1
+			right := 2 + int(earlier(family[3], family[2])) // 2 or 3
+			pickRight := -int(earlier(family[right&3], family[left&3]))
+			child += left ^ ((left ^ right) & pickRight)
+		} else {
+			for c := first + 1; c < n; c++ {
+				if entries[c].before(entries[child]) {
+					child = c
+				}
 			}
 		}
-		if !q.entries[child].before(e) {
+		if !entries[child].before(e) {
 			break
 		}
-		q.entries[i] = q.entries[child]
-		q.entries[i].slot.index = i
+		entries[i] = entries[child]
+		q.handles[entries[i].handle].position = int32(i)
 		i = child
 	}
-	q.entries[i] = e
-	e.slot.index = i
+	entries[i] = e
+	q.handles[e.handle].position = int32(i)
+}
+
+// earlier returns 1 if a's key is before b's and 0 otherwise, without a branch: it is the
+// borrow out of the 128-bit subtraction (a.at, a.seq) - (b.at, b.seq). Comparing at as
+// unsigned is exact because nothing is ever queued before time zero.
+func earlier(a, b entry) uint64 {
+	_, borrow := bits.Sub64(a.seq, b.seq, 0)
+	_, borrow = bits.Sub64(uint64(a.at), uint64(b.at), borrow)
+	return borrow
 }

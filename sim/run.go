@@ -116,13 +116,12 @@ func (k *Kernel) run(target Time, advance bool) StopReason {
 
 // fire runs one popped entry. An entry owned by a paused host is not an event yet: it moves
 // to the instant the pause ends, behind everything already due then.
-func (k *Kernel) fire(e entry) {
+func (k *Kernel) fire(e entry, s *slot) {
 	if !k.last.before(e) {
 		panic(fmt.Sprintf("sim: queue order broken: (%v,%d) fired after (%v,%d)", e.at, e.seq, k.last.at, k.last.seq))
 	}
 	k.last = e
 	k.now = e.at
-	s := e.slot
 	if h := s.owner; h != nil {
 		if !h.up {
 			// Crash removes every slot its host owns from the queue; one left behind would

@@ -59,7 +59,7 @@ func (s *Store) newOp(h *Host, kind StoreOpKind, key string) *storeOp {
 		s.spare = s.spare[:n-1]
 	} else {
 		op = &storeOp{s: s}
-		op.slot = slot{index: -1, run: op.step}
+		op.slot = slot{handle: -1, run: op.step}
 	}
 	op.kind, op.host, op.incarnation, op.key = kind, h, h.incarnation, key
 	return op
@@ -179,6 +179,6 @@ func (s *Store) release(op *storeOp) {
 	if op.slot.queued() {
 		panic("sim: releasing a queued store operation")
 	}
-	*op = storeOp{s: s, slot: slot{index: -1, run: op.slot.run}, value: op.value[:0]}
+	*op = storeOp{s: s, slot: slot{handle: -1, run: op.slot.run}, value: op.value[:0]}
 	s.spare = append(s.spare, op)
 }

@@ -23,12 +23,16 @@ func (t Time) Nanoseconds() int64 { return int64(t) }
 // backwards in the kernel) and panics.
 func (t Time) Add(d time.Duration) Time {
 	if d < 0 {
-		panic("sim: Time.Add with negative duration " + d.String())
+		panicNegativeAdd(d) // out of line, so that Add itself is small enough to inline
 	}
 	if Time(d) > Never-t {
 		return Never
 	}
 	return t + Time(d)
+}
+
+func panicNegativeAdd(d time.Duration) {
+	panic("sim: Time.Add with negative duration " + d.String())
 }
 
 // Sub returns the span t-u.

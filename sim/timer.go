@@ -44,7 +44,7 @@ func (k *Kernel) newTimer(h *Host, fire func()) *Timer {
 	if fire == nil {
 		panic("sim: timer with nil function")
 	}
-	t := &Timer{k: k, host: h, slot: slot{index: -1, owner: h, run: fire}}
+	t := &Timer{k: k, host: h, slot: slot{handle: -1, owner: h, run: fire}}
 	if h != nil {
 		t.incarnation = h.incarnation
 	}
@@ -87,7 +87,7 @@ func (t *Timer) Deadline() (Time, bool) {
 	if !t.slot.queued() {
 		return 0, false
 	}
-	return t.k.queue.entries[t.slot.index].at, true
+	return t.k.queue.at(&t.slot), true
 }
 
 // live reports whether the timer may still be armed: kernel timers always, host timers only

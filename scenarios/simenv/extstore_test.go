@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -81,6 +82,55 @@ func TestRetriedConfirmationSeesTheGap(t *testing.T) {
 		job := runWithFaults(t, cfg, DefaultConfig(1), seed, []fault{f}, 30*time.Second)
 		if lost, _, _ := diffOutput(ref.OutputValues(), committed(job.Runtime)); len(lost) > 0 {
 			t.Errorf("seed %d: lost %v", seed, lost)
+		}
+	}
+}
+
+// TestResentPrepareBeginsNoSecondTransaction: the store's answers are lost for a while,
+// so sinks send their pre-commits again. A pre-commit also begins the sink's next
+// transaction; the one sent again finds it begun already (and possibly written into) and
+// must leave it alone. The output must equal the reference exactly.
+func TestResentPrepareBeginsNoSecondTransaction(t *testing.T) {
+	cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 400, 2000, engine.TwoPhaseCommit))
+	ref, err := engine.ComputeReference(&cfg.Graph, engine.ReferenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 3; seed++ {
+		job, err := NewJob(seed, cfg, DefaultConfig(2), nil, sim.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dropped := 0
+		lossy := func() bool {
+			now := job.Kernel.Now()
+			return now > sim.Time(30*time.Millisecond) && now < sim.Time(90*time.Millisecond)
+		}
+		for _, l := range job.Kernel.Links() {
+			if l.From().Name() != "ext" {
+				continue
+			}
+			l.SetDropFilter(func(msg any) bool {
+				from, _, payload, ok := Unwrap(msg)
+				if ok && from == "extstore" && engine.Classify(payload) == engine.ClassStore && lossy() {
+					dropped++
+					return true
+				}
+				return false
+			})
+		}
+		if err := job.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if r := job.RunUntilFinished(30 * time.Second); r != sim.StopStopped {
+			t.Fatalf("seed %d: ended with %v after %d dropped answers", seed, r, dropped)
+		}
+		if dropped == 0 {
+			t.Fatalf("seed %d: no answer of the store was dropped", seed)
+		}
+		lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
+		if len(lost)+len(extra)+len(wrong) > 0 {
+			t.Errorf("seed %d: lost %d %v, extra %d %v, wrong %d %v", seed, len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 		}
 	}
 }
