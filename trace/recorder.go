@@ -19,15 +19,17 @@ import (
 //
 // A Recorder belongs to one simulation and is used from one goroutine.
 type Recorder struct {
-	seq     uint64
-	hash    hash.Hash
-	pending []byte // canonical lines, each with its newline, not yet hashed or written
-	header  []byte // the header line, until it is written ahead of the first chunk
-	out     io.Writer
-	err     error // first write error; later writes are skipped
-	keep    bool
-	events  []Event
-	watches []func(Event)
+	seq        uint64
+	keys       *keyLists // attribute key lists found valid, by identity; nil until an event has one
+	hash       hash.Hash
+	chunkLimit int    // chunkBytes, or less in tests that want many chunks
+	pending    []byte // canonical lines, each with its newline, not yet hashed or written
+	header     []byte // the header line, until it is written ahead of the first chunk
+	out        io.Writer
+	err        error // first write error; later writes are skipped
+	keep       bool
+	events     []Event
+	watches    []func(Event)
 }
 
 // chunkBytes is how many bytes of lines the Recorder collects before it hashes and writes
@@ -37,7 +39,7 @@ const chunkBytes = 32 << 10
 // NewRecorder returns a Recorder that writes the header and then every event to w, or only
 // hashes (and possibly keeps) them when w is nil.
 func NewRecorder(w io.Writer, h Header) *Recorder {
-	r := &Recorder{hash: sha256.New(), pending: make([]byte, 0, chunkBytes+1024)}
+	r := &Recorder{hash: sha256.New(), chunkLimit: chunkBytes, pending: make([]byte, 0, chunkBytes+1024)}
 	if w != nil {
 		r.out = w
 		if h.Version == 0 {
@@ -68,27 +70,24 @@ func (r *Recorder) Watch(fn func(Event)) {
 // event. It panics if an attribute key is invalid or appears twice, since that is a bug in the
 // emitter: a line with a repeated key would not read back to the event that was hashed.
 func (r *Recorder) Emit(t int64, e Event) Event {
-	increasing := true
-	for i, a := range e.Attrs {
-		if !attrKeyAllowed(a.Key) {
-			panic(fmt.Sprintf("trace: invalid attribute key %q on %s", a.Key, e.Kind))
+	if len(e.Attrs) > 0 {
+		if r.keys == nil {
+			r.keys = new(keyLists) // here rather than in NewRecorder: many runs are short
 		}
-		if i > 0 && a.Key <= e.Attrs[i-1].Key {
-			increasing = false
-		}
-	}
-	if !increasing {
-		// Rare: emitters pass sorted attributes. Strictly increasing keys cannot repeat.
-		if key, dup := repeatedKey(e.Attrs); dup {
-			panic(fmt.Sprintf("trace: attribute key %q appears twice on %s", key, e.Kind))
+		if !r.keys.check(&e) {
+			// Rare: emitters pass sorted attributes. Strictly increasing keys cannot repeat.
+			if key, dup := repeatedKey(e.Attrs); dup {
+				panic(fmt.Sprintf("trace: attribute key %q appears twice on %s", key, e.Kind))
+			}
+			e.Attrs = sortedAttrs(e.Attrs)
 		}
 	}
 	e.Seq = r.seq
 	e.T = t
 	r.seq++
-	r.pending = appendEvent(r.pending, &e)
+	r.pending = appendLine(r.pending, &e, true)
 	r.pending = append(r.pending, '\n')
-	if len(r.pending) >= chunkBytes {
+	if len(r.pending) >= r.chunkLimit {
 		r.flushChunk()
 	}
 	if r.keep {
@@ -103,16 +102,22 @@ func (r *Recorder) Emit(t int64, e Event) Event {
 // flushChunk hashes the pending lines and writes them out.
 func (r *Recorder) flushChunk() {
 	r.hash.Write(r.pending)
-	if r.out != nil && r.err == nil {
-		if r.header != nil {
-			_, r.err = r.out.Write(r.header)
-			r.header = nil
-		}
-		if r.err == nil {
-			_, r.err = r.out.Write(r.pending)
-		}
-	}
+	r.write(r.pending)
 	r.pending = r.pending[:0]
+}
+
+// write writes lines out after the header, unless there is no writer or a write failed.
+func (r *Recorder) write(lines []byte) {
+	if r.out == nil || r.err != nil {
+		return
+	}
+	if r.header != nil {
+		_, r.err = r.out.Write(r.header)
+		r.header = nil
+	}
+	if r.err == nil {
+		_, r.err = r.out.Write(lines)
+	}
 }
 
 // repeatedKey returns a key that appears more than once in attrs, if any.
@@ -129,31 +134,6 @@ func repeatedKey(attrs []Attr) (string, bool) {
 	}
 	return "", false
 }
-
-// attrKeyAllowed is validAttrKey for the emitting path, where it runs for every attribute of
-// every event: the same rule checked byte by byte, with the fixed keys looked up only for
-// keys short enough to be one.
-func attrKeyAllowed(key string) bool {
-	if key == "" {
-		return false
-	}
-	for i := 0; i < len(key); i++ {
-		// A byte >= 0x7f is DEL or part of a multi-byte rune; validAttrKey rejects both.
-		if c := key[i]; c <= ' ' || c == '"' || c == '\\' || c >= 0x7f {
-			return false
-		}
-	}
-	return len(key) > maxFixedKeyLen || !isFixedKey(key)
-}
-
-// maxFixedKeyLen is the length of the longest fixed key.
-var maxFixedKeyLen = func() int {
-	n := 0
-	for _, k := range fixedKeys {
-		n = max(n, len(k))
-	}
-	return n
-}()
 
 // Len returns the number of events recorded so far.
 func (r *Recorder) Len() uint64 { return r.seq }
