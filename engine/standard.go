@@ -38,5 +38,9 @@ func StandardConfig() Config {
 	cfg.BatchSinkWrites = true
 	// Flink's state.storage.fs.memory-threshold: state this small goes into the metadata.
 	cfg.InlineStateBytes = 20 << 10
+	// One reader polling every 100 ms, as in the scenarios: enough to see the output grow
+	// commit by commit, at a tenth of the default readers' traffic.
+	cfg.Store.Readers = 1
+	cfg.Store.ReadInterval = 100 * time.Millisecond
 	return cfg
 }
