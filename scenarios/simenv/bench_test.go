@@ -49,3 +49,19 @@ func TestStandardRunsAndCheckpoints(t *testing.T) {
 		t.Errorf("the standard scenario is not deterministic: %s then %s (%v)", r.TraceHash, again.TraceHash, err)
 	}
 }
+
+// standardPinnedHash is the trace hash of 2 virtual seconds of the standard job on seed 1.
+// Like scenarios' pinned hashes it changes only with behaviour: a change that is meant to
+// be a pure speed-up must leave it alone, and one that changes behaviour pins the new hash
+// in the same commit.
+const standardPinnedHash = "849acced9030f0ed0246f32ff305b20e7b08eda707aaad7f125616f7b2df7963"
+
+func TestStandardJobPinnedHash(t *testing.T) {
+	r, err := RunStandard(1, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.TraceHash != standardPinnedHash {
+		t.Errorf("standard job, seed 1, 2s: trace hash %s, pinned %s", r.TraceHash, standardPinnedHash)
+	}
+}
