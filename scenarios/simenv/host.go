@@ -138,7 +138,7 @@ func isTask(name string) bool {
 func (e *Env) processesOn(h *host) []string {
 	var names []string
 	for _, name := range e.daemons {
-		if e.procHost[name] == h {
+		if e.endpoints[name].host == h {
 			names = append(names, name)
 		}
 	}

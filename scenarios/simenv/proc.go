@@ -12,6 +12,7 @@ import (
 type proc struct {
 	env             *Env
 	name            string
+	endpoint        *endpoint
 	host            *host
 	hostIncarnation uint64
 	alive           bool
@@ -56,7 +57,11 @@ func (p *proc) Send(to string, msg any) {
 	if !p.Alive() {
 		return
 	}
-	target := p.env.current[to]
+	ep := p.endpoint.route(p.env, to)
+	if ep == nil {
+		return // a message to a process the job never placed is lost
+	}
+	target := ep.current
 	if target == nil || !target.Alive() {
 		return // a message to a dead process is lost
 	}

@@ -93,26 +93,25 @@ func taskIndex(id string) int {
 // Env implements engine.Env on a sim kernel. It is created with the names of all
 // processes the job will spawn, which fixes the hosts and links.
 type Env struct {
-	k        *sim.Kernel
-	rec      *trace.Recorder
-	cfg      Config
-	storage  *sim.Store
-	hosts    []*host
-	byName   map[string]*host // host name -> host
-	procHost map[string]*host // process name -> host
-	current  map[string]*proc // process name -> current incarnation
-	rands    map[string]*rand.Rand
-	daemons  []string // non-task processes, in the order given to New
-	rt       *engine.Runtime
-	observer func(sim.Event)
+	k         *sim.Kernel
+	rec       *trace.Recorder
+	cfg       Config
+	storage   *sim.Store
+	hosts     []*host
+	byName    map[string]*host     // host name -> host
+	endpoints map[string]*endpoint // process name -> its placement and current incarnation
+	rands     map[string]*rand.Rand
+	daemons   []string // non-task processes, in the order given to New
+	rt        *engine.Runtime
+	observer  func(sim.Event)
 	// envelopes is the rest of the block the next envelopes are cut from (newEnvelope).
 	envelopes []envelope
 }
 
 // New builds the hosts (started) and links for processes on k, recording into rec.
 func New(k *sim.Kernel, rec *trace.Recorder, cfg Config, processes []string) *Env {
-	e := &Env{k: k, rec: rec, cfg: cfg, byName: make(map[string]*host), procHost: make(map[string]*host),
-		current: make(map[string]*proc), rands: make(map[string]*rand.Rand)}
+	e := &Env{k: k, rec: rec, cfg: cfg, byName: make(map[string]*host),
+		endpoints: make(map[string]*endpoint), rands: make(map[string]*rand.Rand)}
 	e.storage = k.NewStore("checkpoints", cfg.Storage)
 	for _, p := range processes {
 		name := cfg.Placement(p)
@@ -123,7 +122,7 @@ func New(k *sim.Kernel, rec *trace.Recorder, cfg Config, processes []string) *En
 			e.hosts = append(e.hosts, h)
 			e.byName[name] = h
 		}
-		e.procHost[p] = h
+		e.endpoints[p] = &endpoint{name: p, host: h}
 		if !isTask(p) {
 			e.daemons = append(e.daemons, p)
 		}
@@ -171,11 +170,11 @@ func (e *Env) Storage() *sim.Store { return e.storage }
 
 // Host returns the sim host a process is placed on.
 func (e *Env) Host(process string) *sim.Host {
-	h, ok := e.procHost[process]
+	ep, ok := e.endpoints[process]
 	if !ok {
 		panic(fmt.Sprintf("simenv: no placement for process %q", process))
 	}
-	return h.h
+	return ep.host.h
 }
 
 // Hosts returns every host in creation order.
@@ -205,18 +204,19 @@ func (e *Env) Rand(name string) *rand.Rand {
 
 // Spawn implements engine.Env.
 func (e *Env) Spawn(name string, p engine.Process) (engine.Proc, error) {
-	h, ok := e.procHost[name]
+	ep, ok := e.endpoints[name]
 	if !ok {
 		panic(fmt.Sprintf("simenv: spawn of %q, which has no placement", name))
 	}
+	h := ep.host
 	if !h.h.Up() {
 		return nil, engine.ErrHostDown
 	}
-	if old := e.current[name]; old != nil {
+	if old := ep.current; old != nil {
 		old.alive = false
 	}
-	pr := &proc{env: e, name: name, host: h, hostIncarnation: h.h.Incarnation(), alive: true, p: p}
-	e.current[name] = pr
+	pr := &proc{env: e, name: name, endpoint: ep, host: h, hostIncarnation: h.h.Incarnation(), alive: true, p: p}
+	ep.current = pr
 	h.procs = append(h.procs, pr)
 	return pr, nil
 }
