@@ -1,7 +1,6 @@
 package simenv
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
@@ -62,16 +61,25 @@ func (h *host) boot(sh *sim.Host) {
 	}
 }
 
-// crashed tells every process of the crashed incarnation that it died.
+// crashed tells every process of the crashed incarnation that it died. All of them are
+// dead before the first is told, as the host is: a process's Crashed that asks whether
+// another process on the host is alive hears no.
 func (h *host) crashed(incarnation uint64) {
 	procs := h.procs
 	h.procs = nil
 	for _, ol := range h.links {
 		ol.outbox = nil
 	}
+	var dying []*proc
 	for _, p := range procs {
 		if p.alive && p.hostIncarnation == incarnation {
-			p.alive = false
+			p.alive, p.crashing = false, true
+			dying = append(dying, p)
+		}
+	}
+	for _, p := range dying {
+		if p.crashing { // not killed by an earlier one's Crashed meanwhile
+			p.crashing = false
 			p.p.Crashed()
 		}
 	}
@@ -109,14 +117,14 @@ func (ol *outLink) send(env *envelope) {
 		ol.outbox = append(ol.outbox, env)
 		return
 	}
-	if err := ol.l.Send(env); errors.Is(err, sim.ErrLinkFull) {
+	if err := ol.l.Send(env); err == sim.ErrLinkFull { // sim returns its sentinels unwrapped
 		ol.outbox = append(ol.outbox, env)
 	}
 }
 
 func (ol *outLink) flush() {
 	for len(ol.outbox) > 0 {
-		if err := ol.l.Send(ol.outbox[0]); errors.Is(err, sim.ErrLinkFull) {
+		if err := ol.l.Send(ol.outbox[0]); err == sim.ErrLinkFull {
 			return
 		}
 		ol.outbox[0] = nil

@@ -15,17 +15,22 @@ type proc struct {
 	endpoint        *endpoint
 	host            *host
 	hostIncarnation uint64
-	alive           bool
-	p               engine.Process
+	// alive is cleared when the incarnation dies, whichever way: Kill, a newer Spawn, a
+	// crash of its host incarnation (host.crashed) or a broken link (host.linkBroken).
+	// Every message, timer and completion asks, so it is one flag rather than a walk to
+	// the sim host; TestAliveFlagMatchesHost checks it against that walk.
+	alive bool
+	// crashing is set while host.crashed has marked the incarnation dead but not yet told
+	// it; Kill clears it, as a killed process is never told that it crashed.
+	crashing bool
+	p        engine.Process
 }
 
 // Name implements engine.Proc.
 func (p *proc) Name() string { return p.name }
 
 // Alive implements engine.Proc: not killed, not replaced, and its host incarnation is up.
-func (p *proc) Alive() bool {
-	return p.alive && p.host.h.Up() && p.host.h.Incarnation() == p.hostIncarnation
-}
+func (p *proc) Alive() bool { return p.alive }
 
 // After implements engine.Proc with a host timer, which a host crash disarms; a killed
 // process's timers are ignored when they fire.
@@ -109,7 +114,7 @@ func (p *proc) Delete(key string) {
 }
 
 // Kill implements engine.Proc.
-func (p *proc) Kill() { p.alive = false }
+func (p *proc) Kill() { p.alive, p.crashing = false, false }
 
 type timer struct{ t *sim.Timer }
 
