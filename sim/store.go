@@ -105,6 +105,20 @@ func (s *Store) Put(h *Host, key string, value []byte, done func(err error)) {
 	s.issue(op)
 }
 
+// PutOwned is Put without the copy: the store keeps value itself, so the caller must not
+// change it afterwards (it may keep reading it). For a caller whose contract already says
+// written data is not changed, as the engine's does, it saves copying every checkpoint's
+// state. A corrupting fault flips its bit in a copy, never in the caller's bytes.
+func (s *Store) PutOwned(h *Host, key string, value []byte, done func(err error)) {
+	if !s.issuable(h, OpPut) {
+		return
+	}
+	op := s.newOp(h, OpPut, key)
+	op.value, op.shared = value, true
+	op.donePut = done
+	s.issue(op)
+}
+
 // Get reads the value under key. done receives a copy of it, or ErrNotFound, ErrCorrupt,
 // ErrUnavailable or ErrReadFailed.
 func (s *Store) Get(h *Host, key string, done func(value []byte, err error)) {

@@ -40,6 +40,7 @@ type storeOp struct {
 	incarnation uint64
 	key         string // the prefix, for a list
 	value       []byte // what a put writes
+	shared      bool   // value is the caller's (PutOwned), not a copy the op may change
 	fault       StoreFault
 	applied     bool
 
@@ -151,6 +152,10 @@ func (s *Store) applyPut(op *storeOp) error {
 		}
 	case StoreFaultCorrupt:
 		if len(data) > 0 {
+			if op.shared {
+				data = slices.Clone(data)
+				r.data = data
+			}
 			bit := s.rand.IntN(8 * len(data))
 			data[bit/8] ^= 1 << (bit % 8)
 		} else {
@@ -179,6 +184,10 @@ func (s *Store) release(op *storeOp) {
 	if op.slot.queued() {
 		panic("sim: releasing a queued store operation")
 	}
-	*op = storeOp{s: s, slot: slot{handle: -1, run: op.slot.run}, value: op.value[:0]}
+	spare := op.value[:0]
+	if op.shared {
+		spare = nil // the caller's bytes, not the op's to append to
+	}
+	*op = storeOp{s: s, slot: slot{handle: -1, run: op.slot.run}, value: spare}
 	s.spare = append(s.spare, op)
 }

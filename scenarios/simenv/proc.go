@@ -80,7 +80,8 @@ func (p *proc) Write(key string, data []byte, done func(error)) {
 	if !p.Alive() {
 		return
 	}
-	p.env.storage.Put(p.host.h, key, data, func(err error) {
+	// engine.Proc.Write says data is not changed afterwards, so the store keeps it as is.
+	p.env.storage.PutOwned(p.host.h, key, data, func(err error) {
 		if p.Alive() {
 			done(err)
 		}
