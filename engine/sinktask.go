@@ -244,14 +244,15 @@ func (s *sinkPart) traceWrites(txn string, records []rec) {
 			if i > 0 {
 				lists = append(lists, trace.ListSeparator...)
 			}
-			lists = c.appendRID(lists, r)
+			// c.appendRID(lists, r), with the fast decimal (decimal.go).
+			lists = appendSignedDecimal(append(lists, c.origins[r.origin]...), r.seq)
 		}
 		split := len(lists)
 		for i, r := range records[:n] {
 			if i > 0 {
 				lists = append(lists, trace.ListSeparator...)
 			}
-			lists = strconv.AppendInt(lists, r.value, 10)
+			lists = appendSignedDecimal(lists, r.value)
 		}
 		s.scratch = lists
 		all := string(lists)

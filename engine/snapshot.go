@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -247,7 +246,7 @@ func (t *task) renderSnapshotAttrs(d *snapshotData, digest []byte) (attrs []trac
 		slots = append(slots, slot)
 	}
 	number := func(slot int, v int64) {
-		text = strconv.AppendInt(text, v, 10)
+		text = appendSignedDecimal(text, v)
 		valueEnds(slot)
 	}
 	for i, v := range d.sent {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/ckptsim/ckptsim/protocol"
 )
@@ -137,7 +136,7 @@ func stateKey(task string, cp protocol.CheckpointID) string {
 // appendStateKey appends stateKey(task, cp) to dst.
 func appendStateKey(dst []byte, task string, cp protocol.CheckpointID) []byte {
 	dst = append(dst, "state/"...)
-	dst = strconv.AppendUint(dst, uint64(cp), 10)
+	dst = appendDecimal(dst, uint64(cp))
 	dst = append(dst, '/')
 	return append(dst, task...)
 }
