@@ -53,6 +53,7 @@ type coordinator struct {
 	metaWrite      metadataWrite // the write in flight, while metaWriting
 	metaRetryArmed bool
 	completedSlots slotPair
+	metaEncoder    completedEncoder // renders the store's writes, reusing checkpoints' encodings
 	// discarded marks the stored checkpoints the protocol dropped from retention, until a
 	// store without them is durable.
 	discarded map[protocol.CheckpointID]bool
