@@ -18,21 +18,6 @@ type taskControl struct {
 	msg     protocol.Message
 }
 
-// controlChunk is how many taskControls a task allocates at a time (newControl).
-const controlChunk = 16
-
-// newControl returns a fresh taskControl for a message to the coordinator. They are cut
-// from chunks, one allocation per controlChunk messages instead of one per message; a
-// slot is never handed out twice, since the message may still be on its way (or be
-// delivered twice) when the next is sent.
-func (t *task) newControl(m *protocol.Message) *taskControl {
-	if len(t.controls) == cap(t.controls) {
-		t.controls = make([]taskControl, 0, controlChunk)
-	}
-	t.controls = append(t.controls, taskControl{attempt: t.attempt, msg: *m})
-	return &t.controls[len(t.controls)-1]
-}
-
 // coordinator is one incarnation of the job manager: it steps a protocol.Coordinator, does
 // the durable writes it asks for, sends its messages, and runs failovers. Everything it
 // needs after a crash is in storage: the id counter and the completed-checkpoint store.

@@ -102,7 +102,9 @@ func (t *task) sendControl(m *protocol.Message) {
 	case protocol.MsgDecline:
 		t.trace(trace.Event{Kind: trace.KindSnapshotDecline, Task: t.plan.id, CP: uint64(m.Checkpoint), Reason: m.Reason.String()})
 	}
-	t.proc.Send(coordinatorName, t.newControl(m))
+	c := t.rt.controls.next()
+	*c = taskControl{attempt: t.attempt, msg: *m}
+	t.proc.Send(coordinatorName, c)
 }
 
 // notify delivers a notification to the task's listener (the sink) and traces it.

@@ -193,7 +193,7 @@ func (s *sinkPart) restoreTwoPhase(d *snapshotData, cp protocol.CheckpointID) (c
 // write sends a processed buffer to the store.
 func (s *sinkPart) write(records []rec) {
 	c := s.t.rt.plan.catalog
-	req := &storeRequest{}
+	req := s.t.rt.storeWrites.next()
 	switch s.typ {
 	case TwoPhaseCommit:
 		req.op, req.txn = opWrite, string(s.tpc.Current())

@@ -33,8 +33,7 @@ type task struct {
 	inlined   []*pendingSnapshot // state held inline, to acknowledge (ackInlined)
 	// inlinedHead is the next of inlined to acknowledge.
 	inlinedHead int
-	controls    []taskControl // the chunk newControl cuts messages to the coordinator from
-	overtake    *overtaking   // an unaligned barrier being delivered ahead of its buffers
+	overtake    *overtaking // an unaligned barrier being delivered ahead of its buffers
 
 	// deferred holds control messages that arrived while the task was restoring.
 	deferred       []protocol.Message
