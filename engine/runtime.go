@@ -39,9 +39,11 @@ type Runtime struct {
 	// Per checkpoint every task sends the coordinator an acknowledgement, and every sink
 	// and the store exchange a few requests and replies (writes every buffer): these come
 	// from blocks too.
-	controls     block[taskControl]
-	storeReplies block[storeReply]
-	storeWrites  block[storeRequest]
+	controls block[taskControl]
+	// snapshotScratch is where finalise encodes snapshots, reused from one to the next.
+	snapshotScratch stateWriter
+	storeReplies    block[storeReply]
+	storeWrites     block[storeRequest]
 	// credits is the one credit message every receiver sends (returnCredit): messages are
 	// never changed once sent, so they can share it.
 	credits *creditMsg

@@ -31,6 +31,12 @@ const snapshotFormat = "ckptsim.engine.snapshot.v1"
 // catalog c), so the encoding and its digest do not depend on the catalog's numbering.
 func (d *snapshotData) encode(c *catalog) []byte {
 	var w stateWriter
+	d.encodeInto(&w, c)
+	return w.bytes()
+}
+
+// encodeInto appends the encoding of the snapshot to what w holds.
+func (d *snapshotData) encodeInto(w *stateWriter, c *catalog) {
 	w.grow(64 + len(d.task) + len(d.operator) + 10*(len(d.offsets)+len(d.sent)+len(d.recv)) + len(d.twoPhase.Current) +
 		24*len(d.twoPhase.Pending))
 	w.tag(snapshotFormat)
@@ -73,9 +79,8 @@ func (d *snapshotData) encode(c *catalog) []byte {
 		w.uint(0)
 	} else {
 		w.uint(1)
-		d.tokens.encode(&w)
+		d.tokens.encode(w)
 	}
-	return w.bytes()
 }
 
 func decodeSnapshot(c *catalog, data []byte) (*snapshotData, error) {
