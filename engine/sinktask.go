@@ -256,10 +256,10 @@ func (s *sinkPart) traceWrites(txn string, records []rec) {
 		}
 		s.scratch = lists
 		all := string(lists)
-		s.t.trace(trace.Event{Kind: trace.KindSinkWrites, Task: s.t.plan.id, Txn: txn, Attrs: []trace.Attr{
-			{Key: trace.AttrRIDs, Value: all[:split]},
-			{Key: trace.AttrValues, Value: all[split:]},
-		}})
+		// The attributes come from a block (an event never changes once emitted).
+		attrs := s.t.rt.writeAttrs.next()
+		*attrs = [2]trace.Attr{{Key: trace.AttrRIDs, Value: all[:split]}, {Key: trace.AttrValues, Value: all[split:]}}
+		s.t.trace(trace.Event{Kind: trace.KindSinkWrites, Task: s.t.plan.id, Txn: txn, Attrs: attrs[:]})
 		records = records[n:]
 	}
 }
