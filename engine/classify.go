@@ -57,7 +57,7 @@ func Classify(msg any) MessageClass {
 			return ClassDecline
 		}
 		return ClassFinished
-	case protocol.Message:
+	case *protocol.Message:
 		if m.Type == protocol.MsgTrigger {
 			return ClassTrigger
 		}

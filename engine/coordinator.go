@@ -38,6 +38,7 @@ type coordinator struct {
 	metaWrite      metadataWrite // the write in flight, while metaWriting
 	metaRetryArmed bool
 	completedSlots slotPair
+	metaEncoder    completedEncoder // renders the store's writes, reusing checkpoints' encodings
 	// discarded marks the stored checkpoints the protocol dropped from retention, until a
 	// store without them is durable.
 	discarded map[protocol.CheckpointID]bool
@@ -201,7 +202,10 @@ func (c *coordinator) handleReady() {
 			}
 			c.trace(e)
 		}
-		for _, m := range rd.Messages {
+		// Sent as pointers into the Ready's slice, which the protocol never writes again
+		// (the host owns it): a message boxed by value cost an allocation per send.
+		for i := range rd.Messages {
+			m := &rd.Messages[i]
 			c.proc.Send(string(m.Task), m)
 		}
 		// Discarded checkpoints leave the store; their state is deleted only when the

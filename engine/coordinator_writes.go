@@ -143,7 +143,7 @@ func (c *coordinator) writeMetadata() {
 	slot, key, version := c.completedSlots.next()
 	c.metaWriting = true
 	c.metaWrite = metadataWrite{c: c, content: content, adds: adds, slot: slot, version: version}
-	writeDurablyFor(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCompleted(content)), &c.metaWrite)
+	writeDurablyFor(c.proc, c.rt.cfg.VerifyWrites, key, c.metaEncoder.slotValue(version, content), &c.metaWrite)
 }
 
 // metadataWrite is the write of the completed-checkpoint store in flight; there is one at
@@ -200,9 +200,11 @@ func (c *coordinator) storeHoldsDiscarded() bool {
 	return false
 }
 
-// setStored records cps as the durable store, and indexes the state handles it names: every
-// release asks whether the store names its handle (storeNames), and so does every held
-// release after each store write.
+// setStored records cps as the durable store, and indexes the state handles in storage it
+// names: every release of such a handle asks whether the store names it (storeNames), and
+// so does every held release after each store write. Inline handles are left out: nothing
+// asks about them (there is nothing to delete), and hashing them, state and all, on every
+// store write was most of what indexing cost.
 func (c *coordinator) setStored(cps []protocol.CompletedCheckpoint) {
 	c.stored = cps
 	if c.storedHandles == nil {
@@ -211,7 +213,9 @@ func (c *coordinator) setStored(cps []protocol.CompletedCheckpoint) {
 	clear(c.storedHandles)
 	for i := range cps {
 		for j := range cps[i].Tasks {
-			c.storedHandles[cps[i].Tasks[j].Snapshot.Handle]++
+			if h := cps[i].Tasks[j].Snapshot.Handle; !isInline(h) {
+				c.storedHandles[h]++
+			}
 		}
 	}
 }
@@ -261,6 +265,7 @@ func (c *coordinator) release(r protocol.StateRelease) {
 	switch {
 	case isInline(h):
 		// Nothing to delete: the state lives in the metadata of the checkpoints that hold it.
+		// (storeNames does not know inline handles.)
 	case c.storeNames(h):
 		c.heldReleases = append(c.heldReleases, h)
 	default:
@@ -268,8 +273,14 @@ func (c *coordinator) release(r protocol.StateRelease) {
 	}
 }
 
-// storeNames reports whether a checkpoint in the durable store names state handle h.
-func (c *coordinator) storeNames(h string) bool { return c.storedHandles[h] > 0 }
+// storeNames reports whether a checkpoint in the durable store names state handle h, which
+// is in storage (not inline).
+func (c *coordinator) storeNames(h string) bool {
+	if isInline(h) {
+		panic("engine: coordinator: storeNames asked about inline state, which it does not index")
+	}
+	return c.storedHandles[h] > 0
+}
 
 func holds(cp *protocol.CompletedCheckpoint, h string) bool {
 	for i := range cp.Tasks {

@@ -33,63 +33,86 @@ func decodeCounter(data []byte) (protocol.CheckpointID, error) {
 func encodeCompleted(cps []protocol.CompletedCheckpoint) []byte {
 	var w stateWriter
 	w.grow(completedSize(cps))
-	w.tag(metadataFormat)
-	w.uint(uint64(len(cps)))
+	writeCompletedHeader(&w, len(cps))
 	for i := range cps {
-		c := &cps[i]
-		w.uint(uint64(c.ID))
-		w.uint(uint64(c.Kind))
-		w.int(int64(c.TriggeredAt))
-		w.int(int64(c.CompletedAt))
-		w.uint(uint64(len(c.Tasks)))
-		for j := range c.Tasks {
-			ts := &c.Tasks[j]
-			w.string(string(ts.Task))
-			s := &ts.Snapshot
-			w.string(s.Handle)
-			w.int(s.StateSizeBytes)
-			w.uint(uint64(len(s.SourceOffsets)))
-			for _, o := range s.SourceOffsets {
-				w.string(o.Split)
-				w.int(o.Offset)
-			}
-			w.uint(uint64(len(s.ChannelState)))
-			for _, h := range s.ChannelState {
-				w.string(string(h.Input.From))
-				w.string(string(h.Input.To))
-				w.uint(uint64(h.Input.Index))
-				w.string(h.Handle)
-				w.uint(uint64(h.Records))
-			}
-			if s.Final {
-				w.uint(1)
-			} else {
-				w.uint(0)
-			}
-		}
+		writeCompletedCheckpoint(&w, &cps[i])
 	}
 	return w.bytes()
 }
 
+// writeCompletedHeader writes what precedes the checkpoints in encodeCompleted: the
+// format's tag and their count.
+func writeCompletedHeader(w *stateWriter, count int) {
+	w.tag(metadataFormat)
+	w.uint(uint64(count))
+}
+
+// writeCompletedCheckpoint writes one checkpoint of encodeCompleted. Its bytes depend on
+// nothing but c, so that they can be kept from one write of the store to the next
+// (completedEncoder).
+func writeCompletedCheckpoint(w *stateWriter, c *protocol.CompletedCheckpoint) {
+	w.uint(uint64(c.ID))
+	w.uint(uint64(c.Kind))
+	w.int(int64(c.TriggeredAt))
+	w.int(int64(c.CompletedAt))
+	w.uint(uint64(len(c.Tasks)))
+	for j := range c.Tasks {
+		ts := &c.Tasks[j]
+		w.string(string(ts.Task))
+		s := &ts.Snapshot
+		w.string(s.Handle)
+		w.int(s.StateSizeBytes)
+		w.uint(uint64(len(s.SourceOffsets)))
+		for _, o := range s.SourceOffsets {
+			w.string(o.Split)
+			w.int(o.Offset)
+		}
+		w.uint(uint64(len(s.ChannelState)))
+		for _, h := range s.ChannelState {
+			w.string(string(h.Input.From))
+			w.string(string(h.Input.To))
+			w.uint(uint64(h.Input.Index))
+			w.string(h.Handle)
+			w.uint(uint64(h.Records))
+		}
+		if s.Final {
+			w.uint(1)
+		} else {
+			w.uint(0)
+		}
+	}
+}
+
+// Sizes of completedSize's estimate: a string counts its bytes and two for its length, a
+// time the most a varint takes, and any other number five.
+const sizeString, sizeNumber, sizeTime = 2, 5, binary.MaxVarintLen64
+
+// completedHeaderSize is about the size of writeCompletedHeader's output.
+const completedHeaderSize = sizeString + len(metadataFormat) + sizeNumber
+
 // completedSize is about the size of encodeCompleted(cps), rather more than less, so that
-// the encoding allocates once: a string counts its bytes and two for its length, a time
-// the most a varint takes, and any other number five.
+// the encoding allocates once.
 func completedSize(cps []protocol.CompletedCheckpoint) int {
-	const str, number, time = 2, 5, binary.MaxVarintLen64
-	n := str + len(metadataFormat) + number
+	n := completedHeaderSize
 	for i := range cps {
-		c := &cps[i]
-		n += 3*number + 2*time
-		for j := range c.Tasks {
-			ts := &c.Tasks[j]
-			s := &ts.Snapshot
-			n += 2*str + len(ts.Task) + len(s.Handle) + 4*number
-			for _, o := range s.SourceOffsets {
-				n += str + len(o.Split) + number
-			}
-			for _, h := range s.ChannelState {
-				n += 3*str + len(h.Input.From) + len(h.Input.To) + len(h.Handle) + 2*number
-			}
+		n += checkpointSize(&cps[i])
+	}
+	return n
+}
+
+// checkpointSize is about the size of writeCompletedCheckpoint's output, rather more than
+// less.
+func checkpointSize(c *protocol.CompletedCheckpoint) int {
+	n := 3*sizeNumber + 2*sizeTime
+	for j := range c.Tasks {
+		ts := &c.Tasks[j]
+		s := &ts.Snapshot
+		n += 2*sizeString + len(ts.Task) + len(s.Handle) + 4*sizeNumber
+		for _, o := range s.SourceOffsets {
+			n += sizeString + len(o.Split) + sizeNumber
+		}
+		for _, h := range s.ChannelState {
+			n += 3*sizeString + len(h.Input.From) + len(h.Input.To) + len(h.Handle) + 2*sizeNumber
 		}
 	}
 	return n

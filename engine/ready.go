@@ -52,8 +52,8 @@ func (t *task) handleReady() {
 		for _, r := range rd.Released {
 			deleteState(t.proc, r.Snapshot.Handle)
 		}
-		for _, m := range rd.Messages {
-			t.sendControl(m)
+		for i := range rd.Messages {
+			t.sendControl(&rd.Messages[i])
 		}
 		for _, n := range rd.Notifications {
 			t.notify(n)
@@ -79,24 +79,32 @@ func (t *task) handleReady() {
 // ackInlined completes the snapshots whose state went inline (finalise). It runs once
 // the Ready that took them is handled: acknowledging one inside that Ready would handle
 // the next Ready, and pump records, before the barriers of the first were sent.
+//
+// The queue's array is kept for the next checkpoint's snapshots (an append per snapshot
+// into a fresh slice was an allocation per snapshot). Acknowledging one may handle the next
+// Ready and so call ackInlined again, nested: inlinedHead is shared, so the nested call
+// goes on where this one is and the order stays that of the queue.
 func (t *task) ackInlined() {
-	for len(t.inlined) > 0 {
-		ps := t.inlined[0]
-		t.inlined = t.inlined[1:]
+	for t.inlinedHead < len(t.inlined) {
+		ps := t.inlined[t.inlinedHead]
+		t.inlined[t.inlinedHead] = nil
+		t.inlinedHead++
 		ps.writeDone(nil)
 	}
-	t.inlined = nil
+	t.inlined, t.inlinedHead = t.inlined[:0], 0
 }
 
 // sendControl sends a protocol message to the coordinator and traces acks and declines.
-func (t *task) sendControl(m protocol.Message) {
+func (t *task) sendControl(m *protocol.Message) {
 	switch m.Type {
 	case protocol.MsgAck:
 		t.trace(trace.Event{Kind: trace.KindSnapshotAck, Task: t.plan.id, CP: uint64(m.Checkpoint)})
 	case protocol.MsgDecline:
 		t.trace(trace.Event{Kind: trace.KindSnapshotDecline, Task: t.plan.id, CP: uint64(m.Checkpoint), Reason: m.Reason.String()})
 	}
-	t.proc.Send(coordinatorName, &taskControl{attempt: t.attempt, msg: m})
+	c := t.rt.controls.next()
+	*c = taskControl{attempt: t.attempt, msg: *m}
+	t.proc.Send(coordinatorName, c)
 }
 
 // notify delivers a notification to the task's listener (the sink) and traces it.

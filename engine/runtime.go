@@ -36,6 +36,16 @@ type Runtime struct {
 	// a message, once sent, is the network's.
 	bufferMsgs block[bufferMsg]
 	eventMsgs  block[eventMsg]
+	// Per checkpoint every task sends the coordinator an acknowledgement, and every sink
+	// and the store exchange a few requests and replies (writes every buffer): these come
+	// from blocks too.
+	controls     block[taskControl]
+	storeReplies block[storeReply]
+	storeWrites  block[storeRequest]
+	writeAttrs   block[[2]trace.Attr] // of sink.writes events, one per buffer a sink writes
+	// snapshotScratch is where finalise encodes snapshots, reused from one to the next
+	// (it keeps the size of the largest).
+	snapshotScratch stateWriter
 	// credits is the one credit message every receiver sends (returnCredit): messages are
 	// never changed once sent, so they can share it.
 	credits *creditMsg

@@ -193,7 +193,7 @@ func (s *sinkPart) restoreTwoPhase(d *snapshotData, cp protocol.CheckpointID) (c
 // write sends a processed buffer to the store.
 func (s *sinkPart) write(records []rec) {
 	c := s.t.rt.plan.catalog
-	req := &storeRequest{}
+	req := s.t.rt.storeWrites.next()
 	switch s.typ {
 	case TwoPhaseCommit:
 		req.op, req.txn = opWrite, string(s.tpc.Current())
@@ -244,21 +244,22 @@ func (s *sinkPart) traceWrites(txn string, records []rec) {
 			if i > 0 {
 				lists = append(lists, trace.ListSeparator...)
 			}
-			lists = c.appendRID(lists, r)
+			// c.appendRID(lists, r), with the fast decimal (decimal.go).
+			lists = appendSignedDecimal(append(lists, c.origins[r.origin]...), r.seq)
 		}
 		split := len(lists)
 		for i, r := range records[:n] {
 			if i > 0 {
 				lists = append(lists, trace.ListSeparator...)
 			}
-			lists = strconv.AppendInt(lists, r.value, 10)
+			lists = appendSignedDecimal(lists, r.value)
 		}
 		s.scratch = lists
 		all := string(lists)
-		s.t.trace(trace.Event{Kind: trace.KindSinkWrites, Task: s.t.plan.id, Txn: txn, Attrs: []trace.Attr{
-			{Key: trace.AttrRIDs, Value: all[:split]},
-			{Key: trace.AttrValues, Value: all[split:]},
-		}})
+		// The attributes come from a block (an event never changes once emitted).
+		attrs := s.t.rt.writeAttrs.next()
+		*attrs = [2]trace.Attr{{Key: trace.AttrRIDs, Value: all[:split]}, {Key: trace.AttrValues, Value: all[split:]}}
+		s.t.trace(trace.Event{Kind: trace.KindSinkWrites, Task: s.t.plan.id, Txn: txn, Attrs: attrs[:]})
 		records = records[n:]
 	}
 }

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
+	"slices"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -154,12 +154,27 @@ func (t *task) dropSnapshot(cp protocol.CheckpointID) { delete(t.snapshots, cp) 
 // chan.<from> counts are final and its state digest is that of the uploaded bytes.
 func (t *task) finalise(ps *pendingSnapshot) {
 	cp := ps.req.Checkpoint
-	blob := ps.data.encode(t.rt.plan.catalog)
-	ps.finalised = true
+	// Encoded behind the inline prefix in a buffer the runtime reuses: the state then
+	// costs one allocation, the handle's string if it goes inline, or its own copy if it
+	// is uploaded (storage keeps what it is given).
+	scratch := &t.rt.snapshotScratch
+	scratch.buf = append(scratch.buf[:0], inlinePrefix...)
+	ps.data.encodeInto(scratch, t.rt.plan.catalog)
+	blob := scratch.buf[len(inlinePrefix):]
 	var digest [digestLen]byte
-	attrs, key := t.renderSnapshotAttrs(&ps.data, appendDigest(digest[:0], blob))
+	appendDigest(digest[:0], blob)
+	size := len(blob)
+	inline := inlinable(size, t.rt.cfg.InlineStateBytes)
+	var handle string
+	if inline {
+		handle = string(scratch.buf)
+	} else {
+		blob = slices.Clone(blob)
+	}
+	ps.finalised = true
+	attrs, key := t.renderSnapshotAttrs(&ps.data, digest[:])
 	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp), Attrs: attrs})
-	ps.snap = protocol.TaskSnapshot{Handle: key, StateSizeBytes: int64(len(blob)), Final: ps.req.Final}
+	ps.snap = protocol.TaskSnapshot{Handle: key, StateSizeBytes: int64(size), Final: ps.req.Final}
 	if t.source != nil {
 		ps.snap.SourceOffsets = t.source.sourceOffsets(ps.data.offsets)
 	}
@@ -169,10 +184,10 @@ func (t *task) finalise(ps *pendingSnapshot) {
 				Input: t.plan.inputs[i], Handle: key + "#" + t.inputs[i].from, Records: len(recs)})
 		}
 	}
-	if inlinable(len(blob), t.rt.cfg.InlineStateBytes) {
+	if inline {
 		// Durable with the checkpoint's metadata; acknowledged once the Ready being
 		// handled is done (handleReady), as if its upload had completed at once.
-		ps.snap.Handle = inlineHandle(blob)
+		ps.snap.Handle = handle // what inlineHandle(blob) makes, without the copy
 		t.inlined = append(t.inlined, ps)
 		return
 	}
@@ -247,7 +262,7 @@ func (t *task) renderSnapshotAttrs(d *snapshotData, digest []byte) (attrs []trac
 		slots = append(slots, slot)
 	}
 	number := func(slot int, v int64) {
-		text = strconv.AppendInt(text, v, 10)
+		text = appendSignedDecimal(text, v)
 		valueEnds(slot)
 	}
 	for i, v := range d.sent {

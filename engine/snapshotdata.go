@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/ckptsim/ckptsim/protocol"
 )
@@ -32,6 +31,12 @@ const snapshotFormat = "ckptsim.engine.snapshot.v1"
 // catalog c), so the encoding and its digest do not depend on the catalog's numbering.
 func (d *snapshotData) encode(c *catalog) []byte {
 	var w stateWriter
+	d.encodeInto(&w, c)
+	return w.bytes()
+}
+
+// encodeInto appends the encoding of the snapshot to what w holds.
+func (d *snapshotData) encodeInto(w *stateWriter, c *catalog) {
 	w.grow(64 + len(d.task) + len(d.operator) + 10*(len(d.offsets)+len(d.sent)+len(d.recv)) + len(d.twoPhase.Current) +
 		24*len(d.twoPhase.Pending))
 	w.tag(snapshotFormat)
@@ -74,9 +79,8 @@ func (d *snapshotData) encode(c *catalog) []byte {
 		w.uint(0)
 	} else {
 		w.uint(1)
-		d.tokens.encode(&w)
+		d.tokens.encode(w)
 	}
-	return w.bytes()
 }
 
 func decodeSnapshot(c *catalog, data []byte) (*snapshotData, error) {
@@ -137,7 +141,7 @@ func stateKey(task string, cp protocol.CheckpointID) string {
 // appendStateKey appends stateKey(task, cp) to dst.
 func appendStateKey(dst []byte, task string, cp protocol.CheckpointID) []byte {
 	dst = append(dst, "state/"...)
-	dst = strconv.AppendUint(dst, uint64(cp), 10)
+	dst = appendDecimal(dst, uint64(cp))
 	dst = append(dst, '/')
 	return append(dst, task...)
 }

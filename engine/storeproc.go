@@ -163,7 +163,7 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 			return
 		}
 	}
-	sent := new(storeReply)
+	sent := p.rt.storeReplies.next()
 	*sent = reply
 	p.proc.Send(from, sent)
 }

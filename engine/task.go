@@ -31,7 +31,9 @@ type task struct {
 
 	snapshots map[protocol.CheckpointID]*pendingSnapshot
 	inlined   []*pendingSnapshot // state held inline, to acknowledge (ackInlined)
-	overtake  *overtaking        // an unaligned barrier being delivered ahead of its buffers
+	// inlinedHead is the next of inlined to acknowledge.
+	inlinedHead int
+	overtake    *overtaking // an unaligned barrier being delivered ahead of its buffers
 
 	// deferred holds control messages that arrived while the task was restoring.
 	deferred       []protocol.Message
@@ -123,12 +125,12 @@ func (t *task) Receive(from string, msg any) {
 		}
 		t.onCredit(out, m.credits)
 		t.pump()
-	case protocol.Message:
+	case *protocol.Message: // from the coordinator, which sends pointers (handleReady)
 		if t.phase == phaseRestoring {
-			t.deferred = append(t.deferred, m)
+			t.deferred = append(t.deferred, *m)
 			return
 		}
-		t.step(m)
+		t.step(*m)
 	case *tokenCommand:
 		if t.tokens == nil || m.attempt != t.attempt {
 			return
