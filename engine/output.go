@@ -50,6 +50,44 @@ func (t *task) emit(out int, r rec) {
 	}
 }
 
+// emitOne is emit with its common case inline: a record that neither starts a buffer nor
+// fills it, with records untraced, only joins the buffer.
+func (t *task) emitOne(out int, r rec) {
+	o := t.outputs[out]
+	if n := len(o.partial); n == 0 || n+1 >= t.rt.cfg.Network.BufferRecords || t.rt.cfg.TraceRecords {
+		t.emit(out, r)
+		return
+	}
+	o.partial = append(o.partial, r)
+	o.sent++
+}
+
+// emitAll appends records to output out as emit would one by one, a run of records at a
+// time: the flush timer is armed as a buffer starts, records are traced, and a buffer is
+// sealed as it fills, in the same order.
+func (t *task) emitAll(out int, records []rec) {
+	o := t.outputs[out]
+	size := t.rt.cfg.Network.BufferRecords
+	for len(records) > 0 {
+		if len(o.partial) == 0 {
+			o.flushAt = t.rt.env.Now() + int64(t.rt.cfg.Network.FlushInterval)
+			t.armFlush(o.flushAt)
+		}
+		n := min(len(records), max(size-len(o.partial), 1))
+		o.partial = append(o.partial, records[:n]...)
+		o.sent += int64(n)
+		if t.rt.cfg.TraceRecords {
+			for _, r := range records[:n] {
+				t.trace(eventRecord(trace.KindRecordSend, t.plan.id, "", o.to, t.rt.plan.catalog.rid(r)))
+			}
+		}
+		records = records[n:]
+		if len(o.partial) >= size {
+			t.seal(out)
+		}
+	}
+}
+
 // seal moves the partly filled buffer of out into its queue and sends what credits allow.
 func (t *task) seal(out int) {
 	o := t.outputs[out]

@@ -214,6 +214,41 @@ func (t *task) process(i int, records []rec) {
 	}
 }
 
+// routeAll sends records, in order, to the output channels their edges' partitionings
+// choose: route for a whole buffer. The common cases, a single forward or hash edge, take
+// a loop of their own, without the per-record dispatch of route.
+func (t *task) routeAll(records []rec) {
+	if len(t.routers) != 1 {
+		for _, r := range records {
+			t.route(r)
+		}
+		return
+	}
+	r, channels := t.routers[0], t.plan.outEdges[0].channels
+	switch r.partitioning {
+	case Forward:
+		t.emitAll(t.connected(channels, 0, r.self), records)
+	case Hash:
+		for _, record := range records {
+			t.emitOne(t.connected(channels, 0, int(r.groups[record.key])), record)
+		}
+	default:
+		for _, record := range records {
+			t.route(record)
+		}
+	}
+}
+
+// connected returns the output channel of downstream task j of edge e, which must be
+// connected.
+func (t *task) connected(channels []int, e, j int) int {
+	out := channels[j]
+	if out < 0 {
+		panic(fmt.Sprintf("engine: %s: routed to unconnected task %d of edge %d", t.plan.id, j, e))
+	}
+	return out
+}
+
 // route sends record to the output channels its edges' partitionings choose.
 func (t *task) route(record rec) {
 	for e, r := range t.routers {

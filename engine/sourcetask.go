@@ -17,6 +17,9 @@ type sourcePart struct {
 	next      int     // round-robin position over partitions
 	wakeArmed bool
 	wake      Timer
+	// batch holds the records of the buffer being read, reused from step to step: the
+	// outputs copy what they are given.
+	batch []rec
 }
 
 func newSourcePart(t *task, spec Source) *sourcePart {
@@ -85,10 +88,9 @@ func (s *sourcePart) step() bool {
 			continue
 		}
 		n := int(min(avail, int64(batch)))
-		for range n {
-			t.route(s.logs[i].rec(s.offsets[i]))
-			s.offsets[i]++
-		}
+		s.batch = s.logs[i].appendRecs(s.batch[:0], s.offsets[i], n)
+		s.offsets[i] += int64(n)
+		t.routeAll(s.batch)
 		s.next = (i + 1) % len(s.logs)
 		t.rt.sourceRecords += int64(n)
 		t.occupy(n)
