@@ -208,10 +208,10 @@ func (t *task) process(i int, records []rec) {
 		t.sink.write(records)
 		return
 	}
-	side := t.plan.inputEdge[i]
-	for _, r := range records {
-		t.op.process(side, r, t.routeFn)
-	}
+	// The operator derives the whole buffer before any of it is routed: it reads and writes
+	// only its own state, and routing only the outputs, so the order between them is not
+	// observable, while timer resets and sends keep their order.
+	t.routeAll(t.op.process(t.plan.inputEdge[i], records))
 }
 
 // routeAll sends records, in order, to the output channels their edges' partitionings
