@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // operator is the per-task instance of a record-transforming Logic (Map, Filter, Aggregate,
 // Union). Sources and sinks have their own task parts, since they talk to the outside.
@@ -35,10 +38,10 @@ type mapOperator struct {
 }
 
 func (m *mapOperator) process(_ int, records []rec) []rec {
-	m.out = m.out[:0]
-	for _, record := range records {
+	m.out = slices.Grow(m.out[:0], len(records))[:len(records)]
+	for k, record := range records {
 		record.value = m.fn.apply(record.value)
-		m.out = append(m.out, record)
+		m.out[k] = record
 	}
 	return m.out
 }
@@ -78,12 +81,12 @@ type aggregateOperator struct {
 }
 
 func (a *aggregateOperator) process(_ int, records []rec) []rec {
-	a.out = a.out[:0]
-	for _, record := range records {
+	a.out = slices.Grow(a.out[:0], len(records))[:len(records)]
+	for k, record := range records {
 		v := a.fn.fold(a.state.get(record.key), record.value)
 		a.state.put(record.key, v)
 		record.value = v
-		a.out = append(a.out, record)
+		a.out[k] = record
 	}
 	return a.out
 }

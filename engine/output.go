@@ -50,16 +50,25 @@ func (t *task) emit(out int, r rec) {
 	}
 }
 
-// emitOne is emit with its common case inline: a record that neither starts a buffer nor
-// fills it, with records untraced, only joins the buffer.
-func (t *task) emitOne(out int, r rec) {
-	o := t.outputs[out]
-	if n := len(o.partial); n == 0 || n+1 >= t.rt.cfg.Network.BufferRecords || t.rt.cfg.TraceRecords {
-		t.emit(out, r)
-		return
+// emitHashed emits each record to the output channel of the downstream task that owns its
+// key (groups, by key, indexes channels: a hash router's), as emit would. The common case,
+// a record that neither starts a buffer nor fills it, with records untraced, only joins the
+// buffer, without a call.
+func (t *task) emitHashed(channels []int, groups []int32, records []rec) {
+	size, traced := t.rt.cfg.Network.BufferRecords, t.rt.cfg.TraceRecords
+	for _, r := range records {
+		out := channels[groups[r.key]]
+		if out < 0 {
+			t.unconnected(0, int(groups[r.key]))
+		}
+		o := t.outputs[out]
+		if n := len(o.partial); n == 0 || n+1 >= size || traced {
+			t.emit(out, r)
+			continue
+		}
+		o.partial = append(o.partial, r)
+		o.sent++
 	}
-	o.partial = append(o.partial, r)
-	o.sent++
 }
 
 // emitAll appends records to output out as emit would one by one, a run of records at a

@@ -77,7 +77,11 @@ func (t *task) occupy(n int) {
 // isBusy reports whether the task is still processing; a busy period whose time has come
 // ends here.
 func (t *task) isBusy() bool {
-	if t.busy && t.rt.env.Now() >= t.busyUntil {
+	return t.busy && t.stillBusy()
+}
+
+func (t *task) stillBusy() bool {
+	if t.rt.env.Now() >= t.busyUntil {
 		t.endBusy()
 	}
 	return t.busy
@@ -229,9 +233,7 @@ func (t *task) routeAll(records []rec) {
 	case Forward:
 		t.emitAll(t.connected(channels, 0, r.self), records)
 	case Hash:
-		for _, record := range records {
-			t.emitOne(t.connected(channels, 0, int(r.groups[record.key])), record)
-		}
+		t.emitHashed(channels, r.groups, records)
 	default:
 		for _, record := range records {
 			t.route(record)
@@ -244,9 +246,13 @@ func (t *task) routeAll(records []rec) {
 func (t *task) connected(channels []int, e, j int) int {
 	out := channels[j]
 	if out < 0 {
-		panic(fmt.Sprintf("engine: %s: routed to unconnected task %d of edge %d", t.plan.id, j, e))
+		t.unconnected(e, j)
 	}
 	return out
+}
+
+func (t *task) unconnected(e, j int) {
+	panic(fmt.Sprintf("engine: %s: routed to unconnected task %d of edge %d", t.plan.id, j, e))
 }
 
 // route sends record to the output channels its edges' partitionings choose.
@@ -255,11 +261,7 @@ func (t *task) route(record rec) {
 		channels := t.plan.outEdges[e].channels
 		first, n := r.targets(&record)
 		for j := first; j < first+n; j++ {
-			out := channels[j]
-			if out < 0 {
-				panic(fmt.Sprintf("engine: %s: routed to unconnected task %d of edge %d", t.plan.id, j, e))
-			}
-			t.emit(out, record)
+			t.emit(t.connected(channels, e, j), record)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -116,9 +117,12 @@ func (l *partitionLog) appendRecs(dst []rec, offset int64, n int) []rec {
 	}
 	l.checkRange(offset)
 	l.checkRange(offset + int64(n) - 1)
-	for o := offset; o < offset+int64(n); o++ {
-		key, value := l.hash(o)
-		dst = append(dst, rec{origin: l.origin, key: l.keyIDs[key], seq: o, value: value})
+	start := len(dst)
+	dst = slices.Grow(dst, n)[:start+n]
+	for k := range dst[start:] {
+		o := offset + int64(k)
+		key, value := l.keyValue(l.hash(o))
+		dst[start+k] = rec{origin: l.origin, key: l.keyIDs[key], seq: o, value: value}
 	}
 	return dst
 }
@@ -126,7 +130,7 @@ func (l *partitionLog) appendRecs(dst []rec, offset int64, n int) []rec {
 // draw returns the index of the key and the value of the record at offset.
 func (l *partitionLog) draw(offset int64) (key int, value int64) {
 	l.checkRange(offset)
-	return l.hash(offset)
+	return l.keyValue(l.hash(offset))
 }
 
 func (l *partitionLog) checkRange(offset int64) {
@@ -135,10 +139,14 @@ func (l *partitionLog) checkRange(offset int64) {
 	}
 }
 
-// hash is draw without the range check: the key index and value of the record at offset,
-// from a hash of the seed, the partition and the offset.
-func (l *partitionLog) hash(offset int64) (key int, value int64) {
-	h := mix64(l.partitionMix ^ mix64(uint64(offset)<<1|1))
+// hash is the hash of the seed, the partition and the offset that the record at offset is
+// drawn from (keyValue). The two are apart so that each is small enough to inline.
+func (l *partitionLog) hash(offset int64) uint64 {
+	return mix64(l.partitionMix ^ mix64(uint64(offset)<<1|1))
+}
+
+// keyValue draws the index of a record's key and its value from its hash.
+func (l *partitionLog) keyValue(h uint64) (key int, value int64) {
 	return int(h % uint64(len(l.keys))), 1 + int64((h>>32)%l.maxValue)
 }
 
