@@ -16,6 +16,7 @@ import (
 type outputChannel struct {
 	to      string
 	partial []rec // the buffer being filled; its array is reused
+	slab    []rec // what is left of the array sealed buffers are cut from (cut)
 	// flushAt is when the buffer being filled is due to leave part full: FlushInterval
 	// after its first record.
 	flushAt int64
@@ -26,6 +27,29 @@ type outputChannel struct {
 	// the checkpoint on restore, so that a snapshot's sent.<to> compares with the
 	// receiver's recv.<from> across failovers.
 	sent int64
+}
+
+// sealSlabRecords is the size of the arrays that sealed buffers are cut from (cut).
+const sealSlabRecords = 512
+
+// cut returns a copy of records for a buffer that leaves. Under a flush timeout most buffers
+// leave part full, a few records each, and the one being filled is kept for the next; so the
+// copies are cut from a slab, one allocation per many buffers rather than one each. A slab is
+// never reused: a buffer stays intact however long its message lives (the network may
+// deliver it twice), and a slab is garbage once none of its buffers is referenced. A buffer
+// too big to share a slab well gets an array of its own.
+func (o *outputChannel) cut(records []rec) []rec {
+	n := len(records)
+	if n > len(o.slab) {
+		if n > sealSlabRecords/4 {
+			return slices.Clone(records)
+		}
+		o.slab = make([]rec, sealSlabRecords)
+	}
+	buf := o.slab[:n:n]
+	o.slab = o.slab[n:]
+	copy(buf, records)
+	return buf
 }
 
 type outItem struct {
@@ -103,9 +127,7 @@ func (t *task) seal(out int) {
 	if len(o.partial) == 0 {
 		return
 	}
-	// The buffer that leaves is an exact copy: under a flush timeout most buffers leave
-	// part full, and the one being filled is kept for the next.
-	o.queue.push(outItem{records: slices.Clone(o.partial)})
+	o.queue.push(outItem{records: o.cut(o.partial)})
 	o.queued++
 	o.partial = o.partial[:0]
 	if limit := t.rt.cfg.Network.QueueBuffers + 2; o.queued > limit {
