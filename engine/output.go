@@ -42,7 +42,7 @@ func (o *outputChannel) cut(records []rec) []rec {
 	n := len(records)
 	if n > len(o.slab) {
 		if n > sealSlabRecords/4 {
-			return slices.Clone(records)
+			return slices.Clone(records)[:n:n]
 		}
 		o.slab = make([]rec, sealSlabRecords)
 	}
