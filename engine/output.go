@@ -180,8 +180,9 @@ func (t *task) onCredit(out int, n int) {
 // hasRoom reports whether every output can take another input buffer's worth of records:
 // a task that has no room stops consuming, which is how backpressure travels upstream.
 func (t *task) hasRoom() bool {
+	limit := t.rt.cfg.Network.QueueBuffers
 	for _, o := range t.outputs {
-		if o.queued >= t.rt.cfg.Network.QueueBuffers {
+		if o.queued >= limit {
 			return false
 		}
 	}

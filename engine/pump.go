@@ -135,14 +135,13 @@ func (t *task) hasWork() bool {
 func (t *task) consume() bool {
 	n := len(t.inputs)
 	room := t.hasRoom()
-	for k := 0; k < n; k++ {
-		i := (t.nextInput + k) % n
+	for k, i := 0, t.nextInput; k < n; k, i = k+1, nextInRound(i, n) {
 		in := t.inputs[i]
 		if in.empty() || t.proto.Blocked(i) {
 			continue
 		}
-		if in.head().records == nil {
-			t.nextInput = (i + 1) % n
+		if in.headIsEvent() {
+			t.nextInput = nextInRound(i, n)
 			item, _ := in.pop()
 			t.receiveEvent(i, item.event)
 			return true
@@ -160,7 +159,7 @@ func (t *task) consume() bool {
 		default:
 			panic(fmt.Sprintf("engine: %s: admit %s", t.plan.id, adm))
 		}
-		t.nextInput = (i + 1) % n
+		t.nextInput = nextInRound(i, n)
 		item, credited := in.pop()
 		if credited {
 			t.returnCredit(in)
@@ -172,6 +171,14 @@ func (t *task) consume() bool {
 	}
 	t.maybeFinish()
 	return false
+}
+
+// nextInRound returns the position after i in a round of n.
+func nextInRound(i, n int) int {
+	if i+1 < n {
+		return i + 1
+	}
+	return 0
 }
 
 // returnCredit counts a consumed network buffer of in and gives the sender its credits
