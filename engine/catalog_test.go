@@ -7,23 +7,33 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestCompactRecordsRenderAsTheReference checks the compact records of a running source
-// against the Records the reference computes from the same log: same id, key and value,
-// and the same hash partition.
+// TestCompactRecordsRenderAsTheReference checks the compact records of a running source,
+// read in runs of several lengths as a source task reads buffers, against the Records the
+// reference computes one at a time from the same log: same id, key and value, and the same
+// hash partition.
 func TestCompactRecordsRenderAsTheReference(t *testing.T) {
-	g := KeyedSumGraph(3, 50, 0, TwoPhaseCommit)
-	g.Operators[0].Logic = Source{Partitions: 5, Records: 50, Keys: 12, Seed: 9}
-	c := newCatalog(&g)
-	spec := g.Operators[0].Logic.(Source)
-	for p := range spec.Partitions {
-		compact, reference := newCatalogLog(c, "src", p, spec), newPartitionLog("src", p, spec)
-		for o := range spec.Records {
-			got, want := c.record(compact.rec(o)), reference.record(o)
-			if got != want {
-				t.Fatalf("partition %d offset %d: compact record renders as %+v, the reference has %+v", p, o, got, want)
+	for _, maxValue := range []int64{0, 1, 1000} {
+		g := KeyedSumGraph(3, 50, 0, TwoPhaseCommit)
+		g.Operators[0].Logic = Source{Partitions: 5, Records: 50, Keys: 12, Seed: 9, MaxValue: maxValue}
+		c := newCatalog(&g)
+		spec := g.Operators[0].Logic.(Source)
+		for p := range spec.Partitions {
+			compact, reference := newCatalogLog(c, "src", p, spec), newPartitionLog("src", p, spec)
+			var recs []rec
+			for o, run := int64(0), 1; o < spec.Records; o, run = o+int64(run), run%7+1 {
+				recs = compact.appendRecs(recs, o, int(min(int64(run), spec.Records-o)))
 			}
-			if r := compact.rec(o); c.group(r.key, 7) != KeyGroup(want.Key, 7) {
-				t.Fatalf("%s: hash partition differs from KeyGroup", want.RID)
+			if int64(len(recs)) != spec.Records {
+				t.Fatalf("partition %d: read %d records of %d", p, len(recs), spec.Records)
+			}
+			for o, r := range recs {
+				got, want := c.record(r), reference.record(int64(o))
+				if got != want {
+					t.Fatalf("partition %d offset %d: compact record renders as %+v, the reference has %+v", p, o, got, want)
+				}
+				if c.group(r.key, 7) != KeyGroup(want.Key, 7) {
+					t.Fatalf("%s: hash partition differs from KeyGroup", want.RID)
+				}
 			}
 		}
 	}

@@ -39,6 +39,12 @@ func (in *inputChannel) head() inItem {
 	return in.queue.front()
 }
 
+// headIsEvent reports whether the next item to consume is an event; the channel must not
+// be empty. Replayed channel state is all records.
+func (in *inputChannel) headIsEvent() bool {
+	return len(in.replay) == 0 && in.queue.items[in.queue.head].records == nil
+}
+
 // pop removes the head and reports whether it came from the network (and so holds a
 // credit to return).
 func (in *inputChannel) pop() (item inItem, credited bool) {

@@ -16,6 +16,7 @@ import (
 type outputChannel struct {
 	to      string
 	partial []rec // the buffer being filled; its array is reused
+	slab    []rec // what is left of the array sealed buffers are cut from (cut)
 	// flushAt is when the buffer being filled is due to leave part full: FlushInterval
 	// after its first record.
 	flushAt int64
@@ -26,6 +27,29 @@ type outputChannel struct {
 	// the checkpoint on restore, so that a snapshot's sent.<to> compares with the
 	// receiver's recv.<from> across failovers.
 	sent int64
+}
+
+// sealSlabRecords is the size of the arrays that sealed buffers are cut from (cut).
+const sealSlabRecords = 512
+
+// cut returns a copy of records for a buffer that leaves. Under a flush timeout most buffers
+// leave part full, a few records each, and the one being filled is kept for the next; so the
+// copies are cut from a slab, one allocation per many buffers rather than one each. A slab is
+// never reused: a buffer stays intact however long its message lives (the network may
+// deliver it twice), and a slab is garbage once none of its buffers is referenced. A buffer
+// too big to share a slab well gets an array of its own.
+func (o *outputChannel) cut(records []rec) []rec {
+	n := len(records)
+	if n > len(o.slab) {
+		if n > sealSlabRecords/4 {
+			return slices.Clone(records)[:n:n]
+		}
+		o.slab = make([]rec, sealSlabRecords)
+	}
+	buf := o.slab[:n:n]
+	o.slab = o.slab[n:]
+	copy(buf, records)
+	return buf
 }
 
 type outItem struct {
@@ -50,15 +74,60 @@ func (t *task) emit(out int, r rec) {
 	}
 }
 
+// emitHashed emits each record to the output channel of the downstream task that owns its
+// key (groups, by key, indexes channels: a hash router's), as emit would. The common case,
+// a record that neither starts a buffer nor fills it, with records untraced, only joins the
+// buffer, without a call.
+func (t *task) emitHashed(channels []int, groups []int32, records []rec) {
+	size, traced := t.rt.cfg.Network.BufferRecords, t.rt.cfg.TraceRecords
+	for _, r := range records {
+		out := channels[groups[r.key]]
+		if out < 0 {
+			t.unconnected(0, int(groups[r.key]))
+		}
+		o := t.outputs[out]
+		if n := len(o.partial); n == 0 || n+1 >= size || traced {
+			t.emit(out, r)
+			continue
+		}
+		o.partial = append(o.partial, r)
+		o.sent++
+	}
+}
+
+// emitAll appends records to output out as emit would one by one, a run of records at a
+// time: the flush timer is armed as a buffer starts, records are traced, and a buffer is
+// sealed as it fills, in the same order.
+func (t *task) emitAll(out int, records []rec) {
+	o := t.outputs[out]
+	size := t.rt.cfg.Network.BufferRecords
+	for len(records) > 0 {
+		if len(o.partial) == 0 {
+			o.flushAt = t.rt.env.Now() + int64(t.rt.cfg.Network.FlushInterval)
+			t.armFlush(o.flushAt)
+		}
+		n := min(len(records), max(size-len(o.partial), 1))
+		o.partial = append(o.partial, records[:n]...)
+		o.sent += int64(n)
+		if t.rt.cfg.TraceRecords {
+			for _, r := range records[:n] {
+				t.trace(eventRecord(trace.KindRecordSend, t.plan.id, "", o.to, t.rt.plan.catalog.rid(r)))
+			}
+		}
+		records = records[n:]
+		if len(o.partial) >= size {
+			t.seal(out)
+		}
+	}
+}
+
 // seal moves the partly filled buffer of out into its queue and sends what credits allow.
 func (t *task) seal(out int) {
 	o := t.outputs[out]
 	if len(o.partial) == 0 {
 		return
 	}
-	// The buffer that leaves is an exact copy: under a flush timeout most buffers leave
-	// part full, and the one being filled is kept for the next.
-	o.queue.push(outItem{records: slices.Clone(o.partial)})
+	o.queue.push(outItem{records: o.cut(o.partial)})
 	o.queued++
 	o.partial = o.partial[:0]
 	if limit := t.rt.cfg.Network.QueueBuffers + 2; o.queued > limit {
@@ -111,8 +180,9 @@ func (t *task) onCredit(out int, n int) {
 // hasRoom reports whether every output can take another input buffer's worth of records:
 // a task that has no room stops consuming, which is how backpressure travels upstream.
 func (t *task) hasRoom() bool {
+	limit := t.rt.cfg.Network.QueueBuffers
 	for _, o := range t.outputs {
-		if o.queued >= t.rt.cfg.Network.QueueBuffers {
+		if o.queued >= limit {
 			return false
 		}
 	}

@@ -77,7 +77,11 @@ func (t *task) occupy(n int) {
 // isBusy reports whether the task is still processing; a busy period whose time has come
 // ends here.
 func (t *task) isBusy() bool {
-	if t.busy && t.rt.env.Now() >= t.busyUntil {
+	return t.busy && t.stillBusy()
+}
+
+func (t *task) stillBusy() bool {
+	if t.rt.env.Now() >= t.busyUntil {
 		t.endBusy()
 	}
 	return t.busy
@@ -131,14 +135,13 @@ func (t *task) hasWork() bool {
 func (t *task) consume() bool {
 	n := len(t.inputs)
 	room := t.hasRoom()
-	for k := 0; k < n; k++ {
-		i := (t.nextInput + k) % n
+	for k, i := 0, t.nextInput; k < n; k, i = k+1, nextInRound(i, n) {
 		in := t.inputs[i]
 		if in.empty() || t.proto.Blocked(i) {
 			continue
 		}
-		if in.head().records == nil {
-			t.nextInput = (i + 1) % n
+		if in.headIsEvent() {
+			t.nextInput = nextInRound(i, n)
 			item, _ := in.pop()
 			t.receiveEvent(i, item.event)
 			return true
@@ -156,7 +159,7 @@ func (t *task) consume() bool {
 		default:
 			panic(fmt.Sprintf("engine: %s: admit %s", t.plan.id, adm))
 		}
-		t.nextInput = (i + 1) % n
+		t.nextInput = nextInRound(i, n)
 		item, credited := in.pop()
 		if credited {
 			t.returnCredit(in)
@@ -168,6 +171,14 @@ func (t *task) consume() bool {
 	}
 	t.maybeFinish()
 	return false
+}
+
+// nextInRound returns the position after i in a round of n.
+func nextInRound(i, n int) int {
+	if i+1 < n {
+		return i + 1
+	}
+	return 0
 }
 
 // returnCredit counts a consumed network buffer of in and gives the sender its credits
@@ -208,10 +219,47 @@ func (t *task) process(i int, records []rec) {
 		t.sink.write(records)
 		return
 	}
-	side := t.plan.inputEdge[i]
-	for _, r := range records {
-		t.op.process(side, r, t.routeFn)
+	// The operator derives the whole buffer before any of it is routed: it reads and writes
+	// only its own state, and routing only the outputs, so the order between them is not
+	// observable, while timer resets and sends keep their order.
+	t.routeAll(t.op.process(t.plan.inputEdge[i], records))
+}
+
+// routeAll sends records, in order, to the output channels their edges' partitionings
+// choose: route for a whole buffer. The common cases, a single forward or hash edge, take
+// a loop of their own, without the per-record dispatch of route.
+func (t *task) routeAll(records []rec) {
+	if len(t.routers) != 1 {
+		for _, r := range records {
+			t.route(r)
+		}
+		return
 	}
+	r, channels := t.routers[0], t.plan.outEdges[0].channels
+	switch r.partitioning {
+	case Forward:
+		t.emitAll(t.connected(channels, 0, r.self), records)
+	case Hash:
+		t.emitHashed(channels, r.groups, records)
+	default:
+		for _, record := range records {
+			t.route(record)
+		}
+	}
+}
+
+// connected returns the output channel of downstream task j of edge e, which must be
+// connected.
+func (t *task) connected(channels []int, e, j int) int {
+	out := channels[j]
+	if out < 0 {
+		t.unconnected(e, j)
+	}
+	return out
+}
+
+func (t *task) unconnected(e, j int) {
+	panic(fmt.Sprintf("engine: %s: routed to unconnected task %d of edge %d", t.plan.id, j, e))
 }
 
 // route sends record to the output channels its edges' partitionings choose.
@@ -220,11 +268,7 @@ func (t *task) route(record rec) {
 		channels := t.plan.outEdges[e].channels
 		first, n := r.targets(&record)
 		for j := first; j < first+n; j++ {
-			out := channels[j]
-			if out < 0 {
-				panic(fmt.Sprintf("engine: %s: routed to unconnected task %d of edge %d", t.plan.id, j, e))
-			}
-			t.emit(out, record)
+			t.emit(t.connected(channels, e, j), record)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -62,6 +63,10 @@ type partitionLog struct {
 	// newCatalogLog); a log made for the reference has none.
 	origin uint32
 	keyIDs []uint32
+	// partitionMix and maxValue are the parts of draw that depend only on the partition,
+	// worked out once rather than per record.
+	partitionMix uint64
+	maxValue     uint64
 }
 
 func newPartitionLog(source string, partition int, spec Source) *partitionLog {
@@ -69,7 +74,12 @@ func newPartitionLog(source string, partition int, spec Source) *partitionLog {
 	for n := range keys {
 		keys[n] = sourceKey(source, partition, n)
 	}
-	return &partitionLog{source: source, partition: partition, spec: spec, keys: keys}
+	maxValue := spec.MaxValue
+	if maxValue == 0 {
+		maxValue = 9
+	}
+	return &partitionLog{source: source, partition: partition, spec: spec, keys: keys,
+		partitionMix: spec.Seed ^ mix64(uint64(partition)+1), maxValue: uint64(maxValue)}
 }
 
 // newCatalogLog is newPartitionLog for a running task: its records come out compact.
@@ -99,23 +109,45 @@ func (l *partitionLog) record(offset int64) Record {
 	return Record{RID: RID(l.source, l.partition, offset), Key: l.keys[key], Value: value}
 }
 
-// rec returns the record at offset in compact form; the log must come from newCatalogLog.
-func (l *partitionLog) rec(offset int64) rec {
-	key, value := l.draw(offset)
-	return rec{origin: l.origin, key: l.keyIDs[key], seq: offset, value: value}
+// appendRecs appends the n records from offset on in compact form, with the range checked
+// once; the log must come from newCatalogLog. A source reads a buffer's worth at a time.
+func (l *partitionLog) appendRecs(dst []rec, offset int64, n int) []rec {
+	if n <= 0 {
+		return dst
+	}
+	l.checkRange(offset)
+	l.checkRange(offset + int64(n) - 1)
+	start := len(dst)
+	dst = slices.Grow(dst, n)[:start+n]
+	for k := range dst[start:] {
+		o := offset + int64(k)
+		key, value := l.keyValue(l.hash(o))
+		dst[start+k] = rec{origin: l.origin, key: l.keyIDs[key], seq: o, value: value}
+	}
+	return dst
 }
 
 // draw returns the index of the key and the value of the record at offset.
 func (l *partitionLog) draw(offset int64) (key int, value int64) {
+	l.checkRange(offset)
+	return l.keyValue(l.hash(offset))
+}
+
+func (l *partitionLog) checkRange(offset int64) {
 	if offset < 0 || (l.spec.Records > 0 && offset >= l.spec.Records) {
 		panic(fmt.Sprintf("engine: offset %d outside partition %s:%d of %d records", offset, l.source, l.partition, l.spec.Records))
 	}
-	h := mix64(l.spec.Seed ^ mix64(uint64(l.partition)+1) ^ mix64(uint64(offset)<<1|1))
-	maxValue := l.spec.MaxValue
-	if maxValue == 0 {
-		maxValue = 9
-	}
-	return int(h % uint64(len(l.keys))), 1 + int64((h>>32)%uint64(maxValue))
+}
+
+// hash is the hash of the seed, the partition and the offset that the record at offset is
+// drawn from (keyValue). The two are apart so that each is small enough to inline.
+func (l *partitionLog) hash(offset int64) uint64 {
+	return mix64(l.partitionMix ^ mix64(uint64(offset)<<1|1))
+}
+
+// keyValue draws the index of a record's key and its value from its hash.
+func (l *partitionLog) keyValue(h uint64) (key int, value int64) {
+	return int(h % uint64(len(l.keys))), 1 + int64((h>>32)%l.maxValue)
 }
 
 // available returns how many records of the partition exist at virtual time nowNanos: all

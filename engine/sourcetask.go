@@ -13,10 +13,14 @@ import (
 type sourcePart struct {
 	t         *task
 	logs      []*partitionLog
-	offsets   []int64 // next offset to read, per owned partition
-	next      int     // round-robin position over partitions
+	splits    []string // "<source>:<p>" per owned partition, rendered once for snapshots
+	offsets   []int64  // next offset to read, per owned partition
+	next      int      // round-robin position over partitions
 	wakeArmed bool
 	wake      Timer
+	// batch holds the records of the buffer being read, reused from step to step: the
+	// outputs copy what they are given.
+	batch []rec
 }
 
 func newSourcePart(t *task, spec Source) *sourcePart {
@@ -24,6 +28,7 @@ func newSourcePart(t *task, spec Source) *sourcePart {
 	k := t.plan.op.Parallelism
 	for p := t.plan.index; p < spec.Partitions; p += k {
 		s.logs = append(s.logs, newCatalogLog(t.rt.plan.catalog, t.plan.op.Name, p, spec))
+		s.splits = append(s.splits, t.plan.op.Name+":"+strconv.Itoa(p))
 	}
 	s.offsets = make([]int64, len(s.logs))
 	return s
@@ -47,7 +52,7 @@ func (s *sourcePart) restore(offsets []int64) error {
 func (s *sourcePart) sourceOffsets(offsets []int64) []protocol.SourceOffset {
 	out := make([]protocol.SourceOffset, len(offsets))
 	for i, o := range offsets {
-		out[i] = protocol.SourceOffset{Split: s.logs[i].source + ":" + strconv.Itoa(s.logs[i].partition), Offset: o}
+		out[i] = protocol.SourceOffset{Split: s.splits[i], Offset: o}
 	}
 	return out
 }
@@ -85,10 +90,9 @@ func (s *sourcePart) step() bool {
 			continue
 		}
 		n := int(min(avail, int64(batch)))
-		for range n {
-			t.route(s.logs[i].rec(s.offsets[i]))
-			s.offsets[i]++
-		}
+		s.batch = s.logs[i].appendRecs(s.batch[:0], s.offsets[i], n)
+		s.offsets[i] += int64(n)
+		t.routeAll(s.batch)
 		s.next = (i + 1) % len(s.logs)
 		t.rt.sourceRecords += int64(n)
 		t.occupy(n)
