@@ -80,8 +80,7 @@ func (c *catalog) key(k string) uint32 {
 
 // appendRID appends the record id of r.
 func (c *catalog) appendRID(buf []byte, r rec) []byte {
-	buf = append(buf, c.origins[r.origin]...)
-	return strconv.AppendInt(buf, r.seq, 10)
+	return appendSignedDecimal(append(buf, c.origins[r.origin]...), r.seq)
 }
 
 // rid renders the record id of r.

@@ -244,8 +244,7 @@ func (s *sinkPart) traceWrites(txn string, records []rec) {
 			if i > 0 {
 				lists = append(lists, trace.ListSeparator...)
 			}
-			// c.appendRID(lists, r), with the fast decimal (decimal.go).
-			lists = appendSignedDecimal(append(lists, c.origins[r.origin]...), r.seq)
+			lists = c.appendRID(lists, r)
 		}
 		split := len(lists)
 		for i, r := range records[:n] {

@@ -23,11 +23,10 @@ type task struct {
 	routers   []*router // one per output edge
 	nextInput int       // round-robin position over inputs
 
-	op      operator    // Map, Filter, Aggregate, Union
-	routeFn func(rec)   // t.route, made once: a method value passed per record would allocate
-	source  *sourcePart // Source
-	sink    *sinkPart   // Sink
-	tokens  *tokenPart  // Tokens: steps a Chandy-Lamport process instead of a protocol.Task
+	op     operator    // Map, Filter, Aggregate, Union
+	source *sourcePart // Source
+	sink   *sinkPart   // Sink
+	tokens *tokenPart  // Tokens: steps a Chandy-Lamport process instead of a protocol.Task
 
 	snapshots map[protocol.CheckpointID]*pendingSnapshot
 	inlined   []*pendingSnapshot // state held inline, to acknowledge (ackInlined)
@@ -90,7 +89,6 @@ func newTask(rt *Runtime, plan *taskPlan, attempt int) *task {
 		return t
 	default:
 		t.op = newOperator(l, rt.plan.catalog)
-		t.routeFn = t.route
 	}
 	cfg := rt.cfg.Checkpoint.TaskConfig(protocol.TaskID(plan.id), plan.inputs, plan.outputs)
 	proto, err := protocol.NewTask(cfg)
