@@ -53,6 +53,9 @@ func (a *app) bench(args []string) int {
 	if jobErr != nil {
 		return a.fail("bench: %s", trimPackage(jobErr))
 	}
+	if b.StandardJob, jobErr = a.benchStandardJob(); jobErr != nil {
+		return a.fail("bench: %s", trimPackage(jobErr))
+	}
 	wallSeconds := float64(b.WallNanos) / 1e9
 	b.EventsPerSecond = float64(b.Events) / wallSeconds
 	b.VirtualPerWall = float64(b.VirtualNanos) / float64(b.WallNanos)
@@ -67,17 +70,23 @@ func (a *app) bench(args []string) int {
 	fmt.Fprintf(a.stdout, "  events/s          %.0f\n", b.EventsPerSecond)
 	fmt.Fprintf(a.stdout, "  virtual s/wall s  %.1f\n", b.VirtualPerWall)
 	fmt.Fprintf(a.stdout, "  seeds/s           %.2f\n", b.SeedsPerSecond)
+	j := b.StandardJob
+	fmt.Fprintf(a.stdout, "standard job alone (engine.StandardConfig, %s virtual, seed 1, no faults or checkers, median of %d)\n",
+		formatNanos(float64(j.VirtualNanos)), standardJobRuns)
+	fmt.Fprintf(a.stdout, "  records/s         %.0f\n", j.RecordsPerSecond)
+	fmt.Fprintf(a.stdout, "  virtual s/wall s  %.1f\n", j.VirtualPerWall)
 	return exitOK
 }
 
 type benchResult struct {
-	Scenario        string  `json:"scenario"`
-	Seeds           int     `json:"seeds"`
-	Jobs            int     `json:"j"`
-	Events          uint64  `json:"events"`
-	VirtualNanos    int64   `json:"virtual_ns"`
-	WallNanos       int64   `json:"wall_ns"`
-	EventsPerSecond float64 `json:"events_per_second"`
-	VirtualPerWall  float64 `json:"virtual_seconds_per_wall_second"`
-	SeedsPerSecond  float64 `json:"seeds_per_second"`
+	Scenario        string   `json:"scenario"`
+	Seeds           int      `json:"seeds"`
+	Jobs            int      `json:"j"`
+	Events          uint64   `json:"events"`
+	VirtualNanos    int64    `json:"virtual_ns"`
+	WallNanos       int64    `json:"wall_ns"`
+	EventsPerSecond float64  `json:"events_per_second"`
+	VirtualPerWall  float64  `json:"virtual_seconds_per_wall_second"`
+	SeedsPerSecond  float64  `json:"seeds_per_second"`
+	StandardJob     jobBench `json:"standard_job"`
 }

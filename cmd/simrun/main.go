@@ -15,8 +15,10 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 )
 
 func main() {
@@ -48,6 +50,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cpus:        runtime.NumCPU(),
 		invocation:  invocation(),
 		artifactDir: defaultArtifactDir,
+		standardJob: runStandardJob,
 	}
 	return a.main(args)
 }
@@ -67,6 +70,8 @@ type app struct {
 	cpus           int
 	invocation     string // how the user ran simrun, for the replay commands it prints
 	artifactDir    string
+	// standardJob runs the engine's standard job for a span of virtual time (bench).
+	standardJob func(span time.Duration) (simenv.BenchResult, error)
 }
 
 // The usage line of each command, written once: the help lists them and each command quotes

@@ -103,11 +103,15 @@ func TestBench(t *testing.T) {
 	if b.Scenario != scenarios.StandardName || b.Seeds != 3 || b.Events == 0 || b.EventsPerSecond <= 0 || b.SeedsPerSecond <= 0 || b.VirtualPerWall <= 0 {
 		t.Errorf("bench result %+v", b)
 	}
+	if j := b.StandardJob; j.VirtualNanos != int64(standardJobSpan/10) || j.Records < 7000 || j.WallNanos <= 0 || j.VirtualPerWall <= 0 || j.RecordsPerSecond <= 0 {
+		t.Errorf("standard job result %+v", j)
+	}
 	if fake.Runs() != 3 {
 		t.Errorf("%d runs, want 3", fake.Runs())
 	}
 	r = testApp(t, fake).invoke("bench", "-seeds", "2", "-j", "2")
-	if r.code != exitOK || !strings.Contains(r.stdout, "events/s") || !strings.Contains(r.stdout, "virtual s/wall s") || !strings.Contains(r.stdout, "seeds/s") {
+	if r.code != exitOK || !strings.Contains(r.stdout, "events/s") || !strings.Contains(r.stdout, "virtual s/wall s") || !strings.Contains(r.stdout, "seeds/s") ||
+		!strings.Contains(r.stdout, "standard job alone") || !strings.Contains(r.stdout, "records/s") {
 		t.Errorf("text bench: exit %d:\n%s", r.code, r.stdout)
 	}
 }
