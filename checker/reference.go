@@ -2,7 +2,9 @@ package checker
 
 // Reference is the scenario's reference model: what a correct run must produce, and the
 // bounds its liveness is judged by. It is plain data that a scenario (or an engine author
-// checking their own traces) fills in; the checkers never look at a simulator.
+// checking their own traces) fills in; the checkers never look at a simulator. The checkers
+// only read it, so one Reference may serve many checks at once (scenarios shares one across
+// the seeds of a sweep).
 type Reference struct {
 	// Guarantee says which output property Check selects by default: exactly-once or
 	// at-least-once. Empty: the output is not judged unless a property is asked for.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 // catalog lists what compact records (rec) refer to: the prefixes of record ids and the
@@ -80,12 +82,13 @@ func (c *catalog) key(k string) uint32 {
 
 // appendRID appends the record id of r.
 func (c *catalog) appendRID(buf []byte, r rec) []byte {
-	return appendSignedDecimal(append(buf, c.origins[r.origin]...), r.seq)
+	return trace.AppendInt(append(buf, c.origins[r.origin]...), r.seq)
 }
 
 // rid renders the record id of r.
 func (c *catalog) rid(r rec) string {
-	return c.origins[r.origin] + strconv.FormatInt(r.seq, 10)
+	var b [64]byte
+	return string(c.appendRID(b[:0], r))
 }
 
 // record renders r as a Record.

@@ -32,9 +32,7 @@ func (w *stateWriter) record(r Record) { w.string(r.RID); w.string(r.Key); w.int
 // compactRecord writes r exactly as record writes its Record.
 func (w *stateWriter) compactRecord(c *catalog, r rec) {
 	var rid [64]byte
-	id := c.appendRID(rid[:0], r)
-	w.uint(uint64(len(id)))
-	w.buf = append(w.buf, id...)
+	w.byteString(c.appendRID(rid[:0], r))
 	w.string(c.keys[r.key])
 	w.int(r.value)
 }

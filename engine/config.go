@@ -35,7 +35,8 @@ type Config struct {
 	VerifyWrites bool
 	// InlineStateBytes is the size up to which a task's snapshot is not written to storage
 	// but sent to the coordinator with its acknowledgement and stored inside the
-	// checkpoint's metadata (inline.go); 0 writes every snapshot to storage.
+	// checkpoint's metadata (inline.go); 0 writes every snapshot to storage. Token
+	// processes (Chandy-Lamport) always write theirs: they have no acknowledgement to carry it.
 	InlineStateBytes int
 	// TraceRecords adds record.send and record.recv events (detailed traces).
 	TraceRecords bool

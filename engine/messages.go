@@ -2,8 +2,9 @@ package engine
 
 import "github.com/ckptsim/ckptsim/protocol"
 
-// The messages tasks send each other on data channels. Control messages between the
-// coordinator and the tasks are protocol.Message values, sent as they are.
+// The messages tasks send each other on data channels. Control messages go as
+// *protocol.Message from the coordinator (pointing into its Ready, which the protocol never
+// writes again) and as *taskControl from the tasks.
 
 // bufferMsg is one network buffer: a batch of records on a channel. It needs a credit.
 type bufferMsg struct {

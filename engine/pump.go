@@ -75,11 +75,13 @@ func (t *task) occupy(n int) {
 }
 
 // isBusy reports whether the task is still processing; a busy period whose time has come
-// ends here.
+// ends here. The common case, an idle task, is this small function alone, which inlines
+// into the pump loop.
 func (t *task) isBusy() bool {
 	return t.busy && t.stillBusy()
 }
 
+// stillBusy is isBusy for a task that was busy: it ends the period if its time has come.
 func (t *task) stillBusy() bool {
 	if t.rt.env.Now() >= t.busyUntil {
 		t.endBusy()
@@ -185,7 +187,7 @@ func nextInRound(i, n int) int {
 // back once they add up to a batch (creditBatch).
 func (t *task) returnCredit(in *inputChannel) {
 	in.unannounced++
-	if in.unannounced >= t.rt.credits.credits {
+	if in.unannounced >= t.rt.creditBatch {
 		in.unannounced = 0
 		t.proc.Send(in.from, t.rt.credits)
 	}

@@ -48,7 +48,8 @@ type Runtime struct {
 	snapshotScratch stateWriter
 	// credits is the one credit message every receiver sends (returnCredit): messages are
 	// never changed once sent, so they can share it.
-	credits *creditMsg
+	credits     *creditMsg
+	creditBatch int // consumed buffers per credit message (creditBatch)
 }
 
 // restartDelay is the pause before a (re)deployment.
@@ -63,7 +64,8 @@ func New(env Env, cfg Config) (*Runtime, error) {
 		cfg.Checkpoint.Random = env.Rand("coordinator")
 	}
 	rt := &Runtime{env: env, cfg: cfg, plan: newJobPlan(&cfg.Graph)}
-	rt.credits = &creditMsg{credits: creditBatch(cfg.Network.Credits)}
+	rt.creditBatch = creditBatch(cfg.Network.Credits)
+	rt.credits = &creditMsg{credits: rt.creditBatch}
 	rt.store = extstore.New(int64(cfg.Store.TxnTimeout))
 	rt.store.SetOrigins(rt.plan.catalog.origins)
 	rt.tasks = make([]*task, len(rt.plan.tasks))

@@ -251,7 +251,7 @@ func (s *sinkPart) traceWrites(txn string, records []rec) {
 			if i > 0 {
 				lists = append(lists, trace.ListSeparator...)
 			}
-			lists = appendSignedDecimal(lists, r.value)
+			lists = trace.AppendInt(lists, r.value)
 		}
 		s.scratch = lists
 		all := string(lists)

@@ -262,7 +262,7 @@ func (t *task) renderSnapshotAttrs(d *snapshotData, digest []byte) (attrs []trac
 		slots = append(slots, slot)
 	}
 	number := func(slot int, v int64) {
-		text = appendSignedDecimal(text, v)
+		text = trace.AppendInt(text, v)
 		valueEnds(slot)
 	}
 	for i, v := range d.sent {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 // snapshotData is everything one task's snapshot holds. Its encoding is the uploaded state,
@@ -141,7 +142,7 @@ func stateKey(task string, cp protocol.CheckpointID) string {
 // appendStateKey appends stateKey(task, cp) to dst.
 func appendStateKey(dst []byte, task string, cp protocol.CheckpointID) []byte {
 	dst = append(dst, "state/"...)
-	dst = appendDecimal(dst, uint64(cp))
+	dst = trace.AppendUint(dst, uint64(cp))
 	dst = append(dst, '/')
 	return append(dst, task...)
 }

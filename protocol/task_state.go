@@ -15,6 +15,9 @@ const (
 	inputRecord
 )
 
+// ackedWindowStart is the room a task's window of acknowledged checkpoints starts with.
+const ackedWindowStart = 16
+
 // alignment is a checkpoint whose barriers the task is still collecting on
 // its inputs: blocking them (aligned), recording channel state (unaligned
 // after the snapshot), or just counting (at-least-once). Barrier ids on one
@@ -111,8 +114,9 @@ func newTask(cfg TaskConfig) (*Task, error) {
 		openInputs:   n,
 		action:       make([]inputAction, n),
 		// Every task acks; growing the window one append at a time
-		// would cost a few allocations per incarnation.
-		acked: make([]CheckpointID, 0, min(cfg.MaxPendingCheckpoints, outboxChunk)),
+		// would cost a few allocations per incarnation. A few entries
+		// suffice at first: most jobs have few checkpoints pending.
+		acked: make([]CheckpointID, 0, min(cfg.MaxPendingCheckpoints, ackedWindowStart)),
 	}}
 	for i := range t.inputOpen {
 		t.inputOpen[i] = true

@@ -282,6 +282,8 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 	p.intIn(path+".inline_state_bytes", c.InlineStateBytes, 0, engine.MaxInlineStateBytes)
 	if s.Mode != ModeChandyLamport {
 		p.unused(path+".initiators", len(c.Initiators) > 0, "except by mode chandy-lamport")
+	} else {
+		p.unused(path+".inline_state_bytes", c.InlineStateBytes != 0, "by mode chandy-lamport")
 	}
 	if s.Mode == ModeAlignedWithTimeout {
 		p.span(path+".alignment_timeout", c.AlignmentTimeout, true)

@@ -30,8 +30,10 @@ func decimalDigits(v uint64) int {
 	return max(k, 1)
 }
 
-// appendUint appends v in decimal, as strconv.AppendUint(buf, v, 10) does.
-func appendUint(buf []byte, v uint64) []byte {
+// AppendUint appends v in decimal, as strconv.AppendUint(buf, v, 10) does, at a fraction of
+// the cost. The canonical encoding writes its numbers with it; emitters that render numbers
+// into attribute values (thousands per second of virtual time) use it too.
+func AppendUint(buf []byte, v uint64) []byte {
 	if v < 10 {
 		return append(buf, byte('0'+v))
 	}
@@ -76,11 +78,11 @@ func eightDigits(v uint64) uint64 {
 	return x + '0'*0x0101010101010101 // as ASCII
 }
 
-// appendInt appends v in decimal, as strconv.AppendInt(buf, v, 10) does.
-func appendInt(buf []byte, v int64) []byte {
+// AppendInt appends v in decimal, as strconv.AppendInt(buf, v, 10) does (see AppendUint).
+func AppendInt(buf []byte, v int64) []byte {
 	if v < 0 {
 		// -uint64(v) is the magnitude even for the most negative int64.
-		return appendUint(append(buf, '-'), -uint64(v))
+		return AppendUint(append(buf, '-'), -uint64(v))
 	}
-	return appendUint(buf, uint64(v))
+	return AppendUint(buf, uint64(v))
 }

@@ -14,12 +14,12 @@ import (
 // strconv does, after whatever buf already holds.
 func checkDecimal(t interface{ Fatalf(string, ...any) }, v uint64) {
 	prefix := []byte("x:")
-	if got, want := string(appendUint(prefix, v)), string(strconv.AppendUint(prefix, v, 10)); got != want {
-		t.Fatalf("appendUint(%d) = %q, want %q", v, got, want)
+	if got, want := string(AppendUint(prefix, v)), string(strconv.AppendUint(prefix, v, 10)); got != want {
+		t.Fatalf("AppendUint(%d) = %q, want %q", v, got, want)
 	}
 	n := int64(v)
-	if got, want := string(appendInt(prefix, n)), string(strconv.AppendInt(prefix, n, 10)); got != want {
-		t.Fatalf("appendInt(%d) = %q, want %q", n, got, want)
+	if got, want := string(AppendInt(prefix, n)), string(strconv.AppendInt(prefix, n, 10)); got != want {
+		t.Fatalf("AppendInt(%d) = %q, want %q", n, got, want)
 	}
 	if got, want := decimalDigits(v), len(strconv.FormatUint(v, 10)); got != want {
 		t.Fatalf("decimalDigits(%d) = %d, want %d", v, got, want)

@@ -17,9 +17,9 @@ func appendEvent(buf []byte, e *Event) []byte {
 // them), so they need no escaping and are copied as they are.
 func appendLine(buf []byte, e *Event, keysChecked bool) []byte {
 	buf = append(buf, `{"seq":`...)
-	buf = appendUint(buf, e.Seq)
+	buf = AppendUint(buf, e.Seq)
 	buf = append(buf, `,"t":`...)
-	buf = appendInt(buf, e.T)
+	buf = AppendInt(buf, e.T)
 	// The fixed keys are written as literals: they never need escaping.
 	buf = appendFixed(buf, `,"kind":"`, e.Kind)
 	buf = appendFixed(buf, `,"task":"`, e.Task)
@@ -27,7 +27,7 @@ func appendLine(buf []byte, e *Event, keysChecked bool) []byte {
 	buf = appendFixed(buf, `,"to":"`, e.To)
 	if e.CP != 0 {
 		buf = append(buf, `,"cp":`...)
-		buf = appendUint(buf, e.CP)
+		buf = AppendUint(buf, e.CP)
 	}
 	buf = appendFixed(buf, `,"reason":"`, e.Reason)
 	buf = appendFixed(buf, `,"txn":"`, e.Txn)
@@ -98,11 +98,11 @@ func compareStrings(a, b string) int {
 // appendHeader appends the canonical header line (no newline).
 func appendHeader(buf []byte, h Header) []byte {
 	buf = append(buf, `{"kind":"trace.header","version":`...)
-	buf = appendInt(buf, int64(h.Version))
+	buf = AppendInt(buf, int64(h.Version))
 	buf = append(buf, `,"scenario":`...)
 	buf = appendString(buf, h.Scenario)
 	buf = append(buf, `,"seed":`...)
-	buf = appendUint(buf, h.Seed)
+	buf = AppendUint(buf, h.Seed)
 	buf = append(buf, `,"build":`...)
 	buf = appendString(buf, h.Build)
 	return append(buf, '}')

@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
@@ -32,7 +31,7 @@ func testApp(t *testing.T, runner scenarios.Runner) *app {
 		invocation:  "simrun",
 		artifactDir: defaultArtifactDir,
 		// A tenth of the span, to keep the tests quick: bench reports rates.
-		standardJob: func(time.Duration) (simenv.BenchResult, error) { return runStandardJob(standardJobSpan / 10) },
+		standardJob: func() (simenv.BenchResult, error) { return runStandardJob(standardJobSpan / 10) },
 	}
 }
 

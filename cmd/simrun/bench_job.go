@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -28,7 +29,7 @@ type jobBench struct {
 	RecordsPerSecond float64 `json:"records_per_second"`
 }
 
-// runStandardJob is the app's default standardJob: one run of span.
+// runStandardJob runs the standard job for span of virtual time.
 func runStandardJob(span time.Duration) (simenv.BenchResult, error) {
 	return simenv.RunStandard(1, span)
 }
@@ -42,13 +43,13 @@ func (a *app) benchStandardJob() (jobBench, error) {
 	runs := make([]run, 0, standardJobRuns)
 	for range standardJobRuns {
 		start := time.Now()
-		r, err := a.standardJob(standardJobSpan)
+		r, err := a.standardJob()
 		if err != nil {
 			return jobBench{}, err
 		}
 		runs = append(runs, run{time.Since(start), r})
 	}
-	slices.SortFunc(runs, func(x, y run) int { return int(x.wall - y.wall) })
+	slices.SortFunc(runs, func(x, y run) int { return cmp.Compare(x.wall, y.wall) })
 	m := runs[len(runs)/2]
 	wall := max(m.wall.Nanoseconds(), 1)
 	return jobBench{

@@ -15,7 +15,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
@@ -50,7 +49,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cpus:        runtime.NumCPU(),
 		invocation:  invocation(),
 		artifactDir: defaultArtifactDir,
-		standardJob: runStandardJob,
+		standardJob: func() (simenv.BenchResult, error) { return runStandardJob(standardJobSpan) },
 	}
 	return a.main(args)
 }
@@ -70,8 +69,8 @@ type app struct {
 	cpus           int
 	invocation     string // how the user ran simrun, for the replay commands it prints
 	artifactDir    string
-	// standardJob runs the engine's standard job for a span of virtual time (bench).
-	standardJob func(span time.Duration) (simenv.BenchResult, error)
+	// standardJob runs the engine's standard job once (bench).
+	standardJob func() (simenv.BenchResult, error)
 }
 
 // The usage line of each command, written once: the help lists them and each command quotes
