@@ -14,11 +14,6 @@ type deadlineOwner interface {
 	deadlinePassed()
 }
 
-// deadlineFunc lets a plain function own a deadline (arm).
-type deadlineFunc func()
-
-func (f deadlineFunc) deadlinePassed() { f() }
-
 // deadlineTimer keeps one timer at a protocol's next deadline (a coordinator's checkpoint
 // timeouts, a task's alignment timeout). The protocol is asked for its deadline after every
 // step, and it rarely changes: arming the timer for the deadline it already holds keeps the
@@ -35,13 +30,6 @@ type deadlineTimer struct {
 	at      protocol.Time
 	// owner is called when the timer goes off: the owner of the latest scheduled call.
 	owner deadlineOwner
-}
-
-// arm is set for a deadline owned by fire. Callers on hot paths make fire once (as the task
-// does, task.onTick) or pass an owner to set: a function made for each call costs an
-// allocation per call.
-func (d *deadlineTimer) arm(proc Proc, now, at protocol.Time, fire func()) {
-	d.set(proc, now, at, deadlineFunc(fire))
 }
 
 // set schedules owner.deadlinePassed at at, replacing a call scheduled for another time;

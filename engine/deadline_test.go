@@ -145,7 +145,7 @@ func TestDeadlineTimerSchedulesAsTheReference(t *testing.T) {
 		}
 		gotFire = func() {
 			got.calls = append(got.calls, fired{got.w.now, got.w.seq})
-			gotTimer.set(&got.proc, got.w.now, nextDeadline(), deadlineFunc(gotFire))
+			gotTimer.set(&got.proc, got.w.now, nextDeadline(), funcOwner(gotFire))
 		}
 		for step := range rapid.IntRange(1, 60).Draw(t, "steps") {
 			switch rapid.IntRange(0, 9).Draw(t, fmt.Sprint("op", step)) {
@@ -156,7 +156,7 @@ func TestDeadlineTimerSchedulesAsTheReference(t *testing.T) {
 					deadlines = []protocol.Time{ref.w.now + protocol.Time(rapid.IntRange(0, 5).Draw(t, "in"))}
 				}
 				refTimer.arm(&ref.proc, ref.w.now, nextDeadline(), refFire)
-				gotTimer.set(&got.proc, got.w.now, nextDeadline(), deadlineFunc(gotFire))
+				gotTimer.set(&got.proc, got.w.now, nextDeadline(), funcOwner(gotFire))
 			case 4, 5, 6, 7, 8: // time passes to the next timer event
 				r, g := ref.w.next(), got.w.next()
 				if (r == nil) != (g == nil) {
@@ -217,3 +217,8 @@ func TestDeadlineTimerArmsWithoutAllocating(t *testing.T) {
 type countingOwner struct{ calls int }
 
 func (o *countingOwner) deadlinePassed() { o.calls++ }
+
+// funcOwner lets a plain function own a deadline in tests.
+type funcOwner func()
+
+func (f funcOwner) deadlinePassed() { f() }

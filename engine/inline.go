@@ -10,8 +10,8 @@ import "strings"
 // write, not one per task, and the state is exactly as durable as the checkpoint that
 // names it: a restore reads it from the metadata it has already read.
 
-// inlinePrefix starts every inline handle. A storage key never starts with it (state keys
-// start with "state/").
+// inlinePrefix starts every inline handle, which is the prefix followed by the state's
+// bytes. A storage key never starts with it (state keys start with "state/").
 const inlinePrefix = "inline:"
 
 // MaxInlineStateBytes bounds Config.InlineStateBytes: an inline handle is a string of the
@@ -20,9 +20,6 @@ const MaxInlineStateBytes = maxStateString - len(inlinePrefix)
 
 // inlinable reports whether state of size bytes goes inline under threshold.
 func inlinable(size, threshold int) bool { return size <= min(threshold, MaxInlineStateBytes) }
-
-// inlineHandle is the handle of state held inline.
-func inlineHandle(blob []byte) string { return inlinePrefix + string(blob) }
 
 // inlineState returns the state an inline handle holds, and false for a storage key.
 func inlineState(handle string) ([]byte, bool) {

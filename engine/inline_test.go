@@ -52,3 +52,6 @@ func TestLargestInlineStateSurvivesMetadata(t *testing.T) {
 		t.Error("Config.Validate accepts InlineStateBytes over MaxInlineStateBytes")
 	}
 }
+
+// inlineHandle is the handle of state held inline (finalise builds it in place).
+func inlineHandle(blob []byte) string { return inlinePrefix + string(blob) }

@@ -42,7 +42,7 @@ func (in *inputChannel) head() inItem {
 // headIsEvent reports whether the next item to consume is an event; the channel must not
 // be empty. Replayed channel state is all records.
 func (in *inputChannel) headIsEvent() bool {
-	return len(in.replay) == 0 && in.queue.items[in.queue.head].records == nil
+	return len(in.replay) == 0 && in.queue.front().records == nil
 }
 
 // pop removes the head and reports whether it came from the network (and so holds a

@@ -61,17 +61,28 @@ type outItem struct {
 func (t *task) emit(out int, r rec) {
 	o := t.outputs[out]
 	if len(o.partial) == 0 {
-		o.flushAt = t.rt.env.Now() + int64(t.rt.cfg.Network.FlushInterval)
-		t.armFlush(o.flushAt)
+		t.startBuffer(o)
 	}
 	o.partial = append(o.partial, r)
 	o.sent++
 	if t.rt.cfg.TraceRecords {
-		t.trace(eventRecord(trace.KindRecordSend, t.plan.id, "", o.to, t.rt.plan.catalog.rid(r)))
+		t.traceSent(o, r)
 	}
 	if len(o.partial) >= t.rt.cfg.Network.BufferRecords {
 		t.seal(out)
 	}
+}
+
+// startBuffer notes that o's buffer being filled gets its first record now: it leaves
+// FlushInterval from now at the latest.
+func (t *task) startBuffer(o *outputChannel) {
+	o.flushAt = t.rt.env.Now() + int64(t.rt.cfg.Network.FlushInterval)
+	t.armFlush(o.flushAt)
+}
+
+// traceSent traces r as sent on o (detailed traces).
+func (t *task) traceSent(o *outputChannel, r rec) {
+	t.trace(eventRecord(trace.KindRecordSend, t.plan.id, "", o.to, t.rt.plan.catalog.rid(r)))
 }
 
 // emitHashed emits each record to the output channel of the downstream task that owns its
@@ -103,15 +114,14 @@ func (t *task) emitAll(out int, records []rec) {
 	size := t.rt.cfg.Network.BufferRecords
 	for len(records) > 0 {
 		if len(o.partial) == 0 {
-			o.flushAt = t.rt.env.Now() + int64(t.rt.cfg.Network.FlushInterval)
-			t.armFlush(o.flushAt)
+			t.startBuffer(o)
 		}
 		n := min(len(records), max(size-len(o.partial), 1))
 		o.partial = append(o.partial, records[:n]...)
 		o.sent += int64(n)
 		if t.rt.cfg.TraceRecords {
 			for _, r := range records[:n] {
-				t.trace(eventRecord(trace.KindRecordSend, t.plan.id, "", o.to, t.rt.plan.catalog.rid(r)))
+				t.traceSent(o, r)
 			}
 		}
 		records = records[n:]

@@ -140,15 +140,11 @@ func (t *task) exit() {
 }
 
 // armTick keeps one timer at the protocol's next deadline (an alignment timeout).
-func (t *task) armTick() {
-	if t.onTick == nil {
-		// Made once: handleReady arms the tick after every step, and a closure per call
-		// was the engine's most frequent allocation.
-		t.onTick = func() {
-			t.proto.Tick(t.now())
-			t.handleReady()
-			t.pump()
-		}
-	}
-	t.tick.arm(t.proc, t.now(), t.proto.NextDeadline(), t.onTick)
+func (t *task) armTick() { t.tick.set(t.proc, t.now(), t.proto.NextDeadline(), t) }
+
+// deadlinePassed implements deadlineOwner: the protocol's deadline came.
+func (t *task) deadlinePassed() {
+	t.proto.Tick(t.now())
+	t.handleReady()
+	t.pump()
 }

@@ -187,7 +187,7 @@ func (t *task) finalise(ps *pendingSnapshot) {
 	if inline {
 		// Durable with the checkpoint's metadata; acknowledged once the Ready being
 		// handled is done (handleReady), as if its upload had completed at once.
-		ps.snap.Handle = handle // what inlineHandle(blob) makes, without the copy
+		ps.snap.Handle = handle // inlinePrefix + blob, encoded in place
 		t.inlined = append(t.inlined, ps)
 		return
 	}

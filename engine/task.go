@@ -50,8 +50,7 @@ type task struct {
 	// part-filled buffers.
 	busyTimer, pumpTimer, flushTimer Timer
 	tick                             deadlineTimer
-	onTick                           func() // what tick calls, made once (armTick)
-	finishSent                       bool   // Finish was called on the protocol task
+	finishSent                       bool // Finish was called on the protocol task
 }
 
 type taskPhase uint8

@@ -175,13 +175,12 @@ func (p *tokenPart) transfer() {
 func (p *tokenPart) consume() bool {
 	t := p.t
 	n := len(t.inputs)
-	for k := 0; k < n; k++ {
-		i := (t.nextInput + k) % n
+	for k, i := 0, t.nextInput; k < n; k, i = k+1, nextInRound(i, n) {
 		in := t.inputs[i]
 		if in.empty() {
 			continue
 		}
-		t.nextInput = (i + 1) % n
+		t.nextInput = nextInRound(i, n)
 		item, credited := in.pop()
 		if item.records == nil {
 			if item.event.Type != protocol.EventBarrier {

@@ -108,16 +108,19 @@ func (r *Recorder) flushChunk() {
 
 // write writes lines out after the header, unless there is no writer or a write failed.
 func (r *Recorder) write(lines []byte) {
-	if r.out == nil || r.err != nil {
-		return
-	}
-	if r.header != nil {
-		_, r.err = r.out.Write(r.header)
-		r.header = nil
-	}
-	if r.err == nil {
+	r.writeHeader()
+	if r.out != nil && r.err == nil && len(lines) > 0 {
 		_, r.err = r.out.Write(lines)
 	}
+}
+
+// writeHeader writes the header line if it has not been written yet.
+func (r *Recorder) writeHeader() {
+	if r.out == nil || r.err != nil || r.header == nil {
+		return
+	}
+	_, r.err = r.out.Write(r.header)
+	r.header = nil
 }
 
 // repeatedKey returns a key that appears more than once in attrs, if any.
@@ -154,11 +157,7 @@ func (r *Recorder) Flush() error {
 		return nil
 	}
 	r.flushChunk()
-	if r.err == nil && r.header != nil {
-		// No event yet: the file still gets its header.
-		_, r.err = r.out.Write(r.header)
-		r.header = nil
-	}
+	r.writeHeader() // no event yet: the file still gets its header
 	if r.err != nil {
 		return fmt.Errorf("trace: writing: %w", r.err)
 	}

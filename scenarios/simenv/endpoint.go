@@ -5,7 +5,6 @@ package simenv
 // as long as the Env, so that a sender can keep a pointer to the one it sends to instead of
 // looking the name up for every message: the current incarnation is then one load away.
 type endpoint struct {
-	name    string
 	host    *host
 	current *proc // the latest incarnation spawned, nil before the first Spawn
 	// routes remembers the endpoints this process sent to (see route).

@@ -61,18 +61,23 @@ func (h *host) boot(sh *sim.Host) {
 	}
 }
 
-// crashed tells every process of the crashed incarnation that it died. All of them are
-// dead before the first is told, as the host is: a process's Crashed that asks whether
-// another process on the host is alive hears no.
+// crashed tells every process of the crashed incarnation that it died (killAndTell).
 func (h *host) crashed(incarnation uint64) {
 	procs := h.procs
 	h.procs = nil
 	for _, ol := range h.links {
 		ol.outbox = nil
 	}
+	killAndTell(procs, func(p *proc) bool { return p.hostIncarnation == incarnation })
+}
+
+// killAndTell kills the live processes of procs that match and then tells each that it
+// crashed. All of them are dead before the first is told, so a Crashed that asks whether
+// another of them is alive hears no.
+func killAndTell(procs []*proc, match func(*proc) bool) {
 	var dying []*proc
 	for _, p := range procs {
-		if p.alive && p.hostIncarnation == incarnation {
+		if p.alive && match(p) {
 			p.alive, p.crashing = false, true
 			dying = append(dying, p)
 		}
@@ -104,12 +109,7 @@ func (h *host) linkBroken(l *sim.Link) {
 			ol.outbox = nil
 		}
 	}
-	for _, p := range h.procs {
-		if p.alive && isTask(p.name) {
-			p.alive = false
-			p.p.Crashed()
-		}
-	}
+	killAndTell(h.procs, func(p *proc) bool { return isTask(p.name) })
 }
 
 func (ol *outLink) send(env *envelope) {

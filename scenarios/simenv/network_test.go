@@ -40,7 +40,11 @@ func TestCreditsReturnInBatches(t *testing.T) {
 	cfg.Network.Credits = 4
 	counts := countDeliveries(t, cfg, 2*time.Second)
 	buffers, credits := counts[engine.ClassRecords], counts[engine.ClassCredit]
-	if buffers == 0 || credits > buffers/2+1 || credits < buffers/2-72 {
+	// Every credit message returns two buffers' credits. At the end a channel may still
+	// queue up to 4 delivered buffers and hold back one consumed buffer's credit: 72
+	// channels (64 into the sums, 8 into the sinks) with at most 5 buffers each unreturned.
+	const channels, unreturned = 72, 5
+	if buffers == 0 || 2*credits > buffers || 2*credits < buffers-channels*unreturned {
 		t.Errorf("%d credit messages for %d buffers with 4 credits per channel, want about one per two", credits, buffers)
 	}
 	for _, n := range []int{1, 3} {

@@ -122,7 +122,7 @@ func New(k *sim.Kernel, rec *trace.Recorder, cfg Config, processes []string) *En
 			e.hosts = append(e.hosts, h)
 			e.byName[name] = h
 		}
-		e.endpoints[p] = &endpoint{name: p, host: h}
+		e.endpoints[p] = &endpoint{host: h}
 		if !isTask(p) {
 			e.daemons = append(e.daemons, p)
 		}
