@@ -22,17 +22,17 @@
 // it on the deterministic simulator; nothing in this package knows about sim. A Runtime is
 // one job on one Env (New, then Start).
 //
-// Data channels carry network buffers (batches of up to Network.BufferRecords records).
-// A sender sends a buffer only against a credit; the receiver grants Network.Credits per
+// Data channels carry network buffers (batches of up to Network.BufferRecords records). A
+// sender sends a buffer only against a credit; the receiver grants Network.Credits per
 // channel and returns them as it consumes buffers, half the channel's credits per message
-// (creditBatch), since a message per buffer would double the traffic. A receiver that blocks a channel
-// for alignment, or is slow (Config.RecordCost per record), stops returning credits; its
-// senders' output queues fill (Network.QueueBuffers) and they stop consuming in turn: that
-// is backpressure, and it is why aligned checkpoints stall under skew and unaligned ones do
-// not. Events (barriers, cancel markers, end of data or partition) need no credit but keep
-// their place behind the buffers sent before them. A busy task takes no input until its
-// processing time has passed; the end of a busy period costs an event only when input waits
-// for it.
+// (creditBatch), since a message per buffer would double the traffic. A receiver that
+// blocks a channel for alignment, or is slow (Config.RecordCost per record), stops
+// returning credits; its senders' output queues fill (Network.QueueBuffers) and they stop
+// consuming in turn: that is backpressure, and it is why aligned checkpoints stall under
+// skew and unaligned ones do not. Events (barriers, cancel markers, end of data or
+// partition) need no credit but keep their place behind the buffers sent before them. A
+// busy task takes no input until its processing time has passed; the end of a busy period
+// costs an event only when input waits for it.
 //
 // Records travel in a compact form without pointers: the record id as an origin (an index
 // into the job's catalog of id prefixes, "src:3:") and a number, the key as an index into the

@@ -265,9 +265,9 @@ func (s *sinkPart) traceWrites(txn string, records []rec) {
 
 // preCommit is the sink's part of a snapshot's synchronous cut: a 2PC sink ties its
 // current transaction to the checkpoint, starts the next one and asks the store to
-// prepare the old one and begin the new one; an upsert or append sink asks the store to confirm that it applied
-// every record written so far. Either way the snapshot is acknowledged only once the store
-// answered.
+// prepare the old one and begin the new one; an upsert or append sink asks the store to
+// confirm that it applied every record written so far. Either way the snapshot is
+// acknowledged only once the store answered.
 func (s *sinkPart) preCommit(ps *pendingSnapshot) error {
 	if s.typ != TwoPhaseCommit {
 		key := confirmKey(ps.req.Checkpoint)

@@ -23,14 +23,15 @@ type StoreConfig struct {
 // that a torn or corrupted write is detected when it is read (ErrCorrupt).
 //
 // Operations are asynchronous; done is called as an event of the issuing host, and an
-// operation issued on behalf of a down host is ignored. An operation issued by a host takes effect in the store
-// Latency (+ jitter, + any injected extra) later, at its apply instant; its completion is then
-// delivered to the issuing host as an event at the same instant. Once issued, an operation is
-// in the store's hands: it takes effect even if the issuer crashes meanwhile, but its
-// completion is delivered only to the incarnation that issued it (deferred while that host is
-// paused, dropped if it crashed). Concurrent operations are not ordered beyond their apply
-// instants: like an object store, two writes in flight to one key may land in either order,
-// and a caller that needs an order waits for the first completion before issuing the next.
+// operation issued on behalf of a down host is ignored. An operation issued by a host takes
+// effect in the store Latency (+ jitter, + any injected extra) later, at its apply instant;
+// its completion is then delivered to the issuing host as an event at the same instant.
+// Once issued, an operation is in the store's hands: it takes effect even if the issuer
+// crashes meanwhile, but its completion is delivered only to the incarnation that issued it
+// (deferred while that host is paused, dropped if it crashed). Concurrent operations are
+// not ordered beyond their apply instants: like an object store, two writes in flight to
+// one key may land in either order, and a caller that needs an order waits for the first
+// completion before issuing the next.
 type Store struct {
 	k       *Kernel
 	name    string
