@@ -24,6 +24,7 @@ type simRun struct {
 	target   *simTarget
 	injector *faults.Injector
 	measure  *measurements
+	opts     RunOptions
 }
 
 // maxViolations bounds the violations kept per property. Porcupine's bounds are the
@@ -53,7 +54,7 @@ func newRun(p *Plan, opts RunOptions) (*simRun, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scenarios: %s: %w", s.Name, err)
 	}
-	r := &simRun{plan: p, job: job, rec: rec, ref: ref, measure: m}
+	r := &simRun{plan: p, job: job, rec: rec, ref: ref, measure: m, opts: opts}
 	scheduleOutages(job, scriptOutages(s.Script))
 	if r.target, err = newSimTarget(job, s.System()); err != nil {
 		return nil, err
@@ -143,7 +144,8 @@ func (r *simRun) judge(res *Result) {
 		}
 		props = append(props, p)
 	}
-	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: props, MaxViolations: maxViolations})
+	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: props, MaxViolations: maxViolations,
+		StoreHistoryHTML: r.opts.StoreHistoryHTML, SinkVisibilityHTML: r.opts.SinkVisibilityHTML})
 	var undecided []string
 	for _, result := range report.Results {
 		switch result.Verdict {

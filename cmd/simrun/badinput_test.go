@@ -58,7 +58,7 @@ func TestBadInput(t *testing.T) {
 		{"shard past the count", []string{"sweep", "-shard", "5/4"}, "want I/N with 1 <= I <= N"},
 		{"bad parallelism", []string{"sweep", "-j", "0"}, "-j: must be a positive integer"},
 		{"extra argument", []string{"run", "-scenario", "standard", "-seed", "1", "extra"}, `run: unexpected argument "extra"`},
-		{"html", []string{"run", "-scenario", "standard", "-seed", "1", "-html", "out.html"}, "not yet supported"},
+		{"html in a missing directory", []string{"run", "-scenario", "standard", "-seed", "1", "-html", filepath.Join(dir, "no", "such", "dir", "out.html")}, "run: -html:"},
 		{"trace into a missing directory", []string{"run", "-scenario", "standard", "-seed", "1", "-trace", filepath.Join(dir, "no", "such", "dir", "t.jsonl")}, "run: -trace:"},
 		{"artifacts dir is a file", []string{"run", "-scenario", "standard", "-seed", "1", "-artifacts", existing}, "-artifacts"},
 		{"replay without artifact", []string{"replay"}, "replay: want exactly one artifact file, got 0"},

@@ -40,7 +40,7 @@ func (a *app) replay(args []string) int {
 		printPlan(a.stdout, plan)
 		fmt.Fprintln(a.stdout)
 	}
-	res, err := a.runPlan(plan, traceFile)
+	res, err := a.runPlan(plan, traceFile, nil)
 	if err != nil {
 		return a.fail("replay: %s: %s", path, trimPackage(err))
 	}

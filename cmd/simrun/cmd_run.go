@@ -1,6 +1,10 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ckptsim/ckptsim/scenarios"
+)
 
 // runOne is `simrun run`: one scenario, one seed, the plan printed first.
 func (a *app) runOne(args []string) int {
@@ -11,8 +15,7 @@ func (a *app) runOne(args []string) int {
 	tracePath := fs.String("trace", "", "write the trace (JSON Lines) to this file")
 	artifactDir := fs.String("artifacts", "", "save an artifact of a failing run in this directory")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	var html notSupported
-	fs.Var(&html, "html", "not yet supported")
+	htmlPath := fs.String("html", "", "write porcupine's picture of a non-linearizable history to this file")
 	positional, status := a.parseCommand(fs, usageRun, args)
 	if status >= 0 {
 		return status
@@ -35,26 +38,45 @@ func (a *app) runOne(args []string) int {
 	if err != nil {
 		return a.fail("run: %s: %s", s.Name, trimPackage(err))
 	}
+	pics, err := reservePictures(*htmlPath)
+	if err != nil {
+		return a.fail("run: -html: %v", err)
+	}
 	traceFile, err := openTrace(*tracePath)
 	if err != nil {
+		pics.discardIfAny()
 		return a.fail("run: -trace: %v", err)
 	}
 	if !*asJSON {
 		printPlan(a.stdout, plan)
 		fmt.Fprintln(a.stdout)
 	}
-	res, err := a.runPlan(plan, traceFile)
+	res, err := a.runPlan(plan, traceFile, pics)
+	var drawn string
+	if err == nil && pics != nil {
+		if drawn, err = pics.keep(); err != nil {
+			err = fmt.Errorf("-html: %w", err)
+		}
+	}
+	pics.discardIfAny()
 	if err != nil {
 		return a.fail("run: %s seed %d: %s", s.Name, seed.value, trimPackage(err))
 	}
 	path := a.save(policy, plan, res)
 
 	if *asJSON {
-		writeJSON(a.stdout, forJSON(res))
+		out := runJSON{Result: forJSON(res)}
+		if drawn != "" {
+			out.HTML, out.HTMLProperty = *htmlPath, drawn
+		}
+		writeJSON(a.stdout, out)
 	} else {
 		printResult(a.stdout, res)
 		if *tracePath != "" {
 			fmt.Fprintf(a.stdout, "%-12s %s\n", "trace file:", *tracePath)
+		}
+		if pics != nil {
+			printPicture(a, *htmlPath, drawn)
 		}
 		if path != "" {
 			fmt.Fprintf(a.stdout, "%-12s %s\n%-12s %s\n", "artifact:", path, "replay:", a.replayCommand(path))
@@ -67,4 +89,11 @@ func (a *app) runOne(args []string) int {
 		return exitUnexpected
 	}
 	return exitOK
+}
+
+// runJSON is `run -json`'s object: the result, and the picture -html wrote, if any.
+type runJSON struct {
+	*scenarios.Result
+	HTML         string `json:"html,omitempty"`
+	HTMLProperty string `json:"html_property,omitempty"`
 }

@@ -192,16 +192,3 @@ func (f *positiveInt) Set(s string) error {
 	f.value = n
 	return nil
 }
-
-// notSupported is a flag the contract names but this build does not implement yet; giving it
-// is bad usage with a clear message rather than "unknown flag".
-type notSupported struct {
-	set bool
-}
-
-func (f *notSupported) String() string { return "" }
-
-func (f *notSupported) Set(string) error {
-	f.set = true
-	return errors.New("not yet supported by this build")
-}

@@ -16,9 +16,11 @@ func openTrace(path string) (*os.File, error) {
 }
 
 // runPlan runs plan on this build, streaming its trace into traceFile when there is one, and
-// closes the file: a trace that failed to reach the disk is the run's error.
-func (a *app) runPlan(plan *scenarios.Plan, traceFile *os.File) (*scenarios.Result, error) {
+// closes the file: a trace that failed to reach the disk is the run's error. pics, when not
+// nil, receive porcupine's pictures (run -html).
+func (a *app) runPlan(plan *scenarios.Plan, traceFile *os.File, pics *pictures) (*scenarios.Result, error) {
 	opts := scenarios.RunOptions{Build: a.build()}
+	pics.options(&opts)
 	if traceFile == nil {
 		return scenarios.Run(a.runner, plan, opts)
 	}
