@@ -41,12 +41,17 @@ func TestParseAppliesDefaults(t *testing.T) {
 }
 
 // withField returns minimal with one top-level field set to the JSON text value.
-func withField(key, value string) string {
+func withField(key, value string) string { return withFields(key, value) }
+
+// withFields returns minimal with top-level fields set: key, value, key, value, ...
+func withFields(kv ...string) string {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(minimal), &fields); err != nil {
 		panic(err)
 	}
-	fields[key] = json.RawMessage(value)
+	for i := 0; i+1 < len(kv); i += 2 {
+		fields[kv[i]] = json.RawMessage(kv[i+1])
+	}
 	data, err := json.Marshal(fields)
 	if err != nil {
 		panic(err)
@@ -86,6 +91,9 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"fault field the kind does not take", withField("faults", `[{"trigger": {"type": "at"}, "fault": {"kind": "crash.task", "task": "sum-1", "window_ns": 5}}]`), "scenario.faults[0].fault.window_ns: does not apply to crash.task"},
 		{"fault on a missing task", withField("faults", `[{"trigger": {"type": "at"}, "fault": {"kind": "crash.task", "task": "sum-9"}}]`), `scenario.faults[0].fault.task: no task "sum-9"`},
 		{"unknown fault field", withField("faults", `[{"trigger": {"type": "at"}, "fault": {"kind": "crash.task", "task": "sum-1", "when": 1}}]`), "scenario.faults[0].fault.when: unknown field"},
+		{"trigger on sink.writes, traced per record", withFields("sink", `{"kind": "two-phase-commit", "trace_each_write": true}`,
+			"faults", `[{"trigger": {"type": "nth", "nth": 3, "kind": "sink.writes"}, "fault": {"kind": "crash.coordinator"}}]`),
+			"scenario.faults[0].trigger.kind: sink.writes events are not traced with sink.trace_each_write"},
 		{"trigger on sink.write, traced in batches", withField("faults", `[{"trigger": {"type": "nth", "nth": 3, "kind": "sink.write"}, "fault": {"kind": "crash.coordinator"}}]`), "scenario.faults[0].trigger.kind: sink.write events are traced only with sink.trace_each_write"},
 		{"trigger on a missing task", withField("faults", `[{"trigger": {"type": "nth", "nth": 1, "kind": "snapshot.ack", "task": "map-0"}, "fault": {"kind": "crash.coordinator"}}]`), `scenario.faults[0].trigger.task: no task "map-0"`},
 		{"faults and swarm", strings.Replace(withField("swarm", `{}`), `"swarm"`, `"faults": [`+crash+`], "swarm"`, 1), "scenario.swarm: give either faults or swarm, not both"},

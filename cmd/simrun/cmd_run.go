@@ -44,7 +44,7 @@ func (a *app) runOne(args []string) int {
 	}
 	traceFile, err := openTrace(*tracePath)
 	if err != nil {
-		pics.discardIfAny()
+		pics.discard()
 		return a.fail("run: -trace: %v", err)
 	}
 	if !*asJSON {
@@ -58,7 +58,7 @@ func (a *app) runOne(args []string) int {
 			err = fmt.Errorf("-html: %w", err)
 		}
 	}
-	pics.discardIfAny()
+	pics.discard()
 	if err != nil {
 		return a.fail("run: %s seed %d: %s", s.Name, seed.value, trimPackage(err))
 	}

@@ -46,10 +46,9 @@ func (p *pictures) options(opts *scenarios.RunOptions) {
 	}
 }
 
-// keep moves the picture to draw to the file asked for and removes the reserved files. It
-// returns the property drawn, or "" when there was nothing to draw.
+// keep moves the picture to draw to the file asked for. It returns the property drawn, or
+// "" when there was nothing to draw. The other reserved file is left for discard.
 func (p *pictures) keep() (property string, err error) {
-	defer p.discard()
 	for _, c := range []struct{ file, property string }{
 		{p.store, scenarios.PropertyDurableBeforeVisible},
 		{p.sink, scenarios.PropertySinkVisibility},
@@ -61,15 +60,11 @@ func (p *pictures) keep() (property string, err error) {
 	return "", nil
 }
 
-// discardIfAny is discard for pictures that may not have been asked for.
-func (p *pictures) discardIfAny() {
-	if p != nil {
-		p.discard()
-	}
-}
-
-// discard removes the reserved files that are left.
+// discard removes the reserved files that are left; nil pictures (no -html) have none.
 func (p *pictures) discard() {
+	if p == nil {
+		return
+	}
 	for _, name := range []string{p.store, p.sink} {
 		if name != "" {
 			os.Remove(name)
