@@ -1,10 +1,14 @@
 package simenv
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"testing"
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 // benchStandard runs cfg for ten virtual seconds per iteration and reports records per wall
@@ -34,6 +38,62 @@ func BenchmarkStandardNoSinkWrites(b *testing.B) {
 	cfg := engine.StandardConfig()
 	cfg.TraceSinkWrites = false
 	benchStandard(b, cfg)
+}
+
+// BenchmarkStandardNoCheckpoints is the standard job with its checkpoint interval longer
+// than the run: the records' path alone (sources, shuffle, sums, sinks, their trace), the
+// part of the job's cost that no checkpoint setting can remove.
+func BenchmarkStandardNoCheckpoints(b *testing.B) {
+	cfg := engine.StandardConfig()
+	cfg.Checkpoint.Interval = time.Hour
+	benchStandard(b, cfg)
+}
+
+// BenchmarkStandardTrace records the trace of ten virtual seconds of the standard job once
+// and then times the trace by itself: encoding every event as its canonical line and hashing
+// the lines (encode-and-hash), and hashing lines already encoded (hash). It is the trace's
+// floor under the job: with the engine and the kernel free, the job could run no faster.
+func BenchmarkStandardTrace(b *testing.B) {
+	kept := trace.NewRecorder(nil, trace.Header{Scenario: "standard", Seed: 1})
+	kept.KeepEvents()
+	job, err := startJob(1, engine.StandardConfig(), kept)
+	if err != nil {
+		b.Fatal(err)
+	}
+	job.Kernel.RunFor(10 * time.Second)
+	events := kept.Events()
+	var file bytes.Buffer
+	written := trace.NewRecorder(&file, trace.Header{Scenario: "standard", Seed: 1})
+	for _, e := range events {
+		written.Emit(e.T, e)
+	}
+	if err := written.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	lines := file.Bytes()[bytes.IndexByte(file.Bytes(), '\n')+1:] // what the hash covers: no header
+	b.Run("encode-and-hash", func(b *testing.B) {
+		for b.Loop() {
+			rec := trace.NewRecorder(nil, trace.Header{Scenario: "standard", Seed: 1})
+			for _, e := range events {
+				rec.Emit(e.T, e)
+			}
+			if rec.Hash() != kept.Hash() {
+				b.Fatal("re-recorded trace hashes differently")
+			}
+		}
+		b.ReportMetric(float64(len(events)), "events/op")
+		b.ReportMetric(float64(len(lines)), "bytes/op")
+	})
+	b.Run("hash", func(b *testing.B) {
+		var sum [sha256.Size]byte
+		for b.Loop() {
+			sum = sha256.Sum256(lines)
+		}
+		if hex.EncodeToString(sum[:]) != kept.Hash() {
+			b.Fatal("the written lines hash differently from the recorded trace")
+		}
+		b.ReportMetric(float64(len(lines)), "bytes/op")
+	})
 }
 
 func TestStandardRunsAndCheckpoints(t *testing.T) {
