@@ -56,7 +56,7 @@ func TestParseArtifactRejectsDamage(t *testing.T) {
 		{"bad verdict", replaceLast(good, `"verdict": "fail"`, `"verdict": "meh"`), `artifact.verdict: "meh" is not one of pass, fail, limit`},
 		{"missing scenario", strings.Replace(good, `"scenario": {`, `"scenario": null, "x": {`, 1), "artifact.x: unknown field"},
 		{"broken scenario", strings.Replace(good, `"mode": "aligned"`, `"mode": "sideways"`, 1), `artifact.scenario.mode: "sideways" is not one of`},
-		{"schedule names a missing task", replaceLast(good, `"from": "source-0"`, `"from": "source-9"`), `artifact.schedule.entries[0].fault.from: no endpoint "source-9"`},
+		{"schedule names a missing task", replaceLast(good, `"from": "source-0"`, `"from": "source-9"`), `artifact.schedule.entries[1].fault.from: no endpoint "source-9"`},
 		{"schedule without one of the scenario's faults", dropLastScheduleEntry(t), "artifact.schedule: differs from artifact.scenario.faults"},
 		{"schedule changed", replaceLast(good, `"at_ns": 50000000`, `"at_ns": 60000000`), "artifact.schedule: differs from artifact.scenario.faults"},
 		{"scenario edited", strings.Replace(good, `"records": 200`, `"records": 199`, 1), "artifact.digest: does not match the artifact's content"},

@@ -29,13 +29,18 @@ func negativeControls() []*Scenario {
 		},
 		{
 			Name:        "control-reorder-aligned",
-			Description: "Records and barriers on two channels are reordered (out of model: aligned checkpoints rely on FIFO channels), so snapshots cut the stream inconsistently.",
+			Description: "Records and barriers on every shuffle channel are reordered (out of model: aligned checkpoints rely on FIFO channels), so snapshots cut the stream inconsistently.",
 			Mode:        ModeAligned,
 			Topology:    Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
 			Workload:    Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 8, RecordInterval: Millis(2)},
 			Sink:        &Sink{Kind: SinkTwoPhaseCommit},
 			Faults: []faults.Entry{
+				// Every channel, not two: with two, about one seed in 600 (found by a sweep of
+				// 2,500 seeds) reordered nothing across a barrier and showed no inconsistent cut;
+				// with four, none of 25,000 did.
 				at(Millis(50), faults.Fault{Kind: faults.DataReorder, From: "source-0", To: "sum-0", WindowNanos: Seconds(2).Nanos()}),
+				at(Millis(50), faults.Fault{Kind: faults.DataReorder, From: "source-0", To: "sum-1", WindowNanos: Seconds(2).Nanos()}),
+				at(Millis(50), faults.Fault{Kind: faults.DataReorder, From: "source-1", To: "sum-0", WindowNanos: Seconds(2).Nanos()}),
 				at(Millis(50), faults.Fault{Kind: faults.DataReorder, From: "source-1", To: "sum-1", WindowNanos: Seconds(2).Nanos()}),
 			},
 			Expect: expectFail(PropertyConsistentCut),
