@@ -49,6 +49,8 @@ type Config struct {
 	// of the cost, since per-record events otherwise make up most of a trace. Faults
 	// triggered by the n-th sink.write count batches then, under sink.writes.
 	BatchSinkWrites bool
+	// Bug plants a deliberate defect (planted.go); NoBug for a correct engine.
+	Bug PlantedBug
 }
 
 // NetworkConfig shapes the data channels between tasks.
@@ -117,6 +119,9 @@ func DefaultConfig(g Graph) Config {
 // Validate checks the configuration, naming the offending field, operator or edge.
 func (c *Config) Validate() error {
 	if err := c.Checkpoint.Validate(); err != nil {
+		return err
+	}
+	if _, err := ParsePlantedBug(string(c.Bug)); err != nil {
 		return err
 	}
 	mode := c.Checkpoint.Mode

@@ -1,5 +1,7 @@
 package scenarios
 
+import "github.com/ckptsim/ckptsim/engine"
+
 // The words a scenario file may use. Each list is in the order documentation shows it.
 
 // Checkpoint modes (DESIGN.md section 3).
@@ -71,6 +73,18 @@ const (
 
 // SinkKinds lists every sink kind.
 var SinkKinds = []string{SinkTwoPhaseCommit, SinkIdempotent, SinkAtLeastOnce}
+
+// PlantedBugNames lists the engine's planted bugs (engine.PlantedBugs), which a scenario's
+// planted_bug may name.
+var PlantedBugNames = plantedBugNames()
+
+func plantedBugNames() []string {
+	var names []string
+	for _, b := range engine.PlantedBugs() {
+		names = append(names, string(b))
+	}
+	return names
+}
 
 // Properties the checkers verify (DESIGN.md section 5). Determinism is checked by replaying,
 // not inside one run, so a scenario cannot list it.

@@ -31,7 +31,12 @@ type Scenario struct {
 	// instead of random transfers; script.go says what each step does.
 	Script []Step `json:"script,omitempty"`
 	Limits Limits `json:"limits,omitzero"`
-	Expect Expect `json:"expect"`
+	// PlantedBug runs the job on an engine with a deliberate defect, one of
+	// PlantedBugNames (engine.PlantedBug says what each does): to watch a checker catch it,
+	// or to count the seeds that takes (simrun bench). Expect says what the run must show,
+	// as for any scenario.
+	PlantedBug string `json:"planted_bug,omitempty"`
+	Expect     Expect `json:"expect"`
 	// Check names the properties to check; empty means the default set for the mode and
 	// sink (DefaultProperties). The expected-to-fail property is always checked.
 	Check []string   `json:"check,omitempty"`

@@ -57,6 +57,7 @@ func (s *Scenario) validate(p *problems, root string) {
 	s.validateSink(p, root+".sink")
 	s.validateCheckpoint(p, root+".checkpoint")
 	s.validateLimits(p, root+".limits")
+	s.validatePlantedBug(p, root+".planted_bug")
 	s.validateExpect(p, root)
 	if s.Seeds != nil && s.Seeds.Count() > maxSeedCount {
 		p.add(root+".seeds", "%s holds more than %d seeds", s.Seeds, maxSeedCount)
@@ -289,6 +290,32 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 		p.span(path+".alignment_timeout", c.AlignmentTimeout, true)
 	} else {
 		p.unused(path+".alignment_timeout", c.AlignmentTimeout != 0, "except by mode aligned-with-timeout")
+	}
+}
+
+// validatePlantedBug refuses a planted bug the job has no code path for: a run that could
+// never show it would pass and look like a checker that missed it.
+func (s *Scenario) validatePlantedBug(p *problems, path string) {
+	if s.PlantedBug == "" || !p.oneOf(path, s.PlantedBug, PlantedBugNames) {
+		return
+	}
+	if s.Mode == ModeChandyLamport {
+		p.add(path, "not used by mode chandy-lamport")
+		return
+	}
+	switch engine.PlantedBug(s.PlantedBug) {
+	case engine.BugForgetChannelState:
+		if s.Mode != ModeUnaligned && s.Mode != ModeAlignedWithTimeout {
+			p.add(path, "%s needs mode unaligned or aligned-with-timeout: only unaligned snapshots store channel state", s.PlantedBug)
+		}
+	case engine.BugCommitOnAbort:
+		if s.Sink == nil || s.Sink.Kind != SinkTwoPhaseCommit {
+			p.add(path, "%s needs a two-phase-commit sink", s.PlantedBug)
+		}
+	case engine.BugSkipStateRestore:
+		if s.Workload.Kind != WorkloadKeyedSum {
+			p.add(path, "%s needs workload keyed-sum: no other operator keeps state", s.PlantedBug)
+		}
 	}
 }
 

@@ -8,8 +8,10 @@ import (
 )
 
 // bench is `simrun bench`: run the standard scenario over consecutive seeds and report events
-// per second, virtual seconds simulated per wall second, and seeds per second. It measures;
-// it judges nothing, so its exit status is 0 unless the input is bad.
+// per second, virtual seconds simulated per wall second, and seeds per second; then the
+// engine's standard job alone; then, for every planted bug, how many of the same seeds of its
+// hunting ground catch it. It measures; it judges nothing, so its exit status is 0 unless the
+// input is bad.
 func (a *app) bench(args []string) int {
 	fs := newFlags("bench")
 	asJSON := fs.Bool("json", false, "print one JSON object")
@@ -56,6 +58,9 @@ func (a *app) bench(args []string) int {
 	if b.StandardJob, jobErr = a.benchStandardJob(); jobErr != nil {
 		return a.fail("bench: %s", trimPackage(jobErr))
 	}
+	if b.PlantedBugs, jobErr = a.huntPlantedBugs(spec.seeds, jobs.value); jobErr != nil {
+		return a.fail("bench: %s", trimPackage(jobErr))
+	}
 	wallSeconds := float64(b.WallNanos) / 1e9
 	b.EventsPerSecond = float64(b.Events) / wallSeconds
 	b.VirtualPerWall = float64(b.VirtualNanos) / float64(b.WallNanos)
@@ -75,18 +80,23 @@ func (a *app) bench(args []string) int {
 		formatNanos(float64(j.VirtualNanos)), standardJobRuns)
 	fmt.Fprintf(a.stdout, "  records/s         %.0f\n", j.RecordsPerSecond)
 	fmt.Fprintf(a.stdout, "  virtual s/wall s  %.1f\n", j.VirtualPerWall)
+	fmt.Fprintf(a.stdout, "planted bugs, seeds 1-%d each: runs that caught the bug, the first seed that did, the properties violated (runs)\n", b.Seeds)
+	for _, h := range b.PlantedBugs {
+		fmt.Fprintf(a.stdout, "  %-22s %-23s %s\n", h.Bug, "in "+h.Scenario, describeHunt(h))
+	}
 	return exitOK
 }
 
 type benchResult struct {
-	Scenario        string   `json:"scenario"`
-	Seeds           int      `json:"seeds"`
-	Jobs            int      `json:"j"`
-	Events          uint64   `json:"events"`
-	VirtualNanos    int64    `json:"virtual_ns"`
-	WallNanos       int64    `json:"wall_ns"`
-	EventsPerSecond float64  `json:"events_per_second"`
-	VirtualPerWall  float64  `json:"virtual_seconds_per_wall_second"`
-	SeedsPerSecond  float64  `json:"seeds_per_second"`
-	StandardJob     jobBench `json:"standard_job"`
+	Scenario        string               `json:"scenario"`
+	Seeds           int                  `json:"seeds"`
+	Jobs            int                  `json:"j"`
+	Events          uint64               `json:"events"`
+	VirtualNanos    int64                `json:"virtual_ns"`
+	WallNanos       int64                `json:"wall_ns"`
+	EventsPerSecond float64              `json:"events_per_second"`
+	VirtualPerWall  float64              `json:"virtual_seconds_per_wall_second"`
+	SeedsPerSecond  float64              `json:"seeds_per_second"`
+	StandardJob     jobBench             `json:"standard_job"`
+	PlantedBugs     []*scenarios.BugHunt `json:"planted_bugs"`
 }

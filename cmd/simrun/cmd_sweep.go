@@ -23,6 +23,7 @@ func (a *app) sweep(args []string) int {
 	artifactDir := fs.String("artifacts", "", "save an artifact of every failing run in this directory")
 	failFast := fs.Bool("failfast", false, "stop at the first unexpected result")
 	asJSON := fs.Bool("json", false, "print one JSON line per run, then a summary line")
+	plant := fs.String("plant", "", plantUsage)
 	positional, status := a.parseCommand(fs, usageSweep, args)
 	if status >= 0 {
 		return status
@@ -32,13 +33,16 @@ func (a *app) sweep(args []string) int {
 	}
 	spec := sweepSpec{seeds: seeds.value, shard: shard}
 	var skipped []skippedScenario
-	if *scenarioArg == "all" {
+	switch {
+	case *scenarioArg == "all" && *plant != "":
+		return a.fail("sweep: -plant needs one -scenario, not all")
+	case *scenarioArg == "all":
 		spec.scenarios, skipped = a.runnableBuiltins(spec.seeds)
 		for _, s := range skipped {
 			fmt.Fprintf(a.stderr, "simrun: skipping %s: %s\n", s.Scenario, s.Reason)
 		}
-	} else {
-		s, err := a.loadScenario(*scenarioArg)
+	default:
+		s, err := a.loadPlanted(*scenarioArg, *plant)
 		if err != nil {
 			return a.fail("sweep: %v", err)
 		}

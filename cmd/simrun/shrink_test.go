@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
 )
@@ -91,7 +92,13 @@ func readArtifact(t *testing.T, path string) *scenarios.Artifact {
 }
 
 func TestBench(t *testing.T) {
-	fake := &scenariotest.Fake{}
+	// The fake catches every planted bug on seed 2 only, with a property named after it.
+	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []string {
+		if p.Scenario.PlantedBug != "" && p.Seed == 2 {
+			return []string{"caught-" + p.Scenario.PlantedBug}
+		}
+		return nil
+	}}
 	r := testApp(t, fake).invoke("bench", "-json", "-seeds", "3")
 	if r.code != exitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -106,12 +113,22 @@ func TestBench(t *testing.T) {
 	if j := b.StandardJob; j.VirtualNanos != int64(standardJobSpan/10) || j.Records < 7000 || j.WallNanos <= 0 || j.VirtualPerWall <= 0 || j.RecordsPerSecond <= 0 {
 		t.Errorf("standard job result %+v", j)
 	}
-	if fake.Runs() != 3 {
-		t.Errorf("%d runs, want 3", fake.Runs())
+	if len(b.PlantedBugs) != len(engine.PlantedBugs()) {
+		t.Fatalf("%d planted bugs hunted, want %d", len(b.PlantedBugs), len(engine.PlantedBugs()))
+	}
+	for i, h := range b.PlantedBugs {
+		want := string(engine.PlantedBugs()[i])
+		if h.Bug != want || h.Scenario == "" || h.Seeds != 3 || h.Caught != 1 || h.FirstSeed != 2 || h.Properties["caught-"+want] != 1 || len(h.Properties) != 1 {
+			t.Errorf("hunt %d: %+v, want %s caught once, on seed 2", i, h, want)
+		}
+	}
+	if want := 3 * (1 + len(engine.PlantedBugs())); fake.Runs() != int64(want) {
+		t.Errorf("%d runs, want %d: the standard scenario's and each planted bug's 3 seeds", fake.Runs(), want)
 	}
 	r = testApp(t, fake).invoke("bench", "-seeds", "2", "-j", "2")
 	if r.code != exitOK || !strings.Contains(r.stdout, "events/s") || !strings.Contains(r.stdout, "virtual s/wall s") || !strings.Contains(r.stdout, "seeds/s") ||
-		!strings.Contains(r.stdout, "standard job alone") || !strings.Contains(r.stdout, "records/s") {
+		!strings.Contains(r.stdout, "standard job alone") || !strings.Contains(r.stdout, "records/s") ||
+		!strings.Contains(r.stdout, "commit-on-abort        in standard             caught 1 of 2, first seed 2: caught-commit-on-abort 1") {
 		t.Errorf("text bench: exit %d:\n%s", r.code, r.stdout)
 	}
 }
