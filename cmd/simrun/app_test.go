@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
@@ -32,6 +33,7 @@ func testApp(t *testing.T, runner scenarios.Runner) *app {
 		artifactDir: defaultArtifactDir,
 		// A tenth of the span, to keep the tests quick: bench reports rates.
 		standardJob: func() (simenv.BenchResult, error) { return runStandardJob(standardJobSpan / 10) },
+		longRunSpan: 3 * time.Second,
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 
 // bench is `simrun bench`: run the standard scenario over consecutive seeds and report events
 // per second, virtual seconds simulated per wall second, and seeds per second; then the
-// engine's standard job alone; then, for every planted bug, how many of the same seeds of its
+// engine's standard job alone; then the memory of a long run of it; then, for every planted bug, how many of the same seeds of its
 // hunting ground catch it. It measures; it judges nothing, so its exit status is 0 unless the
 // input is bad.
 func (a *app) bench(args []string) int {
@@ -58,6 +58,9 @@ func (a *app) bench(args []string) int {
 	if b.StandardJob, jobErr = a.benchStandardJob(); jobErr != nil {
 		return a.fail("bench: %s", trimPackage(jobErr))
 	}
+	if b.LongRun, jobErr = benchLongRun(a.longRunSpan); jobErr != nil {
+		return a.fail("bench: %s", trimPackage(jobErr))
+	}
 	if b.PlantedBugs, jobErr = a.huntPlantedBugs(spec.seeds, jobs.value); jobErr != nil {
 		return a.fail("bench: %s", trimPackage(jobErr))
 	}
@@ -80,6 +83,11 @@ func (a *app) bench(args []string) int {
 		formatNanos(float64(j.VirtualNanos)), standardJobRuns)
 	fmt.Fprintf(a.stdout, "  records/s         %.0f\n", j.RecordsPerSecond)
 	fmt.Fprintf(a.stdout, "  virtual s/wall s  %.1f\n", j.VirtualPerWall)
+	m := b.LongRun
+	fmt.Fprintf(a.stdout, "long run (the standard job for %s virtual, its trace streamed: %d events, %s)\n",
+		formatNanos(float64(m.VirtualNanos)), m.TraceEvents, formatBytes(uint64(m.TraceBytes)))
+	fmt.Fprintf(a.stdout, "  live heap         %s after 1s, %s at the end (the store holding %d committed records), peak %s\n",
+		formatBytes(m.FirstLiveHeap), formatBytes(m.LastLiveHeap), m.StoreRows, formatBytes(m.PeakLiveHeap))
 	fmt.Fprintf(a.stdout, "planted bugs, seeds 1-%d each: runs that caught the bug, the first seed that did, the properties violated (runs)\n", b.Seeds)
 	for _, h := range b.PlantedBugs {
 		fmt.Fprintf(a.stdout, "  %-22s %-23s %s\n", h.Bug, "in "+h.Scenario, describeHunt(h))
@@ -98,5 +106,6 @@ type benchResult struct {
 	VirtualPerWall  float64              `json:"virtual_seconds_per_wall_second"`
 	SeedsPerSecond  float64              `json:"seeds_per_second"`
 	StandardJob     jobBench             `json:"standard_job"`
+	LongRun         memoryBench          `json:"long_run"`
 	PlantedBugs     []*scenarios.BugHunt `json:"planted_bugs"`
 }

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
@@ -50,6 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		invocation:  invocation(),
 		artifactDir: defaultArtifactDir,
 		standardJob: func() (simenv.BenchResult, error) { return runStandardJob(standardJobSpan) },
+		longRunSpan: longRunSpan,
 	}
 	return a.main(args)
 }
@@ -71,6 +73,8 @@ type app struct {
 	artifactDir    string
 	// standardJob runs the engine's standard job once (bench).
 	standardJob func() (simenv.BenchResult, error)
+	// longRunSpan is the virtual time of bench's long run (longRunSpan, shorter in tests).
+	longRunSpan time.Duration
 }
 
 // The usage line of each command, written once: the help lists them and each command quotes

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/scenarios"
@@ -113,6 +114,10 @@ func TestBench(t *testing.T) {
 	if j := b.StandardJob; j.VirtualNanos != int64(standardJobSpan/10) || j.Records < 7000 || j.WallNanos <= 0 || j.VirtualPerWall <= 0 || j.RecordsPerSecond <= 0 {
 		t.Errorf("standard job result %+v", j)
 	}
+	if m := b.LongRun; m.VirtualNanos != (3*time.Second).Nanoseconds() || m.TraceEvents == 0 || m.TraceBytes < int64(m.TraceEvents) ||
+		m.FirstLiveHeap == 0 || m.PeakLiveHeap < max(m.FirstLiveHeap, m.LastLiveHeap) || m.StoreRows == 0 {
+		t.Errorf("long run result %+v", m)
+	}
 	if len(b.PlantedBugs) != len(engine.PlantedBugs()) {
 		t.Fatalf("%d planted bugs hunted, want %d", len(b.PlantedBugs), len(engine.PlantedBugs()))
 	}
@@ -127,7 +132,7 @@ func TestBench(t *testing.T) {
 	}
 	r = testApp(t, fake).invoke("bench", "-seeds", "2", "-j", "2")
 	if r.code != exitOK || !strings.Contains(r.stdout, "events/s") || !strings.Contains(r.stdout, "virtual s/wall s") || !strings.Contains(r.stdout, "seeds/s") ||
-		!strings.Contains(r.stdout, "standard job alone") || !strings.Contains(r.stdout, "records/s") ||
+		!strings.Contains(r.stdout, "standard job alone") || !strings.Contains(r.stdout, "records/s") || !strings.Contains(r.stdout, "live heap") ||
 		!strings.Contains(r.stdout, "commit-on-abort        in standard             caught 1 of 2, first seed 2: caught-commit-on-abort 1") {
 		t.Errorf("text bench: exit %d:\n%s", r.code, r.stdout)
 	}
