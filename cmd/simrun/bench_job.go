@@ -25,8 +25,14 @@ type jobBench struct {
 	VirtualNanos     int64   `json:"virtual_ns"`
 	WallNanos        int64   `json:"wall_ns"` // the median run's
 	Records          int64   `json:"records"`
+	Messages         uint64  `json:"messages"`
+	KernelEvents     uint64  `json:"kernel_events"`
 	VirtualPerWall   float64 `json:"virtual_seconds_per_wall_second"`
 	RecordsPerSecond float64 `json:"records_per_second"`
+	// MessagesPerSecond is DESIGN.md's "whole-run delivered messages per second per core":
+	// a run is one goroutine, so this is per core.
+	MessagesPerSecond     float64 `json:"messages_per_second"`
+	KernelEventsPerSecond float64 `json:"kernel_events_per_second"`
 }
 
 // runStandardJob runs the standard job for span of virtual time.
@@ -53,10 +59,14 @@ func (a *app) benchStandardJob() (jobBench, error) {
 	m := runs[len(runs)/2]
 	wall := max(m.wall.Nanoseconds(), 1)
 	return jobBench{
-		VirtualNanos:     m.r.VirtualNanos,
-		WallNanos:        wall,
-		Records:          m.r.Records,
-		VirtualPerWall:   float64(m.r.VirtualNanos) / float64(wall),
-		RecordsPerSecond: float64(m.r.Records) / (float64(wall) / 1e9),
+		VirtualNanos:          m.r.VirtualNanos,
+		WallNanos:             wall,
+		Records:               m.r.Records,
+		VirtualPerWall:        float64(m.r.VirtualNanos) / float64(wall),
+		RecordsPerSecond:      float64(m.r.Records) / (float64(wall) / 1e9),
+		Messages:              m.r.Messages,
+		KernelEvents:          m.r.KernelEvents,
+		MessagesPerSecond:     float64(m.r.Messages) / (float64(wall) / 1e9),
+		KernelEventsPerSecond: float64(m.r.KernelEvents) / (float64(wall) / 1e9),
 	}, nil
 }

@@ -82,6 +82,7 @@ func (a *app) bench(args []string) int {
 	fmt.Fprintf(a.stdout, "standard job alone (engine.StandardConfig, %s virtual, seed 1, no faults or checkers, median of %d)\n",
 		formatNanos(float64(j.VirtualNanos)), standardJobRuns)
 	fmt.Fprintf(a.stdout, "  records/s         %.0f\n", j.RecordsPerSecond)
+	fmt.Fprintf(a.stdout, "  messages/s        %.0f (%d delivered), kernel events/s %.0f (%d)\n", j.MessagesPerSecond, j.Messages, j.KernelEventsPerSecond, j.KernelEvents)
 	fmt.Fprintf(a.stdout, "  virtual s/wall s  %.1f\n", j.VirtualPerWall)
 	m := b.LongRun
 	fmt.Fprintf(a.stdout, "long run (the standard job for %s virtual, its trace streamed: %d events, %s)\n",

@@ -111,7 +111,7 @@ func TestBench(t *testing.T) {
 	if b.Scenario != scenarios.StandardName || b.Seeds != 3 || b.Events == 0 || b.EventsPerSecond <= 0 || b.SeedsPerSecond <= 0 || b.VirtualPerWall <= 0 {
 		t.Errorf("bench result %+v", b)
 	}
-	if j := b.StandardJob; j.VirtualNanos != int64(standardJobSpan/10) || j.Records < 7000 || j.WallNanos <= 0 || j.VirtualPerWall <= 0 || j.RecordsPerSecond <= 0 {
+	if j := b.StandardJob; j.VirtualNanos != int64(standardJobSpan/10) || j.Records < 7000 || j.Messages == 0 || j.KernelEvents < j.Messages || j.MessagesPerSecond <= 0 || j.WallNanos <= 0 || j.VirtualPerWall <= 0 || j.RecordsPerSecond <= 0 {
 		t.Errorf("standard job result %+v", j)
 	}
 	if m := b.LongRun; m.VirtualNanos != (3*time.Second).Nanoseconds() || m.TraceEvents == 0 || m.TraceBytes < int64(m.TraceEvents) ||

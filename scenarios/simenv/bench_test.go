@@ -11,10 +11,11 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// benchStandard runs cfg for ten virtual seconds per iteration and reports records per wall
-// second and virtual seconds per wall second.
+// benchStandard runs cfg for ten virtual seconds per iteration and reports records, delivered
+// messages and virtual seconds per wall second.
 func benchStandard(b *testing.B, cfg engine.Config) {
 	var records, virtual int64
+	var messages uint64
 	for b.Loop() {
 		r, err := RunStandardConfig(1, 10*time.Second, cfg)
 		if err != nil {
@@ -22,9 +23,11 @@ func benchStandard(b *testing.B, cfg engine.Config) {
 		}
 		records += r.Records
 		virtual += r.VirtualNanos
+		messages += r.Messages
 	}
 	wall := b.Elapsed().Seconds()
 	b.ReportMetric(float64(records)/wall, "records/s")
+	b.ReportMetric(float64(messages)/wall, "messages/s")
 	b.ReportMetric(float64(virtual)/1e9/wall, "virtual-s/s")
 }
 

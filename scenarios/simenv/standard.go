@@ -28,8 +28,12 @@ func startJob(seed uint64, cfg engine.Config, rec *trace.Recorder) (*Job, error)
 // caller measures the wall time it took and divides.
 type BenchResult struct {
 	VirtualNanos int64
-	Records      int64 // records read by the sources
-	Events       uint64
+	Records      int64  // records read by the sources
+	Events       uint64 // trace events
+	// KernelEvents counts the simulator's events (deliveries, timers, storage steps);
+	// Messages the messages its links delivered.
+	KernelEvents uint64
+	Messages     uint64
 	Checkpoints  int // completed checkpoints
 	TraceHash    string
 }
@@ -54,7 +58,13 @@ func RunStandardConfig(seed uint64, d time.Duration, cfg engine.Config) (BenchRe
 		return BenchResult{}, err
 	}
 	job.Kernel.RunFor(d)
+	var messages uint64
+	for _, l := range job.Kernel.Links() {
+		messages += l.Stats().Delivered
+	}
 	return BenchResult{
+		KernelEvents: job.Kernel.Events(),
+		Messages:     messages,
 		VirtualNanos: job.Kernel.Now().Nanoseconds(),
 		Records:      job.Runtime.SourceRecords(),
 		Events:       rec.Len(),
