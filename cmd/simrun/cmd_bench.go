@@ -17,8 +17,8 @@ func (a *app) bench(args []string) int {
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	count := positiveInt{value: 20}
 	fs.Var(&count, "seeds", "number of seeds to run, from 1")
-	jobs := positiveInt{value: 1}
-	fs.Var(&jobs, "j", "runs in parallel")
+	jobs := positiveInt{value: a.cpus}
+	fs.Var(&jobs, "j", "runs in parallel (default: the number of CPUs); bench also runs -j 1 to show the scaling")
 	positional, status := a.parseCommand(fs, usageBench, args)
 	if status >= 0 {
 		return status
@@ -39,21 +39,15 @@ func (a *app) bench(args []string) int {
 
 	var b benchResult
 	b.Scenario, b.Jobs = standard.Name, jobs.value
-	var jobErr error
-	start := time.Now()
-	execute(a.runner, spec.jobs(), jobs.value, a.build(), func(o outcome) bool {
-		if o.err != nil {
-			jobErr = o.err
-			return false
-		}
-		b.Seeds++
-		b.Events += o.result.Events
-		b.VirtualNanos += o.result.VirtualNanos
-		return true
-	})
-	b.WallNanos = time.Since(start).Nanoseconds()
+	one, jobErr := a.benchSweep(spec, 1)
 	if jobErr != nil {
 		return a.fail("bench: %s", trimPackage(jobErr))
+	}
+	b.sweepBench = one
+	if jobs.value > 1 {
+		if b.sweepBench, jobErr = a.benchSweep(spec, jobs.value); jobErr != nil {
+			return a.fail("bench: %s", trimPackage(jobErr))
+		}
 	}
 	if b.StandardJob, jobErr = a.benchStandardJob(); jobErr != nil {
 		return a.fail("bench: %s", trimPackage(jobErr))
@@ -64,10 +58,8 @@ func (a *app) bench(args []string) int {
 	if b.PlantedBugs, jobErr = a.huntPlantedBugs(spec.seeds, jobs.value); jobErr != nil {
 		return a.fail("bench: %s", trimPackage(jobErr))
 	}
-	wallSeconds := float64(b.WallNanos) / 1e9
-	b.EventsPerSecond = float64(b.Events) / wallSeconds
-	b.VirtualPerWall = float64(b.VirtualNanos) / float64(b.WallNanos)
-	b.SeedsPerSecond = float64(b.Seeds) / wallSeconds
+	b.SeedsPerSecondOneJob = one.SeedsPerSecond
+	b.Scaling = b.SeedsPerSecond / one.SeedsPerSecond
 
 	if *asJSON {
 		writeJSON(a.stdout, b)
@@ -77,7 +69,7 @@ func (a *app) bench(args []string) int {
 	fmt.Fprintf(a.stdout, "  events            %d in %s wall\n", b.Events, formatNanos(float64(b.WallNanos)))
 	fmt.Fprintf(a.stdout, "  events/s          %.0f\n", b.EventsPerSecond)
 	fmt.Fprintf(a.stdout, "  virtual s/wall s  %.1f\n", b.VirtualPerWall)
-	fmt.Fprintf(a.stdout, "  seeds/s           %.2f\n", b.SeedsPerSecond)
+	fmt.Fprintf(a.stdout, "  seeds/s           %.2f (%.2f at -j 1: %.2fx)\n", b.SeedsPerSecond, b.SeedsPerSecondOneJob, b.Scaling)
 	j := b.StandardJob
 	fmt.Fprintf(a.stdout, "standard job alone (engine.StandardConfig, %s virtual, seed 1, no faults or checkers, median of %d)\n",
 		formatNanos(float64(j.VirtualNanos)), standardJobRuns)
@@ -97,16 +89,48 @@ func (a *app) bench(args []string) int {
 }
 
 type benchResult struct {
-	Scenario        string               `json:"scenario"`
-	Seeds           int                  `json:"seeds"`
-	Jobs            int                  `json:"j"`
-	Events          uint64               `json:"events"`
-	VirtualNanos    int64                `json:"virtual_ns"`
-	WallNanos       int64                `json:"wall_ns"`
-	EventsPerSecond float64              `json:"events_per_second"`
-	VirtualPerWall  float64              `json:"virtual_seconds_per_wall_second"`
-	SeedsPerSecond  float64              `json:"seeds_per_second"`
-	StandardJob     jobBench             `json:"standard_job"`
-	LongRun         memoryBench          `json:"long_run"`
-	PlantedBugs     []*scenarios.BugHunt `json:"planted_bugs"`
+	Scenario string `json:"scenario"`
+	Jobs     int    `json:"j"`
+	sweepBench
+	// SeedsPerSecondOneJob is the same sweep's rate at -j 1; Scaling the ratio of the two
+	// (DESIGN.md: "seeds per second of a sweep, and its scaling with -j").
+	SeedsPerSecondOneJob float64              `json:"seeds_per_second_j1"`
+	Scaling              float64              `json:"scaling"`
+	StandardJob          jobBench             `json:"standard_job"`
+	LongRun              memoryBench          `json:"long_run"`
+	PlantedBugs          []*scenarios.BugHunt `json:"planted_bugs"`
+}
+
+// sweepBench is what one timed sweep of the standard scenario did.
+type sweepBench struct {
+	Seeds           int     `json:"seeds"`
+	Events          uint64  `json:"events"`
+	VirtualNanos    int64   `json:"virtual_ns"`
+	WallNanos       int64   `json:"wall_ns"`
+	EventsPerSecond float64 `json:"events_per_second"`
+	VirtualPerWall  float64 `json:"virtual_seconds_per_wall_second"`
+	SeedsPerSecond  float64 `json:"seeds_per_second"`
+}
+
+// benchSweep times the sweep spec on workers goroutines.
+func (a *app) benchSweep(spec sweepSpec, workers int) (sweepBench, error) {
+	var b sweepBench
+	var err error
+	start := time.Now()
+	execute(a.runner, spec.jobs(), workers, a.build(), func(o outcome) bool {
+		if o.err != nil {
+			err = o.err
+			return false
+		}
+		b.Seeds++
+		b.Events += o.result.Events
+		b.VirtualNanos += o.result.VirtualNanos
+		return true
+	})
+	b.WallNanos = max(time.Since(start).Nanoseconds(), 1)
+	wallSeconds := float64(b.WallNanos) / 1e9
+	b.EventsPerSecond = float64(b.Events) / wallSeconds
+	b.VirtualPerWall = float64(b.VirtualNanos) / float64(b.WallNanos)
+	b.SeedsPerSecond = float64(b.Seeds) / wallSeconds
+	return b, err
 }

@@ -127,8 +127,11 @@ func TestBench(t *testing.T) {
 			t.Errorf("hunt %d: %+v, want %s caught once, on seed 2", i, h, want)
 		}
 	}
-	if want := 3 * (1 + len(engine.PlantedBugs())); fake.Runs() != int64(want) {
-		t.Errorf("%d runs, want %d: the standard scenario's and each planted bug's 3 seeds", fake.Runs(), want)
+	if b.Jobs != 2 || b.SeedsPerSecondOneJob <= 0 || b.Scaling <= 0 {
+		t.Errorf("bench at the default -j (the app's 2 CPUs) and at -j 1: %+v", b)
+	}
+	if want := 3 * (2 + len(engine.PlantedBugs())); fake.Runs() != int64(want) {
+		t.Errorf("%d runs, want %d: the standard scenario's 3 seeds at -j 1 and -j 2, and each planted bug's", fake.Runs(), want)
 	}
 	r = testApp(t, fake).invoke("bench", "-seeds", "2", "-j", "2")
 	if r.code != exitOK || !strings.Contains(r.stdout, "events/s") || !strings.Contains(r.stdout, "virtual s/wall s") || !strings.Contains(r.stdout, "seeds/s") ||
