@@ -77,7 +77,8 @@ type Proc interface {
 	// Read reads the data stored under key and calls done with it, ErrNotFound, ErrCorrupt
 	// (what is stored is not what was written: a torn or corrupted write, which the Env
 	// detects by checksum), or another error (a failed read, which says nothing about what
-	// is stored).
+	// is stored). Data may be the stored bytes themselves, not a copy: the caller must not
+	// change it.
 	Read(key string, done func([]byte, error))
 	// Delete removes key from storage, without confirmation (state no checkpoint needs).
 	Delete(key string)
