@@ -19,14 +19,28 @@ type inputChannel struct {
 	// unannounced counts consumed network buffers whose credits the sender has not been
 	// given back yet (returnCredit).
 	unannounced int
+	// duplicates counts the queued items that are duplicates (inItem.duplicate).
+	duplicates int
 }
 
 type inItem struct {
 	records []rec
 	event   protocol.ChannelEvent // set when records is nil
+	// duplicate marks records delivered a second time (bufferMsg.CopyMessage): they hold no
+	// credit and no pooled array.
+	duplicate bool
 }
 
-func (in *inputChannel) push(item inItem) { in.queue.push(item) }
+func (in *inputChannel) push(item inItem) {
+	if item.duplicate {
+		in.duplicates++
+	}
+	in.queue.push(item)
+}
+
+// queued counts the items waiting in the queue that the sender's credits bound: all but
+// duplicates.
+func (in *inputChannel) queued() int { return in.queue.len() - in.duplicates }
 
 // empty reports whether nothing waits to be consumed.
 func (in *inputChannel) empty() bool { return len(in.replay) == 0 && in.queue.len() == 0 }
@@ -45,8 +59,8 @@ func (in *inputChannel) headIsEvent() bool {
 	return len(in.replay) == 0 && in.queue.front().records == nil
 }
 
-// pop removes the head and reports whether it came from the network (and so holds a
-// credit to return).
+// pop removes the head and reports whether it is a network buffer that holds a credit to
+// return (and a pooled array): not replayed channel state, an event or a duplicate.
 func (in *inputChannel) pop() (item inItem, credited bool) {
 	if len(in.replay) > 0 {
 		item = inItem{records: in.replay[0]}
@@ -55,5 +69,9 @@ func (in *inputChannel) pop() (item inItem, credited bool) {
 		return item, false
 	}
 	item = in.queue.pop()
+	if item.duplicate {
+		in.duplicates--
+		return item, false
+	}
 	return item, item.records != nil
 }

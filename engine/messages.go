@@ -14,6 +14,8 @@ import (
 // bufferMsg is one network buffer: a batch of records on a channel. It needs a credit.
 type bufferMsg struct {
 	records []rec
+	// duplicate marks the copy an Env delivers when it delivers a buffer twice (CopyMessage).
+	duplicate bool
 }
 
 // take hands the records to the receiver, which owns their array from now on and gives it
@@ -30,10 +32,19 @@ func (m *bufferMsg) take(task, from string) []rec {
 }
 
 // CopyMessage returns a copy of the buffer with an array of its own. An Env that delivers a
-// message twice, out of model (the simulator's duplicate filter), delivers such a copy the
-// second time: the receiver reuses the array of each buffer it consumes (bufferPool).
+// message twice, out of model (the simulator's duplicate filter, behind the data.duplicate
+// fault), delivers such a copy the second time: the receiver reuses the array of each
+// buffer it consumes (bufferPool).
+//
+// The copy is marked as the duplicate, and the receiver processes its records again
+// without counting it as a buffer: it took no credit from the sender and returns none. So
+// the fault duplicates records, as DESIGN.md describes it, and leaves the transport's
+// accounting whole; a sender that got back more credits than it granted would be an
+// engine bug, and is one (outputChannel's check). Flink would rather see the duplicate by
+// its sequence number and fail the channel; duplicated records are what the checkers must
+// catch.
 func (m *bufferMsg) CopyMessage() any {
-	return &bufferMsg{records: slices.Clone(m.records)}
+	return &bufferMsg{records: slices.Clone(m.records), duplicate: true}
 }
 
 // eventMsg is an in-band event (barrier, cancel marker, end of data or partition). Events

@@ -112,7 +112,7 @@ func (t *task) Receive(from string, msg any) {
 	}
 	switch m := msg.(type) {
 	case *bufferMsg:
-		t.enqueue(from, inItem{records: m.take(t.plan.id, from)})
+		t.enqueue(from, inItem{records: m.take(t.plan.id, from), duplicate: m.duplicate})
 	case *eventMsg:
 		t.enqueue(from, inItem{event: m.event})
 	case *creditMsg:
@@ -160,8 +160,8 @@ func (t *task) enqueue(from string, item inItem) {
 	}
 	in := t.inputs[i]
 	in.push(item)
-	if limit := t.rt.cfg.Network.Credits + 4*t.rt.cfg.Checkpoint.MaxPendingCheckpoints + 4; in.queue.len() > limit {
-		panic(fmt.Sprintf("engine: %s: input from %s queues %d items, over the bound %d", t.plan.id, from, in.queue.len(), limit))
+	if limit := t.rt.cfg.Network.Credits + 4*t.rt.cfg.Checkpoint.MaxPendingCheckpoints + 4; in.queued() > limit {
+		panic(fmt.Sprintf("engine: %s: input from %s queues %d items, over the bound %d", t.plan.id, from, in.queued(), limit))
 	}
 	t.pump()
 }

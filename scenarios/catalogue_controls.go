@@ -47,6 +47,22 @@ func negativeControls() []*Scenario {
 			Seeds:  seeds(1, 10),
 		},
 		{
+			Name:        "control-duplicated-records",
+			Description: "Network buffers on every shuffle channel are delivered twice, each with probability 0.3 (out of model: the protocol assumes no channel invents records), so the sums count records twice and the sinks commit them twice.",
+			Mode:        ModeAligned,
+			Topology:    Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload:    Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 8, RecordInterval: Millis(2)},
+			Sink:        &Sink{Kind: SinkTwoPhaseCommit},
+			Faults: []faults.Entry{
+				at(Millis(50), faults.Fault{Kind: faults.DataDuplicate, From: "source-0", To: "sum-0", Probability: 0.3, WindowNanos: Seconds(2).Nanos()}),
+				at(Millis(50), faults.Fault{Kind: faults.DataDuplicate, From: "source-0", To: "sum-1", Probability: 0.3, WindowNanos: Seconds(2).Nanos()}),
+				at(Millis(50), faults.Fault{Kind: faults.DataDuplicate, From: "source-1", To: "sum-0", Probability: 0.3, WindowNanos: Seconds(2).Nanos()}),
+				at(Millis(50), faults.Fault{Kind: faults.DataDuplicate, From: "source-1", To: "sum-1", Probability: 0.3, WindowNanos: Seconds(2).Nanos()}),
+			},
+			Expect: expectFail(PropertyExactlyOnce),
+			Seeds:  seeds(1, 10),
+		},
+		{
 			Name: "control-short-txn-timeout",
 			Description: "The external store expires transactions after 120ms: long enough to pre-commit at " +
 				"every checkpoint, too short to survive a coordinator outage between a checkpoint's completion " +
