@@ -258,7 +258,9 @@ func (s *sinkPart) traceWrites(txn string, records []rec) {
 		// The attributes come from a block (an event never changes once emitted).
 		attrs := s.t.rt.writeAttrs.next()
 		*attrs = [2]trace.Attr{{Key: trace.AttrRIDs, Value: all[:split]}, {Key: trace.AttrValues, Value: all[split:]}}
-		s.t.trace(trace.Event{Kind: trace.KindSinkWrites, Task: s.t.plan.id, Txn: txn, Attrs: attrs[:]})
+		// The lists are plain: record ids are made of validated names and digits, values of
+		// digits, and they are joined by spaces.
+		s.t.trace(trace.Event{Kind: trace.KindSinkWrites, Task: s.t.plan.id, Txn: txn, Attrs: attrs[:], PlainValues: true})
 		records = records[n:]
 	}
 }

@@ -8,14 +8,15 @@ func appendEvent(buf []byte, e *Event) []byte {
 	if !attrsSorted(e.Attrs) {
 		e.Attrs = sortedAttrs(e.Attrs)
 	}
-	return appendLine(buf, e, false)
+	return appendLine(buf, e, false, false)
 }
 
 // appendLine appends the canonical line of e, whose attributes are in key order. It is the
 // only place that decides field order, so the hash, the files and String all agree.
 // keysChecked says that every attribute key passed attrKeyAllowed (the Recorder has checked
-// them), so they need no escaping and are copied as they are.
-func appendLine(buf []byte, e *Event, keysChecked bool) []byte {
+// them), so they need no escaping and are copied as they are; valuesPlain says that every
+// attribute value is plain (see Event.PlainValues), so that they are copied as they are too.
+func appendLine(buf []byte, e *Event, keysChecked, valuesPlain bool) []byte {
 	buf = append(buf, `{"seq":`...)
 	buf = AppendUint(buf, e.Seq)
 	buf = append(buf, `,"t":`...)
@@ -46,7 +47,12 @@ func appendLine(buf []byte, e *Event, keysChecked bool) []byte {
 			buf = appendString(buf, a.Key)
 			buf = append(buf, ':', '"')
 		}
-		buf = appendValue(buf, a.Value)
+		if valuesPlain {
+			buf = append(buf, a.Value...)
+			buf = append(buf, '"')
+		} else {
+			buf = appendValue(buf, a.Value)
+		}
 	}
 	return append(buf, '}')
 }

@@ -101,7 +101,7 @@ func TestCanonicalLineMatchesReference(t *testing.T) {
 		}
 		sorted := e
 		sorted.Attrs = sortedAttrs(e.Attrs)
-		if got := string(appendLine([]byte("x"), &sorted, true)); got != "x"+want {
+		if got := string(appendLine([]byte("x"), &sorted, true, false)); got != "x"+want {
 			t.Fatalf("appendLine with checked keys:\n got %s\nwant x%s", got, want)
 		}
 	})

@@ -68,8 +68,17 @@ func (r *Recorder) Watch(fn func(Event)) {
 
 // Emit records e at virtual time t, assigning its sequence number, and returns the recorded
 // event. It panics if an attribute key is invalid or appears twice, since that is a bug in the
-// emitter: a line with a repeated key would not read back to the event that was hashed.
+// emitter: a line with a repeated key would not read back to the event that was hashed. For
+// the same reason a Recorder that keeps events panics if e.PlainValues vouches for a value
+// that is not plain.
 func (r *Recorder) Emit(t int64, e Event) Event {
+	valuesPlain := e.PlainValues
+	if valuesPlain {
+		e.PlainValues = false // not part of the event (see Event.PlainValues)
+		if r.keep {
+			checkPlainValues(&e)
+		}
+	}
 	if len(e.Attrs) > 0 {
 		if r.keys == nil {
 			r.keys = new(keyLists) // here rather than in NewRecorder: many runs are short
@@ -85,7 +94,7 @@ func (r *Recorder) Emit(t int64, e Event) Event {
 	e.Seq = r.seq
 	e.T = t
 	r.seq++
-	r.pending = appendLine(r.pending, &e, true)
+	r.pending = appendLine(r.pending, &e, true, valuesPlain)
 	r.pending = append(r.pending, '\n')
 	if len(r.pending) >= r.chunkLimit {
 		r.flushChunk()
@@ -121,6 +130,15 @@ func (r *Recorder) writeHeader() {
 	}
 	_, r.err = r.out.Write(r.header)
 	r.header = nil
+}
+
+// checkPlainValues panics unless every attribute value of e is plain, as e.PlainValues said.
+func checkPlainValues(e *Event) {
+	for _, a := range e.Attrs {
+		if !plainString(a.Value) {
+			panic(fmt.Sprintf("trace: attribute %q of %s was passed as plain (PlainValues) but needs escaping: %q", a.Key, e.Kind, a.Value))
+		}
+	}
 }
 
 // repeatedKey returns a key that appears more than once in attrs, if any.
