@@ -38,18 +38,30 @@ func appendDecimal(buf []byte, v uint64, negative bool) []byte {
 	if v >= 1e8 {
 		return appendLargeUint(buf, v)
 	}
-	digits := eightDigitValues(v)
+	return appendDigits(buf, eightDigitValues(v))
+}
+
+// appendLargeUint is appendDecimal for v >= 10^8: the digits before the last eight, then the
+// last eight, leading zeros included. (It does not call appendDecimal for the digits before:
+// a recursive call would make escape analysis move every caller's buffer to the heap.)
+func appendLargeUint(buf []byte, v uint64) []byte {
+	high := v / 1e8
+	if high < 1e8 {
+		buf = appendDigits(buf, eightDigitValues(high))
+	} else {
+		buf = appendDigits(buf, eightDigitValues(high/1e8))
+		buf = binary.LittleEndian.AppendUint64(buf, eightDigits(high%1e8))
+	}
+	return binary.LittleEndian.AppendUint64(buf, eightDigits(v%1e8))
+}
+
+// appendDigits appends the digits of a word from eightDigitValues, without leading zeros
+// but at least one.
+func appendDigits(buf []byte, digits uint64) []byte {
 	// Eight bits per leading zero digit; the last digit always stays, even for zero.
 	zeros := bits.TrailingZeros64(digits|1<<56) &^ 7
 	buf = binary.LittleEndian.AppendUint64(buf, digits>>zeros+'0'*0x0101010101010101)
 	return buf[:len(buf)-zeros>>3]
-}
-
-// appendLargeUint is appendDecimal for v >= 10^8: the digits before the last eight, as
-// appendDecimal writes them, then the last eight, leading zeros included.
-func appendLargeUint(buf []byte, v uint64) []byte {
-	buf = appendDecimal(buf, v/1e8, false)
-	return binary.LittleEndian.AppendUint64(buf, eightDigits(v%1e8))
 }
 
 // eightDigits returns the eight decimal digits of v < 10^8, leading zeros included, as ASCII

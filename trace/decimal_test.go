@@ -109,3 +109,22 @@ func benchAppendUint(b *testing.B, numbers []uint64) {
 		buf = AppendUint(buf[:0], numbers[i%len(numbers)])
 	}
 }
+
+// decimalLength keeps the results of the allocation test alive.
+var decimalLength int
+
+// A caller that formats into an array on its stack (the engine renders snapshot values so)
+// must not have it moved to the heap: AppendUint and AppendInt may only return buf, never
+// keep it. Recursion in the formatter once made escape analysis assume they do.
+func TestDecimalKeepsTheCallersBufferOnItsStack(t *testing.T) {
+	allocs := testing.AllocsPerRun(100, func() {
+		var b [64]byte
+		out := AppendUint(b[:0], math.MaxUint64)
+		out = AppendInt(out, math.MinInt64)
+		out = AppendInt(out, 1234)
+		decimalLength = len(out)
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per run, want 0", allocs)
+	}
+}
