@@ -72,18 +72,27 @@ func (r *Recorder) Watch(fn func(Event)) {
 // the same reason a Recorder that keeps events panics if e.PlainValues vouches for a value
 // that is not plain.
 func (r *Recorder) Emit(t int64, e Event) Event {
+	// Small enough to inline: a caller that drops the result (most do) then copies no event
+	// back, and record works on the caller's copy.
+	r.record(t, &e)
+	return e
+}
+
+// record is Emit on an event it may change: it sets Seq and T, clears PlainValues and may
+// replace Attrs with a sorted copy.
+func (r *Recorder) record(t int64, e *Event) {
 	valuesPlain := e.PlainValues
 	if valuesPlain {
 		e.PlainValues = false // not part of the event (see Event.PlainValues)
 		if r.keep {
-			checkPlainValues(&e)
+			checkPlainValues(e)
 		}
 	}
 	if len(e.Attrs) > 0 {
 		if r.keys == nil {
 			r.keys = new(keyLists) // here rather than in NewRecorder: many runs are short
 		}
-		if !r.keys.check(&e) {
+		if !r.keys.check(e) {
 			// Rare: emitters pass sorted attributes. Strictly increasing keys cannot repeat.
 			if key, dup := repeatedKey(e.Attrs); dup {
 				panic(fmt.Sprintf("trace: attribute key %q appears twice on %s", key, e.Kind))
@@ -94,18 +103,17 @@ func (r *Recorder) Emit(t int64, e Event) Event {
 	e.Seq = r.seq
 	e.T = t
 	r.seq++
-	r.pending = appendLine(r.pending, &e, true, valuesPlain)
+	r.pending = appendLine(r.pending, e, true, valuesPlain)
 	r.pending = append(r.pending, '\n')
 	if len(r.pending) >= r.chunkLimit {
 		r.flushChunk()
 	}
 	if r.keep {
-		r.events = append(r.events, e)
+		r.events = append(r.events, *e)
 	}
 	for _, fn := range r.watches {
-		fn(e)
+		fn(*e)
 	}
-	return e
 }
 
 // flushChunk hashes the pending lines and writes them out.
