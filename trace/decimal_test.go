@@ -128,3 +128,12 @@ func TestDecimalKeepsTheCallersBufferOnItsStack(t *testing.T) {
 		t.Fatalf("%v allocations per run, want 0", allocs)
 	}
 }
+
+// fourDigitValues gives the same digits as eightDigitValues for every number it takes.
+func TestFourDigitValues(t *testing.T) {
+	for v := range uint64(10000) {
+		if got, want := fourDigitValues(v)<<32, eightDigitValues(v); got != want {
+			t.Fatalf("fourDigitValues(%d)<<32 = %#x, want %#x", v, got, want)
+		}
+	}
+}
