@@ -67,8 +67,20 @@ func appendFixed(buf []byte, prefix, value string) []byte {
 }
 
 // appendValue appends value as a JSON string whose opening quote is already written.
+//
+// Most values are task names, kinds and transaction ids of four to sixteen bytes, which it
+// checks here as plainString would, with one or two (overlapping) words and no call.
 func appendValue(buf []byte, value string) []byte {
-	if plainString(value) {
+	var isPlain bool
+	switch n := len(value); {
+	case n > 16 || n < 4:
+		isPlain = plainString(value)
+	case n >= 8:
+		isPlain = plainWord(word(value)) && plainWord(word(value[n-8:]))
+	default:
+		isPlain = plainWord(uint64(halfWord(value)) | uint64(halfWord(value[n-4:]))<<32)
+	}
+	if isPlain {
 		buf = append(buf, value...)
 		return append(buf, '"')
 	}

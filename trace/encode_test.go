@@ -137,6 +137,25 @@ func TestPlainStringNeverPassesAByteToEscape(t *testing.T) {
 	}
 }
 
+// TestAppendValueEscapesEveryByte does the same through appendValue, which checks strings of
+// four to sixteen bytes itself: every string must come out as the reference encoder writes it.
+func TestAppendValueEscapesEveryByte(t *testing.T) {
+	for n := 0; n <= 24; n++ {
+		for pos := range max(n, 1) {
+			for c := range 256 {
+				s := []byte(strings.Repeat("a", n))
+				if n > 0 {
+					s[pos] = byte(c)
+				}
+				want := referenceAppendString([]byte("x"), string(s))
+				if got := appendValue([]byte(`x"`), string(s)); string(got) != string(want) {
+					t.Fatalf("appendValue(%q) = %s, want %s", s, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestKeyStringIsExact does the same for keyString, which must also accept every string
 // validAttrKey accepts, since refusing a key stops the run.
 func TestKeyStringIsExact(t *testing.T) {
