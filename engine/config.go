@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ckptsim/ckptsim/protocol"
@@ -121,8 +122,8 @@ func (c *Config) Validate() error {
 	if err := c.Checkpoint.Validate(); err != nil {
 		return err
 	}
-	if _, err := ParsePlantedBug(string(c.Bug)); err != nil {
-		return err
+	if c.Bug != NoBug && !slices.Contains(PlantedBugs(), c.Bug) {
+		return fmt.Errorf("engine: config: Bug %q is not one of PlantedBugs()", c.Bug)
 	}
 	mode := c.Checkpoint.Mode
 	if err := c.Graph.validate(mode == protocol.ModeUnaligned); err != nil {

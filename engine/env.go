@@ -21,7 +21,10 @@ import (
 //     may be called from inside an engine call (a fault fired by a trace watcher).
 //  2. Messages between two processes are delivered in the order they were sent (FIFO per
 //     sender-receiver pair), at most once, and only to the receiver incarnation that was
-//     current when the message was sent. A message to a dead incarnation is dropped.
+//     current when the message was sent. A message to a dead incarnation is dropped. An Env
+//     that delivers a message twice anyway (an out-of-model duplicate fault) must deliver
+//     the second time the result of the message's CopyMessage() any method, if it has one:
+//     a receiver reuses the records array of a network buffer once it has consumed it.
 //  3. Timers and storage completions of an incarnation never run after it dies (crash or
 //     Kill). A storage write that reported success is durable: it survives every crash.
 //  4. The same sequence of calls gives the same sequence of callbacks (determinism).
@@ -74,7 +77,8 @@ type Proc interface {
 	// Read reads the data stored under key and calls done with it, ErrNotFound, ErrCorrupt
 	// (what is stored is not what was written: a torn or corrupted write, which the Env
 	// detects by checksum), or another error (a failed read, which says nothing about what
-	// is stored).
+	// is stored). Data may be the stored bytes themselves, not a copy: the caller must not
+	// change it.
 	Read(key string, done func([]byte, error))
 	// Delete removes key from storage, without confirmation (state no checkpoint needs).
 	Delete(key string)

@@ -1,6 +1,11 @@
 package engine
 
-import "github.com/ckptsim/ckptsim/protocol"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ckptsim/ckptsim/protocol"
+)
 
 // The messages tasks send each other on data channels. Control messages go as
 // *protocol.Message from the coordinator (pointing into its Ready, which the protocol never
@@ -9,6 +14,26 @@ import "github.com/ckptsim/ckptsim/protocol"
 // bufferMsg is one network buffer: a batch of records on a channel. It needs a credit.
 type bufferMsg struct {
 	records []rec
+}
+
+// take hands the records to the receiver, which owns their array from now on and gives it
+// back to the bufferPool once consumed; the message keeps nothing. A message delivered a
+// second time (the Env broke its at-most-once promise without CopyMessage) would hand out
+// an array that may already hold other records, so it is refused.
+func (m *bufferMsg) take(task, from string) []rec {
+	records := m.records
+	if records == nil {
+		panic(fmt.Sprintf("engine: %s: buffer from %s delivered twice (an Env duplicating messages must deliver CopyMessage)", task, from))
+	}
+	m.records = nil
+	return records
+}
+
+// CopyMessage returns a copy of the buffer with an array of its own. An Env that delivers a
+// message twice, out of model (the simulator's duplicate filter), delivers such a copy the
+// second time: the receiver reuses the array of each buffer it consumes (bufferPool).
+func (m *bufferMsg) CopyMessage() any {
+	return &bufferMsg{records: slices.Clone(m.records)}
 }
 
 // eventMsg is an in-band event (barrier, cancel marker, end of data or partition). Events

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/ckptsim/ckptsim/protocol"
@@ -14,9 +13,10 @@ import (
 // leaves only against a credit; events need none but keep their place in the queue, so a
 // barrier never overtakes the records emitted before it (FIFO channels).
 type outputChannel struct {
-	to      string
-	partial []rec // the buffer being filled; its array is reused
-	slab    []rec // what is left of the array sealed buffers are cut from (cut)
+	to string
+	// partial is the buffer being filled, in an array from the runtime's bufferPool (nil
+	// while no buffer is started): sealing it hands the array itself to the network.
+	partial []rec
 	// flushAt is when the buffer being filled is due to leave part full: FlushInterval
 	// after its first record.
 	flushAt int64
@@ -27,29 +27,6 @@ type outputChannel struct {
 	// the checkpoint on restore, so that a snapshot's sent.<to> compares with the
 	// receiver's recv.<from> across failovers.
 	sent int64
-}
-
-// sealSlabRecords is the size of the arrays that sealed buffers are cut from (cut).
-const sealSlabRecords = 512
-
-// cut returns a copy of records for a buffer that leaves. Under a flush timeout most buffers
-// leave part full, a few records each, and the one being filled is kept for the next; so the
-// copies are cut from a slab, one allocation per many buffers rather than one each. A slab is
-// never reused: a buffer stays intact however long its message lives (the network may
-// deliver it twice), and a slab is garbage once none of its buffers is referenced. A buffer
-// too big to share a slab well gets an array of its own.
-func (o *outputChannel) cut(records []rec) []rec {
-	n := len(records)
-	if n > len(o.slab) {
-		if n > sealSlabRecords/4 {
-			return slices.Clone(records)[:n:n]
-		}
-		o.slab = make([]rec, sealSlabRecords)
-	}
-	buf := o.slab[:n:n]
-	o.slab = o.slab[n:]
-	copy(buf, records)
-	return buf
 }
 
 type outItem struct {
@@ -76,6 +53,9 @@ func (t *task) emit(out int, r rec) {
 // startBuffer notes that o's buffer being filled gets its first record now: it leaves
 // FlushInterval from now at the latest.
 func (t *task) startBuffer(o *outputChannel) {
+	if o.partial == nil {
+		o.partial = t.rt.buffers.get()
+	}
 	o.flushAt = t.rt.env.Now() + int64(t.rt.cfg.Network.FlushInterval)
 	t.armFlush(o.flushAt)
 }
@@ -137,9 +117,9 @@ func (t *task) seal(out int) {
 	if len(o.partial) == 0 {
 		return
 	}
-	o.queue.push(outItem{records: o.cut(o.partial)})
+	o.queue.push(outItem{records: o.partial})
 	o.queued++
-	o.partial = o.partial[:0]
+	o.partial = nil
 	if limit := t.rt.cfg.Network.QueueBuffers + 2; o.queued > limit {
 		panic(fmt.Sprintf("engine: %s: output to %s queues %d buffers, over the bound %d", t.plan.id, o.to, o.queued, limit))
 	}

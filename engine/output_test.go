@@ -3,45 +3,79 @@ package engine
 import (
 	"slices"
 	"testing"
-
-	"pgregory.net/rapid"
 )
 
-// TestCutBuffersStayIntact checks what makes cutting sealed buffers from a shared slab safe:
-// every buffer holds exactly the records it was cut from, however many buffers are cut after
-// it and however the partial buffer is refilled, and none can reach its neighbours' records
-// (its capacity is its length). A buffer delivered twice must read the same both times.
-func TestCutBuffersStayIntact(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		var o outputChannel
-		var cut, want [][]rec
-		for i := range rapid.IntRange(1, 100).Draw(t, "buffers") {
-			n := rapid.IntRange(1, sealSlabRecords/2).Draw(t, "records")
-			o.partial = o.partial[:0]
-			for k := range n {
-				o.partial = append(o.partial, rec{origin: uint32(i), seq: int64(k), value: int64(i*1000 + k)})
-			}
-			buf := o.cut(o.partial)
-			if len(buf) != n || cap(buf) != n {
-				t.Fatalf("buffer %d: cut %d records into len %d cap %d", i, n, len(buf), cap(buf))
-			}
-			cut, want = append(cut, buf), append(want, slices.Clone(o.partial))
-		}
-		for i := range cut {
-			if !slices.Equal(cut[i], want[i]) {
-				t.Fatalf("buffer %d changed after it was cut: %v, want %v", i, cut[i], want[i])
-			}
-		}
-	})
+// TestBufferPoolReusesArrays: an array given back is handed out again, empty and with the
+// capacity of a buffer; arrays of another capacity and arrays beyond maxFreeBuffers are
+// left to the garbage collector.
+func TestBufferPoolReusesArrays(t *testing.T) {
+	p := bufferPool{size: 8}
+	buf := p.get()
+	if len(buf) != 0 || cap(buf) != 8 {
+		t.Fatalf("new array has len %d cap %d, want 0 and 8", len(buf), cap(buf))
+	}
+	buf = append(buf, rec{seq: 1}, rec{seq: 2})
+	p.put(buf)
+	again := p.get()
+	if len(again) != 0 || cap(again) != 8 || &again[:1][0] != &buf[0] {
+		t.Fatalf("got len %d cap %d, want the returned array back, emptied", len(again), cap(again))
+	}
+	p.put(make([]rec, 0, 4))
+	if len(p.free) != 0 {
+		t.Fatalf("the pool kept an array of the wrong capacity")
+	}
+	for range maxFreeBuffers + 10 {
+		p.put(make([]rec, 0, 8))
+	}
+	if len(p.free) != maxFreeBuffers {
+		t.Fatalf("the pool keeps %d arrays, want its bound %d", len(p.free), maxFreeBuffers)
+	}
 }
 
-// TestCutSharesSlabs checks the point of cut: small buffers cost an allocation per slab,
-// not one each.
-func TestCutSharesSlabs(t *testing.T) {
-	var o outputChannel
-	records := make([]rec, 8)
-	allocs := testing.AllocsPerRun(sealSlabRecords, func() { o.cut(records) })
-	if allocs > 0.2 {
-		t.Fatalf("cutting %d-record buffers allocates %.2f times per buffer", len(records), allocs)
+// TestBufferPoolSteadyStateAllocatesNothing is the pool's point: a channel that fills,
+// sends and consumes buffer after buffer allocates no arrays once it is warm.
+func TestBufferPoolSteadyStateAllocatesNothing(t *testing.T) {
+	p := bufferPool{size: 256}
+	allocs := testing.AllocsPerRun(100, func() {
+		buf := p.get()
+		buf = append(buf, rec{seq: 1})
+		p.put(buf)
+	})
+	if allocs != 0 {
+		t.Fatalf("a buffer's round trip allocates %.2f times", allocs)
+	}
+}
+
+// TestBufferMsgIsTakenOnce: the receiver takes a buffer's records out of the message, so a
+// message delivered twice without CopyMessage cannot hand out a reused array: it panics.
+func TestBufferMsgIsTakenOnce(t *testing.T) {
+	records := []rec{{seq: 7}}
+	m := &bufferMsg{records: records}
+	if got := m.take("sum-0", "src-0"); !slices.Equal(got, records) {
+		t.Fatalf("took %v, want %v", got, records)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatalf("a second take did not panic")
+		}
+	}()
+	m.take("sum-0", "src-0")
+}
+
+// TestCopiedBufferSurvivesReuse: the copy an Env delivers for a duplicated buffer keeps its
+// records after the original's array went back to the pool and was refilled.
+func TestCopiedBufferSurvivesReuse(t *testing.T) {
+	p := bufferPool{size: 4}
+	orig := append(p.get(), rec{seq: 1, value: 10}, rec{seq: 2, value: 20})
+	want := slices.Clone(orig)
+	m := &bufferMsg{records: orig}
+	dup := m.CopyMessage().(*bufferMsg)
+	p.put(m.take("sum-0", "src-0"))
+	reused := append(p.get(), rec{seq: 99}, rec{seq: 98})
+	if &reused[0] != &orig[0] {
+		t.Fatalf("the pool did not hand the array out again; the test checks nothing")
+	}
+	if got := dup.take("sum-0", "src-0"); !slices.Equal(got, want) {
+		t.Fatalf("duplicate holds %v after the original's array was reused, want %v", got, want)
 	}
 }

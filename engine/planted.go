@@ -1,10 +1,5 @@
 package engine
 
-import (
-	"fmt"
-	"strings"
-)
-
 // PlantedBug is a deliberate defect a job can be run with (Config.Bug), one of the classic
 // ways a checkpointing engine goes wrong. It exists to measure the harness: how many seeds
 // of a fault-injecting scenario it takes before a checker catches the bug (DESIGN.md's
@@ -39,23 +34,6 @@ const (
 // PlantedBugs lists every planted bug, in a fixed order.
 func PlantedBugs() []PlantedBug {
 	return []PlantedBug{BugSourceOffsetAhead, BugForgetChannelState, BugCommitOnAbort, BugSkipStateRestore}
-}
-
-// ParsePlantedBug returns the planted bug called name; "" is NoBug.
-func ParsePlantedBug(name string) (PlantedBug, error) {
-	if name == "" {
-		return NoBug, nil
-	}
-	for _, b := range PlantedBugs() {
-		if string(b) == name {
-			return b, nil
-		}
-	}
-	names := make([]string, 0, len(PlantedBugs()))
-	for _, b := range PlantedBugs() {
-		names = append(names, string(b))
-	}
-	return NoBug, fmt.Errorf("engine: no planted bug %q (one of %s)", name, strings.Join(names, ", "))
 }
 
 // skipAhead is BugSourceOffsetAhead: it moves the offsets a snapshot is about to store one

@@ -169,6 +169,10 @@ func (t *task) consume() bool {
 		t.process(i, item.records)
 		t.handleReady() // an AdmitRecord that overflowed declines the checkpoint
 		t.occupy(len(item.records))
+		if credited {
+			// Consumed, and copied by whatever keeps records (bufferPool): the array is free.
+			t.rt.buffers.put(item.records)
+		}
 		return true
 	}
 	t.maybeFinish()

@@ -35,7 +35,9 @@ type Runtime struct {
 	// Messages every buffer and event needs come from blocks. They belong to no process:
 	// a message, once sent, is the network's.
 	bufferMsgs block[bufferMsg]
-	eventMsgs  block[eventMsg]
+	// buffers holds the record arrays of network buffers for reuse (bufferPool).
+	buffers   bufferPool
+	eventMsgs block[eventMsg]
 	// Per checkpoint every task sends the coordinator an acknowledgement, and every sink
 	// and the store exchange a few requests and replies (writes every buffer): these come
 	// from blocks too.
@@ -65,6 +67,7 @@ func New(env Env, cfg Config) (*Runtime, error) {
 	}
 	rt := &Runtime{env: env, cfg: cfg, plan: newJobPlan(&cfg.Graph)}
 	rt.creditBatch = creditBatch(cfg.Network.Credits)
+	rt.buffers.size = cfg.Network.BufferRecords
 	rt.credits = &creditMsg{credits: rt.creditBatch}
 	rt.store = extstore.New(int64(cfg.Store.TxnTimeout))
 	rt.store.SetOrigins(rt.plan.catalog.origins)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -54,4 +55,22 @@ func TestLogIsAPureFunction(t *testing.T) {
 	if same > 50 {
 		t.Errorf("another seed gives %d of 100 identical records", same)
 	}
+}
+
+// TestKeyValueRemainders checks keyValue's division-free remainders against the plain
+// formula, for key counts and value bounds on both sides of the fast paths (powers of two,
+// 32 bits) and hashes at the edges.
+func TestKeyValueRemainders(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		keys := rapid.IntRange(1, 70).Draw(t, "keys")
+		maxValue := rapid.OneOf(rapid.Int64Range(0, 20), rapid.Int64Range(math.MaxUint32-3, math.MaxUint32+3),
+			rapid.Int64Range(1, math.MaxInt64)).Draw(t, "maxValue")
+		l := newPartitionLog("src", 0, Source{Partitions: 1, Records: 1, Keys: keys, MaxValue: maxValue})
+		h := rapid.OneOf(rapid.Uint64(), rapid.SampledFrom([]uint64{0, 1, math.MaxUint32, math.MaxUint32 + 1, math.MaxUint64})).Draw(t, "h")
+		key, value := l.keyValue(h)
+		wantKey, wantValue := int(h%uint64(keys)), 1+int64((h>>32)%l.maxValue)
+		if key != wantKey || value != wantValue {
+			t.Fatalf("keyValue(%#x) with %d keys, max %d = (%d, %d), want (%d, %d)", h, keys, l.maxValue, key, value, wantKey, wantValue)
+		}
+	})
 }

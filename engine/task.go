@@ -112,7 +112,7 @@ func (t *task) Receive(from string, msg any) {
 	}
 	switch m := msg.(type) {
 	case *bufferMsg:
-		t.enqueue(from, inItem{records: m.records})
+		t.enqueue(from, inItem{records: m.take(t.plan.id, from)})
 	case *eventMsg:
 		t.enqueue(from, inItem{event: m.event})
 	case *creditMsg:

@@ -184,10 +184,28 @@ func (l *Link) Send(msg any) error {
 			if l.k.observes(EventDuplicate) {
 				l.k.observe(Event{Kind: EventDuplicate, Link: l, Message: msg})
 			}
-			l.enqueue(msg, l.extraLatency)
+			l.enqueue(duplicateOf(msg), l.extraLatency)
 		}
 	}
 	return nil
+}
+
+// MessageCopier is implemented by a message that must not reach its receiver twice as the
+// same value, typically because the receiver reuses what the message holds once it has
+// handled it (a pooled network buffer). The duplicate filter delivers CopyMessage's result
+// as the second copy; other messages are delivered twice as they are.
+type MessageCopier interface {
+	// CopyMessage returns a message equal to this one that shares nothing its receiver
+	// may reuse.
+	CopyMessage() any
+}
+
+// duplicateOf returns what a duplicated msg delivers as its second copy.
+func duplicateOf(msg any) any {
+	if c, ok := msg.(MessageCopier); ok {
+		return c.CopyMessage()
+	}
+	return msg
 }
 
 // enqueue puts msg in flight, extraLatency later than the link's own latency. A healthy link

@@ -47,7 +47,8 @@ func (l *Link) SetDropFilter(drop func(msg any) bool) {
 func DropAll(any) bool { return true }
 
 // SetDuplicateFilter sends a second copy of every message for which duplicate returns true
-// (if there is room for it), right behind the original; nil duplicates none.
+// (if there is room for it), right behind the original; nil duplicates none. The copy is
+// the message itself, or what its CopyMessage returns if it is a MessageCopier.
 func (l *Link) SetDuplicateFilter(duplicate func(msg any) bool) {
 	l.duplicateIf = duplicate
 	l.noteFaults()

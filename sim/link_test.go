@@ -205,6 +205,32 @@ func TestDropFilterDropsOnlyMatching(t *testing.T) {
 	}
 }
 
+// pooledMessage stands for a message whose receiver reuses what it holds once handled.
+type pooledMessage struct{ id, copies int }
+
+func (m *pooledMessage) CopyMessage() any { return &pooledMessage{id: m.id, copies: m.copies + 1} }
+
+// TestDuplicateDeliversACopyOfAMessageCopier: a duplicated MessageCopier arrives the second
+// time as its CopyMessage, right behind the original; other messages arrive twice as they
+// are.
+func TestDuplicateDeliversACopyOfAMessageCopier(t *testing.T) {
+	k, l, got := pair(t, LinkConfig{Latency: ms})
+	l.SetDuplicateFilter(func(any) bool { return true })
+	original := &pooledMessage{id: 1}
+	mustSend(t, l, original)
+	mustSend(t, l, "plain")
+	k.Run()
+	if len(*got) != 4 || (*got)[0] != original || (*got)[2] != "plain" || (*got)[3] != "plain" {
+		t.Fatalf("received %v, want the original, its copy and the plain message twice", *got)
+	}
+	if c, ok := (*got)[1].(*pooledMessage); !ok || c == original || *c != (pooledMessage{id: 1, copies: 1}) {
+		t.Fatalf("second delivery %v, want a copy of %v", (*got)[1], original)
+	}
+	if s := l.Stats(); s.Sent != 2 || s.Duplicated != 2 || s.Delivered != 4 {
+		t.Fatalf("stats %+v", s)
+	}
+}
+
 func TestClogHoldsWithoutLoss(t *testing.T) {
 	k, l, got := pair(t, LinkConfig{Latency: ms})
 	l.SetClogged(true)

@@ -131,6 +131,22 @@ func (s *Store) Get(h *Host, key string, done func(value []byte, err error)) {
 	s.issue(op)
 }
 
+// GetShared is Get without the copy: done receives the stored bytes themselves, so the
+// caller must not change them (it may keep reading them). Stored bytes are never changed
+// in place (a write replaces the record, and a corrupting fault flips its bit before the
+// record is stored), so what the caller holds stays what it read. For a caller whose
+// contract already says read data is not changed, as the engine's does, it saves copying
+// every read-back of a checkpoint's metadata.
+func (s *Store) GetShared(h *Host, key string, done func(value []byte, err error)) {
+	if !s.issuable(h, OpGet) {
+		return
+	}
+	op := s.newOp(h, OpGet, key)
+	op.readShared = true
+	op.doneGet = done
+	s.issue(op)
+}
+
 // Delete removes key; deleting a missing key succeeds. done receives nil, ErrUnavailable or
 // ErrWriteFailed.
 func (s *Store) Delete(h *Host, key string, done func(err error)) {

@@ -41,6 +41,7 @@ type storeOp struct {
 	key         string // the prefix, for a list
 	value       []byte // what a put writes
 	shared      bool   // value is the caller's (PutOwned), not a copy the op may change
+	readShared  bool   // a get hands out the stored bytes themselves (GetShared)
 	fault       StoreFault
 	applied     bool
 
@@ -176,6 +177,9 @@ func (s *Store) read(op *storeOp) ([]byte, error) {
 	}
 	if !r.intact() {
 		return nil, ErrCorrupt
+	}
+	if op.readShared {
+		return r.data, nil
 	}
 	return slices.Clone(r.data), nil
 }

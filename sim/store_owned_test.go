@@ -61,3 +61,46 @@ func TestPutOwnedKeepsTheCallersBytes(t *testing.T) {
 		t.Errorf("a tearing fault changed the caller's bytes: %q", value)
 	}
 }
+
+// getShared is storeWorld.get through GetShared.
+func (w *storeWorld) getShared(key string) ([]byte, error) {
+	var got []byte
+	var err error
+	done := false
+	w.store.GetShared(w.h, key, func(v []byte, e error) { got, err, done = v, e, true })
+	w.k.Run()
+	if !done {
+		panic("get did not complete")
+	}
+	return got, err
+}
+
+// TestGetSharedLendsTheStoredBytes: GetShared hands out the stored bytes themselves (what
+// it saves), which a later write of the key replaces rather than changes, and detects a
+// corrupt value like Get.
+func TestGetSharedLendsTheStoredBytes(t *testing.T) {
+	w := newStoreWorld(1)
+	value := []byte("checkpoint metadata")
+	if err := w.putOwned("a", value, StoreFaultNone); err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.getShared("a")
+	if err != nil || len(got) == 0 || &got[0] != &value[0] {
+		t.Fatalf("GetShared a: %q, %v, want the stored bytes themselves", got, err)
+	}
+	if err := w.putOwned("a", []byte("newer metadata"), StoreFaultNone); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, []byte("checkpoint metadata")) {
+		t.Errorf("a later write changed what an earlier GetShared read: %q", got)
+	}
+	if err := w.putOwned("b", []byte("spoilt"), StoreFaultCorrupt); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.getShared("b"); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("GetShared of a corrupted put: %v, want ErrCorrupt", err)
+	}
+	if _, err := w.getShared("missing"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("GetShared of a missing key: %v, want ErrNotFound", err)
+	}
+}

@@ -31,12 +31,23 @@ type envelope struct {
 	msg  any
 }
 
+// CopyMessage implements sim.MessageCopier: a duplicated envelope is delivered the second
+// time as a new envelope around a copy of the engine message, if the engine message asks
+// for one (a network buffer, whose records array the receiver reuses once consumed).
+func (e *envelope) CopyMessage() any {
+	c := *e
+	if m, ok := e.msg.(sim.MessageCopier); ok {
+		c.msg = m.CopyMessage()
+	}
+	return &c
+}
+
 // envelopeBlock is how many envelopes newEnvelope allocates at once.
 const envelopeBlock = 128
 
 // newEnvelope returns a new, zero envelope. Every message needs one, so they are cut from
 // blocks: one allocation per block instead of one per message. An envelope is never reused
-// (a duplicated message is delivered twice in the same one), and a block is garbage once
+// (a duplicated message is delivered the second time in a copy, CopyMessage), and a block is garbage once
 // none of its envelopes is referenced any more, as messages in flight are short-lived.
 func (e *Env) newEnvelope() *envelope {
 	if len(e.envelopes) == 0 {

@@ -93,7 +93,8 @@ func (p *proc) Read(key string, done func([]byte, error)) {
 	if !p.Alive() {
 		return
 	}
-	p.env.storage.Get(p.host.h, key, func(data []byte, err error) {
+	// engine.Proc.Read says data is not changed by the reader, so the store lends its own.
+	p.env.storage.GetShared(p.host.h, key, func(data []byte, err error) {
 		if !p.Alive() {
 			return
 		}
