@@ -179,7 +179,8 @@ func (t *task) finalise(ps *pendingSnapshot) {
 	}
 	ps.finalised = true
 	attrs, key := t.renderSnapshotAttrs(&ps.data, digest[:])
-	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp), Attrs: attrs})
+	// The values are numbers and the digest's hex digits: plain.
+	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp), Attrs: attrs, PlainValues: true})
 	ps.snap = protocol.TaskSnapshot{Handle: key, StateSizeBytes: int64(size), Final: ps.req.Final}
 	if t.source != nil {
 		ps.snap.SourceOffsets = t.source.sourceOffsets(ps.data.offsets)

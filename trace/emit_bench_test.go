@@ -90,6 +90,21 @@ func BenchmarkEmitSnapshotTaken(b *testing.B) { benchEmit(b, snapshotTakenEvent(
 func BenchmarkEmitSinkWrites12(b *testing.B)  { benchEmit(b, sinkWritesEvent(12)) }
 func BenchmarkEmitStandardMix(b *testing.B)   { benchEmit(b, standardMix()...) }
 
+// The same events with their values vouched for as plain (Event.PlainValues), as the engine
+// emits snapshot.taken and sink.writes.
+func BenchmarkEmitSnapshotTakenPlain(b *testing.B) { benchEmit(b, vouched(snapshotTakenEvent())) }
+func BenchmarkEmitSinkWrites12Plain(b *testing.B)  { benchEmit(b, vouched(sinkWritesEvent(12))) }
+func BenchmarkEmitSinkWrites1024Plain(b *testing.B) {
+	benchEmit(b, vouched(sinkWritesEvent(1024)))
+}
+func BenchmarkEmitSinkWrites1024(b *testing.B) { benchEmit(b, sinkWritesEvent(1024)) }
+
+// vouched returns e with PlainValues set.
+func vouched(e Event) Event {
+	e.PlainValues = true
+	return e
+}
+
 // BenchmarkEmitStandardMixToWriter is the mix written to a file-like writer as well.
 func BenchmarkEmitStandardMixToWriter(b *testing.B) {
 	r := NewRecorder(io.Discard, Header{})

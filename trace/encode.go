@@ -8,14 +8,15 @@ func appendEvent(buf []byte, e *Event) []byte {
 	if !attrsSorted(e.Attrs) {
 		e.Attrs = sortedAttrs(e.Attrs)
 	}
-	return appendLine(buf, e, false)
+	return appendLine(buf, e, false, false)
 }
 
 // appendLine appends the canonical line of e, whose attributes are in key order. It is the
 // only place that decides field order, so the hash, the files and String all agree.
 // keysChecked says that every attribute key passed attrKeyAllowed (the Recorder has checked
-// them), so they need no escaping and are copied as they are.
-func appendLine(buf []byte, e *Event, keysChecked bool) []byte {
+// them), so they need no escaping and are copied as they are; valuesPlain says that every
+// attribute value is plain (see Event.PlainValues), so that they are copied as they are too.
+func appendLine(buf []byte, e *Event, keysChecked, valuesPlain bool) []byte {
 	buf = append(buf, `{"seq":`...)
 	buf = AppendUint(buf, e.Seq)
 	buf = append(buf, `,"t":`...)
@@ -46,7 +47,12 @@ func appendLine(buf []byte, e *Event, keysChecked bool) []byte {
 			buf = appendString(buf, a.Key)
 			buf = append(buf, ':', '"')
 		}
-		buf = appendValue(buf, a.Value)
+		if valuesPlain {
+			buf = append(buf, a.Value...)
+			buf = append(buf, '"')
+		} else {
+			buf = appendValue(buf, a.Value)
+		}
 	}
 	return append(buf, '}')
 }
@@ -61,8 +67,20 @@ func appendFixed(buf []byte, prefix, value string) []byte {
 }
 
 // appendValue appends value as a JSON string whose opening quote is already written.
+//
+// Most values are task names, kinds and transaction ids of four to sixteen bytes, which it
+// checks here as plainString would, with one or two (overlapping) words and no call.
 func appendValue(buf []byte, value string) []byte {
-	if plainString(value) {
+	var isPlain bool
+	switch n := len(value); {
+	case n > 16 || n < 4:
+		isPlain = plainString(value)
+	case n >= 8:
+		isPlain = plainWord(word(value)) && plainWord(word(value[n-8:]))
+	default:
+		isPlain = plainWord(uint64(halfWord(value)) | uint64(halfWord(value[n-4:]))<<32)
+	}
+	if isPlain {
 		buf = append(buf, value...)
 		return append(buf, '"')
 	}

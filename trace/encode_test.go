@@ -101,7 +101,7 @@ func TestCanonicalLineMatchesReference(t *testing.T) {
 		}
 		sorted := e
 		sorted.Attrs = sortedAttrs(e.Attrs)
-		if got := string(appendLine([]byte("x"), &sorted, true)); got != "x"+want {
+		if got := string(appendLine([]byte("x"), &sorted, true, false)); got != "x"+want {
 			t.Fatalf("appendLine with checked keys:\n got %s\nwant x%s", got, want)
 		}
 	})
@@ -134,6 +134,25 @@ func TestPlainStringNeverPassesAByteToEscape(t *testing.T) {
 	}
 	if !plainString("") {
 		t.Fatal(`plainString("") = false`)
+	}
+}
+
+// TestAppendValueEscapesEveryByte does the same through appendValue, which checks strings of
+// four to sixteen bytes itself: every string must come out as the reference encoder writes it.
+func TestAppendValueEscapesEveryByte(t *testing.T) {
+	for n := 0; n <= 24; n++ {
+		for pos := range max(n, 1) {
+			for c := range 256 {
+				s := []byte(strings.Repeat("a", n))
+				if n > 0 {
+					s[pos] = byte(c)
+				}
+				want := referenceAppendString([]byte("x"), string(s))
+				if got := appendValue([]byte(`x"`), string(s)); string(got) != string(want) {
+					t.Fatalf("appendValue(%q) = %s, want %s", s, got, want)
+				}
+			}
+		}
 	}
 }
 

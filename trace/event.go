@@ -21,6 +21,21 @@ type Event struct {
 	RID    string // record id
 	Fault  string // fault kind, on fault events
 	Attrs  []Attr // further fields, written after the fixed ones in key order
+
+	// PlainValues is the emitter's word that every attribute value is plain: printable
+	// ASCII other than the quote and the backslash, which a JSON string holds as it is
+	// (numbers, hex digests, lists of record ids made of validated names, joined by
+	// spaces). The Recorder then copies the values into the line without looking at each
+	// byte, which is most of the cost of a long value such as a sink.writes' lists. It
+	// changes no line: a value that is plain is written the same either way.
+	//
+	// It is not part of the event. No line carries it and Read never sets it; the
+	// Recorder clears it in the event it keeps, shows watchers and returns. A Recorder that
+	// keeps events (the runs whose checkers judge the trace) does not take the word: it
+	// looks at every value anyway and panics if one that was vouched for is not plain, so
+	// that an emitter breaking its word is caught by any checked run rather than writing a
+	// line that does not read back.
+	PlainValues bool
 }
 
 // Attr is one extra field of an event. Values are strings so that an attribute has one text

@@ -68,13 +68,31 @@ func (r *Recorder) Watch(fn func(Event)) {
 
 // Emit records e at virtual time t, assigning its sequence number, and returns the recorded
 // event. It panics if an attribute key is invalid or appears twice, since that is a bug in the
-// emitter: a line with a repeated key would not read back to the event that was hashed.
+// emitter: a line with a repeated key would not read back to the event that was hashed. For
+// the same reason a Recorder that keeps events panics if e.PlainValues vouches for a value
+// that is not plain.
 func (r *Recorder) Emit(t int64, e Event) Event {
+	// Small enough to inline: a caller that drops the result (most do) then copies no event
+	// back, and record works on the caller's copy.
+	r.record(t, &e)
+	return e
+}
+
+// record is Emit on an event it may change: it sets Seq and T, clears PlainValues and may
+// replace Attrs with a sorted copy.
+func (r *Recorder) record(t int64, e *Event) {
+	valuesPlain := e.PlainValues
+	if valuesPlain {
+		e.PlainValues = false // not part of the event (see Event.PlainValues)
+		if r.keep {
+			checkPlainValues(e)
+		}
+	}
 	if len(e.Attrs) > 0 {
 		if r.keys == nil {
 			r.keys = new(keyLists) // here rather than in NewRecorder: many runs are short
 		}
-		if !r.keys.check(&e) {
+		if !r.keys.check(e) {
 			// Rare: emitters pass sorted attributes. Strictly increasing keys cannot repeat.
 			if key, dup := repeatedKey(e.Attrs); dup {
 				panic(fmt.Sprintf("trace: attribute key %q appears twice on %s", key, e.Kind))
@@ -85,18 +103,17 @@ func (r *Recorder) Emit(t int64, e Event) Event {
 	e.Seq = r.seq
 	e.T = t
 	r.seq++
-	r.pending = appendLine(r.pending, &e, true)
+	r.pending = appendLine(r.pending, e, true, valuesPlain)
 	r.pending = append(r.pending, '\n')
 	if len(r.pending) >= r.chunkLimit {
 		r.flushChunk()
 	}
 	if r.keep {
-		r.events = append(r.events, e)
+		r.events = append(r.events, *e)
 	}
 	for _, fn := range r.watches {
-		fn(e)
+		fn(*e)
 	}
-	return e
 }
 
 // flushChunk hashes the pending lines and writes them out.
@@ -121,6 +138,15 @@ func (r *Recorder) writeHeader() {
 	}
 	_, r.err = r.out.Write(r.header)
 	r.header = nil
+}
+
+// checkPlainValues panics unless every attribute value of e is plain, as e.PlainValues said.
+func checkPlainValues(e *Event) {
+	for _, a := range e.Attrs {
+		if !plainString(a.Value) {
+			panic(fmt.Sprintf("trace: attribute %q of %s was passed as plain (PlainValues) but needs escaping: %q", a.Key, e.Kind, a.Value))
+		}
+	}
 }
 
 // repeatedKey returns a key that appears more than once in attrs, if any.
