@@ -22,9 +22,10 @@ import (
 //  2. Messages between two processes are delivered in the order they were sent (FIFO per
 //     sender-receiver pair), at most once, and only to the receiver incarnation that was
 //     current when the message was sent. A message to a dead incarnation is dropped. An Env
-//     that delivers a message twice anyway (an out-of-model duplicate fault) must deliver
-//     the second time the result of the message's CopyMessage() any method, if it has one:
-//     a receiver reuses the records array of a network buffer once it has consumed it.
+//     that delivers a message twice anyway (an out-of-model duplicate fault) must deliver,
+//     the second time, what the message's CopyMessage method returns if it has one
+//     (sim.MessageCopier): a receiver reuses the records array of a network buffer once it
+//     has consumed it, and a copy marks the records it carries as duplicated.
 //  3. Timers and storage completions of an incarnation never run after it dies (crash or
 //     Kill). A storage write that reported success is durable: it survives every crash.
 //  4. The same sequence of calls gives the same sequence of callbacks (determinism).

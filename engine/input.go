@@ -4,9 +4,10 @@ import "github.com/ckptsim/ckptsim/protocol"
 
 // inputChannel is the receiving end of one channel: buffers and events in arrival order,
 // waiting to be consumed. Its queue is bounded by the credits the receiver granted, plus
-// events, of which a sender emits a bounded number per checkpoint. After a restore, the
-// channel state recorded for the channel is replayed first, from its own queue, which
-// holds no credits.
+// events, of which a sender emits a bounded number per checkpoint, plus duplicates (the
+// out-of-model data.duplicate fault), each of which trails its original, so that no more
+// than the credits plus one can wait. After a restore, the channel state recorded for the
+// channel is replayed first, from its own queue, which holds no credits.
 type inputChannel struct {
 	from   string
 	replay [][]rec

@@ -79,3 +79,24 @@ func TestCopiedBufferSurvivesReuse(t *testing.T) {
 		t.Fatalf("duplicate holds %v after the original's array was reused, want %v", got, want)
 	}
 }
+
+// TestDuplicateHoldsNoCredit: a duplicate (bufferMsg.CopyMessage) is consumed like any
+// buffer but returns no credit and no array to the pool, and does not count against the
+// credit bound of the queue.
+func TestDuplicateHoldsNoCredit(t *testing.T) {
+	original := &bufferMsg{records: []rec{{seq: 1}, {seq: 2}}}
+	dup := original.CopyMessage().(*bufferMsg)
+	var in inputChannel
+	in.push(inItem{records: original.take("sum-0", "src-0")})
+	in.push(inItem{records: dup.take("sum-0", "src-0"), duplicate: dup.duplicate})
+	if in.queued() != 1 || in.duplicates != 1 {
+		t.Fatalf("queued %d, duplicates %d: want the original counted, the duplicate not", in.queued(), in.duplicates)
+	}
+	if item, credited := in.pop(); !credited || item.duplicate {
+		t.Errorf("the original: credited %v, duplicate %v", credited, item.duplicate)
+	}
+	item, credited := in.pop()
+	if credited || !item.duplicate || len(item.records) != 2 || in.duplicates != 0 {
+		t.Errorf("the duplicate: credited %v, duplicate %v, %d records, %d duplicates left", credited, item.duplicate, len(item.records), in.duplicates)
+	}
+}

@@ -52,7 +52,9 @@ func (t *task) applyOvertake(ps *pendingSnapshot) {
 	if o == nil || o.cp != ps.req.Checkpoint || !ps.recording && ps.finalised {
 		return
 	}
-	ps.data.channel[o.input] = append(ps.data.channel[o.input], o.records...)
+	if t.keepsChannelState() {
+		ps.data.channel[o.input] = append(ps.data.channel[o.input], o.records...)
+	}
 	t.overtake = nil
 }
 
@@ -79,7 +81,9 @@ func (t *task) sendPriority(out int, ev protocol.ChannelEvent) bool {
 	if ps.data.output == nil {
 		ps.data.output = make([][]rec, len(t.outputs))
 	}
-	ps.data.output[out] = append(ps.data.output[out], overtaken...)
+	if t.keepsChannelState() {
+		ps.data.output[out] = append(ps.data.output[out], overtaken...)
+	}
 	ps.data.sent[out] -= int64(len(overtaken))
 	t.proc.Send(o.to, &eventMsg{event: ev})
 	return true

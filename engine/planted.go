@@ -16,9 +16,11 @@ const (
 	// from such a checkpoint the record at the old offset is never read again. It shows
 	// only after a failover, as lost output.
 	BugSourceOffsetAhead PlantedBug = "source-offset-ahead"
-	// BugForgetChannelState leaves out the records an unaligned snapshot should store as
-	// in-flight channel state. The cut is inconsistent whenever a barrier overtook
-	// records, and those records are lost by a restore from it.
+	// BugForgetChannelState leaves out every record an unaligned snapshot should store as
+	// channel state: those it overtook in its input queues, those admitted on channels
+	// whose barrier had not arrived, and those its barrier overtook in its output queues.
+	// The cut is inconsistent whenever a barrier overtook records, and those records are
+	// lost by a restore from it.
 	BugForgetChannelState PlantedBug = "forget-channel-state"
 	// BugCommitOnAbort makes a two-phase-commit sink treat an aborted checkpoint like a
 	// completed one and commit its pending transactions at once, instead of leaving them
@@ -46,3 +48,6 @@ func (s *sourcePart) skipAhead(offsets []int64) {
 		}
 	}
 }
+
+// keepsChannelState is false when BugForgetChannelState is planted.
+func (t *task) keepsChannelState() bool { return t.rt.cfg.Bug != BugForgetChannelState }

@@ -131,10 +131,9 @@ func (t *task) recordChannelState(cp protocol.CheckpointID, input int, records [
 	if !ok || !ps.recording {
 		panic(fmt.Sprintf("engine: %s: admit asks to record channel state for %d, which is not recording", t.plan.id, cp))
 	}
-	if t.rt.cfg.Bug == BugForgetChannelState {
-		return
+	if t.keepsChannelState() {
+		ps.data.channel[input] = append(ps.data.channel[input], records...)
 	}
-	ps.data.channel[input] = append(ps.data.channel[input], records...)
 }
 
 // sealSnapshot finalises an unaligned snapshot whose channel state is complete.

@@ -8,7 +8,8 @@ import (
 )
 
 // catchers is, per planted bug, the property that must catch it: the one whose contract the
-// bug breaks first.
+// bug breaks first. It repeats plantedBugCatchers on purpose, so that a change there must
+// be made here too.
 var catchers = map[string]string{
 	string(engine.BugSourceOffsetAhead):  PropertyExactlyOnce,
 	string(engine.BugForgetChannelState): PropertyConsistentCut,

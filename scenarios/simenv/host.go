@@ -47,8 +47,9 @@ const envelopeBlock = 128
 
 // newEnvelope returns a new, zero envelope. Every message needs one, so they are cut from
 // blocks: one allocation per block instead of one per message. An envelope is never reused
-// (a duplicated message is delivered the second time in a copy, CopyMessage), and a block is garbage once
-// none of its envelopes is referenced any more, as messages in flight are short-lived.
+// (a duplicated message is delivered the second time in a copy, CopyMessage), and a block
+// is garbage once none of its envelopes is referenced any more, as messages in flight are
+// short-lived.
 func (e *Env) newEnvelope() *envelope {
 	if len(e.envelopes) == 0 {
 		e.envelopes = make([]envelope, envelopeBlock)
