@@ -93,3 +93,25 @@ func TestPlantedBugMustHaveItsCodePath(t *testing.T) {
 		t.Errorf("an unaligned job with forget-channel-state: %v, %v", s, err)
 	}
 }
+
+// TestPlantExpectsWhatTheJobPromises: lost records break exactly-once where the job
+// promises it, and at-least-once where it promises only that (checking exactly-once there
+// would fail without any bug).
+func TestPlantExpectsWhatTheJobPromises(t *testing.T) {
+	for _, tc := range []struct{ scenario, want string }{
+		{StandardName, PropertyExactlyOnce},
+		{"at-least-once-fan-in", PropertyAtLeastOnce},
+	} {
+		s, err := Lookup(tc.scenario)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Plant(s, string(engine.BugSourceOffsetAhead))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Name != tc.scenario+".source-offset-ahead" || p.Expect != (Expect{Verdict: VerdictFail, Property: tc.want}) {
+			t.Errorf("%s: planted as %s expecting %+v, want %s to fail", tc.scenario, p.Name, p.Expect, tc.want)
+		}
+	}
+}
