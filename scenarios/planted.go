@@ -49,8 +49,8 @@ func PlantedBugScenarios() []*Scenario {
 // Plant returns a copy of s, named "<name>.<bug>", whose engine has bug planted. It becomes a
 // negative control: it expects a failure of the property the bug breaks first among those
 // the job promises, so a run that catches the bug is as expected and one that misses it is
-// not. An unknown bug, or one
-// the job has no code path for, is an error that names the field.
+// not. An unknown bug, or one the job has no code path for, is an error that names the
+// field.
 func Plant(s *Scenario, bug string) (*Scenario, error) {
 	p := s.Clone()
 	p.Name = s.Name + "." + bug

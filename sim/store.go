@@ -123,12 +123,7 @@ func (s *Store) PutOwned(h *Host, key string, value []byte, done func(err error)
 // Get reads the value under key. done receives a copy of it, or ErrNotFound, ErrCorrupt,
 // ErrUnavailable or ErrReadFailed.
 func (s *Store) Get(h *Host, key string, done func(value []byte, err error)) {
-	if !s.issuable(h, OpGet) {
-		return
-	}
-	op := s.newOp(h, OpGet, key)
-	op.doneGet = done
-	s.issue(op)
+	s.get(h, key, false, done)
 }
 
 // GetShared is Get without the copy: done receives the stored bytes themselves, so the
@@ -138,11 +133,16 @@ func (s *Store) Get(h *Host, key string, done func(value []byte, err error)) {
 // contract already says read data is not changed, as the engine's does, it saves copying
 // every read-back of a checkpoint's metadata.
 func (s *Store) GetShared(h *Host, key string, done func(value []byte, err error)) {
+	s.get(h, key, true, done)
+}
+
+// get issues a read of key whose value is copied for done unless shared.
+func (s *Store) get(h *Host, key string, shared bool, done func(value []byte, err error)) {
 	if !s.issuable(h, OpGet) {
 		return
 	}
 	op := s.newOp(h, OpGet, key)
-	op.readShared = true
+	op.readShared = shared
 	op.doneGet = done
 	s.issue(op)
 }
