@@ -135,6 +135,9 @@ func printResult(w io.Writer, r *scenarios.Result) {
 	if r.Panic != "" {
 		fmt.Fprintln(w, "  (the panic's stack is in the artifact)")
 	}
+	for _, u := range r.Unexercised {
+		row("unexercised", u)
+	}
 	row("trace", fmt.Sprintf("%s (%d events)", r.TraceHash, r.Events))
 	row("time", fmt.Sprintf("%s virtual, %s wall%s", formatNanos(float64(r.VirtualNanos)), formatNanos(float64(r.WallNanos)), speedup(r)))
 	row("checkpoints", fmt.Sprintf("%d completed, %d aborted", r.CheckpointsCompleted, r.CheckpointsAborted))
