@@ -101,9 +101,10 @@ store). Then loop:
     checkpoint.complete, checkpoint.abort) before sending any of the
     Ready's Messages; use them for statistics too. Completed lists the
     checkpoints whose metadata write was confirmed with
-    MetadataPersisted(now, id, nil) since the last Ready, and the Messages
-    of the same Ready carry their completion notifications (as they carry
-    the triggers of Triggered and the abort notifications of Aborted).
+    MetadataPersisted(now, id, nil) since the previous Ready was taken,
+    and the Messages of the same Ready carry the completion notifications
+    they cause (as they carry the triggers of Triggered and the abort
+    notifications of Aborted).
     Why: the checkers order events by their position in the trace. A task
     that receives the notification of n traces notify.complete n, and a
     sink then traces sink.commit; if either lands in the trace before
