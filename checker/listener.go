@@ -26,7 +26,7 @@ type listenerState struct {
 	violations    []Violation
 }
 
-// ListenerContract checks the listener contract of DESIGN.md section 3, per task incarnation
+// ListenerContract checks the listener contract of package protocol, per task incarnation
 // (an incarnation starts at task.restore and ends at task.crash):
 //
 //   - notify.complete ids strictly increase, each greater than the id restored from, so each

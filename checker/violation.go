@@ -11,7 +11,7 @@ import (
 // and in artifacts, so they never change.
 type Property string
 
-// The properties of DESIGN.md section 5, plus well-formedness of the trace itself.
+// The properties ckptsim checks, plus well-formedness of the trace itself.
 const (
 	PropWellFormed       Property = "well-formed"
 	PropExactlyOnce      Property = "exactly-once"
