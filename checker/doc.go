@@ -24,6 +24,13 @@
 // step budget runs out, the verdict is unknown because of the machine, and the result's note
 // says so. It can only turn a decided verdict into unknown, never pass into fail or back.
 //
+// # Reference files
+//
+// ParseReference and ReadReference read a Reference written as JSON, and MarshalReference
+// writes one (reference_file.go has the format), so that a trace from any engine can be judged
+// without writing Go: simrun check -reference FILE TRACE runs Check on a trace file against
+// one, and simrun run -reference-out FILE writes the reference of a built-in run.
+//
 // # Cost
 //
 // Every property except the two porcupine checks is one pass over the trace with maps keyed
