@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
 )
 
@@ -13,6 +15,7 @@ func (a *app) runOne(args []string) int {
 	var seed seedFlag
 	fs.Var(&seed, "seed", "the seed")
 	tracePath := fs.String("trace", "", "write the trace (JSON Lines) to this file")
+	referenceOut := fs.String("reference-out", "", "write the run's reference (with its trace hash) to this file, for simrun check")
 	artifactDir := fs.String("artifacts", "", "save an artifact of a failing run in this directory")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	htmlPath := fs.String("html", "", "write porcupine's picture of a non-linearizable history to this file")
@@ -39,6 +42,14 @@ func (a *app) runOne(args []string) int {
 	if err != nil {
 		return a.fail("run: %s: %s", s.Name, trimPackage(err))
 	}
+	// The reference is derived before anything is written, so that a scenario without one is
+	// bad input that leaves every file alone.
+	var ref checker.Reference
+	if *referenceOut != "" {
+		if ref, err = scenarios.ReferenceFor(s); err != nil {
+			return a.fail("run: -reference-out: %s", trimPackage(err))
+		}
+	}
 	pics, err := reservePictures(*htmlPath)
 	if err != nil {
 		return a.fail("run: -html: %v", err)
@@ -63,6 +74,12 @@ func (a *app) runOne(args []string) int {
 	if err != nil {
 		return a.fail("run: %s seed %d: %s", s.Name, seed.value, trimPackage(err))
 	}
+	if *referenceOut != "" {
+		ref.TraceHash = res.TraceHash
+		if err := os.WriteFile(*referenceOut, checker.MarshalReference(ref), 0o644); err != nil {
+			return a.fail("run: -reference-out: %v", err)
+		}
+	}
 	path := a.save(policy, plan, res)
 
 	if *asJSON {
@@ -70,11 +87,15 @@ func (a *app) runOne(args []string) int {
 		if drawn != "" {
 			out.HTML, out.HTMLProperty = *htmlPath, drawn
 		}
+		out.Reference = *referenceOut
 		writeJSON(a.stdout, out)
 	} else {
 		printResult(a.stdout, res)
 		if *tracePath != "" {
 			fmt.Fprintf(a.stdout, "%-12s %s\n", "trace file:", *tracePath)
+		}
+		if *referenceOut != "" {
+			fmt.Fprintf(a.stdout, "%-12s %s\n", "reference:", *referenceOut)
 		}
 		if pics != nil {
 			printPicture(a, *htmlPath, drawn)
@@ -97,4 +118,5 @@ type runJSON struct {
 	*scenarios.Result
 	HTML         string `json:"html,omitempty"`
 	HTMLProperty string `json:"html_property,omitempty"`
+	Reference    string `json:"reference,omitempty"` // the file -reference-out wrote
 }
