@@ -156,7 +156,7 @@ func assertSameVerdicts(t *testing.T, what string, out checkOutput, judged []str
 	}
 }
 
-// TestCheckBadInput: bad usage and bad input to check exit 2 with one line on stderr, print
+// TestCheckBadInput: bad usage and bad input to check (and to run's -reference-out) exit 2 with one line on stderr, print
 // nothing on stdout and change no file.
 func TestCheckBadInput(t *testing.T) {
 	dir := inTempDir(t)
@@ -189,17 +189,18 @@ func TestCheckBadInput(t *testing.T) {
 		{"unknown property", []string{"check", "-check", "well-formed,exactly-twice", good}, "", `check: -check: unknown property "exactly-twice" (properties: well-formed,`},
 		{"empty property", []string{"check", "-check", "well-formed,", good}, "", `unknown property ""`},
 		{"unknown flag", []string{"check", "-refrence", badRef, good}, "", "check: unknown flag -refrence"},
+		{"reference out into a missing directory", []string{"run", "-scenario", "standard", "-seed", "1", "-trace", good, "-reference-out", filepath.Join(dir, "no", "ref.json")}, "", "run: -reference-out " + filepath.Join(dir, "no", "ref.json") + ": no directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := snapshotDir(t, dir)
-			a := testApp(t, nil)
+			a := testApp(t, scenarios.NewSimulation())
 			a.stdin = strings.NewReader(tc.stdin)
 			r := a.invoke(tc.args...)
 			if r.code != exitUsage {
 				t.Errorf("exit %d, want %d (stderr %q)", r.code, exitUsage, r.stderr)
 			}
-			if strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "simrun: check: ") {
-				t.Errorf("stderr is not one line starting with \"simrun: check: \": %q", r.stderr)
+			if strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "simrun: "+tc.args[0]+": ") {
+				t.Errorf("stderr is not one line starting with \"simrun: %s: \": %q", tc.args[0], r.stderr)
 			}
 			if !strings.Contains(r.stderr, tc.want) {
 				t.Errorf("stderr %q\ndoes not contain %q", r.stderr, tc.want)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
@@ -49,6 +50,9 @@ func (a *app) runOne(args []string) int {
 		if ref, err = scenarios.ReferenceFor(s); err != nil {
 			return a.fail("run: -reference-out: %s", trimPackage(err))
 		}
+		if info, err := os.Stat(filepath.Dir(*referenceOut)); err != nil || !info.IsDir() {
+			return a.fail("run: -reference-out %s: no directory %s", *referenceOut, filepath.Dir(*referenceOut))
+		}
 	}
 	pics, err := reservePictures(*htmlPath)
 	if err != nil {
@@ -58,6 +62,16 @@ func (a *app) runOne(args []string) int {
 	if err != nil {
 		pics.discard()
 		return a.fail("run: -trace: %v", err)
+	}
+	// Created with the trace file, before the run, so that a path it cannot write is bad
+	// input before any work; written once the run has given its trace hash.
+	refFile, err := openTrace(*referenceOut)
+	if err != nil {
+		pics.discard()
+		if traceFile != nil {
+			traceFile.Close()
+		}
+		return a.fail("run: -reference-out: %v", err)
 	}
 	if !*asJSON {
 		printPlan(a.stdout, plan)
@@ -72,11 +86,14 @@ func (a *app) runOne(args []string) int {
 	}
 	pics.discard()
 	if err != nil {
+		if refFile != nil {
+			refFile.Close()
+		}
 		return a.fail("run: %s seed %d: %s", s.Name, seed.value, trimPackage(err))
 	}
-	if *referenceOut != "" {
+	if refFile != nil {
 		ref.TraceHash = res.TraceHash
-		if err := os.WriteFile(*referenceOut, checker.MarshalReference(ref), 0o644); err != nil {
+		if err := writeAndClose(refFile, checker.MarshalReference(ref)); err != nil {
 			return a.fail("run: -reference-out: %v", err)
 		}
 	}
@@ -111,6 +128,15 @@ func (a *app) runOne(args []string) int {
 		return exitUnexpected
 	}
 	return exitOK
+}
+
+// writeAndClose writes data to f and closes it; either failing is the error.
+func writeAndClose(f *os.File, data []byte) error {
+	_, err := f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // runJSON is `run -json`'s object: the result, and the picture -html wrote, if any.
