@@ -55,6 +55,13 @@
 //	                        a trace reaching each deadline                unknown: trace ends before it
 //	determinism             Reference.TraceHash                           unknown: no trace hash
 //
+// # Reference files
+//
+// ParseReference and ReadReference read a Reference written as JSON, and MarshalReference
+// writes one (reference_file.go has the format), so that a trace from any engine can be judged
+// without writing Go: simrun check -reference FILE TRACE runs Check on a trace file against
+// one, and simrun run -reference-out FILE writes the reference of a built-in run.
+//
 // # Cost
 //
 // Every property except the two porcupine checks is one pass over the trace with maps keyed
