@@ -143,34 +143,15 @@ func parseProperties(list string) ([]checker.Property, error) {
 	return props, nil
 }
 
-// judgeTrace runs the checkers. A property whose reference holds nothing to judge it by must
-// not read as a pass, so liveness without any bound is unknown (the checker checks only the
-// bounds it is given). A panic of a checker on a foreign trace is a checker bug, but it is
-// reported on one line like bad input, not as a stack trace.
+// judgeTrace runs the checkers. A panic of a checker on a foreign trace is a checker bug, but
+// it is reported on one line like bad input, not as a stack trace.
 func judgeTrace(events []trace.Event, ref checker.Reference, props []checker.Property) (report checker.Report, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("the checkers failed on this trace (a checker bug; please report it with the trace): %v", r)
 		}
 	}()
-	report = checker.Check(events, ref, checker.Options{Properties: props})
-	l := ref.Liveness
-	if l.CheckpointAfterHealNanos == 0 && l.AlignmentMaxNanos == 0 && len(l.FinishTasks) == 0 {
-		for i, res := range report.Results {
-			if res.Property == checker.PropLiveness && res.Verdict == checker.VerdictPass {
-				report.Results[i].Verdict = checker.VerdictUnknown
-				report.Results[i].Note = joinNotes(res.Note, "the reference has no liveness bounds")
-			}
-		}
-	}
-	return report, nil
-}
-
-func joinNotes(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
+	return checker.Check(events, ref, checker.Options{Properties: props}), nil
 }
 
 // loadReference reads a reference file.
