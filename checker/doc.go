@@ -94,6 +94,16 @@
 // (LivenessBounds.NotifyMaxNanos after completion) lies in the trace. The rules exist because
 // a two-phase-commit sink turns each notification into an irreversible external effect.
 //
+// checkpoint-outcome. No checkpoint vanishes: every checkpoint asked for (checkpoint.request;
+// checkpoint.trigger for an engine that traces no requests) ends with checkpoint.complete or
+// with checkpoint.abort carrying a reason. A coordinator.crash drops what its incarnation had
+// pending, and a checkpoint still running when the trace ends is judged only if the trace
+// shows the job ended (every task's last lifecycle event is task.finish): then it is a
+// violation pinned to the last event. A second request of an id still pending, and an abort
+// without a reason, are violations too. Without any request, or when none of them ended, the
+// verdict is unknown. A coordinator that finishes a job, fails it over or gives up on a
+// checkpoint must say so in the trace, or a snapshot it dropped reads as if it never existed.
+//
 // durable-before-visible. No completion becomes visible before it is durable, and failover
 // never forgets one. A notify.complete for n must follow checkpoint.complete n; a sink.commit
 // of n's transaction must follow the completion of some m >= n. The coordinator's failover is
@@ -137,8 +147,9 @@
 // or numbers. Each property reads only these fields, and a property whose events are absent
 // passes vacuously, so emit everything the properties you care about need:
 //
-//   - checkpoint.trigger (cp; savepoint=true for savepoints), checkpoint.persist and
-//     checkpoint.complete (cp) from the coordinator, checkpoint.abort (cp) when it gives up,
+//   - checkpoint.request (cp) when a checkpoint is asked for, if it may wait before it
+//     starts; checkpoint.trigger (cp; savepoint=true for savepoints), checkpoint.persist and
+//     checkpoint.complete (cp) from the coordinator, checkpoint.abort (cp reason) when it gives up,
 //     coordinator.crash and coordinator.recover (cp: the latest completed id it read back).
 //   - snapshot.taken (task cp) with state, and per channel sent.<to>, recv.<from> and
 //     chan.<from> counts (zero counts may be left out); tokens and chantokens.<from> for
