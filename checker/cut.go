@@ -14,7 +14,7 @@ type channel struct{ from, to string }
 //
 // That is, every record S emitted before its snapshot is either reflected in R's state or
 // saved as in-flight channel state, and nothing R consumed before its snapshot was emitted
-// after S's. For a token workload (ref.TokenTotal > 0) the tokens held at the tasks plus
+// after S's. For a token workload (ref.TokenWorkload, or ref.TokenTotal > 0) the tokens held at the tasks plus
 // those recorded in flight (chantokens.*) must add up to the total.
 //
 // A violation is pinned to the later of the channel's two snapshots, the moment the cut
@@ -55,7 +55,7 @@ func ConsistentCut(events []trace.Event, ref Reference) Result {
 			}
 			judged[e.CP] = true
 			violations = append(violations, judgeCut(events, e, snapshots[e.CP], carried, finished)...)
-			if ref.TokenTotal > 0 {
+			if ref.tokenWorkload() {
 				violations = append(violations, judgeTokens(events, e, snapshots[e.CP], ref.TokenTotal)...)
 			}
 			for task, index := range snapshots[e.CP] {

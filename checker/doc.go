@@ -73,7 +73,7 @@
 // state; a record R consumed that S emitted after its snapshot would make the restored state
 // hold an effect without its cause. This is the Chandy-Lamport condition, and it holds for
 // aligned checkpoints (chan is 0) and unaligned ones alike. For token workloads
-// (Reference.TokenTotal > 0), tokens held (tokens) plus tokens in flight (chantokens.*) add up
+// (Reference.TokenWorkload, or TokenTotal > 0), tokens held (tokens) plus tokens in flight (chantokens.*) add up
 // to the total. Only completed checkpoints are judged, since only they are restored; a
 // channel whose sender finished before the checkpoint is not judged.
 //
