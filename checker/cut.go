@@ -23,8 +23,8 @@ type channel struct{ from, to string }
 // nothing R consumed before its snapshot was sent after S's. Senders and receivers are
 // judged alike: an end missing from the cut counts as a snapshot that holds nothing, so
 // records at the other end that need it are a violation. For a token workload
-// (ref.TokenTotal > 0) the tokens held at the tasks plus those recorded in flight
-// (chantokens.*) must add up to the total.
+// (ref.TokenWorkload, or ref.TokenTotal > 0) the tokens held at the tasks plus those
+// recorded in flight (chantokens.*) must add up to the total.
 //
 // A violation is pinned to the later of the channel's two snapshots, the moment the cut
 // closed inconsistent, or, for tokens and missing ends, to the snapshot that shows it.
@@ -72,7 +72,7 @@ func ConsistentCut(events []trace.Event, ref Reference) Result {
 			}
 			found, counted := judgeCut(events, e, cut)
 			violations = append(violations, found...)
-			if ref.TokenTotal > 0 {
+			if ref.tokenWorkload() {
 				violations = append(violations, judgeTokens(events, e, cut, ref.TokenTotal)...)
 				counted = true
 			}

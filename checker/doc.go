@@ -118,8 +118,8 @@
 // make the restored state hold an effect without its cause. This is the Chandy-Lamport
 // condition, for aligned checkpoints (chan and out are 0) and unaligned ones alike. Senders
 // and receivers are judged alike: an end missing from the cut holds nothing, so records at
-// the other end that need it are a violation. For token workloads (Reference.TokenTotal >
-// 0), tokens held (tokens) plus tokens in flight (chantokens.*) add up to the total. Only
+// the other end that need it are a violation. For token workloads (Reference.TokenWorkload, or
+// TokenTotal > 0), tokens held (tokens) plus tokens in flight (chantokens.*) add up to the total. Only
 // completed checkpoints are judged, since only they are restored.
 //
 // restore-fidelity. A task.restore from checkpoint n carries the same state digest (attr
@@ -139,6 +139,16 @@
 // of (or restored from) the latest completed checkpoint whose notification deadline
 // (LivenessBounds.NotifyMaxNanos after completion) lies in the trace. The rules exist because
 // a two-phase-commit sink turns each notification into an irreversible external effect.
+//
+// checkpoint-outcome. No checkpoint vanishes: every checkpoint asked for (checkpoint.request;
+// checkpoint.trigger for an engine that traces no requests) ends with checkpoint.complete or
+// with checkpoint.abort carrying a reason. A coordinator.crash drops what its incarnation had
+// pending, and a checkpoint still running when the trace ends is judged only if the trace
+// shows the job ended (every task's last lifecycle event is task.finish): then it is a
+// violation pinned to the last event. A second request of an id still pending, and an abort
+// without a reason, are violations too. Without any request, or when none of them ended, the
+// verdict is unknown. A coordinator that finishes a job, fails it over or gives up on a
+// checkpoint must say so in the trace, or a snapshot it dropped reads as if it never existed.
 //
 // durable-before-visible. No completion becomes visible before it is durable, and failover
 // never forgets one. A notify.complete for n must follow checkpoint.complete n; a sink.commit
@@ -188,7 +198,8 @@
 // unknown or unexercised, never passed, so emit everything the properties you care about
 // need:
 //
-//   - checkpoint.trigger (cp; savepoint=true for savepoints), checkpoint.persist and
+//   - checkpoint.request (cp) when a checkpoint is asked for, if it may wait before it
+//     starts; checkpoint.trigger (cp; savepoint=true for savepoints), checkpoint.persist and
 //     checkpoint.complete (cp) from the coordinator, checkpoint.abort (cp reason) when it
 //     gives up, coordinator.crash and coordinator.recover (cp: the latest completed id it
 //     read back).

@@ -23,6 +23,8 @@ const (
 	PropSinkVisibility   Property = "sink-visibility"
 	PropLiveness         Property = "liveness"
 	PropDeterminism      Property = "determinism"
+	// PropCheckpointOutcome: every checkpoint asked for completes or aborts with a reason.
+	PropCheckpointOutcome Property = "checkpoint-outcome"
 )
 
 // AllProperties lists every property in the order Check runs and reports them.
@@ -33,6 +35,7 @@ var AllProperties = []Property{
 	PropConsistentCut,
 	PropRestoreFidelity,
 	PropListenerContract,
+	PropCheckpointOutcome,
 	PropDurableVisible,
 	PropSinkVisibility,
 	PropLiveness,

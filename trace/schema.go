@@ -6,6 +6,12 @@ import "slices"
 // kind; "attrs:" lists attributes (Event.Attrs) that producers should set and checkers read.
 const (
 	// Coordinator and checkpoint lifecycle.
+	// KindCheckpointRequest: a checkpoint is asked for and its id reserved, before it can
+	// start (its id persisted, room for it among those in flight). A coordinator that traces
+	// requests makes every checkpoint visible from the moment it is asked for, so one that
+	// never starts cannot vanish unseen; checkpoint.trigger follows when it starts, and
+	// checkpoint.complete or checkpoint.abort ends it either way.
+	KindCheckpointRequest  = "checkpoint.request"  // task=coordinator cp
 	KindCheckpointTrigger  = "checkpoint.trigger"  // task=coordinator cp; attrs: savepoint=true
 	KindCheckpointPersist  = "checkpoint.persist"  // task=coordinator cp: metadata write to the completed-checkpoint store begins
 	KindCheckpointComplete = "checkpoint.complete" // task=coordinator cp: the metadata write is durable
@@ -112,7 +118,7 @@ const ListSeparator = " "
 
 // kinds lists every kind above; schema_test.go keeps it in step with the constants.
 var kinds = []string{
-	KindCheckpointTrigger, KindCheckpointPersist, KindCheckpointComplete, KindCheckpointAbort,
+	KindCheckpointRequest, KindCheckpointTrigger, KindCheckpointPersist, KindCheckpointComplete, KindCheckpointAbort,
 	KindCoordinatorCrash, KindCoordinatorRecover, KindJobFailover,
 	KindBarrierSend, KindBarrierRecv, KindSnapshotTaken, KindSnapshotCarried, KindSnapshotAck, KindSnapshotDecline,
 	KindNotifyComplete, KindNotifyAbort,

@@ -106,7 +106,7 @@ func describeWorkload(s *scenarios.Scenario) string {
 	switch w.Kind {
 	case scenarios.WorkloadTokens:
 		return fmt.Sprintf("tokens transfers=%d max_transfer=%d initial_tokens=%d record_interval=%s",
-			w.Transfers, w.MaxTransfer, w.InitialTokens, w.RecordInterval)
+			w.Transfers, w.MaxTransfer, w.InitialBalance(), w.RecordInterval)
 	case scenarios.WorkloadKeyedSum:
 		return fmt.Sprintf("keyed-sum records=%d keys=%d record_interval=%s", w.Records, w.Keys, w.RecordInterval)
 	}
