@@ -238,21 +238,11 @@ type checkJSON struct {
 
 // checkResult is one property's result in `check -json`.
 type checkResult struct {
-	Property   string           `json:"property"`
-	Verdict    string           `json:"verdict"`
-	Note       string           `json:"note,omitempty"`
-	Violations []checkViolation `json:"violations"`
-	Omitted    int              `json:"omitted"`
-}
-
-// checkViolation is a violation in `check -json`, with the field names of `run -json`.
-type checkViolation struct {
-	Property string `json:"property"`
-	Message  string `json:"message"`
-	Seq      uint64 `json:"seq"`
-	T        int64  `json:"t"`
-	Task     string `json:"task"`
-	CP       uint64 `json:"cp"`
+	Property   string                `json:"property"`
+	Verdict    string                `json:"verdict"`
+	Note       string                `json:"note,omitempty"`
+	Violations []scenarios.Violation `json:"violations"`
+	Omitted    int                   `json:"omitted"`
 }
 
 func resultsForJSON(report checker.Report) []checkResult {
@@ -262,11 +252,11 @@ func resultsForJSON(report checker.Report) []checkResult {
 			Property:   string(res.Property),
 			Verdict:    string(res.Verdict),
 			Note:       res.Note,
-			Violations: []checkViolation{},
+			Violations: []scenarios.Violation{},
 			Omitted:    res.Omitted,
 		}
 		for _, v := range res.Violations {
-			out.Violations = append(out.Violations, checkViolation{
+			out.Violations = append(out.Violations, scenarios.Violation{
 				Property: string(v.Property), Message: v.Message, Seq: v.Seq, T: v.T, Task: v.Task, CP: v.CP,
 			})
 		}
