@@ -58,7 +58,7 @@ func DefaultProperties(ref Reference) []Property {
 		props = append(props, PropAtLeastOnce)
 	}
 	props = append(props, PropConsistentCut, PropRestoreFidelity, PropListenerContract,
-		PropDurableVisible, PropSinkVisibility, PropLiveness)
+		PropCheckpointOutcome, PropDurableVisible, PropSinkVisibility, PropLiveness)
 	if ref.TraceHash != "" {
 		props = append(props, PropDeterminism)
 	}

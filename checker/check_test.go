@@ -9,7 +9,7 @@ import (
 func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	got := DefaultProperties(Reference{Guarantee: GuaranteeAtLeastOnce, TraceHash: "ab"})
 	want := []Property{PropWellFormed, PropAtLeastOnce, PropConsistentCut, PropRestoreFidelity,
-		PropListenerContract, PropDurableVisible, PropSinkVisibility, PropLiveness, PropDeterminism}
+		PropListenerContract, PropCheckpointOutcome, PropDurableVisible, PropSinkVisibility, PropLiveness, PropDeterminism}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}

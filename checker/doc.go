@@ -35,25 +35,26 @@
 //
 // What each property needs, and what it concludes without it:
 //
-//	property                needs                                         without it
-//	well-formed             any event                                     unknown: no events
-//	exactly-once,           Reference.Output                              unknown: no expected output
+//	property                needs                                          without it
+//	well-formed             any event                                      unknown: no events
+//	exactly-once,           Reference.Output                               unknown: no expected output
 //	  at-least-once         (sink.write/writes, sink.commit, sink.upsert)  (no commit: records lost, fail)
-//	consistent-cut          checkpoint.complete (or coordinator.recover)  unknown: no cut to judge
+//	consistent-cut          checkpoint.complete (or coordinator.recover)   unknown: no cut to judge
 //	                        snapshot.taken or snapshot.carried for each    unknown: checkpoint n completed
-//	                          completed checkpoint                          but no snapshot for it
+//	                          completed checkpoint                           but no snapshot for it
 //	                        channel counts (sent./recv./chan./out.) or     unknown: no snapshot counts a
 //	                          tokens on those snapshots                      channel or tokens
-//	restore-fidelity        task.restore from a checkpoint                unexercised: nothing restored
-//	                        state digests on restores and snapshots       unknown: no digest to compare
-//	listener-contract       notify.complete, notify.abort or sink.commit  unknown: no listener call
-//	durable-before-visible  checkpoint.complete (or recover of one)       unknown: nothing durable
+//	restore-fidelity        task.restore from a checkpoint                 unexercised: nothing restored
+//	                        state digests on restores and snapshots        unknown: no digest to compare
+//	listener-contract       notify.complete, notify.abort or sink.commit   unknown: no listener call
+//	checkpoint-outcome      checkpoint.request or checkpoint.trigger       unknown: nothing asked for
+//	durable-before-visible  checkpoint.complete (or recover of one)        unknown: nothing durable
 //	                        checkpoint.persist before each completion      unknown: completion without persist
-//	sink-visibility         sink.read                                     unknown: no reader to judge
-//	liveness                a bound in Reference.Liveness                 unknown: no liveness bound
-//	                        a heal or liveness phase after phase=fault    unknown: fault phase never healed
-//	                        a trace reaching each deadline                unknown: trace ends before it
-//	determinism             Reference.TraceHash                           unknown: no trace hash
+//	sink-visibility         sink.read                                      unknown: no reader to judge
+//	liveness                a bound in Reference.Liveness                  unknown: no liveness bound
+//	                        a heal or liveness phase after phase=fault     unknown: fault phase never healed
+//	                        a trace reaching each deadline                 unknown: trace ends before it
+//	determinism             Reference.TraceHash                            unknown: no trace hash
 //
 // # Reference files
 //
