@@ -16,7 +16,9 @@ type taskCheckpoint struct {
 // (or job.failover) with cp n > 0 must name a checkpoint that had completed before it and is
 // not a savepoint (savepoints are never used for automatic recovery), and the state digest
 // the restore carries (attr state: operator state and source offsets) must equal the digest
-// of the same task's snapshot.taken for n. Each violation is pinned to the restore.
+// of the same task's snapshot.taken for n (or of the snapshot a snapshot.carried names for
+// it). Each violation is pinned to the restore. A trace without a restore from a checkpoint
+// leaves the property unexercised; restores whose state no digest shows leave it unknown.
 func RestoreFidelity(events []trace.Event) Result {
 	snapshotAt := make(map[taskCheckpoint]int) // index of the latest snapshot.taken
 	checkpoints := newLedger()
