@@ -23,13 +23,14 @@ const generatorStream = 0x67656e6572617465
 
 // Generate draws a scenario from seed over every knob of the scenario file that a correct
 // protocol must survive: the mode; the topology (every built shape the engine can judge and
-// explicit graphs); parallelism; the workload and its size and pace; the sink; every
+// explicit graphs); parallelism; the workload and its size and pace (for chandy-lamport,
+// random transfers or a script of sends, snapshots, crashes and restarts); the sink; every
 // checkpoint setting (interval, timeout, min pause, 1 to 3 concurrent checkpoints where the
 // mode allows more than one, tolerable failures, alignment timeout, retained checkpoints,
-// inline state, unverified writes); the phases; and the faults: none, a schedule of in-model
-// entries on times and on trace events, or a swarm. Its expectation is pass with the default
-// properties, so any other verdict on any seed is a bug: in the protocol, the engine, a
-// checker, or this generator.
+// inline state, unverified writes); the phases and limits; and the faults: none, a schedule
+// of in-model entries on times and on trace events, or a swarm. Its expectation is pass with
+// the default properties, so any other verdict on any seed is a bug: in the protocol, the
+// engine, a checker, or this generator.
 //
 // What it leaves out, and why:
 //   - out-of-model faults (data.*, storage.lost, external.timeout) and planted bugs, which
@@ -38,7 +39,6 @@ const generatorStream = 0x67656e6572617465
 //     corrupted ones: both are the misconfigurations negative controls show;
 //   - dataflow cycles, whose output depends on timing (this build refuses to judge them),
 //     and graphs that feed a sum a key's records from several channels, for the same reason;
-//   - chandy-lamport scripts, hand-written exercises rather than a space to sample;
 //   - unbounded input, which a scenario file cannot ask for: every source is bounded. The
 //     input is either short, ending inside the fault phase (faults then hit a finishing
 //     job), or long enough to outlast the fault and heal phases.
@@ -82,7 +82,16 @@ func (g *generator) scenario() *Scenario {
 	// the bound leaves twice that and a second for the job's own recovery.
 	c := s.Checkpoint
 	need := 2*(c.Timeout+c.MinPause+c.Interval) + Seconds(1)
-	s.Limits.LivenessBound = max(Seconds(3), need) + Millis(100*g.between(0, 20))
+	l := &s.Limits
+	l.LivenessBound = max(Seconds(3), need) + Millis(100*g.between(0, 20))
+	if g.r.IntN(2) == 0 {
+		// The phases (the liveness phase runs a quarter past its bound) and up to 5s more.
+		l.MaxVirtualTime = l.FaultPhase + l.HealPhase + l.LivenessBound*5/4 + Millis(100*g.between(0, 50))
+	}
+	if g.r.IntN(2) == 0 {
+		// Far above what the largest draw needs, so that no run ends at the limit.
+		l.MaxEvents = g.between(defaultMaxEvents, 5*defaultMaxEvents)
+	}
 	g.faults(s)
 	return s
 }
@@ -247,8 +256,60 @@ func (g *generator) chandyLamport(s *Scenario) {
 	w.Kind = WorkloadTokens
 	w.MaxTransfer = g.between(1, 20)
 	w.InitialTokens = g.between(w.MaxTransfer, 200)
+	if g.r.IntN(4) == 0 {
+		g.script(s)
+		return
+	}
 	transfers, pace := g.input(s)
 	w.Transfers, w.RecordInterval = transfers, pace
+}
+
+// script draws a chandy-lamport exercise in place of random transfers: sends along links of
+// tokens the sender holds, snapshots, advances of the clock, and crashes each followed, as a
+// rule, by a restart of the same process, all inside the first half of the fault phase.
+func (g *generator) script(s *Scenario) {
+	graph := s.Graph()
+	processes := graph.Tasks()
+	balance := map[string]int64{}
+	for _, p := range processes {
+		balance[p] = s.Workload.InitialTokens
+	}
+	budget := s.Limits.FaultPhase / 2
+	var used Duration
+	down := ""
+	for range g.between(5, 40) {
+		switch n := g.r.IntN(20); {
+		case n < 9:
+			l := pick(g, graph.Links)
+			if balance[l.From] == 0 {
+				continue
+			}
+			tokens := g.between(1, balance[l.From])
+			balance[l.From] -= tokens
+			balance[l.To] += tokens
+			s.Script = append(s.Script, Step{Op: StepSend, From: l.From, To: l.To, Tokens: tokens})
+		case n < 12:
+			s.Script = append(s.Script, Step{Op: StepSnapshot, Process: pick(g, processes)})
+		case n < 18:
+			by := Millis(g.between(1, 50))
+			if used+by > budget {
+				continue
+			}
+			used += by
+			s.Script = append(s.Script, Step{Op: StepAdvance, By: by})
+		case down == "":
+			down = pick(g, processes)
+			s.Script = append(s.Script, Step{Op: StepCrash, Process: down})
+		default:
+			s.Script = append(s.Script, Step{Op: StepRestart, Process: down})
+			down = ""
+		}
+	}
+	if down != "" && g.r.IntN(4) != 0 {
+		s.Script = append(s.Script, Step{Op: StepRestart, Process: down})
+	}
+	// The script's sends replace the transfers; its clock paces nothing else.
+	s.Workload.RecordInterval = Millis(g.between(1, 10))
 }
 
 // raiseBalances doubles the processes' initial balance until every drawn transfer can be

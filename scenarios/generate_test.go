@@ -42,7 +42,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 // cycle, no output that depends on timing, a token job the engine accepts). Validation is
 // Generate's own check; this one computes references, so it covers fewer seeds.
 func TestGenerateDrawsRunnableScenarios(t *testing.T) {
-	for seed := uint64(1); seed <= 120; seed++ {
+	for seed := uint64(1); seed <= 60; seed++ {
 		s := Generate(seed)
 		p, err := PlanFor(s, seed)
 		if err == nil {
@@ -78,6 +78,12 @@ func TestGenerateCoversTheKnobs(t *testing.T) {
 		mark("unverified writes", c.UnverifiedWrites)
 		mark("initiators", s.Mode == ModeChandyLamport && len(c.Initiators) > 0)
 		mark("parallelism", s.Topology.Parallelism > 4)
+		mark("script", s.Mode == ModeChandyLamport && len(s.Script) > 0)
+		mark("max virtual time", s.Limits.MaxVirtualTime != s.Limits.FaultPhase+s.Limits.HealPhase+2*s.Limits.LivenessBound)
+		mark("max events", s.Limits.MaxEvents != defaultMaxEvents)
+		for _, st := range s.Script {
+			mark("step", st.Op)
+		}
 		ends := Duration(int64(s.Workload.Records+s.Workload.Transfers) * s.Workload.RecordInterval.Nanos())
 		mark("input ends in the fault phase", ends < s.Limits.FaultPhase)
 		switch {
@@ -117,7 +123,10 @@ func TestGenerateCoversTheKnobs(t *testing.T) {
 			want = append(want, "max concurrent "+m+" "+n)
 		}
 	}
-	for _, knob := range []string{"trace each write", "transaction timeout", "min pause", "tolerable failures", "retained", "inline state", "unverified writes"} {
+	for _, op := range StepOps {
+		want = append(want, "step "+op)
+	}
+	for _, knob := range []string{"script", "max virtual time", "max events", "trace each write", "transaction timeout", "min pause", "tolerable failures", "retained", "inline state", "unverified writes"} {
 		want = append(want, knob+" true", knob+" false")
 	}
 	for _, k := range faults.Kinds() {
