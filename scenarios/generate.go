@@ -60,7 +60,22 @@ func Generate(seed uint64) *Scenario {
 // generator holds one draw.
 type generator struct {
 	r *rand.Rand
+	// copies is how many times the sinks receive each source record: a broadcast
+	// multiplies it by the receivers, a diamond doubles it. sourceTasks counts the source
+	// subtasks. Together they bound the input, so that a drawn job can keep up with its
+	// own input (see input).
+	copies      int
+	sourceTasks int
 }
+
+// maxCopies bounds how many times a broadcast or a diamond may multiply each record, and
+// maxOutputRecords the records all sinks receive in a failure-free run: a job that writes
+// more than that cannot keep up with its input on the simulator, its checkpoints take
+// ever longer after a failover, and a correct run fails liveness for its size alone.
+const (
+	maxCopies        = 8
+	maxOutputRecords = 60_000
+)
 
 func (g *generator) scenario() *Scenario {
 	s := &Scenario{Name: GeneratedName, Mode: pick(g, Modes), Expect: Expect{Verdict: VerdictPass}}
@@ -111,12 +126,16 @@ func (g *generator) dataflow(s *Scenario) {
 		g.explicitDataflow(s)
 	} else {
 		t.Parallelism = g.parallelism()
+		g.copies, g.sourceTasks = 1, t.Parallelism
 	}
 	switch t.Kind {
 	case TopologyPipeline:
 		t.Stages = int(g.between(1, 3))
 	case TopologyFanInUnion:
 		t.Inputs = int(g.between(2, 4))
+		g.sourceTasks *= t.Inputs
+	case TopologyDiamond:
+		g.copies = 2
 	}
 	s.Workload.Records, s.Workload.RecordInterval = g.input(s)
 	s.Sink = &Sink{Kind: pick(g, SinkKinds), TraceEachWrite: g.r.IntN(4) == 0}
@@ -150,18 +169,25 @@ func (g *generator) explicitDataflow(s *Scenario) {
 	}
 	add := func(name, kind string, parallelism int) {
 		if last != "" {
-			t.Links = append(t.Links, Link{From: last, To: name, Partition: g.partition(parallelismOf(last), parallelism, kind == NodeSum, &ordered)})
+			t.Links = append(t.Links, Link{From: last, To: name, Partition: g.partition(parallelismOf(last), parallelism, kind == NodeSum, &ordered, &g.copies)})
 		}
 		t.Nodes = append(t.Nodes, Node{Name: name, Kind: kind, Parallelism: parallelism})
 		last = name
 	}
+	g.copies = 1
 	add("src_a", NodeSource, g.parallelism())
+	g.sourceTasks = t.Nodes[0].Parallelism
 	if g.r.IntN(2) == 0 {
 		merge := g.parallelism()
 		add("merge", NodeUnion, merge)
 		p := g.parallelism()
+		g.sourceTasks += p
 		t.Nodes = append(t.Nodes, Node{Name: "src_b", Kind: NodeSource, Parallelism: p})
-		t.Links = append(t.Links, Link{From: "src_b", To: "merge", Partition: g.partition(p, merge, false, &ordered)})
+		// Both sources' records meet in merge, each once per copy its link makes; one
+		// count of copies serves both, the larger.
+		copiesB := 1
+		t.Links = append(t.Links, Link{From: "src_b", To: "merge", Partition: g.partition(p, merge, false, &ordered, &copiesB)})
+		g.copies = max(g.copies, copiesB)
 	}
 	for i := range g.between(0, 2) {
 		add("map"+strconv.FormatInt(i+1, 10), NodeMap, g.parallelism())
@@ -169,18 +195,25 @@ func (g *generator) explicitDataflow(s *Scenario) {
 	if ordered && g.r.IntN(2) == 0 {
 		add("sum", NodeSum, g.parallelism())
 	}
-	if g.r.IntN(3) == 0 {
-		// A diamond: both branches carry every record to the join.
+	if 2*g.copies <= maxCopies && g.r.IntN(3) == 0 {
+		// A diamond: both branches carry every record to the join, so the copies of the
+		// two branches add up; each branch gets half of what is left for broadcasts.
 		split := last
 		p := g.parallelism()
-		left := g.partition(parallelismOf(split), p, false, &ordered)
-		right := g.partition(parallelismOf(split), p, false, &ordered)
 		join := g.parallelism()
+		branch := func() (string, string, int) {
+			copies := 2 * g.copies // counted as if the other branch made as many
+			in := g.partition(parallelismOf(split), p, false, &ordered, &copies)
+			out := g.partition(p, join, false, &ordered, &copies)
+			return in, out, copies / 2
+		}
+		leftIn, leftOut, leftCopies := branch()
+		rightIn, rightOut, rightCopies := branch()
+		g.copies = leftCopies + rightCopies
 		t.Nodes = append(t.Nodes, Node{Name: "left", Kind: NodeMap, Parallelism: p}, Node{Name: "right", Kind: NodeMap, Parallelism: p},
 			Node{Name: "join", Kind: NodeUnion, Parallelism: join})
-		t.Links = append(t.Links, Link{From: split, To: "left", Partition: left}, Link{From: split, To: "right", Partition: right},
-			Link{From: "left", To: "join", Partition: g.partition(p, join, false, &ordered)},
-			Link{From: "right", To: "join", Partition: g.partition(p, join, false, &ordered)})
+		t.Links = append(t.Links, Link{From: split, To: "left", Partition: leftIn}, Link{From: split, To: "right", Partition: rightIn},
+			Link{From: "left", To: "join", Partition: leftOut}, Link{From: "right", To: "join", Partition: rightOut})
 		last = "join"
 	}
 	add("out", NodeSink, g.parallelism())
@@ -188,18 +221,26 @@ func (g *generator) explicitDataflow(s *Scenario) {
 
 // partition draws how records go from an operator of parallelism from to one of
 // parallelism to: forward only between equal parallelism, hash into a sum of more than one
-// task. It clears *ordered when the link interleaves a key's records from several channels.
-func (g *generator) partition(from, to int, intoSum bool, ordered *bool) string {
+// task, broadcast only while *copies stays within maxCopies. It clears *ordered when the
+// link interleaves a key's records from several channels, and multiplies *copies by what
+// a broadcast sends.
+func (g *generator) partition(from, to int, intoSum bool, ordered *bool, copies *int) string {
 	if intoSum && to > 1 {
 		return PartitionHash
 	}
-	choices := []string{PartitionHash, PartitionRebalance, PartitionBroadcast}
+	choices := []string{PartitionHash, PartitionRebalance}
+	if *copies*to <= maxCopies {
+		choices = append(choices, PartitionBroadcast)
+	}
 	if from == to {
 		choices = append(choices, PartitionForward)
 	}
 	p := pick(g, choices)
 	if (p == PartitionRebalance || p == PartitionBroadcast) && to > 1 {
 		*ordered = false
+	}
+	if p == PartitionBroadcast {
+		*copies *= to
 	}
 	return p
 }
@@ -215,9 +256,12 @@ func (g *generator) input(s *Scenario) (int, Duration) {
 		span = s.Limits.FaultPhase + s.Limits.HealPhase + interval*Duration(g.between(3, 6))
 	}
 	pace := Millis(g.between(1, 10))
-	const maxRecords = 3000
-	if int64(span/pace) > maxRecords {
-		pace = span/maxRecords + 1
+	maxRecords := int64(3000)
+	if g.sourceTasks > 0 {
+		maxRecords = min(maxRecords, max(20, maxOutputRecords/int64(g.sourceTasks*g.copies)))
+	}
+	if int64(span/pace) >= maxRecords {
+		pace = span/Duration(maxRecords-1) + 1
 	}
 	return int(span/pace) + 1, pace
 }
@@ -330,7 +374,11 @@ func raiseBalances(s *Scenario) {
 
 func (g *generator) checkpoint(s *Scenario) {
 	c := &s.Checkpoint
-	c.Timeout = max(Millis(200), 2*c.Interval) + Millis(100*g.between(0, 15))
+	// No shorter than the default: a checkpoint of a job catching up after a failover takes
+	// longer than one in calm, and a timeout below that aborts every attempt, fails over to
+	// the same old checkpoint and starts the catch-up again, for ever. That is the
+	// misconfiguration it is, not a fault a correct protocol survives.
+	c.Timeout = max(Seconds(1), 4*c.Interval) + Millis(100*g.between(0, 15))
 	if g.r.IntN(2) == 0 {
 		c.MinPause = Millis(g.between(1, c.Interval.Nanos()/int64(time.Millisecond)))
 	}

@@ -51,6 +51,21 @@ func TestGenerateDrawsRunnableScenarios(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, Marshal(s))
 		}
+		cfg, err := engineConfig(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := cachedReference(s, &cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		output := 0
+		for _, e := range ref.Output {
+			output += e.Count
+		}
+		if output > maxOutputRecords*11/10 {
+			t.Errorf("seed %d: the sinks receive %d records, more than the bound %d", seed, output, maxOutputRecords)
+		}
 	}
 }
 
