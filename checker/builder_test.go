@@ -65,6 +65,9 @@ func (b *tb) recover(cp uint64) uint64 {
 func (b *tb) snap(task string, cp uint64, pairs ...string) uint64 {
 	return b.add(trace.Event{Kind: trace.KindSnapshotTaken, Task: task, CP: cp, Attrs: attrs(pairs...)})
 }
+func (b *tb) carry(task string, cp, taken uint64) uint64 {
+	return b.add(trace.Event{Kind: trace.KindSnapshotCarried, Task: task, CP: cp, Attrs: attrs("taken=" + strconv.FormatUint(taken, 10))})
+}
 func (b *tb) barrierRecv(task, from string, cp uint64) uint64 {
 	return b.add(trace.Event{Kind: trace.KindBarrierRecv, Task: task, From: from, CP: cp})
 }
@@ -136,4 +139,13 @@ func wantFirst(t *testing.T, res Result, seq uint64, fragment string) Violation 
 		t.Fatalf("want first violation at seq %d containing %q, got:\n%s", seq, fragment, res)
 	}
 	return v
+}
+
+// wantUnknown fails the test unless res is unknown with a note containing fragment: a
+// property that had nothing to judge must say what it lacked, never pass.
+func wantUnknown(t *testing.T, res Result, fragment string) {
+	t.Helper()
+	if res.Verdict != VerdictUnknown || !strings.Contains(res.Note, fragment) {
+		t.Fatalf("want unknown with a note containing %q, got:\n%s", fragment, res)
+	}
 }

@@ -96,6 +96,8 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 			res = RestoreFidelity(events)
 		case PropListenerContract:
 			res = ListenerContract(events, ref)
+		case PropCheckpointOutcome:
+			res = CheckpointOutcome(events)
 		case PropDurableVisible:
 			res = DurableBeforeVisible(events, linz(opts.StoreHistoryHTML))
 		case PropSinkVisibility:

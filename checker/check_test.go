@@ -40,12 +40,25 @@ func TestCheckRunsSelectedPropertiesInOrder(t *testing.T) {
 	}
 }
 
-func TestCheckPassesCorrectRunsUnderDefaults(t *testing.T) {
-	for name, b := range map[string]*tb{"notified": notifiedRun(), "failover": failoverRun()} {
-		report := Check(b.events, Reference{}, Options{})
-		if report.Verdict() != VerdictPass {
-			t.Errorf("%s:\n%s", name, report)
+// A trace with nothing in it to judge passes nothing: every property that lacks its
+// evidence is unknown and names what it lacked (well-formed alone holds, since the one event
+// is well formed).
+func TestCheckPassesNothingWithoutEvidence(t *testing.T) {
+	b := newTB()
+	b.phase("liveness")
+	report := Check(b.events, Reference{}, Options{})
+	for _, res := range report.Results {
+		switch {
+		case res.Property == PropWellFormed:
+			if res.Verdict != VerdictPass {
+				t.Errorf("well-formed: %s", res)
+			}
+		case res.Verdict != VerdictUnknown && res.Verdict != VerdictUnexercised || res.Note == "":
+			t.Errorf("want unknown or unexercised with the missing evidence named, got %s", res)
 		}
+	}
+	if report.Verdict() != VerdictUnknown {
+		t.Fatalf("report verdict %s, want unknown", report.Verdict())
 	}
 }
 

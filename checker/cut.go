@@ -1,125 +1,161 @@
 package checker
 
 import (
+	"fmt"
+	"strconv"
+
 	"github.com/ckptsim/ckptsim/trace"
 )
 
 // channel is a directed FIFO channel between two tasks.
 type channel struct{ from, to string }
 
-// ConsistentCut checks that every completed checkpoint is a consistent global state. For each
-// channel S -> R that either end's snapshot mentions:
+// ConsistentCut checks that every durably completed checkpoint is a consistent global state.
+// A checkpoint's cut is, per task, its snapshot.taken for the checkpoint or the earlier
+// snapshot a snapshot.carried names (a finished task's final snapshot, carried over). For
+// each channel S -> R that either end's snapshot mentions:
 //
-//	recv.S at R's snapshot.taken + chan.S at R's snapshot.taken = sent.R at S's snapshot.taken
+//	recv.S at R + chan.S at R + out.R at S = sent.R at S
 //
-// That is, every record S emitted before its snapshot is either reflected in R's state or
-// saved as in-flight channel state, and nothing R consumed before its snapshot was emitted
-// after S's. For a token workload (ref.TokenTotal > 0) the tokens held at the tasks plus
-// those recorded in flight (chantokens.*) must add up to the total.
+// That is, every record S sent before its snapshot is reflected in R's state, or saved as
+// channel state by R (it arrived after R's snapshot, before the barrier), or saved by S as
+// output-side channel state (S's unaligned barrier overtook it in S's output queue); and
+// nothing R consumed before its snapshot was sent after S's. Senders and receivers are
+// judged alike: an end missing from the cut counts as a snapshot that holds nothing, so
+// records at the other end that need it are a violation. For a token workload
+// (ref.TokenWorkload, or ref.TokenTotal > 0) the tokens held at the tasks plus those
+// recorded in flight (chantokens.*) must add up to the total.
 //
 // A violation is pinned to the later of the channel's two snapshots, the moment the cut
-// closed inconsistent, or, for tokens, to the checkpoint.complete.
+// closed inconsistent, or, for tokens and missing ends, to the snapshot that shows it.
 //
-// A task that finished takes no snapshot for later checkpoints: they carry over its final
-// snapshot, which it took for an earlier completed checkpoint. Its side of a channel is then
-// judged with that snapshot, the last it took for a completed checkpoint (it emits nothing
-// after its final snapshot, so its counts are final). A channel whose sender took no snapshot
-// for any completed checkpoint is judged only if the sender never finished (task.finish).
-// Whether the sender finished is not a matter of task.finish alone: a finished task may be
-// carried over before it exits, and one that crashes as it exits never traces it.
+// Evidence: with no durably completed checkpoint, or a completed checkpoint whose cut holds
+// no snapshot at all, or snapshots none of which counts a channel or tokens, the verdict is
+// unknown and the note names what was missing. Only completed checkpoints are judged, since
+// only they are restored.
 func ConsistentCut(events []trace.Event, ref Reference) Result {
-	snapshots := make(map[uint64]map[string]int) // cp -> task -> index of its snapshot.taken
-	// carried: task -> index of its snapshot.taken in the latest completed checkpoint it
-	// took one for, which later checkpoints that lack one of it carry over.
-	carried := make(map[string]int)
-	finished := make(map[string]bool)
+	taken := make(map[taskCheckpoint]int) // index of every snapshot.taken
+	cuts := make(map[uint64]map[string]int)
 	judged := make(map[uint64]bool)
 	var violations []Violation
+	var missing []string
+	var completed, countedCuts int
 	for i := range events {
 		e := &events[i]
 		switch e.Kind {
 		case trace.KindSnapshotTaken:
-			byTask := snapshots[e.CP]
-			if byTask == nil {
-				byTask = make(map[string]int)
-				snapshots[e.CP] = byTask
+			taken[taskCheckpoint{e.Task, e.CP}] = i
+			cutOf(cuts, e.CP)[e.Task] = i
+		case trace.KindSnapshotCarried:
+			from, _ := intAttr(e, trace.AttrTaken)
+			index, ok := taken[taskCheckpoint{e.Task, uint64(from)}]
+			if !ok {
+				violations = append(violations, violationAt(PropConsistentCut, e,
+					"checkpoint %d carries %s's snapshot of checkpoint %d, which %s never took",
+					e.CP, e.Task, from, e.Task))
+				continue
 			}
-			byTask[e.Task] = i
-		case trace.KindTaskFinish:
-			finished[e.Task] = true
+			cutOf(cuts, e.CP)[e.Task] = index
 		case trace.KindCheckpointAbort:
-			delete(snapshots, e.CP)
+			delete(cuts, e.CP)
 		case trace.KindCheckpointComplete, trace.KindCoordinatorRecover:
 			if _, ok := durablyCompletes(e); !ok || judged[e.CP] {
 				continue
 			}
 			judged[e.CP] = true
-			violations = append(violations, judgeCut(events, e, snapshots[e.CP], carried, finished)...)
-			if ref.TokenTotal > 0 {
-				violations = append(violations, judgeTokens(events, e, snapshots[e.CP], ref.TokenTotal)...)
+			completed++
+			cut := cuts[e.CP]
+			delete(cuts, e.CP)
+			if len(cut) == 0 {
+				missing = append(missing, fmt.Sprintf("checkpoint %d completed but no snapshot.taken or snapshot.carried for it", e.CP))
+				continue
 			}
-			for task, index := range snapshots[e.CP] {
-				if prev, ok := carried[task]; !ok || events[prev].CP < e.CP {
-					carried[task] = index
-				}
+			found, counted := judgeCut(events, e, cut)
+			violations = append(violations, found...)
+			if ref.tokenWorkload() {
+				violations = append(violations, judgeTokens(events, e, cut, ref.TokenTotal)...)
+				counted = true
 			}
-			delete(snapshots, e.CP)
+			if counted {
+				countedCuts++
+			}
 		}
 	}
-	return newResult(PropConsistentCut, violations)
+	res := newResult(PropConsistentCut, violations)
+	switch {
+	case res.Verdict == VerdictFail:
+	case completed == 0:
+		return unknownResult(PropConsistentCut, "no checkpoint.complete (or coordinator.recover of one): no cut to judge")
+	case len(missing) > 0:
+		return unknownResult(PropConsistentCut, summarise(missing))
+	case countedCuts == 0:
+		return unknownResult(PropConsistentCut, "no snapshot.taken of a completed checkpoint counts a channel (sent., recv., chan.) or tokens")
+	}
+	return res
 }
 
-// judgeCut checks every channel of the cut formed by byTask, the snapshots of the checkpoint
-// completed at complete, with carried standing in for a sender that took none.
-func judgeCut(events []trace.Event, complete *trace.Event, byTask map[string]int, carried map[string]int, finished map[string]bool) []Violation {
-	channels := make(map[channel]bool)
-	for task, index := range byTask {
-		e := &events[index]
-		prefixedInts(e, trace.AttrSentPrefix, func(to string, _ int64) { channels[channel{task, to}] = true })
-		prefixedInts(e, trace.AttrRecvPrefix, func(from string, _ int64) { channels[channel{from, task}] = true })
-		prefixedInts(e, trace.AttrChanPrefix, func(from string, _ int64) { channels[channel{from, task}] = true })
+// cutOf returns the cut of checkpoint cp being collected, task -> index of its snapshot.
+func cutOf(cuts map[uint64]map[string]int, cp uint64) map[string]int {
+	cut := cuts[cp]
+	if cut == nil {
+		cut = make(map[string]int)
+		cuts[cp] = cut
 	}
-	var violations []Violation
+	return cut
+}
+
+// judgeCut checks every channel of cut, the snapshots of the checkpoint completed at
+// complete, and reports whether any snapshot counted a channel.
+func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int) (violations []Violation, counted bool) {
+	channels := make(map[channel]bool)
+	for task, index := range cut {
+		e := &events[index]
+		outgoing := func(to string, _ int64) { channels[channel{task, to}] = true }
+		incoming := func(from string, _ int64) { channels[channel{from, task}] = true }
+		prefixedInts(e, trace.AttrSentPrefix, outgoing)
+		prefixedInts(e, trace.AttrOutPrefix, outgoing)
+		prefixedInts(e, trace.AttrRecvPrefix, incoming)
+		prefixedInts(e, trace.AttrChanPrefix, incoming)
+	}
 	for ch := range channels {
-		senderIndex, senderOK := byTask[ch.from]
-		if !senderOK {
-			senderIndex, senderOK = carried[ch.from]
-		}
-		receiverIndex, receiverOK := byTask[ch.to]
-		var sent, recv, inFlight int64
+		senderIndex, senderOK := cut[ch.from]
+		receiverIndex, receiverOK := cut[ch.to]
+		var sent, overtaken, recv, inFlight int64
 		if senderOK {
 			sent, _ = intAttr(&events[senderIndex], trace.AttrSentPrefix+ch.to)
+			overtaken, _ = intAttr(&events[senderIndex], trace.AttrOutPrefix+ch.to)
 		}
 		if receiverOK {
 			recv, _ = intAttr(&events[receiverIndex], trace.AttrRecvPrefix+ch.from)
 			inFlight, _ = intAttr(&events[receiverIndex], trace.AttrChanPrefix+ch.from)
 		}
 		switch {
-		case !senderOK && finished[ch.from]:
-			// The sender finished, and no completed checkpoint holds a snapshot of it to
-			// judge the channel by (a trace of another engine, say).
 		case !senderOK && recv+inFlight != 0:
 			violations = append(violations, violationAt(PropConsistentCut, &events[receiverIndex],
-				"checkpoint %d: %s holds %d records from %s, which took no snapshot for it",
+				"checkpoint %d: %s holds %d records from %s, which has no snapshot in it (neither snapshot.taken nor snapshot.carried)",
 				complete.CP, ch.to, recv+inFlight, ch.from))
-		case !receiverOK && sent != 0:
+		case !receiverOK && sent != overtaken:
 			violations = append(violations, violationAt(PropConsistentCut, &events[senderIndex],
-				"checkpoint %d: %s sent %d records to %s, which took no snapshot for it",
-				complete.CP, ch.from, sent, ch.to))
-		case senderOK && receiverOK && recv+inFlight != sent:
+				"checkpoint %d: %s sent %d records to %s, which has no snapshot in it (neither snapshot.taken nor snapshot.carried)",
+				complete.CP, ch.from, sent-overtaken, ch.to))
+		case senderOK && receiverOK && recv+inFlight+overtaken != sent:
+			kept := ","
+			if overtaken != 0 {
+				kept = fmt.Sprintf(", %s kept %d as output channel state,", ch.from, overtaken)
+			}
 			later := max(senderIndex, receiverIndex)
 			violations = append(violations, violationAt(PropConsistentCut, &events[later],
-				"checkpoint %d: channel %s->%s inconsistent: %s consumed %d and recorded %d in flight, but %s sent %d",
-				complete.CP, ch.from, ch.to, ch.to, recv, inFlight, ch.from, sent))
+				"checkpoint %d: channel %s->%s inconsistent: %s consumed %d and recorded %d in flight%s but %s sent %d",
+				complete.CP, ch.from, ch.to, ch.to, recv, inFlight, kept, ch.from, sent))
 		}
 	}
-	return violations
+	return violations, len(channels) > 0
 }
 
 // judgeTokens checks token conservation in the checkpoint completed at complete.
-func judgeTokens(events []trace.Event, complete *trace.Event, byTask map[string]int, total int64) []Violation {
+func judgeTokens(events []trace.Event, complete *trace.Event, cut map[string]int, total int64) []Violation {
 	var held, inFlight int64
-	for _, index := range byTask {
+	for _, index := range cut {
 		e := &events[index]
 		tokens, _ := intAttr(e, trace.AttrTokens)
 		held += tokens
@@ -131,4 +167,13 @@ func judgeTokens(events []trace.Event, complete *trace.Event, byTask map[string]
 	return []Violation{violationAt(PropConsistentCut, complete,
 		"checkpoint %d holds %d tokens (%d at tasks, %d in flight), expected %d",
 		complete.CP, held+inFlight, held, inFlight, total)}
+}
+
+// summarise joins the first of several missing pieces of evidence with a count of the rest,
+// for a one-line note.
+func summarise(missing []string) string {
+	if len(missing) == 1 {
+		return missing[0]
+	}
+	return missing[0] + " (and " + strconv.Itoa(len(missing)-1) + " more like it)"
 }

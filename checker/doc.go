@@ -12,17 +12,55 @@
 //
 // # Verdicts
 //
-// A property passes, fails, or is unknown. Unknown is never a pass: it means porcupine could
-// not decide a history within its budget of model steps (Options.LinzSteps), or the reference
-// lacks what the property needs (no expected output, no trace hash), or a liveness deadline
-// lies beyond the end of the trace. Each of these is a function of the trace and the
-// reference alone: porcupine's search visits a history in an order fixed by the history, so
-// it runs out of steps at the same point on every machine and at any load.
+// A property passes, fails, is unknown, or is unexercised; only pass is a pass.
 //
-// The one exception is porcupine's wall-clock safety net (Options.LinzTimeout, a minute by
-// default), there for a search whose steps are unexpectedly slow. When it fires before the
-// step budget runs out, the verdict is unknown because of the machine, and the result's note
-// says so. It can only turn a decided verdict into unknown, never pass into fail or back.
+// Unknown means the property could not be decided, and the note says why: the trace lacks
+// evidence the property needs for what it shows happened (a checkpoint completed but no
+// snapshot.taken for it), or the reference lacks what the property needs (no expected
+// output, no trace hash, no liveness bound), or a liveness deadline lies beyond the end of
+// the trace, or porcupine could not decide a history within its budget of model steps
+// (Options.LinzSteps). Each of these is a function of the trace and the reference alone:
+// porcupine's search visits a history in an order fixed by the history, so it runs out of
+// steps at the same point on every machine and at any load. The one exception is
+// porcupine's wall-clock safety net (Options.LinzTimeout, a minute by default), there for a
+// search whose steps are unexpectedly slow; when it fires, the note says so. It can only
+// turn a decided verdict into unknown, never pass into fail or back.
+//
+// Unexercised means the trace gave the property no occasion at all: restore-fidelity in a
+// run that never restored from a checkpoint. It claims nothing, and the note says what never
+// happened. Report.Verdict is fail if any property failed, else unknown if any is unknown or
+// if no property passed (every one unexercised: nothing was judged), else pass.
+//
+// # Evidence
+//
+// What each property needs, and what it concludes without it:
+//
+//	property                needs                                         without it
+//	well-formed             any event                                     unknown: no events
+//	exactly-once,           Reference.Output                              unknown: no expected output
+//	  at-least-once         (sink.write/writes, sink.commit, sink.upsert)  (no commit: records lost, fail)
+//	consistent-cut          checkpoint.complete (or coordinator.recover)  unknown: no cut to judge
+//	                        snapshot.taken or snapshot.carried for each    unknown: checkpoint n completed
+//	                          completed checkpoint                          but no snapshot for it
+//	                        channel counts (sent./recv./chan./out.) or     unknown: no snapshot counts a
+//	                          tokens on those snapshots                      channel or tokens
+//	restore-fidelity        task.restore from a checkpoint                unexercised: nothing restored
+//	                        state digests on restores and snapshots       unknown: no digest to compare
+//	listener-contract       notify.complete, notify.abort or sink.commit  unknown: no listener call
+//	durable-before-visible  checkpoint.complete (or recover of one)       unknown: nothing durable
+//	                        checkpoint.persist before each completion      unknown: completion without persist
+//	sink-visibility         sink.read                                     unknown: no reader to judge
+//	liveness                a bound in Reference.Liveness                 unknown: no liveness bound
+//	                        a heal or liveness phase after phase=fault    unknown: fault phase never healed
+//	                        a trace reaching each deadline                unknown: trace ends before it
+//	determinism             Reference.TraceHash                           unknown: no trace hash
+//
+// # Reference files
+//
+// ParseReference and ReadReference read a Reference written as JSON, and MarshalReference
+// writes one (reference_file.go has the format), so that a trace from any engine can be judged
+// without writing Go: simrun check -reference FILE TRACE runs Check on a trace file against
+// one, and simrun run -reference-out FILE writes the reference of a built-in run.
 //
 // # Cost
 //
@@ -42,9 +80,11 @@
 // so, and the next incarnation then rightly restores from a checkpoint that has no
 // checkpoint.complete in the trace (completion.go).
 //
-// well-formed. Sequence numbers count up by one, virtual time never goes back, the kinds the
-// checkers read carry their fields, and numeric attributes are non-negative decimal integers
-// (with start no later than its event). Every other property reads these fields; a trace that
+// well-formed. Sequence numbers count up by one, virtual time never goes back, every event is
+// of a kind schema v1 defines and carries exactly the fields and attributes the schema gives
+// that kind (trace.FieldsOf: a misspelt kind or attribute would otherwise be evidence no
+// property sees), and numeric attributes are non-negative decimal integers (with start no
+// later than its event). Every other property reads these fields; a trace that
 // breaks them would be judged on misread data, so this comes first.
 //
 // exactly-once. The committed output equals Reference.Output: each record id committed
@@ -63,27 +103,33 @@
 // at-least-once. No record of Reference.Output is lost. Duplicates and changed values are
 // allowed, since replay after recovery may re-emit and re-aggregate records.
 //
-// consistent-cut. Every completed checkpoint (checkpoint.complete) is a consistent global
-// state. For each channel S -> R, with counts from the snapshot.taken events of that
-// checkpoint:
+// consistent-cut. Every completed checkpoint (checkpoint.complete, or a coordinator.recover
+// that read it back) is a consistent global state. Its cut holds, per task, the task's
+// snapshot.taken for it, or the earlier snapshot a snapshot.carried names: a finished task's
+// final snapshot, which the protocol carries into later checkpoints instead of asking for a
+// new one. For each channel S -> R:
 //
-//	recv.S at R + chan.S at R = sent.R at S
+//	recv.S at R + chan.S at R + out.R at S = sent.R at S
 //
-// Records S emitted before its snapshot must be reflected in R's state or saved as channel
-// state; a record R consumed that S emitted after its snapshot would make the restored state
-// hold an effect without its cause. This is the Chandy-Lamport condition, and it holds for
-// aligned checkpoints (chan is 0) and unaligned ones alike. For token workloads
-// (Reference.TokenTotal > 0), tokens held (tokens) plus tokens in flight (chantokens.*) add up
-// to the total. Only completed checkpoints are judged, since only they are restored; a
-// channel whose sender finished before the checkpoint is not judged.
+// Records S sent before its snapshot must be reflected in R's state, or saved as channel
+// state by R (they arrived after R's snapshot, ahead of the barrier), or saved by S as
+// output-side channel state (S's unaligned barrier overtook them in its output queue, so
+// they reach R after the barrier); a record R consumed that S sent after its snapshot would
+// make the restored state hold an effect without its cause. This is the Chandy-Lamport
+// condition, for aligned checkpoints (chan and out are 0) and unaligned ones alike. Senders
+// and receivers are judged alike: an end missing from the cut holds nothing, so records at
+// the other end that need it are a violation. For token workloads (Reference.TokenWorkload, or
+// TokenTotal > 0), tokens held (tokens) plus tokens in flight (chantokens.*) add up to the total. Only
+// completed checkpoints are judged, since only they are restored.
 //
 // restore-fidelity. A task.restore from checkpoint n carries the same state digest (attr
 // state: operator state and source offsets) as that task's snapshot.taken for n, and n had
-// completed and is not a savepoint (savepoints are never used for automatic recovery). Every
-// restore in a trace is taken to be automatic recovery. A job.failover must name a completed,
-// non-savepoint checkpoint too.
+// completed and is not a savepoint (savepoints are never used for automatic recovery); for a
+// task whose snapshot n carried over, the snapshot it names. Every restore in a trace is
+// taken to be automatic recovery. A job.failover must name a completed, non-savepoint
+// checkpoint too.
 //
-// listener-contract. The contract of DESIGN.md section 3, checked per task incarnation (from
+// listener-contract. The listener contract of package protocol, checked per task incarnation (from
 // task.restore to task.crash): completion notifications strictly increase, exceed the restored
 // id and so come at most once; a completion notification for n only after checkpoint.complete
 // n and never for an aborted id or a savepoint; an abort notification never names a completed
@@ -93,6 +139,16 @@
 // of (or restored from) the latest completed checkpoint whose notification deadline
 // (LivenessBounds.NotifyMaxNanos after completion) lies in the trace. The rules exist because
 // a two-phase-commit sink turns each notification into an irreversible external effect.
+//
+// checkpoint-outcome. No checkpoint vanishes: every checkpoint asked for (checkpoint.request;
+// checkpoint.trigger for an engine that traces no requests) ends with checkpoint.complete or
+// with checkpoint.abort carrying a reason. A coordinator.crash drops what its incarnation had
+// pending, and a checkpoint still running when the trace ends is judged only if the trace
+// shows the job ended (every task's last lifecycle event is task.finish): then it is a
+// violation pinned to the last event. A second request of an id still pending, and an abort
+// without a reason, are violations too. Without any request, or when none of them ended, the
+// verdict is unknown. A coordinator that finishes a job, fails it over or gives up on a
+// checkpoint must say so in the trace, or a snapshot it dropped reads as if it never existed.
 //
 // durable-before-visible. No completion becomes visible before it is durable, and failover
 // never forgets one. A notify.complete for n must follow checkpoint.complete n; a sink.commit
@@ -133,21 +189,30 @@
 // # Emitting a trace from another engine
 //
 // Write the schema of package trace: a header line, then one JSON object per event with seq
-// counting from 0 and t in nanoseconds never decreasing. Attribute values may be JSON strings
-// or numbers. Each property reads only these fields, and a property whose events are absent
-// passes vacuously, so emit everything the properties you care about need:
+// counting from 0 and t in nanoseconds never decreasing, each kind with the fields and
+// attributes trace.FieldsOf gives it. Attribute values may be JSON strings or numbers. The
+// checkers know when an event happened only from its place in the trace, so record each
+// event before anything it causes can be recorded elsewhere (package protocol, "Tracing",
+// says event by event when; above all checkpoint.complete comes before the notifications of
+// the checkpoint leave the coordinator's host). A property whose events are absent is
+// unknown or unexercised, never passed, so emit everything the properties you care about
+// need:
 //
-//   - checkpoint.trigger (cp; savepoint=true for savepoints), checkpoint.persist and
-//     checkpoint.complete (cp) from the coordinator, checkpoint.abort (cp) when it gives up,
-//     coordinator.crash and coordinator.recover (cp: the latest completed id it read back).
-//   - snapshot.taken (task cp) with state, and per channel sent.<to>, recv.<from> and
-//     chan.<from> counts (zero counts may be left out); tokens and chantokens.<from> for
-//     token workloads. barrier.recv (task from cp) for alignment.
+//   - checkpoint.request (cp) when a checkpoint is asked for, if it may wait before it
+//     starts; checkpoint.trigger (cp; savepoint=true for savepoints), checkpoint.persist and
+//     checkpoint.complete (cp) from the coordinator, checkpoint.abort (cp reason) when it
+//     gives up, coordinator.crash and coordinator.recover (cp: the latest completed id it
+//     read back).
+//   - snapshot.taken (task cp) with state, and per channel sent.<to>, recv.<from>, chan.<from>
+//     and out.<to> counts (zero counts may be left out); tokens and chantokens.<from> for
+//     token workloads. snapshot.carried (task cp; taken) for every checkpoint that holds a
+//     task's snapshot taken for an earlier one. barrier.recv (task from cp) for alignment.
 //   - task.restore (task cp, 0 for a fresh start; state), task.crash, task.finish.
 //   - notify.complete and notify.abort (task cp) when listeners are called.
 //   - sink.write (task txn rid; value), or sink.writes (task txn; rids, values: a batch of
-//     writes as space-separated lists, in write order), sink.commit (task cp txn; records, start: cp is the
-//     checkpoint whose transaction it is), sink.abort (task txn), or sink.upsert (task rid;
-//     value) for idempotent sinks; sink.read (task: the reader; records, start) for readers.
+//     writes as space-separated lists, in write order), sink.commit (task cp txn; records,
+//     start: cp is the checkpoint whose transaction it is), sink.abort (task txn), or
+//     sink.upsert (task rid; value) for idempotent sinks; sink.read (task: the reader;
+//     records, start) for readers.
 //   - phase (phase=fault|heal|liveness|end) if the run has a fault phase.
 package checker

@@ -1,6 +1,8 @@
 package checker
 
 import (
+	"fmt"
+
 	"github.com/anishathalye/porcupine"
 
 	"github.com/ckptsim/ckptsim/checker/linz"
@@ -27,6 +29,11 @@ func DurableBeforeVisible(events []trace.Event, opts LinzOptions) Result {
 	h := storeHistory(events)
 	violations = append(violations, h.recoveryBounds(events)...)
 	res := newResult(PropDurableVisible, violations)
+	if res.Verdict == VerdictPass {
+		if missing := missingPersists(events); missing != "" {
+			return unknownResult(PropDurableVisible, missing)
+		}
+	}
 	if len(h.ops) == 0 || (len(violations) > 0 && opts.HTMLPath == "") {
 		return res
 	}
@@ -38,6 +45,36 @@ func DurableBeforeVisible(events []trace.Event, opts LinzOptions) Result {
 		res.Note = joinNote(res.Note, "visualization: "+opts.HTMLPath)
 	}
 	return res
+}
+
+// missingPersists names the evidence the store history lacks, or returns "": a checkpoint
+// whose completion has no checkpoint.persist before it (the write would have no start, so
+// the history cannot be judged), or no durable completion at all (nothing to judge).
+func missingPersists(events []trace.Event) string {
+	persisted := make(map[uint64]bool)
+	var missing []string
+	durable := false
+	for i := range events {
+		e := &events[i]
+		switch e.Kind {
+		case trace.KindCheckpointPersist:
+			persisted[e.CP] = true
+		case trace.KindCheckpointComplete:
+			durable = true
+			if !persisted[e.CP] {
+				missing = append(missing, fmt.Sprintf("checkpoint %d completed without a checkpoint.persist before it", e.CP))
+			}
+		case trace.KindCoordinatorRecover:
+			durable = durable || e.CP > 0
+		}
+	}
+	switch {
+	case len(missing) > 0:
+		return summarise(missing)
+	case !durable:
+		return "no checkpoint.complete (or coordinator.recover of one): nothing became durable to judge"
+	}
+	return ""
 }
 
 // visibleBeforeDurable is the one-pass half: notifications and commits before completion.

@@ -26,7 +26,7 @@ type listenerState struct {
 	violations    []Violation
 }
 
-// ListenerContract checks the listener contract of DESIGN.md section 3, per task incarnation
+// ListenerContract checks the listener contract of package protocol, per task incarnation
 // (an incarnation starts at task.restore and ends at task.crash):
 //
 //   - notify.complete ids strictly increase, each greater than the id restored from, so each
@@ -61,7 +61,23 @@ func ListenerContract(events []trace.Event, ref Reference) Result {
 		s.step(i)
 	}
 	s.judgeEventualNotification(ref.Liveness.NotifyMaxNanos)
-	return newResult(PropListenerContract, s.violations)
+	res := newResult(PropListenerContract, s.violations)
+	if res.Verdict == VerdictPass && !hasListenerCall(events) {
+		return unknownResult(PropListenerContract, "no notify.complete, notify.abort or sink.commit: no listener call to judge")
+	}
+	return res
+}
+
+// hasListenerCall reports whether the trace holds anything the contract judges: a
+// notification delivered to a task, or a sink's commit.
+func hasListenerCall(events []trace.Event) bool {
+	for i := range events {
+		switch events[i].Kind {
+		case trace.KindNotifyComplete, trace.KindNotifyAbort, trace.KindSinkCommit:
+			return true
+		}
+	}
+	return false
 }
 
 func (s *listenerState) flag(e *trace.Event, format string, args ...any) {

@@ -32,11 +32,16 @@ func Liveness(events []trace.Event, ref Reference) Result {
 }
 
 func liveness(events []trace.Event, ref Reference, sinks *replay) Result {
+	bounds := ref.Liveness
+	if bounds.CheckpointAfterHealNanos <= 0 && bounds.AlignmentMaxNanos <= 0 && len(bounds.FinishTasks) == 0 {
+		return unknownResult(PropLiveness, "the reference sets no liveness bound (checkpoint after heal, alignment, bounded tasks)")
+	}
+	if len(events) == 0 {
+		return unknownResult(PropLiveness, "the trace holds no events")
+	}
 	start := livenessStart(events)
 	if start < 0 {
-		res := newResult(PropLiveness, nil)
-		res.Note = "the fault phase never healed: liveness not judged"
-		return res
+		return unknownResult(PropLiveness, "the fault phase never healed (phase=fault without a later heal or liveness phase)")
 	}
 	l := &livenessJudge{events: events, ref: ref, start: start, sinks: sinks}
 	l.judgeCheckpointAfterHeal()

@@ -12,14 +12,20 @@ type Reference struct {
 	// Output maps each record id the sinks must commit to what is expected of it. Nil: no
 	// output reference (the output properties return unknown).
 	Output map[string]Expected
-	// TokenTotal is the number of tokens in a token workload, which every completed
-	// checkpoint must conserve. Zero: not a token workload.
+	// TokenWorkload says the job is a token workload: every completed checkpoint must
+	// conserve TokenTotal tokens, which may be zero.
+	TokenWorkload bool
+	// TokenTotal is the number of tokens in a token workload. A positive total alone also
+	// makes a token workload, for references written before TokenWorkload.
 	TokenTotal int64
 	// Liveness holds the bounds that progress after the heal phase is judged by.
 	Liveness LivenessBounds
 	// TraceHash is the trace hash a replay must reproduce. Empty: determinism is not judged.
 	TraceHash string
 }
+
+// tokenWorkload reports whether the checkpoints must conserve TokenTotal tokens.
+func (r Reference) tokenWorkload() bool { return r.TokenWorkload || r.TokenTotal > 0 }
 
 // Guarantee is the delivery guarantee a scenario's sinks promise.
 type Guarantee string

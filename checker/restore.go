@@ -1,6 +1,8 @@
 package checker
 
 import (
+	"fmt"
+
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -19,26 +21,47 @@ func RestoreFidelity(events []trace.Event) Result {
 	snapshotAt := make(map[taskCheckpoint]int) // index of the latest snapshot.taken
 	checkpoints := newLedger()
 	var violations []Violation
+	var restores, undigested int // restores from a checkpoint, and those without digests
 	for i := range events {
 		e := &events[i]
 		checkpoints.observe(e)
 		switch e.Kind {
 		case trace.KindSnapshotTaken:
 			snapshotAt[taskCheckpoint{e.Task, e.CP}] = i
+		case trace.KindSnapshotCarried:
+			// The checkpoint holds the final snapshot the task took for an earlier one.
+			taken, _ := intAttr(e, trace.AttrTaken)
+			if index, ok := snapshotAt[taskCheckpoint{e.Task, uint64(taken)}]; ok {
+				snapshotAt[taskCheckpoint{e.Task, e.CP}] = index
+			}
 		case trace.KindJobFailover:
 			violations = append(violations, judgeRestoreSource(e, checkpoints)...)
 		case trace.KindTaskRestore:
 			if e.CP == 0 {
 				continue // a fresh start restores nothing
 			}
+			restores++
 			found := judgeRestoreSource(e, checkpoints)
 			if len(found) == 0 {
-				found = judgeRestoredState(events, e, snapshotAt)
+				var ok bool
+				found, ok = judgeRestoredState(events, e, snapshotAt)
+				if !ok {
+					undigested++
+				}
 			}
 			violations = append(violations, found...)
 		}
 	}
-	return newResult(PropRestoreFidelity, violations)
+	res := newResult(PropRestoreFidelity, violations)
+	switch {
+	case res.Verdict == VerdictFail:
+	case restores == 0:
+		return unexercisedResult(PropRestoreFidelity, "no task.restore from a checkpoint: nothing was restored")
+	case undigested > 0:
+		return unknownResult(PropRestoreFidelity, fmt.Sprintf(
+			"%d of %d restores from a checkpoint carry no state digest on either side, so their state cannot be compared", undigested, restores))
+	}
+	return res
 }
 
 // judgeRestoreSource checks that a restore or failover names a completed checkpoint that is
@@ -57,31 +80,32 @@ func judgeRestoreSource(e *trace.Event, checkpoints *ledger) []Violation {
 	return nil
 }
 
-// judgeRestoredState compares the state digest of a restore with the task's snapshot.
-func judgeRestoredState(events []trace.Event, e *trace.Event, snapshotAt map[taskCheckpoint]int) []Violation {
+// judgeRestoredState compares the state digest of a restore with the task's snapshot, and
+// reports false when neither side carries a digest, so there was nothing to compare.
+func judgeRestoredState(events []trace.Event, e *trace.Event, snapshotAt map[taskCheckpoint]int) ([]Violation, bool) {
 	restored, restoredOK := e.Attr(trace.AttrState)
 	index, snapshotOK := snapshotAt[taskCheckpoint{e.Task, e.CP}]
 	if !snapshotOK {
 		if !restoredOK {
-			return nil // nothing to compare: the engine emits no digests
+			return nil, false // nothing to compare: the engine emits no digests
 		}
 		return []Violation{violationAt(PropRestoreFidelity, e,
-			"%s restored from checkpoint %d, but took no snapshot for it", e.Task, e.CP)}
+			"%s restored from checkpoint %d, but took no snapshot for it", e.Task, e.CP)}, true
 	}
 	saved, savedOK := events[index].Attr(trace.AttrState)
 	switch {
 	case !restoredOK && !savedOK:
-		return nil
+		return nil, false
 	case !restoredOK:
 		return []Violation{violationAt(PropRestoreFidelity, e,
-			"%s restored from checkpoint %d without a state digest, so its state cannot be confirmed", e.Task, e.CP)}
+			"%s restored from checkpoint %d without a state digest, so its state cannot be confirmed", e.Task, e.CP)}, true
 	case !savedOK:
 		return []Violation{violationAt(PropRestoreFidelity, e,
-			"%s restored from checkpoint %d, whose snapshot (seq %d) has no state digest", e.Task, e.CP, events[index].Seq)}
+			"%s restored from checkpoint %d, whose snapshot (seq %d) has no state digest", e.Task, e.CP, events[index].Seq)}, true
 	case restored != saved:
 		return []Violation{violationAt(PropRestoreFidelity, e,
 			"%s restored state %q from checkpoint %d, but its snapshot (seq %d) saved %q",
-			e.Task, restored, e.CP, events[index].Seq, saved)}
+			e.Task, restored, e.CP, events[index].Seq, saved)}, true
 	}
-	return nil
+	return nil, true
 }

@@ -17,8 +17,14 @@ const (
 	VerdictFail Verdict = "fail"
 	// VerdictUnknown: the property could not be decided: porcupine ran out of time, or the
 	// reference lacks what the property needs, or the trace ends before a liveness deadline.
-	// It is never a pass.
+	// It is never a pass. The note names what was missing: evidence the property needs for
+	// what the trace shows happened ("checkpoint 3 completed but no snapshot.taken for it").
 	VerdictUnknown Verdict = "unknown"
+	// VerdictUnexercised: the trace gave the property no occasion at all (restore-fidelity
+	// in a run that never restored from a checkpoint). It is not a pass either: it claims
+	// nothing, and the note says what never happened. A report whose every property is
+	// unexercised judged nothing, and its verdict is unknown.
+	VerdictUnexercised Verdict = "unexercised"
 )
 
 // Result is the outcome of one property.
@@ -75,6 +81,12 @@ func unknownResult(p Property, note string) Result {
 	return Result{Property: p, Verdict: VerdictUnknown, Note: note}
 }
 
+// unexercisedResult is a result of a property the trace gave no occasion, saying what never
+// happened.
+func unexercisedResult(p Property, note string) Result {
+	return Result{Property: p, Verdict: VerdictUnexercised, Note: note}
+}
+
 func sortViolations(vs []Violation) {
 	slices.SortStableFunc(vs, func(a, b Violation) int {
 		return cmp.Or(
@@ -91,16 +103,23 @@ type Report struct {
 	Results []Result
 }
 
-// Verdict is fail if any property failed, else unknown if any is unknown, else pass.
+// Verdict is fail if any property failed, else unknown if any is unknown or if no property
+// judged anything (every one unexercised, or none checked), else pass. Unexercised
+// properties are listed in the report, never counted as passes.
 func (r Report) Verdict() Verdict {
-	verdict := VerdictPass
+	verdict, judged := VerdictPass, false
 	for _, res := range r.Results {
 		switch res.Verdict {
 		case VerdictFail:
 			return VerdictFail
 		case VerdictUnknown:
 			verdict = VerdictUnknown
+		case VerdictPass:
+			judged = true
 		}
+	}
+	if !judged {
+		return VerdictUnknown
 	}
 	return verdict
 }

@@ -11,7 +11,7 @@ import (
 // and in artifacts, so they never change.
 type Property string
 
-// The properties of DESIGN.md section 5, plus well-formedness of the trace itself.
+// The properties ckptsim checks, plus well-formedness of the trace itself.
 const (
 	PropWellFormed       Property = "well-formed"
 	PropExactlyOnce      Property = "exactly-once"
@@ -23,6 +23,8 @@ const (
 	PropSinkVisibility   Property = "sink-visibility"
 	PropLiveness         Property = "liveness"
 	PropDeterminism      Property = "determinism"
+	// PropCheckpointOutcome: every checkpoint asked for completes or aborts with a reason.
+	PropCheckpointOutcome Property = "checkpoint-outcome"
 )
 
 // AllProperties lists every property in the order Check runs and reports them.
@@ -33,6 +35,7 @@ var AllProperties = []Property{
 	PropConsistentCut,
 	PropRestoreFidelity,
 	PropListenerContract,
+	PropCheckpointOutcome,
 	PropDurableVisible,
 	PropSinkVisibility,
 	PropLiveness,

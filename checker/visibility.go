@@ -36,7 +36,10 @@ func SinkVisibility(events []trace.Event, opts LinzOptions) Result {
 	h := visibilityHistory(events)
 	violations := h.readBounds(events)
 	res := newResult(PropSinkVisibility, violations)
-	if len(h.reads) == 0 || (len(violations) > 0 && opts.HTMLPath == "") {
+	if len(h.reads) == 0 {
+		return unknownResult(PropSinkVisibility, "no sink.read: no reader of the external store to judge")
+	}
+	if len(violations) > 0 && opts.HTMLPath == "" {
 		return res
 	}
 	budget := opts.steps()

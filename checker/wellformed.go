@@ -7,38 +7,13 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// required lists, per kind the checkers read, the fields an event of that kind must carry.
-// Kinds not listed are accepted as they are: the schema may grow.
-var required = map[string][]string{
-	trace.KindCheckpointTrigger:  {"cp"},
-	trace.KindCheckpointPersist:  {"cp"},
-	trace.KindCheckpointComplete: {"cp"},
-	trace.KindCheckpointAbort:    {"cp"},
-	trace.KindBarrierSend:        {"task", "to", "cp"},
-	trace.KindBarrierRecv:        {"task", "from", "cp"},
-	trace.KindSnapshotTaken:      {"task", "cp"},
-	trace.KindSnapshotAck:        {"task", "cp"},
-	trace.KindSnapshotDecline:    {"task", "cp"},
-	trace.KindNotifyComplete:     {"task", "cp"},
-	trace.KindNotifyAbort:        {"task", "cp"},
-	trace.KindTaskCrash:          {"task"},
-	trace.KindTaskRestore:        {"task"},
-	trace.KindTaskFinish:         {"task"},
-	trace.KindSinkWrite:          {"task", "txn", "rid"},
-	trace.KindSinkWrites:         {"task", "txn", trace.AttrRIDs},
-	trace.KindSinkPrecommit:      {"task", "txn"},
-	trace.KindSinkCommit:         {"task", "txn"},
-	trace.KindSinkAbort:          {"task", "txn"},
-	trace.KindSinkRead:           {"task", "records"},
-	trace.KindSinkUpsert:         {"task", "rid"},
-	trace.KindPhase:              {"phase"},
-}
-
 // WellFormed checks what every other property takes for granted: sequence numbers count up
-// by one, virtual time never goes back, the kinds the checkers read carry their fields, and
-// numeric attributes (records, start, tokens and the per-channel counts) are non-negative
-// decimal integers, with start no later than the event. A trace from another engine that fails
-// here would otherwise be judged on misread data.
+// by one, virtual time never goes back, every event is of a kind schema v1 defines and
+// carries exactly the fields and attributes the schema gives that kind (trace.FieldsOf), and
+// numeric attributes (records, start, tokens, taken and the per-channel counts) are
+// non-negative decimal integers, with start no later than the event. A trace from another
+// engine that fails here would otherwise be judged on misread data: a misspelt kind or
+// attribute is evidence that no property would see. A trace without events is unknown.
 func WellFormed(events []trace.Event) Result {
 	var violations []Violation
 	for i := range events {
@@ -52,13 +27,7 @@ func WellFormed(events []trace.Event) Result {
 				violations = append(violations, violationAt(PropWellFormed, e, "time goes back from t=%d to t=%d", prev.T, e.T))
 			}
 		}
-		if fields, ok := required[e.Kind]; ok {
-			for _, field := range fields {
-				if !hasField(e, field) {
-					violations = append(violations, violationAt(PropWellFormed, e, "%s without %s", e.Kind, field))
-				}
-			}
-		}
+		violations = append(violations, judgeSchema(e)...)
 		if e.Kind == trace.KindSinkWrites {
 			violations = append(violations, judgeWriteLists(e)...)
 		}
@@ -77,7 +46,43 @@ func WellFormed(events []trace.Event) Result {
 			}
 		}
 	}
+	if len(events) == 0 {
+		return unknownResult(PropWellFormed, "the trace holds no events")
+	}
 	return resultInOrder(PropWellFormed, violations)
+}
+
+// fixedFields are the fields of trace.Event beyond seq, t and kind, in line order.
+var fixedFields = []string{"task", "from", "to", "cp", "reason", "txn", "rid", "fault"}
+
+// judgeSchema checks e against the fields and attributes schema v1 gives its kind.
+func judgeSchema(e *trace.Event) []Violation {
+	fields, ok := trace.FieldsOf(e.Kind)
+	if !ok {
+		return []Violation{violationAt(PropWellFormed, e, "kind %q is not defined by trace schema v%d", e.Kind, trace.Version)}
+	}
+	var violations []Violation
+	for _, field := range fields.Required {
+		if !hasField(e, field) {
+			violations = append(violations, violationAt(PropWellFormed, e, "%s without %s", e.Kind, field))
+		}
+	}
+	for _, field := range fixedFields {
+		if hasField(e, field) && !fields.AllowsField(field) {
+			violations = append(violations, violationAt(PropWellFormed, e, "%s has field %s, which the schema does not give it", e.Kind, field))
+		}
+	}
+	for _, key := range fields.RequiredAttrs {
+		if _, ok := e.Attr(key); !ok {
+			violations = append(violations, violationAt(PropWellFormed, e, "%s without %s", e.Kind, key))
+		}
+	}
+	for _, a := range e.Attrs {
+		if !fields.Allows(a.Key) {
+			violations = append(violations, violationAt(PropWellFormed, e, "%s has attribute %s, which the schema does not give it", e.Kind, a.Key))
+		}
+	}
+	return violations
 }
 
 // judgeWriteLists checks that a sink.writes lists one value per record id when it lists values
@@ -110,6 +115,10 @@ func hasField(e *trace.Event, field string) bool {
 		return e.Txn != ""
 	case "rid":
 		return e.RID != ""
+	case "reason":
+		return e.Reason != ""
+	case "fault":
+		return e.Fault != ""
 	}
 	_, ok := e.Attr(field)
 	return ok
@@ -117,10 +126,10 @@ func hasField(e *trace.Event, field string) bool {
 
 func numericAttr(key string) bool {
 	switch key {
-	case trace.AttrRecords, trace.AttrStart, trace.AttrTokens:
+	case trace.AttrRecords, trace.AttrStart, trace.AttrTokens, trace.AttrTaken:
 		return true
 	}
-	for _, prefix := range []string{trace.AttrSentPrefix, trace.AttrRecvPrefix, trace.AttrChanPrefix, trace.AttrChanTokensPrefix} {
+	for _, prefix := range []string{trace.AttrSentPrefix, trace.AttrRecvPrefix, trace.AttrChanPrefix, trace.AttrOutPrefix, trace.AttrChanTokensPrefix} {
 		if strings.HasPrefix(key, prefix) {
 			return true
 		}

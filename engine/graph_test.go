@@ -80,7 +80,7 @@ func TestTaskIDsAndPlan(t *testing.T) {
 	if got := g.Tasks(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("Tasks() = %v, want %v", got, want)
 	}
-	p := newJobPlan(&g)
+	p := newJobPlan(&g, false)
 	// Hash: every source task reaches every sum task; forward: sum-i only sink-i.
 	if n := len(p.topo.Channels); n != 2*2+2 {
 		t.Errorf("%d channels, want 6", n)

@@ -32,10 +32,14 @@ func (c *coordinatorIncarnation) incarnation() *coordinatorIncarnation { return 
 func (c *coordinatorIncarnation) running() bool { return !c.dead && c.proc.Alive() }
 
 // trace emits an event of the coordinator unless the incarnation is dead: an event from a
-// crashed incarnation's leftover code would contradict the crash.
+// crashed incarnation's leftover code would contradict the crash. The event is the
+// coordinator's own unless it names a task (snapshot.carried: the coordinator says which
+// task's snapshot a checkpoint holds).
 func (c *coordinatorIncarnation) trace(e trace.Event) {
 	if c.running() {
-		e.Task = coordinatorName
+		if e.Task == "" {
+			e.Task = coordinatorName
+		}
 		c.rt.emit(e)
 	}
 }

@@ -80,7 +80,9 @@ func (t *task) sendPriority(out int, ev protocol.ChannelEvent) bool {
 	}
 	if ps.data.output == nil {
 		ps.data.output = make([][]rec, len(t.outputs))
+		ps.data.overtaken = make([]int64, len(t.outputs))
 	}
+	ps.data.overtaken[out] += int64(len(overtaken))
 	if t.keepsChannelState() {
 		ps.data.output[out] = append(ps.data.output[out], overtaken...)
 	}

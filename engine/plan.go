@@ -14,6 +14,9 @@ type jobPlan struct {
 	byID    map[string]*taskPlan
 	topo    protocol.Topology
 	catalog *catalog // what the job's records refer to
+	// overtaking: barriers may overtake records (unaligned checkpoints, also after an
+	// aligned-with-timeout switch), so snapshots trace their output-side channel state.
+	overtaking bool
 }
 
 // taskPlan is the wiring of one task.
@@ -43,6 +46,7 @@ type taskPlan struct {
 type snapshotSlots struct {
 	state, tokens              int   // tokens: -1 unless a token process
 	sent, recv, chan_, chanTok []int // per output or input channel; chanTok nil unless tokens
+	out                        []int // per output channel; nil unless barriers may overtake
 }
 
 type outEdgePlan struct {
@@ -51,8 +55,8 @@ type outEdgePlan struct {
 	channels []int
 }
 
-func newJobPlan(g *Graph) *jobPlan {
-	p := &jobPlan{byID: make(map[string]*taskPlan), catalog: newCatalog(g)}
+func newJobPlan(g *Graph, overtaking bool) *jobPlan {
+	p := &jobPlan{byID: make(map[string]*taskPlan), catalog: newCatalog(g), overtaking: overtaking}
 	for i := range g.Operators {
 		op := &g.Operators[i]
 		for idx := 0; idx < op.Parallelism; idx++ {
@@ -93,7 +97,7 @@ func newJobPlan(g *Graph) *jobPlan {
 
 // layoutSnapshotKeys lists the attribute keys of the task's snapshot.taken in key order and
 // records each one's slot.
-func (tp *taskPlan) layoutSnapshotKeys() {
+func (tp *taskPlan) layoutSnapshotKeys(overtaking bool) {
 	var keys []string
 	add := func(key string) int { // returns the key's index before sorting
 		keys = append(keys, key)
@@ -102,6 +106,9 @@ func (tp *taskPlan) layoutSnapshotKeys() {
 	s := snapshotSlots{state: add(trace.AttrState), tokens: -1}
 	for _, c := range tp.outputs {
 		s.sent = append(s.sent, add(trace.AttrSentPrefix+string(c.To)))
+		if overtaking {
+			s.out = append(s.out, add(trace.AttrOutPrefix+string(c.To)))
+		}
 	}
 	for _, c := range tp.inputs {
 		s.recv = append(s.recv, add(trace.AttrRecvPrefix+string(c.From)))
@@ -124,7 +131,7 @@ func (tp *taskPlan) layoutSnapshotKeys() {
 	if s.tokens >= 0 {
 		s.tokens = at(s.tokens)
 	}
-	for _, list := range [][]int{s.sent, s.recv, s.chan_, s.chanTok} {
+	for _, list := range [][]int{s.sent, s.out, s.recv, s.chan_, s.chanTok} {
 		for j := range list {
 			list[j] = at(list[j])
 		}
@@ -161,7 +168,7 @@ func (p *jobPlan) wire(g *Graph, tp *taskPlan) {
 		tp.outputByTo[string(c.To)] = len(tp.outputs)
 		tp.outputs = append(tp.outputs, c)
 	}
-	tp.layoutSnapshotKeys()
+	tp.layoutSnapshotKeys(p.overtaking)
 	for _, e := range g.outEdges(tp.op.Name) {
 		to := g.Operator(e.To)
 		oe := outEdgePlan{partitioning: e.Partitioning, channels: make([]int, to.Parallelism)}

@@ -65,7 +65,7 @@ func New(env Env, cfg Config) (*Runtime, error) {
 	if cfg.Checkpoint.Random == nil {
 		cfg.Checkpoint.Random = env.Rand("coordinator")
 	}
-	rt := &Runtime{env: env, cfg: cfg, plan: newJobPlan(&cfg.Graph)}
+	rt := &Runtime{env: env, cfg: cfg, plan: newJobPlan(&cfg.Graph, cfg.Checkpoint.Mode == protocol.ModeUnaligned || cfg.Checkpoint.Mode == protocol.ModeAlignedWithTimeout)}
 	rt.creditBatch = creditBatch(cfg.Network.Credits)
 	rt.buffers.size = cfg.Network.BufferRecords
 	rt.credits = &creditMsg{credits: rt.creditBatch}

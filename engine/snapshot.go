@@ -272,7 +272,14 @@ func (t *task) renderSnapshotAttrs(d *snapshotData, digest []byte) (attrs []trac
 		valueEnds(slot)
 	}
 	for i, v := range d.sent {
-		number(p.slots.sent[i], v)
+		var overtaken, stored int64
+		if d.overtaken != nil {
+			overtaken, stored = d.overtaken[i], int64(len(d.output[i]))
+		}
+		number(p.slots.sent[i], v+overtaken)
+		if p.slots.out != nil {
+			number(p.slots.out[i], stored)
+		}
 	}
 	for i, v := range d.recv {
 		number(p.slots.recv[i], v)

@@ -21,6 +21,11 @@ type snapshotData struct {
 	// output is, per output channel, the records an unaligned barrier overtook in the
 	// sender's queue: not counted in sent, and emitted again first on restore.
 	output [][]rec
+	// overtaken counts, per output channel, the records an unaligned barrier overtook,
+	// whether or not output holds them. It is not part of the state: snapshot.taken adds it
+	// to sent (the records were sent before the snapshot) and shows output's length beside
+	// it, so that a checker can see records that ought to be in output and are not.
+	overtaken []int64
 	// twoPhase is the two-phase-commit helper's state of a 2PC sink.
 	twoPhase protocol.TwoPhaseCommitState
 	tokens   *tokenState // a token process's balance and position

@@ -22,6 +22,10 @@ const tokensKey = "meta/tokens"
 // record it, collects the answers in a chandylamport.Collector, persists each global
 // snapshot, fails the job over to the latest one when a process dies, and finishes the job
 // when a snapshot shows every process done and nothing in flight.
+//
+// No snapshot vanishes: each is traced (checkpoint.request) the moment it is asked for, and
+// ends with checkpoint.complete or checkpoint.abort, with the reason (a failover, the job's
+// end, a failed write, a timeout), unless the incarnation crashes first.
 type tokenCoordinator struct {
 	coordinatorIncarnation
 	op    *Operator
@@ -32,11 +36,14 @@ type tokenCoordinator struct {
 	collector *cl.Collector[tokenSummary, rec]
 	// lastID is the highest checkpoint id this incarnation handed out or read back from
 	// the durable counter: the next snapshot gets a higher one.
-	lastID     uint64
-	turn       int
-	requests   []int // initiators of scripted snapshots that are due but not started yet
-	triggering bool
-	inFlight   map[uint64]int64 // checkpoint -> trigger time
+	lastID uint64
+	turn   int
+	// scriptDue counts the scripted snapshots this incarnation has yet to ask for.
+	scriptDue int
+	requests  []tokenRequest // asked for, in order, and not started yet
+	// triggering is the snapshot whose id is being persisted before it starts, if any.
+	triggering *tokenRequest
+	inFlight   map[uint64]tokenInFlight // started and not yet collected
 	aborted    map[uint64]bool
 	latest     *protocol.CompletedCheckpoint
 	metaQueue  []protocol.CompletedCheckpoint
@@ -46,6 +53,20 @@ type tokenCoordinator struct {
 	tickTimer  Timer // nil while no tick is armed
 	// stopped: the job is done (every process exited), so no tick is armed any more.
 	stopped bool
+}
+
+// tokenRequest is a snapshot asked for: its id is reserved, and traced, at once, so that it
+// is visible from the moment it is asked for, however long it then waits to start.
+type tokenRequest struct {
+	cp        uint64
+	initiator int // task index
+	scripted  bool
+}
+
+// tokenInFlight is a snapshot that started: when, and whether the script asked for it.
+type tokenInFlight struct {
+	since    int64
+	scripted bool
 }
 
 func newTokenCoordinator(rt *Runtime) *tokenCoordinator {
@@ -69,40 +90,62 @@ func newTokenCoordinator(rt *Runtime) *tokenCoordinator {
 func (c *tokenCoordinator) now() int64 { return c.rt.env.Now() }
 
 func (c *tokenCoordinator) begin(first bool) {
-	c.scheduleScript()
 	if first {
+		c.scheduleScript(0)
 		c.reset()
 		c.deploy()
 		c.armTick()
 		return
 	}
-	c.read()
+	c.read(time.Duration(c.now()))
 }
 
-// scheduleScript queues each scripted snapshot still to come at its time.
-func (c *tokenCoordinator) scheduleScript() {
+// scheduleScript asks for each scripted snapshot due from since on at its time, at once for
+// those whose time has come already. A recovering incarnation calls it once it has read the
+// id counter back, since it cannot name a snapshot before; the snapshots due while no
+// incarnation ran are nobody's to ask for.
+func (c *tokenCoordinator) scheduleScript(since time.Duration) {
 	if c.spec.Script == nil {
 		return
 	}
 	now := time.Duration(c.now())
 	for _, sn := range c.spec.Script.Snapshots {
-		if sn.At < now {
+		if sn.At < since {
 			continue
 		}
-		c.proc.After(sn.At-now, func() {
+		c.scriptDue++
+		c.proc.After(max(sn.At-now, 0), func() {
 			if c.dead {
 				return
 			}
-			c.requests = append(c.requests, sn.Initiator)
-			c.startRequested()
+			c.scriptDue--
+			c.request(sn.Initiator, true)
 		})
 	}
 }
 
-// scriptOver reports whether the script, if any, has ended: periodic snapshots and the
-// job's end wait for it.
+// scriptOver reports whether the script, if any, has ended and every snapshot it holds has
+// been asked for: periodic snapshots and the job's end wait for it. (A snapshot due at the
+// script's end may be asked for after a tick at the same instant.)
 func (c *tokenCoordinator) scriptOver() bool {
-	return c.spec.Script == nil || c.now() >= int64(c.spec.Script.End)
+	return c.spec.Script == nil || (c.now() >= int64(c.spec.Script.End) && c.scriptDue == 0)
+}
+
+// request asks for a snapshot initiated at process o: it reserves the next id, traces the
+// request and starts the snapshot as soon as it may. Ids grow in the order snapshots are
+// asked for, and requests start in that order, so they also grow in the order snapshots
+// start, as the processes' duplicate detection needs (see nextTokenID).
+func (c *tokenCoordinator) request(o int, scripted bool) {
+	cp := nextTokenID(c.lastID, c.n, o)
+	c.lastID = cp
+	c.trace(trace.Event{Kind: trace.KindCheckpointRequest, CP: cp})
+	c.requests = append(c.requests, tokenRequest{cp: cp, initiator: o, scripted: scripted})
+	c.startRequested()
+}
+
+// abortSnapshot traces the end of a snapshot that will never complete.
+func (c *tokenCoordinator) abortSnapshot(cp uint64, reason protocol.Reason) {
+	c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: cp, Reason: reason.String()})
 }
 
 // reset starts a new attempt's bookkeeping: a fresh collector and fresh processes, which
@@ -113,7 +156,7 @@ func (c *tokenCoordinator) reset() {
 		panic(fmt.Sprintf("engine: token collector: %v", err))
 	}
 	c.collector = col
-	c.inFlight = make(map[uint64]int64)
+	c.inFlight = make(map[uint64]tokenInFlight)
 	c.aborted = make(map[uint64]bool)
 }
 
@@ -127,9 +170,10 @@ func (c *tokenCoordinator) deploy() {
 	c.startRequested()
 }
 
-// read recovers the counter and the latest global snapshot, then restarts the job from it.
-func (c *tokenCoordinator) read() {
-	retry := func() { c.proc.After(c.rt.cfg.StorageRetry, c.read) }
+// read recovers the counter and the latest global snapshot, then restarts the job from it
+// and asks for the scripted snapshots due since the incarnation began.
+func (c *tokenCoordinator) read(began time.Duration) {
+	retry := func() { c.proc.After(c.rt.cfg.StorageRetry, func() { c.read(began) }) }
 	c.proc.Read(counterKey, func(data []byte, err error) {
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			retry()
@@ -160,6 +204,7 @@ func (c *tokenCoordinator) read() {
 			}
 			c.trace(trace.Event{Kind: trace.KindCoordinatorRecover, CP: latest})
 			c.failover(protocol.ReasonCoordinatorRecovery)
+			c.scheduleScript(began)
 			c.armTick()
 		})
 	})
@@ -203,10 +248,11 @@ func (c *tokenCoordinator) tick() {
 		return
 	}
 	for _, cp := range slices.Sorted(maps.Keys(c.inFlight)) {
-		if time.Duration(c.now()-c.inFlight[cp]) > c.rt.cfg.Checkpoint.Timeout {
+		if time.Duration(c.now()-c.inFlight[cp].since) > c.rt.cfg.Checkpoint.Timeout {
 			// The collector cannot forget a snapshot, so an expired one fails the job
 			// over, which starts a fresh collector.
-			c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: cp, Reason: protocol.ReasonExpired.String()})
+			delete(c.inFlight, cp)
+			c.abortSnapshot(cp, protocol.ReasonExpired)
 			c.failover(protocol.ReasonTolerableFailuresExceeded)
 			return
 		}
@@ -219,48 +265,52 @@ func (c *tokenCoordinator) tick() {
 	slices.Sort(inits)
 	o := inits[c.turn%len(inits)]
 	c.turn++
-	c.initiate(o, false)
+	c.request(o, false)
 }
 
 // canInitiate reports whether a snapshot may start now: the job runs, no trigger is being
 // persisted, and the collector has room.
 func (c *tokenCoordinator) canInitiate() bool {
-	return c.collector != nil && !c.dead && !c.restarting && !c.finishing && !c.triggering && !c.collector.Full()
+	return c.collector != nil && !c.dead && !c.restarting && !c.finishing && c.triggering == nil && !c.collector.Full()
 }
 
-// startRequested starts the next scripted snapshot that waits, if one may start now; the
-// others follow as each trigger is persisted and as room frees up.
+// startRequested starts the next snapshot asked for, if one may start now; the others
+// follow as each trigger is persisted and as room frees up.
 func (c *tokenCoordinator) startRequested() {
 	if len(c.requests) == 0 || !c.canInitiate() {
 		return
 	}
-	o := c.requests[0]
+	r := c.requests[0]
 	c.requests = c.requests[1:]
-	c.initiate(o, true)
+	c.initiate(r)
 }
 
-// initiate starts a snapshot at process o: it reserves the next id of o durably (the
-// counter), then starts it at the collector and orders o, and every process o cannot
-// reach, to record it. A scripted snapshot whose trigger is overtaken by a failover waits
-// for the next attempt.
-func (c *tokenCoordinator) initiate(o int, scripted bool) {
-	cp := nextTokenID(c.lastID, c.n, o)
-	c.lastID = cp
-	c.triggering = true
+// initiate starts snapshot r: it persists r's id (the counter), then starts it at the
+// collector and orders its initiator, and every process the initiator cannot reach, to
+// record it. A scripted snapshot whose trigger is overtaken by a failover keeps its id and
+// waits for the next attempt (its processes have heard nothing of it, and the ids used
+// before are all below it); a periodic one is aborted, the next tick asks for another.
+func (c *tokenCoordinator) initiate(r tokenRequest) {
+	cp := r.cp
+	c.triggering = &r
 	attempt := c.rt.attempt
 	writeDurably(c.proc, c.rt.cfg.VerifyWrites, counterKey, encodeCounter(protocol.CheckpointID(cp)), func(err error) {
-		c.triggering = false
-		if c.dead || c.finishing {
-			return // a job that finishes takes no more snapshots
-		}
-		if c.restarting || attempt != c.rt.attempt {
-			if scripted {
-				c.requests = slices.Insert(c.requests, 0, o)
+		c.triggering = nil
+		switch {
+		case c.dead:
+			return
+		case c.finishing:
+			c.abortSnapshot(cp, protocol.ReasonJobFinished) // a job that finishes takes no more snapshots
+			return
+		case c.restarting || attempt != c.rt.attempt:
+			if r.scripted {
+				c.requests = slices.Insert(c.requests, 0, r)
+			} else {
+				c.abortSnapshot(cp, protocol.ReasonFailover)
 			}
 			return
-		}
-		if err != nil {
-			c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: cp, Reason: protocol.ReasonTriggerFailed.String()})
+		case err != nil:
+			c.abortSnapshot(cp, protocol.ReasonTriggerFailed)
 			c.startRequested()
 			return
 		}
@@ -268,9 +318,9 @@ func (c *tokenCoordinator) initiate(o int, scripted bool) {
 		if err := c.collector.Start(id); err != nil {
 			panic(fmt.Sprintf("engine: token collector: %v", err))
 		}
-		c.inFlight[cp] = c.now()
+		c.inFlight[cp] = tokenInFlight{since: c.now(), scripted: r.scripted}
 		c.trace(trace.Event{Kind: trace.KindCheckpointTrigger, CP: cp})
-		initiator := cl.ProcessID(TaskID(c.op.Name, o))
+		initiator := cl.ProcessID(TaskID(c.op.Name, r.initiator))
 		for _, p := range append([]cl.ProcessID{initiator}, c.graph.Joiners(initiator)...) {
 			c.proc.Send(string(p), &tokenCommand{attempt: attempt, kind: "record", cp: cp})
 		}
@@ -284,8 +334,8 @@ func (c *tokenCoordinator) Receive(from string, msg any) {
 	if !ok {
 		panic(fmt.Sprintf("engine: token coordinator: unexpected message %T from %s", msg, from))
 	}
-	if c.stale(a.attempt) {
-		return
+	if c.stale(a.attempt) || c.finishing {
+		return // a finishing job aborted what was in flight
 	}
 	// An answer may free room for a scripted snapshot that waits.
 	defer c.startRequested()
@@ -293,7 +343,7 @@ func (c *tokenCoordinator) Receive(from string, msg any) {
 		if c.collector.AddAbort(*a.abort) == nil && !c.aborted[a.cp] {
 			c.aborted[a.cp] = true
 			delete(c.inFlight, a.cp)
-			c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: a.cp, Reason: protocol.ReasonChannelStateOverflow.String()})
+			c.abortSnapshot(a.cp, protocol.ReasonChannelStateOverflow)
 		}
 		return
 	}
@@ -316,7 +366,10 @@ func (c *tokenCoordinator) Receive(from string, msg any) {
 	c.persist(terminal)
 }
 
-// persist writes queued global snapshots one at a time; each is complete once durable.
+// persist writes queued global snapshots one at a time; each is complete once durable, even
+// when a failover came while it was written: it is as consistent as before, the job may
+// restore from it, and a later incarnation would read it back anyway. Only the job's end
+// waits for a completion of the running attempt.
 func (c *tokenCoordinator) persist(terminal bool) {
 	if c.metaBusy || len(c.metaQueue) == 0 {
 		return
@@ -328,15 +381,15 @@ func (c *tokenCoordinator) persist(terminal bool) {
 	c.trace(trace.Event{Kind: trace.KindCheckpointPersist, CP: uint64(cc.ID)})
 	writeDurably(c.proc, c.rt.cfg.VerifyWrites, tokensKey, encodeCompleted([]protocol.CompletedCheckpoint{cc}), func(err error) {
 		c.metaBusy = false
-		if attempt != c.rt.attempt {
+		if c.dead {
 			return
 		}
 		if err != nil {
-			c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: uint64(cc.ID), Reason: protocol.ReasonPersistFailed.String()})
+			c.abortSnapshot(uint64(cc.ID), protocol.ReasonPersistFailed)
 		} else {
 			c.latest = &cc
 			c.trace(trace.Event{Kind: trace.KindCheckpointComplete, CP: uint64(cc.ID)})
-			if terminal && !c.finishing && c.scriptOver() && len(c.requests) == 0 {
+			if terminal && attempt == c.rt.attempt && !c.restarting && !c.finishing && c.scriptOver() && !c.scriptedPending() {
 				c.finish()
 			}
 		}
@@ -344,11 +397,41 @@ func (c *tokenCoordinator) persist(terminal bool) {
 	})
 }
 
-// finish ends a job whose latest snapshot shows nothing left to do.
+// scriptedPending reports whether a snapshot the script asked for has yet to start, or to
+// be collected: the job's end waits for those, so that a script's snapshots are taken
+// rather than aborted by an end that came first.
+func (c *tokenCoordinator) scriptedPending() bool {
+	if len(c.requests) > 0 || (c.triggering != nil && c.triggering.scripted) {
+		return true
+	}
+	for _, f := range c.inFlight {
+		if f.scripted {
+			return true
+		}
+	}
+	return false
+}
+
+// finish ends a job whose latest snapshot shows nothing left to do. The periodic snapshots
+// still under way have nothing left to record and are aborted, said so in the trace (one
+// whose trigger is being persisted, when that write returns).
 func (c *tokenCoordinator) finish() {
 	c.finishing = true
 	c.rt.finished = true
+	c.abortInFlight(protocol.ReasonJobFinished)
+	for _, r := range c.requests {
+		c.abortSnapshot(r.cp, protocol.ReasonJobFinished)
+	}
+	c.requests = nil
 	c.orderFinish()
+}
+
+// abortInFlight aborts, in id order, every snapshot that started and is not collected yet.
+func (c *tokenCoordinator) abortInFlight(reason protocol.Reason) {
+	for _, cp := range slices.Sorted(maps.Keys(c.inFlight)) {
+		c.abortSnapshot(cp, reason)
+	}
+	clear(c.inFlight)
 }
 
 // orderFinish sends every process the order to finish. The order may be lost on the way
@@ -378,8 +461,13 @@ func (c *tokenCoordinator) taskFailed(attempt int) {
 	c.failover(protocol.ReasonTaskFailure)
 }
 
-// failover restarts every process from the latest global snapshot.
+// failover restarts every process from the latest global snapshot. The snapshots under way
+// end with it (their processes are cancelled); those asked for and not started yet start
+// in the next attempt.
 func (c *tokenCoordinator) failover(reason protocol.Reason) {
+	if !c.dead {
+		c.abortInFlight(protocol.ReasonFailover)
+	}
 	var cp uint64
 	if c.latest != nil {
 		cp = uint64(c.latest.ID)

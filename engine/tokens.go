@@ -27,7 +27,7 @@ import (
 // Script, starts the script's snapshots until the script ends, and then periodic ones),
 // collects the processes' reports, persists the global snapshot and restores from the latest
 // one on failover. The job finishes when a global snapshot shows every process done and
-// nothing in flight.
+// nothing in flight; the periodic snapshots still under way then are aborted (job-finished).
 type Tokens struct {
 	// Links are the directed channels, as pairs of task indices [from, to].
 	Links [][2]int

@@ -14,11 +14,15 @@ import (
 // transfers its snapshot had not reached, at once if their time has passed: the script is the
 // processes' input, and failover replays it exactly once, as a source replays its log.
 //
-// A scripted snapshot is started at its time, or as soon as the coordinator can start one:
-// fewer than MaxConcurrent in flight, and the job not in the middle of a failover. One whose
-// trigger cannot be persisted is aborted, as a periodic one is, and the snapshots a
-// coordinator incarnation had not started when it crashed are not started by the next one. Once the script has ended (End), the coordinator starts periodic snapshots, as
-// without a script; they are what lets the job finish, which it does only after End.
+// A scripted snapshot is asked for at its time (traced as checkpoint.request, with its id),
+// and started then or as soon as the coordinator can start one: fewer than MaxConcurrent in
+// flight, and the job not in the middle of a failover, which it survives if it had not
+// started yet. One whose trigger cannot be persisted is aborted, as a periodic one is. The
+// snapshots a coordinator incarnation had asked for when it crashed are dropped with it, and
+// those due while no incarnation runs are asked for by nobody (a recovering one asks for
+// those due since it began once it has read the id counter back). Once the script has ended (End), the coordinator starts
+// periodic snapshots, as without a script; they are what lets the job finish, which it does
+// only after End and once every scripted snapshot has been taken or aborted.
 type TokenScript struct {
 	// Transfers are in time order; each process makes its own in this order.
 	Transfers []ScriptedTransfer

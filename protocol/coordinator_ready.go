@@ -44,9 +44,12 @@ func (p FailoverPlan) String() string {
 }
 
 // CoordinatorReady is what the coordinator asks its host to do. Fields are
-// listed in the order the host should handle them; the package
-// documentation explains why each ordering matters. The slices belong to
-// the caller once Ready returns them.
+// listed in the order the host should handle them, but for Triggered,
+// Completed and Aborted: the host traces those before it sends Messages,
+// which carry their triggers and notifications (a notification traced
+// before its checkpoint.complete reads as visible before durable). The
+// package documentation explains why each ordering matters. The slices
+// belong to the caller once Ready returns them.
 type CoordinatorReady struct {
 	// CounterWrites: persist the id counter as this value (a write of a
 	// larger value may replace a pending smaller one). Confirm each with
@@ -56,14 +59,17 @@ type CoordinatorReady struct {
 	// MetadataWrites: add each checkpoint to the completed-checkpoint
 	// store. Confirm each with MetadataPersisted. Only then is it complete.
 	MetadataWrites []CompletedCheckpoint
-	// Messages to send to tasks (triggers, notifications). None of them
-	// depends on a write of this Ready: the coordinator only emits a
-	// message once the writes it depends on were confirmed.
+	// Messages to send to tasks (triggers, notifications), after tracing
+	// Triggered, Completed and Aborted. None of them depends on a write
+	// of this Ready: the coordinator only emits a message once the writes
+	// it depends on were confirmed.
 	Messages []Message
 	// Triggered lists checkpoints whose triggers are in Messages.
 	Triggered []TriggeredCheckpoint
 	// Completed lists checkpoints that became durably complete (their
-	// metadata write was confirmed), oldest first.
+	// metadata write was confirmed), oldest first. Trace each
+	// (checkpoint.complete) before sending Messages: they hold its
+	// completion notifications.
 	Completed []CompletedCheckpoint
 	// Aborted lists checkpoints that ended without completing.
 	Aborted []Abort

@@ -95,13 +95,29 @@ store). Then loop:
     back behind output that the world has already seen: duplicates or an
     inconsistent cut. The coordinator only emits notifications for a
     checkpoint after this confirmation, so the API shape enforces the
-    order.
+    order. Trace checkpoint.persist before the write starts.
 
-    Messages: send them (triggers, completion and abort notifications,
-    including re-sent ones; see "Lost notifications"). None depends on a
-    write in the same Ready, so they may go out at once.
+    Triggered, Completed, Aborted: trace them (checkpoint.trigger,
+    checkpoint.complete, checkpoint.abort) before sending any of the
+    Ready's Messages; use them for statistics too. Completed lists the
+    checkpoints whose metadata write was confirmed with
+    MetadataPersisted(now, id, nil) since the previous Ready was taken,
+    and the Messages of the same Ready carry the completion notifications
+    they cause (as they carry the triggers of Triggered and the abort
+    notifications of Aborted).
+    Why: the checkers order events by their position in the trace. A task
+    that receives the notification of n traces notify.complete n, and a
+    sink then traces sink.commit; if either lands in the trace before
+    checkpoint.complete n, the trace shows output made visible before it
+    was durable, on an engine that did nothing wrong. With the coordinator
+    and the tasks on different goroutines, a task can run between any two
+    steps of the coordinator's host, so only this order is safe (see
+    "Tracing").
 
-    Triggered, Completed, Aborted: for traces and statistics.
+    Messages: send them, after the trace of the fields above (triggers,
+    completion and abort notifications, including re-sent ones; see "Lost
+    notifications"). None depends on a write in the same Ready, so they
+    may go out at once.
 
     Discarded: completed checkpoints that fell out of retention; remove
     them from the store. Do not delete their task state because of it:
@@ -442,14 +458,54 @@ a plan), panic with context.
 
 Every event of the ckptsim trace schema maps onto an input or output the
 host already handles: checkpoint.trigger is CoordinatorReady.Triggered,
-checkpoint.complete is Completed, checkpoint.abort is Aborted (with its
-Reason), barrier.send is a barrier in TaskReady.Sends, barrier.recv is a
-barrier passed to Task.Receive, snapshot.taken is TaskReady.Snapshots,
-snapshot.ack and snapshot.decline are MsgAck and MsgDecline in
-TaskReady.Messages, notify.complete and notify.abort are
-TaskReady.Notifications (as delivered, after filtering), task.restore is
+checkpoint.persist is a write of MetadataWrites, checkpoint.complete is
+Completed, checkpoint.abort is Aborted (with its Reason), barrier.send is
+a barrier in TaskReady.Sends, barrier.recv is a barrier passed to
+Task.Receive, snapshot.taken is TaskReady.Snapshots, snapshot.ack and
+snapshot.decline are MsgAck and MsgDecline in TaskReady.Messages,
+notify.complete and notify.abort are TaskReady.Notifications (as
+delivered, after filtering), sink.precommit and sink.commit are
+TwoPhaseCommit's pre-commit and its commit actions, task.restore is
 Task.Restore, and coordinator.recover names LatestRestorable of a
 coordinator built from a non-empty Durable.
+
+The checkers know when an event happened only from its position in the
+trace (its seq): not from its time stamp, nor from the goroutine or the
+machine that recorded it. So a host records each event before anything it
+causes can be recorded elsewhere, that is, before it sends the message or
+channel event that carries it on. A host whose coordinator and tasks run
+on different goroutines fixes an event's position when it appends it to
+the shared trace (under whatever lock orders the trace), so it appends
+first and sends after; a task may run between any two of its steps, and
+a pause of a millisecond between sending and tracing is enough to turn
+the order around. Event by event:
+
+  - checkpoint.complete n: when the host has learnt that the metadata
+    write of n is durable and confirmed it, and before any notification
+    of n leaves the coordinator's host. That is, at the call
+    MetadataPersisted(now, n, nil), or when the host takes the Ready that
+    lists n in Completed (the next one), before it sends any of that
+    Ready's Messages: they hold the completion notifications of n.
+    Not earlier: the event says the write is durable, and the checkers
+    model the store write as lasting from checkpoint.persist n to
+    checkpoint.complete n. Not later: a task that received the
+    notification traces notify.complete n, and a sink then sink.commit;
+    if either comes before checkpoint.complete n in the trace, it reads
+    as visible before durable, and listener-contract and
+    durable-before-visible fail on a correct engine.
+  - checkpoint.persist n: before the metadata write of n starts.
+  - checkpoint.trigger and checkpoint.abort: before the triggers and the
+    abort notifications in the Messages of their Ready are sent.
+  - coordinator.recover: before the new incarnation's first Messages are
+    sent, since they announce again the checkpoint it names.
+  - snapshot.taken: when the snapshot is taken (step 1 of the task's
+    Ready), before the barriers in that Ready's Sends leave the task, and
+    so before its ack; barrier.send before the barrier is put on its
+    channel; snapshot.ack and snapshot.decline before the message is
+    sent.
+  - notify.complete and notify.abort: when the notification is
+    delivered, before the listener acts on it; a sink's sink.commit of
+    what the notification commits comes after it.
 
 # Determinism
 

@@ -122,15 +122,18 @@ func (h *exampleHost) coordinatorReady() {
 			sayln("  storage: completed checkpoint", cc.ID)
 			confirm = append(confirm, func() { h.coord.MetadataPersisted(h.now, cc.ID, nil) })
 		}
-		for _, m := range rd.Messages {
-			sayln("  send:", m)
-			h.toTasks = append(h.toTasks, m)
-		}
+		// What happened is told before the messages that announce it go
+		// out: a task may act on a notification at once, and its trace
+		// must not come before the completion's.
 		for _, cc := range rd.Completed {
 			sayln("  checkpoint complete:", cc.ID)
 		}
 		for _, a := range rd.Aborted {
 			sayln("  checkpoint aborted:", a)
+		}
+		for _, m := range rd.Messages {
+			sayln("  send:", m)
+			h.toTasks = append(h.toTasks, m)
 		}
 		// The store first, then the state: the store never names state
 		// that is gone. Discarded is about the store only; the state
@@ -337,10 +340,10 @@ func Example_pipeline() {
 	//   send: ack map->coordinator cp=1 handle=map/1 size=0
 	//   send: ack sink->coordinator cp=1 handle=sink/1 size=0
 	//   storage: completed checkpoint 1
+	//   checkpoint complete: 1
 	//   send: notify-complete coordinator->src cp=1
 	//   send: notify-complete coordinator->map cp=1
 	//   send: notify-complete coordinator->sink cp=1
-	//   checkpoint complete: 1
 	//   src: listener notify-complete cp=1
 	//   map: listener notify-complete cp=1
 	//   sink: listener notify-complete cp=1
@@ -475,10 +478,10 @@ func Example_boundedInput() {
 	//   send: ack map->coordinator cp=2 handle=map/2 size=0 final
 	//   send: ack sink->coordinator cp=2 handle=sink/2 size=0 final
 	//   storage: completed checkpoint 2
+	//   checkpoint complete: 2
 	//   send: notify-complete coordinator->src cp=2
 	//   send: notify-complete coordinator->map cp=2
 	//   send: notify-complete coordinator->sink cp=2
-	//   checkpoint complete: 2
 	//   storage: removed checkpoint 1
 	//   storage: deleted src/1
 	//   storage: deleted map/1

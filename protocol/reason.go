@@ -52,6 +52,11 @@ const (
 	// still had in progress; the coordinator uses its final snapshot for
 	// those checkpoints instead.
 	ReasonTaskFinished
+	// ReasonJobFinished: the job finished (a completed snapshot showed every
+	// task done and nothing in flight) while the checkpoint was still waiting
+	// to start or in progress; nothing is left for it to record. A host that
+	// ends a job says so of every checkpoint it leaves behind.
+	ReasonJobFinished
 )
 
 var reasonNames = [...]string{
@@ -70,6 +75,7 @@ var reasonNames = [...]string{
 	ReasonTolerableFailuresExceeded: "tolerable-failures-exceeded",
 	ReasonCoordinatorRecovery:       "coordinator-recovery",
 	ReasonTaskFinished:              "task-finished",
+	ReasonJobFinished:               "job-finished",
 }
 
 // String returns a stable kebab-case name such as "expired".

@@ -75,7 +75,7 @@ func positiveScenarios() []*Scenario {
 				"its second snapshot; every global snapshot must conserve the tokens.",
 			Mode:       ModeChandyLamport,
 			Topology:   Topology{Kind: TopologyCycle, Processes: 4},
-			Workload:   Workload{Kind: WorkloadTokens, Transfers: 150, InitialTokens: 100, RecordInterval: Millis(5)},
+			Workload:   Workload{Kind: WorkloadTokens, Transfers: 150, InitialTokens: TokenCount(100), RecordInterval: Millis(5)},
 			Checkpoint: Checkpoint{Interval: Millis(40), MaxConcurrent: 2, Initiators: []string{"p-0", "p-2"}},
 			Faults: []faults.Entry{
 				onNth(2, "snapshot.taken", "p-1", faults.Fault{Kind: faults.CrashTask, Task: "p-1"}),
@@ -93,7 +93,7 @@ func positiveScenarios() []*Scenario {
 				Links: []Link{{From: "a", To: "b"}, {From: "b", To: "a"}, {From: "b", To: "c"},
 					{From: "c", To: "b"}, {From: "a", To: "c"}, {From: "c", To: "a"}},
 			},
-			Workload:   Workload{Kind: WorkloadTokens, Transfers: 200, InitialTokens: 150, MaxTransfer: 20},
+			Workload:   Workload{Kind: WorkloadTokens, Transfers: 200, InitialTokens: TokenCount(150), MaxTransfer: 20},
 			Checkpoint: Checkpoint{Interval: Millis(50), MaxConcurrent: 3, Initiators: []string{"p-0", "p-1", "p-2"}},
 			Swarm:      &Swarm{Kinds: []faults.Kind{faults.NetDelay, faults.NetPartition, faults.CrashTask}, MaxFaults: 4},
 			Expect:     expectPass,

@@ -66,7 +66,7 @@ func classicExercise() *Scenario {
 			"job rolls back to the latest global snapshot; every global snapshot must conserve the 300 tokens.",
 		Mode:       ModeChandyLamport,
 		Topology:   classicRing,
-		Workload:   Workload{Kind: WorkloadTokens, InitialTokens: 100},
+		Workload:   Workload{Kind: WorkloadTokens, InitialTokens: TokenCount(100)},
 		Checkpoint: Checkpoint{MaxConcurrent: 2},
 		Script:     classicScript(),
 		Expect:     expectPass,
@@ -93,7 +93,7 @@ func classicReordered() *Scenario {
 	s.Description = "Tokens go round a ring of three processes, as in chandy-lamport-classic, on channels " +
 		"that reorder tokens and markers (out of model) while a snapshot starts every 6ms: a global " +
 		"snapshot counts some tokens twice or misses them."
-	s.Workload.InitialTokens = 200
+	s.Workload.InitialTokens = TokenCount(200)
 	s.Script = append(steps, advance(50))
 	for _, l := range []faults.Link{{From: "p-0", To: "p-1"}, {From: "p-1", To: "p-2"}, {From: "p-2", To: "p-0"}} {
 		s.Faults = append(s.Faults, at(0, faults.Fault{Kind: faults.DataReorder, From: l.From, To: l.To, WindowNanos: Millis(70).Nanos()}))

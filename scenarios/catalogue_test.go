@@ -140,11 +140,11 @@ func TestPropertiesToCheck(t *testing.T) {
 		name string
 		want []string
 	}{
-		{StandardName, []string{PropertyWellFormed, PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity, PropertyListenerContract, PropertyDurableBeforeVisible, PropertySinkVisibility, PropertyLiveness}},
-		{"at-least-once-fan-in", []string{PropertyWellFormed, PropertyAtLeastOnce, PropertyRestoreFidelity, PropertyListenerContract, PropertyDurableBeforeVisible, PropertyLiveness}},
-		{"chandy-lamport-ring", []string{PropertyWellFormed, PropertyConsistentCut, PropertyRestoreFidelity, PropertyLiveness}},
+		{StandardName, []string{PropertyWellFormed, PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity, PropertyListenerContract, PropertyCheckpointOutcome, PropertyDurableBeforeVisible, PropertySinkVisibility, PropertyLiveness}},
+		{"at-least-once-fan-in", []string{PropertyWellFormed, PropertyAtLeastOnce, PropertyRestoreFidelity, PropertyListenerContract, PropertyCheckpointOutcome, PropertyDurableBeforeVisible, PropertyLiveness}},
+		{"chandy-lamport-ring", []string{PropertyWellFormed, PropertyConsistentCut, PropertyRestoreFidelity, PropertyCheckpointOutcome, PropertyLiveness}},
 		// Exactly-once is not what an at-least-once sink promises, but the control asks for it.
-		{"control-at-least-once-sink", []string{PropertyWellFormed, PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity, PropertyListenerContract, PropertyDurableBeforeVisible, PropertyLiveness}},
+		{"control-at-least-once-sink", []string{PropertyWellFormed, PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity, PropertyListenerContract, PropertyCheckpointOutcome, PropertyDurableBeforeVisible, PropertyLiveness}},
 	} {
 		s, err := Lookup(tc.name)
 		if err != nil {

@@ -59,7 +59,9 @@ func (s *Scenario) applyDefaults() {
 		w.Records = orDefault(w.Records, defaultRecords)
 		w.RecordInterval = orDefault(w.RecordInterval, defaultRecordInterval)
 	case WorkloadTokens:
-		w.InitialTokens = orDefault(w.InitialTokens, defaultInitialTokens)
+		if w.InitialTokens == nil {
+			w.InitialTokens = TokenCount(defaultInitialTokens) // absent; a zero written is kept
+		}
 		w.MaxTransfer = orDefault(w.MaxTransfer, defaultMaxTransfer)
 		w.RecordInterval = orDefault(w.RecordInterval, defaultRecordInterval)
 	}

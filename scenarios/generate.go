@@ -299,7 +299,7 @@ func (g *generator) chandyLamport(s *Scenario) {
 	w := &s.Workload
 	w.Kind = WorkloadTokens
 	w.MaxTransfer = g.between(1, 20)
-	w.InitialTokens = g.between(w.MaxTransfer, 200)
+	w.InitialTokens = TokenCount(g.between(w.MaxTransfer, 200))
 	if g.r.IntN(4) == 0 {
 		g.script(s)
 		return
@@ -316,7 +316,7 @@ func (g *generator) script(s *Scenario) {
 	processes := graph.Tasks()
 	balance := map[string]int64{}
 	for _, p := range processes {
-		balance[p] = s.Workload.InitialTokens
+		balance[p] = s.Workload.InitialBalance()
 	}
 	budget := s.Limits.FaultPhase / 2
 	var used Duration
@@ -362,13 +362,13 @@ func (g *generator) script(s *Scenario) {
 func raiseBalances(s *Scenario) {
 	w := &s.Workload
 	enough := int64(w.Transfers) * w.MaxTransfer
-	for w.InitialTokens < enough {
+	for w.InitialBalance() < enough {
 		c := s.Clone()
 		c.applyDefaults()
 		if _, err := engineConfig(c); err == nil {
 			return
 		}
-		w.InitialTokens = min(2*w.InitialTokens, enough)
+		w.InitialTokens = TokenCount(min(2*w.InitialBalance(), enough))
 	}
 }
 

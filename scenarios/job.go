@@ -103,7 +103,7 @@ func tokensGraph(s *Scenario, g Graph) engine.Graph {
 	tokens := engine.Tokens{
 		Transfers:        int64(w.Transfers),
 		Interval:         time.Duration(w.RecordInterval),
-		Initial:          w.InitialTokens,
+		Initial:          w.InitialBalance(),
 		MaxAmount:        w.MaxTransfer,
 		Seed:             dataSeed,
 		SnapshotInterval: time.Duration(c.Interval),
@@ -191,7 +191,9 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 		},
 	}
 	if s.Mode == ModeChandyLamport {
-		ref.TokenTotal = s.Workload.InitialTokens * int64(len(cfg.Graph.Tasks()))
+		// A token workload conserves its total even when that is zero tokens.
+		ref.TokenWorkload = true
+		ref.TokenTotal = s.Workload.InitialBalance() * int64(len(cfg.Graph.Tasks()))
 		return ref, nil
 	}
 	if s.Sink == nil {

@@ -97,6 +97,9 @@ const (
 	PropertyDurableBeforeVisible = "durable-before-visible"
 	PropertySinkVisibility       = "sink-visibility"
 	PropertyLiveness             = "liveness"
+	// PropertyCheckpointOutcome: every checkpoint asked for completes or aborts with a
+	// reason, none vanishes.
+	PropertyCheckpointOutcome = "checkpoint-outcome"
 	// PropertyWellFormed checks the trace itself (sequence numbers, fields the other
 	// checkers read); every run checks it.
 	PropertyWellFormed = "well-formed"
@@ -105,7 +108,7 @@ const (
 // Properties lists every property a scenario may name.
 var Properties = []string{
 	PropertyWellFormed, PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity,
-	PropertyListenerContract, PropertyDurableBeforeVisible, PropertySinkVisibility, PropertyLiveness,
+	PropertyListenerContract, PropertyCheckpointOutcome, PropertyDurableBeforeVisible, PropertySinkVisibility, PropertyLiveness,
 }
 
 // Verdicts of one run.

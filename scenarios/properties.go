@@ -19,16 +19,19 @@ func PropertiesToCheck(s *Scenario) []string {
 	return out
 }
 
-// defaultProperties is what a mode and sink promise. Every mode promises faithful restores
-// and progress after heal; every mode but at-least-once promises consistent snapshots (an
-// at-least-once barrier never blocks, so a snapshot may reflect records sent after the
-// sender's: that is where its duplicates come from). The checkpoint modes also promise the
+// defaultProperties is what a mode and sink promise. Every mode promises faithful restores,
+// progress after heal, and that every checkpoint asked for completes or aborts (no false
+// alarm in the catalogue: a barrier job's coordinator aborts what it gives up on, a crash
+// drops what it had pending, and what a cut-off run leaves pending is not judged); every
+// mode but at-least-once promises consistent snapshots (an at-least-once barrier never
+// blocks, so a snapshot may reflect records sent after the sender's: that is where its
+// duplicates come from). The checkpoint modes also promise the
 // listener contract and durable completion before visibility. Output is never lost by any
 // sink; it is exact only when the mode aligns (or stores channel state) and the sink commits
 // transactionally or idempotently; transactional sinks also promise that readers see only
 // committed, growing output.
 func defaultProperties(s *Scenario) []string {
-	props := []string{PropertyRestoreFidelity, PropertyLiveness}
+	props := []string{PropertyRestoreFidelity, PropertyLiveness, PropertyCheckpointOutcome}
 	if s.Mode != ModeAtLeastOnce {
 		props = append(props, PropertyConsistentCut)
 	}

@@ -86,10 +86,14 @@ type Result struct {
 	Unexpected       bool        `json:"unexpected"`
 	Why              string      `json:"why,omitempty"` // what was unexpected
 	Violations       []Violation `json:"violations"`
-	TraceHash        string      `json:"trace_hash"`
-	Events           uint64      `json:"events"`
-	VirtualNanos     int64       `json:"virtual_ns"`
-	WallNanos        int64       `json:"wall_ns"`
+	// Unexercised lists the properties the run gave no occasion to judge, each with what
+	// never happened ("restore-fidelity (no task.restore from a checkpoint: ...)"): they are
+	// not passes, and the verdict claims nothing for them.
+	Unexercised  []string `json:"unexercised,omitempty"`
+	TraceHash    string   `json:"trace_hash"`
+	Events       uint64   `json:"events"`
+	VirtualNanos int64    `json:"virtual_ns"`
+	WallNanos    int64    `json:"wall_ns"`
 	// LimitReason says which limit ended a run whose verdict is limit.
 	LimitReason          string `json:"limit_reason,omitempty"`
 	CheckpointsCompleted int    `json:"checkpoints_completed"`

@@ -158,7 +158,12 @@ func (r *simRun) judge(res *Result) {
 			}
 		case checker.VerdictUnknown:
 			undecided = append(undecided, fmt.Sprintf("%s (%s)", result.Property, result.Note))
+		case checker.VerdictUnexercised:
+			res.Unexercised = append(res.Unexercised, fmt.Sprintf("%s (%s)", result.Property, result.Note))
 		}
+	}
+	if res.Verdict == VerdictPass && report.Verdict() == checker.VerdictUnknown && len(undecided) == 0 {
+		undecided = append(undecided, "no property had anything to judge")
 	}
 	if res.Verdict == VerdictPass && len(undecided) > 0 {
 		res.Verdict, res.LimitReason = VerdictLimit, "undecided: "+strings.Join(undecided, "; ")

@@ -86,9 +86,22 @@ type Workload struct {
 	// neighbour and how many are a pure function of the process and the transfer's number).
 	Transfers   int   `json:"transfers,omitempty"`
 	MaxTransfer int64 `json:"max_transfer,omitempty"`
-	// InitialTokens is every process's starting balance.
-	InitialTokens int64 `json:"initial_tokens,omitempty"`
+	// InitialTokens is every process's starting balance: absent (nil) means the default,
+	// and zero means zero, so it is a pointer, written out whenever it is set.
+	InitialTokens *int64 `json:"initial_tokens,omitempty"`
 }
+
+// InitialBalance is every process's starting balance in a token workload: InitialTokens, or
+// 0 when it is not set (Parse and the catalogue always set it for a token workload).
+func (w Workload) InitialBalance() int64 {
+	if w.InitialTokens == nil {
+		return 0
+	}
+	return *w.InitialTokens
+}
+
+// TokenCount returns a pointer to n, for InitialTokens in Go literals.
+func TokenCount(n int64) *int64 { return &n }
 
 // Sink is how the job's output reaches the external store.
 type Sink struct {
@@ -183,6 +196,7 @@ func (s *Scenario) IsNegativeControl() bool { return s.Expect.Verdict == Verdict
 func (s *Scenario) Clone() *Scenario {
 	c := *s
 	c.Sink = clonePointer(s.Sink)
+	c.Workload.InitialTokens = clonePointer(s.Workload.InitialTokens)
 	c.Swarm = clonePointer(s.Swarm)
 	if s.Swarm != nil {
 		c.Swarm.Kinds = slices.Clone(s.Swarm.Kinds)

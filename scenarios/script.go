@@ -120,7 +120,7 @@ func (s *Scenario) validateScriptTokens(p *problems, path string) {
 		}
 		queues[st.From] = append(queues[st.From], send{step: i, to: st.To, tokens: st.Tokens})
 	}
-	balance := func(process string) int64 { return s.Workload.InitialTokens + balances[process] }
+	balance := func(process string) int64 { return s.Workload.InitialBalance() + balances[process] }
 	for progress := true; progress; {
 		progress = false
 		for _, from := range senders {

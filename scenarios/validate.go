@@ -227,7 +227,7 @@ func (s *Scenario) validateWorkload(p *problems, path string) {
 	if w.Kind == WorkloadTokens {
 		p.intIn(path+".transfers", w.Transfers, 0, maxTransfers)
 		p.unused(path+".transfers", len(s.Script) > 0 && w.Transfers != 0, "with a script (its sends are the transfers)")
-		if w.InitialTokens < 0 {
+		if w.InitialBalance() < 0 {
 			p.add(path+".initial_tokens", "must be >= 0")
 		}
 		if w.MaxTransfer < 1 || w.MaxTransfer > 1_000_000 {
@@ -236,7 +236,7 @@ func (s *Scenario) validateWorkload(p *problems, path string) {
 		p.span(path+".record_interval", w.RecordInterval, true)
 	} else {
 		p.unused(path+".transfers", w.Transfers != 0, "except by workload tokens")
-		p.unused(path+".initial_tokens", w.InitialTokens != 0, "except by workload tokens")
+		p.unused(path+".initial_tokens", w.InitialTokens != nil, "except by workload tokens")
 		p.unused(path+".max_transfer", w.MaxTransfer != 0, "except by workload tokens")
 	}
 	if (s.Mode == ModeChandyLamport) != (w.Kind == WorkloadTokens) {

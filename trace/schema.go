@@ -6,6 +6,12 @@ import "slices"
 // kind; "attrs:" lists attributes (Event.Attrs) that producers should set and checkers read.
 const (
 	// Coordinator and checkpoint lifecycle.
+	// KindCheckpointRequest: a checkpoint is asked for and its id reserved, before it can
+	// start (its id persisted, room for it among those in flight). A coordinator that traces
+	// requests makes every checkpoint visible from the moment it is asked for, so one that
+	// never starts cannot vanish unseen; checkpoint.trigger follows when it starts, and
+	// checkpoint.complete or checkpoint.abort ends it either way.
+	KindCheckpointRequest  = "checkpoint.request"  // task=coordinator cp
 	KindCheckpointTrigger  = "checkpoint.trigger"  // task=coordinator cp; attrs: savepoint=true
 	KindCheckpointPersist  = "checkpoint.persist"  // task=coordinator cp: metadata write to the completed-checkpoint store begins
 	KindCheckpointComplete = "checkpoint.complete" // task=coordinator cp: the metadata write is durable
@@ -15,9 +21,14 @@ const (
 	KindJobFailover        = "job.failover"        // task=coordinator cp reason: the job restarts from cp
 
 	// Barriers and snapshots at the tasks.
-	KindBarrierSend     = "barrier.send"     // task to cp
-	KindBarrierRecv     = "barrier.recv"     // task from cp
-	KindSnapshotTaken   = "snapshot.taken"   // task cp; attrs: state, sent.<to>, recv.<from>, chan.<from>, tokens, chantokens.<from>
+	KindBarrierSend   = "barrier.send"   // task to cp
+	KindBarrierRecv   = "barrier.recv"   // task from cp
+	KindSnapshotTaken = "snapshot.taken" // task cp; attrs: state, sent.<to>, recv.<from>, chan.<from>, out.<to>, tokens, chantokens.<from>
+	// KindSnapshotCarried says that checkpoint cp holds task's final snapshot, the one it
+	// took for the earlier checkpoint taken (attr), instead of a snapshot of its own: a task
+	// that finished emits nothing more, so its last state stands for every later cut. It
+	// comes before the checkpoint's checkpoint.persist, when the cut is fixed.
+	KindSnapshotCarried = "snapshot.carried" // task cp; attrs: taken
 	KindSnapshotAck     = "snapshot.ack"     // task cp
 	KindSnapshotDecline = "snapshot.decline" // task cp reason
 
@@ -65,12 +76,22 @@ const (
 	// AttrState is a digest of a task's state (operator state and source offsets) at a
 	// snapshot or a restore; restore fidelity compares the two.
 	AttrState = "state"
-	// AttrSentPrefix + task counts records sent to that task before the snapshot.
+	// AttrSentPrefix + task counts records sent to that task before the snapshot, including
+	// those the snapshot's own barrier then overtook in the sender's output queue (counted
+	// again in out.<task>).
 	AttrSentPrefix = "sent."
 	// AttrRecvPrefix + task counts records consumed from that task before the snapshot.
 	AttrRecvPrefix = "recv."
 	// AttrChanPrefix + task counts records from that task stored as channel state.
 	AttrChanPrefix = "chan."
+	// AttrOutPrefix + task counts the records to that task that an unaligned barrier
+	// overtook in the sender's output queue and that the sender's snapshot stores as
+	// output-side channel state: they were sent before the snapshot (so they are in sent.)
+	// but reach the receiver after its barrier (so they are in neither its recv. nor its
+	// chan.), and a restore emits them again.
+	AttrOutPrefix = "out."
+	// AttrTaken names, on snapshot.carried, the checkpoint the carried snapshot was taken for.
+	AttrTaken = "taken"
 	// AttrTokens is the token balance a process holds at its snapshot (token workloads).
 	AttrTokens = "tokens"
 	// AttrChanTokensPrefix + task sums the tokens recorded in flight from that task.
@@ -97,9 +118,9 @@ const ListSeparator = " "
 
 // kinds lists every kind above; schema_test.go keeps it in step with the constants.
 var kinds = []string{
-	KindCheckpointTrigger, KindCheckpointPersist, KindCheckpointComplete, KindCheckpointAbort,
+	KindCheckpointRequest, KindCheckpointTrigger, KindCheckpointPersist, KindCheckpointComplete, KindCheckpointAbort,
 	KindCoordinatorCrash, KindCoordinatorRecover, KindJobFailover,
-	KindBarrierSend, KindBarrierRecv, KindSnapshotTaken, KindSnapshotAck, KindSnapshotDecline,
+	KindBarrierSend, KindBarrierRecv, KindSnapshotTaken, KindSnapshotCarried, KindSnapshotAck, KindSnapshotDecline,
 	KindNotifyComplete, KindNotifyAbort,
 	KindTaskCrash, KindTaskRestore, KindTaskFinish,
 	KindSinkWrite, KindSinkWrites, KindSinkPrecommit, KindSinkCommit, KindSinkAbort, KindSinkRead, KindSinkUpsert,

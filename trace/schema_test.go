@@ -46,3 +46,20 @@ func TestKindsListsEveryKindConstant(t *testing.T) {
 		t.Fatal("IsKind disagrees with the list")
 	}
 }
+
+// TestEveryKindHasFields keeps the field table in step with the kinds, so a kind added to the
+// schema says what it carries before any trace can use it.
+func TestEveryKindHasFields(t *testing.T) {
+	for _, kind := range Kinds() {
+		if _, ok := FieldsOf(kind); !ok {
+			t.Errorf("kind %s has no entry in fieldsByKind", kind)
+		}
+	}
+	if len(fieldsByKind) != len(Kinds()) {
+		t.Errorf("fieldsByKind has %d kinds, the schema %d", len(fieldsByKind), len(Kinds()))
+	}
+	taken, _ := FieldsOf(KindSnapshotTaken)
+	if !taken.Allows("sent.sum-0") || taken.Allows("sent.") || taken.Allows("snet.sum-0") {
+		t.Error("snapshot.taken's prefixes allow the wrong keys")
+	}
+}

@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
 )
 
@@ -13,6 +16,7 @@ func (a *app) runOne(args []string) int {
 	var seed seedFlag
 	fs.Var(&seed, "seed", "the seed")
 	tracePath := fs.String("trace", "", "write the trace (JSON Lines) to this file")
+	referenceOut := fs.String("reference-out", "", "write the run's reference (with its trace hash) to this file, for simrun check")
 	artifactDir := fs.String("artifacts", "", "save an artifact of a failing run in this directory")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	htmlPath := fs.String("html", "", "write porcupine's picture of a non-linearizable history to this file")
@@ -39,6 +43,17 @@ func (a *app) runOne(args []string) int {
 	if err != nil {
 		return a.fail("run: %s: %s", s.Name, trimPackage(err))
 	}
+	// The reference is derived before anything is written, so that a scenario without one is
+	// bad input that leaves every file alone.
+	var ref checker.Reference
+	if *referenceOut != "" {
+		if ref, err = scenarios.ReferenceFor(s); err != nil {
+			return a.fail("run: -reference-out: %s", trimPackage(err))
+		}
+		if info, err := os.Stat(filepath.Dir(*referenceOut)); err != nil || !info.IsDir() {
+			return a.fail("run: -reference-out %s: no directory %s", *referenceOut, filepath.Dir(*referenceOut))
+		}
+	}
 	pics, err := reservePictures(*htmlPath)
 	if err != nil {
 		return a.fail("run: -html: %v", err)
@@ -47,6 +62,16 @@ func (a *app) runOne(args []string) int {
 	if err != nil {
 		pics.discard()
 		return a.fail("run: -trace: %v", err)
+	}
+	// Created with the trace file, before the run, so that a path it cannot write is bad
+	// input before any work; written once the run has given its trace hash.
+	refFile, err := openTrace(*referenceOut)
+	if err != nil {
+		pics.discard()
+		if traceFile != nil {
+			traceFile.Close()
+		}
+		return a.fail("run: -reference-out: %v", err)
 	}
 	if !*asJSON {
 		printPlan(a.stdout, plan)
@@ -61,7 +86,16 @@ func (a *app) runOne(args []string) int {
 	}
 	pics.discard()
 	if err != nil {
+		if refFile != nil {
+			refFile.Close()
+		}
 		return a.fail("run: %s seed %d: %s", s.Name, seed.value, trimPackage(err))
+	}
+	if refFile != nil {
+		ref.TraceHash = res.TraceHash
+		if err := writeAndClose(refFile, checker.MarshalReference(ref)); err != nil {
+			return a.fail("run: -reference-out: %v", err)
+		}
 	}
 	path := a.save(policy, plan, res)
 
@@ -70,11 +104,15 @@ func (a *app) runOne(args []string) int {
 		if drawn != "" {
 			out.HTML, out.HTMLProperty = *htmlPath, drawn
 		}
+		out.Reference = *referenceOut
 		writeJSON(a.stdout, out)
 	} else {
 		printResult(a.stdout, res)
 		if *tracePath != "" {
 			fmt.Fprintf(a.stdout, "%-12s %s\n", "trace file:", *tracePath)
+		}
+		if *referenceOut != "" {
+			fmt.Fprintf(a.stdout, "%-12s %s\n", "reference:", *referenceOut)
 		}
 		if pics != nil {
 			printPicture(a, *htmlPath, drawn)
@@ -92,9 +130,19 @@ func (a *app) runOne(args []string) int {
 	return exitOK
 }
 
+// writeAndClose writes data to f and closes it; either failing is the error.
+func writeAndClose(f *os.File, data []byte) error {
+	_, err := f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // runJSON is `run -json`'s object: the result, and the picture -html wrote, if any.
 type runJSON struct {
 	*scenarios.Result
 	HTML         string `json:"html,omitempty"`
 	HTMLProperty string `json:"html_property,omitempty"`
+	Reference    string `json:"reference,omitempty"` // the file -reference-out wrote
 }

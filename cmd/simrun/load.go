@@ -75,13 +75,9 @@ func loadArtifact(path string) (*scenarios.Artifact, error) {
 
 // readInput reads a scenario or artifact file, refusing one larger than the parsers accept.
 func readInput(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openInput(path)
 	if err != nil {
-		return nil, describeFileError(path, err)
-	}
-	if info, err := f.Stat(); err == nil && info.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("%s is a directory, not a file", path)
+		return nil, err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, scenarios.MaxFileBytes+1))

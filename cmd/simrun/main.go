@@ -1,10 +1,13 @@
-// Command simrun sweeps, runs, replays and shrinks ckptsim scenarios.
+// Command simrun sweeps, runs, replays and shrinks ckptsim scenarios, and judges trace files
+// that any engine wrote in the schema of package trace (simrun check).
 //
 // Every run is a pure function of its scenario and seed. simrun prints the seed and what it
 // derives first, judges each run against what its scenario expects, and saves a replayable
 // artifact for every unexpected failure. Exit status: 0 when every verdict is what its
 // scenario expects, 1 when any is not (or a replay shows nondeterminism), 2 for bad usage or
-// bad input. See DESIGN.md section 7 and the README's "Using simrun".
+// bad input. simrun check exits 0 when every property passes, 1 when any fails or is unknown,
+// and 2 for bad usage or bad input. See DESIGN.md section 7 and the README's "Using simrun"
+// and "Judging another engine's trace".
 package main
 
 import (
@@ -43,6 +46,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	a := &app{
 		stdout:      stdout,
 		stderr:      stderr,
+		stdin:       os.Stdin,
 		runner:      scenarios.NewSimulation(),
 		builtins:    scenarios.Builtins,
 		build:       buildID,
@@ -64,6 +68,7 @@ const defaultArtifactDir = "simrun-artifacts"
 // runner, the catalogue and the build for fakes.
 type app struct {
 	stdout, stderr io.Writer
+	stdin          io.Reader // what check reads for the trace "-"
 	runner         scenarios.Runner
 	builtins       func() []*scenarios.Scenario
 	build          func() string
@@ -81,11 +86,12 @@ type app struct {
 // its own in its errors.
 const (
 	usageList   = "list [-json]"
-	usageRun    = "run -scenario NAME|FILE -seed N [-plant BUG] [-trace FILE] [-html FILE] [-artifacts DIR] [-json]"
+	usageRun    = "run -scenario NAME|FILE -seed N [-plant BUG] [-trace FILE] [-reference-out FILE] [-html FILE] [-artifacts DIR] [-json]"
 	usageSweep  = "sweep [-scenario NAME|FILE|all | -generated] [-seeds A-B] [-plant BUG] [-j N] [-shard I/N] [-artifacts DIR] [-failfast] [-json]"
 	usageReplay = "replay [-json] [-trace FILE] ARTIFACT"
 	usageShrink = "shrink ARTIFACT [-o FILE] [-runs N]"
 	usageBench  = "bench [-json] [-seeds N] [-j N]"
+	usageCheck  = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] TRACE"
 )
 
 type command struct {
@@ -102,6 +108,7 @@ var commands = []command{
 	{"replay", usageReplay, "rerun an artifact's case and check its trace hash", (*app).replay},
 	{"shrink", usageShrink, "find a smaller case that fails the same way", (*app).shrink},
 	{"bench", usageBench, "measure speed on the standard scenario", (*app).bench},
+	{"check", usageCheck, "judge a trace file from any engine with every property (TRACE - reads stdin)", (*app).check},
 }
 
 func (a *app) main(args []string) int {
@@ -139,6 +146,7 @@ func (a *app) usage(w io.Writer) {
 	}
 	fmt.Fprintln(w, "\nFlags may come before or after arguments.")
 	fmt.Fprintln(w, "Exit status: 0 every verdict as expected, 1 some verdict unexpected (or nondeterminism), 2 bad usage or input.")
+	fmt.Fprintln(w, "simrun check: 0 every property passes, 1 some property fails or is unknown, 2 bad usage or input.")
 }
 
 // fail reports bad usage or bad input on one line and returns exit status 2.

@@ -106,7 +106,7 @@ func describeWorkload(s *scenarios.Scenario) string {
 	switch w.Kind {
 	case scenarios.WorkloadTokens:
 		return fmt.Sprintf("tokens transfers=%d max_transfer=%d initial_tokens=%d record_interval=%s",
-			w.Transfers, w.MaxTransfer, w.InitialTokens, w.RecordInterval)
+			w.Transfers, w.MaxTransfer, w.InitialBalance(), w.RecordInterval)
 	case scenarios.WorkloadKeyedSum:
 		return fmt.Sprintf("keyed-sum records=%d keys=%d record_interval=%s", w.Records, w.Keys, w.RecordInterval)
 	}
@@ -134,6 +134,9 @@ func printResult(w io.Writer, r *scenarios.Result) {
 	}
 	if r.Panic != "" {
 		fmt.Fprintln(w, "  (the panic's stack is in the artifact)")
+	}
+	for _, u := range r.Unexercised {
+		row("unexercised", u)
 	}
 	row("trace", fmt.Sprintf("%s (%d events)", r.TraceHash, r.Events))
 	row("time", fmt.Sprintf("%s virtual, %s wall%s", formatNanos(float64(r.VirtualNanos)), formatNanos(float64(r.WallNanos)), speedup(r)))

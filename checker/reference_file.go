@@ -1,0 +1,393 @@
+package checker
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A reference file is a Reference written as one JSON object, so that a trace from any engine
+// can be judged against it without writing Go (simrun check -reference FILE):
+//
+//	{
+//	  "version": 1,
+//	  "guarantee": "exactly-once",
+//	  "token_total": 0,
+//	  "liveness": {"checkpoint_after_heal_ns": 4000000000, "alignment_max_ns": 2000000000,
+//	               "notify_max_ns": 2000000000, "finish_tasks": ["source-0", "sink-0"]},
+//	  "trace_hash": "<64 lower-case hex digits>",
+//	  "output": {
+//	    "source:0:1": {"value": "7", "count": 1},
+//	    "source:0:2": {"value": "12"}
+//	  }
+//	}
+//
+// Every field may be left out, and a field left out means what the zero Reference means:
+// no guarantee, no expected output (the output properties are unknown, which `"output": {}`,
+// an output that must stay empty, is not), no token workload, no liveness bound, no trace
+// hash. An output entry's count defaults to 1; 0 forbids the record. Durations are integer
+// nanoseconds, as in the trace. version, when given, must be 1: a newer file is refused,
+// since its fields may mean something else.
+//
+// Decoding is strict, as for scenario files: an unknown field, a duplicate key, a value of
+// the wrong type or out of range, or data after the object is an error that names the path of
+// the field (reference.output["source:0:1"].count) on one line.
+
+// ReferenceFileVersion is the version of the reference file format this build reads and
+// writes.
+const ReferenceFileVersion = 1
+
+// MaxReferenceFileBytes bounds a reference file, so that a wrong path to a huge file is a
+// clear error rather than a large allocation. A million expected records fit.
+const MaxReferenceFileBytes = 64 << 20
+
+// ReadReference reads a reference file from r (see ParseReference).
+func ReadReference(r io.Reader) (Reference, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxReferenceFileBytes+1))
+	if err != nil {
+		return Reference{}, fmt.Errorf("checker: reference: %v", err)
+	}
+	return ParseReference(data)
+}
+
+// ParseReference decodes a reference file. Errors start with "checker: reference" and name
+// the offending field or line.
+func ParseReference(data []byte) (Reference, error) {
+	ref, err := parseReference(data)
+	if err != nil {
+		return Reference{}, errors.New("checker: " + oneLine(err.Error()))
+	}
+	return ref, nil
+}
+
+func parseReference(data []byte) (Reference, error) {
+	if len(data) > MaxReferenceFileBytes {
+		return Reference{}, fmt.Errorf("reference: file is larger than %d bytes", MaxReferenceFileBytes)
+	}
+	if err := validJSON(data); err != nil {
+		return Reference{}, err
+	}
+	var ref Reference
+	err := eachField(data, "reference", func(key, path string, value json.RawMessage) error {
+		var err error
+		switch key {
+		case "version":
+			var v int64
+			if v, err = decodeCount(path, value); err == nil && v != ReferenceFileVersion {
+				err = fmt.Errorf("%s: version %d, this build reads %d", path, v, ReferenceFileVersion)
+			}
+		case "guarantee":
+			var g string
+			if g, err = decodeString(path, value); err == nil {
+				ref.Guarantee = Guarantee(g)
+				if g != "" && ref.Guarantee != GuaranteeExactlyOnce && ref.Guarantee != GuaranteeAtLeastOnce {
+					err = fmt.Errorf("%s: %q is not one of %q, %q", path, g, GuaranteeExactlyOnce, GuaranteeAtLeastOnce)
+				}
+			}
+		case "token_total":
+			ref.TokenTotal, err = decodeCount(path, value)
+		case "liveness":
+			ref.Liveness, err = decodeLiveness(path, value)
+		case "trace_hash":
+			if ref.TraceHash, err = decodeString(path, value); err == nil && !isTraceHash(ref.TraceHash) {
+				err = fmt.Errorf("%s: must be 64 lower-case hex digits, got %q", path, ref.TraceHash)
+			}
+		case "output":
+			ref.Output, err = decodeOutput(path, value)
+		default:
+			err = unknownField(path, "version, guarantee, token_total, liveness, trace_hash, output")
+		}
+		return err
+	})
+	return ref, err
+}
+
+func decodeLiveness(path string, data json.RawMessage) (LivenessBounds, error) {
+	var b LivenessBounds
+	err := eachField(data, path, func(key, path string, value json.RawMessage) error {
+		var err error
+		switch key {
+		case "checkpoint_after_heal_ns":
+			b.CheckpointAfterHealNanos, err = decodeCount(path, value)
+		case "alignment_max_ns":
+			b.AlignmentMaxNanos, err = decodeCount(path, value)
+		case "notify_max_ns":
+			b.NotifyMaxNanos, err = decodeCount(path, value)
+		case "finish_tasks":
+			b.FinishTasks, err = decodeTasks(path, value)
+		default:
+			err = unknownField(path, "checkpoint_after_heal_ns, alignment_max_ns, notify_max_ns, finish_tasks")
+		}
+		return err
+	})
+	return b, err
+}
+
+func decodeTasks(path string, data json.RawMessage) ([]string, error) {
+	var raw []json.RawMessage
+	if kind := jsonKind(data); kind != "an array" {
+		return nil, fmt.Errorf("%s: must be an array of task names, got %s", path, kind)
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	var tasks []string // nil for [], as for a field left out
+	for i, item := range raw {
+		task, err := decodeString(fmt.Sprintf("%s[%d]", path, i), item)
+		if err != nil {
+			return nil, err
+		}
+		if task == "" {
+			return nil, fmt.Errorf("%s[%d]: empty task name", path, i)
+		}
+		tasks = append(tasks, task)
+	}
+	return tasks, nil
+}
+
+func decodeOutput(path string, data json.RawMessage) (map[string]Expected, error) {
+	out := map[string]Expected{} // not nil: "output": {} expects no output at all
+	err := eachEntry(data, path, func(rid, path string, value json.RawMessage) error {
+		if rid == "" {
+			return fmt.Errorf("%s: empty record id", path)
+		}
+		want := Expected{Count: 1}
+		hasValue := false
+		err := eachField(value, path, func(key, path string, value json.RawMessage) error {
+			var err error
+			switch key {
+			case "value":
+				want.Value, err = decodeString(path, value)
+				hasValue = true
+			case "count":
+				var n int64
+				if n, err = decodeCount(path, value); err == nil && n > maxExpectedCount {
+					err = fmt.Errorf("%s: must be at most %d, got %d", path, maxExpectedCount, n)
+				}
+				want.Count = int(n)
+			default:
+				err = unknownField(path, "value, count")
+			}
+			return err
+		})
+		if err == nil && !hasValue {
+			err = fmt.Errorf("%s: missing value", path)
+		}
+		out[rid] = want
+		return err
+	})
+	return out, err
+}
+
+// maxExpectedCount bounds an output entry's count: more commits of one record than any trace
+// holds lines is a typing mistake.
+const maxExpectedCount = 1 << 30
+
+// eachField calls field for each member of the JSON object data, in file order, with the
+// member's path (.key). data must be valid JSON (validJSON). A duplicate key is an error:
+// encoding/json would keep the last value silently.
+func eachField(data json.RawMessage, path string, field func(key, path string, value json.RawMessage) error) error {
+	return eachMember(data, path, memberPath, field)
+}
+
+// eachEntry is eachField for an object keyed by record ids, whose paths are always ["id"].
+func eachEntry(data json.RawMessage, path string, field func(key, path string, value json.RawMessage) error) error {
+	return eachMember(data, path, func(key string) string { return "[" + strconv.Quote(key) + "]" }, field)
+}
+
+func eachMember(data json.RawMessage, path string, name func(key string) string, field func(key, path string, value json.RawMessage) error) error {
+	if kind := jsonKind(data); kind != "an object" {
+		return fmt.Errorf("%s: must be an object, got %s", path, kind)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // the opening brace
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	seen := make(map[string]bool)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("%s: %v", path, err)
+		}
+		key, _ := tok.(string) // valid JSON: inside an object the decoder yields string keys
+		member := path + name(key)
+		if seen[key] {
+			return fmt.Errorf("%s: duplicate key", member)
+		}
+		seen[key] = true
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return fmt.Errorf("%s: %v", member, err)
+		}
+		if err := field(key, member, value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// memberPath is how a path names a member: .key for a plain name, ["key"] for a record id or
+// anything else.
+func memberPath(key string) string {
+	plain := key != ""
+	for _, c := range key {
+		if !(c == '_' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return "." + key
+	}
+	return "[" + strconv.Quote(key) + "]"
+}
+
+func unknownField(path, known string) error {
+	return fmt.Errorf("%s: unknown field (known: %s)", path, known)
+}
+
+func decodeString(path string, data json.RawMessage) (string, error) {
+	if kind := jsonKind(data); kind != "a string" {
+		return "", fmt.Errorf("%s: must be a string, got %s", path, kind)
+	}
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return "", fmt.Errorf("%s: %v", path, err)
+	}
+	return s, nil
+}
+
+// decodeCount decodes a non-negative integer that fits an int64, written without fraction or
+// exponent.
+func decodeCount(path string, data json.RawMessage) (int64, error) {
+	if kind := jsonKind(data); kind != "a number" {
+		return 0, fmt.Errorf("%s: must be a non-negative integer, got %s", path, kind)
+	}
+	n, err := strconv.ParseInt(string(data), 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s: must be a non-negative integer below 2^63, got %s", path, data)
+	}
+	return n, nil
+}
+
+// jsonKind names the kind of the JSON value data, for messages.
+func jsonKind(data json.RawMessage) string {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return "nothing"
+	}
+	switch c := data[0]; {
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// validJSON reports a syntax error with its line, so that a person finds it in the file.
+func validJSON(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return errors.New("reference: empty file: want one JSON object")
+	}
+	var v any
+	err := json.Unmarshal(data, &v)
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		offset := min(int(syntax.Offset), len(data))
+		line := 1 + bytes.Count(data[:offset], []byte("\n"))
+		return fmt.Errorf("reference: line %d: invalid JSON: %v", line, syntax)
+	}
+	return fmt.Errorf("reference: invalid JSON: %v", err)
+}
+
+func isTraceHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// MarshalReference writes ref as a reference file that ParseReference reads back as ref: the
+// fields in a fixed order, the output sorted by record id, one record a line, so that two
+// references of one job diff line by line. Fields at their zero value are left out, except
+// version, and an empty non-nil output, which expects no output and is written as {}.
+func MarshalReference(ref Reference) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "{\n  \"version\": %d", ReferenceFileVersion)
+	if ref.Guarantee != "" {
+		fmt.Fprintf(&b, ",\n  \"guarantee\": %s", quoteJSON(string(ref.Guarantee)))
+	}
+	if ref.TokenTotal != 0 {
+		fmt.Fprintf(&b, ",\n  \"token_total\": %d", ref.TokenTotal)
+	}
+	if l := ref.Liveness; l.CheckpointAfterHealNanos != 0 || l.AlignmentMaxNanos != 0 || l.NotifyMaxNanos != 0 || len(l.FinishTasks) > 0 {
+		var fields []string
+		add := func(name string, nanos int64) {
+			if nanos != 0 {
+				fields = append(fields, fmt.Sprintf("%s: %d", quoteJSON(name), nanos))
+			}
+		}
+		add("checkpoint_after_heal_ns", l.CheckpointAfterHealNanos)
+		add("alignment_max_ns", l.AlignmentMaxNanos)
+		add("notify_max_ns", l.NotifyMaxNanos)
+		if len(l.FinishTasks) > 0 {
+			tasks := make([]string, len(l.FinishTasks))
+			for i, task := range l.FinishTasks {
+				tasks[i] = quoteJSON(task)
+			}
+			fields = append(fields, `"finish_tasks": [`+strings.Join(tasks, ", ")+"]")
+		}
+		fmt.Fprintf(&b, ",\n  \"liveness\": {%s}", strings.Join(fields, ", "))
+	}
+	if ref.TraceHash != "" {
+		fmt.Fprintf(&b, ",\n  \"trace_hash\": %s", quoteJSON(ref.TraceHash))
+	}
+	if ref.Output != nil {
+		b.WriteString(",\n  \"output\": {")
+		for i, rid := range slices.Sorted(maps.Keys(ref.Output)) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			want := ref.Output[rid]
+			fmt.Fprintf(&b, "\n    %s: {\"value\": %s, \"count\": %d}", quoteJSON(rid), quoteJSON(want.Value), want.Count)
+		}
+		if len(ref.Output) > 0 {
+			b.WriteString("\n  ")
+		}
+		b.WriteByte('}')
+	}
+	b.WriteString("\n}\n")
+	return b.Bytes()
+}
+
+// quoteJSON writes s as a JSON string, leaving <, > and & as they are.
+func quoteJSON(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		panic("checker: encoding a string cannot fail: " + err.Error())
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

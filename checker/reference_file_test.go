@@ -1,0 +1,150 @@
+package checker
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// exampleReferenceFile is the format's example from the package comment of reference_file.go.
+const exampleReferenceFile = `{
+  "version": 1,
+  "guarantee": "exactly-once",
+  "token_total": 0,
+  "liveness": {"checkpoint_after_heal_ns": 4000000000, "alignment_max_ns": 2000000000,
+               "notify_max_ns": 2000000000, "finish_tasks": ["source-0", "sink-0"]},
+  "trace_hash": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+  "output": {
+    "source:0:1": {"value": "7", "count": 1},
+    "source:0:2": {"value": "12"}
+  }
+}`
+
+func TestParseReferenceExample(t *testing.T) {
+	ref, err := ParseReference([]byte(exampleReferenceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Reference{
+		Guarantee: GuaranteeExactlyOnce,
+		Output:    map[string]Expected{"source:0:1": {Value: "7", Count: 1}, "source:0:2": {Value: "12", Count: 1}},
+		Liveness: LivenessBounds{
+			CheckpointAfterHealNanos: 4_000_000_000, AlignmentMaxNanos: 2_000_000_000, NotifyMaxNanos: 2_000_000_000,
+			FinishTasks: []string{"source-0", "sink-0"},
+		},
+		TraceHash: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+	}
+	if !reflect.DeepEqual(ref, want) {
+		t.Errorf("parsed\n%+v\nwant\n%+v", ref, want)
+	}
+	assertRoundTrip(t, ref)
+}
+
+// TestParseReferenceEmpty: an empty object is the zero Reference, with no output reference;
+// an empty output expects nothing to be committed, which is not the same.
+func TestParseReferenceEmpty(t *testing.T) {
+	ref, err := ParseReference([]byte(`{}`))
+	if err != nil || !reflect.DeepEqual(ref, Reference{}) {
+		t.Errorf("{}: %+v, %v", ref, err)
+	}
+	ref, err = ParseReference([]byte(`{"output": {}, "liveness": {"finish_tasks": []}}`))
+	if err != nil || ref.Output == nil || len(ref.Output) != 0 || ref.Liveness.FinishTasks != nil {
+		t.Errorf(`empty output: %+v, %v`, ref, err)
+	}
+	assertRoundTrip(t, ref)
+	assertRoundTrip(t, Reference{})
+}
+
+func TestParseReferenceErrors(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{``, "checker: reference: empty file"},
+		{`[]`, "checker: reference: must be an object, got an array"},
+		{"{\n\"guarantee\": \"exactly-once\",\n}", "checker: reference: line 3: invalid JSON"},
+		{`{} {}`, "invalid JSON"},
+		{`{"guarantee": "twice"}`, `reference.guarantee: "twice" is not one of "exactly-once", "at-least-once"`},
+		{`{"guarantee": 1}`, "reference.guarantee: must be a string, got a number"},
+		{`{"version": 2}`, "reference.version: version 2, this build reads 1"},
+		{`{"colour": "red"}`, "reference.colour: unknown field (known: version,"},
+		{`{"guarantee": "exactly-once", "guarantee": "at-least-once"}`, "reference.guarantee: duplicate key"},
+		{`{"token_total": -1}`, "reference.token_total: must be a non-negative integer below 2^63, got -1"},
+		{`{"token_total": 1.5}`, "got 1.5"},
+		{`{"token_total": "3"}`, "reference.token_total: must be a non-negative integer, got a string"},
+		{`{"trace_hash": "ABC"}`, `reference.trace_hash: must be 64 lower-case hex digits, got "ABC"`},
+		{`{"liveness": {"notify_max": 5}}`, "reference.liveness.notify_max: unknown field (known: checkpoint_after_heal_ns,"},
+		{`{"liveness": {"finish_tasks": "sink-0"}}`, "reference.liveness.finish_tasks: must be an array of task names, got a string"},
+		{`{"liveness": {"finish_tasks": ["", "x"]}}`, "reference.liveness.finish_tasks[0]: empty task name"},
+		{`{"liveness": {"finish_tasks": [null]}}`, "reference.liveness.finish_tasks[0]: must be a string, got null"},
+		{`{"output": []}`, "reference.output: must be an object, got an array"},
+		{`{"output": {"r1": {"value": "1", "cout": 1}}}`, `reference.output["r1"].cout: unknown field (known: value, count)`},
+		{`{"output": {"r1": {"value": 1}}}`, `reference.output["r1"].value: must be a string, got a number`},
+		{`{"output": {"r1": {"count": 1}}}`, `reference.output["r1"]: missing value`},
+		{`{"output": {"r1": {"value": "1", "count": -1}}}`, `reference.output["r1"].count: must be a non-negative integer`},
+		{`{"output": {"r1": {"value": "1", "count": 99999999999}}}`, `reference.output["r1"].count: must be at most`},
+		{`{"output": {"": {"value": "1"}}}`, `reference.output[""]: empty record id`},
+		{`{"output": {"r1": {"value": "1"}, "r1": {"value": "2"}}}`, `reference.output["r1"]: duplicate key`},
+		{`{"output": {"r1": "1"}}`, `reference.output["r1"]: must be an object, got a string`},
+	} {
+		_, err := ParseReference([]byte(tc.file))
+		if err == nil {
+			t.Errorf("%s: no error, want %q", tc.file, tc.want)
+			continue
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, tc.want) || !strings.HasPrefix(msg, "checker: reference") || strings.Contains(msg, "\n") {
+			t.Errorf("%s:\n got %q\nwant one line starting \"checker: reference\" and containing %q", tc.file, msg, tc.want)
+		}
+	}
+}
+
+func TestReadReferenceTooLarge(t *testing.T) {
+	big := strings.NewReader(`{"output": {"r": {"value": "` + strings.Repeat("x", MaxReferenceFileBytes) + `"}}}`)
+	if _, err := ReadReference(big); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// assertRoundTrip checks that ref's file form reads back as ref, and writes itself again
+// byte for byte.
+func assertRoundTrip(t *testing.T, ref Reference) {
+	t.Helper()
+	data := MarshalReference(ref)
+	back, err := ParseReference(data)
+	if err != nil {
+		t.Fatalf("MarshalReference wrote a file ParseReference refuses: %v\n%s", err, data)
+	}
+	if !reflect.DeepEqual(back, ref) {
+		t.Fatalf("round trip changed the reference:\n%+v\n%+v\n%s", ref, back, data)
+	}
+	if again := MarshalReference(back); string(again) != string(data) {
+		t.Fatalf("second encoding differs:\n%s\n%s", data, again)
+	}
+}
+
+// FuzzReadReference: the parser never panics, its errors are one line, and whatever it
+// accepts round-trips through MarshalReference.
+func FuzzReadReference(f *testing.F) {
+	for _, seed := range []string{
+		exampleReferenceFile,
+		`{}`,
+		`{"output": {}}`,
+		`{"output": {"a\u0000b": {"value": "<&>\"", "count": 0}}}`,
+		`{"liveness": {"finish_tasks": ["a", "a"]}, "token_total": 9223372036854775807}`,
+		`{"version": 1, "guarantee": "", "trace_hash": "` + strings.Repeat("a", 64) + `"}`,
+		`{"output": {"r": {"value": "1", "count": 1e3}}}`,
+		`{"output": {"r": {"value": "\ud800"}}}`,
+		"{\"output\":\n[1,\n2",
+		`nul`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ref, err := ParseReference(data)
+		if err != nil {
+			if msg := err.Error(); strings.ContainsAny(msg, "\n\r") || !strings.HasPrefix(msg, "checker: reference") {
+				t.Fatalf("error is not one line starting \"checker: reference\": %q", msg)
+			}
+			return
+		}
+		assertRoundTrip(t, ref)
+	})
+}

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ckptsim/ckptsim/checker"
+	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// check is `simrun check`: judge a trace file that any engine wrote in the schema of package
+// trace with the checkers, against a reference file (-reference), a scenario's reference
+// (-scenario) or none. Exit status 0 when every property passes, 1 when any fails or is
+// unknown (an unknown is not a pass), 2 for bad usage or bad input.
+func (a *app) check(args []string) int {
+	fs := newFlags("check")
+	refPath := fs.String("reference", "", "judge against this reference file (JSON; see the README)")
+	scenarioArg := fs.String("scenario", "", "judge against this built-in scenario's or scenario file's reference, with its properties")
+	checkList := fs.String("check", "", "comma-separated properties to judge, or all (default: every property that applies)")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	positional, status := a.parseCommand(fs, usageCheck, args)
+	if status >= 0 {
+		return status
+	}
+	if len(positional) != 1 {
+		return a.fail("check: want exactly one trace file (- for stdin), got %d arguments (usage: simrun %s)", len(positional), usageCheck)
+	}
+	tracePath := positional[0]
+	if *refPath != "" && *scenarioArg != "" {
+		return a.fail("check: -reference and -scenario both give a reference; choose one (usage: simrun %s)", usageCheck)
+	}
+	var props []checker.Property
+	if *checkList != "" {
+		var err error
+		if props, err = parseProperties(*checkList); err != nil {
+			return a.fail("check: -check: %v", err)
+		}
+	}
+
+	var ref checker.Reference
+	source := "none (the output properties and determinism need one: -reference FILE or -scenario NAME|FILE)"
+	switch {
+	case *refPath != "":
+		var err error
+		if ref, err = loadReference(*refPath); err != nil {
+			return a.fail("check: -reference %v", err)
+		}
+		source = *refPath
+	case *scenarioArg != "":
+		s, err := a.loadScenario(*scenarioArg)
+		if err != nil {
+			return a.fail("check: %v", err)
+		}
+		if ref, err = scenarios.ReferenceFor(s); err != nil {
+			return a.fail("check: %s", trimPackage(err))
+		}
+		if props == nil {
+			// The scenario's own properties, so that a trace of its run is judged as the run was.
+			for _, name := range scenarios.PropertiesToCheck(s) {
+				p, err := checker.ParseProperty(name)
+				if err != nil {
+					return a.fail("check: scenario %s: %v", s.Name, trimChecker(err))
+				}
+				props = append(props, p)
+			}
+		}
+		source = "scenario " + s.Name
+	}
+	if props == nil {
+		props = defaultCheckProperties(ref)
+	}
+
+	header, events, err := a.readTrace(tracePath)
+	if err != nil {
+		return a.fail("check: %v", err)
+	}
+	report, err := judgeTrace(events, ref, props)
+	if err != nil {
+		return a.fail("check: %s: %v", tracePath, err)
+	}
+	out := checkJSON{
+		Trace:     tracePath,
+		Scenario:  header.Scenario,
+		Seed:      header.Seed,
+		Build:     header.Build,
+		Events:    len(events),
+		TraceHash: trace.HashEvents(events),
+		Reference: source,
+		Verdict:   string(report.Verdict()),
+		Results:   resultsForJSON(report),
+	}
+	if *asJSON {
+		writeJSON(a.stdout, out)
+	} else {
+		printCheck(a.stdout, out, report)
+	}
+	if report.Verdict() != checker.VerdictPass {
+		return exitUnexpected
+	}
+	return exitOK
+}
+
+// defaultCheckProperties is every property, but for the output: exactly-once is left out when
+// the reference promises only at-least-once, where it would fail on the duplicates that
+// guarantee allows. With exactly-once promised, or nothing, both output properties are
+// judged: exactly-once implies at-least-once, and the two verdicts together tell a loss from a
+// duplicate. Properties whose reference data is missing are judged too, and are unknown.
+func defaultCheckProperties(ref checker.Reference) []checker.Property {
+	var props []checker.Property
+	for _, p := range checker.AllProperties {
+		if p == checker.PropExactlyOnce && ref.Guarantee == checker.GuaranteeAtLeastOnce {
+			continue
+		}
+		props = append(props, p)
+	}
+	return props
+}
+
+// parseProperties reads a -check list: property names separated by commas, or all.
+func parseProperties(list string) ([]checker.Property, error) {
+	if strings.TrimSpace(list) == "all" {
+		return slices.Clone(checker.AllProperties), nil
+	}
+	var props []checker.Property
+	for name := range strings.SplitSeq(list, ",") {
+		p, err := checker.ParseProperty(strings.TrimSpace(name))
+		if err != nil {
+			names := make([]string, len(checker.AllProperties))
+			for i, p := range checker.AllProperties {
+				names[i] = string(p)
+			}
+			return nil, fmt.Errorf("%s (properties: %s, or all)", trimChecker(err), strings.Join(names, ", "))
+		}
+		if !slices.Contains(props, p) {
+			props = append(props, p)
+		}
+	}
+	return props, nil
+}
+
+// judgeTrace runs the checkers. A panic of a checker on a foreign trace is a checker bug, but
+// it is reported on one line like bad input, not as a stack trace.
+func judgeTrace(events []trace.Event, ref checker.Reference, props []checker.Property) (report checker.Report, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the checkers failed on this trace (a checker bug; please report it with the trace): %v", r)
+		}
+	}()
+	return checker.Check(events, ref, checker.Options{Properties: props}), nil
+}
+
+// loadReference reads a reference file.
+func loadReference(path string) (checker.Reference, error) {
+	f, err := openInput(path)
+	if err != nil {
+		return checker.Reference{}, err
+	}
+	defer f.Close()
+	ref, err := checker.ReadReference(f)
+	if err != nil {
+		return checker.Reference{}, fmt.Errorf("%s: %s", path, trimChecker(err))
+	}
+	return ref, nil
+}
+
+// readTrace reads a whole trace file, or stdin for "-". Its errors say FILE:LINE: what.
+func (a *app) readTrace(path string) (trace.Header, []trace.Event, error) {
+	name := path
+	var r io.Reader
+	if path == "-" {
+		name, r = "stdin", a.stdin
+		if r == nil {
+			r = strings.NewReader("")
+		}
+	} else {
+		f, err := openInput(path)
+		if err != nil {
+			return trace.Header{}, nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	header, events, err := trace.ReadAll(r)
+	if err != nil {
+		return trace.Header{}, nil, traceFileError(name, err)
+	}
+	return header, events, nil
+}
+
+// traceLineError matches the trace reader's "trace: line N: what".
+var traceLineError = regexp.MustCompile(`^trace: line ([0-9]+): `)
+
+// traceFileError turns the trace reader's errors into FILE:LINE: what, as compilers write
+// them, so that an editor can jump to the line.
+func traceFileError(name string, err error) error {
+	msg := err.Error()
+	if m := traceLineError.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("%s:%s: %s", name, m[1], msg[len(m[0]):])
+	}
+	return fmt.Errorf("%s: %s", name, strings.TrimPrefix(msg, "trace: "))
+}
+
+// openInput opens a file to read, with the messages of readInput.
+func openInput(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, describeFileError(path, err)
+	}
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s is a directory, not a file", path)
+	}
+	return f, nil
+}
+
+// trimChecker drops the "checker: " prefix, as trimPackage does "scenarios: ".
+func trimChecker(err error) string {
+	return strings.TrimPrefix(err.Error(), "checker: ")
+}
+
+// checkJSON is `check -json`'s object.
+type checkJSON struct {
+	Trace     string        `json:"trace"`
+	Scenario  string        `json:"scenario,omitempty"` // from the trace's header
+	Seed      uint64        `json:"seed"`
+	Build     string        `json:"build,omitempty"`
+	Events    int           `json:"events"`
+	TraceHash string        `json:"trace_hash"`
+	Reference string        `json:"reference"`
+	Verdict   string        `json:"verdict"`
+	Results   []checkResult `json:"results"`
+}
+
+// checkResult is one property's result in `check -json`.
+type checkResult struct {
+	Property   string                `json:"property"`
+	Verdict    string                `json:"verdict"`
+	Note       string                `json:"note,omitempty"`
+	Violations []scenarios.Violation `json:"violations"`
+	Omitted    int                   `json:"omitted"`
+}
+
+func resultsForJSON(report checker.Report) []checkResult {
+	results := make([]checkResult, 0, len(report.Results))
+	for _, res := range report.Results {
+		out := checkResult{
+			Property:   string(res.Property),
+			Verdict:    string(res.Verdict),
+			Note:       res.Note,
+			Violations: []scenarios.Violation{},
+			Omitted:    res.Omitted,
+		}
+		for _, v := range res.Violations {
+			out.Violations = append(out.Violations, scenarios.Violation{
+				Property: string(v.Property), Message: v.Message, Seq: v.Seq, T: v.T, Task: v.Task, CP: v.CP,
+			})
+		}
+		results = append(results, out)
+	}
+	return results
+}
+
+// printCheck writes what the trace is and what it is judged against, one block per property
+// (checker.Result.String), and the verdict.
+func printCheck(w io.Writer, out checkJSON, report checker.Report) {
+	row := func(name, value string) { fmt.Fprintf(w, "%-12s %s\n", name+":", value) }
+	what := fmt.Sprintf("%s: %d events", out.Trace, out.Events)
+	if out.Scenario != "" || out.Build != "" {
+		what += fmt.Sprintf(" (scenario %q, seed %d, build %q)", out.Scenario, out.Seed, out.Build)
+	}
+	row("trace", what)
+	row("trace hash", out.TraceHash)
+	row("reference", out.Reference)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, report.String())
+	fmt.Fprintln(w)
+	row("verdict", out.Verdict)
+}

@@ -1,0 +1,31 @@
+package scenarios
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/ckptsim/ckptsim/checker"
+)
+
+// ReferenceFor returns the reference model a run of s is judged by: the output a correct run
+// commits, the token total, the liveness bounds, and the guarantee its sinks promise. It has
+// no trace hash, which only a run gives. With checker.MarshalReference it becomes a reference
+// file, so that a trace of the same job from another engine, or from a run of this one, can
+// be judged by simrun check. The result is the caller's own: changing it changes no run.
+func ReferenceFor(s *Scenario) (checker.Reference, error) {
+	if err := runnable(&Plan{Scenario: s}); err != nil {
+		return checker.Reference{}, err
+	}
+	cfg, err := engineConfig(s)
+	if err != nil {
+		return checker.Reference{}, err
+	}
+	ref, err := cachedReference(s, &cfg)
+	if err != nil {
+		return checker.Reference{}, err
+	}
+	// The cached reference is shared by every run of s.
+	ref.Output = maps.Clone(ref.Output)
+	ref.Liveness.FinishTasks = slices.Clone(ref.Liveness.FinishTasks)
+	return ref, nil
+}
