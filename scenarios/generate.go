@@ -299,7 +299,10 @@ func (g *generator) chandyLamport(s *Scenario) {
 	w := &s.Workload
 	w.Kind = WorkloadTokens
 	w.MaxTransfer = g.between(1, 20)
-	w.InitialTokens = TokenCount(g.between(w.MaxTransfer, 200))
+	// Ten of the largest transfer at least: with less, the processes take turns holding the
+	// few tokens there are, each transfer waits for one to arrive, and a job of a thousand
+	// transfers outlasts the run for its slowness alone.
+	w.InitialTokens = TokenCount(g.between(10*w.MaxTransfer, 10*w.MaxTransfer+200))
 	if g.r.IntN(4) == 0 {
 		g.script(s)
 		return
