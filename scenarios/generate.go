@@ -108,7 +108,20 @@ func (g *generator) scenario() *Scenario {
 		l.MaxEvents = g.between(defaultMaxEvents, 5*defaultMaxEvents)
 	}
 	g.faults(s)
+	// Drawn last, so that adding it moved no other draw of a seed.
+	if len(s.Faults) > 0 && g.r.IntN(2) == 0 {
+		s.Faults = append(s.Faults, g.crashAfterCheckpoint(s))
+	}
 	return s
+}
+
+// crashAfterCheckpoint crashes a task right after one of the first checkpoints completes, so
+// that the job restores from a checkpoint and restore-fidelity has something to judge: of
+// the drawn faults alone, most runs restore nothing (a sweep found restore-fidelity
+// unexercised in three runs of five).
+func (g *generator) crashAfterCheckpoint(s *Scenario) faults.Entry {
+	m := faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}
+	return faults.Entry{Trigger: faults.Nth(int(g.between(1, 3)), m), Fault: faults.Fault{Kind: faults.CrashTask, Task: pick(g, s.Graph().Tasks())}}
 }
 
 // dataflowTopologies are the shapes the generator draws for the dataflow modes: every kind
