@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -235,4 +237,36 @@ func TestCorrectProtocolPassesGeneratedScenarios(t *testing.T) {
 		}
 		t.Fatalf("generator seed %d: %s: %s%s\n%s\nsweep: go run ./cmd/simrun sweep -generated -seeds %d", seed, res.Verdict, res.Why, why.String(), saveForReplay(t, p, res), seed)
 	})
+}
+
+// TestGeneratedRunsAreDeterministic: a seed's scenario, drawn afresh, runs on that seed to
+// the same trace hash, here at GOMAXPROCS 1 and beside another run; another seed runs to
+// another trace.
+func TestGeneratedRunsAreDeterministic(t *testing.T) {
+	hash := func(seed uint64) string {
+		_, res, err := Execute(NewSimulation(), Generate(seed), seed, RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.TraceHash
+	}
+	seen := map[string]uint64{}
+	for _, seed := range []uint64{7, 11, 404} {
+		previous := runtime.GOMAXPROCS(1)
+		single := hash(seed)
+		runtime.GOMAXPROCS(previous)
+		var beside [2]string
+		var wg sync.WaitGroup
+		for i := range beside {
+			wg.Go(func() { beside[i] = hash(seed) })
+		}
+		wg.Wait()
+		if beside[0] != single || beside[1] != single {
+			t.Errorf("seed %d: hash %s at GOMAXPROCS 1, %v beside another run", seed, single, beside)
+		}
+		if other, dup := seen[single]; dup {
+			t.Errorf("seeds %d and %d run to the same trace", other, seed)
+		}
+		seen[single] = seed
+	}
 }
