@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,8 +11,11 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// tokensKey holds the latest completed global snapshot of a token job, in the format of the
-// completed-checkpoint store (one checkpoint, a state handle per process).
+// tokensKey names the latest completed global snapshot of a token job, in the format of the
+// completed-checkpoint store (one checkpoint, a state handle per process). Like the id
+// counter it is kept in a slotPair, so that a torn or corrupted write spoils only the older
+// copy: in place, it spoiled the only one, and a coordinator that crashed then retried its
+// read for ever.
 const tokensKey = "meta/tokens"
 
 // tokenCoordinator is the coordinator of a token job. Instead of a protocol.Coordinator it
@@ -45,12 +47,14 @@ type tokenCoordinator struct {
 	triggering *tokenRequest
 	inFlight   map[uint64]tokenInFlight // started and not yet collected
 	aborted    map[uint64]bool
-	latest     *protocol.CompletedCheckpoint
-	metaQueue  []protocol.CompletedCheckpoint
-	metaBusy   bool
-	restarting bool
-	finishing  bool
-	tickTimer  Timer // nil while no tick is armed
+	// counterSlots and storeSlots hold the id counter and the latest global snapshot.
+	counterSlots, storeSlots slotPair
+	latest                   *protocol.CompletedCheckpoint
+	metaQueue                []protocol.CompletedCheckpoint
+	metaBusy                 bool
+	restarting               bool
+	finishing                bool
+	tickTimer                Timer // nil while no tick is armed
 	// stopped: the job is done (every process exited), so no tick is armed any more.
 	stopped bool
 }
@@ -84,7 +88,8 @@ func newTokenCoordinator(rt *Runtime) *tokenCoordinator {
 	if err != nil {
 		panic(fmt.Sprintf("engine: token graph: %v", err))
 	}
-	return &tokenCoordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt}, op: op, spec: spec, n: op.Parallelism, graph: g}
+	return &tokenCoordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt}, op: op, spec: spec, n: op.Parallelism, graph: g,
+		counterSlots: newSlotPair(counterKey), storeSlots: newSlotPair(tokensKey)}
 }
 
 func (c *tokenCoordinator) now() int64 { return c.rt.env.Now() }
@@ -174,35 +179,37 @@ func (c *tokenCoordinator) deploy() {
 // and asks for the scripted snapshots due since the incarnation began.
 func (c *tokenCoordinator) read(began time.Duration) {
 	retry := func() { c.proc.After(c.rt.cfg.StorageRetry, func() { c.read(began) }) }
-	c.proc.Read(counterKey, func(data []byte, err error) {
-		if err != nil && !errors.Is(err, ErrNotFound) {
+	acceptCounter := func(payload []byte) bool {
+		id, err := decodeCounter(payload)
+		if err == nil {
+			c.lastID = max(c.lastID, uint64(id))
+		}
+		return err == nil
+	}
+	var latest *protocol.CompletedCheckpoint
+	acceptStore := func(payload []byte) bool {
+		cps, err := decodeCompleted(payload)
+		if err != nil || len(cps) != 1 {
+			return false
+		}
+		latest = &cps[0]
+		return true
+	}
+	readSlots(c.proc, &c.counterSlots, acceptCounter, func(_ bool, err error) {
+		if err != nil {
 			retry()
 			return
 		}
-		if err == nil {
-			id, derr := decodeCounter(data)
-			if derr != nil {
+		readSlots(c.proc, &c.storeSlots, acceptStore, func(_ bool, err error) {
+			if err != nil {
 				retry()
 				return
 			}
-			c.lastID = max(c.lastID, uint64(id))
-		}
-		c.proc.Read(tokensKey, func(data []byte, err error) {
-			if err != nil && !errors.Is(err, ErrNotFound) {
-				retry()
-				return
+			var id uint64
+			if latest != nil {
+				c.latest, id = latest, uint64(latest.ID)
 			}
-			var latest uint64
-			if err == nil {
-				cps, derr := decodeCompleted(data)
-				if derr != nil || len(cps) != 1 {
-					retry()
-					return
-				}
-				c.latest = &cps[0]
-				latest = uint64(cps[0].ID)
-			}
-			c.trace(trace.Event{Kind: trace.KindCoordinatorRecover, CP: latest})
+			c.trace(trace.Event{Kind: trace.KindCoordinatorRecover, CP: id})
 			c.failover(protocol.ReasonCoordinatorRecovery)
 			c.scheduleScript(began)
 			c.armTick()
@@ -250,9 +257,12 @@ func (c *tokenCoordinator) tick() {
 	for _, cp := range slices.Sorted(maps.Keys(c.inFlight)) {
 		if time.Duration(c.now()-c.inFlight[cp].since) > c.rt.cfg.Checkpoint.Timeout {
 			// The collector cannot forget a snapshot, so an expired one fails the job
-			// over, which starts a fresh collector.
+			// over, which starts a fresh collector. One aborted already is not aborted
+			// again: it only waited for its last answers.
 			delete(c.inFlight, cp)
-			c.abortSnapshot(cp, protocol.ReasonExpired)
+			if !c.aborted[cp] {
+				c.abortSnapshot(cp, protocol.ReasonExpired)
+			}
 			c.failover(protocol.ReasonTolerableFailuresExceeded)
 			return
 		}
@@ -294,8 +304,12 @@ func (c *tokenCoordinator) initiate(r tokenRequest) {
 	cp := r.cp
 	c.triggering = &r
 	attempt := c.rt.attempt
-	writeDurably(c.proc, c.rt.cfg.VerifyWrites, counterKey, encodeCounter(protocol.CheckpointID(cp)), func(err error) {
+	slot, key, version := c.counterSlots.next()
+	writeDurably(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCounter(protocol.CheckpointID(cp))), func(err error) {
 		c.triggering = nil
+		if err == nil && !c.dead {
+			c.counterSlots.written(slot, version)
+		}
 		switch {
 		case c.dead:
 			return
@@ -339,10 +353,14 @@ func (c *tokenCoordinator) Receive(from string, msg any) {
 	}
 	// An answer may free room for a scripted snapshot that waits.
 	defer c.startRequested()
+	// An aborted snapshot stays in flight until every process has answered it, since it
+	// holds a place at the collector until then; should an answer be lost, it expires like
+	// any snapshot, and the failover starts a fresh collector (without it the collector
+	// would stay full and the job take no snapshot again).
+	defer c.dropAnswered(a.cp)
 	if a.abort != nil {
 		if c.collector.AddAbort(*a.abort) == nil && !c.aborted[a.cp] {
 			c.aborted[a.cp] = true
-			delete(c.inFlight, a.cp)
 			c.abortSnapshot(a.cp, protocol.ReasonChannelStateOverflow)
 		}
 		return
@@ -366,6 +384,13 @@ func (c *tokenCoordinator) Receive(from string, msg any) {
 	c.persist(terminal)
 }
 
+// dropAnswered forgets an aborted snapshot in flight once the collector has every answer.
+func (c *tokenCoordinator) dropAnswered(cp uint64) {
+	if c.aborted[cp] && c.collector.Status(snapshotID(c.op.Name, c.n, cp)) == cl.StatusUnknown {
+		delete(c.inFlight, cp)
+	}
+}
+
 // persist writes queued global snapshots one at a time; each is complete once durable, even
 // when a failover came while it was written: it is as consistent as before, the job may
 // restore from it, and a later incarnation would read it back anyway. Only the job's end
@@ -379,10 +404,14 @@ func (c *tokenCoordinator) persist(terminal bool) {
 	c.metaBusy = true
 	attempt := c.rt.attempt
 	c.trace(trace.Event{Kind: trace.KindCheckpointPersist, CP: uint64(cc.ID)})
-	writeDurably(c.proc, c.rt.cfg.VerifyWrites, tokensKey, encodeCompleted([]protocol.CompletedCheckpoint{cc}), func(err error) {
+	slot, key, version := c.storeSlots.next()
+	writeDurably(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCompleted([]protocol.CompletedCheckpoint{cc})), func(err error) {
 		c.metaBusy = false
 		if c.dead {
 			return
+		}
+		if err == nil {
+			c.storeSlots.written(slot, version)
 		}
 		if err != nil {
 			c.abortSnapshot(uint64(cc.ID), protocol.ReasonPersistFailed)
@@ -404,8 +433,8 @@ func (c *tokenCoordinator) scriptedPending() bool {
 	if len(c.requests) > 0 || (c.triggering != nil && c.triggering.scripted) {
 		return true
 	}
-	for _, f := range c.inFlight {
-		if f.scripted {
+	for cp, f := range c.inFlight {
+		if f.scripted && !c.aborted[cp] {
 			return true
 		}
 	}
@@ -426,10 +455,13 @@ func (c *tokenCoordinator) finish() {
 	c.orderFinish()
 }
 
-// abortInFlight aborts, in id order, every snapshot that started and is not collected yet.
+// abortInFlight aborts, in id order, every snapshot that started and is not collected yet
+// (those aborted already only waited for their last answers).
 func (c *tokenCoordinator) abortInFlight(reason protocol.Reason) {
 	for _, cp := range slices.Sorted(maps.Keys(c.inFlight)) {
-		c.abortSnapshot(cp, reason)
+		if !c.aborted[cp] {
+			c.abortSnapshot(cp, reason)
+		}
 	}
 	clear(c.inFlight)
 }
