@@ -185,21 +185,6 @@ var knownGeneratedIssues = []struct {
 			})
 		},
 	},
-	{
-		"a chandy-lamport job stops taking snapshots for good: the token coordinator writes its " +
-			"counter and completed snapshot in place, so a torn or corrupted write leaves a " +
-			"successor that retries its read for ever; and a snapshot aborted by a decline " +
-			"leaves the in-flight set but holds its collector slot until every process answers, " +
-			"which a lost answer never does: liveness fails",
-		func(s *Scenario, res *Result) bool {
-			storage := slices.ContainsFunc(res.Faults, func(e faults.Entry) bool {
-				return strings.HasPrefix(string(e.Fault.Kind), "storage.")
-			})
-			return s.Mode == ModeChandyLamport && storage && !slices.ContainsFunc(res.Violations, func(v Violation) bool {
-				return v.Property != PropertyLiveness
-			})
-		},
-	},
 }
 
 // TestCorrectProtocolPassesGeneratedScenarios is the promise of Generate: the correct
