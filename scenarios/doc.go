@@ -44,6 +44,15 @@
 // A run is a pure function of its scenario and seed: the trace hash is the same at any
 // GOMAXPROCS and under the race detector, which the tests check.
 //
+// # Generated scenarios
+//
+// The catalogue is a few dozen points; Generate draws a scenario from a seed anywhere in the
+// space a correct protocol must survive (every mode, topology, workload, sink, checkpoint
+// setting, limit and in-model fault style), expecting a pass. simrun sweep -generated runs
+// the scenario of each seed on that seed, and TestCorrectProtocolPassesGeneratedScenarios
+// runs a few dozen through rapid, so that a false alarm anywhere in the space, not only in
+// the catalogue, shows up as an unexpected verdict.
+//
 // # Artifacts and shrinking
 //
 // An Artifact records a run completely (the scenario inline, the seed, the fault schedule,

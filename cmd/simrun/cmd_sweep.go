@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -24,6 +25,7 @@ func (a *app) sweep(args []string) int {
 	failFast := fs.Bool("failfast", false, "stop at the first unexpected result")
 	asJSON := fs.Bool("json", false, "print one JSON line per run, then a summary line")
 	plant := fs.String("plant", "", plantUsage)
+	generated := fs.Bool("generated", false, generatedUsage)
 	positional, status := a.parseCommand(fs, usageSweep, args)
 	if status >= 0 {
 		return status
@@ -31,9 +33,17 @@ func (a *app) sweep(args []string) int {
 	if len(positional) > 0 {
 		return a.fail("sweep: unexpected argument %q (usage: simrun %s)", positional[0], usageSweep)
 	}
-	spec := sweepSpec{seeds: seeds.value, shard: shard}
+	spec := sweepSpec{seeds: seeds.value, shard: shard, generated: *generated}
 	var skipped []skippedScenario
 	switch {
+	case *generated && given(fs, "scenario"):
+		return a.fail("sweep: -generated draws each seed's scenario; give no -scenario")
+	case *generated && *plant != "":
+		return a.fail("sweep: -generated draws only scenarios the correct engine must pass; give no -plant")
+	case *generated && seeds.value == nil:
+		return a.fail("sweep: -generated needs -seeds A-B: each seed draws its own scenario")
+	case *generated:
+		// The jobs draw the scenarios, one per seed.
 	case *scenarioArg == "all" && *plant != "":
 		return a.fail("sweep: -plant needs one -scenario, not all")
 	case *scenarioArg == "all":
@@ -70,7 +80,9 @@ func (a *app) sweep(args []string) int {
 		if path := a.save(policy, o.plan, r); path != "" {
 			saved++
 		}
-		if *asJSON {
+		if *asJSON && spec.generated {
+			writeJSON(a.stdout, generatedRunJSON{Result: forJSON(r), Drawn: scenarios.Summary(o.scenario)})
+		} else if *asJSON {
 			writeJSON(a.stdout, forJSON(r))
 			if r.Unexpected && r.Artifact != "" {
 				progress.clear()
@@ -79,6 +91,9 @@ func (a *app) sweep(args []string) int {
 		} else if r.Unexpected {
 			progress.clear()
 			a.printUnexpected(r)
+			if spec.generated {
+				fmt.Fprintln(a.stdout, "  drawn: "+scenarios.Summary(o.scenario))
+			}
 		}
 		if r.Unexpected && *failFast {
 			stoppedEarly = true
@@ -113,6 +128,22 @@ func (a *app) sweep(args []string) int {
 		return exitUnexpected
 	}
 	return exitOK
+}
+
+// generatedUsage is the -generated flag's help.
+const generatedUsage = "draw each seed's scenario with scenarios.Generate (the scenario space, not the catalogue) and run it on that seed; needs -seeds"
+
+// generatedRunJSON is a line of `sweep -generated -json`: the run, and what its seed drew.
+type generatedRunJSON struct {
+	*scenarios.Result
+	Drawn string `json:"drawn"`
+}
+
+// given reports whether the flag called name was set on the command line.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // sweepSummaryJSON is the last line of `sweep -json`.

@@ -12,6 +12,9 @@ type sweepSpec struct {
 	scenarios []*scenarios.Scenario
 	seeds     *scenarios.SeedRange // overrides each scenario's default seeds when set
 	shard     shardFlag
+	// generated draws each seed's scenario with scenarios.Generate instead: scenarios is
+	// empty and seeds is set.
+	generated bool
 }
 
 // job is one run of a sweep; index is its position in the sweep's deterministic order.
@@ -33,6 +36,19 @@ func (s *sweepSpec) rangeOf(sc *scenarios.Scenario) scenarios.SeedRange {
 func (s *sweepSpec) jobs() iter.Seq[job] {
 	return func(yield func(job) bool) {
 		index := 0
+		if s.generated {
+			for seed := s.seeds.First; ; seed++ {
+				if s.shard.contains(seed) {
+					if !yield(job{index: index, scenario: scenarios.Generate(seed), seed: seed}) {
+						return
+					}
+					index++
+				}
+				if seed == s.seeds.Last {
+					return
+				}
+			}
+		}
 		for _, sc := range s.scenarios {
 			r := s.rangeOf(sc)
 			for seed := r.First; ; seed++ {
@@ -52,6 +68,9 @@ func (s *sweepSpec) jobs() iter.Seq[job] {
 
 // total returns the number of jobs, for the progress line.
 func (s *sweepSpec) total() uint64 {
+	if s.generated {
+		return s.shard.countIn(*s.seeds)
+	}
 	var n uint64
 	for _, sc := range s.scenarios {
 		n += s.shard.countIn(s.rangeOf(sc))

@@ -1,0 +1,632 @@
+package scenarios
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// GeneratedName is the name of every scenario Generate draws; its description says what was
+// drawn, and the seed that drew it is the seed it runs with in a generated sweep.
+const GeneratedName = "generated"
+
+// generatorStream keys the generator's PCG stream ("generate"), so that a seed's scenario
+// shares no draws with the run of that seed, whose streams are keyed by their own names.
+const generatorStream = 0x67656e6572617465
+
+// Generate draws a scenario from seed over every knob of the scenario file that a correct
+// protocol must survive: the mode; the topology (every built shape the engine can judge and
+// explicit graphs); parallelism; the workload and its size and pace (for chandy-lamport,
+// random transfers or a script of sends, snapshots, crashes and restarts); the sink; every
+// checkpoint setting (interval, timeout, min pause, 1 to 3 concurrent checkpoints where the
+// mode allows more than one, tolerable failures, alignment timeout, retained checkpoints,
+// inline state, unverified writes); the phases and limits; and the faults: none, a schedule
+// of in-model entries on times and on trace events, or a swarm. Its expectation is pass with
+// the default properties, so any other verdict on any seed is a bug: in the protocol, the
+// engine, a checker, or this generator.
+//
+// What it leaves out, and why:
+//   - out-of-model faults (data.*, storage.lost, external.timeout) and planted bugs, which
+//     are built to fail;
+//   - a transaction timeout the run could outlast, and unverified writes beside torn or
+//     corrupted ones: both are the misconfigurations negative controls show;
+//   - dataflow cycles, whose output depends on timing (this build refuses to judge them),
+//     and graphs that feed a sum a key's records from several channels, for the same reason;
+//   - unbounded input, which a scenario file cannot ask for: every source is bounded. The
+//     input is either short, ending inside the fault phase (faults then hit a finishing
+//     job), or long enough to outlast the fault and heal phases.
+//
+// The draw is a pure function of seed (math/rand/v2 from the seed alone, no map order), and
+// the scenario it returns is complete: defaults applied and validated. A draw that validation
+// refuses is a bug of this generator, and panics.
+func Generate(seed uint64) *Scenario {
+	g := &generator{r: rand.New(rand.NewPCG(seed, generatorStream))}
+	s := g.scenario()
+	s.Seeds = &SeedRange{First: seed, Last: seed}
+	if err := s.Complete("generated"); err != nil {
+		panic(fmt.Sprintf("scenarios: Generate(%d) drew an invalid scenario: %v\n%s", seed, err, Marshal(s)))
+	}
+	s.Description = fmt.Sprintf("Drawn by scenarios.Generate from seed %d: %s.", seed, Summary(s))
+	return s
+}
+
+// generator holds one draw.
+type generator struct {
+	r *rand.Rand
+	// copies is how many times the sinks receive each source record: a broadcast
+	// multiplies it by the receivers, a diamond doubles it. sourceTasks counts the source
+	// subtasks. Together they bound the input, so that a drawn job can keep up with its
+	// own input (see input).
+	copies      int
+	sourceTasks int
+}
+
+// maxCopies bounds how many times a broadcast or a diamond may multiply each record, and
+// maxOutputRecords the records all sinks receive in a failure-free run: a job that writes
+// more than that cannot keep up with its input on the simulator, its checkpoints take
+// ever longer after a failover, and a correct run fails liveness for its size alone.
+const (
+	maxCopies        = 8
+	maxOutputRecords = 60_000
+)
+
+func (g *generator) scenario() *Scenario {
+	s := &Scenario{Name: GeneratedName, Mode: pick(g, Modes), Expect: Expect{Verdict: VerdictPass}}
+	// The phases first: the input's length and the faults' times are drawn against them.
+	s.Limits.FaultPhase = Millis(100 * g.between(5, 30))
+	s.Limits.HealPhase = Millis(100 * g.between(2, 10))
+	s.Checkpoint.Interval = Millis(g.between(20, 250))
+	if s.Mode == ModeChandyLamport {
+		g.chandyLamport(s)
+	} else {
+		g.dataflow(s)
+	}
+	g.checkpoint(s)
+	if s.Mode == ModeChandyLamport {
+		raiseBalances(s)
+	}
+	// Progress after heal needs a checkpoint to time out (a trigger lost to a fault leaves
+	// one pending until then), the pause and the interval to pass and the next to complete:
+	// the bound leaves twice that and a second for the job's own recovery.
+	c := s.Checkpoint
+	need := 2*(c.Timeout+c.MinPause+c.Interval) + Seconds(1)
+	l := &s.Limits
+	l.LivenessBound = max(Seconds(3), need) + Millis(100*g.between(0, 20))
+	if g.r.IntN(2) == 0 {
+		// The phases (the liveness phase runs a quarter past its bound) and up to 5s more.
+		l.MaxVirtualTime = l.FaultPhase + l.HealPhase + l.LivenessBound*5/4 + Millis(100*g.between(0, 50))
+	}
+	if g.r.IntN(2) == 0 {
+		// Far above what the largest draw needs, so that no run ends at the limit.
+		l.MaxEvents = g.between(defaultMaxEvents, 5*defaultMaxEvents)
+	}
+	g.faults(s)
+	// Drawn last, so that adding it moved no other draw of a seed.
+	if len(s.Faults) > 0 && g.r.IntN(2) == 0 {
+		s.Faults = append(s.Faults, g.crashAfterCheckpoint(s))
+	}
+	return s
+}
+
+// crashAfterCheckpoint crashes a task right after one of the first checkpoints completes, so
+// that the job restores from a checkpoint and restore-fidelity has something to judge: of
+// the drawn faults alone, most runs restore nothing (a sweep found restore-fidelity
+// unexercised in three runs of five).
+func (g *generator) crashAfterCheckpoint(s *Scenario) faults.Entry {
+	m := faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}
+	return faults.Entry{Trigger: faults.Nth(int(g.between(1, 3)), m), Fault: faults.Fault{Kind: faults.CrashTask, Task: pick(g, s.Graph().Tasks())}}
+}
+
+// dataflowTopologies are the shapes the generator draws for the dataflow modes: every kind
+// but cycle, whose output depends on timing.
+var dataflowTopologies = []string{TopologyPipeline, TopologyKeyedShuffle, TopologyFanInUnion, TopologyDiamond, TopologyExplicit}
+
+func (g *generator) dataflow(s *Scenario) {
+	s.Workload.Kind = pick(g, []string{WorkloadKeyedSum, WorkloadPassThrough})
+	if s.Workload.Kind == WorkloadKeyedSum {
+		s.Workload.Keys = int(g.between(1, 32))
+	}
+	t := &s.Topology
+	t.Kind = pick(g, dataflowTopologies)
+	if t.Kind == TopologyExplicit {
+		g.explicitDataflow(s)
+	} else {
+		t.Parallelism = g.parallelism()
+		g.copies, g.sourceTasks = 1, t.Parallelism
+	}
+	switch t.Kind {
+	case TopologyPipeline:
+		t.Stages = int(g.between(1, 3))
+	case TopologyFanInUnion:
+		t.Inputs = int(g.between(2, 4))
+		g.sourceTasks *= t.Inputs
+	case TopologyDiamond:
+		g.copies = 2
+	}
+	s.Workload.Records, s.Workload.RecordInterval = g.input(s)
+	s.Sink = &Sink{Kind: pick(g, SinkKinds), TraceEachWrite: g.r.IntN(4) == 0}
+	if s.Sink.Kind == SinkTwoPhaseCommit && g.r.IntN(2) == 0 {
+		// Long enough that no run outlives it: a timeout a transaction can outlast is the
+		// exactly-once trap control-short-txn-timeout shows.
+		s.Sink.TransactionTimeout = Seconds(3600)
+	}
+}
+
+// parallelism is mostly small, now and then wide.
+func (g *generator) parallelism() int {
+	if g.r.IntN(8) == 0 {
+		return int(g.between(5, 8))
+	}
+	return int(g.between(1, 4))
+}
+
+// explicitDataflow draws an acyclic graph: one or two sources (two merged by a union), a
+// chain of maps with drawn partitioners, at most one sum, optionally a split into two
+// branches joined again, and a sink. A sum sits only where a key's records still arrive in
+// the log's order on one channel (no rebalance or broadcast to several tasks before it, and
+// no split, since both copies of a record would meet in it), so the output never depends on
+// timing.
+func (g *generator) explicitDataflow(s *Scenario) {
+	t := &s.Topology
+	ordered := true // a key's records still come in log order on one channel
+	last := ""
+	parallelismOf := func(name string) int {
+		return t.Nodes[slices.IndexFunc(t.Nodes, func(n Node) bool { return n.Name == name })].Parallelism
+	}
+	add := func(name, kind string, parallelism int) {
+		if last != "" {
+			t.Links = append(t.Links, Link{From: last, To: name, Partition: g.partition(parallelismOf(last), parallelism, kind == NodeSum, &ordered, &g.copies)})
+		}
+		t.Nodes = append(t.Nodes, Node{Name: name, Kind: kind, Parallelism: parallelism})
+		last = name
+	}
+	g.copies = 1
+	add("src_a", NodeSource, g.parallelism())
+	g.sourceTasks = t.Nodes[0].Parallelism
+	if g.r.IntN(2) == 0 {
+		merge := g.parallelism()
+		add("merge", NodeUnion, merge)
+		p := g.parallelism()
+		g.sourceTasks += p
+		t.Nodes = append(t.Nodes, Node{Name: "src_b", Kind: NodeSource, Parallelism: p})
+		// Both sources' records meet in merge, each once per copy its link makes; one
+		// count of copies serves both, the larger.
+		copiesB := 1
+		t.Links = append(t.Links, Link{From: "src_b", To: "merge", Partition: g.partition(p, merge, false, &ordered, &copiesB)})
+		g.copies = max(g.copies, copiesB)
+	}
+	for i := range g.between(0, 2) {
+		add("map"+strconv.FormatInt(i+1, 10), NodeMap, g.parallelism())
+	}
+	if ordered && g.r.IntN(2) == 0 {
+		add("sum", NodeSum, g.parallelism())
+	}
+	if 2*g.copies <= maxCopies && g.r.IntN(3) == 0 {
+		// A diamond: both branches carry every record to the join, so the copies of the
+		// two branches add up; each branch gets half of what is left for broadcasts.
+		split := last
+		p := g.parallelism()
+		join := g.parallelism()
+		branch := func() (string, string, int) {
+			copies := 2 * g.copies // counted as if the other branch made as many
+			in := g.partition(parallelismOf(split), p, false, &ordered, &copies)
+			out := g.partition(p, join, false, &ordered, &copies)
+			return in, out, copies / 2
+		}
+		leftIn, leftOut, leftCopies := branch()
+		rightIn, rightOut, rightCopies := branch()
+		g.copies = leftCopies + rightCopies
+		t.Nodes = append(t.Nodes, Node{Name: "left", Kind: NodeMap, Parallelism: p}, Node{Name: "right", Kind: NodeMap, Parallelism: p},
+			Node{Name: "join", Kind: NodeUnion, Parallelism: join})
+		t.Links = append(t.Links, Link{From: split, To: "left", Partition: leftIn}, Link{From: split, To: "right", Partition: rightIn},
+			Link{From: "left", To: "join", Partition: leftOut}, Link{From: "right", To: "join", Partition: rightOut})
+		last = "join"
+	}
+	add("out", NodeSink, g.parallelism())
+}
+
+// partition draws how records go from an operator of parallelism from to one of
+// parallelism to: forward only between equal parallelism, hash into a sum of more than one
+// task, broadcast only while *copies stays within maxCopies. It clears *ordered when the
+// link interleaves a key's records from several channels, and multiplies *copies by what
+// a broadcast sends.
+func (g *generator) partition(from, to int, intoSum bool, ordered *bool, copies *int) string {
+	if intoSum && to > 1 {
+		return PartitionHash
+	}
+	choices := []string{PartitionHash, PartitionRebalance}
+	if *copies*to <= maxCopies {
+		choices = append(choices, PartitionBroadcast)
+	}
+	if from == to {
+		choices = append(choices, PartitionForward)
+	}
+	p := pick(g, choices)
+	if (p == PartitionRebalance || p == PartitionBroadcast) && to > 1 {
+		*ordered = false
+	}
+	if p == PartitionBroadcast {
+		*copies *= to
+	}
+	return p
+}
+
+// input draws the input size and pace of a source partition (or of a process's transfers):
+// a third of the time short, ending after three to ten checkpoint intervals (inside the
+// fault phase, as a rule), else long enough to outlast the fault and heal phases by a few
+// intervals, so that checkpoints complete after heal with the job still running.
+func (g *generator) input(s *Scenario) (int, Duration) {
+	interval := s.Checkpoint.Interval
+	span := interval * Duration(g.between(3, 10))
+	if g.r.IntN(3) != 0 {
+		span = s.Limits.FaultPhase + s.Limits.HealPhase + interval*Duration(g.between(3, 6))
+	}
+	pace := Millis(g.between(1, 10))
+	maxRecords := int64(3000)
+	if g.sourceTasks > 0 {
+		maxRecords = min(maxRecords, max(20, maxOutputRecords/int64(g.sourceTasks*g.copies)))
+	}
+	if int64(span/pace) >= maxRecords {
+		pace = span/Duration(maxRecords-1) + 1
+	}
+	return int(span/pace) + 1, pace
+}
+
+func (g *generator) chandyLamport(s *Scenario) {
+	t := &s.Topology
+	n := int(g.between(2, 6))
+	if g.r.IntN(2) == 0 {
+		t.Kind, t.Processes = TopologyCycle, n
+	} else {
+		// A ring in a drawn order, so every process reaches every other, plus drawn chords.
+		t.Kind = TopologyExplicit
+		order := g.r.Perm(n)
+		for i := range n {
+			t.Nodes = append(t.Nodes, Node{Name: string(rune('a' + i)), Kind: NodeProcess})
+		}
+		linked := map[[2]int]bool{}
+		link := func(a, b int) {
+			if a != b && !linked[[2]int{a, b}] {
+				linked[[2]int{a, b}] = true
+				t.Links = append(t.Links, Link{From: t.Nodes[a].Name, To: t.Nodes[b].Name})
+			}
+		}
+		for i := range n {
+			link(order[i], order[(i+1)%n])
+		}
+		for a := range n {
+			for b := range n {
+				if g.r.IntN(3) == 0 {
+					link(a, b)
+				}
+			}
+		}
+	}
+	w := &s.Workload
+	w.Kind = WorkloadTokens
+	w.MaxTransfer = g.between(1, 20)
+	// Ten of the largest transfer at least: with less, the processes take turns holding the
+	// few tokens there are, each transfer waits for one to arrive, and a job of a thousand
+	// transfers outlasts the run for its slowness alone.
+	w.InitialTokens = TokenCount(g.between(10*w.MaxTransfer, 10*w.MaxTransfer+200))
+	if g.r.IntN(4) == 0 {
+		g.script(s)
+		return
+	}
+	transfers, pace := g.input(s)
+	w.Transfers, w.RecordInterval = transfers, pace
+}
+
+// script draws a chandy-lamport exercise in place of random transfers: sends along links of
+// tokens the sender holds, snapshots, advances of the clock, and crashes each followed, as a
+// rule, by a restart of the same process, all inside the first half of the fault phase.
+func (g *generator) script(s *Scenario) {
+	graph := s.Graph()
+	processes := graph.Tasks()
+	balance := map[string]int64{}
+	for _, p := range processes {
+		balance[p] = s.Workload.InitialBalance()
+	}
+	budget := s.Limits.FaultPhase / 2
+	var used Duration
+	down := ""
+	for range g.between(5, 40) {
+		switch n := g.r.IntN(20); {
+		case n < 9:
+			l := pick(g, graph.Links)
+			if balance[l.From] == 0 {
+				continue
+			}
+			tokens := g.between(1, balance[l.From])
+			balance[l.From] -= tokens
+			balance[l.To] += tokens
+			s.Script = append(s.Script, Step{Op: StepSend, From: l.From, To: l.To, Tokens: tokens})
+		case n < 12:
+			s.Script = append(s.Script, Step{Op: StepSnapshot, Process: pick(g, processes)})
+		case n < 18:
+			by := Millis(g.between(1, 50))
+			if used+by > budget {
+				continue
+			}
+			used += by
+			s.Script = append(s.Script, Step{Op: StepAdvance, By: by})
+		case down == "":
+			down = pick(g, processes)
+			s.Script = append(s.Script, Step{Op: StepCrash, Process: down})
+		default:
+			s.Script = append(s.Script, Step{Op: StepRestart, Process: down})
+			down = ""
+		}
+	}
+	if down != "" && g.r.IntN(4) != 0 {
+		s.Script = append(s.Script, Step{Op: StepRestart, Process: down})
+	}
+	// The script's sends replace the transfers; its clock paces nothing else.
+	s.Workload.RecordInterval = Millis(g.between(1, 10))
+}
+
+// raiseBalances doubles the processes' initial balance until every drawn transfer can be
+// made: the engine refuses a token job in which a process would wait forever for tokens it
+// cannot get. A balance of every transfer at its largest always suffices.
+func raiseBalances(s *Scenario) {
+	w := &s.Workload
+	enough := int64(w.Transfers) * w.MaxTransfer
+	for w.InitialBalance() < enough {
+		c := s.Clone()
+		c.applyDefaults()
+		if _, err := engineConfig(c); err == nil {
+			return
+		}
+		w.InitialTokens = TokenCount(min(2*w.InitialBalance(), enough))
+	}
+}
+
+func (g *generator) checkpoint(s *Scenario) {
+	c := &s.Checkpoint
+	// No shorter than the default: a checkpoint of a job catching up after a failover takes
+	// longer than one in calm, and a timeout below that aborts every attempt, fails over to
+	// the same old checkpoint and starts the catch-up again, for ever. That is the
+	// misconfiguration it is, not a fault a correct protocol survives.
+	c.Timeout = max(Seconds(1), 4*c.Interval) + Millis(100*g.between(0, 15))
+	if g.r.IntN(2) == 0 {
+		c.MinPause = Millis(g.between(1, c.Interval.Nanos()/int64(time.Millisecond)))
+	}
+	if s.Mode != ModeUnaligned && s.Mode != ModeAlignedWithTimeout {
+		c.MaxConcurrent = int(g.between(1, 3))
+	}
+	if g.r.IntN(2) == 0 {
+		c.TolerableFailures = int(g.between(1, 5))
+	}
+	if g.r.IntN(2) == 0 {
+		c.Retained = int(g.between(1, 4))
+	}
+	if s.Mode == ModeAlignedWithTimeout {
+		c.AlignmentTimeout = Millis(g.between(1, 50))
+	}
+	if s.Mode == ModeChandyLamport {
+		tasks := s.Graph().Tasks()
+		for _, i := range g.r.Perm(len(tasks))[:g.between(0, int64(min(3, len(tasks))))] {
+			c.Initiators = append(c.Initiators, tasks[i])
+		}
+		return
+	}
+	switch g.r.IntN(3) {
+	case 0:
+		c.InlineStateBytes = 20 << 10
+	case 1:
+		c.InlineStateBytes = int(g.between(1, int64(engine.MaxInlineStateBytes)))
+	}
+}
+
+// faults draws none, a schedule, or a swarm. Unverified writes go only with faults that
+// cannot tear or corrupt a write, which only the read-back catches.
+func (g *generator) faults(s *Scenario) {
+	sys := s.System()
+	kinds := inModelKinds(sys)
+	switch g.r.IntN(6) {
+	case 0:
+	case 1, 2, 3:
+		for range g.between(1, 8) {
+			s.Faults = append(s.Faults, g.entry(s, sys, pick(g, kinds)))
+		}
+	default:
+		w := &Swarm{}
+		if g.r.IntN(2) == 0 {
+			for _, i := range g.r.Perm(len(kinds))[:g.between(1, 5)] {
+				w.Kinds = append(w.Kinds, kinds[i])
+			}
+			slices.Sort(w.Kinds)
+		}
+		w.MaxFaults = int(g.between(1, 12))
+		if g.r.IntN(2) == 0 {
+			w.MaxWindow = Millis(g.between(10, s.Limits.FaultPhase.Nanos()/2/int64(time.Millisecond)))
+		}
+		if g.r.IntN(2) == 0 {
+			w.MinLiveHosts = int(g.between(1, int64(len(sys.Hosts))))
+		}
+		s.Swarm = w
+	}
+	if s.Mode != ModeChandyLamport && g.r.IntN(8) == 0 && !mayDamageWrites(s) {
+		s.Checkpoint.UnverifiedWrites = true
+	}
+}
+
+// inModelKinds are the fault kinds the protocol must survive that sys has something for.
+func inModelKinds(sys faults.System) []faults.Kind {
+	var out []faults.Kind
+	for _, k := range faults.Kinds() {
+		if k.OutOfModel() || (k == faults.ExternalCommitFail && !sys.ExternalStore) ||
+			(k == faults.NetBreak && len(sys.Channels) == 0) {
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// mayDamageWrites reports whether s's faults may tear or corrupt a durable write.
+func mayDamageWrites(s *Scenario) bool {
+	damaging := []faults.Kind{faults.StorageTorn, faults.StorageCorrupt}
+	if s.Swarm != nil {
+		return len(s.Swarm.Kinds) == 0 || slices.ContainsFunc(s.Swarm.Kinds, func(k faults.Kind) bool { return slices.Contains(damaging, k) })
+	}
+	return slices.ContainsFunc(s.Faults, func(e faults.Entry) bool { return slices.Contains(damaging, e.Fault.Kind) })
+}
+
+// entry draws one scheduled fault of kind k with its trigger: a time in the fault phase, the
+// nth of a kind of trace event, or a chance at each such event. A timed windowed fault ends
+// inside the fault phase; one triggered by an event gets at most a quarter of it.
+func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.Entry {
+	phase := s.Limits.FaultPhase.Nanos()
+	var trigger faults.Trigger
+	windowMax := max(1, phase/4)
+	switch g.r.IntN(4) {
+	case 0, 1:
+		at := g.between(0, phase-1)
+		trigger = faults.At(at)
+		windowMax = min(phase/2, phase-at)
+	case 2:
+		trigger = faults.Nth(int(g.between(1, 8)), g.match(s, sys))
+	default:
+		trigger = faults.Chance(float64(g.between(1, 20))/100, int(g.between(1, 3)), g.match(s, sys))
+	}
+	window := func() int64 { return g.between(max(1, windowMax/10), windowMax) }
+	probability := func() float64 { return float64(g.between(1, 10)) / 10 }
+	store := func() string { return pick(g, []string{"", StoreState, StoreMetadata}) }
+	links := append(slices.Clone(sys.Channels), sys.ControlLinks()...)
+	f := faults.Fault{Kind: k}
+	switch k {
+	case faults.CrashTask:
+		f.Task = pick(g, sys.Tasks)
+	case faults.CrashCoordinator:
+	case faults.CrashHost, faults.PauseHost:
+		f.Host, f.WindowNanos = pick(g, sys.Hosts), window()
+	case faults.RestartDelay:
+		f.DelayNanos, f.WindowNanos = window(), window()
+	case faults.NetDrop:
+		f.Message = pick(g, []faults.Message{faults.MessageBarrier, faults.MessageTrigger, faults.MessageAck, faults.MessageNotify})
+		if g.r.IntN(2) == 0 {
+			switch {
+			case f.Message == faults.MessageBarrier && len(sys.Channels) > 0:
+				c := pick(g, sys.Channels)
+				f.From, f.To = c.From, c.To
+			case f.Message == faults.MessageAck:
+				f.From, f.To = pick(g, sys.Tasks), faults.Coordinator
+			case f.Message != faults.MessageBarrier:
+				f.From, f.To = faults.Coordinator, pick(g, sys.Tasks)
+			}
+		}
+		f.Probability, f.WindowNanos = probability(), window()
+	case faults.NetBreak:
+		c := pick(g, sys.Channels)
+		f.From, f.To = c.From, c.To
+	case faults.NetDelay:
+		l := pick(g, links)
+		f.From, f.To, f.DelayNanos, f.WindowNanos = l.From, l.To, max(1, window()/10), window()
+	case faults.NetPartition:
+		l := pick(g, links)
+		f.From, f.To, f.OneWay, f.WindowNanos = l.From, l.To, g.r.IntN(2) == 0, window()
+	case faults.NetClog:
+		l := pick(g, links)
+		f.From, f.To, f.WindowNanos = l.From, l.To, window()
+	case faults.StorageFail, faults.StorageTorn, faults.StorageCorrupt:
+		f.Store, f.Probability, f.WindowNanos = store(), probability(), window()
+	case faults.StorageSlow:
+		f.Store, f.DelayNanos, f.WindowNanos = store(), max(1, window()/10), window()
+	case faults.StorageUnavailable:
+		f.Store, f.WindowNanos = store(), window()
+	case faults.ExternalCommitFail:
+		f.Probability, f.WindowNanos = probability(), window()
+	case faults.ClockSkew:
+		// Timers that run fast or slow by up to 20%, as the swarm draws them.
+		f.Host, f.SkewPPM, f.WindowNanos = pick(g, sys.Hosts), g.between(1, 200_000), window()
+		if g.r.IntN(2) == 0 {
+			f.SkewPPM = -f.SkewPPM
+		}
+	default:
+		panic("scenarios: the generator draws no fault of kind " + string(k))
+	}
+	return faults.Entry{Trigger: trigger, Fault: f}
+}
+
+// match draws the trace events an event trigger counts: a kind the run emits, of one task or
+// of any.
+func (g *generator) match(s *Scenario, sys faults.System) faults.Match {
+	kinds := []string{trace.KindBarrierRecv, trace.KindSnapshotTaken, trace.KindSnapshotAck,
+		trace.KindCheckpointTrigger, trace.KindCheckpointComplete, trace.KindNotifyComplete}
+	if s.Sink != nil {
+		write := trace.KindSinkWrites
+		if s.Sink.TraceEachWrite {
+			write = trace.KindSinkWrite
+		}
+		kinds = append(kinds, write, trace.KindSinkCommit)
+	}
+	m := faults.Match{Kind: pick(g, kinds)}
+	switch {
+	case m.Kind == trace.KindCheckpointTrigger || m.Kind == trace.KindCheckpointComplete:
+		if g.r.IntN(2) == 0 {
+			m.Task = faults.Coordinator
+		}
+	case g.r.IntN(2) == 0:
+		m.Task = pick(g, sys.Tasks)
+	}
+	return m
+}
+
+func (g *generator) between(lo, hi int64) int64 {
+	if lo > hi {
+		panic(fmt.Sprintf("scenarios: generator: empty range [%d, %d]", lo, hi))
+	}
+	return lo + g.r.Int64N(hi-lo+1)
+}
+
+func pick[T any](g *generator, list []T) T { return list[g.r.IntN(len(list))] }
+
+// Summary describes a scenario on one line: mode, shape, workload, sink, checkpoint settings
+// and faults. A generated sweep prints it beside each run, to say what the seed drew.
+func Summary(s *Scenario) string {
+	var parts []string
+	t := s.Topology
+	shape := t.Kind
+	switch {
+	case t.Kind == TopologyExplicit:
+		shape += fmt.Sprintf(" %d nodes %d links", len(t.Nodes), len(t.Links))
+	case t.Processes > 0:
+		shape += fmt.Sprintf(" %d processes", t.Processes)
+	default:
+		shape += " p" + strconv.Itoa(t.Parallelism)
+	}
+	parts = append(parts, s.Mode, shape)
+	w := s.Workload
+	switch w.Kind {
+	case WorkloadTokens:
+		parts = append(parts, fmt.Sprintf("tokens %d transfers every %s", w.Transfers, w.RecordInterval))
+	default:
+		parts = append(parts, fmt.Sprintf("%s %d records every %s", w.Kind, w.Records, w.RecordInterval))
+	}
+	if s.Sink != nil {
+		parts = append(parts, s.Sink.Kind+" sink")
+	}
+	c := s.Checkpoint
+	parts = append(parts, fmt.Sprintf("checkpoints every %s, %d at a time", c.Interval, c.MaxConcurrent))
+	switch {
+	case s.Swarm != nil:
+		parts = append(parts, fmt.Sprintf("a swarm of up to %d faults", s.Swarm.MaxFaults))
+	case len(s.Faults) > 0:
+		kinds := make([]string, len(s.Faults))
+		for i, e := range s.Faults {
+			kinds[i] = string(e.Fault.Kind)
+		}
+		parts = append(parts, "faults "+strings.Join(kinds, ","))
+	default:
+		parts = append(parts, "no faults")
+	}
+	return strings.Join(parts, ", ")
+}
