@@ -27,7 +27,8 @@
 // turn a decided verdict into unknown, never pass into fail or back.
 //
 // Unexercised means the trace gave the property no occasion at all: restore-fidelity in a
-// run that never restored from a checkpoint. It claims nothing, and the note says what never
+// run that never restored from a checkpoint, listener-contract in one that called no
+// listener, checkpoint-outcome in one where no checkpoint asked for came to an end. It claims nothing, and the note says what never
 // happened. Report.Verdict is fail if any property failed, else unknown if any is unknown or
 // if no property passed (every one unexercised: nothing was judged), else pass.
 //
@@ -46,8 +47,9 @@
 //	                          tokens on those snapshots                      channel or tokens
 //	restore-fidelity        task.restore from a checkpoint                 unexercised: nothing restored
 //	                        state digests on restores and snapshots        unknown: no digest to compare
-//	listener-contract       notify.complete, notify.abort or sink.commit   unknown: no listener call
+//	listener-contract       notify.complete, notify.abort or sink.commit   unexercised: no listener call
 //	checkpoint-outcome      checkpoint.request or checkpoint.trigger       unknown: nothing asked for
+//	                        a complete or abort of one                     unexercised: none ended
 //	durable-before-visible  checkpoint.complete (or recover of one)        unknown: nothing durable
 //	                        checkpoint.persist before each completion      unknown: completion without persist
 //	sink-visibility         sink.read                                      unknown: no reader to judge

@@ -63,7 +63,7 @@ func ListenerContract(events []trace.Event, ref Reference) Result {
 	s.judgeEventualNotification(ref.Liveness.NotifyMaxNanos)
 	res := newResult(PropListenerContract, s.violations)
 	if res.Verdict == VerdictPass && !hasListenerCall(events) {
-		return unknownResult(PropListenerContract, "no notify.complete, notify.abort or sink.commit: no listener call to judge")
+		return unexercisedResult(PropListenerContract, "no notify.complete, notify.abort or sink.commit: no listener was called")
 	}
 	return res
 }

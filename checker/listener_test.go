@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -177,5 +178,17 @@ func TestListenerContractFlagsTaskRestoredFromThePreviousCheckpointNeverNotified
 		"after heal, b was never notified of completed checkpoint 2 (last notified 0, restored from 1)")
 	if v.Task != "b" {
 		t.Fatalf("violation should name task b: %s", v)
+	}
+}
+
+// A run that called no listener gave the contract no occasion: unexercised, never a pass.
+func TestListenerContractIsUnexercisedWithoutListenerCalls(t *testing.T) {
+	b := newTB()
+	b.restore("sink", 0)
+	b.trigger(1)
+	b.complete(1)
+	res := ListenerContract(b.events, Reference{})
+	if res.Verdict != VerdictUnexercised || !strings.Contains(res.Note, "no listener was called") {
+		t.Fatalf("want unexercised, got %s", res)
 	}
 }

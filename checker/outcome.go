@@ -30,8 +30,9 @@ import (
 // incarnation, is a violation too (the id was handed out twice), pinned to the second
 // request, as is an abort without a reason.
 //
-// With nothing asked for there is nothing to judge: the verdict is unknown, as it is when no
-// checkpoint asked for ended in the trace (all dropped by a crash, or cut off by its end).
+// With nothing asked for there is nothing to judge: the verdict is unknown. When no
+// checkpoint asked for ended in the trace (all dropped by a crash, or cut off by its end),
+// the trace gave the rule no occasion: the verdict is unexercised.
 func CheckpointOutcome(events []trace.Event) Result {
 	o := &outcomeJudge{pending: make(map[uint64]*trace.Event), lastLifecycle: make(map[string]string)}
 	for i := range events {
@@ -54,8 +55,7 @@ func CheckpointOutcome(events []trace.Event) Result {
 	res := newResult(PropCheckpointOutcome, o.violations)
 	res.Note = strings.Join(notes, "; ")
 	if res.Verdict == VerdictPass && o.ended == 0 {
-		res.Verdict = VerdictUnknown
-		res.Note = "no checkpoint asked for ended in the trace: " + res.Note
+		return unexercisedResult(PropCheckpointOutcome, "no checkpoint asked for ended in the trace: "+res.Note)
 	}
 	return res
 }
