@@ -133,7 +133,7 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 		s.Received(req.writer, req.nonce, req.records-int64(len(req.rids)), len(req.rids))
 		for i, rid := range req.rids {
 			s.Upsert(req.writer, rid, req.values[i])
-			p.trace(trace.Event{Kind: kindSinkUpsert, Task: req.writer, RID: rid, Attrs: []trace.Attr{
+			p.trace(trace.Event{Kind: trace.KindSinkUpsert, Task: req.writer, RID: rid, Attrs: []trace.Attr{
 				{Key: trace.AttrStart, Value: start},
 				{Key: trace.AttrValue, Value: strconv.FormatInt(req.values[i], 10)},
 			}})
@@ -197,11 +197,6 @@ func (p *storeProcess) resume() {
 		p.armExpiry(t)
 	}
 }
-
-// kindSinkUpsert is the checker's sink.upsert kind (task rid; attrs value, start): an
-// idempotent write straight into the store, visible at once. It is spelled here until
-// trace/schema.go on main carries it as trace.KindSinkUpsert.
-const kindSinkUpsert = "sink.upsert"
 
 func (p *storeProcess) traceCommit(t *extstore.Txn, start int64) {
 	p.trace(trace.Event{Kind: trace.KindSinkCommit, Task: t.Writer, CP: t.Checkpoint, Txn: t.ID, Attrs: []trace.Attr{
