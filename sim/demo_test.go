@@ -9,20 +9,20 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// demoGoldenHash is Demo(1)'s hash. It pins determinism across machines: the same seed must
+// demoGoldenHash is runDemo(1)'s hash. It pins determinism across machines: the same seed must
 // give this hash on every architecture, at any GOMAXPROCS, with and without -race. It changes
 // only when the kernel's semantics or the demo workload change; then print the new value
 // (go test -run TestDemoGolden -v ./sim/) and say why in the commit.
 const demoGoldenHash = "96c1d0f050a75c48e7be539c45c8fbe17b67e8fb2c28a03f7c958a0b8cc90e18"
 
 func TestDemoGolden(t *testing.T) {
-	result, err := Demo(1, nil)
+	result, err := runDemo(1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("seed 1: %s (%d trace events, %d kernel events, stop %v)", result.TraceHash, result.TraceEvents, result.Events, result.Stop)
 	if result.TraceHash != demoGoldenHash {
-		t.Fatalf("Demo(1) hash %s, want %s", result.TraceHash, demoGoldenHash)
+		t.Fatalf("runDemo(1) hash %s, want %s", result.TraceHash, demoGoldenHash)
 	}
 }
 
@@ -33,7 +33,7 @@ func TestDemoIsAFunctionOfItsSeed(t *testing.T) {
 	seeds := []uint64{1, 2, 3, 42, 1 << 63}
 	const copies = 4
 	type run struct {
-		result DemoResult
+		result demoResult
 		log    string
 	}
 	runs := make([][]run, len(seeds))
@@ -43,7 +43,7 @@ func TestDemoIsAFunctionOfItsSeed(t *testing.T) {
 		for c := range copies {
 			wg.Go(func() {
 				var log bytes.Buffer
-				result, err := Demo(seed, &log)
+				result, err := runDemo(seed, &log)
 				if err != nil {
 					t.Error(err)
 				}
@@ -81,7 +81,7 @@ func TestDemoIsAFunctionOfItsSeed(t *testing.T) {
 // trouble the kernel models, or the determinism tests above would prove less than they say.
 func TestDemoExercisesTheFaults(t *testing.T) {
 	var log bytes.Buffer
-	if _, err := Demo(1, &log); err != nil {
+	if _, err := runDemo(1, &log); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{

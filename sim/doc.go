@@ -156,10 +156,10 @@
 //   - no floating-point arithmetic that may be fused or differ across architectures on any
 //     path that decides what happens (integer parts per million for skew; detmath.go).
 //
-// Demo runs a small randomized workload that exercises all of the above and returns its trace
-// hash; the tests check that equal seeds give equal hashes (from concurrent goroutines, under
-// -race), that different seeds give different ones, and that seed 1 gives a pinned hash on
-// every machine.
+// The tests run a small randomized workload that exercises all of the above (runDemo, in
+// demo_workload_test.go) and check that equal seeds give equal trace hashes (from concurrent
+// goroutines, under -race), that different seeds give different ones, and that seed 1 gives
+// a pinned hash on every machine.
 //
 // # What the kernel does not do
 //

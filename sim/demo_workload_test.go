@@ -9,8 +9,8 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// DemoResult summarises one Demo run.
-type DemoResult struct {
+// demoResult summarises one runDemo run.
+type demoResult struct {
 	Seed        uint64
 	TraceHash   string // the trace hash (trace.Recorder.Hash); equal seeds give equal hashes
 	TraceEvents uint64 // events in the trace
@@ -19,21 +19,22 @@ type DemoResult struct {
 	Stop        StopReason
 }
 
-// DemoScenario names the demo in its trace header.
-const DemoScenario = "sim-demo"
+// demoScenario names the demo in its trace header.
+const demoScenario = "sim-demo"
 
-// Demo runs a small randomized workload on the kernel and writes its trace to w as JSON Lines
+// runDemo runs a small randomized workload on the kernel and writes its trace to w as JSON Lines
 // (nil for none): four hosts gossip counters over a full mesh of jittery, bounded links,
 // persist every third message they receive and read it back after a restart, while a
 // scheduled fault phase pauses one host, crashes and restarts another, partitions, clogs and
 // breaks links, corrupts, tears and fails some writes and takes the store away for a while;
 // then a heal phase lifts every fault and the hosts run on undisturbed. The trace holds every
 // kernel event (kinds "sim.*", see Event.TraceEvent) and every workload step ("demo.step"),
-// and its hash is the run's fingerprint: the determinism tests and simrun use it to show that
-// a run is a function of its seed.
-func Demo(seed uint64, w io.Writer) (DemoResult, error) {
+// and its hash is the run's fingerprint: the determinism tests in demo_test.go use it to
+// show that a run is a function of its seed. It lives among the tests because nothing else
+// runs it: the kernel's API is what hosts use, and this is one workload on it.
+func runDemo(seed uint64, w io.Writer) (demoResult, error) {
 	k := New(Config{Seed: seed, MaxTime: TimeAt(time.Second), MaxEvents: 1_000_000})
-	d := &demoLog{k: k, rec: trace.NewRecorder(w, trace.Header{Scenario: DemoScenario, Seed: seed})}
+	d := &demoLog{k: k, rec: trace.NewRecorder(w, trace.Header{Scenario: demoScenario, Seed: seed})}
 	k.SetObserver(func(e Event) { d.rec.Emit(int64(e.At), e.TraceEvent()) })
 	d.phase("fault")
 
@@ -79,7 +80,7 @@ func Demo(seed uint64, w io.Writer) (DemoResult, error) {
 	dumpDemoStore(disk, d)
 	d.phase("end")
 	err := d.rec.Flush()
-	return DemoResult{
+	return demoResult{
 		Seed:        seed,
 		TraceHash:   d.rec.Hash(),
 		TraceEvents: d.rec.Len(),
