@@ -4,7 +4,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,8 +33,23 @@ var forbiddenTimeFuncs = map[string]bool{
 	"AfterFunc": true, "Tick": true, "NewTimer": true, "NewTicker": true,
 }
 
+// pureDirs are the packages that hosts embed, relative to this one: the
+// protocol and the Chandy-Lamport snapshot. Each must be a value stepped by
+// its host. (protocol/internal/scripttest is not among them: it reads the
+// scripts from disk, and only tests import it.)
+var pureDirs = []string{".", "chandylamport"}
+
 func TestImportsStandardLibraryOnly(t *testing.T) {
-	files, err := filepath.Glob("*.go")
+	for _, dir := range pureDirs {
+		t.Run(dir, func(t *testing.T) { checkPure(t, dir) })
+	}
+}
+
+// checkPure checks the non-test files of the package in dir: standard
+// library only, no forbidden import, no wall-clock time, no goroutine, no
+// select.
+func checkPure(t *testing.T, dir string) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +69,7 @@ func TestImportsStandardLibraryOnly(t *testing.T) {
 			path, _ := strconv.Unquote(imp.Path.Value)
 			first, _, _ := strings.Cut(path, "/")
 			if strings.Contains(first, ".") {
-				t.Errorf("%s imports %s: protocol may import the standard library only", name, path)
+				t.Errorf("%s imports %s: an embeddable protocol may import the standard library only", name, path)
 			}
 			if why, bad := forbiddenImports[path]; bad {
 				t.Errorf("%s imports %s: %s", name, path, why)
@@ -67,18 +84,40 @@ func TestImportsStandardLibraryOnly(t *testing.T) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.GoStmt:
-				t.Errorf("%s: go statement at %v: the protocol never starts goroutines", name, fset.Position(n.Pos()))
+				t.Errorf("%s: go statement at %v: an embeddable protocol never starts goroutines", name, fset.Position(n.Pos()))
 			case *ast.SelectorExpr:
 				if id, ok := n.X.(*ast.Ident); ok && timeName != "" && id.Name == timeName && forbiddenTimeFuncs[n.Sel.Name] {
 					t.Errorf("%s: time.%s at %v: time comes in as an argument", name, n.Sel.Name, fset.Position(n.Pos()))
 				}
 			case *ast.SelectStmt:
-				t.Errorf("%s: select at %v: the protocol never waits", name, fset.Position(n.Pos()))
+				t.Errorf("%s: select at %v: an embeddable protocol never waits", name, fset.Position(n.Pos()))
 			}
 			return true
 		})
 	}
-	if checked < 10 {
-		t.Fatalf("checked only %d files; is the test running in the package directory?", checked)
+	if checked < 5 {
+		t.Fatalf("checked only %d files in %s; is the test running in the package directory?", checked, dir)
+	}
+}
+
+// TestPurityCoversEveryPackage keeps pureDirs honest: every package under
+// protocol that a host can import (all but internal ones) must be checked.
+func TestPurityCoversEveryPackage(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "testdata" || d.Name() == "internal" {
+			return filepath.SkipDir
+		}
+		code, _ := filepath.Glob(filepath.Join(path, "*.go"))
+		code = slices.DeleteFunc(code, func(name string) bool { return strings.HasSuffix(name, "_test.go") })
+		if len(code) > 0 && !slices.Contains(pureDirs, path) {
+			t.Errorf("package protocol/%s is not in pureDirs: add it, or say why it may do I/O", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
