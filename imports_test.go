@@ -34,6 +34,11 @@ var thirdParty = map[string][]string{
 	"cmd/simrun": {"golang.org/x/exp"},
 }
 
+// testOnly lists packages of the module that only tests may import: the
+// script harness reads files and fails tests, which the protocol packages
+// beside it must never do.
+var testOnly = []string{module + "/protocol/internal/scripttest"}
+
 type listedPackage struct {
 	ImportPath string
 	Imports    []string
@@ -97,6 +102,8 @@ func importViolations(pkgs []listedPackage) []string {
 		}
 		for _, imp := range p.Imports {
 			switch {
+			case slices.Contains(testOnly, imp):
+				found = append(found, fmt.Sprintf("%s imports %s, which only tests may import", p.ImportPath, imp))
 			case isStandard(imp):
 			case strings.HasPrefix(imp, module):
 				if to := layerOf(imp); to != layer && !slices.Contains(allowed, to) {
@@ -117,10 +124,12 @@ func TestImportViolationsAreCaught(t *testing.T) {
 		{ImportPath: module + "/sim", Imports: []string{module + "/protocol"}},
 		{ImportPath: module + "/checker", Imports: []string{module + "/faults"}},
 		{ImportPath: module + "/newthing", Imports: nil},
+		{ImportPath: module + "/protocol", Imports: []string{module + "/protocol/internal/scripttest"}},
 	}
 	good := []listedPackage{
 		{ImportPath: module + "/engine", Imports: []string{"fmt", module + "/protocol", module + "/trace"}},
 		{ImportPath: module + "/checker/linz", Imports: []string{module + "/checker", "github.com/anishathalye/porcupine"}},
+		{ImportPath: module + "/protocol/internal/scripttest", Imports: []string{"flag", "testing"}},
 	}
 	if got := importViolations(bad); len(got) != len(bad) {
 		t.Errorf("caught %d of %d violations: %q", len(got), len(bad), got)

@@ -5,100 +5,152 @@ import (
 	"strings"
 
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/protocol/internal/scripttest"
 )
 
-// taskCommand runs the commands that address one task, named by the first
-// positional word.
-func (w *world) taskCommand(cmd string, a args) []string {
-	if len(a.pos) == 0 {
-		panic("unknown command " + cmd)
+// taskFunc runs a command addressed to one task, the command's first
+// positional argument, and returns its output before the task's Ready and
+// the error of the call.
+type taskFunc func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error)
+
+// taskCall wraps a command that calls a task: it renders the task's Ready
+// after the call, and the error the call returned.
+func (w *world) taskCall(call taskFunc) scripttest.Func {
+	return func(c *scripttest.Command) []string {
+		id, t := w.task(c)
+		out, err := call(c, id, t)
+		return w.taskReady(id, t, err, out...)
 	}
-	id := protocol.TaskID(a.pos[0])
-	if cmd == "new-task" {
-		cfg := w.cfg.TaskConfig(id, w.topo.Inputs(id), w.topo.Outputs(id))
-		if a.opts["wait-final"] == "false" {
-			cfg.WaitForFinalCheckpoint = false
-		}
-		t, err := protocol.NewTask(cfg)
-		if err != nil {
-			return []string{"error: " + err.Error()}
-		}
-		w.tasks[id] = t
-		return []string{"ok"}
-	}
+}
+
+// task returns the task the command names.
+func (w *world) task(c *scripttest.Command) (protocol.TaskID, *protocol.Task) {
+	id := protocol.TaskID(c.Arg(0))
 	t := w.tasks[id]
 	if t == nil {
-		panic("no task " + string(id))
+		c.Fatalf("no task %s (new-task makes one)", id)
 	}
-	var err error
-	var out []string
-	input := func() int {
-		from := protocol.TaskID(a.opts["from"])
-		for i, c := range w.topo.Inputs(id) {
-			if c.From == from {
-				return i
+	return id, t
+}
+
+// newTask makes a new incarnation of a task of the topology. The events
+// the old one left on its outputs are lost (see inFlightEvent).
+func (w *world) newTask(c *scripttest.Command) []string {
+	id := protocol.TaskID(c.Arg(0))
+	cfg := w.cfg.TaskConfig(id, w.topo.Inputs(id), w.topo.Outputs(id))
+	if v, ok := c.Option("wait-final"); ok {
+		cfg.WaitForFinalCheckpoint = v != "false"
+	}
+	t, err := protocol.NewTask(cfg)
+	if err != nil {
+		return []string{"error: " + err.Error()}
+	}
+	w.tasks[id] = t
+	return []string{"ok"}
+}
+
+func (w *world) taskCommands() map[string]taskFunc {
+	receive := func(event func(c *scripttest.Command) protocol.ChannelEvent) taskFunc {
+		return func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			return nil, t.Receive(w.now, w.input(c, id), event(c))
+		}
+	}
+	return map[string]taskFunc{
+		"restore": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			return nil, t.Restore(w.now, checkpointOption(c), snapshotFrom(id, c))
+		},
+		"barrier": receive(func(c *scripttest.Command) protocol.ChannelEvent {
+			return protocol.Barrier(checkpointOption(c), kindFlag(c), w.modeOption(c), protocol.Time(c.Int("ts", 0)))
+		}),
+		"cancel": receive(func(c *scripttest.Command) protocol.ChannelEvent { return protocol.CancelMarker(checkpointOption(c)) }),
+		"eod":    receive(func(c *scripttest.Command) protocol.ChannelEvent { return protocol.EndOfData() }),
+		"eop":    receive(func(c *scripttest.Command) protocol.ChannelEvent { return protocol.EndOfPartition() }),
+		"admit": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			input := w.input(c, id)
+			var answers []string
+			for range c.Int("n", 1) {
+				answers = append(answers, t.Admit(input).String())
 			}
+			return []string{"admit " + strings.Join(answers, ", ")}, nil
+		},
+		"trigger": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			return nil, t.Step(w.now, protocol.TriggerMessage(toOption(c, id), checkpointOption(c), kindFlag(c), w.modeOption(c), w.now))
+		},
+		"notify": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			return nil, t.Step(w.now, protocol.NotifyCompleteMessage(toOption(c, id), checkpointOption(c)))
+		},
+		"notify-aborted": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			return nil, t.Step(w.now, protocol.NotifyAbortedMessage(toOption(c, id), checkpointOption(c), protocol.ReasonExpired))
+		},
+		"snap-ok": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			return nil, t.SnapshotCompleted(w.now, checkpointOption(c), snapshotFrom(id, c))
+		},
+		"snap-fail": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			return nil, t.SnapshotFailed(w.now, checkpointOption(c), reasonOption(c, protocol.ReasonUploadFailed))
+		},
+		"finish": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			return nil, t.Finish(w.now)
+		},
+		"task-tick": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			t.Tick(w.now)
+			return nil, nil
+		},
+	}
+}
+
+// input returns the index of the task's input from=TASK.
+func (w *world) input(c *scripttest.Command, id protocol.TaskID) int {
+	from, ok := c.Option("from")
+	if !ok {
+		c.Fatalf("%s needs from=", c.Name)
+	}
+	for i, ch := range w.topo.Inputs(id) {
+		if ch.From == protocol.TaskID(from) {
+			return i
 		}
-		panic("task " + string(id) + " has no input from " + string(from))
 	}
-	mode := w.cfg.Mode
-	if m, ok := a.opts["mode"]; ok {
-		mode, err = protocol.ParseMode(m)
-		if err != nil {
-			panic(err)
-		}
+	c.Fatalf("task %s has no input from %s", id, from)
+	return 0
+}
+
+// modeOption returns mode=NAME, by default the configured mode.
+func (w *world) modeOption(c *scripttest.Command) protocol.Mode {
+	v, ok := c.Option("mode")
+	if !ok {
+		return w.cfg.Mode
 	}
-	kind := protocol.KindCheckpoint
-	if a.has("savepoint") {
-		kind = protocol.KindSavepoint
+	m, err := protocol.ParseMode(v)
+	if err != nil {
+		c.Fatalf("mode=%s: %v", v, err)
 	}
-	to := id
-	if v, ok := a.opts["to"]; ok {
-		to = protocol.TaskID(v)
+	return m
+}
+
+// kindFlag returns KindSavepoint for the flag savepoint, else KindCheckpoint.
+func kindFlag(c *scripttest.Command) protocol.Kind {
+	if c.Flag("savepoint") {
+		return protocol.KindSavepoint
 	}
-	switch cmd {
-	case "restore":
-		snap := snapshotFrom(id, a)
-		err = t.Restore(w.now, a.cp(), snap)
-	case "barrier":
-		err = t.Receive(w.now, input(), protocol.Barrier(a.cp(), kind, mode, protocol.Time(a.int("ts", 0))))
-	case "cancel":
-		err = t.Receive(w.now, input(), protocol.CancelMarker(a.cp()))
-	case "eod":
-		err = t.Receive(w.now, input(), protocol.EndOfData())
-	case "eop":
-		err = t.Receive(w.now, input(), protocol.EndOfPartition())
-	case "admit":
-		n := int(a.int("n", 1))
-		var answers []string
-		for range n {
-			answers = append(answers, t.Admit(input()).String())
-		}
-		out = append(out, "admit "+strings.Join(answers, ", "))
-	case "trigger":
-		err = t.Step(w.now, protocol.TriggerMessage(to, a.cp(), kind, mode, w.now))
-	case "notify":
-		err = t.Step(w.now, protocol.NotifyCompleteMessage(to, a.cp()))
-	case "notify-aborted":
-		err = t.Step(w.now, protocol.NotifyAbortedMessage(to, a.cp(), protocol.ReasonExpired))
-	case "snap-ok":
-		err = t.SnapshotCompleted(w.now, a.cp(), snapshotFrom(id, a))
-	case "snap-fail":
-		reason := protocol.ReasonUploadFailed
-		if r, ok := a.opts["reason"]; ok {
-			reason = parseReason(r)
-		}
-		err = t.SnapshotFailed(w.now, a.cp(), reason)
-	case "finish":
-		err = t.Finish(w.now)
-	case "task-tick":
-		t.Tick(w.now)
-	case "task-state":
-		return w.taskState(id, t)
-	default:
-		panic("unknown command " + cmd)
+	return protocol.KindCheckpoint
+}
+
+// toOption returns to=TASK, the addressee written into a control message,
+// by default the task that receives it (a different one makes a misrouted
+// message).
+func toOption(c *scripttest.Command, id protocol.TaskID) protocol.TaskID {
+	return protocol.TaskID(c.StringOption("to", string(id)))
+}
+
+// taskReady takes the task's Ready, queues its sends and messages and
+// renders it.
+func (w *world) taskReady(id protocol.TaskID, t *protocol.Task, err error, prefix ...string) []string {
+	rd := t.Ready()
+	outputs := w.topo.Outputs(id)
+	for _, s := range rd.Sends {
+		w.net.send(outputs[s.Output], s.Event, t)
 	}
-	return renderTaskReady(t.Ready(), err, out...)
+	w.net.toCoordinator = append(w.net.toCoordinator, rd.Messages...)
+	return renderTaskReady(rd, err, prefix...)
 }
 
 func renderTaskReady(rd protocol.TaskReady, err error, prefix ...string) []string {
@@ -136,16 +188,17 @@ func renderTaskReady(rd protocol.TaskReady, err error, prefix ...string) []strin
 	return out
 }
 
-func (w *world) taskState(id protocol.TaskID, t *protocol.Task) []string {
+func (w *world) taskState(c *scripttest.Command) []string {
+	id, t := w.task(c)
 	var inputs []string
-	for i, c := range w.topo.Inputs(id) {
+	for i, ch := range w.topo.Inputs(id) {
 		state := "open"
 		if !t.Open(i) {
 			state = "closed"
 		} else if t.Blocked(i) {
 			state = "blocked"
 		}
-		inputs = append(inputs, string(c.From)+":"+state)
+		inputs = append(inputs, string(ch.From)+":"+state)
 	}
 	aligning := "none"
 	if cp, ok := t.Aligning(); ok {

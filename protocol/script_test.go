@@ -1,17 +1,13 @@
 package protocol_test
 
-// Scripted interaction tests: testdata/*.txt hold one command per entry
-// and, under "----", the rendered outputs of that command. Run
-// `go test ./protocol -run TestScripts -rewrite` to regenerate the outputs
-// after a deliberate change, and review the diff.
+// Scripted interaction tests: testdata/*.txt are scripts in the format of
+// package scripttest, run against a world of one coordinator, its tasks, the
+// network between them and durable storage. testdata/README.md lists the
+// commands. Run `go test ./protocol -run TestScripts -rewrite` to regenerate
+// the outputs after a deliberate change, and review the diff.
 
 import (
-	"bufio"
 	"errors"
-	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,96 +15,28 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/protocol/internal/scripttest"
 )
 
-var rewrite = flag.Bool("rewrite", false, "rewrite the expected outputs of testdata/*.txt")
-
-// scriptEntry is one command and its expected output.
-type scriptEntry struct {
-	comments []string // lines before the command (comments, blank lines)
-	command  string
-	expected []string
-}
-
-func parseScript(t *testing.T, path string) (entries []scriptEntry, trailer []string) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	var pending []string
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			pending = append(pending, line)
-			continue
-		}
-		e := scriptEntry{comments: pending, command: line}
-		pending = nil
-		if i+1 >= len(lines) || lines[i+1] != "----" {
-			t.Fatalf("%s:%d: command without ---- line", path, i+1)
-		}
-		i += 2
-		for ; i < len(lines) && strings.TrimSpace(lines[i]) != ""; i++ {
-			e.expected = append(e.expected, lines[i])
-		}
-		i-- // the blank line is kept as a comment of the next entry
-		entries = append(entries, e)
-	}
-	return entries, pending
-}
-
 func TestScripts(t *testing.T) {
-	paths, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no scripts: %v", err)
-	}
-	for _, path := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
-			entries, trailer := parseScript(t, path)
-			w := newWorld()
-			var out strings.Builder
-			for _, e := range entries {
-				got := w.run(e.command)
-				if !*rewrite && !slices.Equal(got, e.expected) {
-					t.Errorf("%s: %s\n--- want\n%s\n--- got\n%s", path, e.command,
-						strings.Join(e.expected, "\n"), strings.Join(got, "\n"))
-				}
-				for _, c := range e.comments {
-					out.WriteString(c + "\n")
-				}
-				out.WriteString(e.command + "\n----\n")
-				for _, g := range got {
-					out.WriteString(g + "\n")
-				}
-			}
-			for _, c := range trailer {
-				out.WriteString(c + "\n")
-			}
-			if *rewrite {
-				if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		})
-	}
+	scripttest.Run(t, "testdata/*.txt", func() scripttest.Commands { return newWorld().commands() })
 }
 
-// world is the host of a script: one coordinator, any number of tasks, a
-// durable store that holds what the coordinator's confirmed writes put
-// there, and the virtual clock.
+func TestScriptCommandsAreDocumented(t *testing.T) {
+	scripttest.CheckDocumented(t, "testdata/README.md", newWorld().commands())
+}
+
+// world is the host of a script: one coordinator, any number of tasks, the
+// messages and channel events in flight between them, a durable store that
+// holds what the coordinator's confirmed writes put there, and the virtual
+// clock.
 type world struct {
 	cfg   protocol.Config
 	topo  protocol.Topology
 	now   protocol.Time
 	coord *protocol.Coordinator
 	tasks map[protocol.TaskID]*protocol.Task
+	net   network
 	// durable storage
 	counter      protocol.CheckpointID
 	store        []protocol.CompletedCheckpoint
@@ -124,176 +52,217 @@ func newWorld() *world {
 	cfg.MaxBufferedRecords = 3
 	cfg.TolerableFailures = 0
 	cfg.JitterSeed = 1
-	return &world{cfg: cfg, tasks: map[protocol.TaskID]*protocol.Task{}}
+	return &world{cfg: cfg, tasks: map[protocol.TaskID]*protocol.Task{}, net: newNetwork()}
 }
 
-// args is a parsed command line: positional words and key=value options.
-type args struct {
-	pos  []string
-	opts map[string]string
-}
-
-func parseArgs(fields []string) args {
-	a := args{opts: map[string]string{}}
-	for _, f := range fields {
-		if k, v, ok := strings.Cut(f, "="); ok && !strings.Contains(k, ">") {
-			a.opts[k] = v
-		} else {
-			a.pos = append(a.pos, f)
+// commands is the world's command table. Every command takes t=N, which
+// moves the clock to N before the command runs.
+func (w *world) commands() scripttest.Commands {
+	cmds := scripttest.Commands{
+		"config":            w.configure,
+		"topology":          w.topology,
+		"coordinator":       w.newCoordinator,
+		"tick":              w.coordCall(func(c *scripttest.Command) error { w.coord.Tick(w.now); return nil }),
+		"counter-ok":        w.coordCall(w.counterPersisted),
+		"counter-fail":      w.coordCall(w.counterPersisted),
+		"persist-ok":        w.coordCall(w.metadataPersisted),
+		"persist-fail":      w.coordCall(w.metadataPersisted),
+		"ack":               w.coordCall(w.stepAck),
+		"decline":           w.coordCall(w.stepDecline),
+		"task-finished":     w.coordCall(w.stepTaskFinished),
+		"checkpoint":        w.coordCall(func(c *scripttest.Command) error { return w.coord.TriggerCheckpoint(w.now) }),
+		"savepoint":         w.savepoint,
+		"failover":          w.coordCall(w.failover),
+		"restarted":         w.coordCall(func(c *scripttest.Command) error { w.coord.JobRestarted(w.now); return nil }),
+		"crash-coordinator": w.crashCoordinator,
+		"state":             w.coordState,
+		"new-task":          w.newTask,
+		"task-state":        w.taskState,
+		"in-flight":         w.inFlight,
+		"deliver":           w.deliver,
+		"stabilize":         w.stabilize,
+		"drop":              w.drop,
+	}
+	for name, f := range w.taskCommands() {
+		cmds[name] = w.taskCall(f)
+	}
+	for name, f := range cmds {
+		cmds[name] = func(c *scripttest.Command) []string {
+			if v, ok := c.Option("t"); ok {
+				at := protocol.Time(c.ParseInt("t", v))
+				if at < w.now {
+					c.Fatalf("time goes backwards: t=%d after t=%d", at, w.now)
+				}
+				w.now = at
+			}
+			return f(c)
 		}
 	}
-	return a
+	return cmds
 }
 
-func (a args) int(key string, def int64) int64 {
-	v, ok := a.opts[key]
+// coordCall wraps a command that calls the coordinator: it renders the
+// coordinator's Ready after the call, and the error the call returned.
+func (w *world) coordCall(call func(c *scripttest.Command) error) scripttest.Func {
+	return func(c *scripttest.Command) []string {
+		w.needCoordinator(c)
+		err := call(c)
+		return w.coordReady(err)
+	}
+}
+
+func (w *world) needCoordinator(c *scripttest.Command) {
+	if w.coord == nil {
+		c.Fatalf("%s: there is no coordinator", c.Name)
+	}
+}
+
+func (w *world) newCoordinator(c *scripttest.Command) []string {
+	durable := protocol.Durable{}
+	if c.Flag("recover") {
+		durable = protocol.Durable{HighestID: w.counter, Completed: slices.Clone(w.store)}
+	} else {
+		w.counter, w.store = 0, nil // a new job
+	}
+	w.counterWrite, w.metaWrites = nil, nil
+	coord, err := protocol.NewCoordinator(w.cfg, w.topo, durable, w.now)
+	if err != nil {
+		return []string{"error: " + err.Error()}
+	}
+	w.coord = coord
+	return w.coordReady(nil)
+}
+
+func (w *world) counterPersisted(c *scripttest.Command) error {
+	if len(w.counterWrite) == 0 {
+		c.Fatalf("no counter write outstanding")
+	}
+	v := w.counterWrite[len(w.counterWrite)-1]
+	w.counterWrite = nil
+	if c.Name == "counter-fail" {
+		w.coord.CounterPersisted(w.now, v, errors.New("disk full"))
+		return nil
+	}
+	w.counter = v
+	w.coord.CounterPersisted(w.now, v, nil)
+	return nil
+}
+
+func (w *world) metadataPersisted(c *scripttest.Command) error {
+	id := checkpointOption(c)
+	i := slices.IndexFunc(w.metaWrites, func(cc protocol.CompletedCheckpoint) bool { return cc.ID == id })
+	if i < 0 {
+		c.Fatalf("no metadata write outstanding for %s", id)
+	}
+	cc := w.metaWrites[i]
+	w.metaWrites = slices.Delete(w.metaWrites, i, i+1)
+	if c.Name == "persist-fail" {
+		w.coord.MetadataPersisted(w.now, id, errors.New("store unavailable"))
+		return nil
+	}
+	w.store = append(w.store, cc)
+	w.coord.MetadataPersisted(w.now, id, nil)
+	return nil
+}
+
+func (w *world) stepAck(c *scripttest.Command) error {
+	task := protocol.TaskID(c.Arg(0))
+	return w.coord.Step(w.now, protocol.AckMessage(task, checkpointOption(c), snapshotFrom(task, c)))
+}
+
+func (w *world) stepDecline(c *scripttest.Command) error {
+	task := protocol.TaskID(c.Arg(0))
+	return w.coord.Step(w.now, protocol.DeclineMessage(task, checkpointOption(c), reasonOption(c, 0)))
+}
+
+func (w *world) stepTaskFinished(c *scripttest.Command) error {
+	return w.coord.Step(w.now, protocol.TaskFinishedMessage(protocol.TaskID(c.Arg(0))))
+}
+
+func (w *world) savepoint(c *scripttest.Command) []string {
+	w.needCoordinator(c)
+	id, err := w.coord.TriggerSavepoint(w.now)
+	if err != nil {
+		return w.coordReady(err)
+	}
+	return w.coordReady(nil, "savepoint id "+id.String())
+}
+
+func (w *world) failover(c *scripttest.Command) error {
+	w.coord.RequestFailover(w.now, reasonOption(c, 0))
+	return nil
+}
+
+// crashCoordinator drops the coordinator, its outstanding writes and the
+// messages on their way to it.
+func (w *world) crashCoordinator(c *scripttest.Command) []string {
+	w.coord = nil
+	w.counterWrite, w.metaWrites = nil, nil
+	w.net.toCoordinator = nil
+	return []string{"ok"}
+}
+
+// checkpointOption returns cp=N (0 when absent).
+func checkpointOption(c *scripttest.Command) protocol.CheckpointID {
+	return protocol.CheckpointID(c.Int("cp", 0))
+}
+
+// reasonOption returns reason=NAME; def when absent, unless def is 0, which
+// makes the option required.
+func reasonOption(c *scripttest.Command, def protocol.Reason) protocol.Reason {
+	s, ok := c.Option("reason")
 	if !ok {
+		if def == 0 {
+			c.Fatalf("%s needs reason=", c.Name)
+		}
 		return def
 	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		panic(fmt.Sprintf("option %s=%q: %v", key, v, err))
-	}
-	return n
-}
-
-func (a args) cp() protocol.CheckpointID { return protocol.CheckpointID(a.int("cp", 0)) }
-
-func (a args) has(word string) bool { return slices.Contains(a.pos, word) }
-
-func parseReason(s string) protocol.Reason {
 	for r := protocol.Reason(1); r < 64; r++ {
 		if r.String() == s {
 			return r
 		}
 	}
-	panic("unknown reason " + s)
+	c.Fatalf("unknown reason %q", s)
+	return 0
 }
 
-// run executes one command and returns its rendered output.
-func (w *world) run(line string) (out []string) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = append(out, fmt.Sprintf("panic: %v", r))
-		}
-	}()
-	fields := strings.Fields(line)
-	a := parseArgs(fields[1:])
-	if t, ok := a.opts["t"]; ok {
-		n, _ := strconv.ParseInt(t, 10, 64)
-		if protocol.Time(n) < w.now {
-			panic("time goes backwards")
-		}
-		w.now = protocol.Time(n)
-	}
-	var err error
-	switch cmd := fields[0]; cmd {
-	case "config":
-		return w.configure(a)
-	case "topology":
-		return w.topology(a)
-	case "coordinator":
-		durable := protocol.Durable{}
-		if a.has("recover") {
-			durable = protocol.Durable{HighestID: w.counter, Completed: slices.Clone(w.store)}
-		} else {
-			w.counter, w.store = 0, nil // a new job
-		}
-		w.counterWrite, w.metaWrites = nil, nil
-		w.coord, err = protocol.NewCoordinator(w.cfg, w.topo, durable, w.now)
-		if err != nil {
-			return []string{"error: " + err.Error()}
-		}
-		return w.coordReady(nil)
-	case "tick":
-		w.coord.Tick(w.now)
-	case "counter-ok", "counter-fail":
-		if len(w.counterWrite) == 0 {
-			panic("no counter write outstanding")
-		}
-		v := w.counterWrite[len(w.counterWrite)-1]
-		w.counterWrite = nil
-		if cmd == "counter-fail" {
-			err := errors.New("disk full")
-			w.coord.CounterPersisted(w.now, v, err)
-		} else {
-			w.counter = v
-			w.coord.CounterPersisted(w.now, v, nil)
-		}
-	case "persist-ok", "persist-fail":
-		id := a.cp()
-		i := slices.IndexFunc(w.metaWrites, func(c protocol.CompletedCheckpoint) bool { return c.ID == id })
-		if i < 0 {
-			panic("no metadata write outstanding for " + id.String())
-		}
-		cc := w.metaWrites[i]
-		w.metaWrites = slices.Delete(w.metaWrites, i, i+1)
-		if cmd == "persist-ok" {
-			w.store = append(w.store, cc)
-			w.coord.MetadataPersisted(w.now, id, nil)
-		} else {
-			w.coord.MetadataPersisted(w.now, id, errors.New("store unavailable"))
-		}
-	case "ack":
-		task := protocol.TaskID(a.pos[0])
-		err = w.coord.Step(w.now, protocol.AckMessage(task, a.cp(), snapshotFrom(task, a)))
-	case "decline":
-		err = w.coord.Step(w.now, protocol.DeclineMessage(protocol.TaskID(a.pos[0]), a.cp(), parseReason(a.opts["reason"])))
-	case "task-finished":
-		err = w.coord.Step(w.now, protocol.TaskFinishedMessage(protocol.TaskID(a.pos[0])))
-	case "checkpoint":
-		err = w.coord.TriggerCheckpoint(w.now)
-	case "savepoint":
-		var id protocol.CheckpointID
-		id, err = w.coord.TriggerSavepoint(w.now)
-		if err == nil {
-			out = append(out, "savepoint id "+id.String())
-		}
-	case "failover":
-		w.coord.RequestFailover(w.now, parseReason(a.opts["reason"]))
-	case "restarted":
-		w.coord.JobRestarted(w.now)
-	case "crash-coordinator":
-		w.coord = nil
-		w.counterWrite, w.metaWrites = nil, nil
-		return []string{"ok"}
-	case "state":
-		return w.coordState()
-	default:
-		return w.taskCommand(cmd, a)
-	}
-	return w.coordReady(err, out...)
-}
-
-func snapshotFrom(task protocol.TaskID, a args) protocol.TaskSnapshot {
+// snapshotFrom reads a snapshot's description: handle= (by default
+// TASK@CP), size=, offsets=split:offset,... and the flag final.
+func snapshotFrom(task protocol.TaskID, c *scripttest.Command) protocol.TaskSnapshot {
 	s := protocol.TaskSnapshot{
-		Handle:         a.opts["handle"],
-		StateSizeBytes: a.int("size", 0),
-		Final:          a.has("final"),
+		Handle:         c.StringOption("handle", ""),
+		StateSizeBytes: c.Int("size", 0),
+		Final:          c.Flag("final"),
 	}
 	if s.Handle == "" {
-		s.Handle = string(task) + "@" + a.opts["cp"]
+		s.Handle = string(task) + "@" + c.StringOption("cp", "")
 	}
-	if offs, ok := a.opts["offsets"]; ok {
+	if offs, ok := c.Option("offsets"); ok {
 		for _, o := range strings.Split(offs, ",") {
-			split, off, _ := strings.Cut(o, ":")
-			n, _ := strconv.ParseInt(off, 10, 64)
-			s.SourceOffsets = append(s.SourceOffsets, protocol.SourceOffset{Split: split, Offset: n})
+			split, off, ok := strings.Cut(o, ":")
+			if !ok {
+				c.Fatalf("offsets=%s: want split:offset,...", offs)
+			}
+			s.SourceOffsets = append(s.SourceOffsets, protocol.SourceOffset{Split: split, Offset: c.ParseInt("offsets", off)})
 		}
 	}
 	return s
 }
 
-func (w *world) configure(a args) []string {
-	for k, v := range a.opts {
-		n, _ := strconv.ParseInt(v, 10, 64)
-		switch k {
-		case "mode":
-			m, err := protocol.ParseMode(v)
+// configure applies the options in the order written, then validates the
+// configuration.
+func (w *world) configure(c *scripttest.Command) []string {
+	for _, o := range c.Options() {
+		if o.Key == "mode" {
+			m, err := protocol.ParseMode(o.Value)
 			if err != nil {
-				return []string{"error: " + err.Error()}
+				c.Fatalf("mode=%s: %v", o.Value, err)
 			}
 			w.cfg.Mode = m
+			continue
+		}
+		n := c.ParseInt(o.Key, o.Value)
+		switch o.Key {
 		case "interval":
 			w.cfg.Interval = time.Duration(n)
 		case "timeout":
@@ -314,8 +283,10 @@ func (w *world) configure(a args) []string {
 			w.cfg.MaxBufferedRecords = int(n)
 		case "seed":
 			w.cfg.JitterSeed = uint64(n)
+		case "t":
+			// the clock, read by every command
 		default:
-			panic("unknown config key " + k)
+			c.Fatalf("config has no option %s", o.Key)
 		}
 	}
 	if err := w.cfg.Validate(); err != nil {
@@ -324,22 +295,24 @@ func (w *world) configure(a args) []string {
 	return []string{"ok"}
 }
 
-func (w *world) topology(a args) []string {
+// topology sets the job graph: edges a->b, and tasks=a,b,... for tasks
+// with no channel.
+func (w *world) topology(c *scripttest.Command) []string {
 	w.topo = protocol.Topology{}
 	add := func(id protocol.TaskID) {
 		if !slices.Contains(w.topo.Tasks, id) {
 			w.topo.Tasks = append(w.topo.Tasks, id)
 		}
 	}
-	if tasks, ok := a.opts["tasks"]; ok {
+	if tasks, ok := c.Option("tasks"); ok {
 		for _, id := range strings.Split(tasks, ",") {
 			add(protocol.TaskID(id))
 		}
 	}
-	for _, edge := range a.pos {
+	for _, edge := range c.Args() {
 		from, to, ok := strings.Cut(edge, "->")
 		if !ok {
-			panic("bad edge " + edge)
+			c.Fatalf("bad edge %q: want from->to", edge)
 		}
 		add(protocol.TaskID(from))
 		add(protocol.TaskID(to))
@@ -348,9 +321,13 @@ func (w *world) topology(a args) []string {
 	if err := w.topo.Validate(); err != nil {
 		return []string{"error: " + err.Error()}
 	}
+	w.net = newNetwork()
 	return []string{"ok"}
 }
 
+// coordReady takes the coordinator's Ready, carries out what a host does
+// at once (queue the messages, note the writes asked for, drop discarded
+// checkpoints from the store) and renders it.
 func (w *world) coordReady(err error, prefix ...string) []string {
 	out := prefix
 	rd := w.coord.Ready()
@@ -367,6 +344,7 @@ func (w *world) coordReady(err error, prefix ...string) []string {
 	}
 	for _, m := range rd.Messages {
 		out = append(out, "send "+m.String())
+		w.net.toTasks = append(w.net.toTasks, m)
 	}
 	for _, tr := range rd.Triggered {
 		out = append(out, "triggered "+tr.String())
@@ -399,22 +377,23 @@ func (w *world) coordReady(err error, prefix ...string) []string {
 	return out
 }
 
-func (w *world) coordState() []string {
-	c := w.coord
+func (w *world) coordState(c *scripttest.Command) []string {
+	w.needCoordinator(c)
+	coord := w.coord
 	var ids []string
-	for _, id := range c.Pending() {
+	for _, id := range coord.Pending() {
 		ids = append(ids, id.String())
 	}
 	var done []string
-	for _, cc := range c.Completed() {
+	for _, cc := range coord.Completed() {
 		done = append(done, cc.ID.String())
 	}
 	latest := "none"
-	if l := c.LatestRestorable(); l != nil {
+	if l := coord.LatestRestorable(); l != nil {
 		latest = l.ID.String()
 	}
 	deadline := "none"
-	if d := c.NextDeadline(); d != protocol.NoDeadline {
+	if d := coord.NextDeadline(); d != protocol.NoDeadline {
 		deadline = d.String()
 	}
 	var stored []string
@@ -423,7 +402,31 @@ func (w *world) coordState() []string {
 	}
 	return []string{
 		"pending=[" + strings.Join(ids, " ") + "] retained=[" + strings.Join(done, " ") + "] latest=" + latest,
-		"highest=" + c.HighestID().String() + " failures=" + strconv.Itoa(c.ConsecutiveFailures()) + " deadline=" + deadline,
+		"highest=" + coord.HighestID().String() + " failures=" + strconv.Itoa(coord.ConsecutiveFailures()) + " deadline=" + deadline,
 		"durable counter=" + w.counter.String() + " store=[" + strings.Join(stored, " ") + "]",
+	}
+}
+
+// TestScriptMistakesFail shows that the world's scripts are strict: each
+// of these used to render an error or panic line that -rewrite saved as
+// the expected output, after which the script passed.
+func TestScriptMistakesFail(t *testing.T) {
+	const start = "topology src-0->sink-0\n----\nok\n\ncoordinator t=0\n----\nok\n\n"
+	for _, tc := range []struct{ script, want string }{
+		{"tikc t=100\n----\npanic: unknown command tikc\n", `unknown command "tikc"`},
+		{"tick t=100 cp=1\n----\ncounter-write 1\n", "tick does not take cp=1"},
+		{"tick t=1o0\n----\ncounter-write 1\n", "option t=1o0: not an integer"},
+		{"config mode=alinged\n----\nok\n", `unknown mode "alinged"`},
+		{"config intervall=5\n----\nok\n", "config has no option intervall"},
+		{"counter-ok\n----\npanic: no counter write outstanding\n", "no counter write outstanding"},
+		{"ack sink-0 cp=1 finall\n----\nok\n", "ack does not take finall"},
+		{"failover reason=oops\n----\nok\n", `unknown reason "oops"`},
+		{"barrier sink-0 from=src-0 cp=1\n----\nok\n", "no task sink-0"},
+		{"deliver nobody\n----\nnothing in flight\n", "no task nobody in the topology"},
+	} {
+		err := scripttest.Check("mistake.txt", start+tc.script, newWorld().commands())
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want a failure saying %q", tc.script, err, tc.want)
+		}
 	}
 }
