@@ -1,10 +1,11 @@
 package chandylamport
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/ckptsim/ckptsim/protocol/internal/scripttest"
 )
 
 // queued is one item on a scripted channel: a marker or an application message.
@@ -35,50 +36,50 @@ func (h *scriptHost) printf(format string, args ...any) {
 	fmt.Fprintf(h.out, format+"\n", args...)
 }
 
-// run executes one input line.
-func (h *scriptHost) run(args []string) {
-	if len(args) == 0 {
-		h.printf("bad input: empty")
-		return
+// commands is the host's command table (testdata/README.md lists them).
+// Each command's output is what it printed. Mistakes in the script (a
+// wrong argument count, a bad channel or snapshot id, a process that does
+// not exist) fail the test through Fatalf; errors the package returns are
+// output, "error: ...".
+func (h *scriptHost) commands() scripttest.Commands {
+	table := map[string]func(c *scripttest.Command) error{
+		"graph":    h.cmdGraph,
+		"initiate": h.cmdInitiate,
+		"join":     h.cmdJoin,
+		"state":    h.cmdState,
+		"send":     h.cmdSend,
+		"deliver":  h.cmdDeliver,
+		"marker":   h.cmdMarker,
+		"recv":     h.cmdRecv,
+		"joiners":  h.cmdJoiners,
+		"show":     func(c *scripttest.Command) error { h.cmdShow(); return nil },
 	}
-	if args[0] != "graph" && h.graph == nil {
-		h.printf("bad input: the script must start with graph")
-		return
+	cmds := scripttest.Commands{}
+	for name, f := range table {
+		cmds[name] = func(c *scripttest.Command) []string {
+			if name != "graph" && h.graph == nil {
+				c.Fatalf("the script must start with graph")
+			}
+			h.out.Reset()
+			if err := f(c); err != nil {
+				h.printf("error: %v", err)
+			}
+			if h.out.Len() == 0 {
+				return nil
+			}
+			return strings.Split(strings.TrimSuffix(h.out.String(), "\n"), "\n")
+		}
 	}
-	var err error
-	switch cmd, rest := args[0], args[1:]; cmd {
-	case "graph":
-		err = h.cmdGraph(rest)
-	case "initiate":
-		err = h.cmdInitiate(rest)
-	case "join":
-		err = h.cmdJoin(rest)
-	case "state":
-		err = h.cmdState(rest)
-	case "send":
-		err = h.cmdSend(rest)
-	case "deliver":
-		err = h.cmdDeliver(rest)
-	case "marker":
-		err = h.cmdMarker(rest)
-	case "recv":
-		err = h.cmdRecv(rest)
-	case "joiners":
-		err = h.cmdJoiners(rest)
-	case "show":
-		h.cmdShow()
-	default:
-		h.printf("bad input: unknown command %q", cmd)
-	}
-	if err != nil {
-		h.printf("error: %v", err)
-	}
+	return cmds
 }
 
 // cmdGraph: graph [max-concurrent=N] [max-recorded=N] [collector-max=N] a->b ... [isolated]
-func (h *scriptHost) cmdGraph(args []string) error {
-	var cfg Config
-	collectorMax := 0
+func (h *scriptHost) cmdGraph(c *scripttest.Command) error {
+	cfg := Config{
+		MaxConcurrent:         int(c.Int("max-concurrent", 0)),
+		MaxRecordedPerChannel: int(c.Int("max-recorded", 0)),
+	}
+	collectorMax := int(c.Int("collector-max", 0))
 	var processes []ProcessID
 	var channels []Channel
 	seen := map[ProcessID]bool{}
@@ -88,28 +89,11 @@ func (h *scriptHost) cmdGraph(args []string) error {
 			processes = append(processes, p)
 		}
 	}
-	for _, a := range args {
-		if key, value, ok := strings.Cut(a, "="); ok {
-			n, err := strconv.Atoi(value)
-			if err != nil {
-				return fmt.Errorf("bad option %s", a)
-			}
-			switch key {
-			case "max-concurrent":
-				cfg.MaxConcurrent = n
-			case "max-recorded":
-				cfg.MaxRecordedPerChannel = n
-			case "collector-max":
-				collectorMax = n
-			default:
-				return fmt.Errorf("unknown option %s", key)
-			}
-			continue
-		}
-		if c, ok := parseChannel(a); ok {
-			channels = append(channels, c)
-			addProcess(c.From)
-			addProcess(c.To)
+	for _, a := range c.Args() {
+		if ch, ok := parseChannel(a); ok {
+			channels = append(channels, ch)
+			addProcess(ch.From)
+			addProcess(ch.To)
 			continue
 		}
 		addProcess(ProcessID(a))
@@ -122,9 +106,9 @@ func (h *scriptHost) cmdGraph(args []string) error {
 	h.processes = map[ProcessID]*Process[string, string]{}
 	h.queues = map[Channel][]queued{}
 	for _, p := range g.Processes() {
-		c := cfg
-		c.ID, c.Inputs, c.Outputs = p, g.Inputs(p), g.Outputs(p)
-		proc, err := NewProcess[string, string](c)
+		pc := cfg
+		pc.ID, pc.Inputs, pc.Outputs = p, g.Inputs(p), g.Outputs(p)
+		proc, err := NewProcess[string, string](pc)
 		if err != nil {
 			return err
 		}
@@ -139,11 +123,8 @@ func (h *scriptHost) cmdGraph(args []string) error {
 }
 
 // cmdInitiate: initiate P. The snapshot is started at the collector too.
-func (h *scriptHost) cmdInitiate(args []string) error {
-	p, err := h.process(args, 1)
-	if err != nil {
-		return err
-	}
+func (h *scriptHost) cmdInitiate(c *scripttest.Command) error {
+	p := h.process(c, 1)
 	id, err := p.Initiate()
 	if err != nil {
 		return err
@@ -157,16 +138,9 @@ func (h *scriptHost) cmdInitiate(args []string) error {
 }
 
 // cmdJoin: join P ID
-func (h *scriptHost) cmdJoin(args []string) error {
-	p, err := h.process(args, 2)
-	if err != nil {
-		return err
-	}
-	id, err := parseSnapshotID(args[1])
-	if err != nil {
-		return err
-	}
-	if err := p.Join(id); err != nil {
+func (h *scriptHost) cmdJoin(c *scripttest.Command) error {
+	p := h.process(c, 2)
+	if err := p.Join(snapshotID(c, c.Arg(1))); err != nil {
 		return err
 	}
 	h.carryOut(p)
@@ -174,16 +148,9 @@ func (h *scriptHost) cmdJoin(args []string) error {
 }
 
 // cmdState: state P ID VALUE answers a RecordState.
-func (h *scriptHost) cmdState(args []string) error {
-	p, err := h.process(args, 3)
-	if err != nil {
-		return err
-	}
-	id, err := parseSnapshotID(args[1])
-	if err != nil {
-		return err
-	}
-	if err := p.StateRecorded(id, args[2]); err != nil {
+func (h *scriptHost) cmdState(c *scripttest.Command) error {
+	p := h.process(c, 3)
+	if err := p.StateRecorded(snapshotID(c, c.Arg(1)), c.Arg(2)); err != nil {
 		return err
 	}
 	h.carryOut(p)
@@ -191,76 +158,55 @@ func (h *scriptHost) cmdState(args []string) error {
 }
 
 // cmdSend: send A->B MSG puts an application message on the channel.
-func (h *scriptHost) cmdSend(args []string) error {
-	c, err := h.channel(args, 2)
-	if err != nil {
-		return err
-	}
-	h.queues[c] = append(h.queues[c], queued{message: args[1]})
-	h.printf("queued %s on %s", args[1], c)
+func (h *scriptHost) cmdSend(c *scripttest.Command) error {
+	ch := h.channel(c, 2)
+	h.queues[ch] = append(h.queues[ch], queued{message: c.Arg(1)})
+	h.printf("queued %s on %s", c.Arg(1), ch)
 	return nil
 }
 
 // cmdDeliver: deliver A->B [N] hands the first N items of the channel to its receiver.
-func (h *scriptHost) cmdDeliver(args []string) error {
-	if len(args) == 1 {
-		args = append(args, "1")
+func (h *scriptHost) cmdDeliver(c *scripttest.Command) error {
+	n := int64(1)
+	if c.NArgs() == 2 {
+		n = c.ParseInt("count", c.Arg(1))
 	}
-	c, err := h.channel(args, 2)
-	if err != nil {
-		return err
-	}
-	n, err := strconv.Atoi(args[1])
-	if err != nil {
-		return fmt.Errorf("bad count %q", args[1])
-	}
+	ch := h.channel(c, c.NArgs())
 	for range n {
-		if len(h.queues[c]) == 0 {
-			return fmt.Errorf("%s is empty", c)
+		if len(h.queues[ch]) == 0 {
+			c.Fatalf("%s is empty", ch)
 		}
-		item := h.queues[c][0]
+		item := h.queues[ch][0]
 		if item.marker != nil {
 			h.printf("deliver %s", item)
 		} else {
-			h.printf("deliver %s on %s", item, c)
+			h.printf("deliver %s on %s", item, ch)
 		}
-		if err := h.hand(c, item); err != nil {
+		if err := h.hand(c, ch, item); err != nil {
 			// A refused item stays at the head of its channel, as a real host would keep it.
 			return err
 		}
-		h.queues[c] = h.queues[c][1:]
+		h.queues[ch] = h.queues[ch][1:]
 	}
 	return nil
 }
 
 // cmdMarker: marker A->B ID hands a marker to B directly, bypassing the channel's queue.
-func (h *scriptHost) cmdMarker(args []string) error {
-	c, err := h.channel(args, 2)
-	if err != nil {
-		return err
-	}
-	id, err := parseSnapshotID(args[1])
-	if err != nil {
-		return err
-	}
-	return h.hand(c, queued{marker: &Marker{Snapshot: id, Channel: c}})
+func (h *scriptHost) cmdMarker(c *scripttest.Command) error {
+	ch := h.channel(c, 2)
+	return h.hand(c, ch, queued{marker: &Marker{Snapshot: snapshotID(c, c.Arg(1)), Channel: ch}})
 }
 
 // cmdRecv: recv A->B MSG hands a message to B directly, bypassing the channel's queue.
-func (h *scriptHost) cmdRecv(args []string) error {
-	c, err := h.channel(args, 2)
-	if err != nil {
-		return err
-	}
-	return h.hand(c, queued{message: args[1]})
+func (h *scriptHost) cmdRecv(c *scripttest.Command) error {
+	ch := h.channel(c, 2)
+	return h.hand(c, ch, queued{message: c.Arg(1)})
 }
 
 // cmdJoiners: joiners P prints Graph.Joiners(P).
-func (h *scriptHost) cmdJoiners(args []string) error {
-	if len(args) != 1 {
-		return fmt.Errorf("want 1 argument, got %d", len(args))
-	}
-	h.printf("joiners of %s: %v", args[0], h.graph.Joiners(ProcessID(args[0])))
+func (h *scriptHost) cmdJoiners(c *scripttest.Command) error {
+	p := ProcessID(c.ArgsExactly(1)[0])
+	h.printf("joiners of %s: %v", p, h.graph.Joiners(p))
 	return nil
 }
 
@@ -273,9 +219,9 @@ func (h *scriptHost) cmdShow() {
 			h.printf("nothing in flight or tracked")
 		}
 	}()
-	for _, c := range h.graph.Channels() {
-		if q := h.queues[c]; len(q) > 0 {
-			h.printf("channel %s: %v", c, q)
+	for _, ch := range h.graph.Channels() {
+		if q := h.queues[ch]; len(q) > 0 {
+			h.printf("channel %s: %v", ch, q)
 			shown = true
 		}
 	}
@@ -291,17 +237,17 @@ func (h *scriptHost) cmdShow() {
 	}
 }
 
-// hand gives one item of channel c to c's receiver and carries out the outputs.
-func (h *scriptHost) hand(c Channel, item queued) error {
-	p, ok := h.processes[c.To]
+// hand gives one item of channel ch to ch's receiver and carries out the outputs.
+func (h *scriptHost) hand(c *scripttest.Command, ch Channel, item queued) error {
+	p, ok := h.processes[ch.To]
 	if !ok {
-		return fmt.Errorf("no process %s", c.To)
+		c.Fatalf("no process %s", ch.To)
 	}
 	var err error
 	if item.marker != nil {
 		err = p.HandleMarker(*item.marker)
 	} else {
-		err = p.Receive(c.From, item.message)
+		err = p.Receive(ch.From, item.message)
 	}
 	h.carryOut(p)
 	return err
@@ -341,29 +287,27 @@ func (h *scriptHost) carryOut(p *Process[string, string]) {
 	}
 }
 
-// process returns the process named by args[0], after checking the argument count.
-func (h *scriptHost) process(args []string, want int) (*Process[string, string], error) {
-	if len(args) != want {
-		return nil, fmt.Errorf("want %d arguments, got %d", want, len(args))
-	}
-	p, ok := h.processes[ProcessID(args[0])]
+// process returns the process named by the first argument, after checking that the command
+// has want arguments.
+func (h *scriptHost) process(c *scripttest.Command, want int) *Process[string, string] {
+	name := c.ArgsExactly(want)[0]
+	p, ok := h.processes[ProcessID(name)]
 	if !ok {
-		return nil, fmt.Errorf("no process %s", args[0])
+		c.Fatalf("no process %s", name)
 	}
-	return p, nil
+	return p
 }
 
-// channel parses args[0] as a channel, after checking the argument count. The channel need
-// not be in the graph, so that scripts can hand processes bogus input.
-func (h *scriptHost) channel(args []string, want int) (Channel, error) {
-	if len(args) != want {
-		return Channel{}, fmt.Errorf("want %d arguments, got %d", want, len(args))
-	}
-	c, ok := parseChannel(args[0])
+// channel parses the first argument as a channel, after checking that the command has want
+// arguments. The channel need not be in the graph, so that scripts can hand processes bogus
+// input.
+func (h *scriptHost) channel(c *scripttest.Command, want int) Channel {
+	name := c.ArgsExactly(want)[0]
+	ch, ok := parseChannel(name)
 	if !ok {
-		return Channel{}, fmt.Errorf("bad channel %q", args[0])
+		c.Fatalf("bad channel %q", name)
 	}
-	return c, nil
+	return ch
 }
 
 func parseChannel(s string) (Channel, bool) {
@@ -374,11 +318,12 @@ func parseChannel(s string) (Channel, bool) {
 	return Channel{From: ProcessID(from), To: ProcessID(to)}, true
 }
 
-func parseSnapshotID(s string) (SnapshotID, error) {
+// snapshotID parses s as ORIGIN#SEQ.
+func snapshotID(c *scripttest.Command, s string) SnapshotID {
 	origin, seq, ok := strings.Cut(s, "#")
 	n, err := strconv.ParseUint(seq, 10, 64)
 	if !ok || err != nil {
-		return SnapshotID{}, errors.New("bad snapshot id " + strconv.Quote(s))
+		c.Fatalf("bad snapshot id %q", s)
 	}
-	return SnapshotID{Origin: ProcessID(origin), Seq: n}, nil
+	return SnapshotID{Origin: ProcessID(origin), Seq: n}
 }
