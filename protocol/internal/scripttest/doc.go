@@ -18,6 +18,9 @@ file):
 	----
 	counter-write 1
 
+An output may be empty (the "----" line, then the blank line); an output
+line may not be blank, since it would end the output when read back.
+
 A command line is a name and words separated by spaces. A word of the form
 key=value, whose key is made of lower-case letters, digits and '-', is an
 option; any other word (a task name, an edge a->b, a snapshot id a#1) is a
@@ -36,6 +39,14 @@ protocol returns are output like any other (the hosts render them as
 "error: ..."); errors in the script are failures. Without this a misspelt
 command rendered as an error line would be saved as the expected output by
 -rewrite and pass from then on.
+
+# Use
+
+A host is a table of commands (Commands), each a function from the parsed
+command line to the lines it renders. Run runs every script of a glob
+against a fresh host; Check runs one script from a string, which is how a
+host tests that its own commands are strict; CheckDocumented keeps a
+testdata README's list of commands complete.
 
 # Rewriting
 

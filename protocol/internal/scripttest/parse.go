@@ -39,10 +39,7 @@ func parse(file, text string) (script, error) {
 		if line == separator {
 			return script{}, fmt.Errorf("%s:%d: %s with no command above it", file, i+1, separator)
 		}
-		cmd, err := parseCommand(file, i+1, line)
-		if err != nil {
-			return script{}, err
-		}
+		cmd := parseCommand(file, i+1, line)
 		if i+1 >= len(lines) || lines[i+1] != separator {
 			return script{}, fmt.Errorf("%s:%d: command %q has no %s line under it", file, i+1, line, separator)
 		}
@@ -61,7 +58,7 @@ func parse(file, text string) (script, error) {
 
 // parseCommand splits a command line into its name, positional words and
 // options.
-func parseCommand(file string, line int, text string) (*Command, error) {
+func parseCommand(file string, line int, text string) *Command {
 	fields := strings.Fields(text)
 	c := &Command{File: file, Line: line, Name: fields[0], text: text}
 	for _, f := range fields[1:] {
@@ -71,7 +68,7 @@ func parseCommand(file string, line int, text string) (*Command, error) {
 		}
 		c.words = append(c.words, word{text: f})
 	}
-	return c, nil
+	return c
 }
 
 // isOptionKey reports whether key can name an option: lower-case letters,
