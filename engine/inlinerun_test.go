@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"math/rand/v2"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -15,7 +16,7 @@ import (
 // and the number of completed checkpoints.
 func storageKeysWritten(t *testing.T, cfg engine.Config) (keys []string, checkpoints int) {
 	t.Helper()
-	job, err := NewJob(1, cfg, DefaultConfig(2), nil, sim.Config{})
+	job, err := simenv.NewJob(1, cfg, simenv.DefaultConfig(2), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestExactlyOnceWithInlineState(t *testing.T) {
 	for seed := uint64(1); seed <= 8; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		faults := randomFaults(rng, cfg.Graph.Tasks(), hosts, 3, 300*time.Millisecond)
-		job := runWithFaults(t, cfg, DefaultConfig(4), seed, faults, 60*time.Second)
+		job := runWithFaults(t, cfg, simenv.DefaultConfig(4), seed, faults, 60*time.Second)
 		exactOutput(t, cfg, job)
 		checkCuts(t, job.Recorder.Events())
 		checkRestores(t, job.Recorder.Events())

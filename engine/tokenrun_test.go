@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -60,7 +61,7 @@ func TestTokensFailureFree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := runWithFaults(t, cfg, DefaultConfig(3), 1, nil, 30*time.Second)
+	job := runWithFaults(t, cfg, simenv.DefaultConfig(3), 1, nil, 30*time.Second)
 	got := job.Runtime.TokenBalances()
 	for task, want := range ref.Balances {
 		if got[task] != want {
@@ -84,7 +85,7 @@ func TestTokensExactlyOnceUnderCrashes(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 13))
 		faults := randomFaults(rng, cfg.Graph.Tasks(), []string{"jm", "tm-0", "tm-1", "tm-2"}, 3, 90*time.Millisecond)
-		job := runWithFaults(t, cfg, DefaultConfig(3), seed, faults, 30*time.Second)
+		job := runWithFaults(t, cfg, simenv.DefaultConfig(3), seed, faults, 30*time.Second)
 		got := job.Runtime.TokenBalances()
 		for task, want := range ref.Balances {
 			if got[task] != want {
@@ -100,7 +101,7 @@ func TestTokensExactlyOnceUnderCrashes(t *testing.T) {
 }
 
 // checkBalances compares the final balances with the reference.
-func checkBalances(t *testing.T, job *Job, ref *engine.Reference, context string) {
+func checkBalances(t *testing.T, job *simenv.Job, ref *engine.Reference, context string) {
 	t.Helper()
 	got := job.Runtime.TokenBalances()
 	for task, want := range ref.Balances {
@@ -146,7 +147,7 @@ func TestTokensWaitForTokensTheyLack(t *testing.T) {
 		t.Fatalf("with %d tokens each the transfers cannot all be made, yet: %v", tightInitial-1, err)
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
-		job, err := NewJob(seed, cfg, DefaultConfig(2), nil, sim.Config{})
+		job, err := simenv.NewJob(seed, cfg, simenv.DefaultConfig(2), nil, sim.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +195,7 @@ func TestTokensSurviveLostOrders(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
-		job, err := NewJob(seed, cfg, DefaultConfig(3), nil, sim.Config{})
+		job, err := simenv.NewJob(seed, cfg, simenv.DefaultConfig(3), nil, sim.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +203,7 @@ func TestTokensSurviveLostOrders(t *testing.T) {
 		orders := 0
 		for _, l := range job.Kernel.Links() {
 			l.SetDropFilter(func(msg any) bool {
-				from, _, payload, ok := Unwrap(msg)
+				from, _, payload, ok := simenv.Unwrap(msg)
 				if !ok || from != "coordinator" || engine.Classify(payload) != engine.ClassTokens {
 					return false
 				}
@@ -244,7 +245,7 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	const seed = 2
-	clean := runWithFaults(t, cfg, DefaultConfig(3), seed, nil, 30*time.Second)
+	clean := runWithFaults(t, cfg, simenv.DefaultConfig(3), seed, nil, 30*time.Second)
 	var lastComplete, firstFinish int64
 	for _, e := range clean.Recorder.Events() {
 		switch {
@@ -258,7 +259,7 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 		t.Fatal("the failure-free run finished no process")
 	}
 
-	job, err := NewJob(seed, cfg, DefaultConfig(3), nil, sim.Config{})
+	job, err := simenv.NewJob(seed, cfg, simenv.DefaultConfig(3), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +267,7 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 	dropped := 0
 	for _, l := range job.Kernel.Links() {
 		l.SetDropFilter(func(msg any) bool {
-			from, to, payload, ok := Unwrap(msg)
+			from, to, payload, ok := simenv.Unwrap(msg)
 			now := job.Kernel.Now().Nanoseconds()
 			if !ok || from != "coordinator" || to != "tok-1" || engine.Classify(payload) != engine.ClassTokens ||
 				now < lastComplete || now > firstFinish {
@@ -297,7 +298,7 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 func TestTokenCoordinatorStopsWhenTheJobIsDone(t *testing.T) {
 	cfg := engine.DefaultConfig(tokenGraph())
 	cfg.Store.Readers = 0
-	job, err := NewJob(1, cfg, DefaultConfig(3), nil, sim.Config{})
+	job, err := simenv.NewJob(1, cfg, simenv.DefaultConfig(3), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"strings"

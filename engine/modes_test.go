@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"math/rand/v2"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -34,7 +35,7 @@ func TestModesFailureFreeEqualReference(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				job := runWithFaults(t, cfg, DefaultConfig(4), 7, nil, 60*time.Second)
+				job := runWithFaults(t, cfg, simenv.DefaultConfig(4), 7, nil, 60*time.Second)
 				lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
 				if len(lost)+len(extra)+len(wrong) > 0 {
 					t.Errorf("lost %d %v, extra %d %v, wrong %d %v", len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
@@ -52,7 +53,7 @@ func TestModesFailureFreeEqualReference(t *testing.T) {
 }
 
 // channelStateRecords sums chan.* over all snapshots.
-func channelStateRecords(job *Job) int64 {
+func channelStateRecords(job *simenv.Job) int64 {
 	var n int64
 	for _, e := range job.Recorder.Events() {
 		if e.Kind != trace.KindSnapshotTaken {
@@ -79,7 +80,7 @@ func TestExactlyOnceModesUnderCrashes(t *testing.T) {
 			for seed := uint64(1); seed <= 6; seed++ {
 				rng := rand.New(rand.NewPCG(seed, 7))
 				faults := randomFaults(rng, cfg.Graph.Tasks(), hosts, 3, 150*time.Millisecond)
-				job := runWithFaults(t, cfg, DefaultConfig(4), seed, faults, 60*time.Second)
+				job := runWithFaults(t, cfg, simenv.DefaultConfig(4), seed, faults, 60*time.Second)
 				lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
 				if len(lost)+len(extra)+len(wrong) > 0 {
 					t.Errorf("seed %d faults %v: lost %d %v, extra %d %v, wrong %d %v", seed, faults,

@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -25,7 +26,7 @@ type fault struct {
 func (f fault) String() string { return fmt.Sprintf("%s %s at %v", f.kind, f.name, f.at) }
 
 // runWithFaults runs cfg to completion under faults and returns the job.
-func runWithFaults(t *testing.T, cfg engine.Config, envCfg Config, seed uint64, faults []fault, limit time.Duration) *Job {
+func runWithFaults(t *testing.T, cfg engine.Config, envCfg simenv.Config, seed uint64, faults []fault, limit time.Duration) *simenv.Job {
 	t.Helper()
 	job, err := runJob(cfg, envCfg, seed, faults, limit)
 	if err != nil {
@@ -41,8 +42,8 @@ func runWithFaults(t *testing.T, cfg engine.Config, envCfg Config, seed uint64, 
 }
 
 // runJob runs cfg to completion under faults; it may be called from any goroutine.
-func runJob(cfg engine.Config, envCfg Config, seed uint64, faults []fault, limit time.Duration) (*Job, error) {
-	job, err := NewJob(seed, cfg, envCfg, trace.NewRecorder(nil, trace.Header{Seed: seed}), sim.Config{})
+func runJob(cfg engine.Config, envCfg simenv.Config, seed uint64, faults []fault, limit time.Duration) (*simenv.Job, error) {
+	job, err := simenv.NewJob(seed, cfg, envCfg, trace.NewRecorder(nil, trace.Header{Seed: seed}), sim.Config{})
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +88,7 @@ func runJob(cfg engine.Config, envCfg Config, seed uint64, faults []fault, limit
 	return job, nil
 }
 
-func hostByName(e *Env, name string) *sim.Host {
+func hostByName(e *simenv.Env, name string) *sim.Host {
 	for _, h := range e.Hosts() {
 		if h.Name() == name {
 			return h
@@ -148,7 +149,7 @@ func TestExactlyOnceUnderCrashes(t *testing.T) {
 	for seed := uint64(1); seed <= 8; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 99))
 		faults := randomFaults(rng, cfg.Graph.Tasks(), hosts, 3, 300*time.Millisecond)
-		job := runWithFaults(t, cfg, DefaultConfig(4), seed, faults, 60*time.Second)
+		job := runWithFaults(t, cfg, simenv.DefaultConfig(4), seed, faults, 60*time.Second)
 		lost, extra, wrong := diffOutput(want, committed(job.Runtime))
 		if len(lost)+len(extra)+len(wrong) > 0 {
 			t.Errorf("seed %d faults %v: lost %d %v, extra %d %v, wrong %d %v", seed, faults,
@@ -162,7 +163,7 @@ func TestExactlyOnceUnderCrashes(t *testing.T) {
 
 func head(s []string) []string { return s[:min(len(s), 5)] }
 
-func countKind(job *Job, kind string) int {
+func countKind(job *simenv.Job, kind string) int {
 	n := 0
 	for _, e := range job.Recorder.Events() {
 		if e.Kind == kind {
@@ -184,7 +185,7 @@ func TestAppendSinkDuplicatesUnderCrashes(t *testing.T) {
 	for seed := uint64(1); seed <= 8; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 99))
 		faults := randomFaults(rng, cfg.Graph.Tasks(), hosts, 3, 300*time.Millisecond)
-		job := runWithFaults(t, cfg, DefaultConfig(4), seed, faults, 60*time.Second)
+		job := runWithFaults(t, cfg, simenv.DefaultConfig(4), seed, faults, 60*time.Second)
 		lost, extra, _ := diffOutput(want, committed(job.Runtime))
 		if len(lost) > 0 {
 			t.Errorf("seed %d: at-least-once sink lost %d records %v", seed, len(lost), head(lost))

@@ -1,10 +1,11 @@
-package simenv
+package engine_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -30,7 +31,7 @@ func TestTransactionTimeoutLosesData(t *testing.T) {
 			// transaction again.
 			faults := []fault{{kind: "host", name: "tm-0", down: 300 * time.Millisecond,
 				on: func(e trace.Event) bool { return e.Kind == trace.KindCheckpointComplete && e.CP >= 3 }}}
-			job := runWithFaults(t, cfg, DefaultConfig(2), 3, faults, 60*time.Second)
+			job := runWithFaults(t, cfg, simenv.DefaultConfig(2), 3, faults, 60*time.Second)
 			lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
 			if len(extra)+len(wrong) > 0 {
 				t.Errorf("extra %d %v, wrong %d %v", len(extra), head(extra), len(wrong), head(wrong))

@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -15,7 +16,7 @@ import (
 // completed global snapshot until the coordinator crashes 30 ms later; a new incarnation
 // starts 10 ms after that. Snapshots start every 10 ms, so counter writes and snapshot
 // writes meet the fault. The job must finish with the reference balances.
-func tokenStorageFaultRun(t *testing.T, prefix string) *Job {
+func tokenStorageFaultRun(t *testing.T, prefix string) *simenv.Job {
 	t.Helper()
 	graph := tokenGraph()
 	spec := graph.Operators[0].Logic.(engine.Tokens)
@@ -26,7 +27,7 @@ func tokenStorageFaultRun(t *testing.T, prefix string) *Job {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := NewJob(3, cfg, DefaultConfig(3), nil, sim.Config{})
+	job, err := simenv.NewJob(3, cfg, simenv.DefaultConfig(3), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestAbortedSnapshotWithALostAnswerFreesItsPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := NewJob(4, cfg, DefaultConfig(3), nil, sim.Config{})
+	job, err := simenv.NewJob(4, cfg, simenv.DefaultConfig(3), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestAbortedSnapshotWithALostAnswerFreesItsPlace(t *testing.T) {
 	dropped := 0
 	for _, l := range job.Kernel.Links() {
 		l.SetDropFilter(func(msg any) bool {
-			from, to, payload, ok := Unwrap(msg)
+			from, to, payload, ok := simenv.Unwrap(msg)
 			if !ok || to != "coordinator" || from == "coordinator" || engine.Classify(payload) != engine.ClassTokens ||
 				job.Kernel.Now().Nanoseconds() > dropUntil {
 				return false

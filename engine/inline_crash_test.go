@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -73,7 +74,7 @@ func TestInlineStateUnderTargetedCrashes(t *testing.T) {
 					fs = append(fs, f)
 				}
 				name := fmt.Sprintf("%s/%d/seed%d", mode, threshold, seed)
-				job, err := runJob(cfg, DefaultConfig(3), seed, fs, 60*time.Second)
+				job, err := runJob(cfg, simenv.DefaultConfig(3), seed, fs, 60*time.Second)
 				if err != nil {
 					t.Errorf("%s: %v", name, err)
 					continue

@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"math/rand/v2"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -31,7 +32,7 @@ func TestBatchedSinkWritesAreJudgedLikePerRecordOnes(t *testing.T) {
 			var reports [2]checker.Report
 			for i, batch := range []bool{false, true} {
 				cfg.BatchSinkWrites = batch
-				job := runWithFaults(t, cfg, DefaultConfig(4), seed, faults, 60*time.Second)
+				job := runWithFaults(t, cfg, simenv.DefaultConfig(4), seed, faults, 60*time.Second)
 				events := job.Recorder.Events()
 				if got := countKind(job, trace.KindSinkWrites) > 0; got != batch {
 					t.Fatalf("%s seed %d: BatchSinkWrites %v, but sink.writes traced: %v", sink, seed, batch, got)

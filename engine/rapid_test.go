@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"pgregory.net/rapid"
 )
 
@@ -55,7 +56,7 @@ func TestExactlyOnceProperty(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		job, err := runJob(cfg, DefaultConfig(par), seed, faults, 60*time.Second)
+		job, err := runJob(cfg, simenv.DefaultConfig(par), seed, faults, 60*time.Second)
 		if err != nil {
 			rt.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -47,7 +48,7 @@ func TestFinishedSourceCrashingAsItExits(t *testing.T) {
 	cfg := fanInConfig()
 	// The checkpoint whose notification lets the early source exit, from the same run
 	// without faults.
-	clean := runWithFaults(t, cfg, DefaultConfig(1), 1, nil, 30*time.Second)
+	clean := runWithFaults(t, cfg, simenv.DefaultConfig(1), 1, nil, 30*time.Second)
 	var final uint64
 	for _, e := range clean.Recorder.Events() {
 		if e.Task != "early-0" {
@@ -64,7 +65,7 @@ func TestFinishedSourceCrashingAsItExits(t *testing.T) {
 		on: func(e trace.Event) bool {
 			return e.Kind == trace.KindNotifyComplete && e.Task == "early-0" && e.CP == final
 		}}
-	job := runWithFaults(t, cfg, DefaultConfig(1), 1, []fault{f}, 30*time.Second)
+	job := runWithFaults(t, cfg, simenv.DefaultConfig(1), 1, []fault{f}, 30*time.Second)
 	exactOutput(t, cfg, job)
 	events := job.Recorder.Events()
 	crashed, carried := false, 0

@@ -1,10 +1,11 @@
-package simenv
+package engine_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -25,7 +26,7 @@ func TestCoordinatorCrashAtEveryStep(t *testing.T) {
 			t.Run(kind+"/"+how, func(t *testing.T) {
 				f := fault{kind: how, name: "jm", down: 50 * time.Millisecond,
 					on: func(e trace.Event) bool { return e.Kind == kind && e.CP == 3 }}
-				job := runWithFaults(t, cfg, DefaultConfig(3), 1, []fault{f}, 60*time.Second)
+				job := runWithFaults(t, cfg, simenv.DefaultConfig(3), 1, []fault{f}, 60*time.Second)
 				lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
 				if len(lost)+len(extra)+len(wrong) > 0 {
 					t.Errorf("lost %d %v, extra %d %v, wrong %d %v", len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
@@ -72,7 +73,7 @@ func TestStorageAndCommitFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
-		job, err := NewJob(seed, cfg, DefaultConfig(3), nil, sim.Config{})
+		job, err := simenv.NewJob(seed, cfg, simenv.DefaultConfig(3), nil, sim.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +118,7 @@ func TestTolerableFailuresTriggerFailover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := NewJob(1, cfg, DefaultConfig(2), nil, sim.Config{})
+	job, err := simenv.NewJob(1, cfg, simenv.DefaultConfig(2), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
