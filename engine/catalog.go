@@ -37,9 +37,9 @@ func newCatalog(g *Graph) *catalog {
 					keys = append(keys, sourceKey(op.Name, p, n))
 				}
 			}
-		case Tokens:
-			for i := 0; i < op.Parallelism; i++ {
-				c.addOrigin(tokenPrefix(TaskID(op.Name, i)))
+		case JobKind:
+			for _, prefix := range l.Origins(&op) {
+				c.addOrigin(prefix)
 			}
 		}
 	}

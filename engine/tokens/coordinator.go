@@ -1,4 +1,4 @@
-package engine
+package tokens
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
 	cl "github.com/ckptsim/ckptsim/protocol/chandylamport"
 	"github.com/ckptsim/ckptsim/trace"
@@ -29,13 +30,13 @@ const tokensKey = "meta/tokens"
 // ends with checkpoint.complete or checkpoint.abort, with the reason (a failover, the job's
 // end, a failed write, a timeout), unless the incarnation crashes first.
 type tokenCoordinator struct {
-	coordinatorIncarnation
-	op    *Operator
-	spec  Tokens
+	h     *engine.CoordinatorHost
+	op    *engine.Operator
+	spec  Workload
 	n     int
 	graph *cl.Graph
 
-	collector *cl.Collector[tokenSummary, rec]
+	collector *cl.Collector[tokenSummary, engine.CompactRecord]
 	// lastID is the highest checkpoint id this incarnation handed out or read back from
 	// the durable counter: the next snapshot gets a higher one.
 	lastID uint64
@@ -48,13 +49,13 @@ type tokenCoordinator struct {
 	inFlight   map[uint64]tokenInFlight // started and not yet collected
 	aborted    map[uint64]bool
 	// counterSlots and storeSlots hold the id counter and the latest global snapshot.
-	counterSlots, storeSlots slotPair
+	counterSlots, storeSlots *engine.DurableValue
 	latest                   *protocol.CompletedCheckpoint
 	metaQueue                []protocol.CompletedCheckpoint
 	metaBusy                 bool
 	restarting               bool
 	finishing                bool
-	tickTimer                Timer // nil while no tick is armed
+	tickTimer                engine.Timer // nil while no tick is armed
 	// stopped: the job is done (every process exited), so no tick is armed any more.
 	stopped bool
 }
@@ -73,12 +74,12 @@ type tokenInFlight struct {
 	scripted bool
 }
 
-func newTokenCoordinator(rt *Runtime) *tokenCoordinator {
-	op := &rt.cfg.Graph.Operators[0]
-	spec := op.Logic.(Tokens)
+func newTokenCoordinator(h *engine.CoordinatorHost) *tokenCoordinator {
+	op := &h.Graph().Operators[0]
+	spec := op.Logic.(Workload)
 	var procs []cl.ProcessID
 	for i := 0; i < op.Parallelism; i++ {
-		procs = append(procs, cl.ProcessID(TaskID(op.Name, i)))
+		procs = append(procs, cl.ProcessID(engine.TaskID(op.Name, i)))
 	}
 	var chans []cl.Channel
 	for _, l := range spec.Links {
@@ -86,15 +87,30 @@ func newTokenCoordinator(rt *Runtime) *tokenCoordinator {
 	}
 	g, err := cl.NewGraph(procs, chans)
 	if err != nil {
-		panic(fmt.Sprintf("engine: token graph: %v", err))
+		panic(fmt.Sprintf("tokens: token graph: %v", err))
 	}
-	return &tokenCoordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt}, op: op, spec: spec, n: op.Parallelism, graph: g,
-		counterSlots: newSlotPair(counterKey), storeSlots: newSlotPair(tokensKey)}
+	return &tokenCoordinator{h: h, op: op, spec: spec, n: op.Parallelism, graph: g,
+		counterSlots: engine.NewCounterValue(), storeSlots: engine.NewDurableValue(tokensKey)}
 }
 
-func (c *tokenCoordinator) now() int64 { return c.rt.env.Now() }
+func (c *tokenCoordinator) now() int64 { return c.h.Now() }
 
-func (c *tokenCoordinator) begin(first bool) {
+// trace emits an event of the coordinator unless the incarnation is dead.
+func (c *tokenCoordinator) trace(e trace.Event) { c.h.Trace(e) }
+
+// live reports whether the incarnation is not dead (crashed or replaced).
+func (c *tokenCoordinator) live() bool { return !c.h.Dead() }
+
+// LatestCheckpoint implements engine.KindCoordinator.
+func (c *tokenCoordinator) LatestCheckpoint() uint64 {
+	if c.latest == nil {
+		return 0
+	}
+	return uint64(c.latest.ID)
+}
+
+// Begin implements engine.KindCoordinator.
+func (c *tokenCoordinator) Begin(first bool) {
 	if first {
 		c.scheduleScript(0)
 		c.reset()
@@ -119,8 +135,8 @@ func (c *tokenCoordinator) scheduleScript(since time.Duration) {
 			continue
 		}
 		c.scriptDue++
-		c.proc.After(max(sn.At-now, 0), func() {
-			if c.dead {
+		c.h.Proc().After(max(sn.At-now, 0), func() {
+			if c.h.Dead() {
 				return
 			}
 			c.scriptDue--
@@ -156,9 +172,9 @@ func (c *tokenCoordinator) abortSnapshot(cp uint64, reason protocol.Reason) {
 // reset starts a new attempt's bookkeeping: a fresh collector and fresh processes, which
 // have recorded nothing, so any ids above the ones used before will do.
 func (c *tokenCoordinator) reset() {
-	col, err := cl.NewCollector[tokenSummary, rec](c.graph, c.spec.maxConcurrent())
+	col, err := cl.NewCollector[tokenSummary, engine.CompactRecord](c.graph, c.spec.maxConcurrent())
 	if err != nil {
-		panic(fmt.Sprintf("engine: token collector: %v", err))
+		panic(fmt.Sprintf("tokens: token collector: %v", err))
 	}
 	c.collector = col
 	c.inFlight = make(map[uint64]tokenInFlight)
@@ -166,9 +182,9 @@ func (c *tokenCoordinator) reset() {
 }
 
 func (c *tokenCoordinator) deploy() {
-	c.rt.attempt = max(c.rt.attempt, 1)
-	if !c.rt.deployTasks(c.latest) {
-		c.proc.After(c.rt.restartDelay(), c.deploy)
+	c.h.SetAttempt(max(c.h.Attempt(), 1))
+	if !c.h.DeployTasks(c.latest) {
+		c.h.Proc().After(c.h.RestartDelay(), c.deploy)
 		return
 	}
 	c.restarting = false
@@ -178,29 +194,29 @@ func (c *tokenCoordinator) deploy() {
 // read recovers the counter and the latest global snapshot, then restarts the job from it
 // and asks for the scripted snapshots due since the incarnation began.
 func (c *tokenCoordinator) read(began time.Duration) {
-	retry := func() { c.proc.After(c.rt.cfg.StorageRetry, func() { c.read(began) }) }
+	retry := func() { c.h.Proc().After(c.h.Config().StorageRetry, func() { c.read(began) }) }
 	acceptCounter := func(payload []byte) bool {
-		id, err := decodeCounter(payload)
+		id, err := engine.DecodeCounter(payload)
 		if err == nil {
-			c.lastID = max(c.lastID, uint64(id))
+			c.lastID = max(c.lastID, id)
 		}
 		return err == nil
 	}
 	var latest *protocol.CompletedCheckpoint
 	acceptStore := func(payload []byte) bool {
-		cps, err := decodeCompleted(payload)
+		cps, err := engine.DecodeCompleted(payload)
 		if err != nil || len(cps) != 1 {
 			return false
 		}
 		latest = &cps[0]
 		return true
 	}
-	readSlots(c.proc, &c.counterSlots, acceptCounter, func(_ bool, err error) {
+	c.counterSlots.Read(c.h.Proc(), acceptCounter, func(_ bool, err error) {
 		if err != nil {
 			retry()
 			return
 		}
-		readSlots(c.proc, &c.storeSlots, acceptStore, func(_ bool, err error) {
+		c.storeSlots.Read(c.h.Proc(), acceptStore, func(_ bool, err error) {
 			if err != nil {
 				retry()
 				return
@@ -222,17 +238,17 @@ func (c *tokenCoordinator) armTick() {
 	if c.tickTimer != nil || c.stopped {
 		return
 	}
-	c.tickTimer = c.proc.After(c.spec.SnapshotInterval, func() {
+	c.tickTimer = c.h.Proc().After(c.spec.SnapshotInterval, func() {
 		c.tickTimer = nil
 		c.tick()
 		c.armTick()
 	})
 }
 
-// jobDone stops the tick once every process of a finished job has exited: there is nothing
-// left to start, expire or repeat.
-func (c *tokenCoordinator) jobDone() {
-	if c.dead || c.stopped {
+// JobDone implements engine.KindCoordinator: it stops the tick once every process of a
+// finished job has exited, since there is nothing left to start, expire or repeat.
+func (c *tokenCoordinator) JobDone() {
+	if c.h.Dead() || c.stopped {
 		return
 	}
 	c.stopped = true
@@ -255,7 +271,7 @@ func (c *tokenCoordinator) tick() {
 		return
 	}
 	for _, cp := range slices.Sorted(maps.Keys(c.inFlight)) {
-		if time.Duration(c.now()-c.inFlight[cp].since) > c.rt.cfg.Checkpoint.Timeout {
+		if time.Duration(c.now()-c.inFlight[cp].since) > c.h.Config().Checkpoint.Timeout {
 			// The collector cannot forget a snapshot, so an expired one fails the job
 			// over, which starts a fresh collector. One aborted already is not aborted
 			// again: it only waited for its last answers.
@@ -281,7 +297,7 @@ func (c *tokenCoordinator) tick() {
 // canInitiate reports whether a snapshot may start now: the job runs, no trigger is being
 // persisted, and the collector has room.
 func (c *tokenCoordinator) canInitiate() bool {
-	return c.collector != nil && !c.dead && !c.restarting && !c.finishing && c.triggering == nil && !c.collector.Full()
+	return c.collector != nil && !c.h.Dead() && !c.restarting && !c.finishing && c.triggering == nil && !c.collector.Full()
 }
 
 // startRequested starts the next snapshot asked for, if one may start now; the others
@@ -303,20 +319,16 @@ func (c *tokenCoordinator) startRequested() {
 func (c *tokenCoordinator) initiate(r tokenRequest) {
 	cp := r.cp
 	c.triggering = &r
-	attempt := c.rt.attempt
-	slot, key, version := c.counterSlots.next()
-	writeDurably(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCounter(protocol.CheckpointID(cp))), func(err error) {
+	attempt := c.h.Attempt()
+	c.counterSlots.Write(c.h.Proc(), c.h.Config().VerifyWrites, engine.EncodeCounter(cp), c.live, func(err error) {
 		c.triggering = nil
-		if err == nil && !c.dead {
-			c.counterSlots.written(slot, version)
-		}
 		switch {
-		case c.dead:
+		case c.h.Dead():
 			return
 		case c.finishing:
 			c.abortSnapshot(cp, protocol.ReasonJobFinished) // a job that finishes takes no more snapshots
 			return
-		case c.restarting || attempt != c.rt.attempt:
+		case c.restarting || attempt != c.h.Attempt():
 			if r.scripted {
 				c.requests = slices.Insert(c.requests, 0, r)
 			} else {
@@ -330,23 +342,23 @@ func (c *tokenCoordinator) initiate(r tokenRequest) {
 		}
 		id := snapshotID(c.op.Name, c.n, cp)
 		if err := c.collector.Start(id); err != nil {
-			panic(fmt.Sprintf("engine: token collector: %v", err))
+			panic(fmt.Sprintf("tokens: token collector: %v", err))
 		}
 		c.inFlight[cp] = tokenInFlight{since: c.now(), scripted: r.scripted}
 		c.trace(trace.Event{Kind: trace.KindCheckpointTrigger, CP: cp})
-		initiator := cl.ProcessID(TaskID(c.op.Name, r.initiator))
+		initiator := cl.ProcessID(engine.TaskID(c.op.Name, r.initiator))
 		for _, p := range append([]cl.ProcessID{initiator}, c.graph.Joiners(initiator)...) {
-			c.proc.Send(string(p), &tokenCommand{attempt: attempt, kind: "record", cp: cp})
+			c.h.Proc().Send(string(p), &tokenCommand{attempt: attempt, kind: "record", cp: cp})
 		}
 		c.startRequested()
 	})
 }
 
-// Receive implements Process.
+// Receive implements engine.KindCoordinator.
 func (c *tokenCoordinator) Receive(from string, msg any) {
 	a, ok := msg.(*tokenAnswer)
 	if !ok {
-		panic(fmt.Sprintf("engine: token coordinator: unexpected message %T from %s", msg, from))
+		panic(fmt.Sprintf("tokens: token coordinator: unexpected message %T from %s", msg, from))
 	}
 	if c.stale(a.attempt) || c.finishing {
 		return // a finishing job aborted what was in flight
@@ -373,8 +385,8 @@ func (c *tokenCoordinator) Receive(from string, msg any) {
 	cc := protocol.CompletedCheckpoint{ID: protocol.CheckpointID(a.cp), Kind: protocol.KindCheckpoint, CompletedAt: protocol.Time(c.now())}
 	terminal := true
 	for i := 0; i < c.n; i++ {
-		st, _ := g.State(cl.ProcessID(TaskID(c.op.Name, i)))
-		cc.Tasks = append(cc.Tasks, protocol.TaskState{Task: protocol.TaskID(TaskID(c.op.Name, i)), Snapshot: protocol.TaskSnapshot{Handle: st.Handle}})
+		st, _ := g.State(cl.ProcessID(engine.TaskID(c.op.Name, i)))
+		cc.Tasks = append(cc.Tasks, protocol.TaskState{Task: protocol.TaskID(engine.TaskID(c.op.Name, i)), Snapshot: protocol.TaskSnapshot{Handle: st.Handle}})
 		terminal = terminal && st.Done
 	}
 	for _, ch := range g.Channels {
@@ -402,23 +414,19 @@ func (c *tokenCoordinator) persist(terminal bool) {
 	cc := c.metaQueue[0]
 	c.metaQueue = c.metaQueue[1:]
 	c.metaBusy = true
-	attempt := c.rt.attempt
+	attempt := c.h.Attempt()
 	c.trace(trace.Event{Kind: trace.KindCheckpointPersist, CP: uint64(cc.ID)})
-	slot, key, version := c.storeSlots.next()
-	writeDurably(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCompleted([]protocol.CompletedCheckpoint{cc})), func(err error) {
+	c.storeSlots.Write(c.h.Proc(), c.h.Config().VerifyWrites, engine.EncodeCompleted([]protocol.CompletedCheckpoint{cc}), c.live, func(err error) {
 		c.metaBusy = false
-		if c.dead {
+		if c.h.Dead() {
 			return
-		}
-		if err == nil {
-			c.storeSlots.written(slot, version)
 		}
 		if err != nil {
 			c.abortSnapshot(uint64(cc.ID), protocol.ReasonPersistFailed)
 		} else {
 			c.latest = &cc
 			c.trace(trace.Event{Kind: trace.KindCheckpointComplete, CP: uint64(cc.ID)})
-			if terminal && attempt == c.rt.attempt && !c.restarting && !c.finishing && c.scriptOver() && !c.scriptedPending() {
+			if terminal && attempt == c.h.Attempt() && !c.restarting && !c.finishing && c.scriptOver() && !c.scriptedPending() {
 				c.finish()
 			}
 		}
@@ -446,7 +454,7 @@ func (c *tokenCoordinator) scriptedPending() bool {
 // whose trigger is being persisted, when that write returns).
 func (c *tokenCoordinator) finish() {
 	c.finishing = true
-	c.rt.finished = true
+	c.h.SetFinished()
 	c.abortInFlight(protocol.ReasonJobFinished)
 	for _, r := range c.requests {
 		c.abortSnapshot(r.cp, protocol.ReasonJobFinished)
@@ -472,21 +480,22 @@ func (c *tokenCoordinator) abortInFlight(reason protocol.Reason) {
 // that has exited drops the repeats, and one that is still running finishes at the first
 // that arrives.
 func (c *tokenCoordinator) orderFinish() {
-	if c.rt.Finished() {
+	if c.h.Finished() {
 		return
 	}
 	for i := 0; i < c.n; i++ {
-		c.proc.Send(TaskID(c.op.Name, i), &tokenCommand{attempt: c.rt.attempt, kind: "finish"})
+		c.h.Proc().Send(engine.TaskID(c.op.Name, i), &tokenCommand{attempt: c.h.Attempt(), kind: "finish"})
 	}
 }
 
 // stale reports whether news from a process of attempt comes too late to act on: this
 // incarnation is dead or has not deployed yet, or a restart superseded that attempt.
 func (c *tokenCoordinator) stale(attempt int) bool {
-	return c.dead || c.collector == nil || c.restarting || attempt != c.rt.attempt
+	return c.h.Dead() || c.collector == nil || c.restarting || attempt != c.h.Attempt()
 }
 
-func (c *tokenCoordinator) taskFailed(attempt int) {
+// TaskFailed implements engine.KindCoordinator.
+func (c *tokenCoordinator) TaskFailed(attempt int) {
 	if c.stale(attempt) {
 		return
 	}
@@ -497,7 +506,7 @@ func (c *tokenCoordinator) taskFailed(attempt int) {
 // end with it (their processes are cancelled); those asked for and not started yet start
 // in the next attempt.
 func (c *tokenCoordinator) failover(reason protocol.Reason) {
-	if !c.dead {
+	if !c.h.Dead() {
 		c.abortInFlight(protocol.ReasonFailover)
 	}
 	var cp uint64
@@ -505,14 +514,14 @@ func (c *tokenCoordinator) failover(reason protocol.Reason) {
 		cp = uint64(c.latest.ID)
 	}
 	c.trace(trace.Event{Kind: trace.KindJobFailover, CP: cp, Reason: reason.String()})
-	if c.dead {
+	if c.h.Dead() {
 		return
 	}
-	c.rt.cancelTasks()
-	c.rt.attempt++
+	c.h.CancelTasks()
+	c.h.SetAttempt(c.h.Attempt() + 1)
 	c.restarting = true
 	c.finishing = false
-	c.proc.After(c.rt.restartDelay(), func() {
+	c.h.Proc().After(c.h.RestartDelay(), func() {
 		c.reset()
 		c.deploy()
 	})

@@ -1,10 +1,10 @@
-package engine
+package tokens
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
+	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
 	cl "github.com/ckptsim/ckptsim/protocol/chandylamport"
 	"github.com/ckptsim/ckptsim/trace"
@@ -22,9 +22,15 @@ type tokenCommand struct {
 type tokenAnswer struct {
 	attempt int
 	cp      uint64
-	report  *cl.Report[tokenSummary, rec]
+	report  *cl.Report[tokenSummary, engine.CompactRecord]
 	abort   *cl.Abort
 }
+
+// MessageClass implements engine.MessageClasser.
+func (*tokenCommand) MessageClass() engine.MessageClass { return engine.ClassTokens }
+
+// MessageClass implements engine.MessageClasser.
+func (*tokenAnswer) MessageClass() engine.MessageClass { return engine.ClassTokens }
 
 // tokenSummary is what the coordinator learns of a process's recorded state.
 type tokenSummary struct {
@@ -36,12 +42,12 @@ type tokenSummary struct {
 // tokenPart is the token-process side of a task: its balance, its transfer plan, and the
 // Chandy-Lamport process it steps.
 type tokenPart struct {
-	t         *task
+	h         *engine.TaskHost
 	plan      tokenPlan
 	outputOf  map[int]int // task index of a neighbour -> output channel
 	balance   int64
 	transfers int64 // transfers made: the index of the next one in the plan
-	proc      *cl.Process[*snapshotData, rec]
+	proc      *cl.Process[*engine.Snapshot, engine.CompactRecord]
 	tickArmed bool
 	// waiting: the next transfer is due but the process holds too few tokens for it; the
 	// next tokens to arrive try it again.
@@ -49,13 +55,33 @@ type tokenPart struct {
 	origin  uint32 // the catalog's origin of the process's transfers, "<task>:"
 }
 
-func newTokenPart(t *task, spec Tokens) *tokenPart {
-	p := &tokenPart{t: t, plan: spec.plan(t.plan.index), outputOf: make(map[int]int),
-		balance: spec.Initial, origin: t.rt.plan.catalog.origin(tokenPrefix(t.plan.id))}
+func newTokenPart(h *engine.TaskHost, spec Workload) *tokenPart {
+	p := &tokenPart{h: h, plan: spec.plan(h.Index()), outputOf: make(map[int]int),
+		balance: spec.Initial, origin: h.Origin(tokenPrefix(h.ID()))}
 	for _, j := range p.plan.neighbours {
-		p.outputOf[j] = t.plan.outputByTo[TaskID(t.plan.op.Name, j)]
+		p.outputOf[j] = h.OutputTo(engine.TaskID(h.Operator().Name, j))
 	}
 	return p
+}
+
+// Restore implements engine.KindTask: the balance and the transfers made.
+func (p *tokenPart) Restore(s engine.KindState) { p.balance, p.transfers = s.Held, s.Position }
+
+// State implements engine.KindTask.
+func (p *tokenPart) State() engine.KindState {
+	return engine.KindState{Held: p.balance, Position: p.transfers}
+}
+
+// Receive implements engine.KindTask: the coordinator's orders of this attempt.
+func (p *tokenPart) Receive(from string, msg any) {
+	c, ok := msg.(*tokenCommand)
+	if !ok {
+		panic(fmt.Sprintf("tokens: %s: unexpected message %T from %s", p.h.ID(), msg, from))
+	}
+	if c.attempt != p.h.Attempt() {
+		return
+	}
+	p.command(c)
 }
 
 // Snapshot ids. The coordinator names every snapshot, and the processes record it with
@@ -70,20 +96,20 @@ func newTokenPart(t *task, spec Tokens) *tokenPart {
 // snapshotID and checkpointID convert between Chandy-Lamport ids and the numeric ids of the
 // trace: cp = seq*n + initiator index, unique and increasing per initiator.
 func snapshotID(op string, n int, cp uint64) cl.SnapshotID {
-	return cl.SnapshotID{Origin: snapshotOrigin(TaskID(op, int(cp%uint64(n)))), Seq: cp / uint64(n)}
+	return cl.SnapshotID{Origin: snapshotOrigin(engine.TaskID(op, int(cp%uint64(n)))), Seq: cp / uint64(n)}
 }
 
 func snapshotOrigin(initiator string) cl.ProcessID {
-	return cl.ProcessID(coordinatorName + "/" + initiator)
+	return cl.ProcessID(engine.CoordinatorName + "/" + initiator)
 }
 
 // snapshotID is the Chandy-Lamport id of checkpoint cp of this process's job.
 func (p *tokenPart) snapshotID(cp uint64) cl.SnapshotID {
-	return snapshotID(p.t.plan.op.Name, p.t.plan.op.Parallelism, cp)
+	return snapshotID(p.h.Operator().Name, p.h.Operator().Parallelism, cp)
 }
 
 func (p *tokenPart) checkpointID(id cl.SnapshotID) uint64 {
-	n := p.t.plan.op.Parallelism
+	n := p.h.Operator().Parallelism
 	initiator := taskIndexOf(string(id.Origin))
 	return id.Seq*uint64(n) + uint64(initiator)
 }
@@ -101,19 +127,20 @@ func taskIndexOf(id string) int {
 	return n
 }
 
-// begin builds the Chandy-Lamport process once the state is restored.
-func (p *tokenPart) begin() {
-	cfg := cl.Config{ID: cl.ProcessID(p.t.plan.id), MaxConcurrent: p.plan.spec.maxConcurrent(),
-		MaxRecordedPerChannel: p.t.rt.cfg.Checkpoint.MaxBufferedRecords}
-	for _, c := range p.t.plan.inputs {
-		cfg.Inputs = append(cfg.Inputs, cl.ProcessID(c.From))
+// Begin implements engine.KindTask: it builds the Chandy-Lamport process once the state is
+// restored.
+func (p *tokenPart) Begin() {
+	cfg := cl.Config{ID: cl.ProcessID(p.h.ID()), MaxConcurrent: p.plan.spec.maxConcurrent(),
+		MaxRecordedPerChannel: p.h.Config().Checkpoint.MaxBufferedRecords}
+	for _, from := range p.h.Inputs() {
+		cfg.Inputs = append(cfg.Inputs, cl.ProcessID(from))
 	}
-	for _, c := range p.t.plan.outputs {
-		cfg.Outputs = append(cfg.Outputs, cl.ProcessID(c.To))
+	for _, to := range p.h.Outputs() {
+		cfg.Outputs = append(cfg.Outputs, cl.ProcessID(to))
 	}
-	proc, err := cl.NewProcess[*snapshotData, rec](cfg)
+	proc, err := cl.NewProcess[*engine.Snapshot, engine.CompactRecord](cfg)
 	if err != nil {
-		panic(fmt.Sprintf("engine: %s: %v", p.t.plan.id, err))
+		panic(fmt.Sprintf("tokens: %s: %v", p.h.ID(), err))
 	}
 	p.proc = proc
 	if p.plan.timed() {
@@ -131,7 +158,7 @@ func (p *tokenPart) armTick(d time.Duration) {
 		return
 	}
 	p.tickArmed = true
-	p.t.proc.After(d, func() {
+	p.h.Proc().After(d, func() {
 		p.tickArmed = false
 		p.transfer()
 	})
@@ -141,16 +168,16 @@ func (p *tokenPart) armTick(d time.Duration) {
 // and the process holds their tokens; otherwise it waits for whichever is missing. A random
 // transfer is due an Interval after the one before it, a scripted one at its time.
 func (p *tokenPart) transfer() {
-	t := p.t
-	for t.phase == phaseRunning && !p.done() {
+	h := p.h
+	for h.Running() && !p.done() {
 		if p.plan.timed() {
-			if wait := p.plan.due(p.transfers) - time.Duration(t.rt.env.Now()); wait > 0 {
+			if wait := p.plan.due(p.transfers) - time.Duration(h.Now()); wait > 0 {
 				p.armTick(wait)
 				return
 			}
 		}
-		if !t.hasRoom() {
-			t.schedulePump(p.plan.spec.Interval) // try again; credits also pump
+		if !h.HasRoom() {
+			h.SchedulePump(p.plan.spec.Interval) // try again; credits also pump
 			p.armTick(p.plan.spec.Interval)
 			return
 		}
@@ -160,7 +187,7 @@ func (p *tokenPart) transfer() {
 			return
 		}
 		p.waiting = false
-		t.emit(p.outputOf[to], rec{origin: p.origin, seq: p.transfers, value: amount})
+		h.Emit(p.outputOf[to], engine.NewCompactRecord(p.origin, p.transfers, amount))
 		p.balance -= amount
 		p.transfers++
 		if !p.plan.timed() {
@@ -170,72 +197,62 @@ func (p *tokenPart) transfer() {
 	}
 }
 
-// consume handles the next input item of a token process: a marker (carried as a barrier
-// event) or a buffer of transfers.
-func (p *tokenPart) consume() bool {
-	t := p.t
-	n := len(t.inputs)
-	for k, i := 0, t.nextInput; k < n; k, i = k+1, nextInRound(i, n) {
-		in := t.inputs[i]
-		if in.empty() {
-			continue
+// Consume implements engine.KindTask: it handles the next input item of a token process, a
+// marker (carried as a barrier event) or a buffer of transfers.
+func (p *tokenPart) Consume() bool {
+	h := p.h
+	from, records, event, ok := h.NextInput()
+	if !ok {
+		return false
+	}
+	if records == nil {
+		if event.Type != protocol.EventBarrier {
+			panic(fmt.Sprintf("tokens: %s: unexpected event %s on a token channel", h.ID(), event))
 		}
-		t.nextInput = nextInRound(i, n)
-		item, credited := in.pop()
-		if item.records == nil {
-			if item.event.Type != protocol.EventBarrier {
-				panic(fmt.Sprintf("engine: %s: unexpected event %s on a token channel", t.plan.id, item.event))
-			}
-			t.trace(trace.Event{Kind: trace.KindBarrierRecv, Task: t.plan.id, From: in.from, CP: uint64(item.event.Checkpoint)})
-			m := cl.Marker{Snapshot: p.snapshotID(uint64(item.event.Checkpoint)),
-				Channel: cl.Channel{From: cl.ProcessID(in.from), To: cl.ProcessID(t.plan.id)}}
-			if err := p.proc.HandleMarker(m); err != nil {
-				t.fail("chandy-lamport: " + err.Error())
-				return false
-			}
-			p.drain()
-			return true
+		h.Trace(trace.Event{Kind: trace.KindBarrierRecv, Task: h.ID(), From: from, CP: uint64(event.Checkpoint)})
+		m := cl.Marker{Snapshot: p.snapshotID(uint64(event.Checkpoint)),
+			Channel: cl.Channel{From: cl.ProcessID(from), To: cl.ProcessID(h.ID())}}
+		if err := p.proc.HandleMarker(m); err != nil {
+			h.Fail("chandy-lamport: " + err.Error())
+			return false
 		}
-		if credited {
-			t.returnCredit(in)
-		}
-		in.recv += int64(len(item.records))
-		for _, r := range item.records {
-			if err := p.proc.Receive(cl.ProcessID(in.from), r); err != nil {
-				panic(fmt.Sprintf("engine: %s: %v", t.plan.id, err))
-			}
-			p.balance += r.value
-		}
-		if p.balance < 0 {
-			panic(fmt.Sprintf("engine: %s holds %d tokens", t.plan.id, p.balance))
-		}
-		t.occupy(len(item.records))
-		if p.waiting {
-			p.transfer()
-		}
+		p.drain()
 		return true
 	}
-	return false
+	for _, r := range records {
+		if err := p.proc.Receive(cl.ProcessID(from), r); err != nil {
+			panic(fmt.Sprintf("tokens: %s: %v", h.ID(), err))
+		}
+		p.balance += r.Value()
+	}
+	if p.balance < 0 {
+		panic(fmt.Sprintf("tokens: %s holds %d tokens", h.ID(), p.balance))
+	}
+	h.Occupy(len(records))
+	if p.waiting {
+		p.transfer()
+	}
+	return true
 }
 
 // command carries out an order of the coordinator.
 func (p *tokenPart) command(c *tokenCommand) {
-	t := p.t
+	h := p.h
 	switch c.kind {
 	case "record":
 		// Join fails only when the coordinator let more snapshots be in flight than the
 		// process may track, or repeated one: the process cannot follow the algorithm, so
 		// it fails, and the job fails over.
 		if err := p.proc.Join(p.snapshotID(c.cp)); err != nil {
-			t.fail("chandy-lamport: " + err.Error())
+			h.Fail("chandy-lamport: " + err.Error())
 			return
 		}
 	case "finish":
-		t.flushAll()
-		t.exit()
+		h.FlushAll()
+		h.Exit()
 		return
 	default:
-		panic(fmt.Sprintf("engine: %s: unknown token command %q", t.plan.id, c.kind))
+		panic(fmt.Sprintf("tokens: %s: unknown token command %q", h.ID(), c.kind))
 	}
 	p.drain()
 }
@@ -244,66 +261,64 @@ func (p *tokenPart) command(c *tokenCommand) {
 // markers on their channels before anything else is sent, and answer the coordinator once
 // the state is stored.
 func (p *tokenPart) drain() {
-	t := p.t
+	h := p.h
 	for guard := 0; ; guard++ {
 		if guard > 1000 {
-			panic(fmt.Sprintf("engine: %s: chandy-lamport keeps producing outputs", t.plan.id))
+			panic(fmt.Sprintf("tokens: %s: chandy-lamport keeps producing outputs", h.ID()))
 		}
 		outs := p.proc.Ready()
-		if len(outs) == 0 || !t.alive() {
+		if len(outs) == 0 || !h.Alive() {
 			return
 		}
 		for _, o := range outs {
 			switch o := o.(type) {
 			case cl.RecordState:
 				cp := p.checkpointID(o.Snapshot)
-				d := t.capture(protocol.CheckpointID(cp))
+				d := h.Capture(cp)
 				if err := p.proc.StateRecorded(o.Snapshot, d); err != nil {
-					panic(fmt.Sprintf("engine: %s: %v", t.plan.id, err))
+					panic(fmt.Sprintf("tokens: %s: %v", h.ID(), err))
 				}
 			case cl.Marker:
 				cp := p.checkpointID(o.Snapshot)
-				out := t.plan.outputByTo[string(o.Channel.To)]
-				t.trace(trace.Event{Kind: trace.KindBarrierSend, Task: t.plan.id, To: string(o.Channel.To), CP: cp})
-				t.sendEvent(out, protocol.Barrier(protocol.CheckpointID(cp), protocol.KindCheckpoint, protocol.ModeUnaligned, t.now()))
-			case cl.Report[*snapshotData, rec]:
+				out := h.OutputTo(string(o.Channel.To))
+				h.Trace(trace.Event{Kind: trace.KindBarrierSend, Task: h.ID(), To: string(o.Channel.To), CP: cp})
+				h.SendEvent(out, protocol.Barrier(protocol.CheckpointID(cp), protocol.KindCheckpoint, protocol.ModeUnaligned, protocol.Time(h.Now())))
+			case cl.Report[*engine.Snapshot, engine.CompactRecord]:
 				p.report(o)
 			case cl.Abort:
 				cp := p.checkpointID(o.Snapshot)
-				t.trace(trace.Event{Kind: trace.KindSnapshotDecline, Task: t.plan.id, CP: cp, Reason: protocol.ReasonChannelStateOverflow.String()})
+				h.Trace(trace.Event{Kind: trace.KindSnapshotDecline, Task: h.ID(), CP: cp, Reason: protocol.ReasonChannelStateOverflow.String()})
 				p.answer(&tokenAnswer{cp: cp, abort: &o})
 			default:
-				panic(fmt.Sprintf("engine: %s: unknown chandy-lamport output %T", t.plan.id, o))
+				panic(fmt.Sprintf("tokens: %s: unknown chandy-lamport output %T", h.ID(), o))
 			}
 		}
 	}
 }
 
 // report stores the process's part of a snapshot, traces it and answers the coordinator.
-func (p *tokenPart) report(r cl.Report[*snapshotData, rec]) {
-	t := p.t
+func (p *tokenPart) report(r cl.Report[*engine.Snapshot, engine.CompactRecord]) {
+	h := p.h
 	d := r.State
-	cp := d.cp
+	cp := d.Checkpoint()
 	for _, ch := range r.Channels {
-		i := t.plan.inputByFrom[string(ch.Channel.From)]
-		d.channel[i] = slices.Clone(ch.Messages)
+		h.SetChannelState(d, string(ch.Channel.From), ch.Messages)
 	}
-	blob := d.encode(t.rt.plan.catalog)
-	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: cp, Attrs: t.snapshotAttrs(d, Digest(blob))})
-	key := stateKey(t.plan.id, protocol.CheckpointID(cp))
-	summary := tokenSummary{Handle: key, Balance: d.tokens.balance, Done: d.tokens.transfers >= p.plan.len()}
-	writeDurably(t.proc, t.rt.cfg.VerifyWrites, key, blob, func(err error) {
+	state := d.KindState()
+	summary := tokenSummary{Balance: state.Held, Done: state.Position >= p.plan.len()}
+	h.SaveSnapshot(d, func(key string, err error) {
 		if err != nil {
-			t.trace(trace.Event{Kind: trace.KindSnapshotDecline, Task: t.plan.id, CP: cp, Reason: protocol.ReasonUploadFailed.String()})
+			h.Trace(trace.Event{Kind: trace.KindSnapshotDecline, Task: h.ID(), CP: cp, Reason: protocol.ReasonUploadFailed.String()})
 			p.answer(&tokenAnswer{cp: cp, abort: &cl.Abort{Snapshot: r.Snapshot, Process: r.Process}})
 			return
 		}
-		t.trace(trace.Event{Kind: trace.KindSnapshotAck, Task: t.plan.id, CP: cp})
-		p.answer(&tokenAnswer{cp: cp, report: &cl.Report[tokenSummary, rec]{Snapshot: r.Snapshot, Process: r.Process, State: summary, Channels: r.Channels}})
+		h.Trace(trace.Event{Kind: trace.KindSnapshotAck, Task: h.ID(), CP: cp})
+		summary.Handle = key
+		p.answer(&tokenAnswer{cp: cp, report: &cl.Report[tokenSummary, engine.CompactRecord]{Snapshot: r.Snapshot, Process: r.Process, State: summary, Channels: r.Channels}})
 	})
 }
 
 func (p *tokenPart) answer(a *tokenAnswer) {
-	a.attempt = p.t.attempt
-	p.t.proc.Send(coordinatorName, a)
+	a.attempt = p.h.Attempt()
+	p.h.Proc().Send(engine.CoordinatorName, a)
 }

@@ -1,4 +1,4 @@
-package engine_test
+package tokens_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/engine/tokens"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
@@ -19,7 +20,7 @@ import (
 func tokenStorageFaultRun(t *testing.T, prefix string) *simenv.Job {
 	t.Helper()
 	graph := tokenGraph()
-	spec := graph.Operators[0].Logic.(engine.Tokens)
+	spec := graph.Operators[0].Logic.(tokens.Workload)
 	spec.Transfers, spec.Initial = 1000, 5000 // half a second of transfers: the crash comes well before the end
 	graph.Operators[0].Logic = spec
 	cfg := engine.DefaultConfig(graph)
@@ -92,7 +93,7 @@ func TestTokenSnapshotStoreSurvivesACorruptedWrite(t *testing.T) {
 // expires like any snapshot in flight, and the failover starts a fresh collector.
 func TestAbortedSnapshotWithALostAnswerFreesItsPlace(t *testing.T) {
 	graph := tokenGraph()
-	spec := graph.Operators[0].Logic.(engine.Tokens)
+	spec := graph.Operators[0].Logic.(tokens.Workload)
 	spec.MaxConcurrent = 1
 	graph.Operators[0].Logic = spec
 	cfg := engine.DefaultConfig(graph)

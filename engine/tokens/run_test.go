@@ -1,4 +1,4 @@
-package engine_test
+package tokens_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/engine/tokens"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
@@ -16,7 +17,7 @@ import (
 // tokenGraph is a ring of five processes with two chords (cycles of several lengths), and
 // two initiators.
 func tokenGraph() engine.Graph {
-	return engine.Graph{Operators: []engine.Operator{{Name: "tok", Parallelism: 5, Logic: engine.Tokens{
+	return engine.Graph{Operators: []engine.Operator{{Name: "tok", Parallelism: 5, Logic: tokens.Workload{
 		Links:            [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {0, 3}, {2, 0}},
 		Transfers:        200,
 		Interval:         500 * time.Microsecond,
@@ -115,7 +116,7 @@ func checkBalances(t *testing.T, job *simenv.Job, ref *engine.Reference, context
 // least that lets every transfer be made, the processes must often wait for tokens to
 // arrive: made one every Interval regardless, the transfers would need about 27 each.
 func pairGraph(initial int64) engine.Graph {
-	return engine.Graph{Operators: []engine.Operator{{Name: "tok", Parallelism: 2, Logic: engine.Tokens{
+	return engine.Graph{Operators: []engine.Operator{{Name: "tok", Parallelism: 2, Logic: tokens.Workload{
 		Links:            [][2]int{{0, 1}, {1, 0}},
 		Transfers:        60,
 		Interval:         500 * time.Microsecond,
@@ -308,7 +309,7 @@ func TestTokenCoordinatorStopsWhenTheJobIsDone(t *testing.T) {
 	if r := job.RunUntilFinished(30 * time.Second); r != sim.StopStopped {
 		t.Fatalf("run ended with %v, not finished", r)
 	}
-	interval := cfg.Graph.Operators[0].Logic.(engine.Tokens).SnapshotInterval
+	interval := cfg.Graph.Operators[0].Logic.(tokens.Workload).SnapshotInterval
 	if r := job.Kernel.RunFor(10 * interval); r != sim.StopIdle {
 		t.Errorf("after the job finished, a run of %v ended with %v and %d events still queued, want idle", 10*interval, r, job.Kernel.Pending())
 	}
