@@ -7,6 +7,7 @@ import (
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -60,9 +61,9 @@ func TestDroppedBarriersAndControl(t *testing.T) {
 				if len(lost)+len(extra)+len(wrong) > 0 {
 					t.Errorf("seed %d: lost %d %v, extra %d %v, wrong %d %v", seed, len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 				}
-				checkCuts(t, job.Recorder.Events())
+				simenvtest.CheckCuts(t, job.Recorder.Events())
 				t.Logf("seed %d: %d messages dropped, %d checkpoints aborted, %d completed", seed, dropped,
-					countKind(job, trace.KindCheckpointAbort), countKind(job, trace.KindCheckpointComplete))
+					simenvtest.CountKind(job, trace.KindCheckpointAbort), simenvtest.CountKind(job, trace.KindCheckpointComplete))
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -69,8 +70,8 @@ func storageFaultRun(t *testing.T, prefix string, op sim.StoreOpKind, kind sim.S
 // crash). Written in turn to two keys, the counter stays readable from the other one.
 func TestCorruptedCounterWriteLeavesTheCounterReadable(t *testing.T) {
 	job := storageFaultRun(t, "meta/counter", sim.OpPut, sim.StoreFaultCorrupt)
-	if countKind(job, trace.KindCoordinatorRecover) != 1 {
-		t.Errorf("%d coordinator recoveries, want 1", countKind(job, trace.KindCoordinatorRecover))
+	if simenvtest.CountKind(job, trace.KindCoordinatorRecover) != 1 {
+		t.Errorf("%d coordinator recoveries, want 1", simenvtest.CountKind(job, trace.KindCoordinatorRecover))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -53,7 +54,7 @@ func TestCreditsReturnInBatches(t *testing.T) {
 		cfg.Network.Credits = n
 		cfg.Network.QueueBuffers = 1
 		cfg.Graph.Operators[2].RecordCost = 200 * time.Microsecond // a slow sink
-		job := runWithFaults(t, cfg, simenv.DefaultConfig(4), 1, nil, 60*time.Second)
+		job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(4), 1, nil, 60*time.Second)
 		if !job.Runtime.Finished() {
 			t.Fatalf("%d credits per channel: the job did not finish", n)
 		}

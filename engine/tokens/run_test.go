@@ -10,6 +10,7 @@ import (
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/engine/tokens"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -42,10 +43,10 @@ func checkTokens(t *testing.T, events []trace.Event, total int64) {
 			if strings.HasPrefix(tokens, "-") {
 				t.Errorf("seq %d: %s holds %s tokens in its snapshot for %d", e.Seq, e.Task, tokens, e.CP)
 			}
-			sums[e.CP] += atoi(tokens)
+			sums[e.CP] += simenvtest.Atoi(tokens)
 			for _, a := range e.Attrs {
 				if len(a.Key) > len(trace.AttrChanTokensPrefix) && a.Key[:len(trace.AttrChanTokensPrefix)] == trace.AttrChanTokensPrefix {
-					sums[e.CP] += atoi(a.Value)
+					sums[e.CP] += simenvtest.Atoi(a.Value)
 				}
 			}
 		case trace.KindCheckpointComplete:
@@ -62,19 +63,19 @@ func TestTokensFailureFree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := runWithFaults(t, cfg, simenv.DefaultConfig(3), 1, nil, 30*time.Second)
+	job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(3), 1, nil, 30*time.Second)
 	got := job.Runtime.TokenBalances()
 	for task, want := range ref.Balances {
 		if got[task] != want {
 			t.Errorf("%s: balance %d, want %d", task, got[task], want)
 		}
 	}
-	if n := countKind(job, trace.KindCheckpointComplete); n < 3 {
+	if n := simenvtest.CountKind(job, trace.KindCheckpointComplete); n < 3 {
 		t.Errorf("only %d global snapshots", n)
 	}
 	checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
-	checkCuts(t, job.Recorder.Events())
-	t.Logf("%d snapshots, %d channel-state records, virtual %v", countKind(job, trace.KindCheckpointComplete), channelStateRecords(job), job.Kernel.Now())
+	simenvtest.CheckCuts(t, job.Recorder.Events())
+	t.Logf("%d snapshots, %d channel-state records, virtual %v", simenvtest.CountKind(job, trace.KindCheckpointComplete), simenvtest.ChannelStateRecords(job), job.Kernel.Now())
 }
 
 func TestTokensExactlyOnceUnderCrashes(t *testing.T) {
@@ -85,8 +86,8 @@ func TestTokensExactlyOnceUnderCrashes(t *testing.T) {
 	}
 	for seed := uint64(1); seed <= 6; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 13))
-		faults := randomFaults(rng, cfg.Graph.Tasks(), []string{"jm", "tm-0", "tm-1", "tm-2"}, 3, 90*time.Millisecond)
-		job := runWithFaults(t, cfg, simenv.DefaultConfig(3), seed, faults, 30*time.Second)
+		faults := simenvtest.RandomFaults(rng, cfg.Graph.Tasks(), []string{"jm", "tm-0", "tm-1", "tm-2"}, 3, 90*time.Millisecond)
+		job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(3), seed, faults, 30*time.Second)
 		got := job.Runtime.TokenBalances()
 		for task, want := range ref.Balances {
 			if got[task] != want {
@@ -94,10 +95,10 @@ func TestTokensExactlyOnceUnderCrashes(t *testing.T) {
 			}
 		}
 		checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
-		checkCuts(t, job.Recorder.Events())
-		checkRestores(t, job.Recorder.Events())
-		checkIDsAndRecovery(t, job.Recorder.Events())
-		t.Logf("seed %d: %d failovers, %d snapshots", seed, countKind(job, trace.KindJobFailover), countKind(job, trace.KindCheckpointComplete))
+		simenvtest.CheckCuts(t, job.Recorder.Events())
+		simenvtest.CheckRestores(t, job.Recorder.Events())
+		simenvtest.CheckIDsAndRecovery(t, job.Recorder.Events())
+		t.Logf("seed %d: %d failovers, %d snapshots", seed, simenvtest.CountKind(job, trace.KindJobFailover), simenvtest.CountKind(job, trace.KindCheckpointComplete))
 	}
 }
 
@@ -178,7 +179,7 @@ func TestTokensWaitForTokensTheyLack(t *testing.T) {
 		}
 		checkBalances(t, job, ref, context)
 		checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
-		checkCuts(t, job.Recorder.Events())
+		simenvtest.CheckCuts(t, job.Recorder.Events())
 	}
 }
 
@@ -221,12 +222,12 @@ func TestTokensSurviveLostOrders(t *testing.T) {
 		context := fmt.Sprintf("seed %d", seed)
 		checkBalances(t, job, ref, context)
 		checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
-		checkCuts(t, job.Recorder.Events())
-		checkIDsAndRecovery(t, job.Recorder.Events())
-		if countKind(job, trace.KindCheckpointTrigger) == countKind(job, trace.KindCheckpointComplete) {
+		simenvtest.CheckCuts(t, job.Recorder.Events())
+		simenvtest.CheckIDsAndRecovery(t, job.Recorder.Events())
+		if simenvtest.CountKind(job, trace.KindCheckpointTrigger) == simenvtest.CountKind(job, trace.KindCheckpointComplete) {
 			t.Errorf("%s: every snapshot completed, the one whose order was lost too", context)
 		}
-		t.Logf("%s: %d orders, %d failovers, %d snapshots", context, orders, countKind(job, trace.KindJobFailover), countKind(job, trace.KindCheckpointComplete))
+		t.Logf("%s: %d orders, %d failovers, %d snapshots", context, orders, simenvtest.CountKind(job, trace.KindJobFailover), simenvtest.CountKind(job, trace.KindCheckpointComplete))
 	}
 }
 
@@ -246,7 +247,7 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	const seed = 2
-	clean := runWithFaults(t, cfg, simenv.DefaultConfig(3), seed, nil, 30*time.Second)
+	clean := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(3), seed, nil, 30*time.Second)
 	var lastComplete, firstFinish int64
 	for _, e := range clean.Recorder.Events() {
 		switch {
@@ -290,7 +291,7 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 	}
 	checkBalances(t, job, ref, "lost finish order")
 	checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
-	checkCuts(t, job.Recorder.Events())
+	simenvtest.CheckCuts(t, job.Recorder.Events())
 }
 
 // TestTokenCoordinatorStopsWhenTheJobIsDone: once every process of a finished token job has

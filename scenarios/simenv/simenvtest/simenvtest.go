@@ -1,8 +1,8 @@
-package tokens_test
-
-// Helpers shared with engine's behaviour tests (engine/crash_test.go, checks_test.go,
-// modes_test.go, faults_test.go), copied because test packages cannot import one another: running a job on
-// simenv under faults, and the trace checks every run must pass.
+// Package simenvtest holds what the behaviour tests of engine and engine/tokens share: running
+// a job on simenv to completion under scheduled faults, and the checks of the trace every run
+// must pass (consistent cuts, faithful restores, growing ids). Test packages cannot import
+// one another, so the helpers live here, beside the Env they run on.
+package simenvtest
 
 import (
 	"fmt"
@@ -17,22 +17,22 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// fault is one scheduled fault of a test run.
-type fault struct {
-	at   time.Duration
-	kind string // "task", "host", "coordinator"
-	name string // task id or host name
-	down time.Duration
-	// on, if set, triggers the fault at the first event it matches instead of at a time.
-	on func(trace.Event) bool
+// Fault is one scheduled fault of a test run.
+type Fault struct {
+	At   time.Duration
+	Kind string // "task", "host", "coordinator"
+	Name string // task id or host name
+	Down time.Duration
+	// On, if set, triggers the fault at the first event it matches instead of at a time.
+	On func(trace.Event) bool
 }
 
-func (f fault) String() string { return fmt.Sprintf("%s %s at %v", f.kind, f.name, f.at) }
+func (f Fault) String() string { return fmt.Sprintf("%s %s at %v", f.Kind, f.Name, f.At) }
 
-// runWithFaults runs cfg to completion under faults and returns the job.
-func runWithFaults(t *testing.T, cfg engine.Config, envCfg simenv.Config, seed uint64, faults []fault, limit time.Duration) *simenv.Job {
+// RunWithFaults runs cfg to completion under faults and returns the job.
+func RunWithFaults(t *testing.T, cfg engine.Config, envCfg simenv.Config, seed uint64, faults []Fault, limit time.Duration) *simenv.Job {
 	t.Helper()
-	job, err := runJob(cfg, envCfg, seed, faults, limit)
+	job, err := RunJob(cfg, envCfg, seed, faults, limit)
 	if err != nil {
 		if job != nil {
 			evs := job.Recorder.Events()
@@ -45,8 +45,8 @@ func runWithFaults(t *testing.T, cfg engine.Config, envCfg simenv.Config, seed u
 	return job
 }
 
-// runJob runs cfg to completion under faults; it may be called from any goroutine.
-func runJob(cfg engine.Config, envCfg simenv.Config, seed uint64, faults []fault, limit time.Duration) (*simenv.Job, error) {
+// RunJob runs cfg to completion under faults; it may be called from any goroutine.
+func RunJob(cfg engine.Config, envCfg simenv.Config, seed uint64, faults []Fault, limit time.Duration) (*simenv.Job, error) {
 	job, err := simenv.NewJob(seed, cfg, envCfg, trace.NewRecorder(nil, trace.Header{Seed: seed}), sim.Config{})
 	if err != nil {
 		return nil, err
@@ -55,29 +55,29 @@ func runJob(cfg engine.Config, envCfg simenv.Config, seed uint64, faults []fault
 	for _, f := range faults {
 		f := f
 		inject := func() {
-			switch f.kind {
+			switch f.Kind {
 			case "task":
-				_ = job.Runtime.CrashTask(f.name)
+				_ = job.Runtime.CrashTask(f.Name)
 			case "coordinator":
 				// The test plays the cluster manager: it starts a new incarnation after
 				// the down time (or at once).
 				if job.Runtime.CrashCoordinator() == nil {
-					job.Kernel.After(f.down, func() { _ = job.Runtime.StartCoordinator() })
+					job.Kernel.After(f.Down, func() { _ = job.Runtime.StartCoordinator() })
 				}
 			case "host":
-				h := hostByName(job.Env, f.name)
+				h := HostByName(job.Env, f.Name)
 				if h.Crash() {
-					job.Kernel.After(f.down, h.Start)
+					job.Kernel.After(f.Down, h.Start)
 				}
 			}
 		}
-		if f.on == nil {
-			job.Kernel.At(sim.Time(f.at), inject)
+		if f.On == nil {
+			job.Kernel.At(sim.Time(f.At), inject)
 			continue
 		}
 		fired := false
 		job.Recorder.Watch(func(e trace.Event) {
-			if !fired && f.on(e) {
+			if !fired && f.On(e) {
 				fired = true
 				inject()
 			}
@@ -92,7 +92,8 @@ func runJob(cfg engine.Config, envCfg simenv.Config, seed uint64, faults []fault
 	return job, nil
 }
 
-func hostByName(e *simenv.Env, name string) *sim.Host {
+// HostByName returns the host of e named name.
+func HostByName(e *simenv.Env, name string) *sim.Host {
 	for _, h := range e.Hosts() {
 		if h.Name() == name {
 			return h
@@ -101,23 +102,26 @@ func hostByName(e *simenv.Env, name string) *sim.Host {
 	panic("no host " + name)
 }
 
-func randomFaults(rng *rand.Rand, tasks []string, hosts []string, n int, span time.Duration) []fault {
-	var fs []fault
+// RandomFaults draws n faults from rng within span: task crashes (half of them), host
+// crashes with a down time, and coordinator crashes.
+func RandomFaults(rng *rand.Rand, tasks []string, hosts []string, n int, span time.Duration) []Fault {
+	var fs []Fault
 	for range n {
 		at := time.Duration(rng.Int64N(int64(span)))
 		switch rng.IntN(4) {
 		case 0, 1:
-			fs = append(fs, fault{at: at, kind: "task", name: tasks[rng.IntN(len(tasks))]})
+			fs = append(fs, Fault{At: at, Kind: "task", Name: tasks[rng.IntN(len(tasks))]})
 		case 2:
-			fs = append(fs, fault{at: at, kind: "host", name: hosts[rng.IntN(len(hosts))], down: time.Duration(rng.Int64N(int64(200 * time.Millisecond)))})
+			fs = append(fs, Fault{At: at, Kind: "host", Name: hosts[rng.IntN(len(hosts))], Down: time.Duration(rng.Int64N(int64(200 * time.Millisecond)))})
 		case 3:
-			fs = append(fs, fault{at: at, kind: "coordinator"})
+			fs = append(fs, Fault{At: at, Kind: "coordinator"})
 		}
 	}
 	return fs
 }
 
-func countKind(job *simenv.Job, kind string) int {
+// CountKind counts the events of kind in the job's trace.
+func CountKind(job *simenv.Job, kind string) int {
 	n := 0
 	for _, e := range job.Recorder.Events() {
 		if e.Kind == kind {
@@ -127,8 +131,8 @@ func countKind(job *simenv.Job, kind string) int {
 	return n
 }
 
-// channelStateRecords sums chan.* over all snapshots.
-func channelStateRecords(job *simenv.Job) int64 {
+// ChannelStateRecords sums chan.* over all snapshots.
+func ChannelStateRecords(job *simenv.Job) int64 {
 	var n int64
 	for _, e := range job.Recorder.Events() {
 		if e.Kind != trace.KindSnapshotTaken {
@@ -136,17 +140,17 @@ func channelStateRecords(job *simenv.Job) int64 {
 		}
 		for _, a := range e.Attrs {
 			if len(a.Key) > 5 && a.Key[:5] == trace.AttrChanPrefix {
-				n += atoi(a.Value)
+				n += Atoi(a.Value)
 			}
 		}
 	}
 	return n
 }
 
-// checkCuts verifies, for every completed checkpoint, the consistent-cut equation on every
+// CheckCuts verifies, for every completed checkpoint, the consistent-cut equation on every
 // channel S->R: recv.S at R + chan.S at R = sent.R at S, using the snapshot.taken events of
 // the incarnations whose snapshots made up the checkpoint (the last one per task and id).
-func checkCuts(t *testing.T, events []trace.Event) {
+func CheckCuts(t *testing.T, events []trace.Event) {
 	t.Helper()
 	type key struct {
 		task string
@@ -194,7 +198,7 @@ func checkCuts(t *testing.T, events []trace.Event) {
 			// before its snapshot and reach the receiver after its barrier: the sender keeps
 			// them (out.<to>).
 			outCount, _ := up.Attr(trace.AttrOutPrefix + k.task)
-			if atoi(a.Value)+atoi(chanCount)+atoi(outCount) != atoi(sent) {
+			if Atoi(a.Value)+Atoi(chanCount)+Atoi(outCount) != Atoi(sent) {
 				t.Errorf("cp %d: channel %s->%s: recv %s + chan %s + out %s != sent %s", k.cp, from, k.task, a.Value, chanCount, outCount, sent)
 			}
 			checked++
@@ -205,9 +209,9 @@ func checkCuts(t *testing.T, events []trace.Event) {
 	}
 }
 
-// checkRestores verifies that every task.restore from a checkpoint carries the state digest
+// CheckRestores verifies that every task.restore from a checkpoint carries the state digest
 // of the snapshot it restored.
-func checkRestores(t *testing.T, events []trace.Event) {
+func CheckRestores(t *testing.T, events []trace.Event) {
 	t.Helper()
 	type key struct {
 		task string
@@ -235,7 +239,8 @@ func checkRestores(t *testing.T, events []trace.Event) {
 	}
 }
 
-func atoi(s string) int64 {
+// Atoi parses a trace attribute's count (decimal digits, as the engine renders them).
+func Atoi(s string) int64 {
 	var n int64
 	for _, c := range s {
 		n = n*10 + int64(c-'0')
@@ -243,10 +248,10 @@ func atoi(s string) int64 {
 	return n
 }
 
-// checkIDsAndRecovery checks that triggered ids strictly increase across coordinator
+// CheckIDsAndRecovery checks that triggered ids strictly increase across coordinator
 // incarnations and that every recovery restores at least the latest checkpoint whose
 // completion was traced.
-func checkIDsAndRecovery(t *testing.T, events []trace.Event) {
+func CheckIDsAndRecovery(t *testing.T, events []trace.Event) {
 	t.Helper()
 	var lastTrigger, lastComplete uint64
 	for _, e := range events {
