@@ -19,7 +19,7 @@ import (
 // read for ever.
 const tokensKey = "meta/tokens"
 
-// tokenCoordinator is the coordinator of a token job. Instead of a protocol.Coordinator it
+// coordinator is the coordinator of a token job. Instead of a protocol.Coordinator it
 // drives Chandy-Lamport snapshots: it names each snapshot, asks its initiator (the
 // initiators in turn, or the script's) and the processes the initiator cannot reach to
 // record it, collects the answers in a chandylamport.Collector, persists each global
@@ -29,7 +29,7 @@ const tokensKey = "meta/tokens"
 // No snapshot vanishes: each is traced (checkpoint.request) the moment it is asked for, and
 // ends with checkpoint.complete or checkpoint.abort, with the reason (a failover, the job's
 // end, a failed write, a timeout), unless the incarnation crashes first.
-type tokenCoordinator struct {
+type coordinator struct {
 	h     *engine.CoordinatorHost
 	op    *engine.Operator
 	spec  Workload
@@ -74,7 +74,7 @@ type tokenInFlight struct {
 	scripted bool
 }
 
-func newTokenCoordinator(h *engine.CoordinatorHost) *tokenCoordinator {
+func newCoordinator(h *engine.CoordinatorHost) *coordinator {
 	op := &h.Graph().Operators[0]
 	spec := op.Logic.(Workload)
 	var procs []cl.ProcessID
@@ -89,20 +89,20 @@ func newTokenCoordinator(h *engine.CoordinatorHost) *tokenCoordinator {
 	if err != nil {
 		panic(fmt.Sprintf("tokens: token graph: %v", err))
 	}
-	return &tokenCoordinator{h: h, op: op, spec: spec, n: op.Parallelism, graph: g,
+	return &coordinator{h: h, op: op, spec: spec, n: op.Parallelism, graph: g,
 		counterSlots: engine.NewCounterValue(), storeSlots: engine.NewDurableValue(tokensKey)}
 }
 
-func (c *tokenCoordinator) now() int64 { return c.h.Now() }
+func (c *coordinator) now() int64 { return c.h.Now() }
 
 // trace emits an event of the coordinator unless the incarnation is dead.
-func (c *tokenCoordinator) trace(e trace.Event) { c.h.Trace(e) }
+func (c *coordinator) trace(e trace.Event) { c.h.Trace(e) }
 
 // live reports whether the incarnation is not dead (crashed or replaced).
-func (c *tokenCoordinator) live() bool { return !c.h.Dead() }
+func (c *coordinator) live() bool { return !c.h.Dead() }
 
 // LatestCheckpoint implements engine.KindCoordinator.
-func (c *tokenCoordinator) LatestCheckpoint() uint64 {
+func (c *coordinator) LatestCheckpoint() uint64 {
 	if c.latest == nil {
 		return 0
 	}
@@ -110,7 +110,7 @@ func (c *tokenCoordinator) LatestCheckpoint() uint64 {
 }
 
 // Begin implements engine.KindCoordinator.
-func (c *tokenCoordinator) Begin(first bool) {
+func (c *coordinator) Begin(first bool) {
 	if first {
 		c.scheduleScript(0)
 		c.reset()
@@ -125,7 +125,7 @@ func (c *tokenCoordinator) Begin(first bool) {
 // those whose time has come already. A recovering incarnation calls it once it has read the
 // id counter back, since it cannot name a snapshot before; the snapshots due while no
 // incarnation ran are nobody's to ask for.
-func (c *tokenCoordinator) scheduleScript(since time.Duration) {
+func (c *coordinator) scheduleScript(since time.Duration) {
 	if c.spec.Script == nil {
 		return
 	}
@@ -148,7 +148,7 @@ func (c *tokenCoordinator) scheduleScript(since time.Duration) {
 // scriptOver reports whether the script, if any, has ended and every snapshot it holds has
 // been asked for: periodic snapshots and the job's end wait for it. (A snapshot due at the
 // script's end may be asked for after a tick at the same instant.)
-func (c *tokenCoordinator) scriptOver() bool {
+func (c *coordinator) scriptOver() bool {
 	return c.spec.Script == nil || (c.now() >= int64(c.spec.Script.End) && c.scriptDue == 0)
 }
 
@@ -156,7 +156,7 @@ func (c *tokenCoordinator) scriptOver() bool {
 // request and starts the snapshot as soon as it may. Ids grow in the order snapshots are
 // asked for, and requests start in that order, so they also grow in the order snapshots
 // start, as the processes' duplicate detection needs (see nextTokenID).
-func (c *tokenCoordinator) request(o int, scripted bool) {
+func (c *coordinator) request(o int, scripted bool) {
 	cp := nextTokenID(c.lastID, c.n, o)
 	c.lastID = cp
 	c.trace(trace.Event{Kind: trace.KindCheckpointRequest, CP: cp})
@@ -165,13 +165,13 @@ func (c *tokenCoordinator) request(o int, scripted bool) {
 }
 
 // abortSnapshot traces the end of a snapshot that will never complete.
-func (c *tokenCoordinator) abortSnapshot(cp uint64, reason protocol.Reason) {
+func (c *coordinator) abortSnapshot(cp uint64, reason protocol.Reason) {
 	c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: cp, Reason: reason.String()})
 }
 
 // reset starts a new attempt's bookkeeping: a fresh collector and fresh processes, which
 // have recorded nothing, so any ids above the ones used before will do.
-func (c *tokenCoordinator) reset() {
+func (c *coordinator) reset() {
 	col, err := cl.NewCollector[tokenSummary, engine.CompactRecord](c.graph, c.spec.maxConcurrent())
 	if err != nil {
 		panic(fmt.Sprintf("tokens: token collector: %v", err))
@@ -181,7 +181,7 @@ func (c *tokenCoordinator) reset() {
 	c.aborted = make(map[uint64]bool)
 }
 
-func (c *tokenCoordinator) deploy() {
+func (c *coordinator) deploy() {
 	c.h.SetAttempt(max(c.h.Attempt(), 1))
 	if !c.h.DeployTasks(c.latest) {
 		c.h.Proc().After(c.h.RestartDelay(), c.deploy)
@@ -193,7 +193,7 @@ func (c *tokenCoordinator) deploy() {
 
 // read recovers the counter and the latest global snapshot, then restarts the job from it
 // and asks for the scripted snapshots due since the incarnation began.
-func (c *tokenCoordinator) read(began time.Duration) {
+func (c *coordinator) read(began time.Duration) {
 	retry := func() { c.h.Proc().After(c.h.Config().StorageRetry, func() { c.read(began) }) }
 	acceptCounter := func(payload []byte) bool {
 		id, err := engine.DecodeCounter(payload)
@@ -234,7 +234,7 @@ func (c *tokenCoordinator) read(began time.Duration) {
 }
 
 // armTick keeps a tick every SnapshotInterval until the job is done.
-func (c *tokenCoordinator) armTick() {
+func (c *coordinator) armTick() {
 	if c.tickTimer != nil || c.stopped {
 		return
 	}
@@ -247,7 +247,7 @@ func (c *tokenCoordinator) armTick() {
 
 // JobDone implements engine.KindCoordinator: it stops the tick once every process of a
 // finished job has exited, since there is nothing left to start, expire or repeat.
-func (c *tokenCoordinator) JobDone() {
+func (c *coordinator) JobDone() {
 	if c.h.Dead() || c.stopped {
 		return
 	}
@@ -262,7 +262,7 @@ func (c *tokenCoordinator) JobDone() {
 // room, and starts the next periodic one if there is room (with a script, once it is over).
 // Once the job finishes, it only repeats the order to finish to processes that may have
 // missed it.
-func (c *tokenCoordinator) tick() {
+func (c *coordinator) tick() {
 	if c.finishing && !c.restarting {
 		c.orderFinish()
 		return
@@ -296,13 +296,13 @@ func (c *tokenCoordinator) tick() {
 
 // canInitiate reports whether a snapshot may start now: the job runs, no trigger is being
 // persisted, and the collector has room.
-func (c *tokenCoordinator) canInitiate() bool {
+func (c *coordinator) canInitiate() bool {
 	return c.collector != nil && !c.h.Dead() && !c.restarting && !c.finishing && c.triggering == nil && !c.collector.Full()
 }
 
 // startRequested starts the next snapshot asked for, if one may start now; the others
 // follow as each trigger is persisted and as room frees up.
-func (c *tokenCoordinator) startRequested() {
+func (c *coordinator) startRequested() {
 	if len(c.requests) == 0 || !c.canInitiate() {
 		return
 	}
@@ -316,7 +316,7 @@ func (c *tokenCoordinator) startRequested() {
 // record it. A scripted snapshot whose trigger is overtaken by a failover keeps its id and
 // waits for the next attempt (its processes have heard nothing of it, and the ids used
 // before are all below it); a periodic one is aborted, the next tick asks for another.
-func (c *tokenCoordinator) initiate(r tokenRequest) {
+func (c *coordinator) initiate(r tokenRequest) {
 	cp := r.cp
 	c.triggering = &r
 	attempt := c.h.Attempt()
@@ -355,10 +355,10 @@ func (c *tokenCoordinator) initiate(r tokenRequest) {
 }
 
 // Receive implements engine.KindCoordinator.
-func (c *tokenCoordinator) Receive(from string, msg any) {
+func (c *coordinator) Receive(from string, msg any) {
 	a, ok := msg.(*tokenAnswer)
 	if !ok {
-		panic(fmt.Sprintf("tokens: token coordinator: unexpected message %T from %s", msg, from))
+		panic(fmt.Sprintf("tokens: coordinator: unexpected message %T from %s", msg, from))
 	}
 	if c.stale(a.attempt) || c.finishing {
 		return // a finishing job aborted what was in flight
@@ -397,7 +397,7 @@ func (c *tokenCoordinator) Receive(from string, msg any) {
 }
 
 // dropAnswered forgets an aborted snapshot in flight once the collector has every answer.
-func (c *tokenCoordinator) dropAnswered(cp uint64) {
+func (c *coordinator) dropAnswered(cp uint64) {
 	if c.aborted[cp] && c.collector.Status(snapshotID(c.op.Name, c.n, cp)) == cl.StatusUnknown {
 		delete(c.inFlight, cp)
 	}
@@ -407,7 +407,7 @@ func (c *tokenCoordinator) dropAnswered(cp uint64) {
 // when a failover came while it was written: it is as consistent as before, the job may
 // restore from it, and a later incarnation would read it back anyway. Only the job's end
 // waits for a completion of the running attempt.
-func (c *tokenCoordinator) persist(terminal bool) {
+func (c *coordinator) persist(terminal bool) {
 	if c.metaBusy || len(c.metaQueue) == 0 {
 		return
 	}
@@ -437,7 +437,7 @@ func (c *tokenCoordinator) persist(terminal bool) {
 // scriptedPending reports whether a snapshot the script asked for has yet to start, or to
 // be collected: the job's end waits for those, so that a script's snapshots are taken
 // rather than aborted by an end that came first.
-func (c *tokenCoordinator) scriptedPending() bool {
+func (c *coordinator) scriptedPending() bool {
 	if len(c.requests) > 0 || (c.triggering != nil && c.triggering.scripted) {
 		return true
 	}
@@ -452,7 +452,7 @@ func (c *tokenCoordinator) scriptedPending() bool {
 // finish ends a job whose latest snapshot shows nothing left to do. The periodic snapshots
 // still under way have nothing left to record and are aborted, said so in the trace (one
 // whose trigger is being persisted, when that write returns).
-func (c *tokenCoordinator) finish() {
+func (c *coordinator) finish() {
 	c.finishing = true
 	c.h.SetFinished()
 	c.abortInFlight(protocol.ReasonJobFinished)
@@ -465,7 +465,7 @@ func (c *tokenCoordinator) finish() {
 
 // abortInFlight aborts, in id order, every snapshot that started and is not collected yet
 // (those aborted already only waited for their last answers).
-func (c *tokenCoordinator) abortInFlight(reason protocol.Reason) {
+func (c *coordinator) abortInFlight(reason protocol.Reason) {
 	for _, cp := range slices.Sorted(maps.Keys(c.inFlight)) {
 		if !c.aborted[cp] {
 			c.abortSnapshot(cp, reason)
@@ -479,7 +479,7 @@ func (c *tokenCoordinator) abortInFlight(reason protocol.Reason) {
 // so tick sends it again every SnapshotInterval until every process has exited. A process
 // that has exited drops the repeats, and one that is still running finishes at the first
 // that arrives.
-func (c *tokenCoordinator) orderFinish() {
+func (c *coordinator) orderFinish() {
 	if c.h.Finished() {
 		return
 	}
@@ -490,12 +490,12 @@ func (c *tokenCoordinator) orderFinish() {
 
 // stale reports whether news from a process of attempt comes too late to act on: this
 // incarnation is dead or has not deployed yet, or a restart superseded that attempt.
-func (c *tokenCoordinator) stale(attempt int) bool {
+func (c *coordinator) stale(attempt int) bool {
 	return c.h.Dead() || c.collector == nil || c.restarting || attempt != c.h.Attempt()
 }
 
 // TaskFailed implements engine.KindCoordinator.
-func (c *tokenCoordinator) TaskFailed(attempt int) {
+func (c *coordinator) TaskFailed(attempt int) {
 	if c.stale(attempt) {
 		return
 	}
@@ -505,7 +505,7 @@ func (c *tokenCoordinator) TaskFailed(attempt int) {
 // failover restarts every process from the latest global snapshot. The snapshots under way
 // end with it (their processes are cancelled); those asked for and not started yet start
 // in the next attempt.
-func (c *tokenCoordinator) failover(reason protocol.Reason) {
+func (c *coordinator) failover(reason protocol.Reason) {
 	if !c.h.Dead() {
 		c.abortInFlight(protocol.ReasonFailover)
 	}

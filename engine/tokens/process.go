@@ -39,9 +39,9 @@ type tokenSummary struct {
 	Done    bool // the process had made all its transfers
 }
 
-// tokenPart is the token-process side of a task: its balance, its transfer plan, and the
-// Chandy-Lamport process it steps.
-type tokenPart struct {
+// process is the logic of one token process, a task of the job (engine.KindTask): its
+// balance, its transfer plan, and the Chandy-Lamport process it steps.
+type process struct {
 	h         *engine.TaskHost
 	plan      tokenPlan
 	outputOf  map[int]int // task index of a neighbour -> output channel
@@ -55,8 +55,8 @@ type tokenPart struct {
 	origin  uint32 // the catalog's origin of the process's transfers, "<task>:"
 }
 
-func newTokenPart(h *engine.TaskHost, spec Workload) *tokenPart {
-	p := &tokenPart{h: h, plan: spec.plan(h.Index()), outputOf: make(map[int]int),
+func newProcess(h *engine.TaskHost, spec Workload) *process {
+	p := &process{h: h, plan: spec.plan(h.Index()), outputOf: make(map[int]int),
 		balance: spec.Initial, origin: h.Origin(tokenPrefix(h.ID()))}
 	for _, j := range p.plan.neighbours {
 		p.outputOf[j] = h.OutputTo(engine.TaskID(h.Operator().Name, j))
@@ -65,15 +65,15 @@ func newTokenPart(h *engine.TaskHost, spec Workload) *tokenPart {
 }
 
 // Restore implements engine.KindTask: the balance and the transfers made.
-func (p *tokenPart) Restore(s engine.KindState) { p.balance, p.transfers = s.Held, s.Position }
+func (p *process) Restore(s engine.KindState) { p.balance, p.transfers = s.Held, s.Position }
 
 // State implements engine.KindTask.
-func (p *tokenPart) State() engine.KindState {
+func (p *process) State() engine.KindState {
 	return engine.KindState{Held: p.balance, Position: p.transfers}
 }
 
 // Receive implements engine.KindTask: the coordinator's orders of this attempt.
-func (p *tokenPart) Receive(from string, msg any) {
+func (p *process) Receive(from string, msg any) {
 	c, ok := msg.(*tokenCommand)
 	if !ok {
 		panic(fmt.Sprintf("tokens: %s: unexpected message %T from %s", p.h.ID(), msg, from))
@@ -104,11 +104,11 @@ func snapshotOrigin(initiator string) cl.ProcessID {
 }
 
 // snapshotID is the Chandy-Lamport id of checkpoint cp of this process's job.
-func (p *tokenPart) snapshotID(cp uint64) cl.SnapshotID {
+func (p *process) snapshotID(cp uint64) cl.SnapshotID {
 	return snapshotID(p.h.Operator().Name, p.h.Operator().Parallelism, cp)
 }
 
-func (p *tokenPart) checkpointID(id cl.SnapshotID) uint64 {
+func (p *process) checkpointID(id cl.SnapshotID) uint64 {
 	n := p.h.Operator().Parallelism
 	initiator := taskIndexOf(string(id.Origin))
 	return id.Seq*uint64(n) + uint64(initiator)
@@ -129,7 +129,7 @@ func taskIndexOf(id string) int {
 
 // Begin implements engine.KindTask: it builds the Chandy-Lamport process once the state is
 // restored.
-func (p *tokenPart) Begin() {
+func (p *process) Begin() {
 	cfg := cl.Config{ID: cl.ProcessID(p.h.ID()), MaxConcurrent: p.plan.spec.maxConcurrent(),
 		MaxRecordedPerChannel: p.h.Config().Checkpoint.MaxBufferedRecords}
 	for _, from := range p.h.Inputs() {
@@ -150,10 +150,10 @@ func (p *tokenPart) Begin() {
 	p.armTick(p.plan.spec.Interval)
 }
 
-func (p *tokenPart) done() bool { return p.transfers >= p.plan.len() }
+func (p *process) done() bool { return p.transfers >= p.plan.len() }
 
 // armTick tries the next transfer after d.
-func (p *tokenPart) armTick(d time.Duration) {
+func (p *process) armTick(d time.Duration) {
 	if p.tickArmed || p.done() {
 		return
 	}
@@ -167,7 +167,7 @@ func (p *tokenPart) armTick(d time.Duration) {
 // transfer makes the transfers of the plan that are due, as long as the output has room
 // and the process holds their tokens; otherwise it waits for whichever is missing. A random
 // transfer is due an Interval after the one before it, a scripted one at its time.
-func (p *tokenPart) transfer() {
+func (p *process) transfer() {
 	h := p.h
 	for h.Running() && !p.done() {
 		if p.plan.timed() {
@@ -199,7 +199,7 @@ func (p *tokenPart) transfer() {
 
 // Consume implements engine.KindTask: it handles the next input item of a token process, a
 // marker (carried as a barrier event) or a buffer of transfers.
-func (p *tokenPart) Consume() bool {
+func (p *process) Consume() bool {
 	h := p.h
 	from, records, event, ok := h.NextInput()
 	if !ok {
@@ -236,7 +236,7 @@ func (p *tokenPart) Consume() bool {
 }
 
 // command carries out an order of the coordinator.
-func (p *tokenPart) command(c *tokenCommand) {
+func (p *process) command(c *tokenCommand) {
 	h := p.h
 	switch c.kind {
 	case "record":
@@ -260,7 +260,7 @@ func (p *tokenPart) command(c *tokenCommand) {
 // drain carries out the Chandy-Lamport outputs in order: record the state at once, put
 // markers on their channels before anything else is sent, and answer the coordinator once
 // the state is stored.
-func (p *tokenPart) drain() {
+func (p *process) drain() {
 	h := p.h
 	for guard := 0; ; guard++ {
 		if guard > 1000 {
@@ -297,7 +297,7 @@ func (p *tokenPart) drain() {
 }
 
 // report stores the process's part of a snapshot, traces it and answers the coordinator.
-func (p *tokenPart) report(r cl.Report[*engine.Snapshot, engine.CompactRecord]) {
+func (p *process) report(r cl.Report[*engine.Snapshot, engine.CompactRecord]) {
 	h := p.h
 	d := r.State
 	cp := d.Checkpoint()
@@ -318,7 +318,7 @@ func (p *tokenPart) report(r cl.Report[*engine.Snapshot, engine.CompactRecord]) 
 	})
 }
 
-func (p *tokenPart) answer(a *tokenAnswer) {
+func (p *process) answer(a *tokenAnswer) {
 	a.attempt = p.h.Attempt()
 	p.h.Proc().Send(engine.CoordinatorName, a)
 }

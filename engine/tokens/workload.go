@@ -176,11 +176,11 @@ func (s Workload) Reference(op *engine.Operator) (*engine.Reference, error) {
 
 // NewCoordinator implements engine.JobKind.
 func (s Workload) NewCoordinator(h *engine.CoordinatorHost) engine.KindCoordinator {
-	return newTokenCoordinator(h)
+	return newCoordinator(h)
 }
 
 // NewTask implements engine.JobKind.
-func (s Workload) NewTask(h *engine.TaskHost) engine.KindTask { return newTokenPart(h, s) }
+func (s Workload) NewTask(h *engine.TaskHost) engine.KindTask { return newProcess(h, s) }
 
 // tokenOutcome plays the transfers of n processes in one order that never overdraws a
 // balance: every process makes its next transfer as soon as it holds the tokens, with
