@@ -11,8 +11,8 @@ import (
 
 // catalog lists what compact records (rec) refer to: the prefixes of record ids and the
 // keys. Everything a job's records can carry is known from its graph: sources make record
-// ids "<source>:<partition>:<offset>" and keys "<source>/<partition>/<n>", token processes
-// make ids "<task>:<n>" and no key, and operators keep both. The catalog is built once per
+// ids "<source>:<partition>:<offset>" and keys "<source>/<partition>/<n>", a JobKind's tasks
+// make ids under its Origins (engine/tokens: "<task>:<n>") and no key, and operators keep both. The catalog is built once per
 // job and never changes, so every task of every attempt shares it.
 type catalog struct {
 	origins  []string          // record id prefixes, each ending in ':'
@@ -37,9 +37,9 @@ func newCatalog(g *Graph) *catalog {
 					keys = append(keys, sourceKey(op.Name, p, n))
 				}
 			}
-		case Tokens:
-			for i := 0; i < op.Parallelism; i++ {
-				c.addOrigin(tokenPrefix(TaskID(op.Name, i)))
+		case JobKind:
+			for _, prefix := range l.Origins(&op) {
+				c.addOrigin(prefix)
 			}
 		}
 	}

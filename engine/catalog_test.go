@@ -42,7 +42,7 @@ func TestCompactRecordsRenderAsTheReference(t *testing.T) {
 func TestCatalogRoundTripsEveryRecord(t *testing.T) {
 	c := newCatalog(&Graph{Operators: []Operator{
 		{Name: "src", Parallelism: 2, Logic: Source{Partitions: 11, Keys: 3}},
-		{Name: "tok", Parallelism: 3, Logic: Tokens{}},
+		{Name: "tok", Parallelism: 3, Logic: testKind{}},
 	}})
 	rapid.Check(t, func(t *rapid.T) {
 		r := rec{

@@ -64,8 +64,8 @@ func Classify(msg any) MessageClass {
 		return ClassNotify
 	case *storeRequest, *storeReply:
 		return ClassStore
-	case *tokenCommand, *tokenAnswer:
-		return ClassTokens
+	case MessageClasser: // a JobKind's messages
+		return m.MessageClass()
 	}
 	return ""
 }

@@ -24,9 +24,7 @@ func TestClassify(t *testing.T) {
 		{&protocol.Message{Type: protocol.MsgNotifyComplete}, ClassNotify},
 		{&storeRequest{}, ClassStore},
 		{&storeReply{}, ClassStore},
-		{&tokenCommand{kind: "record"}, ClassTokens},
-		{&tokenCommand{kind: "finish"}, ClassTokens},
-		{&tokenAnswer{}, ClassTokens},
+		{classedMessage{}, ClassTokens},
 		{"not an engine message", ""},
 	}
 	for _, c := range cases {

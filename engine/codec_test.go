@@ -10,10 +10,10 @@ import (
 )
 
 // testCatalog is the catalog the drawn snapshots' records come from: a source's partitions
-// and keys, and token processes.
+// and keys, and the tasks of a JobKind.
 var testCatalog = newCatalog(&Graph{Operators: []Operator{
 	{Name: "src", Parallelism: 2, Logic: Source{Partitions: 3, Keys: 5}},
-	{Name: "tok", Parallelism: 2, Logic: Tokens{}},
+	{Name: "tok", Parallelism: 2, Logic: testKind{}},
 }})
 
 func drawRecord(t *rapid.T, label string) rec {
@@ -57,7 +57,7 @@ func drawSnapshot(t *rapid.T) *snapshotData {
 	}
 	d.twoPhase.Current = protocol.TransactionID(rapid.String().Draw(t, "current"))
 	if rapid.Bool().Draw(t, "tokens") {
-		d.tokens = &tokenState{balance: rapid.Int64().Draw(t, "balance"), transfers: rapid.Int64().Draw(t, "transfers")}
+		d.kind = &KindState{Held: rapid.Int64().Draw(t, "balance"), Position: rapid.Int64().Draw(t, "transfers")}
 	}
 	return d
 }
@@ -72,7 +72,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("decode: %v", err)
 		}
-		if diff := cmp.Diff(d, back, cmp.AllowUnexported(snapshotData{}, tokenState{}, rec{})); diff != "" {
+		if diff := cmp.Diff(d, back, cmp.AllowUnexported(snapshotData{}, rec{})); diff != "" {
 			t.Fatalf("round trip changed the snapshot (-want +got):\n%s", diff)
 		}
 		if Digest(back.encode(testCatalog)) != Digest(blob) {

@@ -42,6 +42,14 @@
 // so its digest does not depend on the numbering) and the external store's rows. A run's
 // records thus cost no allocation and nothing for the garbage collector to scan.
 //
+// This package is the barrier engine. The classic Chandy-Lamport algorithm on a token
+// workload runs as another kind of job, in package engine/tokens: its Workload is the only
+// operator of its graph and implements JobKind (kind.go), the one seam between the two.
+// New takes a graph whose operator is a JobKind as that kind's job, and the Runtime then runs
+// the kind's coordinator and task logic (through CoordinatorHost and TaskHost) in place of
+// the protocol coordinator and protocol.Task; processes, channels and credits, the catalog,
+// the snapshot format and storage stay this package's. Nothing below describes token jobs.
+//
 // # How it embeds the protocol
 //
 // Each task incarnation owns a protocol.Task. The engine feeds it every in-band event in

@@ -22,15 +22,28 @@ type Operator struct {
 	RecordCost time.Duration
 }
 
-// Logic is what an operator does: one of Source, Map, Filter, Aggregate, Union, Sink and
-// Tokens.
+// Logic is what an operator does: one of Source, Map, Filter, Aggregate, Union and Sink, or
+// a JobKind (engine/tokens.Workload).
 type Logic interface {
 	// Kind names the logic in errors and descriptions ("source", "sum", ...).
 	Kind() string
+}
+
+// arity is what the barrier engine's logics say of their edges.
+type arity interface {
 	// inputs returns how many input edges the logic takes: min and max (-1: no bound).
 	inputs() (least, most int)
 	// outputs reports whether the logic may have output edges.
 	outputs() bool
+}
+
+// edgesOf returns the arity of l: a JobKind's operator has no job-graph edges.
+func edgesOf(l Logic) (least, most int, outputs bool) {
+	if a, ok := l.(arity); ok {
+		least, most = a.inputs()
+		return least, most, a.outputs()
+	}
+	return 0, 0, false
 }
 
 // Edge connects two operators. Records from From's tasks go to To's tasks as Partitioning

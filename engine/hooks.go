@@ -123,11 +123,8 @@ func (rt *Runtime) Attempt() int { return rt.attempt }
 // LatestCheckpoint returns the id of the latest completed checkpoint the running
 // coordinator knows, 0 if none or while it recovers.
 func (rt *Runtime) LatestCheckpoint() uint64 {
-	if tc := rt.tokenCoord; tc != nil {
-		if tc.latest == nil {
-			return 0
-		}
-		return uint64(tc.latest.ID)
+	if kc := rt.kindCoord; kc != nil {
+		return kc.logic.LatestCheckpoint()
 	}
 	c := rt.coord
 	if c == nil || c.proto == nil {
@@ -139,20 +136,21 @@ func (rt *Runtime) LatestCheckpoint() uint64 {
 	return 0
 }
 
-// TokenBalances returns the balance each token process holds now (token jobs only), by
-// task id. After the job finished they are the final balances.
+// TokenBalances returns what each task of a JobKind's job holds now (KindState.Held: a
+// token process's balance), by task id. After the job finished they are the final
+// balances.
 func (rt *Runtime) TokenBalances() map[string]int64 {
 	out := make(map[string]int64)
 	for _, t := range rt.tasks {
-		if t != nil && t.tokens != nil {
-			out[t.plan.id] = t.tokens.balance
+		if t != nil && t.kind != nil {
+			out[t.plan.id] = t.kind.State().Held
 		}
 	}
 	return out
 }
 
 // StoredCheckpoints returns the completed-checkpoint store as the running coordinator
-// last made it durable (nil while it recovers, and for token jobs), for tests and tools
+// last made it durable (nil while it recovers, and for a JobKind's jobs), for tests and tools
 // that compare storage with it. The slice is the caller's.
 func (rt *Runtime) StoredCheckpoints() []protocol.CompletedCheckpoint {
 	c := rt.coord
@@ -164,8 +162,8 @@ func (rt *Runtime) StoredCheckpoints() []protocol.CompletedCheckpoint {
 
 // TriggerCheckpoint asks the coordinator for a checkpoint now.
 func (rt *Runtime) TriggerCheckpoint() error {
-	if rt.isTokenJob() {
-		return fmt.Errorf("engine: a token job initiates its snapshots itself")
+	if rt.kind != nil {
+		return fmt.Errorf("engine: a %s job initiates its snapshots itself", rt.kindName())
 	}
 	c := rt.coord
 	if c == nil || c.proto == nil || c.dead {
@@ -181,8 +179,8 @@ func (rt *Runtime) TriggerCheckpoint() error {
 // when one is free (and its id is durable): its checkpoint.trigger event, with
 // savepoint=true, says when.
 func (rt *Runtime) TriggerSavepoint() (uint64, error) {
-	if rt.isTokenJob() {
-		return 0, fmt.Errorf("engine: a token job has no savepoints")
+	if rt.kind != nil {
+		return 0, fmt.Errorf("engine: a %s job has no savepoints", rt.kindName())
 	}
 	c := rt.coord
 	if c == nil || c.proto == nil || c.dead {

@@ -3,7 +3,8 @@ package engine
 import "github.com/ckptsim/ckptsim/trace"
 
 // coordinatorProcess is a coordinator incarnation of either kind: the protocol coordinator
-// of a dataflow job or the Chandy-Lamport coordinator of a token job. The Runtime, standing
+// of a barrier job or a JobKind's coordinator (kindCoordinator; engine/tokens' for a token
+// job). The Runtime, standing
 // for the cluster manager, starts, crashes and informs whichever the job has through it.
 type coordinatorProcess interface {
 	Process

@@ -10,8 +10,8 @@ import (
 // Storage names of the coordinator's durable state: the checkpoint id counter and the
 // completed-checkpoint store (the retained completed checkpoints, written as one value so
 // that a write replaces the store atomically). A dataflow job's coordinator keeps each in a
-// slotPair, under the name plus ".0" and ".1"; so does the token coordinator, with its
-// counter and its latest global snapshot (tokensKey).
+// slotPair, under the name plus ".0" and ".1"; so does a JobKind's coordinator through
+// DurableValue (engine/tokens keeps the counter and its latest global snapshot).
 const (
 	counterKey   = "meta/counter"
 	completedKey = "meta/completed"

@@ -44,8 +44,8 @@ type taskPlan struct {
 
 // snapshotSlots are the positions in taskPlan.snapshotKeys of each attribute.
 type snapshotSlots struct {
-	state, tokens              int   // tokens: -1 unless a token process
-	sent, recv, chan_, chanTok []int // per output or input channel; chanTok nil unless tokens
+	state, tokens              int   // tokens: -1 unless a JobKind's task
+	sent, recv, chan_, chanTok []int // per output or input channel; chanTok nil unless a JobKind's
 	out                        []int // per output channel; nil unless barriers may overtake
 }
 
@@ -68,8 +68,8 @@ func newJobPlan(g *Graph, overtaking bool) *jobPlan {
 		}
 	}
 	for _, op := range g.Operators {
-		if tok, ok := op.Logic.(Tokens); ok {
-			for _, l := range tok.Links {
+		if k, ok := op.Logic.(JobKind); ok {
+			for _, l := range k.Channels() {
 				p.topo.Channels = append(p.topo.Channels, protocol.ChannelID{
 					From: protocol.TaskID(TaskID(op.Name, l[0])), To: protocol.TaskID(TaskID(op.Name, l[1]))})
 			}
@@ -114,7 +114,7 @@ func (tp *taskPlan) layoutSnapshotKeys(overtaking bool) {
 		s.recv = append(s.recv, add(trace.AttrRecvPrefix+string(c.From)))
 		s.chan_ = append(s.chan_, add(trace.AttrChanPrefix+string(c.From)))
 	}
-	if _, tokens := tp.op.Logic.(Tokens); tokens {
+	if _, kind := tp.op.Logic.(JobKind); kind {
 		s.tokens = add(trace.AttrTokens)
 		for _, c := range tp.inputs {
 			s.chanTok = append(s.chanTok, add(trace.AttrChanTokensPrefix+string(c.From)))
@@ -145,7 +145,7 @@ func (p *jobPlan) wire(g *Graph, tp *taskPlan) {
 	inEdges := g.inEdges(tp.op.Name)
 	for _, c := range p.topo.Inputs(self) {
 		fromOp := p.byID[string(c.From)].op.Name
-		if fromOp == tp.op.Name { // a tokens link
+		if fromOp == tp.op.Name { // a JobKind's link
 			tp.inputByFrom[string(c.From)] = len(tp.inputs)
 			tp.inputs = append(tp.inputs, c)
 			tp.inputEdge = append(tp.inputEdge, 0)

@@ -29,8 +29,8 @@ func (t *task) pump() {
 		}
 		var progressed bool
 		switch {
-		case t.tokens != nil:
-			progressed = t.tokens.consume()
+		case t.kind != nil:
+			progressed = t.kind.Consume()
 		case t.source != nil:
 			progressed = t.source.step()
 		default:

@@ -15,7 +15,7 @@ import (
 // Ready can produce the next (a snapshot completed synchronously, say).
 func (t *task) handleReady() {
 	if t.proto == nil {
-		return // a token process: its Chandy-Lamport outputs are drained by tokenPart
+		return // a JobKind's task: its logic does its own protocol work
 	}
 	for guard := 0; t.proto.HasReady(); guard++ {
 		if guard > 1000 {

@@ -36,13 +36,11 @@ type ReferenceOptions struct {
 // from several channels (Rebalance or Broadcast to more than one task), and cyclic graphs.
 func ComputeReference(g *Graph, opts ReferenceOptions) (*Reference, error) {
 	if len(g.Operators) == 1 {
-		if tok, ok := g.Operators[0].Logic.(Tokens); ok {
+		if k, ok := g.Operators[0].Logic.(JobKind); ok {
 			if err := g.validate(true); err != nil {
 				return nil, fmt.Errorf("engine: no reference: %w", err)
 			}
-			ref := &Reference{}
-			ref.Balances, ref.TokenTotal = tokenReference(&g.Operators[0], tok)
-			return ref, nil
+			return k.Reference(&g.Operators[0])
 		}
 	}
 	if err := g.validate(false); err != nil {

@@ -93,11 +93,11 @@ func (t *task) apply(d *snapshotData) error {
 			return err
 		}
 	}
-	if t.tokens != nil {
-		if d.tokens == nil {
-			return fmt.Errorf("engine: %s: snapshot has no token state", t.plan.id)
+	if t.kind != nil {
+		if d.kind == nil {
+			return fmt.Errorf("engine: %s: snapshot has no %s state", t.plan.id, t.rt.kindName())
 		}
-		t.tokens.balance, t.tokens.transfers = d.tokens.balance, d.tokens.transfers
+		t.kind.Restore(*d.kind)
 	}
 	return nil
 }
@@ -141,15 +141,15 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 			recs = recs[n:]
 		}
 	}
-	if t.tokens != nil {
-		t.tokens.begin()
-		deferred := t.deferredTokens
-		t.deferredTokens = nil
-		for _, c := range deferred {
+	if t.kind != nil {
+		t.kind.Begin()
+		deferred := t.deferredKind
+		t.deferredKind = nil
+		for _, m := range deferred {
 			if t.phase != phaseRunning {
 				return
 			}
-			t.tokens.command(c)
+			t.kind.Receive(m.from, m.msg)
 		}
 		t.pump()
 		return

@@ -22,8 +22,10 @@ type Runtime struct {
 	plan  *jobPlan
 	store *extstore.Store
 
-	coord             *coordinator      // the protocol coordinator (dataflow jobs)
-	tokenCoord        *tokenCoordinator // the Chandy-Lamport coordinator (token jobs)
+	// kind is the job's JobKind, chosen in New; nil for a job of the barrier engine.
+	kind              JobKind
+	coord             *coordinator     // the protocol coordinator (barrier jobs)
+	kindCoord         *kindCoordinator // the kind's coordinator (a JobKind's jobs)
 	coordinatorStarts int
 	tasks             []*task // the current incarnation of each task, in plan order
 	attempt           int     // job attempts deployed so far
@@ -66,6 +68,7 @@ func New(env Env, cfg Config) (*Runtime, error) {
 		cfg.Checkpoint.Random = env.Rand("coordinator")
 	}
 	rt := &Runtime{env: env, cfg: cfg, plan: newJobPlan(&cfg.Graph, cfg.Checkpoint.Mode == protocol.ModeUnaligned || cfg.Checkpoint.Mode == protocol.ModeAlignedWithTimeout)}
+	rt.kind = jobKindOf(&rt.cfg.Graph)
 	rt.creditBatch = creditBatch(cfg.Network.Credits)
 	rt.buffers.size = cfg.Network.BufferRecords
 	rt.credits = &creditMsg{credits: rt.creditBatch}
@@ -125,8 +128,10 @@ func (rt *Runtime) StartReader(i int) error {
 // restarts the job from the latest completed checkpoint. It kills a running incarnation.
 func (rt *Runtime) StartCoordinator() error {
 	var c coordinatorProcess
-	if rt.isTokenJob() {
-		c = newTokenCoordinator(rt)
+	if rt.kind != nil {
+		kc := &kindCoordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt}}
+		kc.logic = rt.kind.NewCoordinator(&CoordinatorHost{c: &kc.coordinatorIncarnation})
+		c = kc
 	} else {
 		c = &coordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt}}
 	}
@@ -139,8 +144,8 @@ func (rt *Runtime) StartCoordinator() error {
 	}
 	c.incarnation().proc = proc
 	switch c := c.(type) {
-	case *tokenCoordinator:
-		rt.tokenCoord = c
+	case *kindCoordinator:
+		rt.kindCoord = c
 	case *coordinator:
 		rt.coord = c
 	}
@@ -153,8 +158,8 @@ func (rt *Runtime) StartCoordinator() error {
 // the first.
 func (rt *Runtime) currentCoordinator() coordinatorProcess {
 	switch {
-	case rt.tokenCoord != nil:
-		return rt.tokenCoord
+	case rt.kindCoord != nil:
+		return rt.kindCoord
 	case rt.coord != nil:
 		return rt.coord
 	}
@@ -209,12 +214,6 @@ func (rt *Runtime) jobDone() {
 	if c := rt.currentCoordinator(); c != nil {
 		c.jobDone()
 	}
-}
-
-// isTokenJob reports whether the job is a token workload (Chandy-Lamport snapshots).
-func (rt *Runtime) isTokenJob() bool {
-	_, ok := rt.cfg.Graph.Operators[0].Logic.(Tokens)
-	return ok
 }
 
 func (rt *Runtime) nextNonce() uint64 {

@@ -63,8 +63,9 @@ func (t *task) captureInto(d *snapshotData, cp protocol.CheckpointID, room *snap
 			d.operator = b
 		}
 	}
-	if t.tokens != nil {
-		d.tokens = &tokenState{balance: t.tokens.balance, transfers: t.tokens.transfers}
+	if t.kind != nil {
+		s := t.kind.State()
+		d.kind = &s
 	}
 	// One array holds the source offsets and both kinds of counter; the slices are
 	// capped, so that none grows into another.
@@ -243,8 +244,8 @@ func (t *task) snapshotSettled(cp protocol.CheckpointID, outcome string, err err
 }
 
 // snapshotAttrs renders the attributes checkers read from snapshot.taken and task.restore:
-// the state digest (as Digest renders it), the per-channel counters and, for token
-// processes, the balances.
+// the state digest (as Digest renders it), the per-channel counters and, for a JobKind's
+// tasks, what they hold (KindState).
 func (t *task) snapshotAttrs(d *snapshotData, digest string) []trace.Attr {
 	attrs, _ := t.renderSnapshotAttrs(d, []byte(digest))
 	return attrs
@@ -285,8 +286,8 @@ func (t *task) renderSnapshotAttrs(d *snapshotData, digest []byte) (attrs []trac
 		number(p.slots.recv[i], v)
 		number(p.slots.chan_[i], int64(len(d.channel[i])))
 	}
-	if d.tokens != nil {
-		number(p.slots.tokens, d.tokens.balance)
+	if d.kind != nil {
+		number(p.slots.tokens, d.kind.Held)
 		for i, recs := range d.channel {
 			var sum int64
 			for _, r := range recs {

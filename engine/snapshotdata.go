@@ -28,7 +28,7 @@ type snapshotData struct {
 	overtaken []int64
 	// twoPhase is the two-phase-commit helper's state of a 2PC sink.
 	twoPhase protocol.TwoPhaseCommitState
-	tokens   *tokenState // a token process's balance and position
+	kind     *KindState // a JobKind task's own state
 }
 
 const snapshotFormat = "ckptsim.engine.snapshot.v1"
@@ -81,11 +81,11 @@ func (d *snapshotData) encodeInto(w *stateWriter, c *catalog) {
 		w.string(string(p.Transaction))
 	}
 	w.string(string(d.twoPhase.Current))
-	if d.tokens == nil {
+	if d.kind == nil {
 		w.uint(0)
 	} else {
 		w.uint(1)
-		d.tokens.encode(w)
+		d.kind.encode(w)
 	}
 }
 
@@ -130,7 +130,7 @@ func decodeSnapshot(c *catalog, data []byte) (*snapshotData, error) {
 	}
 	d.twoPhase.Current = protocol.TransactionID(r.string())
 	if r.uint() == 1 {
-		d.tokens = decodeTokenState(r)
+		d.kind = decodeKindState(r)
 	}
 	if err := r.done(); err != nil {
 		return nil, fmt.Errorf("engine: decoding snapshot: %w", err)

@@ -8,7 +8,7 @@ import (
 )
 
 // task is one incarnation of one task: the engine's side of a protocol.Task. It owns the
-// channels, the operator (or source, sink, token process) and the snapshots in flight, and
+// channels, the operator (or source, sink, a JobKind's task logic) and the snapshots in flight, and
 // does all the I/O the protocol asks for.
 type task struct {
 	rt      *Runtime
@@ -26,7 +26,7 @@ type task struct {
 	op     operator    // Map, Filter, Aggregate, Union
 	source *sourcePart // Source
 	sink   *sinkPart   // Sink
-	tokens *tokenPart  // Tokens: steps a Chandy-Lamport process instead of a protocol.Task
+	kind   KindTask    // a JobKind's task logic, instead of a protocol.Task
 
 	snapshots map[protocol.CheckpointID]*pendingSnapshot
 	inlined   []*pendingSnapshot // state held inline, to acknowledge (ackInlined)
@@ -35,8 +35,8 @@ type task struct {
 	overtake    *overtaking // an unaligned barrier being delivered ahead of its buffers
 
 	// deferred holds control messages that arrived while the task was restoring.
-	deferred       []protocol.Message
-	deferredTokens []*tokenCommand
+	deferred     []protocol.Message
+	deferredKind []kindMessage
 
 	busy       bool  // processing the last buffer takes virtual time
 	busyUntil  int64 // when the busy period ends, in virtual nanoseconds
@@ -78,14 +78,15 @@ func newTask(rt *Runtime, plan *taskPlan, attempt int) *task {
 	for _, oe := range plan.outEdges {
 		t.routers = append(t.routers, newRouter(rt.plan.catalog, oe.partitioning, plan.index, len(oe.channels)))
 	}
+	if rt.kind != nil {
+		t.kind = rt.kind.NewTask(&TaskHost{t: t})
+		return t
+	}
 	switch l := plan.op.Logic.(type) {
 	case Source:
 		t.source = newSourcePart(t, l)
 	case Sink:
 		t.sink = newSinkPart(t, l.Type)
-	case Tokens:
-		t.tokens = newTokenPart(t, l)
-		return t
 	default:
 		t.op = newOperator(l, rt.plan.catalog)
 	}
@@ -128,16 +129,6 @@ func (t *task) Receive(from string, msg any) {
 			return
 		}
 		t.step(*m)
-	case *tokenCommand:
-		if t.tokens == nil || m.attempt != t.attempt {
-			return
-		}
-		if t.phase == phaseRestoring {
-			t.deferredTokens = append(t.deferredTokens, m)
-			return
-		}
-		t.tokens.command(m)
-		t.pump()
 	case *storeReply:
 		if t.sink == nil {
 			panic(fmt.Sprintf("engine: %s: store reply to a task without a sink", t.plan.id))
@@ -145,8 +136,22 @@ func (t *task) Receive(from string, msg any) {
 		t.sink.onReply(m)
 		t.pump()
 	default:
-		panic(fmt.Sprintf("engine: %s: unexpected message %T from %s", t.plan.id, msg, from))
+		if t.kind == nil {
+			panic(fmt.Sprintf("engine: %s: unexpected message %T from %s", t.plan.id, msg, from))
+		}
+		if t.phase == phaseRestoring {
+			t.deferredKind = append(t.deferredKind, kindMessage{from: from, msg: msg})
+			return
+		}
+		t.kind.Receive(from, msg)
+		t.pump()
 	}
+}
+
+// kindMessage is a message for a JobKind's task logic that arrived while the task restored.
+type kindMessage struct {
+	from string
+	msg  any
 }
 
 func (t *task) enqueue(from string, item inItem) {

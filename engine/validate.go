@@ -34,6 +34,19 @@ func (g *Graph) validate(cyclesAllowed bool) error {
 		if op.Logic == nil {
 			return fmt.Errorf("engine: operator %q has no logic", op.Name)
 		}
+		_, barrier := op.Logic.(arity)
+		kind, isKind := op.Logic.(JobKind)
+		if !barrier && !isKind {
+			return fmt.Errorf("engine: operator %q: unknown logic %T", op.Name, op.Logic)
+		}
+		if isKind {
+			if len(g.Operators) != 1 || len(g.Edges) != 0 {
+				return fmt.Errorf("engine: operator %q (%s): a %s operator must be the job's only operator, without edges (its channels are Links)", op.Name, op.Logic.Kind(), op.Logic.Kind())
+			}
+			if err := kind.Validate(op); err != nil {
+				return fmt.Errorf("engine: operator %q (%s): %w", op.Name, op.Logic.Kind(), err)
+			}
+		}
 		if v, ok := op.Logic.(interface{ validate(*Graph, *Operator) error }); ok {
 			if err := v.validate(g, op); err != nil {
 				return fmt.Errorf("engine: operator %q (%s): %w", op.Name, op.Logic.Kind(), err)
@@ -45,12 +58,12 @@ func (g *Graph) validate(cyclesAllowed bool) error {
 	}
 	for i := range g.Operators {
 		op := &g.Operators[i]
-		least, most := op.Logic.inputs()
+		least, most, outputs := edgesOf(op.Logic)
 		n := len(g.inEdges(op.Name))
 		if n < least || (most >= 0 && n > most) {
 			return fmt.Errorf("engine: operator %q (%s) has %d input edges, want %s", op.Name, op.Logic.Kind(), n, countRange(least, most))
 		}
-		if out := g.outEdges(op.Name); len(out) > 0 && !op.Logic.outputs() {
+		if out := g.outEdges(op.Name); len(out) > 0 && !outputs {
 			return fmt.Errorf("engine: edge %s: operator %q (%s) has no output", out[0], op.Name, op.Logic.Kind())
 		}
 	}

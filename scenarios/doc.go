@@ -22,7 +22,7 @@
 // Simulation is the real Runner:
 //
 //  1. the scenario becomes an engine job (engineConfig: dataflow operators, or for mode
-//     chandy-lamport the engine's tokens operator) and a reference model of what a correct
+//     chandy-lamport the tokens operator of engine/tokens) and a reference model of what a correct
 //     run produces (reference);
 //  2. scenarios/simenv places the job on a sim kernel seeded from the run's seed, and a
 //     trace.Recorder records it, hashed as it streams;
@@ -34,7 +34,7 @@
 //     limit when the run hit a limit or a property could not be decided.
 //
 // A chandy-lamport scenario may carry a script instead of random transfers: a hand-written
-// exercise whose sends and snapshots the engine makes at their times (engine.TokenScript),
+// exercise whose sends and snapshots the engine makes at their times (tokens.Script),
 // and whose crashes and restarts the glue performs on the simulator as outages of the
 // processes' hosts. A crash fails the job over to the latest completed global snapshot, which
 // rolls every process back and makes the sends since then again; the job comes back with the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/engine/tokens"
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
 )
@@ -100,7 +101,7 @@ func tokensGraph(s *Scenario, g Graph) engine.Graph {
 		index[n.Name] = i
 	}
 	w, c := s.Workload, s.Checkpoint
-	tokens := engine.Tokens{
+	workload := tokens.Workload{
 		Transfers:        int64(w.Transfers),
 		Interval:         time.Duration(w.RecordInterval),
 		Initial:          w.InitialBalance(),
@@ -110,15 +111,15 @@ func tokensGraph(s *Scenario, g Graph) engine.Graph {
 		MaxConcurrent:    c.MaxConcurrent,
 	}
 	for _, l := range g.Links {
-		tokens.Links = append(tokens.Links, [2]int{index[l.From], index[l.To]})
+		workload.Links = append(workload.Links, [2]int{index[l.From], index[l.To]})
 	}
 	for _, name := range c.Initiators {
-		tokens.Initiators = append(tokens.Initiators, index[name])
+		workload.Initiators = append(workload.Initiators, index[name])
 	}
 	if len(s.Script) > 0 {
-		tokens.Script = tokenScript(s, index)
+		workload.Script = tokenScript(s, index)
 	}
-	return engine.Graph{Operators: []engine.Operator{{Name: ProcessOperator, Parallelism: len(g.Nodes), Logic: tokens}}}
+	return engine.Graph{Operators: []engine.Operator{{Name: ProcessOperator, Parallelism: len(g.Nodes), Logic: workload}}}
 }
 
 func nodeLogic(s *Scenario, n Node) (engine.Logic, error) {

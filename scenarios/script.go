@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/engine/tokens"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/sim"
 )
@@ -38,16 +38,16 @@ type scriptOutage struct {
 
 // tokenScript is what the engine does of s's script: the transfers and the snapshots, by
 // task index.
-func tokenScript(s *Scenario, index map[string]int) *engine.TokenScript {
-	script := &engine.TokenScript{}
+func tokenScript(s *Scenario, index map[string]int) *tokens.Script {
+	script := &tokens.Script{}
 	var now Duration
 	for _, st := range s.Script {
 		at := time.Duration(now)
 		switch st.Op {
 		case StepSend:
-			script.Transfers = append(script.Transfers, engine.ScriptedTransfer{At: at, From: index[st.From], To: index[st.To], Amount: st.Tokens})
+			script.Transfers = append(script.Transfers, tokens.ScriptedTransfer{At: at, From: index[st.From], To: index[st.To], Amount: st.Tokens})
 		case StepSnapshot:
-			script.Snapshots = append(script.Snapshots, engine.ScriptedSnapshot{At: at, Initiator: index[st.Process]})
+			script.Snapshots = append(script.Snapshots, tokens.ScriptedSnapshot{At: at, Initiator: index[st.Process]})
 		case StepAdvance:
 			now += st.By
 		}

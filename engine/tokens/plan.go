@@ -1,4 +1,4 @@
-package engine
+package tokens
 
 import "time"
 
@@ -7,13 +7,13 @@ import "time"
 // resumes its plan at the transfer its snapshot had reached, so the plan is the process's
 // replayable input, as a source's log is a source's.
 type tokenPlan struct {
-	spec       *Tokens
+	spec       *Workload
 	process    int
 	neighbours []int
 	scripted   []ScriptedTransfer // the process's transfers, when the workload is scripted
 }
 
-func (s *Tokens) plan(p int) tokenPlan {
+func (s *Workload) plan(p int) tokenPlan {
 	pl := tokenPlan{spec: s, process: p, neighbours: s.neighbours(p)}
 	if s.Script != nil {
 		for _, tr := range s.Script.Transfers {

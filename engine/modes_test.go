@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"math/rand/v2"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -34,37 +36,21 @@ func TestModesFailureFreeEqualReference(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				job := runWithFaults(t, cfg, DefaultConfig(4), 7, nil, 60*time.Second)
+				job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(4), 7, nil, 60*time.Second)
 				lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
 				if len(lost)+len(extra)+len(wrong) > 0 {
 					t.Errorf("lost %d %v, extra %d %v, wrong %d %v", len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 				}
-				if n := countKind(job, trace.KindCheckpointComplete); n < 2 {
+				if n := simenvtest.CountKind(job, trace.KindCheckpointComplete); n < 2 {
 					t.Errorf("only %d checkpoints completed", n)
 				}
 				if mode != protocol.ModeAtLeastOnce {
-					checkCuts(t, job.Recorder.Events())
+					simenvtest.CheckCuts(t, job.Recorder.Events())
 				}
-				t.Logf("%d checkpoints, %d channel-state records, virtual %v", countKind(job, trace.KindCheckpointComplete), channelStateRecords(job), job.Kernel.Now())
+				t.Logf("%d checkpoints, %d channel-state records, virtual %v", simenvtest.CountKind(job, trace.KindCheckpointComplete), simenvtest.ChannelStateRecords(job), job.Kernel.Now())
 			})
 		}
 	}
-}
-
-// channelStateRecords sums chan.* over all snapshots.
-func channelStateRecords(job *Job) int64 {
-	var n int64
-	for _, e := range job.Recorder.Events() {
-		if e.Kind != trace.KindSnapshotTaken {
-			continue
-		}
-		for _, a := range e.Attrs {
-			if len(a.Key) > 5 && a.Key[:5] == trace.AttrChanPrefix {
-				n += atoi(a.Value)
-			}
-		}
-	}
-	return n
 }
 
 func TestExactlyOnceModesUnderCrashes(t *testing.T) {
@@ -78,16 +64,16 @@ func TestExactlyOnceModesUnderCrashes(t *testing.T) {
 			}
 			for seed := uint64(1); seed <= 6; seed++ {
 				rng := rand.New(rand.NewPCG(seed, 7))
-				faults := randomFaults(rng, cfg.Graph.Tasks(), hosts, 3, 150*time.Millisecond)
-				job := runWithFaults(t, cfg, DefaultConfig(4), seed, faults, 60*time.Second)
+				faults := simenvtest.RandomFaults(rng, cfg.Graph.Tasks(), hosts, 3, 150*time.Millisecond)
+				job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(4), seed, faults, 60*time.Second)
 				lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
 				if len(lost)+len(extra)+len(wrong) > 0 {
 					t.Errorf("seed %d faults %v: lost %d %v, extra %d %v, wrong %d %v", seed, faults,
 						len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 				}
-				checkCuts(t, job.Recorder.Events())
-				checkRestores(t, job.Recorder.Events())
-				t.Logf("seed %d: %d failovers, %d channel-state records", seed, countKind(job, trace.KindJobFailover), channelStateRecords(job))
+				simenvtest.CheckCuts(t, job.Recorder.Events())
+				simenvtest.CheckRestores(t, job.Recorder.Events())
+				t.Logf("seed %d: %d failovers, %d channel-state records", seed, simenvtest.CountKind(job, trace.KindJobFailover), simenvtest.ChannelStateRecords(job))
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"strings"
@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -16,10 +18,10 @@ import (
 // Checkpoints are triggered every 100 ms, so at least one trigger's counter write and one
 // completion's store write meet the fault. The job must finish with exactly the reference
 // output.
-func storageFaultRun(t *testing.T, prefix string, op sim.StoreOpKind, kind sim.StoreFaultKind) *Job {
+func storageFaultRun(t *testing.T, prefix string, op sim.StoreOpKind, kind sim.StoreFaultKind) *simenv.Job {
 	t.Helper()
 	cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 600, 1000, engine.TwoPhaseCommit))
-	job, err := NewJob(5, cfg, DefaultConfig(2), nil, sim.Config{})
+	job, err := simenv.NewJob(5, cfg, simenv.DefaultConfig(2), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,8 +70,8 @@ func storageFaultRun(t *testing.T, prefix string, op sim.StoreOpKind, kind sim.S
 // crash). Written in turn to two keys, the counter stays readable from the other one.
 func TestCorruptedCounterWriteLeavesTheCounterReadable(t *testing.T) {
 	job := storageFaultRun(t, "meta/counter", sim.OpPut, sim.StoreFaultCorrupt)
-	if countKind(job, trace.KindCoordinatorRecover) != 1 {
-		t.Errorf("%d coordinator recoveries, want 1", countKind(job, trace.KindCoordinatorRecover))
+	if simenvtest.CountKind(job, trace.KindCoordinatorRecover) != 1 {
+		t.Errorf("%d coordinator recoveries, want 1", simenvtest.CountKind(job, trace.KindCoordinatorRecover))
 	}
 }
 
@@ -112,7 +114,7 @@ func TestFailedReadBackIsNoFailedWrite(t *testing.T) {
 
 // checkAbortsStayAborted fails the test if a checkpoint id the trace shows aborted is later
 // triggered, completed, or recovered as durably complete.
-func checkAbortsStayAborted(t *testing.T, job *Job) {
+func checkAbortsStayAborted(t *testing.T, job *simenv.Job) {
 	t.Helper()
 	aborted := make(map[uint64]uint64) // checkpoint -> seq of its abort
 	for _, e := range job.Recorder.Events() {

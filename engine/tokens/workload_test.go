@@ -1,4 +1,4 @@
-package engine
+package tokens
 
 import (
 	"maps"
@@ -7,19 +7,27 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ckptsim/ckptsim/engine"
+
 	"pgregory.net/rapid"
 )
 
 // tokenGraph is a job of n token processes with the given links and workload.
-func tokenGraph(n int, spec Tokens) *Graph {
-	return &Graph{Operators: []Operator{{Name: "p", Parallelism: n, Logic: spec}}}
+func tokenGraph(n int, spec Workload) *engine.Graph {
+	return &engine.Graph{Operators: []engine.Operator{{Name: "p", Parallelism: n, Logic: spec}}}
+}
+
+// validate checks the job as the engine does (its reference validates the graph first).
+func validate(g *engine.Graph) error {
+	_, err := engine.ComputeReference(g, engine.ReferenceOptions{})
+	return err
 }
 
 // playAnyOrder makes the transfers of spec in an order rapid draws among those the balances
 // allow, with each transfer's tokens arriving at a drawn later moment, as a run may. It
 // returns the final balances (tokens in flight delivered) and whether every transfer was
 // made before nothing more could happen.
-func playAnyOrder(t *rapid.T, n int, spec Tokens) ([]int64, bool) {
+func playAnyOrder(t *rapid.T, n int, spec Workload) ([]int64, bool) {
 	balances := make([]int64, n)
 	plans := make([]tokenPlan, n)
 	made := make([]int64, n)
@@ -75,7 +83,7 @@ func playAnyOrder(t *rapid.T, n int, spec Tokens) ([]int64, bool) {
 func TestTokenOutcomeIsEveryOrdersOutcome(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(2, 4).Draw(t, "processes")
-		spec := Tokens{Transfers: int64(rapid.IntRange(0, 12).Draw(t, "transfers")), Interval: time.Millisecond,
+		spec := Workload{Transfers: int64(rapid.IntRange(0, 12).Draw(t, "transfers")), Interval: time.Millisecond,
 			Initial: rapid.Int64Range(0, 12).Draw(t, "initial"), MaxAmount: rapid.Int64Range(1, 6).Draw(t, "max"),
 			Seed: rapid.Uint64().Draw(t, "seed"), SnapshotInterval: time.Millisecond}
 		for from := range n {
@@ -99,24 +107,24 @@ func TestTokenOutcomeIsEveryOrdersOutcome(t *testing.T) {
 // TestTokensRefuseWorkloadsThatWaitForever: a process that would have to wait forever for
 // tokens makes the job invalid, with the process and transfer named.
 func TestTokensRefuseWorkloadsThatWaitForever(t *testing.T) {
-	script := func(amount int64) Tokens {
-		return Tokens{Links: [][2]int{{0, 1}, {1, 0}}, Interval: time.Millisecond, Initial: 5, MaxAmount: 1,
-			SnapshotInterval: time.Millisecond, Script: &TokenScript{End: time.Second, Transfers: []ScriptedTransfer{
+	script := func(amount int64) Workload {
+		return Workload{Links: [][2]int{{0, 1}, {1, 0}}, Interval: time.Millisecond, Initial: 5, MaxAmount: 1,
+			SnapshotInterval: time.Millisecond, Script: &Script{End: time.Second, Transfers: []ScriptedTransfer{
 				{At: 0, From: 0, To: 1, Amount: 3},
 				{At: 0, From: 1, To: 0, Amount: amount}, // 1 holds 5, then 8, then 10
 				{At: time.Millisecond, From: 0, To: 1, Amount: 2},
 			}}}
 	}
 	g := tokenGraph(2, script(11))
-	err := g.validate(true)
+	err := validate(g)
 	if err == nil || !strings.Contains(err.Error(), "process 1 can never make its transfer 0 of 11 tokens: it holds 10") {
 		t.Fatalf("validate: %v", err)
 	}
-	if ref, err := ComputeReference(g, ReferenceOptions{}); err == nil {
+	if ref, err := engine.ComputeReference(g, engine.ReferenceOptions{}); err == nil {
 		t.Fatalf("reference of an invalid job: %+v", ref)
 	}
 	g = tokenGraph(2, script(10))
-	ref, err := ComputeReference(g, ReferenceOptions{})
+	ref, err := engine.ComputeReference(g, engine.ReferenceOptions{})
 	if err != nil {
 		t.Fatalf("with 10 tokens to send: %v", err)
 	}
@@ -127,32 +135,32 @@ func TestTokensRefuseWorkloadsThatWaitForever(t *testing.T) {
 
 // TestTokenScriptValidation names what is wrong with a script.
 func TestTokenScriptValidation(t *testing.T) {
-	base := func() Tokens {
-		return Tokens{Links: [][2]int{{0, 1}, {1, 2}, {2, 0}}, Interval: time.Millisecond, Initial: 10, MaxAmount: 1,
-			SnapshotInterval: time.Millisecond, Script: &TokenScript{End: 10 * time.Millisecond,
+	base := func() Workload {
+		return Workload{Links: [][2]int{{0, 1}, {1, 2}, {2, 0}}, Interval: time.Millisecond, Initial: 10, MaxAmount: 1,
+			SnapshotInterval: time.Millisecond, Script: &Script{End: 10 * time.Millisecond,
 				Transfers: []ScriptedTransfer{{At: time.Millisecond, From: 0, To: 1, Amount: 4}},
 				Snapshots: []ScriptedSnapshot{{At: 2 * time.Millisecond, Initiator: 2}}}}
 	}
-	if err := tokenGraph(3, base()).validate(true); err != nil {
+	if err := validate(tokenGraph(3, base())); err != nil {
 		t.Fatalf("a sound script: %v", err)
 	}
 	for _, c := range []struct {
 		name   string
-		change func(*Tokens)
+		change func(*Workload)
 		want   string
 	}{
-		{"random transfers too", func(s *Tokens) { s.Transfers = 3 }, "Transfers must be 0"},
-		{"no link", func(s *Tokens) { s.Script.Transfers[0].To = 2 }, "no link from 0 to 2"},
-		{"nothing to send", func(s *Tokens) { s.Script.Transfers[0].Amount = 0 }, "of 0 tokens"},
-		{"after the end", func(s *Tokens) { s.Script.Snapshots[0].At = time.Second }, "snapshot 0 at 1s is out of time order"},
-		{"no such initiator", func(s *Tokens) { s.Script.Snapshots[0].Initiator = 3 }, "initiator 3 outside 0..2"},
-		{"out of order", func(s *Tokens) {
+		{"random transfers too", func(s *Workload) { s.Transfers = 3 }, "Transfers must be 0"},
+		{"no link", func(s *Workload) { s.Script.Transfers[0].To = 2 }, "no link from 0 to 2"},
+		{"nothing to send", func(s *Workload) { s.Script.Transfers[0].Amount = 0 }, "of 0 tokens"},
+		{"after the end", func(s *Workload) { s.Script.Snapshots[0].At = time.Second }, "snapshot 0 at 1s is out of time order"},
+		{"no such initiator", func(s *Workload) { s.Script.Snapshots[0].Initiator = 3 }, "initiator 3 outside 0..2"},
+		{"out of order", func(s *Workload) {
 			s.Script.Transfers = append(s.Script.Transfers, ScriptedTransfer{At: 0, From: 1, To: 2, Amount: 1})
 		}, "transfer 1 at 0s is out of time order"},
 	} {
 		spec := base()
 		c.change(&spec)
-		if err := tokenGraph(3, spec).validate(true); err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := validate(tokenGraph(3, spec)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
 		}
 	}
@@ -170,7 +178,7 @@ func TestNextTokenIDGrowsAndMapsToItsInitiator(t *testing.T) {
 		switch {
 		case cp <= last:
 			t.Fatalf("id %d after %d", cp, last)
-		case id.Origin != snapshotOrigin(TaskID("p", o)) || id.Seq < 1:
+		case id.Origin != snapshotOrigin(engine.TaskID("p", o)) || id.Seq < 1:
 			t.Fatalf("id %d is %s, want a snapshot of initiator %d", cp, id, o)
 		case cp-uint64(n) > last && cp-uint64(n) >= uint64(n):
 			t.Fatalf("id %d skips %d", cp, cp-uint64(n))

@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"testing"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -13,13 +15,13 @@ import (
 // countDeliveries runs cfg for d and counts the delivered messages of each class.
 func countDeliveries(t *testing.T, cfg engine.Config, d time.Duration) map[engine.MessageClass]int {
 	t.Helper()
-	job, err := NewJob(1, cfg, DefaultConfig(4), trace.NewRecorder(nil, trace.Header{Seed: 1}), sim.Config{})
+	job, err := simenv.NewJob(1, cfg, simenv.DefaultConfig(4), trace.NewRecorder(nil, trace.Header{Seed: 1}), sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	counts := make(map[engine.MessageClass]int)
 	job.Env.SetObserver(func(e sim.Event) {
-		if _, _, msg, ok := Unwrap(e.Message); ok && e.Kind == sim.EventDeliver {
+		if _, _, msg, ok := simenv.Unwrap(e.Message); ok && e.Kind == sim.EventDeliver {
 			counts[engine.Classify(msg)]++
 		}
 	})
@@ -52,7 +54,7 @@ func TestCreditsReturnInBatches(t *testing.T) {
 		cfg.Network.Credits = n
 		cfg.Network.QueueBuffers = 1
 		cfg.Graph.Operators[2].RecordCost = 200 * time.Microsecond // a slow sink
-		job := runWithFaults(t, cfg, DefaultConfig(4), 1, nil, 60*time.Second)
+		job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(4), 1, nil, 60*time.Second)
 		if !job.Runtime.Finished() {
 			t.Fatalf("%d credits per channel: the job did not finish", n)
 		}

@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"math/rand/v2"
@@ -8,14 +8,16 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 )
 
 // runHash runs the crash scenario of seed and returns its trace hash.
 func runHash(t *testing.T, seed uint64, mode protocol.Mode) string {
 	cfg := modeConfig(mode, engine.TwoPhaseCommit)
 	rng := rand.New(rand.NewPCG(seed, 7))
-	faults := randomFaults(rng, cfg.Graph.Tasks(), []string{"jm", "tm-0", "tm-1", "tm-2", "tm-3"}, 3, 150*time.Millisecond)
-	job, err := runJob(cfg, DefaultConfig(4), seed, faults, 60*time.Second)
+	faults := simenvtest.RandomFaults(rng, cfg.Graph.Tasks(), []string{"jm", "tm-0", "tm-1", "tm-2", "tm-3"}, 3, 150*time.Millisecond)
+	job, err := simenvtest.RunJob(cfg, simenv.DefaultConfig(4), seed, faults, 60*time.Second)
 	if err != nil {
 		t.Error(err)
 		return ""

@@ -1,11 +1,13 @@
-package engine
+package tokens
 
 import (
 	"fmt"
 	"time"
+
+	"github.com/ckptsim/ckptsim/engine"
 )
 
-// Tokens is the token workload for the Chandy-Lamport algorithm (protocol/chandylamport):
+// Workload is the token workload for the Chandy-Lamport algorithm (protocol/chandylamport):
 // its tasks are processes holding balances that send tokens to their neighbours over an
 // arbitrary directed graph (cycles allowed). Process p makes Transfers transfers, one every
 // Interval; transfer n goes to the neighbour and carries the amount that a hash of (Seed, p,
@@ -21,14 +23,14 @@ import (
 // transfers completes them all, every run completes them all. Validation checks that one
 // order does (tokenOutcome), so a workload whose processes could wait forever is refused.
 //
-// A Tokens operator is the job's only operator and has no job-graph edges; its channels are
+// A Workload operator is the job's only operator and has no job-graph edges; its channels are
 // Links. Its checkpoints are Chandy-Lamport snapshots, whatever Config.Checkpoint.Mode says:
 // the coordinator asks the Initiators in turn to start one every SnapshotInterval (or, with a
 // Script, starts the script's snapshots until the script ends, and then periodic ones),
 // collects the processes' reports, persists the global snapshot and restores from the latest
 // one on failover. The job finishes when a global snapshot shows every process done and
 // nothing in flight; the periodic snapshots still under way then are aborted (job-finished).
-type Tokens struct {
+type Workload struct {
 	// Links are the directed channels, as pairs of task indices [from, to].
 	Links [][2]int
 	// Transfers is how many transfers each process with neighbours makes (0 with a Script).
@@ -51,17 +53,18 @@ type Tokens struct {
 	MaxConcurrent int
 	// Script, if set, replaces the random transfers and, until it ends, the periodic
 	// snapshots: a hand-written Chandy-Lamport exercise.
-	Script *TokenScript
+	Script *Script
 }
 
-func (Tokens) Kind() string              { return "tokens" }
-func (Tokens) inputs() (least, most int) { return 0, 0 }
-func (Tokens) outputs() bool             { return false }
+// Kind implements engine.Logic.
+func (Workload) Kind() string { return "tokens" }
 
-func (s Tokens) validate(g *Graph, op *Operator) error {
-	if len(g.Operators) != 1 || len(g.Edges) != 0 {
-		return fmt.Errorf("a tokens operator must be the job's only operator, without edges (its channels are Links)")
-	}
+// Channels implements engine.JobKind: the Links.
+func (s Workload) Channels() [][2]int { return s.Links }
+
+// Validate implements engine.JobKind (the engine has checked that the operator is the job's
+// only one, without edges).
+func (s Workload) Validate(op *engine.Operator) error {
 	n := op.Parallelism
 	seen := make(map[[2]int]bool)
 	for _, l := range s.Links {
@@ -104,17 +107,17 @@ func (s Tokens) validate(g *Graph, op *Operator) error {
 	return err
 }
 
-func (s Tokens) initiators() []int {
+func (s Workload) initiators() []int {
 	if len(s.Initiators) == 0 {
 		return []int{0}
 	}
 	return s.Initiators
 }
 
-func (s Tokens) maxConcurrent() int { return max(s.MaxConcurrent, 1) }
+func (s Workload) maxConcurrent() int { return max(s.MaxConcurrent, 1) }
 
 // neighbours returns the task indices process p sends to, in Links order.
-func (s Tokens) neighbours(p int) []int {
+func (s Workload) neighbours(p int) []int {
 	var out []int
 	for _, l := range s.Links {
 		if l[0] == p {
@@ -126,30 +129,58 @@ func (s Tokens) neighbours(p int) []int {
 
 // transfer returns the destination (a task index) and amount of random transfer n of
 // process p.
-func (s Tokens) transfer(p int, n int64, neighbours []int) (to int, amount int64) {
+func (s Workload) transfer(p int, n int64, neighbours []int) (to int, amount int64) {
 	h := mix64(s.Seed ^ mix64(uint64(p)+1) ^ mix64(uint64(n)<<1|1))
 	return neighbours[h%uint64(len(neighbours))], 1 + int64((h>>32)%uint64(s.MaxAmount))
+}
+
+// mix64 is the splitmix64 finaliser, the engine's hash for sources, so that the transfers a
+// seed picks are the same as before the token engine had a package of its own.
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
 }
 
 // tokenPrefix starts the record ids of the transfers of process task: transfer n is
 // "<task>:<n>".
 func tokenPrefix(task string) string { return task + ":" }
 
-// tokenReference computes the final balances of a tokens operator: which transfers are made
-// and what they carry is fixed, so the balances do not depend on timing. Validation has
-// checked that the transfers can all be made.
-func tokenReference(op *Operator, s Tokens) (balances map[string]int64, total int64) {
+// Origins implements engine.JobKind: the record ids of process p's transfers start with
+// "<p>:".
+func (s Workload) Origins(op *engine.Operator) []string {
+	out := make([]string, 0, op.Parallelism)
+	for i := 0; i < op.Parallelism; i++ {
+		out = append(out, tokenPrefix(engine.TaskID(op.Name, i)))
+	}
+	return out
+}
+
+// Reference implements engine.JobKind: the final balances of a tokens operator, and the
+// total every global snapshot must account for. Which transfers are made and what they
+// carry is fixed, so the balances do not depend on timing. Validation has checked that the
+// transfers can all be made.
+func (s Workload) Reference(op *engine.Operator) (*engine.Reference, error) {
 	final, err := tokenOutcome(op.Parallelism, s)
 	if err != nil {
-		panic(fmt.Sprintf("engine: operator %q: %v", op.Name, err))
+		panic(fmt.Sprintf("tokens: operator %q: %v", op.Name, err))
 	}
-	balances = make(map[string]int64, op.Parallelism)
+	ref := &engine.Reference{Balances: make(map[string]int64, op.Parallelism)}
 	for p, b := range final {
-		balances[TaskID(op.Name, p)] = b
-		total += b
+		ref.Balances[engine.TaskID(op.Name, p)] = b
+		ref.TokenTotal += b
 	}
-	return balances, total
+	return ref, nil
 }
+
+// NewCoordinator implements engine.JobKind.
+func (s Workload) NewCoordinator(h *engine.CoordinatorHost) engine.KindCoordinator {
+	return newCoordinator(h)
+}
+
+// NewTask implements engine.JobKind.
+func (s Workload) NewTask(h *engine.TaskHost) engine.KindTask { return newProcess(h, s) }
 
 // tokenOutcome plays the transfers of n processes in one order that never overdraws a
 // balance: every process makes its next transfer as soon as it holds the tokens, with
@@ -157,7 +188,7 @@ func tokenReference(op *Operator, s Tokens) (balances map[string]int64, total in
 // that could never be made. Since tokens arriving never stop a transfer from being made, if
 // this order gets stuck every order does, and if it completes every run completes with
 // these balances.
-func tokenOutcome(n int, s Tokens) ([]int64, error) {
+func tokenOutcome(n int, s Workload) ([]int64, error) {
 	balances := make([]int64, n)
 	plans := make([]tokenPlan, n)
 	made := make([]int64, n)

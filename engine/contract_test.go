@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"strconv"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -16,7 +18,7 @@ import (
 // a slot, exits that give up work in progress, Interval 0, and finished tasks restored.
 
 // exactOutput fails t unless the job committed exactly the reference output.
-func exactOutput(t *testing.T, cfg engine.Config, job *Job) {
+func exactOutput(t *testing.T, cfg engine.Config, job *simenv.Job) {
 	t.Helper()
 	ref, err := engine.ComputeReference(&cfg.Graph, engine.ReferenceOptions{})
 	if err != nil {
@@ -37,7 +39,7 @@ func TestStateOfAFinishedJob(t *testing.T) {
 	cfg := engine.DefaultConfig(engine.KeyedSumGraph(3, 300, 3000, engine.TwoPhaseCommit))
 	cfg.Checkpoint.Interval = 15 * time.Millisecond
 	cfg.Checkpoint.MaxConcurrent = 2
-	job := runWithFaults(t, cfg, DefaultConfig(3), 2, nil, 30*time.Second)
+	job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(3), 2, nil, 30*time.Second)
 	exactOutput(t, cfg, job)
 	// The last store write and the deletions it allows may still be under way.
 	job.Kernel.RunUntil(job.Kernel.Now().Add(time.Second))
@@ -79,13 +81,13 @@ func TestStateOfAFinishedJob(t *testing.T) {
 func TestCoordinatorStopsWhenTheJobIsDone(t *testing.T) {
 	cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 100, 2000, engine.TwoPhaseCommit))
 	cfg.Checkpoint.Timeout = 200 * time.Millisecond
-	job := runWithFaults(t, cfg, DefaultConfig(2), 1, nil, 30*time.Second)
+	job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(2), 1, nil, 30*time.Second)
 	sent := 0
 	job.Env.SetObserver(func(e sim.Event) {
 		if e.Kind != sim.EventSend {
 			return
 		}
-		if from, _, _, ok := Unwrap(e.Message); ok && from == "coordinator" {
+		if from, _, _, ok := simenv.Unwrap(e.Message); ok && from == "coordinator" {
 			sent++
 		}
 	})
@@ -102,7 +104,7 @@ func TestCoordinatorStopsWhenTheJobIsDone(t *testing.T) {
 func TestSavepointWaitsForASlot(t *testing.T) {
 	cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 300, 2000, engine.TwoPhaseCommit))
 	cfg.RecordCost = 200 * time.Microsecond // checkpoints take a while to align
-	job, err := NewJob(3, cfg, DefaultConfig(2), nil, sim.Config{})
+	job, err := simenv.NewJob(3, cfg, simenv.DefaultConfig(2), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,9 +163,9 @@ func TestSavepointWaitsForASlot(t *testing.T) {
 func TestBoundedJobWithoutPeriodicCheckpoints(t *testing.T) {
 	cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 200, 2000, engine.TwoPhaseCommit))
 	cfg.Checkpoint.Interval = 0
-	job := runWithFaults(t, cfg, DefaultConfig(2), 4, nil, 30*time.Second)
+	job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(2), 4, nil, 30*time.Second)
 	exactOutput(t, cfg, job)
-	if n := countKind(job, trace.KindCheckpointComplete); n != 1 {
+	if n := simenvtest.CountKind(job, trace.KindCheckpointComplete); n != 1 {
 		t.Errorf("%d checkpoints completed, want the final one only", n)
 	}
 }
@@ -176,16 +178,16 @@ func TestBoundedJobWithoutPeriodicCheckpoints(t *testing.T) {
 func TestFinishedSinkRestoredCommitsBeforeExit(t *testing.T) {
 	cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 200, 2000, engine.TwoPhaseCommit))
 	// The final checkpoint's id, from the same run without faults.
-	clean := runWithFaults(t, cfg, DefaultConfig(2), 6, nil, 30*time.Second)
+	clean := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(2), 6, nil, 30*time.Second)
 	var final uint64
 	for _, e := range clean.Recorder.Events() {
 		if e.Kind == trace.KindCheckpointComplete {
 			final = e.CP
 		}
 	}
-	f := fault{kind: "host", name: "tm-0", down: 30 * time.Millisecond,
-		on: func(e trace.Event) bool { return e.Kind == trace.KindCheckpointComplete && e.CP == final }}
-	job := runWithFaults(t, cfg, DefaultConfig(2), 6, []fault{f}, 30*time.Second)
+	f := simenvtest.Fault{Kind: "host", Name: "tm-0", Down: 30 * time.Millisecond,
+		On: func(e trace.Event) bool { return e.Kind == trace.KindCheckpointComplete && e.CP == final }}
+	job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(2), 6, []simenvtest.Fault{f}, 30*time.Second)
 	exactOutput(t, cfg, job)
 	restored, committedAfter := false, false
 	for _, e := range job.Recorder.Events() {

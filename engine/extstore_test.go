@@ -1,10 +1,12 @@
-package simenv
+package engine_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -17,11 +19,11 @@ import (
 func TestStoreCrashLosesNoCommit(t *testing.T) {
 	cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 300, 2000, engine.TwoPhaseCommit))
 	for cp := uint64(1); cp <= 3; cp++ {
-		f := fault{kind: "host", name: "ext", down: 40 * time.Millisecond,
-			on: func(e trace.Event) bool { return e.Kind == trace.KindCheckpointComplete && e.CP == cp }}
-		job := runWithFaults(t, cfg, DefaultConfig(2), cp, []fault{f}, 30*time.Second)
+		f := simenvtest.Fault{Kind: "host", Name: "ext", Down: 40 * time.Millisecond,
+			On: func(e trace.Event) bool { return e.Kind == trace.KindCheckpointComplete && e.CP == cp }}
+		job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(2), cp, []simenvtest.Fault{f}, 30*time.Second)
 		exactOutput(t, cfg, job)
-		checkCuts(t, job.Recorder.Events())
+		simenvtest.CheckCuts(t, job.Recorder.Events())
 	}
 }
 
@@ -40,8 +42,8 @@ func TestStoreCrashLosesNoWrite(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, at := range []time.Duration{33 * time.Millisecond, 61 * time.Millisecond, 147 * time.Millisecond} {
-				f := fault{at: at, kind: "host", name: "ext", down: time.Duration(i+1) * 15 * time.Millisecond}
-				job := runWithFaults(t, cfg, DefaultConfig(2), uint64(i+1), []fault{f}, 30*time.Second)
+				f := simenvtest.Fault{At: at, Kind: "host", Name: "ext", Down: time.Duration(i+1) * 15 * time.Millisecond}
+				job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(2), uint64(i+1), []simenvtest.Fault{f}, 30*time.Second)
 				lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
 				if len(lost) > 0 || sink != engine.Append && len(extra)+len(wrong) > 0 {
 					t.Errorf("%v: lost %d %v, extra %d %v, wrong %d %v", f, len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
@@ -73,13 +75,13 @@ func TestRetriedConfirmationSeesTheGap(t *testing.T) {
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
 		recvs := 0
-		f := fault{kind: "host", name: "ext", down: time.Millisecond, on: func(e trace.Event) bool {
+		f := simenvtest.Fault{Kind: "host", Name: "ext", Down: time.Millisecond, On: func(e trace.Event) bool {
 			if e.Kind == trace.KindBarrierRecv && e.Task == "sink-0" {
 				recvs++
 			}
 			return recvs == 2
 		}}
-		job := runWithFaults(t, cfg, DefaultConfig(1), seed, []fault{f}, 30*time.Second)
+		job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(1), seed, []simenvtest.Fault{f}, 30*time.Second)
 		if lost, _, _ := diffOutput(ref.OutputValues(), committed(job.Runtime)); len(lost) > 0 {
 			t.Errorf("seed %d: lost %v", seed, lost)
 		}
@@ -97,7 +99,7 @@ func TestResentPrepareBeginsNoSecondTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := uint64(1); seed <= 3; seed++ {
-		job, err := NewJob(seed, cfg, DefaultConfig(2), nil, sim.Config{})
+		job, err := simenv.NewJob(seed, cfg, simenv.DefaultConfig(2), nil, sim.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +115,7 @@ func TestResentPrepareBeginsNoSecondTransaction(t *testing.T) {
 				continue
 			}
 			l.SetDropFilter(func(msg any) bool {
-				from, _, payload, ok := Unwrap(msg)
+				from, _, payload, ok := simenv.Unwrap(msg)
 				if ok && from == "extstore" && engine.Classify(payload) == engine.ClassStore && lossy() {
 					dropped++
 					return true

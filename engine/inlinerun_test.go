@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"math/rand/v2"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -15,7 +17,7 @@ import (
 // and the number of completed checkpoints.
 func storageKeysWritten(t *testing.T, cfg engine.Config) (keys []string, checkpoints int) {
 	t.Helper()
-	job, err := NewJob(1, cfg, DefaultConfig(2), nil, sim.Config{})
+	job, err := simenv.NewJob(1, cfg, simenv.DefaultConfig(2), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +34,7 @@ func storageKeysWritten(t *testing.T, cfg engine.Config) (keys []string, checkpo
 		t.Fatalf("run ended with %v", r)
 	}
 	exactOutput(t, cfg, job)
-	return keys, countKind(job, trace.KindCheckpointComplete)
+	return keys, simenvtest.CountKind(job, trace.KindCheckpointComplete)
 }
 
 // TestSmallStateGoesInline: with InlineStateBytes above the size of every snapshot, no task
@@ -76,11 +78,11 @@ func TestExactlyOnceWithInlineState(t *testing.T) {
 	restores := 0
 	for seed := uint64(1); seed <= 8; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 7))
-		faults := randomFaults(rng, cfg.Graph.Tasks(), hosts, 3, 300*time.Millisecond)
-		job := runWithFaults(t, cfg, DefaultConfig(4), seed, faults, 60*time.Second)
+		faults := simenvtest.RandomFaults(rng, cfg.Graph.Tasks(), hosts, 3, 300*time.Millisecond)
+		job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(4), seed, faults, 60*time.Second)
 		exactOutput(t, cfg, job)
-		checkCuts(t, job.Recorder.Events())
-		checkRestores(t, job.Recorder.Events())
+		simenvtest.CheckCuts(t, job.Recorder.Events())
+		simenvtest.CheckRestores(t, job.Recorder.Events())
 		restores += job.Runtime.Attempt() - 1
 	}
 	if restores == 0 {

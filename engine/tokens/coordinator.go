@@ -1,4 +1,4 @@
-package engine
+package tokens
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
 	cl "github.com/ckptsim/ckptsim/protocol/chandylamport"
 	"github.com/ckptsim/ckptsim/trace"
@@ -18,7 +19,7 @@ import (
 // read for ever.
 const tokensKey = "meta/tokens"
 
-// tokenCoordinator is the coordinator of a token job. Instead of a protocol.Coordinator it
+// coordinator is the coordinator of a token job. Instead of a protocol.Coordinator it
 // drives Chandy-Lamport snapshots: it names each snapshot, asks its initiator (the
 // initiators in turn, or the script's) and the processes the initiator cannot reach to
 // record it, collects the answers in a chandylamport.Collector, persists each global
@@ -28,14 +29,14 @@ const tokensKey = "meta/tokens"
 // No snapshot vanishes: each is traced (checkpoint.request) the moment it is asked for, and
 // ends with checkpoint.complete or checkpoint.abort, with the reason (a failover, the job's
 // end, a failed write, a timeout), unless the incarnation crashes first.
-type tokenCoordinator struct {
-	coordinatorIncarnation
-	op    *Operator
-	spec  Tokens
+type coordinator struct {
+	h     *engine.CoordinatorHost
+	op    *engine.Operator
+	spec  Workload
 	n     int
 	graph *cl.Graph
 
-	collector *cl.Collector[tokenSummary, rec]
+	collector *cl.Collector[tokenSummary, engine.CompactRecord]
 	// lastID is the highest checkpoint id this incarnation handed out or read back from
 	// the durable counter: the next snapshot gets a higher one.
 	lastID uint64
@@ -48,13 +49,13 @@ type tokenCoordinator struct {
 	inFlight   map[uint64]tokenInFlight // started and not yet collected
 	aborted    map[uint64]bool
 	// counterSlots and storeSlots hold the id counter and the latest global snapshot.
-	counterSlots, storeSlots slotPair
+	counterSlots, storeSlots *engine.DurableValue
 	latest                   *protocol.CompletedCheckpoint
 	metaQueue                []protocol.CompletedCheckpoint
 	metaBusy                 bool
 	restarting               bool
 	finishing                bool
-	tickTimer                Timer // nil while no tick is armed
+	tickTimer                engine.Timer // nil while no tick is armed
 	// stopped: the job is done (every process exited), so no tick is armed any more.
 	stopped bool
 }
@@ -73,12 +74,12 @@ type tokenInFlight struct {
 	scripted bool
 }
 
-func newTokenCoordinator(rt *Runtime) *tokenCoordinator {
-	op := &rt.cfg.Graph.Operators[0]
-	spec := op.Logic.(Tokens)
+func newCoordinator(h *engine.CoordinatorHost) *coordinator {
+	op := &h.Graph().Operators[0]
+	spec := op.Logic.(Workload)
 	var procs []cl.ProcessID
 	for i := 0; i < op.Parallelism; i++ {
-		procs = append(procs, cl.ProcessID(TaskID(op.Name, i)))
+		procs = append(procs, cl.ProcessID(engine.TaskID(op.Name, i)))
 	}
 	var chans []cl.Channel
 	for _, l := range spec.Links {
@@ -86,15 +87,30 @@ func newTokenCoordinator(rt *Runtime) *tokenCoordinator {
 	}
 	g, err := cl.NewGraph(procs, chans)
 	if err != nil {
-		panic(fmt.Sprintf("engine: token graph: %v", err))
+		panic(fmt.Sprintf("tokens: token graph: %v", err))
 	}
-	return &tokenCoordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt}, op: op, spec: spec, n: op.Parallelism, graph: g,
-		counterSlots: newSlotPair(counterKey), storeSlots: newSlotPair(tokensKey)}
+	return &coordinator{h: h, op: op, spec: spec, n: op.Parallelism, graph: g,
+		counterSlots: engine.NewCounterValue(), storeSlots: engine.NewDurableValue(tokensKey)}
 }
 
-func (c *tokenCoordinator) now() int64 { return c.rt.env.Now() }
+func (c *coordinator) now() int64 { return c.h.Now() }
 
-func (c *tokenCoordinator) begin(first bool) {
+// trace emits an event of the coordinator unless the incarnation is dead.
+func (c *coordinator) trace(e trace.Event) { c.h.Trace(e) }
+
+// live reports whether the incarnation is not dead (crashed or replaced).
+func (c *coordinator) live() bool { return !c.h.Dead() }
+
+// LatestCheckpoint implements engine.KindCoordinator.
+func (c *coordinator) LatestCheckpoint() uint64 {
+	if c.latest == nil {
+		return 0
+	}
+	return uint64(c.latest.ID)
+}
+
+// Begin implements engine.KindCoordinator.
+func (c *coordinator) Begin(first bool) {
 	if first {
 		c.scheduleScript(0)
 		c.reset()
@@ -109,7 +125,7 @@ func (c *tokenCoordinator) begin(first bool) {
 // those whose time has come already. A recovering incarnation calls it once it has read the
 // id counter back, since it cannot name a snapshot before; the snapshots due while no
 // incarnation ran are nobody's to ask for.
-func (c *tokenCoordinator) scheduleScript(since time.Duration) {
+func (c *coordinator) scheduleScript(since time.Duration) {
 	if c.spec.Script == nil {
 		return
 	}
@@ -119,8 +135,8 @@ func (c *tokenCoordinator) scheduleScript(since time.Duration) {
 			continue
 		}
 		c.scriptDue++
-		c.proc.After(max(sn.At-now, 0), func() {
-			if c.dead {
+		c.h.Proc().After(max(sn.At-now, 0), func() {
+			if c.h.Dead() {
 				return
 			}
 			c.scriptDue--
@@ -132,7 +148,7 @@ func (c *tokenCoordinator) scheduleScript(since time.Duration) {
 // scriptOver reports whether the script, if any, has ended and every snapshot it holds has
 // been asked for: periodic snapshots and the job's end wait for it. (A snapshot due at the
 // script's end may be asked for after a tick at the same instant.)
-func (c *tokenCoordinator) scriptOver() bool {
+func (c *coordinator) scriptOver() bool {
 	return c.spec.Script == nil || (c.now() >= int64(c.spec.Script.End) && c.scriptDue == 0)
 }
 
@@ -140,7 +156,7 @@ func (c *tokenCoordinator) scriptOver() bool {
 // request and starts the snapshot as soon as it may. Ids grow in the order snapshots are
 // asked for, and requests start in that order, so they also grow in the order snapshots
 // start, as the processes' duplicate detection needs (see nextTokenID).
-func (c *tokenCoordinator) request(o int, scripted bool) {
+func (c *coordinator) request(o int, scripted bool) {
 	cp := nextTokenID(c.lastID, c.n, o)
 	c.lastID = cp
 	c.trace(trace.Event{Kind: trace.KindCheckpointRequest, CP: cp})
@@ -149,26 +165,26 @@ func (c *tokenCoordinator) request(o int, scripted bool) {
 }
 
 // abortSnapshot traces the end of a snapshot that will never complete.
-func (c *tokenCoordinator) abortSnapshot(cp uint64, reason protocol.Reason) {
+func (c *coordinator) abortSnapshot(cp uint64, reason protocol.Reason) {
 	c.trace(trace.Event{Kind: trace.KindCheckpointAbort, CP: cp, Reason: reason.String()})
 }
 
 // reset starts a new attempt's bookkeeping: a fresh collector and fresh processes, which
 // have recorded nothing, so any ids above the ones used before will do.
-func (c *tokenCoordinator) reset() {
-	col, err := cl.NewCollector[tokenSummary, rec](c.graph, c.spec.maxConcurrent())
+func (c *coordinator) reset() {
+	col, err := cl.NewCollector[tokenSummary, engine.CompactRecord](c.graph, c.spec.maxConcurrent())
 	if err != nil {
-		panic(fmt.Sprintf("engine: token collector: %v", err))
+		panic(fmt.Sprintf("tokens: token collector: %v", err))
 	}
 	c.collector = col
 	c.inFlight = make(map[uint64]tokenInFlight)
 	c.aborted = make(map[uint64]bool)
 }
 
-func (c *tokenCoordinator) deploy() {
-	c.rt.attempt = max(c.rt.attempt, 1)
-	if !c.rt.deployTasks(c.latest) {
-		c.proc.After(c.rt.restartDelay(), c.deploy)
+func (c *coordinator) deploy() {
+	c.h.SetAttempt(max(c.h.Attempt(), 1))
+	if !c.h.DeployTasks(c.latest) {
+		c.h.Proc().After(c.h.RestartDelay(), c.deploy)
 		return
 	}
 	c.restarting = false
@@ -177,30 +193,30 @@ func (c *tokenCoordinator) deploy() {
 
 // read recovers the counter and the latest global snapshot, then restarts the job from it
 // and asks for the scripted snapshots due since the incarnation began.
-func (c *tokenCoordinator) read(began time.Duration) {
-	retry := func() { c.proc.After(c.rt.cfg.StorageRetry, func() { c.read(began) }) }
+func (c *coordinator) read(began time.Duration) {
+	retry := func() { c.h.Proc().After(c.h.Config().StorageRetry, func() { c.read(began) }) }
 	acceptCounter := func(payload []byte) bool {
-		id, err := decodeCounter(payload)
+		id, err := engine.DecodeCounter(payload)
 		if err == nil {
-			c.lastID = max(c.lastID, uint64(id))
+			c.lastID = max(c.lastID, id)
 		}
 		return err == nil
 	}
 	var latest *protocol.CompletedCheckpoint
 	acceptStore := func(payload []byte) bool {
-		cps, err := decodeCompleted(payload)
+		cps, err := engine.DecodeCompleted(payload)
 		if err != nil || len(cps) != 1 {
 			return false
 		}
 		latest = &cps[0]
 		return true
 	}
-	readSlots(c.proc, &c.counterSlots, acceptCounter, func(_ bool, err error) {
+	c.counterSlots.Read(c.h.Proc(), acceptCounter, func(_ bool, err error) {
 		if err != nil {
 			retry()
 			return
 		}
-		readSlots(c.proc, &c.storeSlots, acceptStore, func(_ bool, err error) {
+		c.storeSlots.Read(c.h.Proc(), acceptStore, func(_ bool, err error) {
 			if err != nil {
 				retry()
 				return
@@ -218,21 +234,21 @@ func (c *tokenCoordinator) read(began time.Duration) {
 }
 
 // armTick keeps a tick every SnapshotInterval until the job is done.
-func (c *tokenCoordinator) armTick() {
+func (c *coordinator) armTick() {
 	if c.tickTimer != nil || c.stopped {
 		return
 	}
-	c.tickTimer = c.proc.After(c.spec.SnapshotInterval, func() {
+	c.tickTimer = c.h.Proc().After(c.spec.SnapshotInterval, func() {
 		c.tickTimer = nil
 		c.tick()
 		c.armTick()
 	})
 }
 
-// jobDone stops the tick once every process of a finished job has exited: there is nothing
-// left to start, expire or repeat.
-func (c *tokenCoordinator) jobDone() {
-	if c.dead || c.stopped {
+// JobDone implements engine.KindCoordinator: it stops the tick once every process of a
+// finished job has exited, since there is nothing left to start, expire or repeat.
+func (c *coordinator) JobDone() {
+	if c.h.Dead() || c.stopped {
 		return
 	}
 	c.stopped = true
@@ -246,7 +262,7 @@ func (c *tokenCoordinator) jobDone() {
 // room, and starts the next periodic one if there is room (with a script, once it is over).
 // Once the job finishes, it only repeats the order to finish to processes that may have
 // missed it.
-func (c *tokenCoordinator) tick() {
+func (c *coordinator) tick() {
 	if c.finishing && !c.restarting {
 		c.orderFinish()
 		return
@@ -255,7 +271,7 @@ func (c *tokenCoordinator) tick() {
 		return
 	}
 	for _, cp := range slices.Sorted(maps.Keys(c.inFlight)) {
-		if time.Duration(c.now()-c.inFlight[cp].since) > c.rt.cfg.Checkpoint.Timeout {
+		if time.Duration(c.now()-c.inFlight[cp].since) > c.h.Config().Checkpoint.Timeout {
 			// The collector cannot forget a snapshot, so an expired one fails the job
 			// over, which starts a fresh collector. One aborted already is not aborted
 			// again: it only waited for its last answers.
@@ -280,13 +296,13 @@ func (c *tokenCoordinator) tick() {
 
 // canInitiate reports whether a snapshot may start now: the job runs, no trigger is being
 // persisted, and the collector has room.
-func (c *tokenCoordinator) canInitiate() bool {
-	return c.collector != nil && !c.dead && !c.restarting && !c.finishing && c.triggering == nil && !c.collector.Full()
+func (c *coordinator) canInitiate() bool {
+	return c.collector != nil && !c.h.Dead() && !c.restarting && !c.finishing && c.triggering == nil && !c.collector.Full()
 }
 
 // startRequested starts the next snapshot asked for, if one may start now; the others
 // follow as each trigger is persisted and as room frees up.
-func (c *tokenCoordinator) startRequested() {
+func (c *coordinator) startRequested() {
 	if len(c.requests) == 0 || !c.canInitiate() {
 		return
 	}
@@ -300,23 +316,19 @@ func (c *tokenCoordinator) startRequested() {
 // record it. A scripted snapshot whose trigger is overtaken by a failover keeps its id and
 // waits for the next attempt (its processes have heard nothing of it, and the ids used
 // before are all below it); a periodic one is aborted, the next tick asks for another.
-func (c *tokenCoordinator) initiate(r tokenRequest) {
+func (c *coordinator) initiate(r tokenRequest) {
 	cp := r.cp
 	c.triggering = &r
-	attempt := c.rt.attempt
-	slot, key, version := c.counterSlots.next()
-	writeDurably(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCounter(protocol.CheckpointID(cp))), func(err error) {
+	attempt := c.h.Attempt()
+	c.counterSlots.Write(c.h.Proc(), c.h.Config().VerifyWrites, engine.EncodeCounter(cp), c.live, func(err error) {
 		c.triggering = nil
-		if err == nil && !c.dead {
-			c.counterSlots.written(slot, version)
-		}
 		switch {
-		case c.dead:
+		case c.h.Dead():
 			return
 		case c.finishing:
 			c.abortSnapshot(cp, protocol.ReasonJobFinished) // a job that finishes takes no more snapshots
 			return
-		case c.restarting || attempt != c.rt.attempt:
+		case c.restarting || attempt != c.h.Attempt():
 			if r.scripted {
 				c.requests = slices.Insert(c.requests, 0, r)
 			} else {
@@ -330,23 +342,23 @@ func (c *tokenCoordinator) initiate(r tokenRequest) {
 		}
 		id := snapshotID(c.op.Name, c.n, cp)
 		if err := c.collector.Start(id); err != nil {
-			panic(fmt.Sprintf("engine: token collector: %v", err))
+			panic(fmt.Sprintf("tokens: token collector: %v", err))
 		}
 		c.inFlight[cp] = tokenInFlight{since: c.now(), scripted: r.scripted}
 		c.trace(trace.Event{Kind: trace.KindCheckpointTrigger, CP: cp})
-		initiator := cl.ProcessID(TaskID(c.op.Name, r.initiator))
+		initiator := cl.ProcessID(engine.TaskID(c.op.Name, r.initiator))
 		for _, p := range append([]cl.ProcessID{initiator}, c.graph.Joiners(initiator)...) {
-			c.proc.Send(string(p), &tokenCommand{attempt: attempt, kind: "record", cp: cp})
+			c.h.Proc().Send(string(p), &tokenCommand{attempt: attempt, kind: "record", cp: cp})
 		}
 		c.startRequested()
 	})
 }
 
-// Receive implements Process.
-func (c *tokenCoordinator) Receive(from string, msg any) {
+// Receive implements engine.KindCoordinator.
+func (c *coordinator) Receive(from string, msg any) {
 	a, ok := msg.(*tokenAnswer)
 	if !ok {
-		panic(fmt.Sprintf("engine: token coordinator: unexpected message %T from %s", msg, from))
+		panic(fmt.Sprintf("tokens: coordinator: unexpected message %T from %s", msg, from))
 	}
 	if c.stale(a.attempt) || c.finishing {
 		return // a finishing job aborted what was in flight
@@ -373,8 +385,8 @@ func (c *tokenCoordinator) Receive(from string, msg any) {
 	cc := protocol.CompletedCheckpoint{ID: protocol.CheckpointID(a.cp), Kind: protocol.KindCheckpoint, CompletedAt: protocol.Time(c.now())}
 	terminal := true
 	for i := 0; i < c.n; i++ {
-		st, _ := g.State(cl.ProcessID(TaskID(c.op.Name, i)))
-		cc.Tasks = append(cc.Tasks, protocol.TaskState{Task: protocol.TaskID(TaskID(c.op.Name, i)), Snapshot: protocol.TaskSnapshot{Handle: st.Handle}})
+		st, _ := g.State(cl.ProcessID(engine.TaskID(c.op.Name, i)))
+		cc.Tasks = append(cc.Tasks, protocol.TaskState{Task: protocol.TaskID(engine.TaskID(c.op.Name, i)), Snapshot: protocol.TaskSnapshot{Handle: st.Handle}})
 		terminal = terminal && st.Done
 	}
 	for _, ch := range g.Channels {
@@ -385,7 +397,7 @@ func (c *tokenCoordinator) Receive(from string, msg any) {
 }
 
 // dropAnswered forgets an aborted snapshot in flight once the collector has every answer.
-func (c *tokenCoordinator) dropAnswered(cp uint64) {
+func (c *coordinator) dropAnswered(cp uint64) {
 	if c.aborted[cp] && c.collector.Status(snapshotID(c.op.Name, c.n, cp)) == cl.StatusUnknown {
 		delete(c.inFlight, cp)
 	}
@@ -395,30 +407,26 @@ func (c *tokenCoordinator) dropAnswered(cp uint64) {
 // when a failover came while it was written: it is as consistent as before, the job may
 // restore from it, and a later incarnation would read it back anyway. Only the job's end
 // waits for a completion of the running attempt.
-func (c *tokenCoordinator) persist(terminal bool) {
+func (c *coordinator) persist(terminal bool) {
 	if c.metaBusy || len(c.metaQueue) == 0 {
 		return
 	}
 	cc := c.metaQueue[0]
 	c.metaQueue = c.metaQueue[1:]
 	c.metaBusy = true
-	attempt := c.rt.attempt
+	attempt := c.h.Attempt()
 	c.trace(trace.Event{Kind: trace.KindCheckpointPersist, CP: uint64(cc.ID)})
-	slot, key, version := c.storeSlots.next()
-	writeDurably(c.proc, c.rt.cfg.VerifyWrites, key, encodeSlot(version, encodeCompleted([]protocol.CompletedCheckpoint{cc})), func(err error) {
+	c.storeSlots.Write(c.h.Proc(), c.h.Config().VerifyWrites, engine.EncodeCompleted([]protocol.CompletedCheckpoint{cc}), c.live, func(err error) {
 		c.metaBusy = false
-		if c.dead {
+		if c.h.Dead() {
 			return
-		}
-		if err == nil {
-			c.storeSlots.written(slot, version)
 		}
 		if err != nil {
 			c.abortSnapshot(uint64(cc.ID), protocol.ReasonPersistFailed)
 		} else {
 			c.latest = &cc
 			c.trace(trace.Event{Kind: trace.KindCheckpointComplete, CP: uint64(cc.ID)})
-			if terminal && attempt == c.rt.attempt && !c.restarting && !c.finishing && c.scriptOver() && !c.scriptedPending() {
+			if terminal && attempt == c.h.Attempt() && !c.restarting && !c.finishing && c.scriptOver() && !c.scriptedPending() {
 				c.finish()
 			}
 		}
@@ -429,7 +437,7 @@ func (c *tokenCoordinator) persist(terminal bool) {
 // scriptedPending reports whether a snapshot the script asked for has yet to start, or to
 // be collected: the job's end waits for those, so that a script's snapshots are taken
 // rather than aborted by an end that came first.
-func (c *tokenCoordinator) scriptedPending() bool {
+func (c *coordinator) scriptedPending() bool {
 	if len(c.requests) > 0 || (c.triggering != nil && c.triggering.scripted) {
 		return true
 	}
@@ -444,9 +452,9 @@ func (c *tokenCoordinator) scriptedPending() bool {
 // finish ends a job whose latest snapshot shows nothing left to do. The periodic snapshots
 // still under way have nothing left to record and are aborted, said so in the trace (one
 // whose trigger is being persisted, when that write returns).
-func (c *tokenCoordinator) finish() {
+func (c *coordinator) finish() {
 	c.finishing = true
-	c.rt.finished = true
+	c.h.SetFinished()
 	c.abortInFlight(protocol.ReasonJobFinished)
 	for _, r := range c.requests {
 		c.abortSnapshot(r.cp, protocol.ReasonJobFinished)
@@ -457,7 +465,7 @@ func (c *tokenCoordinator) finish() {
 
 // abortInFlight aborts, in id order, every snapshot that started and is not collected yet
 // (those aborted already only waited for their last answers).
-func (c *tokenCoordinator) abortInFlight(reason protocol.Reason) {
+func (c *coordinator) abortInFlight(reason protocol.Reason) {
 	for _, cp := range slices.Sorted(maps.Keys(c.inFlight)) {
 		if !c.aborted[cp] {
 			c.abortSnapshot(cp, reason)
@@ -471,22 +479,23 @@ func (c *tokenCoordinator) abortInFlight(reason protocol.Reason) {
 // so tick sends it again every SnapshotInterval until every process has exited. A process
 // that has exited drops the repeats, and one that is still running finishes at the first
 // that arrives.
-func (c *tokenCoordinator) orderFinish() {
-	if c.rt.Finished() {
+func (c *coordinator) orderFinish() {
+	if c.h.Finished() {
 		return
 	}
 	for i := 0; i < c.n; i++ {
-		c.proc.Send(TaskID(c.op.Name, i), &tokenCommand{attempt: c.rt.attempt, kind: "finish"})
+		c.h.Proc().Send(engine.TaskID(c.op.Name, i), &tokenCommand{attempt: c.h.Attempt(), kind: "finish"})
 	}
 }
 
 // stale reports whether news from a process of attempt comes too late to act on: this
 // incarnation is dead or has not deployed yet, or a restart superseded that attempt.
-func (c *tokenCoordinator) stale(attempt int) bool {
-	return c.dead || c.collector == nil || c.restarting || attempt != c.rt.attempt
+func (c *coordinator) stale(attempt int) bool {
+	return c.h.Dead() || c.collector == nil || c.restarting || attempt != c.h.Attempt()
 }
 
-func (c *tokenCoordinator) taskFailed(attempt int) {
+// TaskFailed implements engine.KindCoordinator.
+func (c *coordinator) TaskFailed(attempt int) {
 	if c.stale(attempt) {
 		return
 	}
@@ -496,8 +505,8 @@ func (c *tokenCoordinator) taskFailed(attempt int) {
 // failover restarts every process from the latest global snapshot. The snapshots under way
 // end with it (their processes are cancelled); those asked for and not started yet start
 // in the next attempt.
-func (c *tokenCoordinator) failover(reason protocol.Reason) {
-	if !c.dead {
+func (c *coordinator) failover(reason protocol.Reason) {
+	if !c.h.Dead() {
 		c.abortInFlight(protocol.ReasonFailover)
 	}
 	var cp uint64
@@ -505,14 +514,14 @@ func (c *tokenCoordinator) failover(reason protocol.Reason) {
 		cp = uint64(c.latest.ID)
 	}
 	c.trace(trace.Event{Kind: trace.KindJobFailover, CP: cp, Reason: reason.String()})
-	if c.dead {
+	if c.h.Dead() {
 		return
 	}
-	c.rt.cancelTasks()
-	c.rt.attempt++
+	c.h.CancelTasks()
+	c.h.SetAttempt(c.h.Attempt() + 1)
 	c.restarting = true
 	c.finishing = false
-	c.proc.After(c.rt.restartDelay(), func() {
+	c.h.Proc().After(c.h.RestartDelay(), func() {
 		c.reset()
 		c.deploy()
 	})

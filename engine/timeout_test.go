@@ -1,10 +1,12 @@
-package simenv
+package engine_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -28,9 +30,9 @@ func TestTransactionTimeoutLosesData(t *testing.T) {
 			// tm-0 goes down the instant checkpoint 3 completes, before its sink hears of
 			// it, and stays down for 300 ms; the restore commits checkpoint 3's
 			// transaction again.
-			faults := []fault{{kind: "host", name: "tm-0", down: 300 * time.Millisecond,
-				on: func(e trace.Event) bool { return e.Kind == trace.KindCheckpointComplete && e.CP >= 3 }}}
-			job := runWithFaults(t, cfg, DefaultConfig(2), 3, faults, 60*time.Second)
+			faults := []simenvtest.Fault{{Kind: "host", Name: "tm-0", Down: 300 * time.Millisecond,
+				On: func(e trace.Event) bool { return e.Kind == trace.KindCheckpointComplete && e.CP >= 3 }}}
+			job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(2), 3, faults, 60*time.Second)
 			lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
 			if len(extra)+len(wrong) > 0 {
 				t.Errorf("extra %d %v, wrong %d %v", len(extra), head(extra), len(wrong), head(wrong))
@@ -44,7 +46,7 @@ func TestTransactionTimeoutLosesData(t *testing.T) {
 			if got := len(lost) > 0; got != tc.wantLoss {
 				t.Errorf("lost %d records (%v), want loss %v; %d transactions timed out", len(lost), head(lost), tc.wantLoss, timeouts)
 			}
-			t.Logf("lost %d records, %d transactions timed out, %d failovers", len(lost), timeouts, countKind(job, trace.KindJobFailover))
+			t.Logf("lost %d records, %d transactions timed out, %d failovers", len(lost), timeouts, simenvtest.CountKind(job, trace.KindJobFailover))
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package simenv
+package tokens_test
 
 import (
 	"strings"
@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/engine/tokens"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -15,10 +17,10 @@ import (
 // completed global snapshot until the coordinator crashes 30 ms later; a new incarnation
 // starts 10 ms after that. Snapshots start every 10 ms, so counter writes and snapshot
 // writes meet the fault. The job must finish with the reference balances.
-func tokenStorageFaultRun(t *testing.T, prefix string) *Job {
+func tokenStorageFaultRun(t *testing.T, prefix string) *simenv.Job {
 	t.Helper()
 	graph := tokenGraph()
-	spec := graph.Operators[0].Logic.(engine.Tokens)
+	spec := graph.Operators[0].Logic.(tokens.Workload)
 	spec.Transfers, spec.Initial = 1000, 5000 // half a second of transfers: the crash comes well before the end
 	graph.Operators[0].Logic = spec
 	cfg := engine.DefaultConfig(graph)
@@ -26,7 +28,7 @@ func tokenStorageFaultRun(t *testing.T, prefix string) *Job {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := NewJob(3, cfg, DefaultConfig(3), nil, sim.Config{})
+	job, err := simenv.NewJob(3, cfg, simenv.DefaultConfig(3), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +93,7 @@ func TestTokenSnapshotStoreSurvivesACorruptedWrite(t *testing.T) {
 // expires like any snapshot in flight, and the failover starts a fresh collector.
 func TestAbortedSnapshotWithALostAnswerFreesItsPlace(t *testing.T) {
 	graph := tokenGraph()
-	spec := graph.Operators[0].Logic.(engine.Tokens)
+	spec := graph.Operators[0].Logic.(tokens.Workload)
 	spec.MaxConcurrent = 1
 	graph.Operators[0].Logic = spec
 	cfg := engine.DefaultConfig(graph)
@@ -100,7 +102,7 @@ func TestAbortedSnapshotWithALostAnswerFreesItsPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := NewJob(4, cfg, DefaultConfig(3), nil, sim.Config{})
+	job, err := simenv.NewJob(4, cfg, simenv.DefaultConfig(3), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +116,7 @@ func TestAbortedSnapshotWithALostAnswerFreesItsPlace(t *testing.T) {
 	dropped := 0
 	for _, l := range job.Kernel.Links() {
 		l.SetDropFilter(func(msg any) bool {
-			from, to, payload, ok := Unwrap(msg)
+			from, to, payload, ok := simenv.Unwrap(msg)
 			if !ok || to != "coordinator" || from == "coordinator" || engine.Classify(payload) != engine.ClassTokens ||
 				job.Kernel.Now().Nanoseconds() > dropUntil {
 				return false

@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"math/rand/v2"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -67,13 +69,13 @@ func TestWorkloadsEqualReference(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				job := runWithFaults(t, cfg, DefaultConfig(3), 5, nil, 60*time.Second)
+				job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(3), 5, nil, 60*time.Second)
 				lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
 				if len(lost)+len(extra)+len(wrong) > 0 {
 					t.Errorf("lost %d %v, extra %d %v, wrong %d %v", len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 				}
 				if mode != protocol.ModeAtLeastOnce {
-					checkCuts(t, job.Recorder.Events())
+					simenvtest.CheckCuts(t, job.Recorder.Events())
 				}
 			})
 		}
@@ -92,16 +94,16 @@ func TestWorkloadsExactlyOnceUnderCrashes(t *testing.T) {
 			}
 			for seed := uint64(1); seed <= 5; seed++ {
 				rng := rand.New(rand.NewPCG(seed, 11))
-				faults := randomFaults(rng, cfg.Graph.Tasks(), []string{"jm", "tm-0", "tm-1", "tm-2"}, 3, 60*time.Millisecond)
-				job := runWithFaults(t, cfg, DefaultConfig(3), seed, faults, 60*time.Second)
+				faults := simenvtest.RandomFaults(rng, cfg.Graph.Tasks(), []string{"jm", "tm-0", "tm-1", "tm-2"}, 3, 60*time.Millisecond)
+				job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(3), seed, faults, 60*time.Second)
 				lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
 				if len(lost)+len(extra)+len(wrong) > 0 {
 					t.Errorf("seed %d faults %v: lost %d %v, extra %d %v, wrong %d %v", seed, faults,
 						len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 				}
-				checkCuts(t, job.Recorder.Events())
-				checkRestores(t, job.Recorder.Events())
-				t.Logf("seed %d: %d failovers", seed, countKind(job, trace.KindJobFailover))
+				simenvtest.CheckCuts(t, job.Recorder.Events())
+				simenvtest.CheckRestores(t, job.Recorder.Events())
+				t.Logf("seed %d: %d failovers", seed, simenvtest.CountKind(job, trace.KindJobFailover))
 			}
 		})
 	}

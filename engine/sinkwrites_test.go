@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"math/rand/v2"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -26,14 +28,14 @@ func TestBatchedSinkWritesAreJudgedLikePerRecordOnes(t *testing.T) {
 		failed := 0
 		for seed := uint64(1); seed <= 4; seed++ {
 			rng := rand.New(rand.NewPCG(seed, 7))
-			faults := randomFaults(rng, cfg.Graph.Tasks(), hosts, 3, 300*time.Millisecond)
+			faults := simenvtest.RandomFaults(rng, cfg.Graph.Tasks(), hosts, 3, 300*time.Millisecond)
 			var results [2]checker.Result
 			var reports [2]checker.Report
 			for i, batch := range []bool{false, true} {
 				cfg.BatchSinkWrites = batch
-				job := runWithFaults(t, cfg, DefaultConfig(4), seed, faults, 60*time.Second)
+				job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(4), seed, faults, 60*time.Second)
 				events := job.Recorder.Events()
-				if got := countKind(job, trace.KindSinkWrites) > 0; got != batch {
+				if got := simenvtest.CountKind(job, trace.KindSinkWrites) > 0; got != batch {
 					t.Fatalf("%s seed %d: BatchSinkWrites %v, but sink.writes traced: %v", sink, seed, batch, got)
 				}
 				results[i] = checker.ExactlyOnce(events, ref)

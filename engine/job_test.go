@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/sim"
 )
 
@@ -23,7 +24,7 @@ func committed(rt *engine.Runtime) map[string][]int64 {
 
 func TestBoundedKeyedSumExactlyOnce(t *testing.T) {
 	cfg := engine.DefaultConfig(engine.KeyedSumGraph(4, 300, 0, engine.TwoPhaseCommit))
-	job, err := NewJob(1, cfg, DefaultConfig(4), nil, sim.Config{})
+	job, err := simenv.NewJob(1, cfg, simenv.DefaultConfig(4), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,11 @@
-package engine
+package tokens
 
 import (
 	"fmt"
 	"time"
 )
 
-// TokenScript is a hand-written Chandy-Lamport exercise for a Tokens operator: which
+// Script is a hand-written Chandy-Lamport exercise for a Workload operator: which
 // transfers the processes make and when, and when which process starts a snapshot. Times are
 // the Env's clock (virtual time since the run began, for a job started at time zero).
 //
@@ -23,7 +23,7 @@ import (
 // those due since it began once it has read the id counter back). Once the script has ended (End), the coordinator starts
 // periodic snapshots, as without a script; they are what lets the job finish, which it does
 // only after End and once every scripted snapshot has been taken or aborted.
-type TokenScript struct {
+type Script struct {
 	// Transfers are in time order; each process makes its own in this order.
 	Transfers []ScriptedTransfer
 	// Snapshots are in time order.
@@ -47,7 +47,7 @@ type ScriptedSnapshot struct {
 }
 
 // validate checks the script against n processes and their links.
-func (sc *TokenScript) validate(n int, linked map[[2]int]bool) error {
+func (sc *Script) validate(n int, linked map[[2]int]bool) error {
 	if sc.End < 0 {
 		return fmt.Errorf("script: negative End %v", sc.End)
 	}

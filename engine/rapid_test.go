@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"pgregory.net/rapid"
 )
 
@@ -35,18 +37,18 @@ func TestExactlyOnceProperty(t *testing.T) {
 		for i := range par {
 			hosts = append(hosts, fmt.Sprintf("tm-%d", i))
 		}
-		var faults []fault
+		var faults []simenvtest.Fault
 		for range rapid.IntRange(0, 4).Draw(rt, "faults") {
-			f := fault{
-				at:   time.Duration(rapid.IntRange(0, 200).Draw(rt, "atMs")) * time.Millisecond,
-				kind: rapid.SampledFrom([]string{"task", "host", "coordinator"}).Draw(rt, "kind"),
-				down: time.Duration(rapid.IntRange(0, 100).Draw(rt, "downMs")) * time.Millisecond,
+			f := simenvtest.Fault{
+				At:   time.Duration(rapid.IntRange(0, 200).Draw(rt, "atMs")) * time.Millisecond,
+				Kind: rapid.SampledFrom([]string{"task", "host", "coordinator"}).Draw(rt, "kind"),
+				Down: time.Duration(rapid.IntRange(0, 100).Draw(rt, "downMs")) * time.Millisecond,
 			}
-			switch f.kind {
+			switch f.Kind {
 			case "task":
-				f.name = rapid.SampledFrom(cfg.Graph.Tasks()).Draw(rt, "task")
+				f.Name = rapid.SampledFrom(cfg.Graph.Tasks()).Draw(rt, "task")
 			case "host":
-				f.name = rapid.SampledFrom(hosts).Draw(rt, "host")
+				f.Name = rapid.SampledFrom(hosts).Draw(rt, "host")
 			}
 			faults = append(faults, f)
 		}
@@ -55,7 +57,7 @@ func TestExactlyOnceProperty(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		job, err := runJob(cfg, DefaultConfig(par), seed, faults, 60*time.Second)
+		job, err := simenvtest.RunJob(cfg, simenv.DefaultConfig(par), seed, faults, 60*time.Second)
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -64,8 +66,8 @@ func TestExactlyOnceProperty(t *testing.T) {
 			rt.Fatalf("lost %d %v, extra %d %v, wrong %d %v", len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 		}
 		events := job.Recorder.Events()
-		checkCuts(t, events)
-		checkRestores(t, events)
-		checkIDsAndRecovery(t, events)
+		simenvtest.CheckCuts(t, events)
+		simenvtest.CheckRestores(t, events)
+		simenvtest.CheckIDsAndRecovery(t, events)
 	})
 }

@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"math/rand/v2"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -43,9 +45,9 @@ func TestUnalignedBeatsAlignmentUnderBackpressure(t *testing.T) {
 		cfg := modeConfig(mode, engine.TwoPhaseCommit)
 		cfg.RecordCost = 20 * time.Microsecond
 		cfg.Graph.Operators[2].RecordCost = 200 * time.Microsecond // a slow sink
-		job := runWithFaults(t, cfg, DefaultConfig(4), 1, nil, 60*time.Second)
+		job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(4), 1, nil, 60*time.Second)
 		latency[mode] = checkpointLatency(job.Recorder.Events())
-		state := channelStateRecords(job)
+		state := simenvtest.ChannelStateRecords(job)
 		if mode == protocol.ModeAligned && state != 0 {
 			t.Errorf("aligned checkpoints recorded %d channel-state records", state)
 		}
@@ -69,8 +71,8 @@ func TestAtLeastOnceModeLosesNothing(t *testing.T) {
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 7))
-		faults := randomFaults(rng, cfg.Graph.Tasks(), []string{"jm", "tm-0", "tm-1", "tm-2", "tm-3"}, 3, 150*time.Millisecond)
-		job := runWithFaults(t, cfg, DefaultConfig(4), seed, faults, 60*time.Second)
+		faults := simenvtest.RandomFaults(rng, cfg.Graph.Tasks(), []string{"jm", "tm-0", "tm-1", "tm-2", "tm-3"}, 3, 150*time.Millisecond)
+		job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(4), seed, faults, 60*time.Second)
 		lost, _, _ := diffOutput(ref.OutputValues(), committed(job.Runtime))
 		if len(lost) > 0 {
 			t.Errorf("seed %d: lost %d records %v", seed, len(lost), head(lost))
@@ -88,7 +90,7 @@ func TestSavepointCommitsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := NewJob(1, cfg, DefaultConfig(2), nil, simConfig())
+	job, err := simenv.NewJob(1, cfg, simenv.DefaultConfig(2), nil, simConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,16 +153,16 @@ func TestOvertakenOutputRestored(t *testing.T) {
 	}
 	for cp := uint64(1); cp <= 4; cp++ {
 		for _, host := range []string{"tm-0", "tm-3"} {
-			f := fault{kind: "host", name: host, down: 20 * time.Millisecond,
-				on: func(e trace.Event) bool { return e.Kind == trace.KindCheckpointComplete && e.CP == cp }}
-			job := runWithFaults(t, cfg, DefaultConfig(4), cp, []fault{f}, 60*time.Second)
+			f := simenvtest.Fault{Kind: "host", Name: host, Down: 20 * time.Millisecond,
+				On: func(e trace.Event) bool { return e.Kind == trace.KindCheckpointComplete && e.CP == cp }}
+			job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(4), cp, []simenvtest.Fault{f}, 60*time.Second)
 			lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
 			if len(lost)+len(extra)+len(wrong) > 0 {
 				t.Errorf("crash of %s after checkpoint %d: lost %d %v, extra %d %v, wrong %d %v", host, cp,
 					len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 			}
-			checkCuts(t, job.Recorder.Events())
-			checkRestores(t, job.Recorder.Events())
+			simenvtest.CheckCuts(t, job.Recorder.Events())
+			simenvtest.CheckRestores(t, job.Recorder.Events())
 		}
 	}
 }

@@ -1,10 +1,12 @@
-package simenv
+package engine_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -23,41 +25,18 @@ func TestCoordinatorCrashAtEveryStep(t *testing.T) {
 	for _, kind := range []string{trace.KindCheckpointPersist, trace.KindCheckpointComplete, trace.KindNotifyComplete} {
 		for _, how := range []string{"coordinator", "host"} {
 			t.Run(kind+"/"+how, func(t *testing.T) {
-				f := fault{kind: how, name: "jm", down: 50 * time.Millisecond,
-					on: func(e trace.Event) bool { return e.Kind == kind && e.CP == 3 }}
-				job := runWithFaults(t, cfg, DefaultConfig(3), 1, []fault{f}, 60*time.Second)
+				f := simenvtest.Fault{Kind: how, Name: "jm", Down: 50 * time.Millisecond,
+					On: func(e trace.Event) bool { return e.Kind == kind && e.CP == 3 }}
+				job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(3), 1, []simenvtest.Fault{f}, 60*time.Second)
 				lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
 				if len(lost)+len(extra)+len(wrong) > 0 {
 					t.Errorf("lost %d %v, extra %d %v, wrong %d %v", len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 				}
-				checkIDsAndRecovery(t, job.Recorder.Events())
-				if countKind(job, trace.KindCoordinatorRecover) != 1 {
-					t.Errorf("%d coordinator recoveries, want 1", countKind(job, trace.KindCoordinatorRecover))
+				simenvtest.CheckIDsAndRecovery(t, job.Recorder.Events())
+				if simenvtest.CountKind(job, trace.KindCoordinatorRecover) != 1 {
+					t.Errorf("%d coordinator recoveries, want 1", simenvtest.CountKind(job, trace.KindCoordinatorRecover))
 				}
 			})
-		}
-	}
-}
-
-// checkIDsAndRecovery checks that triggered ids strictly increase across coordinator
-// incarnations and that every recovery restores at least the latest checkpoint whose
-// completion was traced.
-func checkIDsAndRecovery(t *testing.T, events []trace.Event) {
-	t.Helper()
-	var lastTrigger, lastComplete uint64
-	for _, e := range events {
-		switch e.Kind {
-		case trace.KindCheckpointTrigger:
-			if e.CP <= lastTrigger {
-				t.Errorf("seq %d: checkpoint %d triggered after %d", e.Seq, e.CP, lastTrigger)
-			}
-			lastTrigger = e.CP
-		case trace.KindCheckpointComplete:
-			lastComplete = max(lastComplete, e.CP)
-		case trace.KindCoordinatorRecover, trace.KindJobFailover:
-			if e.CP < lastComplete {
-				t.Errorf("seq %d: %s from %d, but %d completed", e.Seq, e.Kind, e.CP, lastComplete)
-			}
 		}
 	}
 }
@@ -72,7 +51,7 @@ func TestStorageAndCommitFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
-		job, err := NewJob(seed, cfg, DefaultConfig(3), nil, sim.Config{})
+		job, err := simenv.NewJob(seed, cfg, simenv.DefaultConfig(3), nil, sim.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,9 +79,9 @@ func TestStorageAndCommitFaults(t *testing.T) {
 		if len(lost)+len(extra)+len(wrong) > 0 {
 			t.Errorf("seed %d: lost %d %v, extra %d %v, wrong %d %v", seed, len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 		}
-		checkIDsAndRecovery(t, job.Recorder.Events())
+		simenvtest.CheckIDsAndRecovery(t, job.Recorder.Events())
 		t.Logf("seed %d: %d storage ops, %d aborted checkpoints, %d failovers", seed, ops,
-			countKind(job, trace.KindCheckpointAbort), countKind(job, trace.KindJobFailover))
+			simenvtest.CountKind(job, trace.KindCheckpointAbort), simenvtest.CountKind(job, trace.KindJobFailover))
 	}
 }
 
@@ -117,7 +96,7 @@ func TestTolerableFailuresTriggerFailover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := NewJob(1, cfg, DefaultConfig(2), nil, sim.Config{})
+	job, err := simenv.NewJob(1, cfg, simenv.DefaultConfig(2), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +121,7 @@ func TestTolerableFailuresTriggerFailover(t *testing.T) {
 		}
 	}
 	if failovers == 0 {
-		t.Errorf("no failover for exceeded tolerable failures; %d checkpoints aborted", countKind(job, trace.KindCheckpointAbort))
+		t.Errorf("no failover for exceeded tolerable failures; %d checkpoints aborted", simenvtest.CountKind(job, trace.KindCheckpointAbort))
 	}
 	lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
 	if len(lost)+len(extra)+len(wrong) > 0 {

@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"testing"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -47,7 +49,7 @@ func TestFinishedSourceCrashingAsItExits(t *testing.T) {
 	cfg := fanInConfig()
 	// The checkpoint whose notification lets the early source exit, from the same run
 	// without faults.
-	clean := runWithFaults(t, cfg, DefaultConfig(1), 1, nil, 30*time.Second)
+	clean := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(1), 1, nil, 30*time.Second)
 	var final uint64
 	for _, e := range clean.Recorder.Events() {
 		if e.Task != "early-0" {
@@ -60,11 +62,11 @@ func TestFinishedSourceCrashingAsItExits(t *testing.T) {
 			break
 		}
 	}
-	f := fault{kind: "task", name: "early-0",
-		on: func(e trace.Event) bool {
+	f := simenvtest.Fault{Kind: "task", Name: "early-0",
+		On: func(e trace.Event) bool {
 			return e.Kind == trace.KindNotifyComplete && e.Task == "early-0" && e.CP == final
 		}}
-	job := runWithFaults(t, cfg, DefaultConfig(1), 1, []fault{f}, 30*time.Second)
+	job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(1), 1, []simenvtest.Fault{f}, 30*time.Second)
 	exactOutput(t, cfg, job)
 	events := job.Recorder.Events()
 	crashed, carried := false, 0
@@ -84,7 +86,7 @@ func TestFinishedSourceCrashingAsItExits(t *testing.T) {
 	if res := checker.ConsistentCut(events, checker.Reference{}); len(res.Violations) > 0 {
 		t.Errorf("%d checkpoints carried the crashed early-0's final snapshot; the checker says %v", carried, res.Violations)
 	}
-	checkCuts(t, events)
+	simenvtest.CheckCuts(t, events)
 }
 
 func tookNoSnapshot(events []trace.Event, task string, cp uint64) bool {

@@ -1,4 +1,4 @@
-package simenv
+package tokens_test
 
 import (
 	"fmt"
@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/engine/tokens"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -15,7 +18,7 @@ import (
 // tokenGraph is a ring of five processes with two chords (cycles of several lengths), and
 // two initiators.
 func tokenGraph() engine.Graph {
-	return engine.Graph{Operators: []engine.Operator{{Name: "tok", Parallelism: 5, Logic: engine.Tokens{
+	return engine.Graph{Operators: []engine.Operator{{Name: "tok", Parallelism: 5, Logic: tokens.Workload{
 		Links:            [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {0, 3}, {2, 0}},
 		Transfers:        200,
 		Interval:         500 * time.Microsecond,
@@ -40,10 +43,10 @@ func checkTokens(t *testing.T, events []trace.Event, total int64) {
 			if strings.HasPrefix(tokens, "-") {
 				t.Errorf("seq %d: %s holds %s tokens in its snapshot for %d", e.Seq, e.Task, tokens, e.CP)
 			}
-			sums[e.CP] += atoi(tokens)
+			sums[e.CP] += simenvtest.Atoi(tokens)
 			for _, a := range e.Attrs {
 				if len(a.Key) > len(trace.AttrChanTokensPrefix) && a.Key[:len(trace.AttrChanTokensPrefix)] == trace.AttrChanTokensPrefix {
-					sums[e.CP] += atoi(a.Value)
+					sums[e.CP] += simenvtest.Atoi(a.Value)
 				}
 			}
 		case trace.KindCheckpointComplete:
@@ -60,19 +63,19 @@ func TestTokensFailureFree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := runWithFaults(t, cfg, DefaultConfig(3), 1, nil, 30*time.Second)
+	job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(3), 1, nil, 30*time.Second)
 	got := job.Runtime.TokenBalances()
 	for task, want := range ref.Balances {
 		if got[task] != want {
 			t.Errorf("%s: balance %d, want %d", task, got[task], want)
 		}
 	}
-	if n := countKind(job, trace.KindCheckpointComplete); n < 3 {
+	if n := simenvtest.CountKind(job, trace.KindCheckpointComplete); n < 3 {
 		t.Errorf("only %d global snapshots", n)
 	}
 	checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
-	checkCuts(t, job.Recorder.Events())
-	t.Logf("%d snapshots, %d channel-state records, virtual %v", countKind(job, trace.KindCheckpointComplete), channelStateRecords(job), job.Kernel.Now())
+	simenvtest.CheckCuts(t, job.Recorder.Events())
+	t.Logf("%d snapshots, %d channel-state records, virtual %v", simenvtest.CountKind(job, trace.KindCheckpointComplete), simenvtest.ChannelStateRecords(job), job.Kernel.Now())
 }
 
 func TestTokensExactlyOnceUnderCrashes(t *testing.T) {
@@ -83,8 +86,8 @@ func TestTokensExactlyOnceUnderCrashes(t *testing.T) {
 	}
 	for seed := uint64(1); seed <= 6; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 13))
-		faults := randomFaults(rng, cfg.Graph.Tasks(), []string{"jm", "tm-0", "tm-1", "tm-2"}, 3, 90*time.Millisecond)
-		job := runWithFaults(t, cfg, DefaultConfig(3), seed, faults, 30*time.Second)
+		faults := simenvtest.RandomFaults(rng, cfg.Graph.Tasks(), []string{"jm", "tm-0", "tm-1", "tm-2"}, 3, 90*time.Millisecond)
+		job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(3), seed, faults, 30*time.Second)
 		got := job.Runtime.TokenBalances()
 		for task, want := range ref.Balances {
 			if got[task] != want {
@@ -92,15 +95,15 @@ func TestTokensExactlyOnceUnderCrashes(t *testing.T) {
 			}
 		}
 		checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
-		checkCuts(t, job.Recorder.Events())
-		checkRestores(t, job.Recorder.Events())
-		checkIDsAndRecovery(t, job.Recorder.Events())
-		t.Logf("seed %d: %d failovers, %d snapshots", seed, countKind(job, trace.KindJobFailover), countKind(job, trace.KindCheckpointComplete))
+		simenvtest.CheckCuts(t, job.Recorder.Events())
+		simenvtest.CheckRestores(t, job.Recorder.Events())
+		simenvtest.CheckIDsAndRecovery(t, job.Recorder.Events())
+		t.Logf("seed %d: %d failovers, %d snapshots", seed, simenvtest.CountKind(job, trace.KindJobFailover), simenvtest.CountKind(job, trace.KindCheckpointComplete))
 	}
 }
 
 // checkBalances compares the final balances with the reference.
-func checkBalances(t *testing.T, job *Job, ref *engine.Reference, context string) {
+func checkBalances(t *testing.T, job *simenv.Job, ref *engine.Reference, context string) {
 	t.Helper()
 	got := job.Runtime.TokenBalances()
 	for task, want := range ref.Balances {
@@ -114,7 +117,7 @@ func checkBalances(t *testing.T, job *Job, ref *engine.Reference, context string
 // least that lets every transfer be made, the processes must often wait for tokens to
 // arrive: made one every Interval regardless, the transfers would need about 27 each.
 func pairGraph(initial int64) engine.Graph {
-	return engine.Graph{Operators: []engine.Operator{{Name: "tok", Parallelism: 2, Logic: engine.Tokens{
+	return engine.Graph{Operators: []engine.Operator{{Name: "tok", Parallelism: 2, Logic: tokens.Workload{
 		Links:            [][2]int{{0, 1}, {1, 0}},
 		Transfers:        60,
 		Interval:         500 * time.Microsecond,
@@ -146,7 +149,7 @@ func TestTokensWaitForTokensTheyLack(t *testing.T) {
 		t.Fatalf("with %d tokens each the transfers cannot all be made, yet: %v", tightInitial-1, err)
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
-		job, err := NewJob(seed, cfg, DefaultConfig(2), nil, sim.Config{})
+		job, err := simenv.NewJob(seed, cfg, simenv.DefaultConfig(2), nil, sim.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,7 +179,7 @@ func TestTokensWaitForTokensTheyLack(t *testing.T) {
 		}
 		checkBalances(t, job, ref, context)
 		checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
-		checkCuts(t, job.Recorder.Events())
+		simenvtest.CheckCuts(t, job.Recorder.Events())
 	}
 }
 
@@ -194,7 +197,7 @@ func TestTokensSurviveLostOrders(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
-		job, err := NewJob(seed, cfg, DefaultConfig(3), nil, sim.Config{})
+		job, err := simenv.NewJob(seed, cfg, simenv.DefaultConfig(3), nil, sim.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +205,7 @@ func TestTokensSurviveLostOrders(t *testing.T) {
 		orders := 0
 		for _, l := range job.Kernel.Links() {
 			l.SetDropFilter(func(msg any) bool {
-				from, _, payload, ok := Unwrap(msg)
+				from, _, payload, ok := simenv.Unwrap(msg)
 				if !ok || from != "coordinator" || engine.Classify(payload) != engine.ClassTokens {
 					return false
 				}
@@ -219,12 +222,12 @@ func TestTokensSurviveLostOrders(t *testing.T) {
 		context := fmt.Sprintf("seed %d", seed)
 		checkBalances(t, job, ref, context)
 		checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
-		checkCuts(t, job.Recorder.Events())
-		checkIDsAndRecovery(t, job.Recorder.Events())
-		if countKind(job, trace.KindCheckpointTrigger) == countKind(job, trace.KindCheckpointComplete) {
+		simenvtest.CheckCuts(t, job.Recorder.Events())
+		simenvtest.CheckIDsAndRecovery(t, job.Recorder.Events())
+		if simenvtest.CountKind(job, trace.KindCheckpointTrigger) == simenvtest.CountKind(job, trace.KindCheckpointComplete) {
 			t.Errorf("%s: every snapshot completed, the one whose order was lost too", context)
 		}
-		t.Logf("%s: %d orders, %d failovers, %d snapshots", context, orders, countKind(job, trace.KindJobFailover), countKind(job, trace.KindCheckpointComplete))
+		t.Logf("%s: %d orders, %d failovers, %d snapshots", context, orders, simenvtest.CountKind(job, trace.KindJobFailover), simenvtest.CountKind(job, trace.KindCheckpointComplete))
 	}
 }
 
@@ -244,7 +247,7 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	const seed = 2
-	clean := runWithFaults(t, cfg, DefaultConfig(3), seed, nil, 30*time.Second)
+	clean := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(3), seed, nil, 30*time.Second)
 	var lastComplete, firstFinish int64
 	for _, e := range clean.Recorder.Events() {
 		switch {
@@ -258,7 +261,7 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 		t.Fatal("the failure-free run finished no process")
 	}
 
-	job, err := NewJob(seed, cfg, DefaultConfig(3), nil, sim.Config{})
+	job, err := simenv.NewJob(seed, cfg, simenv.DefaultConfig(3), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +269,7 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 	dropped := 0
 	for _, l := range job.Kernel.Links() {
 		l.SetDropFilter(func(msg any) bool {
-			from, to, payload, ok := Unwrap(msg)
+			from, to, payload, ok := simenv.Unwrap(msg)
 			now := job.Kernel.Now().Nanoseconds()
 			if !ok || from != "coordinator" || to != "tok-1" || engine.Classify(payload) != engine.ClassTokens ||
 				now < lastComplete || now > firstFinish {
@@ -288,7 +291,7 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 	}
 	checkBalances(t, job, ref, "lost finish order")
 	checkTokens(t, job.Recorder.Events(), ref.TokenTotal)
-	checkCuts(t, job.Recorder.Events())
+	simenvtest.CheckCuts(t, job.Recorder.Events())
 }
 
 // TestTokenCoordinatorStopsWhenTheJobIsDone: once every process of a finished token job has
@@ -297,7 +300,7 @@ func TestTokensFinishDespiteALostFinishOrder(t *testing.T) {
 func TestTokenCoordinatorStopsWhenTheJobIsDone(t *testing.T) {
 	cfg := engine.DefaultConfig(tokenGraph())
 	cfg.Store.Readers = 0
-	job, err := NewJob(1, cfg, DefaultConfig(3), nil, sim.Config{})
+	job, err := simenv.NewJob(1, cfg, simenv.DefaultConfig(3), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +310,7 @@ func TestTokenCoordinatorStopsWhenTheJobIsDone(t *testing.T) {
 	if r := job.RunUntilFinished(30 * time.Second); r != sim.StopStopped {
 		t.Fatalf("run ended with %v, not finished", r)
 	}
-	interval := cfg.Graph.Operators[0].Logic.(engine.Tokens).SnapshotInterval
+	interval := cfg.Graph.Operators[0].Logic.(tokens.Workload).SnapshotInterval
 	if r := job.Kernel.RunFor(10 * interval); r != sim.StopIdle {
 		t.Errorf("after the job finished, a run of %v ended with %v and %d events still queued, want idle", 10*interval, r, job.Kernel.Pending())
 	}

@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"testing"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -26,7 +28,7 @@ func TestDroppedBarriersAndControl(t *testing.T) {
 				t.Fatal(err)
 			}
 			for seed := uint64(1); seed <= 4; seed++ {
-				job, err := NewJob(seed, cfg, DefaultConfig(3), nil, sim.Config{})
+				job, err := simenv.NewJob(seed, cfg, simenv.DefaultConfig(3), nil, sim.Config{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -35,7 +37,7 @@ func TestDroppedBarriersAndControl(t *testing.T) {
 				dropped := 0
 				for _, h := range job.Kernel.Links() {
 					h.SetDropFilter(func(msg any) bool {
-						_, _, payload, ok := Unwrap(msg)
+						_, _, payload, ok := simenv.Unwrap(msg)
 						if !ok || job.Kernel.Now() > sim.Time(150*time.Millisecond) {
 							return false
 						}
@@ -59,9 +61,9 @@ func TestDroppedBarriersAndControl(t *testing.T) {
 				if len(lost)+len(extra)+len(wrong) > 0 {
 					t.Errorf("seed %d: lost %d %v, extra %d %v, wrong %d %v", seed, len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 				}
-				checkCuts(t, job.Recorder.Events())
+				simenvtest.CheckCuts(t, job.Recorder.Events())
 				t.Logf("seed %d: %d messages dropped, %d checkpoints aborted, %d completed", seed, dropped,
-					countKind(job, trace.KindCheckpointAbort), countKind(job, trace.KindCheckpointComplete))
+					simenvtest.CountKind(job, trace.KindCheckpointAbort), simenvtest.CountKind(job, trace.KindCheckpointComplete))
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package simenv
+package engine_test
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -44,7 +46,7 @@ func TestInlineStateUnderTargetedCrashes(t *testing.T) {
 				cfg.Checkpoint.RetainedCheckpoints = 1
 				cfg.InlineStateBytes = threshold
 				rng := rand.New(rand.NewPCG(seed, uint64(threshold)))
-				var fs []fault
+				var fs []simenvtest.Fault
 				for range 3 {
 					kind := kinds[rng.IntN(len(kinds))]
 					nth := 1 + rng.IntN(6)
@@ -61,19 +63,19 @@ func TestInlineStateUnderTargetedCrashes(t *testing.T) {
 						count++
 						return count == nth
 					}
-					f := fault{on: on, kind: "task", name: target}
+					f := simenvtest.Fault{On: on, Kind: "task", Name: target}
 					switch {
 					case target == "" || rng.IntN(3) == 0:
-						f.kind, f.name = "coordinator", fmt.Sprintf("%s#%d", kind, nth)
-						f.down = time.Duration(rng.IntN(50)) * time.Millisecond
+						f.Kind, f.Name = "coordinator", fmt.Sprintf("%s#%d", kind, nth)
+						f.Down = time.Duration(rng.IntN(50)) * time.Millisecond
 					case rng.IntN(2) == 0:
-						f.kind, f.name = "host", hosts[1+rng.IntN(3)]
-						f.down = time.Duration(rng.IntN(100)) * time.Millisecond
+						f.Kind, f.Name = "host", hosts[1+rng.IntN(3)]
+						f.Down = time.Duration(rng.IntN(100)) * time.Millisecond
 					}
 					fs = append(fs, f)
 				}
 				name := fmt.Sprintf("%s/%d/seed%d", mode, threshold, seed)
-				job, err := runJob(cfg, DefaultConfig(3), seed, fs, 60*time.Second)
+				job, err := simenvtest.RunJob(cfg, simenv.DefaultConfig(3), seed, fs, 60*time.Second)
 				if err != nil {
 					t.Errorf("%s: %v", name, err)
 					continue
@@ -85,8 +87,8 @@ func TestInlineStateUnderTargetedCrashes(t *testing.T) {
 				if lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime)); len(lost)+len(extra)+len(wrong) > 0 {
 					t.Errorf("%s: lost %d %v, extra %d %v, wrong %d %v", name, len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 				}
-				checkCuts(t, job.Recorder.Events())
-				checkRestores(t, job.Recorder.Events())
+				simenvtest.CheckCuts(t, job.Recorder.Events())
+				simenvtest.CheckRestores(t, job.Recorder.Events())
 				runs++
 				if job.Runtime.Attempt() > 1 {
 					restarted++
