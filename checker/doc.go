@@ -19,10 +19,10 @@
 // snapshot.taken for it), or the reference lacks what the property needs (no expected
 // output, no trace hash, no liveness bound), or a liveness deadline lies beyond the end of
 // the trace, or porcupine could not decide a history within its budget of model steps
-// (Options.LinzSteps). Each of these is a function of the trace and the reference alone:
+// (Options.SearchSteps). Each of these is a function of the trace and the reference alone:
 // porcupine's search visits a history in an order fixed by the history, so it runs out of
 // steps at the same point on every machine and at any load. The one exception is
-// porcupine's wall-clock safety net (Options.LinzTimeout, a minute by default), there for a
+// porcupine's wall-clock safety net (Options.SearchTimeout, a minute by default), there for a
 // search whose steps are unexpectedly slow; when it fires, the note says so. It can only
 // turn a decided verdict into unknown, never pass into fail or back.
 //

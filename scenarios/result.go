@@ -45,11 +45,12 @@ type RunOptions struct {
 	Trace io.Writer
 	// Build names the build that runs, for the trace header.
 	Build string
-	// StoreHistoryHTML and SinkVisibilityHTML, when set, are files that receive porcupine's
-	// picture of the completed-checkpoint store's history (durable-before-visible) or of
-	// what the sink's readers saw (sink-visibility) when that history is not linearizable.
-	// Nothing is written to a file whose history is fine.
-	StoreHistoryHTML, SinkVisibilityHTML string
+	// StoreHistoryPicture and SinkVisibilityPicture, when not nil, receive porcupine's
+	// picture (an HTML page) of the completed-checkpoint store's history
+	// (durable-before-visible) or of what the sink's readers saw (sink-visibility) when that
+	// history is not linearizable (checker.Options). Nothing is written to a writer whose
+	// history is fine.
+	StoreHistoryPicture, SinkVisibilityPicture io.Writer
 }
 
 // Violation is one property violation with the first event that shows it.

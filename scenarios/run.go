@@ -145,7 +145,7 @@ func (r *simRun) judge(res *Result) {
 		props = append(props, p)
 	}
 	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: props, MaxViolations: maxViolations,
-		StoreHistoryHTML: r.opts.StoreHistoryHTML, SinkVisibilityHTML: r.opts.SinkVisibilityHTML})
+		StoreHistoryPicture: r.opts.StoreHistoryPicture, SinkVisibilityPicture: r.opts.SinkVisibilityPicture})
 	var undecided []string
 	for _, result := range report.Results {
 		switch result.Verdict {
