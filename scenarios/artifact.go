@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 )
 
@@ -34,13 +35,13 @@ type Artifact struct {
 	Schedule faults.Schedule `json:"schedule"`
 	// Build names the build that wrote the artifact. A replay on the same build must give
 	// the same trace hash; a different hash there is nondeterminism.
-	Build       string      `json:"build"`
-	TraceHash   string      `json:"trace_hash"`
-	Events      uint64      `json:"events"`
-	Verdict     string      `json:"verdict"`
-	LimitReason string      `json:"limit_reason,omitempty"`
-	Violations  []Violation `json:"violations"`
-	Panic       string      `json:"panic,omitempty"`
+	Build       string              `json:"build"`
+	TraceHash   string              `json:"trace_hash"`
+	Events      uint64              `json:"events"`
+	Verdict     string              `json:"verdict"`
+	LimitReason string              `json:"limit_reason,omitempty"`
+	Violations  []checker.Violation `json:"violations"`
+	Panic       string              `json:"panic,omitempty"`
 	// ShrunkFrom names the artifact this one was shrunk from, if any.
 	ShrunkFrom string `json:"shrunk_from,omitempty"`
 }
@@ -57,7 +58,7 @@ func NewArtifact(plan *Plan, result *Result, build string) *Artifact {
 		Events:      result.Events,
 		Verdict:     result.Verdict,
 		LimitReason: result.LimitReason,
-		Violations:  append([]Violation(nil), result.Violations...),
+		Violations:  slices.Clone(result.Violations),
 		Panic:       result.Panic,
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ckptsim/ckptsim/checker"
 )
 
 // sampleArtifact is the artifact of a failed run of a built-in negative control.
@@ -24,8 +26,8 @@ func sampleArtifact(t testing.TB) *Artifact {
 		Verdict:   VerdictFail,
 		TraceHash: strings.Repeat("ab", 32),
 		Events:    1234,
-		Violations: []Violation{{
-			Property: PropertyConsistentCut, Message: "recv.source-0 + chan.source-0 = 40, sent = 41", Seq: 812, T: 1_250_000_000, Task: "sum-0", CP: 4,
+		Violations: []checker.Violation{{
+			Property: checker.PropConsistentCut, Message: "recv.source-0 + chan.source-0 = 40, sent = 41", Seq: 812, T: 1_250_000_000, Task: "sum-0", CP: 4,
 		}},
 	}
 	return NewArtifact(p, r, "test-build")

@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/ckptsim/ckptsim/engine"
+import (
+	"github.com/ckptsim/ckptsim/checker"
+	"github.com/ckptsim/ckptsim/engine"
+)
 
 // The words a scenario file may use. Each list is in the order documentation shows it.
 
@@ -86,30 +89,24 @@ func plantedBugNames() []string {
 	return names
 }
 
-// Properties the checkers verify (DESIGN.md section 5). Determinism is checked by replaying,
-// not inside one run, so a scenario cannot list it.
-const (
-	PropertyExactlyOnce          = "exactly-once"
-	PropertyAtLeastOnce          = "at-least-once"
-	PropertyConsistentCut        = "consistent-cut"
-	PropertyRestoreFidelity      = "restore-fidelity"
-	PropertyListenerContract     = "listener-contract"
-	PropertyDurableBeforeVisible = "durable-before-visible"
-	PropertySinkVisibility       = "sink-visibility"
-	PropertyLiveness             = "liveness"
-	// PropertyCheckpointOutcome: every checkpoint asked for completes or aborts with a
-	// reason, none vanishes.
-	PropertyCheckpointOutcome = "checkpoint-outcome"
-	// PropertyWellFormed checks the trace itself (sequence numbers, fields the other
-	// checkers read); every run checks it.
-	PropertyWellFormed = "well-formed"
-)
+// Properties lists every property a scenario may name (in check and expect.property), in
+// checker.AllProperties order. The names are checker's own (checker.Property), so a scenario
+// file, a report and an artifact spell a property one way; determinism is left out, since it
+// is judged by replaying a run, not inside one.
+var Properties = scenarioProperties()
 
-// Properties lists every property a scenario may name.
-var Properties = []string{
-	PropertyWellFormed, PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity,
-	PropertyListenerContract, PropertyCheckpointOutcome, PropertyDurableBeforeVisible, PropertySinkVisibility, PropertyLiveness,
+func scenarioProperties() []checker.Property {
+	var props []checker.Property
+	for _, p := range checker.AllProperties {
+		if p != checker.PropDeterminism {
+			props = append(props, p)
+		}
+	}
+	return props
 }
+
+// propertyNames is Properties as strings, for messages about a scenario file.
+func propertyNames() []string { return propertyStrings(Properties) }
 
 // Verdicts of one run.
 const (

@@ -1,18 +1,22 @@
 package scenarios
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/ckptsim/ckptsim/checker"
+)
 
 // PropertiesToCheck returns the properties a run of s is judged by, in Properties order: the
 // scenario's own list if it gives one, else the default set for its mode and sink; the
 // property a negative control expects to fail is always among them.
-func PropertiesToCheck(s *Scenario) []string {
+func PropertiesToCheck(s *Scenario) []checker.Property {
 	chosen := s.Check
 	if len(chosen) == 0 {
 		chosen = defaultProperties(s)
 	}
-	var out []string
+	var out []checker.Property
 	for _, p := range Properties {
-		if slices.Contains(chosen, p) || p == s.Expect.Property || p == PropertyWellFormed {
+		if slices.Contains(chosen, p) || p == s.Expect.Property || p == checker.PropWellFormed {
 			out = append(out, p)
 		}
 	}
@@ -30,26 +34,26 @@ func PropertiesToCheck(s *Scenario) []string {
 // sink; it is exact only when the mode aligns (or stores channel state) and the sink commits
 // transactionally or idempotently; transactional sinks also promise that readers see only
 // committed, growing output.
-func defaultProperties(s *Scenario) []string {
-	props := []string{PropertyRestoreFidelity, PropertyLiveness, PropertyCheckpointOutcome}
+func defaultProperties(s *Scenario) []checker.Property {
+	props := []checker.Property{checker.PropRestoreFidelity, checker.PropLiveness, checker.PropCheckpointOutcome}
 	if s.Mode != ModeAtLeastOnce {
-		props = append(props, PropertyConsistentCut)
+		props = append(props, checker.PropConsistentCut)
 	}
 	if s.Mode == ModeChandyLamport {
 		return props
 	}
-	props = append(props, PropertyListenerContract, PropertyDurableBeforeVisible)
+	props = append(props, checker.PropListenerContract, checker.PropDurableVisible)
 	if s.Sink == nil {
 		return props
 	}
-	props = append(props, PropertyAtLeastOnce)
+	props = append(props, checker.PropAtLeastOnce)
 	exactMode := s.Mode != ModeAtLeastOnce
 	exactSink := s.Sink.Kind == SinkTwoPhaseCommit || s.Sink.Kind == SinkIdempotent
 	if exactMode && exactSink {
-		props = append(props, PropertyExactlyOnce)
+		props = append(props, checker.PropExactlyOnce)
 	}
 	if s.Sink.Kind == SinkTwoPhaseCommit {
-		props = append(props, PropertySinkVisibility)
+		props = append(props, checker.PropSinkVisibility)
 	}
 	return props
 }

@@ -1,11 +1,11 @@
 package scenarios
 
 import (
-	"fmt"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 )
 
@@ -30,7 +30,7 @@ type Plan struct {
 	// Options are other derived settings, in a fixed order, for printing.
 	Options []Option
 	// Properties are the properties the run will check, in Properties order.
-	Properties []string
+	Properties []checker.Property
 }
 
 // Option is one derived setting of a plan.
@@ -53,28 +53,6 @@ type RunOptions struct {
 	StoreHistoryPicture, SinkVisibilityPicture io.Writer
 }
 
-// Violation is one property violation with the first event that shows it.
-type Violation struct {
-	Property string `json:"property"`
-	Message  string `json:"message"`
-	Seq      uint64 `json:"seq"`
-	T        int64  `json:"t"`
-	Task     string `json:"task"`
-	CP       uint64 `json:"cp"`
-}
-
-// String renders the violation on one line.
-func (v Violation) String() string {
-	where := fmt.Sprintf("seq %d, t=%s", v.Seq, Duration(v.T))
-	if v.Task != "" {
-		where += ", task " + v.Task
-	}
-	if v.CP != 0 {
-		where += fmt.Sprintf(", cp %d", v.CP)
-	}
-	return fmt.Sprintf("%s: %s (%s)", v.Property, v.Message, where)
-}
-
 // Result is what one run showed. Its JSON form is the line `simrun run -json` prints.
 type Result struct {
 	Scenario string `json:"scenario"`
@@ -82,11 +60,13 @@ type Result struct {
 	Verdict  string `json:"verdict"`
 	// Expected is the scenario's expected verdict; ExpectedProperty the property a negative
 	// control expects to fail.
-	Expected         string      `json:"expected"`
-	ExpectedProperty string      `json:"expected_property,omitempty"`
-	Unexpected       bool        `json:"unexpected"`
-	Why              string      `json:"why,omitempty"` // what was unexpected
-	Violations       []Violation `json:"violations"`
+	Expected         string           `json:"expected"`
+	ExpectedProperty checker.Property `json:"expected_property,omitempty"`
+	Unexpected       bool             `json:"unexpected"`
+	Why              string           `json:"why,omitempty"` // what was unexpected
+	// Violations are the checkers' own (checker.Violation, one text form everywhere), plus
+	// the invariant violation of a run that panicked (PropertyInvariant).
+	Violations []checker.Violation `json:"violations"`
 	// Unexercised lists the properties the run gave no occasion to judge, each with what
 	// never happened ("restore-fidelity (no task.restore from a checkpoint: ...)"): they are
 	// not passes, and the verdict claims nothing for them.
@@ -127,34 +107,46 @@ func (r *Result) Judge(e Expect) {
 			r.Why += ": " + r.LimitReason
 		}
 	case e.Verdict == VerdictPass && r.Verdict == VerdictFail:
-		r.Unexpected, r.Why = true, "violated "+strings.Join(r.ViolatedProperties(), ", ")
+		r.Unexpected, r.Why = true, "violated "+joinProperties(r.ViolatedProperties())
 	case e.Verdict == VerdictFail && r.Verdict == VerdictPass:
-		r.Unexpected, r.Why = true, "passed, but "+e.Property+" was expected to fail"
+		r.Unexpected, r.Why = true, "passed, but "+string(e.Property)+" was expected to fail"
 	case e.Verdict == VerdictFail && !slices.Contains(r.ViolatedProperties(), e.Property):
-		r.Unexpected, r.Why = true, "violated "+strings.Join(r.ViolatedProperties(), ", ")+", but not the expected "+e.Property
+		r.Unexpected, r.Why = true, "violated "+joinProperties(r.ViolatedProperties())+", but not the expected "+string(e.Property)
 	}
 }
 
 // ViolatedProperties returns the distinct properties of r's violations, in Properties order
 // (unknown names last, sorted).
-func (r *Result) ViolatedProperties() []string {
-	var names []string
+func (r *Result) ViolatedProperties() []checker.Property {
+	var names []checker.Property
 	for _, v := range r.Violations {
 		if !slices.Contains(names, v.Property) {
 			names = append(names, v.Property)
 		}
 	}
-	slices.SortFunc(names, func(a, b string) int {
+	slices.SortFunc(names, func(a, b checker.Property) int {
 		ia, ib := propertyRank(a), propertyRank(b)
 		if ia != ib {
 			return ia - ib
 		}
-		return strings.Compare(a, b)
+		return strings.Compare(string(a), string(b))
 	})
 	return names
 }
 
-func propertyRank(name string) int {
+func joinProperties(props []checker.Property) string {
+	return strings.Join(propertyStrings(props), ", ")
+}
+
+func propertyStrings(props []checker.Property) []string {
+	names := make([]string, len(props))
+	for i, p := range props {
+		names[i] = string(p)
+	}
+	return names
+}
+
+func propertyRank(name checker.Property) int {
 	if i := slices.Index(Properties, name); i >= 0 {
 		return i
 	}

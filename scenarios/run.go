@@ -136,26 +136,14 @@ func (r *simRun) panicked(value any) *RunPanic {
 // checkers cannot decide (porcupine ran out of time, a deadline past the end of the trace)
 // makes the verdict limit: the run was not judged, which is never a pass.
 func (r *simRun) judge(res *Result) {
-	var props []checker.Property
-	for _, name := range r.plan.Properties {
-		p, err := checker.ParseProperty(name)
-		if err != nil {
-			panic(fmt.Sprintf("scenarios: property %q has no checker: %v", name, err))
-		}
-		props = append(props, p)
-	}
-	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: props, MaxViolations: maxViolations,
+	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: r.plan.Properties, MaxViolations: maxViolations,
 		StoreHistoryPicture: r.opts.StoreHistoryPicture, SinkVisibilityPicture: r.opts.SinkVisibilityPicture})
 	var undecided []string
 	for _, result := range report.Results {
 		switch result.Verdict {
 		case checker.VerdictFail:
 			res.Verdict = VerdictFail
-			for _, v := range result.Violations {
-				res.Violations = append(res.Violations, Violation{
-					Property: string(v.Property), Message: v.Message, Seq: v.Seq, T: v.T, Task: v.Task, CP: v.CP,
-				})
-			}
+			res.Violations = append(res.Violations, result.Violations...)
 		case checker.VerdictUnknown:
 			undecided = append(undecided, fmt.Sprintf("%s (%s)", result.Property, result.Note))
 		case checker.VerdictUnexercised:

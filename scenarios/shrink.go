@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 	"slices"
 )
@@ -90,10 +91,10 @@ func shrinkTarget(a *Artifact) string {
 	}
 	for _, v := range a.Violations {
 		if v.Property == a.Scenario.Expect.Property {
-			return v.Property
+			return string(v.Property)
 		}
 	}
-	return a.Violations[0].Property
+	return string(a.Violations[0].Property)
 }
 
 type shrinker struct {
@@ -129,7 +130,7 @@ func (sh *shrinker) failsTarget(res *Result) bool {
 	if sh.target == VerdictLimit {
 		return res.Verdict == VerdictLimit
 	}
-	return res.Verdict == VerdictFail && slices.Contains(res.ViolatedProperties(), sh.target)
+	return res.Verdict == VerdictFail && slices.Contains(res.ViolatedProperties(), checker.Property(sh.target))
 }
 
 func (sh *shrinker) shrinkFaults() {

@@ -61,13 +61,7 @@ func (a *app) check(args []string) int {
 		}
 		if props == nil {
 			// The scenario's own properties, so that a trace of its run is judged as the run was.
-			for _, name := range scenarios.PropertiesToCheck(s) {
-				p, err := checker.ParseProperty(name)
-				if err != nil {
-					return a.fail("check: scenario %s: %v", s.Name, trimChecker(err))
-				}
-				props = append(props, p)
-			}
+			props = scenarios.PropertiesToCheck(s)
 		}
 		source = "scenario " + s.Name
 	}
@@ -238,27 +232,22 @@ type checkJSON struct {
 
 // checkResult is one property's result in `check -json`.
 type checkResult struct {
-	Property   string                `json:"property"`
-	Verdict    string                `json:"verdict"`
-	Note       string                `json:"note,omitempty"`
-	Violations []scenarios.Violation `json:"violations"`
-	Omitted    int                   `json:"omitted"`
+	Property   checker.Property    `json:"property"`
+	Verdict    checker.Verdict     `json:"verdict"`
+	Note       string              `json:"note,omitempty"`
+	Violations []checker.Violation `json:"violations"`
+	Omitted    int                 `json:"omitted"`
 }
 
 func resultsForJSON(report checker.Report) []checkResult {
 	results := make([]checkResult, 0, len(report.Results))
 	for _, res := range report.Results {
 		out := checkResult{
-			Property:   string(res.Property),
-			Verdict:    string(res.Verdict),
+			Property:   res.Property,
+			Verdict:    res.Verdict,
 			Note:       res.Note,
-			Violations: []scenarios.Violation{},
+			Violations: append([]checker.Violation{}, res.Violations...),
 			Omitted:    res.Omitted,
-		}
-		for _, v := range res.Violations {
-			out.Violations = append(out.Violations, scenarios.Violation{
-				Property: string(v.Property), Message: v.Message, Seq: v.Seq, T: v.T, Task: v.Task, CP: v.CP,
-			})
 		}
 		results = append(results, out)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
 )
@@ -111,9 +112,9 @@ func TestSweepFailFast(t *testing.T) {
 	dir := inTempDir(t)
 	writeFile(t, "buggy.json", buggyScenario)
 	// Only seeds 3 and 5 of the buggy scenario fail.
-	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []string {
+	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []checker.Property {
 		if p.Seed == 3 || p.Seed == 5 {
-			return []string{scenarios.PropertyExactlyOnce}
+			return []checker.Property{checker.PropExactlyOnce}
 		}
 		return nil
 	}}
