@@ -30,8 +30,9 @@
 //     against a Target (target.go): faults/simtarget's World for the kernel (hosts, links,
 //     clocks), storage by key prefix, and the engine half (tasks, coordinator, external
 //     store);
-//  4. the checkers judge the trace against the reference; the verdict is pass, fail, or
-//     limit when the run hit a limit or a property could not be decided.
+//  4. the checkers judge the trace against the reference; the verdict is pass, fail,
+//     unknown when a property could not be decided (checker's word, with the same meaning),
+//     or limit when the run hit a virtual-time or event limit before it could be judged.
 //
 // A chandy-lamport scenario may carry a script instead of random transfers: a hand-written
 // exercise whose sends and snapshots the engine makes at their times (engine.TokenScript),

@@ -108,11 +108,20 @@ func scenarioProperties() []checker.Property {
 // propertyNames is Properties as strings, for messages about a scenario file.
 func propertyNames() []string { return propertyStrings(Properties) }
 
-// Verdicts of one run.
+// Verdicts of one run. Pass, fail and unknown are checker's words (checker.Verdict) for the
+// run's report; limit is the run's own, for a run that never reached the point where it
+// could be judged. Neither unknown nor limit is ever a pass, and both are unexpected whatever
+// the scenario expects.
 const (
-	VerdictPass  = "pass"
-	VerdictFail  = "fail"  // a property was violated
-	VerdictLimit = "limit" // the run hit a virtual-time or event limit before it could be judged
+	VerdictPass = string(checker.VerdictPass)
+	VerdictFail = string(checker.VerdictFail) // a property was violated
+	// VerdictUnknown: the run ended as planned, but a property it checks could not be
+	// decided (the trace lacks evidence it needs, porcupine ran out of its budget, ...), or
+	// no property had anything to judge. Result.Undecided says which and why.
+	VerdictUnknown = string(checker.VerdictUnknown)
+	// VerdictLimit: the run hit a virtual-time or event limit before its liveness phase
+	// ended, so it was not judged. Result.LimitReason says which.
+	VerdictLimit = "limit"
 )
 
 // Script operations of a chandy-lamport exercise.

@@ -76,9 +76,13 @@ type Result struct {
 	VirtualNanos int64    `json:"virtual_ns"`
 	WallNanos    int64    `json:"wall_ns"`
 	// LimitReason says which limit ended a run whose verdict is limit.
-	LimitReason          string `json:"limit_reason,omitempty"`
-	CheckpointsCompleted int    `json:"checkpoints_completed"`
-	CheckpointsAborted   int    `json:"checkpoints_aborted"`
+	LimitReason string `json:"limit_reason,omitempty"`
+	// Undecided lists, for a run whose verdict is unknown, each property the checkers could
+	// not decide with why ("sink-visibility (no sink.read: ...)"), or that no property had
+	// anything to judge.
+	Undecided            []string `json:"undecided,omitempty"`
+	CheckpointsCompleted int      `json:"checkpoints_completed"`
+	CheckpointsAborted   int      `json:"checkpoints_aborted"`
 	// Faults is the schedule the run injected from (Plan.Faults); FaultsInjected counts the
 	// injections, which differ when a trigger never fired or fired several times.
 	Faults         []faults.Entry `json:"faults"`
@@ -94,8 +98,9 @@ type Result struct {
 	Artifact string `json:"artifact,omitempty"`
 }
 
-// Judge sets r.Expected, r.Unexpected and r.Why from the scenario's expectation. A limit is
-// always unexpected; a negative control must fail, and with the property it names.
+// Judge sets r.Expected, r.Unexpected and r.Why from the scenario's expectation. A limit or
+// an unknown verdict is always unexpected; a negative control must fail, and with the
+// property it names.
 func (r *Result) Judge(e Expect) {
 	r.Expected = e.Verdict
 	r.ExpectedProperty = e.Property
@@ -105,6 +110,11 @@ func (r *Result) Judge(e Expect) {
 		r.Unexpected, r.Why = true, "hit a limit"
 		if r.LimitReason != "" {
 			r.Why += ": " + r.LimitReason
+		}
+	case r.Verdict == VerdictUnknown:
+		r.Unexpected, r.Why = true, "undecided"
+		if len(r.Undecided) > 0 {
+			r.Why += ": " + strings.Join(r.Undecided, "; ")
 		}
 	case e.Verdict == VerdictPass && r.Verdict == VerdictFail:
 		r.Unexpected, r.Why = true, "violated "+joinProperties(r.ViolatedProperties())
@@ -153,5 +163,5 @@ func propertyRank(name checker.Property) int {
 	return len(Properties)
 }
 
-// Failed reports whether the run did not pass (fail or limit).
+// Failed reports whether the run did not pass (fail, unknown or limit).
 func (r *Result) Failed() bool { return r.Verdict != VerdictPass }

@@ -30,6 +30,8 @@ func TestJudge(t *testing.T) {
 		{"control fails another property", fail(checker.PropLiveness), control, true},
 		{"limit", &Result{Verdict: VerdictLimit, LimitReason: "max_events"}, pass, true},
 		{"limit of a control", &Result{Verdict: VerdictLimit}, control, true},
+		{"undecided", &Result{Verdict: VerdictUnknown, Undecided: []string{"liveness (trace ends before the deadline)"}}, pass, true},
+		{"undecided control", &Result{Verdict: VerdictUnknown}, control, true},
 	} {
 		tc.result.Judge(tc.expect)
 		if tc.result.Unexpected != tc.unexpected {

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 	"slices"
-	"strings"
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
@@ -133,8 +132,9 @@ func (r *simRun) panicked(value any) *RunPanic {
 }
 
 // judge runs the checkers over the trace and records their verdict in res. A property the
-// checkers cannot decide (porcupine ran out of time, a deadline past the end of the trace)
-// makes the verdict limit: the run was not judged, which is never a pass.
+// checkers cannot decide (porcupine ran out of its budget, evidence missing from the trace)
+// makes the verdict unknown, unless another failed: the run was not fully judged, which is
+// never a pass. A run limit is not involved: that is the verdict limit, decided in run.
 func (r *simRun) judge(res *Result) {
 	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: r.plan.Properties, MaxViolations: maxViolations,
 		StoreHistoryPicture: r.opts.StoreHistoryPicture, SinkVisibilityPicture: r.opts.SinkVisibilityPicture})
@@ -154,6 +154,6 @@ func (r *simRun) judge(res *Result) {
 		undecided = append(undecided, "no property had anything to judge")
 	}
 	if res.Verdict == VerdictPass && len(undecided) > 0 {
-		res.Verdict, res.LimitReason = VerdictLimit, "undecided: "+strings.Join(undecided, "; ")
+		res.Verdict, res.Undecided = VerdictUnknown, undecided
 	}
 }

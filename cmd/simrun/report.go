@@ -136,6 +136,9 @@ func printResult(w io.Writer, r *scenarios.Result) {
 	if r.Panic != "" {
 		fmt.Fprintln(w, "  (the panic's stack is in the artifact)")
 	}
+	for _, u := range r.Undecided {
+		row("undecided", u)
+	}
 	for _, u := range r.Unexercised {
 		row("unexercised", u)
 	}

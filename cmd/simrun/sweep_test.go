@@ -142,7 +142,7 @@ func TestDefaultJobSweepsTheCatalogue(t *testing.T) {
 		t.Errorf("progress went to stderr although it is not a terminal: %q", r.stderr)
 	}
 	header := strings.Fields(strings.SplitN(r.stdout, "\n", 2)[0])
-	for _, col := range []string{"scenario", "runs", "passed", "failed", "unexpected", "recovery", "checkpoint", "p50", "p99"} {
+	for _, col := range []string{"scenario", "runs", "passed", "failed", "unknown", "limit", "unexpected", "recovery", "checkpoint", "p50", "p99"} {
 		if !slices.Contains(header, col) {
 			t.Errorf("summary header %v lacks %s", header, col)
 		}
