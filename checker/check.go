@@ -51,9 +51,23 @@ const DefaultSearchTimeout = time.Minute
 // DefaultMaxViolations is the per-property cap when Options leaves it zero.
 const DefaultMaxViolations = 50
 
-// DefaultProperties returns the properties that apply to ref: all safety properties, the
-// output property matching ref.Guarantee, liveness, and determinism when ref has a hash.
+// DefaultProperties returns the properties that apply to ref, in AllProperties order. It is
+// the one place that chooses what a run is judged by: Check (Options.Properties nil), simrun
+// check and every scenarios run use it. Well-formed always; then what ref.Promises lists;
+// then determinism when ref has a hash. A reference that promises nothing in particular
+// (Promises nil, as in a reference file written before it had promises) gets all safety
+// properties, the output property matching ref.Guarantee, and liveness.
 func DefaultProperties(ref Reference) []Property {
+	if ref.Promises != nil {
+		var props []Property
+		for _, p := range AllProperties {
+			promised := p == PropWellFormed || slices.Contains(ref.Promises, p)
+			if promised && p != PropDeterminism || p == PropDeterminism && ref.TraceHash != "" {
+				props = append(props, p)
+			}
+		}
+		return props
+	}
 	props := []Property{PropWellFormed}
 	switch ref.Guarantee {
 	case GuaranteeExactlyOnce:

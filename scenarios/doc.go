@@ -23,7 +23,9 @@
 //
 //  1. the scenario becomes an engine job (engineConfig: dataflow operators, or for mode
 //     chandy-lamport the engine's tokens operator) and a reference model of what a correct
-//     run produces (reference);
+//     run produces (reference); what the job promises (Promises, from its mode, sink and
+//     check list) is the fact checker.DefaultProperties chooses the run's properties from
+//     (PropertiesToCheck), so that a run and simrun check against its reference judge alike;
 //  2. scenarios/simenv places the job on a sim kernel seeded from the run's seed, and a
 //     trace.Recorder records it, hashed as it streams;
 //  3. the faults package's Injector runs the fault phase, heal and the liveness phase

@@ -114,6 +114,14 @@ func TestCheckRoundTrip(t *testing.T) {
 			if byFile.code != wantExit {
 				t.Errorf("check -reference: exit %d, want %d\n%s", byFile.code, wantExit, byFile.stderr)
 			}
+			properties = nil
+			for _, res := range out.Results {
+				properties = append(properties, res.Property)
+			}
+			// The reference file carries the run's promises and its trace hash.
+			if want := append(slices.Clone(judged), checker.PropDeterminism); !slices.Equal(properties, want) {
+				t.Errorf("check -reference judged %v, want the run's %v", properties, want)
+			}
 			assertSameVerdicts(t, "check -reference", out, judged, ran)
 			if v := out.verdicts()["determinism"]; v != "pass" {
 				t.Errorf("check -reference: determinism %s against the run's own trace hash", v)

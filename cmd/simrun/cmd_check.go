@@ -59,13 +59,15 @@ func (a *app) check(args []string) int {
 		if ref, err = scenarios.ReferenceFor(s); err != nil {
 			return a.fail("check: %s", trimPackage(err))
 		}
-		if props == nil {
-			// The scenario's own properties, so that a trace of its run is judged as the run was.
-			props = scenarios.PropertiesToCheck(s)
-		}
+		// The reference carries the scenario's promises, so that a trace of its run is
+		// judged as the run was.
 		source = "scenario " + s.Name
 	}
-	if props == nil {
+	switch {
+	case props != nil:
+	case ref.Promises != nil:
+		props = checker.DefaultProperties(ref)
+	default:
 		props = defaultCheckProperties(ref)
 	}
 
@@ -99,9 +101,11 @@ func (a *app) check(args []string) int {
 	return exitOK
 }
 
-// defaultCheckProperties is every property, but for the output: exactly-once is left out when
-// the reference promises only at-least-once, where it would fail on the duplicates that
-// guarantee allows. With exactly-once promised, or nothing, both output properties are
+// defaultCheckProperties is what check judges against a reference that promises nothing in
+// particular (no reference, or a reference file without promises, such as one written before
+// run -reference-out wrote them); with promises, checker.DefaultProperties chooses. It is
+// every property, but for the output: exactly-once is left out when the reference promises
+// only at-least-once, where it would fail on the duplicates that guarantee allows. With exactly-once promised, or nothing, both output properties are
 // judged: exactly-once implies at-least-once, and the two verdicts together tell a loss from a
 // duplicate. Properties whose reference data is missing are judged too, and are unknown.
 func defaultCheckProperties(ref checker.Reference) []checker.Property {
