@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"time"
 
@@ -14,42 +15,59 @@ type Options struct {
 	// Properties to check, run in AllProperties order whatever the order given. Nil: the
 	// default set for the reference (an empty, non-nil list checks nothing).
 	Properties []Property
-	// LinzSteps bounds each porcupine check in model steps. Zero: DefaultLinzSteps. A
+	// SearchSteps bounds each linearizability search (durable-before-visible and
+	// sink-visibility, with porcupine) in model steps. Zero: DefaultSearchSteps. A
 	// history that needs more gives the verdict unknown, never pass, and the same on every
 	// machine.
-	LinzSteps int64
-	// LinzTimeout is the wall-clock safety net of each porcupine check. Zero:
-	// DefaultLinzTimeout. It should be generous: when it fires before the step budget runs
+	SearchSteps int64
+	// SearchTimeout is the wall-clock safety net of each linearizability search. Zero:
+	// DefaultSearchTimeout. It should be generous: when it fires before the step budget runs
 	// out, the verdict is unknown because of the machine, not the trace.
-	LinzTimeout time.Duration
-	// SinkVisibilityHTML and StoreHistoryHTML, when set, are files to which porcupine's
-	// visualization of a non-linearizable history is written (sink-visibility and
-	// durable-before-visible respectively). Nothing is written when the history is fine.
-	SinkVisibilityHTML string
-	StoreHistoryHTML   string
+	SearchTimeout time.Duration
+	// SinkVisibilityPicture and StoreHistoryPicture, when not nil, receive porcupine's
+	// drawing (a self-contained HTML page) of a history without a linearization: what the
+	// sink's readers saw (sink-visibility) and the completed-checkpoint store's history
+	// (durable-before-visible). Nothing is written when the history is fine; Check opens no
+	// file, so where a drawing goes is the caller's choice.
+	SinkVisibilityPicture io.Writer
+	StoreHistoryPicture   io.Writer
 	// MaxViolations caps the violations kept per property; the rest are counted in
 	// Result.Omitted. Zero: DefaultMaxViolations; negative: keep all.
 	MaxViolations int
 }
 
-// DefaultLinzSteps is the porcupine step budget per property when Options leaves it zero. A
-// step is one try of one operation on the model; two million take about a third of a second
-// and 50 MB on a current machine, on histories hard enough to need them. The histories of the
-// built-in scenarios need a few dozen: sink visibility decides its usual segments, those with
-// a single read, without porcupine.
-const DefaultLinzSteps = 2_000_000
+// DefaultSearchSteps is the step budget of a linearizability search per property when
+// Options leaves it zero. A step is one try of one operation on the model; two million take
+// about a third of a second and 50 MB on a current machine, on histories hard enough to need
+// them. The histories of the built-in scenarios need a few dozen: sink visibility decides its
+// usual segments, those with a single read, without porcupine.
+const DefaultSearchSteps = 2_000_000
 
-// DefaultLinzTimeout is the porcupine wall-clock safety net per property when Options leaves
-// it zero: far beyond what DefaultLinzSteps takes, so that it fires only on a machine that
-// has all but stopped.
-const DefaultLinzTimeout = time.Minute
+// DefaultSearchTimeout is the wall-clock safety net of a linearizability search per property
+// when Options leaves it zero: far beyond what DefaultSearchSteps takes, so that it fires
+// only on a machine that has all but stopped.
+const DefaultSearchTimeout = time.Minute
 
 // DefaultMaxViolations is the per-property cap when Options leaves it zero.
 const DefaultMaxViolations = 50
 
-// DefaultProperties returns the properties that apply to ref: all safety properties, the
-// output property matching ref.Guarantee, liveness, and determinism when ref has a hash.
+// DefaultProperties returns the properties that apply to ref, in AllProperties order. It is
+// the one place that chooses what a run is judged by: Check (Options.Properties nil), simrun
+// check and every scenarios run use it. Well-formed always; then what ref.Promises lists;
+// then determinism when ref has a hash. A reference that promises nothing in particular
+// (Promises nil, as in a reference file written before it had promises) gets all safety
+// properties, the output property matching ref.Guarantee, and liveness.
 func DefaultProperties(ref Reference) []Property {
+	if ref.Promises != nil {
+		var props []Property
+		for _, p := range AllProperties {
+			promised := p == PropWellFormed || slices.Contains(ref.Promises, p)
+			if promised && p != PropDeterminism || p == PropDeterminism && ref.TraceHash != "" {
+				props = append(props, p)
+			}
+		}
+		return props
+	}
 	props := []Property{PropWellFormed}
 	switch ref.Guarantee {
 	case GuaranteeExactlyOnce:
@@ -73,8 +91,8 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 	if selected == nil {
 		selected = DefaultProperties(ref)
 	}
-	linz := func(html string) LinzOptions {
-		return LinzOptions{Steps: opts.LinzSteps, Timeout: opts.LinzTimeout, HTMLPath: html}
+	search := func(picture io.Writer) SearchOptions {
+		return SearchOptions{Steps: opts.SearchSteps, Timeout: opts.SearchTimeout, Picture: picture}
 	}
 	sinks := newReplay(events, ref)
 	var report Report
@@ -99,9 +117,9 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 		case PropCheckpointOutcome:
 			res = CheckpointOutcome(events)
 		case PropDurableVisible:
-			res = DurableBeforeVisible(events, linz(opts.StoreHistoryHTML))
+			res = DurableBeforeVisible(events, search(opts.StoreHistoryPicture))
 		case PropSinkVisibility:
-			res = SinkVisibility(events, linz(opts.SinkVisibilityHTML))
+			res = SinkVisibility(events, search(opts.SinkVisibilityPicture))
 		case PropLiveness:
 			res = liveness(events, ref, sinks)
 		case PropDeterminism:

@@ -18,6 +18,24 @@ func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	}
 }
 
+// TestDefaultPropertiesFollowThePromises: a reference that lists its promises gets those, in
+// AllProperties order, with well-formed always and determinism only with a trace hash; an
+// empty list promises nothing but well-formedness, unlike a nil one.
+func TestDefaultPropertiesFollowThePromises(t *testing.T) {
+	promises := []Property{PropLiveness, PropConsistentCut, PropDeterminism}
+	got := DefaultProperties(Reference{Guarantee: GuaranteeExactlyOnce, Promises: promises})
+	if want := []Property{PropWellFormed, PropConsistentCut, PropLiveness}; !slices.Equal(got, want) {
+		t.Errorf("without a hash: got %v, want %v", got, want)
+	}
+	got = DefaultProperties(Reference{Promises: promises, TraceHash: "ab"})
+	if want := []Property{PropWellFormed, PropConsistentCut, PropLiveness, PropDeterminism}; !slices.Equal(got, want) {
+		t.Errorf("with a hash: got %v, want %v", got, want)
+	}
+	if got := DefaultProperties(Reference{Promises: []Property{}}); !slices.Equal(got, []Property{PropWellFormed}) {
+		t.Errorf("empty promises: got %v", got)
+	}
+}
+
 func TestCheckRunsSelectedPropertiesInOrder(t *testing.T) {
 	report := Check(notifiedRun().events, Reference{}, Options{
 		Properties: []Property{PropListenerContract, PropWellFormed, "exactly-twice"},

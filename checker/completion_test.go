@@ -18,7 +18,7 @@ func TestRecoveredCheckpointCountsAsDurable(t *testing.T) {
 	b.restore("sum", 1, "state=ab12")
 	wantPass(t, RestoreFidelity(b.events))
 	wantPass(t, ListenerContract(b.events, Reference{}))
-	wantPass(t, DurableBeforeVisible(b.events, LinzOptions{}))
+	wantPass(t, DurableBeforeVisible(b.events, SearchOptions{}))
 }
 
 // Without the recovery read, the same restore is from a checkpoint nobody can know is durable.
@@ -32,5 +32,5 @@ func TestUnrecoveredUnconfirmedCheckpointIsNotDurable(t *testing.T) {
 	bad := b.restore("sum", 1, "state=ab12")
 	wantFirst(t, RestoreFidelity(b.events), bad, "task.restore from checkpoint 1, which had not completed")
 	early := b.notify("sum", 1)
-	wantFirst(t, DurableBeforeVisible(b.events, LinzOptions{}), early, "sum notified of checkpoint 1 before it was durably complete")
+	wantFirst(t, DurableBeforeVisible(b.events, SearchOptions{}), early, "sum notified of checkpoint 1 before it was durably complete")
 }

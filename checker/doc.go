@@ -10,6 +10,17 @@
 // pins it to the first event that shows it (seq, virtual time, task, checkpoint); its String
 // form is stable, so it can go into golden files and artifacts.
 //
+// # Which properties
+//
+// DefaultProperties is the one place that chooses what a trace is judged by; Check uses it
+// when Options.Properties is nil, and so do simrun check and every run of package scenarios.
+// It chooses from facts in the Reference: Reference.Promises, what the job promises to keep
+// (which properties a checkpoint mode or a sink promises is the engine's knowledge, so the
+// engine's side states it: package scenarios derives it from a scenario's mode, sink and
+// check list), plus well-formed always and determinism when there is a trace hash. A
+// reference without promises (one built in Go before they existed, or a reference file
+// without the field) gets the properties its Guarantee implies.
+//
 // # Verdicts
 //
 // A property passes, fails, is unknown, or is unexercised; only pass is a pass.
@@ -19,12 +30,14 @@
 // snapshot.taken for it), or the reference lacks what the property needs (no expected
 // output, no trace hash, no liveness bound), or a liveness deadline lies beyond the end of
 // the trace, or porcupine could not decide a history within its budget of model steps
-// (Options.LinzSteps). Each of these is a function of the trace and the reference alone:
+// (Options.SearchSteps). Each of these is a function of the trace and the reference alone:
 // porcupine's search visits a history in an order fixed by the history, so it runs out of
 // steps at the same point on every machine and at any load. The one exception is
-// porcupine's wall-clock safety net (Options.LinzTimeout, a minute by default), there for a
+// porcupine's wall-clock safety net (Options.SearchTimeout, a minute by default), there for a
 // search whose steps are unexpectedly slow; when it fires, the note says so. It can only
-// turn a decided verdict into unknown, never pass into fail or back.
+// turn a decided verdict into unknown, never pass into fail or back. Package scenarios uses
+// the word the same way for a run whose properties were not all decided, and keeps limit for
+// a run that hit its own virtual-time or event limit before it could be judged.
 //
 // Unexercised means the trace gave the property no occasion at all: restore-fidelity in a
 // run that never restored from a checkpoint, listener-contract in one that called no

@@ -23,8 +23,8 @@ import (
 // coordinator.crash; each first visibility of a higher id is an observation. The latest id
 // must never go backwards. A recovery behind a visible or durably completed checkpoint is
 // pinned to the coordinator.recover. A history porcupine cannot decide within its budget of
-// model steps (LinzOptions.Steps), or its wall-clock safety net, gives the verdict unknown.
-func DurableBeforeVisible(events []trace.Event, opts LinzOptions) Result {
+// model steps (SearchOptions.Steps), or its wall-clock safety net, gives the verdict unknown.
+func DurableBeforeVisible(events []trace.Event, opts SearchOptions) Result {
 	violations := visibleBeforeDurable(events)
 	h := storeHistory(events)
 	violations = append(violations, h.recoveryBounds(events)...)
@@ -34,15 +34,15 @@ func DurableBeforeVisible(events []trace.Event, opts LinzOptions) Result {
 			return unknownResult(PropDurableVisible, missing)
 		}
 	}
-	if len(h.ops) == 0 || (len(violations) > 0 && opts.HTMLPath == "") {
+	if len(h.ops) == 0 || (len(violations) > 0 && opts.Picture == nil) {
 		return res
 	}
-	outcome, err := linz.Run(linz.RegisterModel(), h.ops, linz.Limits{Steps: opts.steps(), Timeout: opts.timeout()}, opts.HTMLPath)
+	outcome, err := linz.Run(linz.RegisterModel(), h.ops, linz.Limits{Steps: opts.steps(), Timeout: opts.timeout()}, opts.Picture)
 	res = mergeOutcome(res, outcome, events, h.lastRecover, "the completed-checkpoint store history has no linearization")
 	if err != nil {
 		res.Note = joinNote(res.Note, err.Error())
-	} else if outcome.Result == porcupine.Illegal && opts.HTMLPath != "" {
-		res.Note = joinNote(res.Note, "visualization: "+opts.HTMLPath)
+	} else if outcome.Result == porcupine.Illegal && opts.Picture != nil {
+		res.Note = joinNote(res.Note, pictureNote)
 	}
 	return res
 }

@@ -1,8 +1,7 @@
 package checker
 
 import (
-	"os"
-	"path/filepath"
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -31,7 +30,7 @@ func failoverRun() *tb {
 }
 
 func TestDurableBeforeVisiblePassesFailoverHistory(t *testing.T) {
-	wantPass(t, DurableBeforeVisible(failoverRun().events, LinzOptions{}))
+	wantPass(t, DurableBeforeVisible(failoverRun().events, SearchOptions{}))
 }
 
 func TestDurableBeforeVisibleAllowsRecoveringAPendingWrite(t *testing.T) {
@@ -44,7 +43,7 @@ func TestDurableBeforeVisibleAllowsRecoveringAPendingWrite(t *testing.T) {
 	b.persist(2)
 	b.coordCrash()
 	b.recover(2)
-	wantPass(t, DurableBeforeVisible(b.events, LinzOptions{}))
+	wantPass(t, DurableBeforeVisible(b.events, SearchOptions{}))
 }
 
 func TestDurableBeforeVisibleFlagsNotificationAndCommitBeforeCompletion(t *testing.T) {
@@ -54,7 +53,7 @@ func TestDurableBeforeVisibleFlagsNotificationAndCommitBeforeCompletion(t *testi
 	notified := b.notify("sink", 1)
 	committed := b.commit("sink", 1, "t1")
 	b.complete(1)
-	res := DurableBeforeVisible(b.events, LinzOptions{})
+	res := DurableBeforeVisible(b.events, SearchOptions{})
 	wantFirst(t, res, notified, "sink notified of checkpoint 1 before it was durably complete")
 	if len(res.Violations) != 2 || res.Violations[1].Seq != committed {
 		t.Fatalf("want the early commit flagged too:\n%s", res)
@@ -79,7 +78,7 @@ func recoveryBehindVisible() (*tb, uint64) {
 
 func TestDurableBeforeVisibleFlagsRecoveryBehindVisibleCheckpoint(t *testing.T) {
 	b, bad := recoveryBehindVisible()
-	wantFirst(t, DurableBeforeVisible(b.events, LinzOptions{}), bad,
+	wantFirst(t, DurableBeforeVisible(b.events, SearchOptions{}), bad,
 		"coordinator recovered checkpoint 1, behind checkpoint 2 whose completion was made visible at seq 6")
 }
 
@@ -90,7 +89,7 @@ func TestDurableBeforeVisibleFlagsRecoveryBehindDurableCheckpoint(t *testing.T) 
 	b.complete(1)
 	b.coordCrash()
 	bad := b.recover(0)
-	wantFirst(t, DurableBeforeVisible(b.events, LinzOptions{}), bad, "behind checkpoint 1 durably completed at seq 2")
+	wantFirst(t, DurableBeforeVisible(b.events, SearchOptions{}), bad, "behind checkpoint 1 durably completed at seq 2")
 }
 
 func TestDurableBeforeVisibleFlagsRecoveryOfUnwrittenCheckpoint(t *testing.T) {
@@ -100,28 +99,24 @@ func TestDurableBeforeVisibleFlagsRecoveryOfUnwrittenCheckpoint(t *testing.T) {
 	b.complete(1)
 	b.coordCrash()
 	bad := b.recover(7)
-	wantFirst(t, DurableBeforeVisible(b.events, LinzOptions{}), bad, "recovered checkpoint 7, which was never written")
+	wantFirst(t, DurableBeforeVisible(b.events, SearchOptions{}), bad, "recovered checkpoint 7, which was never written")
 }
 
 func TestDurableBeforeVisibleWritesVisualizationOnViolation(t *testing.T) {
 	b, _ := recoveryBehindVisible()
-	path := filepath.Join(t.TempDir(), "store.html")
-	res := DurableBeforeVisible(b.events, LinzOptions{HTMLPath: path})
-	if res.Verdict != VerdictFail || !strings.Contains(res.Note, path) {
+	var picture bytes.Buffer
+	res := DurableBeforeVisible(b.events, SearchOptions{Picture: &picture})
+	if res.Verdict != VerdictFail || !strings.Contains(res.Note, pictureNote) {
 		t.Fatalf("want a failure noting the visualization, got:\n%s", res)
 	}
-	html, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(html), "recover()") || !strings.Contains(string(html), "visible(2)") {
+	if html := picture.String(); !strings.Contains(html, "recover()") || !strings.Contains(html, "visible(2)") {
 		t.Fatalf("visualization should describe the recovery and the visible completion")
 	}
 
-	clean := filepath.Join(t.TempDir(), "clean.html")
-	wantPass(t, DurableBeforeVisible(failoverRun().events, LinzOptions{HTMLPath: clean}))
-	if _, err := os.Stat(clean); !os.IsNotExist(err) {
-		t.Fatalf("no visualization should be written for a linearizable history (stat: %v)", err)
+	var clean bytes.Buffer
+	wantPass(t, DurableBeforeVisible(failoverRun().events, SearchOptions{Picture: &clean}))
+	if clean.Len() != 0 {
+		t.Fatalf("no visualization should be written for a linearizable history (%d bytes)", clean.Len())
 	}
 }
 
@@ -130,7 +125,7 @@ func TestDurableBeforeVisibleWritesVisualizationOnViolation(t *testing.T) {
 func TestCheckPassesItsStepBudgetToTheStoreHistory(t *testing.T) {
 	events := failoverRun().events
 	only := []Property{PropDurableVisible}
-	tight := Check(events, Reference{}, Options{Properties: only, LinzSteps: 2})
+	tight := Check(events, Reference{}, Options{Properties: only, SearchSteps: 2})
 	if r := tight.Results[0]; r.Verdict != VerdictUnknown || r.Note != "porcupine ran out of its budget of 2 model steps" {
 		t.Fatalf("want unknown after 2 steps, got:\n%s", r)
 	}

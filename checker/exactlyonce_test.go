@@ -51,7 +51,7 @@ func TestExactlyOnceCountsARepeatedCommitWithoutRecordsOnce(t *testing.T) {
 	wantPass(t, ExactlyOnce(b.events, twoRecords))
 	wantPass(t, ListenerContract(b.events, twoRecords))
 	b.read("reader-0", b.now(), "2")
-	wantPass(t, SinkVisibility(b.events, LinzOptions{}))
+	wantPass(t, SinkVisibility(b.events, SearchOptions{}))
 }
 
 func TestExactlyOnceFlagsTransactionThatTimedOutInTheStore(t *testing.T) {

@@ -123,9 +123,9 @@ func TestSinkWritesCountTowardsTheStoreForVisibility(t *testing.T) {
 	b.writes("sink", "t1", "r1", "r2")
 	b.commit("sink", 1, "t1", "start="+itoa(b.now()))
 	b.read("reader-0", b.now(), "2")
-	wantPass(t, SinkVisibility(b.events, LinzOptions{}))
+	wantPass(t, SinkVisibility(b.events, SearchOptions{}))
 	b.read("reader-0", b.now(), "3")
-	if res := SinkVisibility(b.events, LinzOptions{}); res.Verdict != VerdictFail {
+	if res := SinkVisibility(b.events, SearchOptions{}); res.Verdict != VerdictFail {
 		t.Fatalf("a read of uncommitted output passed:\n%s", res)
 	}
 }

@@ -22,6 +22,14 @@ type Reference struct {
 	Liveness LivenessBounds
 	// TraceHash is the trace hash a replay must reproduce. Empty: determinism is not judged.
 	TraceHash string
+	// Promises are the properties the job promises to keep: the facts DefaultProperties
+	// chooses from. Which properties a checkpoint mode or a sink promises is the engine's
+	// knowledge, not the checker's, so whoever builds the reference states it here
+	// (scenarios does, from a scenario's mode, sink and check list). Nil: the job does not
+	// say, and DefaultProperties chooses from Guarantee alone. Well-formed and determinism
+	// need no promise: every trace must be well-formed, and determinism is judged whenever
+	// there is a TraceHash.
+	Promises []Property
 }
 
 // tokenWorkload reports whether the checkpoints must conserve TokenTotal tokens.

@@ -22,6 +22,7 @@ import (
 //	  "liveness": {"checkpoint_after_heal_ns": 4000000000, "alignment_max_ns": 2000000000,
 //	               "notify_max_ns": 2000000000, "finish_tasks": ["source-0", "sink-0"]},
 //	  "trace_hash": "<64 lower-case hex digits>",
+//	  "promises": ["exactly-once", "consistent-cut", "liveness"],
 //	  "output": {
 //	    "source:0:1": {"value": "7", "count": 1},
 //	    "source:0:2": {"value": "12"}
@@ -31,7 +32,8 @@ import (
 // Every field may be left out, and a field left out means what the zero Reference means:
 // no guarantee, no expected output (the output properties are unknown, which `"output": {}`,
 // an output that must stay empty, is not), no token workload, no liveness bound, no trace
-// hash. An output entry's count defaults to 1; 0 forbids the record. Durations are integer
+// hash, no promises (Reference.Promises nil: the default properties follow the guarantee
+// alone). An output entry's count defaults to 1; 0 forbids the record. Durations are integer
 // nanoseconds, as in the trace. version, when given, must be 1: a newer file is refused,
 // since its fields may mean something else.
 //
@@ -100,12 +102,43 @@ func parseReference(data []byte) (Reference, error) {
 			}
 		case "output":
 			ref.Output, err = decodeOutput(path, value)
+		case "promises":
+			ref.Promises, err = decodePromises(path, value)
 		default:
-			err = unknownField(path, "version, guarantee, token_total, liveness, trace_hash, output")
+			err = unknownField(path, "version, guarantee, token_total, liveness, trace_hash, promises, output")
 		}
 		return err
 	})
 	return ref, err
+}
+
+// decodePromises reads a list of property names; [] promises nothing beyond well-formedness,
+// which is not the same as leaving the field out.
+func decodePromises(path string, data json.RawMessage) ([]Property, error) {
+	var raw []json.RawMessage
+	if kind := jsonKind(data); kind != "an array" {
+		return nil, fmt.Errorf("%s: must be an array of property names, got %s", path, kind)
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	promises := []Property{}
+	for i, item := range raw {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		name, err := decodeString(at, item)
+		if err != nil {
+			return nil, err
+		}
+		p, err := ParseProperty(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q is not a property", at, name)
+		}
+		if slices.Contains(promises, p) {
+			return nil, fmt.Errorf("%s: %q is listed twice", at, name)
+		}
+		promises = append(promises, p)
+	}
+	return promises, nil
 }
 
 func decodeLiveness(path string, data json.RawMessage) (LivenessBounds, error) {
@@ -362,6 +395,13 @@ func MarshalReference(ref Reference) []byte {
 	}
 	if ref.TraceHash != "" {
 		fmt.Fprintf(&b, ",\n  \"trace_hash\": %s", quoteJSON(ref.TraceHash))
+	}
+	if ref.Promises != nil {
+		names := make([]string, len(ref.Promises))
+		for i, p := range ref.Promises {
+			names[i] = quoteJSON(string(p))
+		}
+		fmt.Fprintf(&b, ",\n  \"promises\": [%s]", strings.Join(names, ", "))
 	}
 	if ref.Output != nil {
 		b.WriteString(",\n  \"output\": {")

@@ -83,6 +83,10 @@ func TestParseReferenceErrors(t *testing.T) {
 		{`{"output": {"": {"value": "1"}}}`, `reference.output[""]: empty record id`},
 		{`{"output": {"r1": {"value": "1"}, "r1": {"value": "2"}}}`, `reference.output["r1"]: duplicate key`},
 		{`{"output": {"r1": "1"}}`, `reference.output["r1"]: must be an object, got a string`},
+		{`{"promises": "liveness"}`, "reference.promises: must be an array of property names, got a string"},
+		{`{"promises": ["liveness", "exactly-twice"]}`, `reference.promises[1]: "exactly-twice" is not a property`},
+		{`{"promises": ["liveness", "liveness"]}`, `reference.promises[1]: "liveness" is listed twice`},
+		{`{"promises": [1]}`, "reference.promises[0]: must be a string, got a number"},
 	} {
 		_, err := ParseReference([]byte(tc.file))
 		if err == nil {
@@ -93,6 +97,17 @@ func TestParseReferenceErrors(t *testing.T) {
 		if !strings.Contains(msg, tc.want) || !strings.HasPrefix(msg, "checker: reference") || strings.Contains(msg, "\n") {
 			t.Errorf("%s:\n got %q\nwant one line starting \"checker: reference\" and containing %q", tc.file, msg, tc.want)
 		}
+	}
+}
+
+// TestReferencePromisesRoundTrip: promises survive the file, an empty list stays empty (it
+// promises nothing), and a file without the field reads as promising nothing in particular.
+func TestReferencePromisesRoundTrip(t *testing.T) {
+	assertRoundTrip(t, Reference{Guarantee: GuaranteeAtLeastOnce, Promises: []Property{PropAtLeastOnce, PropLiveness}})
+	assertRoundTrip(t, Reference{Promises: []Property{}})
+	ref, err := ParseReference([]byte(`{"guarantee": "exactly-once"}`))
+	if err != nil || ref.Promises != nil {
+		t.Errorf("a file without promises: %+v, %v", ref, err)
 	}
 }
 

@@ -47,13 +47,16 @@ var AllProperties = []Property{
 // event is the one at which the absence became final: the first event past a deadline, or the
 // last event of the trace. Task and CP may name the task and checkpoint at fault rather than
 // the event's own (a task that was never notified is named on the completion it missed).
+//
+// Its JSON form (simrun's -json output, artifacts) has the fields property, message, seq, t,
+// task and cp, always all six; its String form is the one text form everywhere else.
 type Violation struct {
-	Property Property
-	Message  string // one line, for a person
-	Seq      uint64 // the offending event
-	T        int64  // its virtual time, in nanoseconds
-	Task     string
-	CP       uint64
+	Property Property `json:"property"`
+	Message  string   `json:"message"` // one line, for a person
+	Seq      uint64   `json:"seq"`     // the offending event
+	T        int64    `json:"t"`       // its virtual time, in nanoseconds
+	Task     string   `json:"task"`
+	CP       uint64   `json:"cp"`
 }
 
 // String returns the violation as one stable line:

@@ -25,21 +25,21 @@ import (
 // wherever no operation is in flight the committed count is known, so the history splits
 // there into independent checks. A segment with a single read, the usual case, is decided
 // exactly without a search (see singleReadLinearizable); porcupine decides the others. They
-// share one budget of model steps (LinzOptions.Steps); running out of it, or of the
+// share one budget of model steps (SearchOptions.Steps); running out of it, or of the
 // wall-clock safety net, gives the verdict unknown.
 //
 // The counter tracks how many records are visible, not their values, so a reader that sees
 // an upserted record's value go back to an older one while the count stays put is not
 // flagged: exactly-once judges the values that end up committed, not what readers saw on the
 // way.
-func SinkVisibility(events []trace.Event, opts LinzOptions) Result {
+func SinkVisibility(events []trace.Event, opts SearchOptions) Result {
 	h := visibilityHistory(events)
 	violations := h.readBounds(events)
 	res := newResult(PropSinkVisibility, violations)
 	if len(h.reads) == 0 {
 		return unknownResult(PropSinkVisibility, "no sink.read: no reader of the external store to judge")
 	}
-	if len(violations) > 0 && opts.HTMLPath == "" {
+	if len(violations) > 0 && opts.Picture == nil {
 		return res
 	}
 	budget := opts.steps()
@@ -55,7 +55,7 @@ func SinkVisibility(events []trace.Event, opts LinzOptions) Result {
 				continue
 			}
 			res = mergeOutcome(res, linz.Outcome{Result: porcupine.Illegal}, events, seg.lastRead, message)
-			if opts.HTMLPath != "" {
+			if opts.Picture != nil {
 				res.Note = joinNote(res.Note, visualize(seg, opts, budget-used, time.Until(deadline)))
 			}
 			return res
@@ -67,7 +67,7 @@ func SinkVisibility(events []trace.Event, opts LinzOptions) Result {
 		if used >= budget {
 			return mergeOutcome(res, linz.Outcome{Result: porcupine.Unknown, Steps: budget, OutOfSteps: true}, events, -1, "")
 		}
-		outcome, err := linz.Run(linz.CounterModel(seg.base), seg.ops, linz.Limits{Steps: budget - used, Timeout: remaining}, opts.HTMLPath)
+		outcome, err := linz.Run(linz.CounterModel(seg.base), seg.ops, linz.Limits{Steps: budget - used, Timeout: remaining}, opts.Picture)
 		used += outcome.Steps
 		if outcome.OutOfSteps {
 			outcome.Steps = budget // the note names the property's budget, not the segment's rest
@@ -75,8 +75,8 @@ func SinkVisibility(events []trace.Event, opts LinzOptions) Result {
 		if err != nil {
 			res.Note = joinNote(res.Note, err.Error())
 		}
-		if outcome.Result == porcupine.Illegal && err == nil && opts.HTMLPath != "" {
-			res.Note = joinNote(res.Note, "visualization: "+opts.HTMLPath)
+		if outcome.Result == porcupine.Illegal && err == nil && opts.Picture != nil {
+			res.Note = joinNote(res.Note, pictureNote)
 		}
 		res = mergeOutcome(res, outcome, events, seg.lastRead, message)
 		if outcome.Result != porcupine.Ok {
@@ -87,20 +87,20 @@ func SinkVisibility(events []trace.Event, opts LinzOptions) Result {
 }
 
 // visualize asks porcupine to draw a segment already known to have no linearization, within
-// what is left of the budget, and returns the note that says where the picture is or why
+// what is left of the budget, and returns the note that says it was drawn or why
 // there is none. The verdict never depends on it.
-func visualize(seg visibilitySegment, opts LinzOptions, steps int64, timeout time.Duration) string {
+func visualize(seg visibilitySegment, opts SearchOptions, steps int64, timeout time.Duration) string {
 	if steps <= 0 || timeout <= 0 {
 		return "no visualization: porcupine's budget is spent"
 	}
-	outcome, err := linz.Run(linz.CounterModel(seg.base), seg.ops, linz.Limits{Steps: steps, Timeout: timeout}, opts.HTMLPath)
+	outcome, err := linz.Run(linz.CounterModel(seg.base), seg.ops, linz.Limits{Steps: steps, Timeout: timeout}, opts.Picture)
 	switch {
 	case err != nil:
 		return err.Error()
 	case outcome.Result != porcupine.Illegal:
 		return "no visualization: porcupine could not finish its search within its budget"
 	}
-	return "visualization: " + opts.HTMLPath
+	return pictureNote
 }
 
 // visibilityOp is one commit or read of the external store.

@@ -37,7 +37,7 @@ func TestSingleReadAgreesWithPorcupine(t *testing.T) {
 		for _, c := range append(commits, read) {
 			history = append(history, c.operation())
 		}
-		want, _ := linz.Run(linz.CounterModel(base), history, linz.Limits{Steps: 1 << 40, Timeout: time.Minute}, "")
+		want, _ := linz.Run(linz.CounterModel(base), history, linz.Limits{Steps: 1 << 40, Timeout: time.Minute}, nil)
 		if want.Result == porcupine.Unknown {
 			t.Fatalf("porcupine undecided: %+v", want)
 		}

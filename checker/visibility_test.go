@@ -1,8 +1,7 @@
 package checker
 
 import (
-	"os"
-	"path/filepath"
+	"bytes"
 	"sort"
 	"strings"
 	"testing"
@@ -28,7 +27,7 @@ func TestSinkVisibilityPassesReadersOfCommittedOutput(t *testing.T) {
 	b.write("sink", "t2", "r3")
 	b.commitSpan("t2", b.now()+5, "1")
 	b.read("reader-2", b.now()+5, "3")
-	wantPass(t, SinkVisibility(b.events, LinzOptions{}))
+	wantPass(t, SinkVisibility(b.events, SearchOptions{}))
 }
 
 func TestSinkVisibilityFlagsReaderSeeingUncommittedOutput(t *testing.T) {
@@ -38,7 +37,7 @@ func TestSinkVisibilityFlagsReaderSeeingUncommittedOutput(t *testing.T) {
 	b.write("sink", "t2", "r2")
 	dirty := b.read("reader-1", b.now()+5, "2") // t2 is written but not committed
 	b.commit("sink", 2, "t2", "records=1")
-	wantFirst(t, SinkVisibility(b.events, LinzOptions{}), dirty,
+	wantFirst(t, SinkVisibility(b.events, SearchOptions{}), dirty,
 		"reader reader-1 saw 2 records, but at most 1 were committed: uncommitted output is visible")
 }
 
@@ -46,7 +45,7 @@ func TestSinkVisibilityFlagsStaleRead(t *testing.T) {
 	b := newTB()
 	b.commit("sink", 1, "t1", "records=2")
 	stale := b.read("reader-1", b.now()+5, "1")
-	wantFirst(t, SinkVisibility(b.events, LinzOptions{}), stale, "saw 1 records after 2 had been committed")
+	wantFirst(t, SinkVisibility(b.events, SearchOptions{}), stale, "saw 1 records after 2 had been committed")
 }
 
 func TestSinkVisibilityFlagsShrinkingOutput(t *testing.T) {
@@ -54,7 +53,7 @@ func TestSinkVisibilityFlagsShrinkingOutput(t *testing.T) {
 	b.read("reader-1", 0, "2") // concurrent with the long commit below: may see it
 	b.read("reader-2", b.now()+5, "0")
 	b.commitSpan("t1", 0, "2")
-	wantFirst(t, SinkVisibility(b.events, LinzOptions{}), 1, "reader reader-2 saw 0 records after a read at seq 0 saw 2: the output shrank")
+	wantFirst(t, SinkVisibility(b.events, SearchOptions{}), 1, "reader reader-2 saw 0 records after a read at seq 0 saw 2: the output shrank")
 }
 
 func TestSinkVisibilityLeavesSubtleCasesToPorcupine(t *testing.T) {
@@ -65,14 +64,14 @@ func TestSinkVisibilityLeavesSubtleCasesToPorcupine(t *testing.T) {
 	b.commitSpan("t1", 0, "2")
 	b.commitSpan("t2", 0, "2")
 	b.read("reader-1", b.now()+5, "4")
-	path := filepath.Join(t.TempDir(), "sink.html")
-	res := SinkVisibility(b.events, LinzOptions{HTMLPath: path})
+	var picture bytes.Buffer
+	res := SinkVisibility(b.events, SearchOptions{Picture: &picture})
 	wantFirst(t, res, 0, "reads of the external store around seq 0..2 have no linearization")
-	if !strings.Contains(res.Note, "visualization: "+path) {
-		t.Fatalf("the note should say where the visualization is: %q", res.Note)
+	if !strings.Contains(res.Note, pictureNote) {
+		t.Fatalf("the note should say the history was drawn: %q", res.Note)
 	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("want the visualization written: %v", err)
+	if !strings.Contains(picture.String(), "<html") {
+		t.Fatalf("want porcupine's drawing written, got %d bytes", picture.Len())
 	}
 }
 
@@ -93,7 +92,7 @@ func fortyConcurrentCommits() *tb {
 // A segment with one read is decided without porcupine: however many commits overlap the
 // read, no step of the budget is spent, and the verdict is exact.
 func TestSinkVisibilityDecidesASingleReadWithoutSearch(t *testing.T) {
-	opts := LinzOptions{Steps: 1, Timeout: time.Hour}
+	opts := SearchOptions{Steps: 1, Timeout: time.Hour}
 	for _, tc := range []struct {
 		seen string
 		pass bool
@@ -117,7 +116,7 @@ func TestSinkVisibilityDecidesASingleReadWithoutSearch(t *testing.T) {
 // every machine: the wall-clock safety net is an hour here and never fires.
 func TestSinkVisibilityOutOfStepsIsUnknownNotPass(t *testing.T) {
 	events := fortyConcurrentCommits().events
-	opts := LinzOptions{Steps: 10_000, Timeout: time.Hour}
+	opts := SearchOptions{Steps: 10_000, Timeout: time.Hour}
 	res := SinkVisibility(events, opts)
 	if res.Verdict != VerdictUnknown || res.Note != "porcupine ran out of its budget of 10000 model steps" {
 		t.Fatalf("want unknown after the step budget, got:\n%s", res)
@@ -126,14 +125,14 @@ func TestSinkVisibilityOutOfStepsIsUnknownNotPass(t *testing.T) {
 		t.Fatalf("the same trace judged twice:\n%s\n%s", res, again)
 	}
 	// The default budget gives up on it too.
-	if res := SinkVisibility(events, LinzOptions{Timeout: time.Hour}); res.Verdict != VerdictUnknown ||
+	if res := SinkVisibility(events, SearchOptions{Timeout: time.Hour}); res.Verdict != VerdictUnknown ||
 		!strings.Contains(res.Note, "budget of 2000000 model steps") {
 		t.Fatalf("want unknown after the default step budget, got:\n%s", res)
 	}
 }
 
 func TestSinkVisibilityTimeoutIsUnknownAndSaysItDependsOnTheMachine(t *testing.T) {
-	res := SinkVisibility(fortyConcurrentCommits().events, LinzOptions{Steps: 1 << 62, Timeout: time.Millisecond})
+	res := SinkVisibility(fortyConcurrentCommits().events, SearchOptions{Steps: 1 << 62, Timeout: time.Millisecond})
 	if res.Verdict != VerdictUnknown || !strings.Contains(res.Note, "wall-clock safety net") {
 		t.Fatalf("want unknown after the safety net, got:\n%s", res)
 	}
@@ -157,7 +156,7 @@ func TestSinkVisibilitySegmentsShareTheStepBudget(t *testing.T) {
 	one := newTB()
 	one.legalButCostly(0)
 	judge := func(b *tb, steps int64) Result {
-		return SinkVisibility(b.events, LinzOptions{Steps: steps, Timeout: time.Hour})
+		return SinkVisibility(b.events, SearchOptions{Steps: steps, Timeout: time.Hour})
 	}
 	// The smallest budget that decides one segment: what it needs, exactly.
 	need := int64(sort.Search(1<<20, func(n int) bool { return judge(one, int64(n)+1).Verdict == VerdictPass })) + 1

@@ -10,13 +10,25 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 )
 
-// ArtifactVersion is the version of the artifact format this build writes and reads.
-// Version 2 added the digest.
-const ArtifactVersion = 2
+// ArtifactVersion is the version of the artifact format this build writes. Version 2 added
+// the digest; version 3 the verdict unknown and its undecided list, for a run that ended as
+// planned but whose properties were not all decided. Version 2 called such a run limit,
+// with a limit_reason starting "undecided: "; this build still reads version 2 and reads
+// such an artifact as unknown (undecided holding the old reason), so that its replay, which
+// now says unknown, matches it.
+const ArtifactVersion = 3
+
+// oldestArtifactVersion is the oldest artifact version this build reads.
+const oldestArtifactVersion = 2
+
+// undecidedPrefix starts the limit_reason of a version 2 artifact of an undecided run.
+const undecidedPrefix = "undecided: "
 
 // Artifact is a self-contained record of one run, written for every failure so that it can
 // be replayed and shrunk without the catalogue or the command line that produced it: the
@@ -34,13 +46,15 @@ type Artifact struct {
 	Schedule faults.Schedule `json:"schedule"`
 	// Build names the build that wrote the artifact. A replay on the same build must give
 	// the same trace hash; a different hash there is nondeterminism.
-	Build       string      `json:"build"`
-	TraceHash   string      `json:"trace_hash"`
-	Events      uint64      `json:"events"`
-	Verdict     string      `json:"verdict"`
-	LimitReason string      `json:"limit_reason,omitempty"`
-	Violations  []Violation `json:"violations"`
-	Panic       string      `json:"panic,omitempty"`
+	Build       string `json:"build"`
+	TraceHash   string `json:"trace_hash"`
+	Events      uint64 `json:"events"`
+	Verdict     string `json:"verdict"`
+	LimitReason string `json:"limit_reason,omitempty"`
+	// Undecided is Result.Undecided, for a run whose verdict is unknown (version 3 on).
+	Undecided  []string            `json:"undecided,omitempty"`
+	Violations []checker.Violation `json:"violations"`
+	Panic      string              `json:"panic,omitempty"`
 	// ShrunkFrom names the artifact this one was shrunk from, if any.
 	ShrunkFrom string `json:"shrunk_from,omitempty"`
 }
@@ -57,7 +71,8 @@ func NewArtifact(plan *Plan, result *Result, build string) *Artifact {
 		Events:      result.Events,
 		Verdict:     result.Verdict,
 		LimitReason: result.LimitReason,
-		Violations:  append([]Violation(nil), result.Violations...),
+		Undecided:   slices.Clone(result.Undecided),
+		Violations:  slices.Clone(result.Violations),
 		Panic:       result.Panic,
 	}
 }
@@ -85,8 +100,11 @@ func ParseArtifact(data []byte) (*Artifact, error) {
 }
 
 func (a *Artifact) check() error {
-	if a.Version != ArtifactVersion {
-		return fmt.Errorf("artifact.artifact_version: this build reads version %d, not %d", ArtifactVersion, a.Version)
+	if a.Version < oldestArtifactVersion || a.Version > ArtifactVersion {
+		return fmt.Errorf("artifact.artifact_version: this build reads versions %d to %d, not %d", oldestArtifactVersion, ArtifactVersion, a.Version)
+	}
+	if a.Version == 2 {
+		a.upgradeFrom2()
 	}
 	if a.Scenario == nil {
 		return errors.New("artifact.scenario: is required")
@@ -113,7 +131,10 @@ func (a *Artifact) check() error {
 	if !traceHashPattern.MatchString(a.TraceHash) {
 		p.add("artifact.trace_hash", "must be 64 lower-case hex digits")
 	}
-	p.oneOf("artifact.verdict", a.Verdict, []string{VerdictPass, VerdictFail, VerdictLimit})
+	p.oneOf("artifact.verdict", a.Verdict, []string{VerdictPass, VerdictFail, VerdictUnknown, VerdictLimit})
+	if a.Verdict != VerdictUnknown && len(a.Undecided) > 0 {
+		p.add("artifact.undecided", "a run with verdict %s has no undecided properties", a.Verdict)
+	}
 	if a.Verdict == VerdictFail && len(a.Violations) == 0 {
 		p.add("artifact.violations", "a failed run must list its violations")
 	}
@@ -129,6 +150,15 @@ func (a *Artifact) check() error {
 		}
 	}
 	return p.err()
+}
+
+// upgradeFrom2 reads a version 2 artifact as version 3: a limit whose reason says the
+// properties were undecided is the verdict unknown now.
+func (a *Artifact) upgradeFrom2() {
+	if rest, ok := strings.CutPrefix(a.LimitReason, undecidedPrefix); ok && a.Verdict == VerdictLimit {
+		a.Verdict, a.LimitReason, a.Undecided = VerdictUnknown, "", []string{rest}
+	}
+	a.Version = ArtifactVersion
 }
 
 // MarshalArtifact returns a as an indented JSON file that ParseArtifact reads back, with the

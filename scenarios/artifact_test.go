@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ckptsim/ckptsim/checker"
 )
 
 // sampleArtifact is the artifact of a failed run of a built-in negative control.
@@ -24,8 +26,8 @@ func sampleArtifact(t testing.TB) *Artifact {
 		Verdict:   VerdictFail,
 		TraceHash: strings.Repeat("ab", 32),
 		Events:    1234,
-		Violations: []Violation{{
-			Property: PropertyConsistentCut, Message: "recv.source-0 + chan.source-0 = 40, sent = 41", Seq: 812, T: 1_250_000_000, Task: "sum-0", CP: 4,
+		Violations: []checker.Violation{{
+			Property: checker.PropConsistentCut, Message: "recv.source-0 + chan.source-0 = 40, sent = 41", Seq: 812, T: 1_250_000_000, Task: "sum-0", CP: 4,
 		}},
 	}
 	return NewArtifact(p, r, "test-build")
@@ -42,6 +44,71 @@ func TestArtifactRoundTrip(t *testing.T) {
 	}
 }
 
+// TestArtifactVersion2Reads: an artifact written before version 3 (by the build before it,
+// kept in testdata as it was written) still reads, with its violations in checker's type and
+// text form, and replays to the trace hash it records.
+func TestArtifactVersion2Reads(t *testing.T) {
+	data, err := os.ReadFile("testdata/artifact-v2-control-lost-metadata-seed1-fail.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := ParseArtifact(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Verdict != VerdictFail || len(a.Violations) == 0 || a.Violations[0].Property != checker.PropExactlyOnce {
+		t.Fatalf("read verdict %s with violations %v", a.Verdict, a.Violations)
+	}
+	const want = `exactly-once seq=134 t=169983327 task=sink-1 cp=1: record "source:0:0" duplicated: committed 2 times, expected 1`
+	if got := a.Violations[0].String(); got != want {
+		t.Errorf("first violation reads\n %s\nwant\n %s", got, want)
+	}
+	plan, err := NewSimulation().Plan(a.Scenario, a.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(NewSimulation(), plan, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TraceHash != a.TraceHash || res.Verdict != a.Verdict || !slices.Equal(res.Violations, a.Violations) {
+		t.Errorf("replay: %s %s %v, the artifact %s %s %v", res.TraceHash, res.Verdict, res.Violations, a.TraceHash, a.Verdict, a.Violations)
+	}
+}
+
+// TestArtifactVersion2UndecidedReadsAsUnknown: version 2 called a run whose properties were
+// not all decided limit, with a limit_reason "undecided: ..."; it reads as unknown now, what
+// a replay of it says, and keeps what was undecided. A true limit stays a limit.
+func TestArtifactVersion2UndecidedReadsAsUnknown(t *testing.T) {
+	for _, tc := range []struct {
+		name, reason string
+		verdict      string
+		limit        string
+		undecided    []string
+	}{
+		{"undecided", "undecided: sink-visibility (no sink.read: no reader of the external store to judge)", VerdictUnknown, "",
+			[]string{"sink-visibility (no sink.read: no reader of the external store to judge)"}},
+		{"a run limit", "the simulation stopped (max events) before the liveness phase ended", VerdictLimit,
+			"the simulation stopped (max events) before the liveness phase ended", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := sampleArtifact(t)
+			a.Version, a.Verdict, a.LimitReason, a.Violations = 2, VerdictLimit, tc.reason, nil
+			data := MarshalArtifact(a) // as version 2 wrote it: no undecided field
+			if strings.Contains(string(data), `"undecided"`) {
+				t.Fatal("a version 2 artifact has no undecided field")
+			}
+			back, err := ParseArtifact(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back.Version != ArtifactVersion || back.Verdict != tc.verdict || back.LimitReason != tc.limit || !slices.Equal(back.Undecided, tc.undecided) {
+				t.Errorf("read as version %d, %s, limit reason %q, undecided %q", back.Version, back.Verdict, back.LimitReason, back.Undecided)
+			}
+		})
+	}
+}
+
 func TestParseArtifactRejectsDamage(t *testing.T) {
 	good := string(MarshalArtifact(sampleArtifact(t)))
 	for _, tc := range []struct {
@@ -50,10 +117,10 @@ func TestParseArtifactRejectsDamage(t *testing.T) {
 		{"empty", "", "artifact: invalid JSON"},
 		{"truncated", good[:len(good)/2], "artifact: invalid JSON"},
 		{"a scenario, not an artifact", string(Marshal(Builtins()[0])), "artifact.name: unknown field"},
-		{"newer version", strings.Replace(good, `"artifact_version": 2`, `"artifact_version": 3`, 1), "artifact.artifact_version: this build reads version 2, not 3"},
-		{"version 1, without a digest", strings.Replace(good, `"artifact_version": 2`, `"artifact_version": 1`, 1), "artifact.artifact_version: this build reads version 2, not 1"},
+		{"newer version", strings.Replace(good, `"artifact_version": 3`, `"artifact_version": 4`, 1), "artifact.artifact_version: this build reads versions 2 to 3, not 4"},
+		{"version 1, without a digest", strings.Replace(good, `"artifact_version": 3`, `"artifact_version": 1`, 1), "artifact.artifact_version: this build reads versions 2 to 3, not 1"},
 		{"bad hash", strings.Replace(good, strings.Repeat("ab", 32), "abc", 1), "artifact.trace_hash: must be 64 lower-case hex digits"},
-		{"bad verdict", replaceLast(good, `"verdict": "fail"`, `"verdict": "meh"`), `artifact.verdict: "meh" is not one of pass, fail, limit`},
+		{"bad verdict", replaceLast(good, `"verdict": "fail"`, `"verdict": "meh"`), `artifact.verdict: "meh" is not one of pass, fail, unknown, limit`},
 		{"missing scenario", strings.Replace(good, `"scenario": {`, `"scenario": null, "x": {`, 1), "artifact.x: unknown field"},
 		{"broken scenario", strings.Replace(good, `"mode": "aligned"`, `"mode": "sideways"`, 1), `artifact.scenario.mode: "sideways" is not one of`},
 		{"schedule names a missing task", replaceLast(good, `"from": "source-0"`, `"from": "source-9"`), `artifact.schedule.entries[1].fault.from: no endpoint "source-9"`},

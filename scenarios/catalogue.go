@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 	"slices"
 	"strings"
@@ -60,6 +61,6 @@ func onNth(n int, kind, task string, f faults.Fault) faults.Entry {
 
 var expectPass = Expect{Verdict: VerdictPass}
 
-func expectFail(property string) Expect {
+func expectFail(property checker.Property) Expect {
 	return Expect{Verdict: VerdictFail, Property: property}
 }

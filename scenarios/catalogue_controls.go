@@ -1,6 +1,10 @@
 package scenarios
 
-import "github.com/ckptsim/ckptsim/faults"
+import (
+	"github.com/ckptsim/ckptsim/faults"
+
+	"github.com/ckptsim/ckptsim/checker"
+)
 
 // negativeControls are scenarios built to fail: each breaks one assumption the protocol
 // relies on, or misconfigures the job the way real deployments do, and names the property
@@ -24,7 +28,7 @@ func negativeControls() []*Scenario {
 				onNth(75, "sink.write", "sink-0", faults.Fault{Kind: faults.CrashTask, Task: "sink-0"}),
 				onNth(110, "sink.write", "sink-0", faults.Fault{Kind: faults.CrashTask, Task: "sink-0"}),
 			},
-			Expect: expectFail(PropertyExactlyOnce),
+			Expect: expectFail(checker.PropExactlyOnce),
 			Seeds:  seeds(1, 10),
 		},
 		{
@@ -38,7 +42,7 @@ func negativeControls() []*Scenario {
 			// seeds) reordered nothing across a barrier and showed no inconsistent cut; with
 			// four, none of 25,000 did.
 			Faults: onShuffleLinks(Millis(50), faults.Fault{Kind: faults.DataReorder, WindowNanos: Seconds(2).Nanos()}),
-			Expect: expectFail(PropertyConsistentCut),
+			Expect: expectFail(checker.PropConsistentCut),
 			Seeds:  seeds(1, 10),
 		},
 		{
@@ -49,7 +53,7 @@ func negativeControls() []*Scenario {
 			Workload:    Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 8, RecordInterval: Millis(2)},
 			Sink:        &Sink{Kind: SinkTwoPhaseCommit},
 			Faults:      onShuffleLinks(Millis(50), faults.Fault{Kind: faults.DataDuplicate, Probability: 0.3, WindowNanos: Seconds(2).Nanos()}),
-			Expect:      expectFail(PropertyExactlyOnce),
+			Expect:      expectFail(checker.PropExactlyOnce),
 			Seeds:       seeds(1, 10),
 		},
 		{
@@ -66,7 +70,7 @@ func negativeControls() []*Scenario {
 				at(0, faults.Fault{Kind: faults.RestartDelay, DelayNanos: Millis(300).Nanos(), WindowNanos: Seconds(2).Nanos()}),
 				onNth(3, "checkpoint.complete", "coordinator", faults.Fault{Kind: faults.CrashCoordinator}),
 			},
-			Expect: expectFail(PropertyAtLeastOnce),
+			Expect: expectFail(checker.PropAtLeastOnce),
 			Seeds:  seeds(1, 10),
 		},
 		{
@@ -83,7 +87,7 @@ func negativeControls() []*Scenario {
 				at(0, faults.Fault{Kind: faults.StorageLost, Store: StoreMetadata, Probability: 1, WindowNanos: Seconds(2).Nanos()}),
 				onNth(6, "notify.complete", "", faults.Fault{Kind: faults.CrashCoordinator}),
 			},
-			Expect: expectFail(PropertyDurableBeforeVisible),
+			Expect: expectFail(checker.PropDurableVisible),
 			Seeds:  seeds(1, 10),
 		},
 		{
@@ -106,7 +110,7 @@ func negativeControls() []*Scenario {
 				at(Millis(1000), faults.Fault{Kind: faults.StorageLost, Store: StoreState, Probability: 1, WindowNanos: Millis(500).Nanos()}),
 				at(Millis(1400), faults.Fault{Kind: faults.CrashTask, Task: "sum-1"}),
 			},
-			Expect: expectFail(PropertyRestoreFidelity),
+			Expect: expectFail(checker.PropRestoreFidelity),
 			Seeds:  seeds(1, 10),
 		},
 		{
@@ -121,7 +125,7 @@ func negativeControls() []*Scenario {
 			Faults: []faults.Entry{
 				at(Millis(150), faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "source-0", OneWay: true, WindowNanos: Millis(150).Nanos()}),
 			},
-			Expect: expectFail(PropertyLiveness),
+			Expect: expectFail(checker.PropLiveness),
 			Seeds:  seeds(1, 10),
 		},
 		classicReordered(),

@@ -1,6 +1,10 @@
 package scenarios
 
-import "github.com/ckptsim/ckptsim/faults"
+import (
+	"github.com/ckptsim/ckptsim/faults"
+
+	"github.com/ckptsim/ckptsim/checker"
+)
 
 // The scripted Chandy-Lamport exercise of the catalogue, and its negative control.
 
@@ -98,6 +102,6 @@ func classicReordered() *Scenario {
 	for _, l := range []faults.Link{{From: "p-0", To: "p-1"}, {From: "p-1", To: "p-2"}, {From: "p-2", To: "p-0"}} {
 		s.Faults = append(s.Faults, at(0, faults.Fault{Kind: faults.DataReorder, From: l.From, To: l.To, WindowNanos: Millis(70).Nanos()}))
 	}
-	s.Expect = expectFail(PropertyConsistentCut)
+	s.Expect = expectFail(checker.PropConsistentCut)
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 )
 
@@ -79,7 +80,7 @@ func TestCatalogueCoverage(t *testing.T) {
 }
 
 func TestNegativeControls(t *testing.T) {
-	failing := map[string]bool{}
+	failing := map[checker.Property]bool{}
 	var controls []*Scenario
 	for _, s := range Builtins() {
 		if s.IsNegativeControl() {
@@ -138,13 +139,13 @@ func TestLookup(t *testing.T) {
 func TestPropertiesToCheck(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		want []string
+		want []checker.Property
 	}{
-		{StandardName, []string{PropertyWellFormed, PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity, PropertyListenerContract, PropertyCheckpointOutcome, PropertyDurableBeforeVisible, PropertySinkVisibility, PropertyLiveness}},
-		{"at-least-once-fan-in", []string{PropertyWellFormed, PropertyAtLeastOnce, PropertyRestoreFidelity, PropertyListenerContract, PropertyCheckpointOutcome, PropertyDurableBeforeVisible, PropertyLiveness}},
-		{"chandy-lamport-ring", []string{PropertyWellFormed, PropertyConsistentCut, PropertyRestoreFidelity, PropertyCheckpointOutcome, PropertyLiveness}},
+		{StandardName, []checker.Property{checker.PropWellFormed, checker.PropExactlyOnce, checker.PropAtLeastOnce, checker.PropConsistentCut, checker.PropRestoreFidelity, checker.PropListenerContract, checker.PropCheckpointOutcome, checker.PropDurableVisible, checker.PropSinkVisibility, checker.PropLiveness}},
+		{"at-least-once-fan-in", []checker.Property{checker.PropWellFormed, checker.PropAtLeastOnce, checker.PropRestoreFidelity, checker.PropListenerContract, checker.PropCheckpointOutcome, checker.PropDurableVisible, checker.PropLiveness}},
+		{"chandy-lamport-ring", []checker.Property{checker.PropWellFormed, checker.PropConsistentCut, checker.PropRestoreFidelity, checker.PropCheckpointOutcome, checker.PropLiveness}},
 		// Exactly-once is not what an at-least-once sink promises, but the control asks for it.
-		{"control-at-least-once-sink", []string{PropertyWellFormed, PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity, PropertyListenerContract, PropertyCheckpointOutcome, PropertyDurableBeforeVisible, PropertyLiveness}},
+		{"control-at-least-once-sink", []checker.Property{checker.PropWellFormed, checker.PropExactlyOnce, checker.PropAtLeastOnce, checker.PropConsistentCut, checker.PropRestoreFidelity, checker.PropListenerContract, checker.PropCheckpointOutcome, checker.PropDurableVisible, checker.PropLiveness}},
 	} {
 		s, err := Lookup(tc.name)
 		if err != nil {

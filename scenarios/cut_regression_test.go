@@ -4,6 +4,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/ckptsim/ckptsim/checker"
 )
 
 func loadTestScenario(t *testing.T, path string) *Scenario {
@@ -57,7 +59,7 @@ func TestForgottenOutputChannelStateBreaksTheCut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Contains(res.ViolatedProperties(), PropertyConsistentCut) {
+		if !slices.Contains(res.ViolatedProperties(), checker.PropConsistentCut) {
 			t.Errorf("seed %d: consistent-cut not violated: %s %v", seed, res.Verdict, res.ViolatedProperties())
 		}
 	}

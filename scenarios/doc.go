@@ -22,16 +22,19 @@
 // Simulation is the real Runner:
 //
 //  1. the scenario becomes an engine job (engineConfig: dataflow operators, or for mode
-//     chandy-lamport the tokens operator of engine/tokens) and a reference model of what a correct
-//     run produces (reference);
+//     chandy-lamport the tokens operator of engine/tokens) and a reference model of what a
+//     correct run produces (reference); what the job promises (Promises, from its mode, sink
+//     and check list) is the fact checker.DefaultProperties chooses the run's properties from
+//     (PropertiesToCheck), so that a run and simrun check against its reference judge alike;
 //  2. scenarios/simenv places the job on a sim kernel seeded from the run's seed, and a
 //     trace.Recorder records it, hashed as it streams;
 //  3. the faults package's Injector runs the fault phase, heal and the liveness phase
 //     against a Target (target.go): faults/simtarget's World for the kernel (hosts, links,
 //     clocks), storage by key prefix, and the engine half (tasks, coordinator, external
 //     store);
-//  4. the checkers judge the trace against the reference; the verdict is pass, fail, or
-//     limit when the run hit a limit or a property could not be decided.
+//  4. the checkers judge the trace against the reference; the verdict is pass, fail,
+//     unknown when a property could not be decided (checker's word, with the same meaning),
+//     or limit when the run hit a virtual-time or event limit before it could be judged.
 //
 // A chandy-lamport scenario may carry a script instead of random transfers: a hand-written
 // exercise whose sends and snapshots the engine makes at their times (tokens.Script),

@@ -6,12 +6,15 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
 // PropertyInvariant names the violation a panic inside a run becomes: a broken invariant in
-// the engine, the protocol or the simulator. No scenario can expect it.
-const PropertyInvariant = "invariant"
+// the engine, the protocol or the simulator. It is not a property of package checker (no
+// checker judges it, and no scenario can name or expect it), but it shares checker's type so
+// that a run's violations are all checker.Violation.
+const PropertyInvariant checker.Property = "invariant"
 
 // Execute plans s on seed with r, runs the plan and judges the result against s.Expect. It
 // measures the wall time of the run. A panic inside the run (a broken invariant) becomes a
@@ -61,7 +64,7 @@ type RunPanic struct {
 func (p *RunPanic) String() string { return fmt.Sprint(p.Value) }
 
 func panicResult(plan *Plan, recovered any, stack []byte) *Result {
-	v := Violation{Property: PropertyInvariant}
+	v := checker.Violation{Property: PropertyInvariant}
 	res := &Result{
 		Scenario: plan.Scenario.Name,
 		Seed:     plan.Seed,
@@ -85,7 +88,7 @@ func panicResult(plan *Plan, recovered any, stack []byte) *Result {
 	}
 	message := fmt.Sprint(recovered)
 	v.Message = "panic" + where + ": " + message
-	res.Violations = []Violation{v}
+	res.Violations = []checker.Violation{v}
 	res.Panic = message + "\n" + string(stack)
 	return res
 }

@@ -12,6 +12,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 )
 
@@ -180,7 +181,7 @@ var knownGeneratedIssues = []struct {
 			"broadcast) once, as an upsert by record id must, but the reference expects one " +
 			"commit per path: exactly-once, at-least-once and liveness fail",
 		func(s *Scenario, res *Result) bool {
-			return s.Sink != nil && s.Sink.Kind == SinkIdempotent && slices.ContainsFunc(res.Violations, func(v Violation) bool {
+			return s.Sink != nil && s.Sink.Kind == SinkIdempotent && slices.ContainsFunc(res.Violations, func(v checker.Violation) bool {
 				return strings.Contains(v.Message, "committed 1 times, expected")
 			})
 		},

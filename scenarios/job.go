@@ -205,7 +205,7 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 		return ref, fmt.Errorf("scenarios: %s: the output of this job depends on timing, so no reference can judge it: %w", s.Name, err)
 	}
 	ref.Guarantee = checker.GuaranteeExactlyOnce
-	if !slices.Contains(PropertiesToCheck(s), PropertyExactlyOnce) {
+	if !slices.Contains(PropertiesToCheck(s), checker.PropExactlyOnce) {
 		ref.Guarantee = checker.GuaranteeAtLeastOnce
 	}
 	ref.Output = make(map[string]checker.Expected)

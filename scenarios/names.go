@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/ckptsim/ckptsim/engine"
+import (
+	"github.com/ckptsim/ckptsim/checker"
+	"github.com/ckptsim/ckptsim/engine"
+)
 
 // The words a scenario file may use. Each list is in the order documentation shows it.
 
@@ -86,36 +89,39 @@ func plantedBugNames() []string {
 	return names
 }
 
-// Properties the checkers verify (DESIGN.md section 5). Determinism is checked by replaying,
-// not inside one run, so a scenario cannot list it.
-const (
-	PropertyExactlyOnce          = "exactly-once"
-	PropertyAtLeastOnce          = "at-least-once"
-	PropertyConsistentCut        = "consistent-cut"
-	PropertyRestoreFidelity      = "restore-fidelity"
-	PropertyListenerContract     = "listener-contract"
-	PropertyDurableBeforeVisible = "durable-before-visible"
-	PropertySinkVisibility       = "sink-visibility"
-	PropertyLiveness             = "liveness"
-	// PropertyCheckpointOutcome: every checkpoint asked for completes or aborts with a
-	// reason, none vanishes.
-	PropertyCheckpointOutcome = "checkpoint-outcome"
-	// PropertyWellFormed checks the trace itself (sequence numbers, fields the other
-	// checkers read); every run checks it.
-	PropertyWellFormed = "well-formed"
-)
+// Properties lists every property a scenario may name (in check and expect.property), in
+// checker.AllProperties order. The names are checker's own (checker.Property), so a scenario
+// file, a report and an artifact spell a property one way; determinism is left out, since it
+// is judged by replaying a run, not inside one.
+var Properties = scenarioProperties()
 
-// Properties lists every property a scenario may name.
-var Properties = []string{
-	PropertyWellFormed, PropertyExactlyOnce, PropertyAtLeastOnce, PropertyConsistentCut, PropertyRestoreFidelity,
-	PropertyListenerContract, PropertyCheckpointOutcome, PropertyDurableBeforeVisible, PropertySinkVisibility, PropertyLiveness,
+func scenarioProperties() []checker.Property {
+	var props []checker.Property
+	for _, p := range checker.AllProperties {
+		if p != checker.PropDeterminism {
+			props = append(props, p)
+		}
+	}
+	return props
 }
 
-// Verdicts of one run.
+// propertyNames is Properties as strings, for messages about a scenario file.
+func propertyNames() []string { return propertyStrings(Properties) }
+
+// Verdicts of one run. Pass, fail and unknown are checker's words (checker.Verdict) for the
+// run's report; limit is the run's own, for a run that never reached the point where it
+// could be judged. Neither unknown nor limit is ever a pass, and both are unexpected whatever
+// the scenario expects.
 const (
-	VerdictPass  = "pass"
-	VerdictFail  = "fail"  // a property was violated
-	VerdictLimit = "limit" // the run hit a virtual-time or event limit before it could be judged
+	VerdictPass = string(checker.VerdictPass)
+	VerdictFail = string(checker.VerdictFail) // a property was violated
+	// VerdictUnknown: the run ended as planned, but a property it checks could not be
+	// decided (the trace lacks evidence it needs, porcupine ran out of its budget, ...), or
+	// no property had anything to judge. Result.Undecided says which and why.
+	VerdictUnknown = string(checker.VerdictUnknown)
+	// VerdictLimit: the run hit a virtual-time or event limit before its liveness phase
+	// ended, so it was not judged. Result.LimitReason says which.
+	VerdictLimit = "limit"
 )
 
 // Script operations of a chandy-lamport exercise.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -24,8 +25,8 @@ func TestScriptedSnapshotsDoNotVanish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Contains(PropertiesToCheck(s), PropertyCheckpointOutcome) {
-		t.Fatalf("a chandy-lamport run is not judged by %s: %v", PropertyCheckpointOutcome, PropertiesToCheck(s))
+	if !slices.Contains(PropertiesToCheck(s), checker.PropCheckpointOutcome) {
+		t.Fatalf("a chandy-lamport run is not judged by %s: %v", checker.PropCheckpointOutcome, PropertiesToCheck(s))
 	}
 	const scripted = 10
 	// Periodic snapshots start only once the script is over and a whole interval has passed,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
 )
 
@@ -21,11 +22,11 @@ var plantedBugGrounds = map[engine.PlantedBug]string{
 
 // plantedBugCatchers names, per planted bug, the property whose contract it breaks first:
 // the one a run with the bug planted is expected to violate.
-var plantedBugCatchers = map[engine.PlantedBug]string{
-	engine.BugSourceOffsetAhead:  PropertyExactlyOnce,
-	engine.BugForgetChannelState: PropertyConsistentCut,
-	engine.BugCommitOnAbort:      PropertyDurableBeforeVisible,
-	engine.BugSkipStateRestore:   PropertyRestoreFidelity,
+var plantedBugCatchers = map[engine.PlantedBug]checker.Property{
+	engine.BugSourceOffsetAhead:  checker.PropExactlyOnce,
+	engine.BugForgetChannelState: checker.PropConsistentCut,
+	engine.BugCommitOnAbort:      checker.PropDurableVisible,
+	engine.BugSkipStateRestore:   checker.PropRestoreFidelity,
 }
 
 // PlantedBugScenarios returns, for every planted bug in engine.PlantedBugs order, its hunting
@@ -57,10 +58,10 @@ func Plant(s *Scenario, bug string) (*Scenario, error) {
 	p.Description = fmt.Sprintf("%s, on an engine with planted bug %s.", s.Name, bug)
 	p.PlantedBug = bug
 	expect := plantedBugCatchers[engine.PlantedBug(bug)]
-	if expect == PropertyExactlyOnce && !slices.Contains(PropertiesToCheck(s), PropertyExactlyOnce) {
+	if expect == checker.PropExactlyOnce && !slices.Contains(PropertiesToCheck(s), checker.PropExactlyOnce) {
 		// A job that promises no exact output (at-least-once mode or sink) still promises
 		// to lose nothing, which is what a lost record breaks.
-		expect = PropertyAtLeastOnce
+		expect = checker.PropAtLeastOnce
 	}
 	p.Expect = Expect{Verdict: VerdictFail, Property: expect}
 	if err := p.Validate("scenario"); err != nil {
@@ -81,13 +82,13 @@ type BugHunt struct {
 	// 0 when none did.
 	FirstSeed uint64 `json:"first_seed"`
 	// Properties counts, per property, the runs that violated it.
-	Properties map[string]int `json:"properties"`
+	Properties map[checker.Property]int `json:"properties"`
 }
 
 // NewBugHunt starts the tally of s, one of PlantedBugScenarios.
 func NewBugHunt(s *Scenario) *BugHunt {
 	ground := plantedBugGrounds[engine.PlantedBug(s.PlantedBug)]
-	return &BugHunt{Bug: s.PlantedBug, Scenario: ground, Properties: map[string]int{}}
+	return &BugHunt{Bug: s.PlantedBug, Scenario: ground, Properties: map[checker.Property]int{}}
 }
 
 // Add counts one run.
@@ -100,7 +101,7 @@ func (h *BugHunt) Add(r *Result) {
 	if h.FirstSeed == 0 {
 		h.FirstSeed = r.Seed
 	}
-	var seen []string
+	var seen []checker.Property
 	for _, v := range r.Violations {
 		if !slices.Contains(seen, v.Property) {
 			seen = append(seen, v.Property)
@@ -110,12 +111,12 @@ func (h *BugHunt) Add(r *Result) {
 }
 
 // PropertyNames returns the properties that caught the bug, most runs first (ties by name).
-func (h *BugHunt) PropertyNames() []string {
-	var names []string
+func (h *BugHunt) PropertyNames() []checker.Property {
+	var names []checker.Property
 	for p := range h.Properties {
 		names = append(names, p)
 	}
-	slices.SortFunc(names, func(a, b string) int {
+	slices.SortFunc(names, func(a, b checker.Property) int {
 		return cmp.Or(cmp.Compare(h.Properties[b], h.Properties[a]), cmp.Compare(a, b))
 	})
 	return names

@@ -1,20 +1,22 @@
 package scenarios
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
 )
 
 // catchers is, per planted bug, the property that must catch it: the one whose contract the
 // bug breaks first. It repeats plantedBugCatchers on purpose, so that a change there must
 // be made here too.
-var catchers = map[string]string{
-	string(engine.BugSourceOffsetAhead):  PropertyExactlyOnce,
-	string(engine.BugForgetChannelState): PropertyConsistentCut,
-	string(engine.BugCommitOnAbort):      PropertyDurableBeforeVisible,
-	string(engine.BugSkipStateRestore):   PropertyRestoreFidelity,
+var catchers = map[string]checker.Property{
+	string(engine.BugSourceOffsetAhead):  checker.PropExactlyOnce,
+	string(engine.BugForgetChannelState): checker.PropConsistentCut,
+	string(engine.BugCommitOnAbort):      checker.PropDurableVisible,
+	string(engine.BugSkipStateRestore):   checker.PropRestoreFidelity,
 }
 
 // TestPlantedBugsAreCaught runs every planted bug on the first seeds of its hunting ground:
@@ -55,12 +57,12 @@ func TestBugHuntTallies(t *testing.T) {
 	h := NewBugHunt(PlantedBugScenarios()[0])
 	h.Add(&Result{Seed: 4, Verdict: VerdictPass})
 	h.Add(&Result{Seed: 5, Verdict: VerdictLimit})
-	h.Add(&Result{Seed: 6, Verdict: VerdictFail, Violations: []Violation{{Property: "b"}, {Property: "a"}, {Property: "b"}}})
-	h.Add(&Result{Seed: 7, Verdict: VerdictFail, Violations: []Violation{{Property: "b"}}})
+	h.Add(&Result{Seed: 6, Verdict: VerdictFail, Violations: []checker.Violation{{Property: "b"}, {Property: "a"}, {Property: "b"}}})
+	h.Add(&Result{Seed: 7, Verdict: VerdictFail, Violations: []checker.Violation{{Property: "b"}}})
 	if h.Seeds != 4 || h.Caught != 2 || h.FirstSeed != 6 || h.Properties["a"] != 1 || h.Properties["b"] != 2 {
 		t.Errorf("tally %+v: want 2 of 4 caught, first on seed 6, b in 2 runs and a in 1", h)
 	}
-	if got := strings.Join(h.PropertyNames(), " "); got != "b a" {
+	if got := fmt.Sprint(h.PropertyNames()); got != "[b a]" {
 		t.Errorf("PropertyNames = %q, want most runs first: \"b a\"", got)
 	}
 }
@@ -98,9 +100,12 @@ func TestPlantedBugMustHaveItsCodePath(t *testing.T) {
 // promises it, and at-least-once where it promises only that (checking exactly-once there
 // would fail without any bug).
 func TestPlantExpectsWhatTheJobPromises(t *testing.T) {
-	for _, tc := range []struct{ scenario, want string }{
-		{StandardName, PropertyExactlyOnce},
-		{"at-least-once-fan-in", PropertyAtLeastOnce},
+	for _, tc := range []struct {
+		scenario string
+		want     checker.Property
+	}{
+		{StandardName, checker.PropExactlyOnce},
+		{"at-least-once-fan-in", checker.PropAtLeastOnce},
 	} {
 		s, err := Lookup(tc.scenario)
 		if err != nil {

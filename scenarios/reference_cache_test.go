@@ -1,10 +1,13 @@
 package scenarios
 
 import (
+	"slices"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ckptsim/ckptsim/checker"
 )
 
 // TestCachedReferenceIsTheScenarios: the cached reference equals a fresh computation, a
@@ -49,4 +52,18 @@ func TestCachedReferenceIsTheScenarios(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestReferenceCarriesThePromises: the reference of every built-in scenario lists what it
+// promises, and checker chooses from it exactly what a run of the scenario checks.
+func TestReferenceCarriesThePromises(t *testing.T) {
+	for _, s := range Builtins() {
+		ref, err := ReferenceFor(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		if got, want := checker.DefaultProperties(ref), PropertiesToCheck(s); !slices.Equal(got, want) {
+			t.Errorf("%s: the reference chooses %v, a run checks %v", s.Name, got, want)
+		}
+	}
 }

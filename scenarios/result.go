@@ -1,11 +1,11 @@
 package scenarios
 
 import (
-	"fmt"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 )
 
@@ -30,7 +30,7 @@ type Plan struct {
 	// Options are other derived settings, in a fixed order, for printing.
 	Options []Option
 	// Properties are the properties the run will check, in Properties order.
-	Properties []string
+	Properties []checker.Property
 }
 
 // Option is one derived setting of a plan.
@@ -45,33 +45,12 @@ type RunOptions struct {
 	Trace io.Writer
 	// Build names the build that runs, for the trace header.
 	Build string
-	// StoreHistoryHTML and SinkVisibilityHTML, when set, are files that receive porcupine's
-	// picture of the completed-checkpoint store's history (durable-before-visible) or of
-	// what the sink's readers saw (sink-visibility) when that history is not linearizable.
-	// Nothing is written to a file whose history is fine.
-	StoreHistoryHTML, SinkVisibilityHTML string
-}
-
-// Violation is one property violation with the first event that shows it.
-type Violation struct {
-	Property string `json:"property"`
-	Message  string `json:"message"`
-	Seq      uint64 `json:"seq"`
-	T        int64  `json:"t"`
-	Task     string `json:"task"`
-	CP       uint64 `json:"cp"`
-}
-
-// String renders the violation on one line.
-func (v Violation) String() string {
-	where := fmt.Sprintf("seq %d, t=%s", v.Seq, Duration(v.T))
-	if v.Task != "" {
-		where += ", task " + v.Task
-	}
-	if v.CP != 0 {
-		where += fmt.Sprintf(", cp %d", v.CP)
-	}
-	return fmt.Sprintf("%s: %s (%s)", v.Property, v.Message, where)
+	// StoreHistoryPicture and SinkVisibilityPicture, when not nil, receive porcupine's
+	// picture (an HTML page) of the completed-checkpoint store's history
+	// (durable-before-visible) or of what the sink's readers saw (sink-visibility) when that
+	// history is not linearizable (checker.Options). Nothing is written to a writer whose
+	// history is fine.
+	StoreHistoryPicture, SinkVisibilityPicture io.Writer
 }
 
 // Result is what one run showed. Its JSON form is the line `simrun run -json` prints.
@@ -81,11 +60,13 @@ type Result struct {
 	Verdict  string `json:"verdict"`
 	// Expected is the scenario's expected verdict; ExpectedProperty the property a negative
 	// control expects to fail.
-	Expected         string      `json:"expected"`
-	ExpectedProperty string      `json:"expected_property,omitempty"`
-	Unexpected       bool        `json:"unexpected"`
-	Why              string      `json:"why,omitempty"` // what was unexpected
-	Violations       []Violation `json:"violations"`
+	Expected         string           `json:"expected"`
+	ExpectedProperty checker.Property `json:"expected_property,omitempty"`
+	Unexpected       bool             `json:"unexpected"`
+	Why              string           `json:"why,omitempty"` // what was unexpected
+	// Violations are the checkers' own (checker.Violation, one text form everywhere), plus
+	// the invariant violation of a run that panicked (PropertyInvariant).
+	Violations []checker.Violation `json:"violations"`
 	// Unexercised lists the properties the run gave no occasion to judge, each with what
 	// never happened ("restore-fidelity (no task.restore from a checkpoint: ...)"): they are
 	// not passes, and the verdict claims nothing for them.
@@ -95,9 +76,13 @@ type Result struct {
 	VirtualNanos int64    `json:"virtual_ns"`
 	WallNanos    int64    `json:"wall_ns"`
 	// LimitReason says which limit ended a run whose verdict is limit.
-	LimitReason          string `json:"limit_reason,omitempty"`
-	CheckpointsCompleted int    `json:"checkpoints_completed"`
-	CheckpointsAborted   int    `json:"checkpoints_aborted"`
+	LimitReason string `json:"limit_reason,omitempty"`
+	// Undecided lists, for a run whose verdict is unknown, each property the checkers could
+	// not decide with why ("sink-visibility (no sink.read: ...)"), or that no property had
+	// anything to judge.
+	Undecided            []string `json:"undecided,omitempty"`
+	CheckpointsCompleted int      `json:"checkpoints_completed"`
+	CheckpointsAborted   int      `json:"checkpoints_aborted"`
 	// Faults is the schedule the run injected from (Plan.Faults); FaultsInjected counts the
 	// injections, which differ when a trigger never fired or fired several times.
 	Faults         []faults.Entry `json:"faults"`
@@ -113,8 +98,9 @@ type Result struct {
 	Artifact string `json:"artifact,omitempty"`
 }
 
-// Judge sets r.Expected, r.Unexpected and r.Why from the scenario's expectation. A limit is
-// always unexpected; a negative control must fail, and with the property it names.
+// Judge sets r.Expected, r.Unexpected and r.Why from the scenario's expectation. A limit or
+// an unknown verdict is always unexpected; a negative control must fail, and with the
+// property it names.
 func (r *Result) Judge(e Expect) {
 	r.Expected = e.Verdict
 	r.ExpectedProperty = e.Property
@@ -125,40 +111,57 @@ func (r *Result) Judge(e Expect) {
 		if r.LimitReason != "" {
 			r.Why += ": " + r.LimitReason
 		}
+	case r.Verdict == VerdictUnknown:
+		r.Unexpected, r.Why = true, "undecided"
+		if len(r.Undecided) > 0 {
+			r.Why += ": " + strings.Join(r.Undecided, "; ")
+		}
 	case e.Verdict == VerdictPass && r.Verdict == VerdictFail:
-		r.Unexpected, r.Why = true, "violated "+strings.Join(r.ViolatedProperties(), ", ")
+		r.Unexpected, r.Why = true, "violated "+joinProperties(r.ViolatedProperties())
 	case e.Verdict == VerdictFail && r.Verdict == VerdictPass:
-		r.Unexpected, r.Why = true, "passed, but "+e.Property+" was expected to fail"
+		r.Unexpected, r.Why = true, "passed, but "+string(e.Property)+" was expected to fail"
 	case e.Verdict == VerdictFail && !slices.Contains(r.ViolatedProperties(), e.Property):
-		r.Unexpected, r.Why = true, "violated "+strings.Join(r.ViolatedProperties(), ", ")+", but not the expected "+e.Property
+		r.Unexpected, r.Why = true, "violated "+joinProperties(r.ViolatedProperties())+", but not the expected "+string(e.Property)
 	}
 }
 
 // ViolatedProperties returns the distinct properties of r's violations, in Properties order
 // (unknown names last, sorted).
-func (r *Result) ViolatedProperties() []string {
-	var names []string
+func (r *Result) ViolatedProperties() []checker.Property {
+	var names []checker.Property
 	for _, v := range r.Violations {
 		if !slices.Contains(names, v.Property) {
 			names = append(names, v.Property)
 		}
 	}
-	slices.SortFunc(names, func(a, b string) int {
+	slices.SortFunc(names, func(a, b checker.Property) int {
 		ia, ib := propertyRank(a), propertyRank(b)
 		if ia != ib {
 			return ia - ib
 		}
-		return strings.Compare(a, b)
+		return strings.Compare(string(a), string(b))
 	})
 	return names
 }
 
-func propertyRank(name string) int {
+func joinProperties(props []checker.Property) string {
+	return strings.Join(propertyStrings(props), ", ")
+}
+
+func propertyStrings(props []checker.Property) []string {
+	names := make([]string, len(props))
+	for i, p := range props {
+		names[i] = string(p)
+	}
+	return names
+}
+
+func propertyRank(name checker.Property) int {
 	if i := slices.Index(Properties, name); i >= 0 {
 		return i
 	}
 	return len(Properties)
 }
 
-// Failed reports whether the run did not pass (fail or limit).
+// Failed reports whether the run did not pass (fail, unknown or limit).
 func (r *Result) Failed() bool { return r.Verdict != VerdictPass }

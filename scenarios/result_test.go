@@ -3,18 +3,20 @@ package scenarios
 import (
 	"slices"
 	"testing"
+
+	"github.com/ckptsim/ckptsim/checker"
 )
 
 func TestJudge(t *testing.T) {
-	fail := func(props ...string) *Result {
+	fail := func(props ...checker.Property) *Result {
 		r := &Result{Verdict: VerdictFail}
 		for _, p := range props {
-			r.Violations = append(r.Violations, Violation{Property: p})
+			r.Violations = append(r.Violations, checker.Violation{Property: p})
 		}
 		return r
 	}
 	pass := Expect{Verdict: VerdictPass}
-	control := Expect{Verdict: VerdictFail, Property: PropertyConsistentCut}
+	control := Expect{Verdict: VerdictFail, Property: checker.PropConsistentCut}
 	for _, tc := range []struct {
 		name       string
 		result     *Result
@@ -22,12 +24,14 @@ func TestJudge(t *testing.T) {
 		unexpected bool
 	}{
 		{"pass as expected", &Result{Verdict: VerdictPass}, pass, false},
-		{"violation where a pass was expected", fail(PropertyLiveness), pass, true},
-		{"control fails its property", fail(PropertyExactlyOnce, PropertyConsistentCut), control, false},
+		{"violation where a pass was expected", fail(checker.PropLiveness), pass, true},
+		{"control fails its property", fail(checker.PropExactlyOnce, checker.PropConsistentCut), control, false},
 		{"control passes", &Result{Verdict: VerdictPass}, control, true},
-		{"control fails another property", fail(PropertyLiveness), control, true},
+		{"control fails another property", fail(checker.PropLiveness), control, true},
 		{"limit", &Result{Verdict: VerdictLimit, LimitReason: "max_events"}, pass, true},
 		{"limit of a control", &Result{Verdict: VerdictLimit}, control, true},
+		{"undecided", &Result{Verdict: VerdictUnknown, Undecided: []string{"liveness (trace ends before the deadline)"}}, pass, true},
+		{"undecided control", &Result{Verdict: VerdictUnknown}, control, true},
 	} {
 		tc.result.Judge(tc.expect)
 		if tc.result.Unexpected != tc.unexpected {
@@ -40,8 +44,8 @@ func TestJudge(t *testing.T) {
 }
 
 func TestViolatedPropertiesOrder(t *testing.T) {
-	r := &Result{Violations: []Violation{{Property: PropertyLiveness}, {Property: "zeta"}, {Property: PropertyExactlyOnce}, {Property: PropertyLiveness}}}
-	want := []string{PropertyExactlyOnce, PropertyLiveness, "zeta"}
+	r := &Result{Violations: []checker.Violation{{Property: checker.PropLiveness}, {Property: "zeta"}, {Property: checker.PropExactlyOnce}, {Property: checker.PropLiveness}}}
+	want := []checker.Property{checker.PropExactlyOnce, checker.PropLiveness, "zeta"}
 	if got := r.ViolatedProperties(); !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 	"slices"
-	"strings"
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
@@ -133,29 +132,18 @@ func (r *simRun) panicked(value any) *RunPanic {
 }
 
 // judge runs the checkers over the trace and records their verdict in res. A property the
-// checkers cannot decide (porcupine ran out of time, a deadline past the end of the trace)
-// makes the verdict limit: the run was not judged, which is never a pass.
+// checkers cannot decide (porcupine ran out of its budget, evidence missing from the trace)
+// makes the verdict unknown, unless another failed: the run was not fully judged, which is
+// never a pass. A run limit is not involved: that is the verdict limit, decided in run.
 func (r *simRun) judge(res *Result) {
-	var props []checker.Property
-	for _, name := range r.plan.Properties {
-		p, err := checker.ParseProperty(name)
-		if err != nil {
-			panic(fmt.Sprintf("scenarios: property %q has no checker: %v", name, err))
-		}
-		props = append(props, p)
-	}
-	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: props, MaxViolations: maxViolations,
-		StoreHistoryHTML: r.opts.StoreHistoryHTML, SinkVisibilityHTML: r.opts.SinkVisibilityHTML})
+	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: r.plan.Properties, MaxViolations: maxViolations,
+		StoreHistoryPicture: r.opts.StoreHistoryPicture, SinkVisibilityPicture: r.opts.SinkVisibilityPicture})
 	var undecided []string
 	for _, result := range report.Results {
 		switch result.Verdict {
 		case checker.VerdictFail:
 			res.Verdict = VerdictFail
-			for _, v := range result.Violations {
-				res.Violations = append(res.Violations, Violation{
-					Property: string(v.Property), Message: v.Message, Seq: v.Seq, T: v.T, Task: v.Task, CP: v.CP,
-				})
-			}
+			res.Violations = append(res.Violations, result.Violations...)
 		case checker.VerdictUnknown:
 			undecided = append(undecided, fmt.Sprintf("%s (%s)", result.Property, result.Note))
 		case checker.VerdictUnexercised:
@@ -166,6 +154,6 @@ func (r *simRun) judge(res *Result) {
 		undecided = append(undecided, "no property had anything to judge")
 	}
 	if res.Verdict == VerdictPass && len(undecided) > 0 {
-		res.Verdict, res.LimitReason = VerdictLimit, "undecided: "+strings.Join(undecided, "; ")
+		res.Verdict, res.Undecided = VerdictUnknown, undecided
 	}
 }

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"slices"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 )
 
@@ -38,9 +39,10 @@ type Scenario struct {
 	PlantedBug string `json:"planted_bug,omitempty"`
 	Expect     Expect `json:"expect"`
 	// Check names the properties to check; empty means the default set for the mode and
-	// sink (DefaultProperties). The expected-to-fail property is always checked.
-	Check []string   `json:"check,omitempty"`
-	Seeds *SeedRange `json:"seeds,omitempty"` // default seeds for a sweep
+	// sink (PropertiesToCheck). The expected-to-fail property is always checked. The names
+	// are checker's (Properties lists those a scenario may name).
+	Check []checker.Property `json:"check,omitempty"`
+	Seeds *SeedRange         `json:"seeds,omitempty"` // default seeds for a sweep
 }
 
 // Topology is the shape of the job graph.
@@ -185,8 +187,8 @@ type Limits struct {
 // Expect is the verdict a scenario should give on every seed. A negative control expects
 // fail and names the property that must be among the violations.
 type Expect struct {
-	Verdict  string `json:"verdict"` // pass or fail
-	Property string `json:"property,omitempty"`
+	Verdict  string           `json:"verdict"` // pass or fail
+	Property checker.Property `json:"property,omitempty"`
 }
 
 // IsNegativeControl reports whether the scenario is built to fail.
@@ -207,7 +209,7 @@ func (s *Scenario) Clone() *Scenario {
 	c.Checkpoint.Initiators = append([]string(nil), s.Checkpoint.Initiators...)
 	c.Faults = slices.Clone(s.Faults)
 	c.Script = append([]Step(nil), s.Script...)
-	c.Check = append([]string(nil), s.Check...)
+	c.Check = slices.Clone(s.Check)
 	return &c
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -173,7 +174,7 @@ func TestScriptedSnapshotsAreJudged(t *testing.T) {
 	}
 	wrong := 0
 	for _, v := range res.Violations {
-		if v.Property == PropertyConsistentCut && strings.Contains(v.Message, "expected 301") {
+		if v.Property == checker.PropConsistentCut && strings.Contains(v.Message, "expected 301") {
 			wrong++
 		}
 	}

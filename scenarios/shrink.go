@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 	"slices"
 )
@@ -26,7 +27,7 @@ const defaultShrinkRuns = 400
 
 // ShrinkReport says what a shrink achieved.
 type ShrinkReport struct {
-	Property                  string // the property that kept failing ("limit" for a limit)
+	Property                  string // the property that kept failing ("limit" or "unknown" for those verdicts)
 	Runs                      int
 	FaultsBefore, FaultsAfter int
 	InputBefore, InputAfter   int // records per source, or token transfers
@@ -83,17 +84,18 @@ func Shrink(r Runner, a *Artifact, build string, opts ShrinkOptions) (*Artifact,
 }
 
 // shrinkTarget is the property a shrink keeps failing: the negative control's property when
-// it failed, else the first violated one; "limit" for a run that hit a limit.
+// it failed, else the first violated one; the verdict itself for a run that hit a limit or
+// was undecided (limit, unknown).
 func shrinkTarget(a *Artifact) string {
-	if a.Verdict == VerdictLimit {
-		return VerdictLimit
+	if a.Verdict == VerdictLimit || a.Verdict == VerdictUnknown {
+		return a.Verdict
 	}
 	for _, v := range a.Violations {
 		if v.Property == a.Scenario.Expect.Property {
-			return v.Property
+			return string(v.Property)
 		}
 	}
-	return a.Violations[0].Property
+	return string(a.Violations[0].Property)
 }
 
 type shrinker struct {
@@ -126,10 +128,10 @@ func (sh *shrinker) try(candidate *Scenario) bool {
 }
 
 func (sh *shrinker) failsTarget(res *Result) bool {
-	if sh.target == VerdictLimit {
-		return res.Verdict == VerdictLimit
+	if sh.target == VerdictLimit || sh.target == VerdictUnknown {
+		return res.Verdict == sh.target
 	}
-	return res.Verdict == VerdictFail && slices.Contains(res.ViolatedProperties(), sh.target)
+	return res.Verdict == VerdictFail && slices.Contains(res.ViolatedProperties(), checker.Property(sh.target))
 }
 
 func (sh *shrinker) shrinkFaults() {

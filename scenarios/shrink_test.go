@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
@@ -30,10 +31,10 @@ func TestShrinkKeepsOnlyTheFaultThatMatters(t *testing.T) {
 	}
 	// Plant a bug: the run fails exactly-once when the schedule tears state writes and the
 	// input has at least MinFailingInput records.
-	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []string {
+	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []checker.Property {
 		torn := slices.ContainsFunc(p.Faults.Entries, func(e faults.Entry) bool { return e.Fault.Kind == faults.StorageTorn })
 		if torn && p.Scenario.Workload.Records >= scenariotest.MinFailingInput {
-			return []string{scenarios.PropertyExactlyOnce}
+			return []checker.Property{checker.PropExactlyOnce}
 		}
 		return nil
 	}}
@@ -48,13 +49,13 @@ func TestShrinkKeepsOnlyTheFaultThatMatters(t *testing.T) {
 	if got := small.Scenario.Workload.Records; got != scenariotest.MinFailingInput {
 		t.Errorf("shrunk input %d records, want %d", got, scenariotest.MinFailingInput)
 	}
-	if report.FaultsBefore != len(s.Faults) || report.FaultsAfter != 1 || report.Property != scenarios.PropertyExactlyOnce {
+	if report.FaultsBefore != len(s.Faults) || report.FaultsAfter != 1 || report.Property != string(checker.PropExactlyOnce) {
 		t.Errorf("report %+v", report)
 	}
 	if int64(report.Runs) != fake.Runs()-1 {
 		t.Errorf("report says %d runs, the runner saw %d after the first", report.Runs, fake.Runs()-1)
 	}
-	if small.Verdict != scenarios.VerdictFail || small.Violations[0].Property != scenarios.PropertyExactlyOnce {
+	if small.Verdict != scenarios.VerdictFail || small.Violations[0].Property != checker.PropExactlyOnce {
 		t.Errorf("shrunk artifact records %s %v", small.Verdict, small.Violations)
 	}
 	// The shrunk artifact is a valid artifact whose scenario carries its schedule.
@@ -72,9 +73,9 @@ func TestShrinkWritesOutASwarm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []string {
+	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []checker.Property {
 		if len(p.Faults.Entries) > 0 {
-			return []string{scenarios.PropertyLiveness}
+			return []checker.Property{checker.PropLiveness}
 		}
 		return nil
 	}}
@@ -102,7 +103,7 @@ func TestShrinkRefusesWhatDoesNotReproduce(t *testing.T) {
 		t.Fatal(err)
 	}
 	art := failingArtifact(t, &scenariotest.Fake{}, s, 1)
-	fixed := &scenariotest.Fake{Fails: func(*scenarios.Plan) []string { return nil }}
+	fixed := &scenariotest.Fake{Fails: func(*scenarios.Plan) []checker.Property { return nil }}
 	if _, _, err := scenarios.Shrink(fixed, art, "test-build", scenarios.ShrinkOptions{}); !errors.Is(err, scenarios.ErrNotReproduced) {
 		t.Errorf("err = %v, want ErrNotReproduced", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
 )
 
@@ -339,15 +340,15 @@ func (s *Scenario) validateExpect(p *problems, root string) {
 	path := root + ".expect"
 	if p.oneOf(path+".verdict", e.Verdict, []string{VerdictPass, VerdictFail}) {
 		if e.Verdict == VerdictFail {
-			p.oneOf(path+".property", e.Property, Properties)
+			p.oneOf(path+".property", string(e.Property), propertyNames())
 		} else {
 			p.unused(path+".property", e.Property != "", "when the expected verdict is pass")
 		}
 	}
-	seen := map[string]bool{}
+	seen := map[checker.Property]bool{}
 	for i, name := range s.Check {
 		at := fmt.Sprintf("%s.check[%d]", root, i)
-		if p.oneOf(at, name, Properties) && seen[name] {
+		if p.oneOf(at, string(name), propertyNames()) && seen[name] {
 			p.add(at, "%q is listed twice", name)
 		}
 		seen[name] = true

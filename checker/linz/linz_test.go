@@ -1,8 +1,8 @@
 package linz
 
 import (
-	"os"
-	"path/filepath"
+	"bytes"
+	"errors"
 	"testing"
 	"time"
 
@@ -23,11 +23,11 @@ func TestRegisterNeverGoesBack(t *testing.T) {
 		op(1, 4, 4, RegisterAtLeast{ID: 2}, nil),
 		op(2, 5, 6, RegisterRead{}, uint64(2)),
 	}
-	if got, _ := Run(RegisterModel(), ok, limits, ""); got.Result != porcupine.Ok {
+	if got, _ := Run(RegisterModel(), ok, limits, nil); got.Result != porcupine.Ok {
 		t.Fatalf("monotonic history: %v", got)
 	}
 	back := append(ok, op(2, 7, 8, RegisterRead{}, uint64(1)))
-	if got, _ := Run(RegisterModel(), back, limits, ""); got.Result != porcupine.Illegal {
+	if got, _ := Run(RegisterModel(), back, limits, nil); got.Result != porcupine.Illegal {
 		t.Fatalf("a read going back must be illegal: %v", got)
 	}
 }
@@ -38,7 +38,7 @@ func TestRegisterFencesStaleWrites(t *testing.T) {
 		op(1, 2, 3, RegisterWrite{ID: 3}, nil), // a stale incarnation's late write
 		op(2, 4, 5, RegisterRead{}, uint64(5)),
 	}
-	if got, _ := Run(RegisterModel(), h, limits, ""); got.Result != porcupine.Ok {
+	if got, _ := Run(RegisterModel(), h, limits, nil); got.Result != porcupine.Ok {
 		t.Fatalf("a fenced write must not move the register back: %v", got)
 	}
 }
@@ -50,7 +50,7 @@ func TestPendingWriteMayLandOrNot(t *testing.T) {
 			op(0, 2, Pending, RegisterWrite{ID: 2}, nil),
 			op(1, 4, 5, RegisterRead{}, read),
 		}
-		if got, _ := Run(RegisterModel(), h, limits, ""); got.Result != porcupine.Ok {
+		if got, _ := Run(RegisterModel(), h, limits, nil); got.Result != porcupine.Ok {
 			t.Fatalf("recovering %d with write 2 pending: %v", read, got)
 		}
 	}
@@ -62,33 +62,32 @@ func TestCounterStartsAtItsBase(t *testing.T) {
 		op(1, 2, 3, CounterAdd{N: 2}, nil),
 		op(0, 4, 5, CounterRead{}, int64(12)),
 	}
-	if got, _ := Run(CounterModel(10), h, limits, ""); got.Result != porcupine.Ok {
+	if got, _ := Run(CounterModel(10), h, limits, nil); got.Result != porcupine.Ok {
 		t.Fatalf("counter from 10: %v", got)
 	}
-	if got, _ := Run(CounterModel(0), h, limits, ""); got.Result != porcupine.Illegal {
+	if got, _ := Run(CounterModel(0), h, limits, nil); got.Result != porcupine.Illegal {
 		t.Fatalf("counter from 0 cannot read 10: %v", got)
 	}
 }
 
 func TestRunWritesVisualizationOnlyWhenIllegal(t *testing.T) {
-	dir := t.TempDir()
 	bad := []porcupine.Operation{op(0, 0, 1, CounterRead{}, int64(1))}
-	path := filepath.Join(dir, "bad.html")
-	if got, err := Run(CounterModel(0), bad, limits, path); got.Result != porcupine.Illegal || err != nil {
+	var picture bytes.Buffer
+	if got, err := Run(CounterModel(0), bad, limits, &picture); got.Result != porcupine.Illegal || err != nil {
 		t.Fatalf("got %v, %v", got, err)
 	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("visualization missing: %v", err)
+	if picture.Len() == 0 {
+		t.Fatal("visualization missing")
 	}
-	good := filepath.Join(dir, "good.html")
-	if got, _ := Run(CounterModel(1), bad, limits, good); got.Result != porcupine.Ok {
+	var good bytes.Buffer
+	if got, _ := Run(CounterModel(1), bad, limits, &good); got.Result != porcupine.Ok {
 		t.Fatalf("got %v", got)
 	}
-	if _, err := os.Stat(good); !os.IsNotExist(err) {
+	if good.Len() != 0 {
 		t.Fatalf("no visualization for a linearizable history")
 	}
-	if _, err := Run(CounterModel(0), bad, limits, filepath.Join(dir, "missing", "x.html")); err == nil {
-		t.Fatal("want an error for an unwritable path")
+	if _, err := Run(CounterModel(0), bad, limits, failingWriter{}); err == nil {
+		t.Fatal("want an error for a writer that fails")
 	}
 }
 
@@ -100,7 +99,7 @@ func TestRunRefusesAnUnboundedBudget(t *testing.T) {
 					t.Errorf("want a panic for limits %+v", l)
 				}
 			}()
-			Run(CounterModel(0), nil, l, "")
+			Run(CounterModel(0), nil, l, nil)
 		}()
 	}
 }
@@ -120,42 +119,42 @@ func hardHistory() []porcupine.Operation {
 // hour here: it never fires.
 func TestRunGivesUpAfterItsStepsTheSameEveryTime(t *testing.T) {
 	l := Limits{Steps: 5000, Timeout: time.Hour}
-	first, _ := Run(CounterModel(0), hardHistory(), l, "")
+	first, _ := Run(CounterModel(0), hardHistory(), l, nil)
 	if first.Result != porcupine.Unknown || !first.OutOfSteps || first.TimedOut || first.Steps != l.Steps {
 		t.Fatalf("want unknown after %d steps, got %+v", l.Steps, first)
 	}
 	for range 3 {
-		if again, _ := Run(CounterModel(0), hardHistory(), l, ""); again != first {
+		if again, _ := Run(CounterModel(0), hardHistory(), l, nil); again != first {
 			t.Fatalf("outcomes differ: %+v and %+v", first, again)
 		}
 	}
 	// A history decided within the budget says how many steps it took, the same each time.
 	easy := hardHistory()[:40]
 	easy = append(easy, op(40, 1, 99, CounterRead{}, int64(80)))
-	ok, _ := Run(CounterModel(0), easy, l, "")
+	ok, _ := Run(CounterModel(0), easy, l, nil)
 	if ok.Result != porcupine.Ok || ok.OutOfSteps || ok.Steps == 0 || ok.Steps > l.Steps {
 		t.Fatalf("want ok within the budget, got %+v", ok)
 	}
-	if again, _ := Run(CounterModel(0), easy, l, ""); again != ok {
+	if again, _ := Run(CounterModel(0), easy, l, nil); again != ok {
 		t.Fatalf("outcomes differ: %+v and %+v", ok, again)
 	}
 }
 
 // Running out of steps is Unknown, not Illegal, so no visualization is written for it.
 func TestRunWritesNoVisualizationWhenOutOfSteps(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "hard.html")
-	got, err := Run(CounterModel(0), hardHistory(), Limits{Steps: 5000, Timeout: time.Hour}, path)
+	var picture bytes.Buffer
+	got, err := Run(CounterModel(0), hardHistory(), Limits{Steps: 5000, Timeout: time.Hour}, &picture)
 	if got.Result != porcupine.Unknown || err != nil {
 		t.Fatalf("got %+v, %v", got, err)
 	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
+	if picture.Len() != 0 {
 		t.Fatal("a visualization was written for an undecided history")
 	}
 }
 
 // The wall clock only backs the step budget up: when it fires first, the outcome says so.
 func TestRunTimeoutIsTheSafetyNet(t *testing.T) {
-	got, _ := Run(CounterModel(0), hardHistory(), Limits{Steps: 1 << 62, Timeout: time.Millisecond}, "")
+	got, _ := Run(CounterModel(0), hardHistory(), Limits{Steps: 1 << 62, Timeout: time.Millisecond}, nil)
 	if got.Result != porcupine.Unknown || !got.TimedOut || got.OutOfSteps {
 		t.Fatalf("want a timed-out unknown, got %+v", got)
 	}
@@ -169,5 +168,10 @@ func TestRunRefusesAPartitionedModel(t *testing.T) {
 	}()
 	m := CounterModel(0)
 	m.Partition = func(h []porcupine.Operation) [][]porcupine.Operation { return [][]porcupine.Operation{h} }
-	Run(m, nil, limits, "")
+	Run(m, nil, limits, nil)
 }
+
+// failingWriter refuses every write, like a full disk.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }

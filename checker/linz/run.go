@@ -2,6 +2,7 @@ package linz
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"sync/atomic"
 	"time"
@@ -39,12 +40,13 @@ type Outcome struct {
 	TimedOut bool
 }
 
-// Run checks history against model within limits. When the outcome is Illegal and htmlPath
-// is set, it writes porcupine's visualization there; the error is about that file only.
+// Run checks history against model within limits. When the outcome is Illegal and picture
+// is not nil, it writes porcupine's visualization (a self-contained HTML page) to picture;
+// the error is about that writer only.
 //
 // The model must not partition the history: porcupine searches partitions in parallel, and
 // the steps of parallel searches are not counted in a fixed order.
-func Run(model porcupine.Model, history []porcupine.Operation, limits Limits, htmlPath string) (Outcome, error) {
+func Run(model porcupine.Model, history []porcupine.Operation, limits Limits, picture io.Writer) (Outcome, error) {
 	if limits.Steps <= 0 || limits.Timeout <= 0 {
 		panic(fmt.Sprintf("linz: limits %+v must be positive", limits))
 	}
@@ -54,7 +56,7 @@ func Run(model porcupine.Model, history []porcupine.Operation, limits Limits, ht
 	counted, steps := countSteps(model, limits.Steps)
 	var out Outcome
 	var info porcupine.LinearizationInfo
-	if htmlPath == "" {
+	if picture == nil {
 		out.Result = porcupine.CheckOperationsTimeout(counted, history, limits.Timeout)
 	} else {
 		out.Result, info = porcupine.CheckOperationsVerbose(counted, history, limits.Timeout)
@@ -67,11 +69,11 @@ func Run(model porcupine.Model, history []porcupine.Operation, limits Limits, ht
 	case out.Result == porcupine.Unknown:
 		out.TimedOut = true
 	}
-	if out.Result != porcupine.Illegal || htmlPath == "" {
+	if out.Result != porcupine.Illegal || picture == nil {
 		return out, nil
 	}
 	// The visualization replays steps with the model itself, not the counted one.
-	if err := porcupine.VisualizePath(model, info, htmlPath); err != nil {
+	if err := porcupine.Visualize(model, info, picture); err != nil {
 		return out, fmt.Errorf("linz: writing visualization: %w", err)
 	}
 	return out, nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
 )
@@ -14,7 +15,7 @@ import (
 // artifact like any other unexpected result, though its verdict is pass.
 func TestArtifactsFlagKeepsAnUnexpectedPass(t *testing.T) {
 	dir := t.TempDir()
-	fixed := &scenariotest.Fake{Fails: func(*scenarios.Plan) []string { return nil }}
+	fixed := &scenariotest.Fake{Fails: func(*scenarios.Plan) []checker.Property { return nil }}
 	r := testApp(t, fixed).invoke("run", "-scenario", "control-lost-state", "-seed", "2", "-artifacts", dir)
 	if r.code != exitUnexpected {
 		t.Fatalf("exit %d, want 1: %s", r.code, r.stdout)

@@ -37,16 +37,16 @@ func decodeCheck(t *testing.T, r invocationResult) checkOutput {
 func (c checkOutput) verdicts() map[string]string {
 	m := make(map[string]string)
 	for _, res := range c.Results {
-		m[res.Property] = res.Verdict
+		m[string(res.Property)] = string(res.Verdict)
 	}
 	return m
 }
 
 // runOutput is the part of `run -json` that the round trip compares.
 type runOutput struct {
-	Verdict    string                `json:"verdict"`
-	TraceHash  string                `json:"trace_hash"`
-	Violations []scenarios.Violation `json:"violations"`
+	Verdict    string              `json:"verdict"`
+	TraceHash  string              `json:"trace_hash"`
+	Violations []checker.Violation `json:"violations"`
 	// Unexercised holds "property (note)" for each property the run gave no occasion.
 	Unexercised []string `json:"unexercised"`
 }
@@ -77,8 +77,8 @@ func TestCheckRoundTrip(t *testing.T) {
 			}
 			var violated []string
 			for _, v := range ran.Violations {
-				if !slices.Contains(violated, v.Property) {
-					violated = append(violated, v.Property)
+				if !slices.Contains(violated, string(v.Property)) {
+					violated = append(violated, string(v.Property))
 				}
 			}
 			slices.Sort(violated)
@@ -100,7 +100,7 @@ func TestCheckRoundTrip(t *testing.T) {
 			if byScenario.code != wantExit || out.TraceHash != ran.TraceHash {
 				t.Errorf("check -scenario: exit %d, want %d; hash %s, the run's %s", byScenario.code, wantExit, out.TraceHash, ran.TraceHash)
 			}
-			var properties []string
+			var properties []checker.Property
 			for _, res := range out.Results {
 				properties = append(properties, res.Property)
 			}
@@ -114,6 +114,14 @@ func TestCheckRoundTrip(t *testing.T) {
 			if byFile.code != wantExit {
 				t.Errorf("check -reference: exit %d, want %d\n%s", byFile.code, wantExit, byFile.stderr)
 			}
+			properties = nil
+			for _, res := range out.Results {
+				properties = append(properties, res.Property)
+			}
+			// The reference file carries the run's promises and its trace hash.
+			if want := append(slices.Clone(judged), checker.PropDeterminism); !slices.Equal(properties, want) {
+				t.Errorf("check -reference judged %v, want the run's %v", properties, want)
+			}
 			assertSameVerdicts(t, "check -reference", out, judged, ran)
 			if v := out.verdicts()["determinism"]; v != "pass" {
 				t.Errorf("check -reference: determinism %s against the run's own trace hash", v)
@@ -124,24 +132,24 @@ func TestCheckRoundTrip(t *testing.T) {
 
 // assertSameVerdicts checks that every property the run judged has the run's verdict in out,
 // with the run's violations first.
-func assertSameVerdicts(t *testing.T, what string, out checkOutput, judged []string, ran runOutput) {
+func assertSameVerdicts(t *testing.T, what string, out checkOutput, judged []checker.Property, ran runOutput) {
 	t.Helper()
 	for _, res := range out.Results {
 		if !slices.Contains(judged, res.Property) {
 			continue
 		}
-		var want []scenarios.Violation
+		var want []checker.Violation
 		for _, v := range ran.Violations {
 			if v.Property == res.Property {
 				want = append(want, v)
 			}
 		}
-		wantVerdict := "pass"
+		wantVerdict := checker.VerdictPass
 		if len(want) > 0 {
-			wantVerdict = "fail"
+			wantVerdict = checker.VerdictFail
 		}
-		if slices.ContainsFunc(ran.Unexercised, func(u string) bool { return strings.HasPrefix(u, res.Property+" ") }) {
-			wantVerdict = "unexercised"
+		if slices.ContainsFunc(ran.Unexercised, func(u string) bool { return strings.HasPrefix(u, string(res.Property)+" ") }) {
+			wantVerdict = checker.VerdictUnexercised
 		}
 		if res.Verdict != wantVerdict {
 			t.Errorf("%s: %s is %s (%s), in the run %s", what, res.Property, res.Verdict, res.Note, wantVerdict)
@@ -153,7 +161,7 @@ func assertSameVerdicts(t *testing.T, what string, out checkOutput, judged []str
 		}
 		for i, w := range want {
 			g := res.Violations[i]
-			got := scenarios.Violation{Property: g.Property, Message: g.Message, Seq: g.Seq, T: g.T, Task: g.Task, CP: g.CP}
+			got := checker.Violation{Property: g.Property, Message: g.Message, Seq: g.Seq, T: g.T, Task: g.Task, CP: g.CP}
 			if got != w {
 				t.Errorf("%s: %s violation %d:\n got %+v\nwant %+v", what, res.Property, i, got, w)
 			}

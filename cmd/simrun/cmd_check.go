@@ -59,19 +59,15 @@ func (a *app) check(args []string) int {
 		if ref, err = scenarios.ReferenceFor(s); err != nil {
 			return a.fail("check: %s", trimPackage(err))
 		}
-		if props == nil {
-			// The scenario's own properties, so that a trace of its run is judged as the run was.
-			for _, name := range scenarios.PropertiesToCheck(s) {
-				p, err := checker.ParseProperty(name)
-				if err != nil {
-					return a.fail("check: scenario %s: %v", s.Name, trimChecker(err))
-				}
-				props = append(props, p)
-			}
-		}
+		// The reference carries the scenario's promises, so that a trace of its run is
+		// judged as the run was.
 		source = "scenario " + s.Name
 	}
-	if props == nil {
+	switch {
+	case props != nil:
+	case ref.Promises != nil:
+		props = checker.DefaultProperties(ref)
+	default:
 		props = defaultCheckProperties(ref)
 	}
 
@@ -105,9 +101,11 @@ func (a *app) check(args []string) int {
 	return exitOK
 }
 
-// defaultCheckProperties is every property, but for the output: exactly-once is left out when
-// the reference promises only at-least-once, where it would fail on the duplicates that
-// guarantee allows. With exactly-once promised, or nothing, both output properties are
+// defaultCheckProperties is what check judges against a reference that promises nothing in
+// particular (no reference, or a reference file without promises, such as one written before
+// run -reference-out wrote them); with promises, checker.DefaultProperties chooses. It is
+// every property, but for the output: exactly-once is left out when the reference promises
+// only at-least-once, where it would fail on the duplicates that guarantee allows. With exactly-once promised, or nothing, both output properties are
 // judged: exactly-once implies at-least-once, and the two verdicts together tell a loss from a
 // duplicate. Properties whose reference data is missing are judged too, and are unknown.
 func defaultCheckProperties(ref checker.Reference) []checker.Property {
@@ -238,27 +236,22 @@ type checkJSON struct {
 
 // checkResult is one property's result in `check -json`.
 type checkResult struct {
-	Property   string                `json:"property"`
-	Verdict    string                `json:"verdict"`
-	Note       string                `json:"note,omitempty"`
-	Violations []scenarios.Violation `json:"violations"`
-	Omitted    int                   `json:"omitted"`
+	Property   checker.Property    `json:"property"`
+	Verdict    checker.Verdict     `json:"verdict"`
+	Note       string              `json:"note,omitempty"`
+	Violations []checker.Violation `json:"violations"`
+	Omitted    int                 `json:"omitted"`
 }
 
 func resultsForJSON(report checker.Report) []checkResult {
 	results := make([]checkResult, 0, len(report.Results))
 	for _, res := range report.Results {
 		out := checkResult{
-			Property:   string(res.Property),
-			Verdict:    string(res.Verdict),
+			Property:   res.Property,
+			Verdict:    res.Verdict,
 			Note:       res.Note,
-			Violations: []scenarios.Violation{},
+			Violations: append([]checker.Violation{}, res.Violations...),
 			Omitted:    res.Omitted,
-		}
-		for _, v := range res.Violations {
-			out.Violations = append(out.Violations, scenarios.Violation{
-				Property: string(v.Property), Message: v.Message, Seq: v.Seq, T: v.T, Task: v.Task, CP: v.CP,
-			})
 		}
 		results = append(results, out)
 	}

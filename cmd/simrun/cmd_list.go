@@ -64,7 +64,7 @@ func faultStyle(s *scenarios.Scenario) string {
 
 func describeExpect(e scenarios.Expect) string {
 	if e.Verdict == scenarios.VerdictFail {
-		return "fail: " + e.Property
+		return "fail: " + string(e.Property)
 	}
 	return e.Verdict
 }

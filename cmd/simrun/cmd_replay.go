@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
 )
 
@@ -117,7 +118,7 @@ func (a *app) printReplayCheck(c replayCheck, res *scenarios.Result) {
 
 func describeRecorded(art *scenarios.Artifact) string {
 	if art.Verdict == scenarios.VerdictFail {
-		var props []string
+		var props []checker.Property
 		for _, v := range art.Violations {
 			if !slices.Contains(props, v.Property) {
 				props = append(props, v.Property)
@@ -129,9 +130,9 @@ func describeRecorded(art *scenarios.Artifact) string {
 }
 
 // sameProperties reports whether two violation lists name the same properties.
-func sameProperties(a, b []scenarios.Violation) bool {
-	set := func(vs []scenarios.Violation) []string {
-		var names []string
+func sameProperties(a, b []checker.Violation) bool {
+	set := func(vs []checker.Violation) []checker.Property {
+		var names []checker.Property
 		for _, v := range vs {
 			names = append(names, v.Property)
 		}

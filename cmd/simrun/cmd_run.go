@@ -60,14 +60,12 @@ func (a *app) runOne(args []string) int {
 	}
 	traceFile, err := openTrace(*tracePath)
 	if err != nil {
-		pics.discard()
 		return a.fail("run: -trace: %v", err)
 	}
 	// Created with the trace file, before the run, so that a path it cannot write is bad
 	// input before any work; written once the run has given its trace hash.
 	refFile, err := openTrace(*referenceOut)
 	if err != nil {
-		pics.discard()
 		if traceFile != nil {
 			traceFile.Close()
 		}
@@ -78,13 +76,12 @@ func (a *app) runOne(args []string) int {
 		fmt.Fprintln(a.stdout)
 	}
 	res, err := a.runPlan(plan, traceFile, pics)
-	var drawn string
+	var drawn checker.Property
 	if err == nil && pics != nil {
 		if drawn, err = pics.keep(); err != nil {
 			err = fmt.Errorf("-html: %w", err)
 		}
 	}
-	pics.discard()
 	if err != nil {
 		if refFile != nil {
 			refFile.Close()
@@ -142,7 +139,7 @@ func writeAndClose(f *os.File, data []byte) error {
 // runJSON is `run -json`'s object: the result, and the picture -html wrote, if any.
 type runJSON struct {
 	*scenarios.Result
-	HTML         string `json:"html,omitempty"`
-	HTMLProperty string `json:"html_property,omitempty"`
-	Reference    string `json:"reference,omitempty"` // the file -reference-out wrote
+	HTML         string           `json:"html,omitempty"`
+	HTMLProperty checker.Property `json:"html_property,omitempty"`
+	Reference    string           `json:"reference,omitempty"` // the file -reference-out wrote
 }

@@ -82,7 +82,7 @@ func (a *app) shrink(args []string) int {
 	fmt.Fprintf(a.stdout, "runs:        %d\n", report.Runs)
 	printFaults(a.stdout, small.Scenario, small.Schedule.Entries)
 	for _, v := range small.Violations {
-		if v.Property == report.Property {
+		if string(v.Property) == report.Property {
 			fmt.Fprintln(a.stdout, "violation:   "+v.String())
 			break
 		}

@@ -1,79 +1,67 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
 )
 
 // pictures is `run -html FILE`: porcupine's picture of a history that is not linearizable.
 // Two checkers can draw one, durable-before-visible (the completed-checkpoint store) and
-// sink-visibility (what the sink's readers saw); each draws into a file of its own, reserved
-// next to FILE before the run, and FILE receives the store's picture if there is one, else
-// the readers'. A run whose histories are both fine writes no FILE and says so.
+// sink-visibility (what the sink's readers saw); each draws into a buffer of its own, and
+// FILE receives the store's picture if there is one, else the readers'. A run whose
+// histories are both fine writes no FILE and says so. The checkers never open files: simrun
+// decides where a picture goes.
 type pictures struct {
 	path        string
-	store, sink string // the reserved files
+	store, sink bytes.Buffer
 }
 
-// reservePictures reserves the checkers' files next to path; "" reserves nothing.
+// reservePictures checks, before the run, that FILE's directory takes a file, so that a
+// path simrun cannot write is bad input before any work; "" reserves nothing.
 func reservePictures(path string) (*pictures, error) {
 	if path == "" {
 		return nil, nil
 	}
-	p := &pictures{path: path}
-	for _, name := range []*string{&p.store, &p.sink} {
-		f, err := os.CreateTemp(filepath.Dir(path), ".simrun-html-*")
-		if err != nil {
-			p.discard()
-			return nil, err
-		}
-		*name = f.Name()
-		if err := f.Close(); err != nil {
-			p.discard()
-			return nil, err
-		}
+	f, err := os.CreateTemp(filepath.Dir(path), ".simrun-html-*")
+	if err != nil {
+		return nil, err
 	}
-	return p, nil
+	f.Close()
+	os.Remove(f.Name())
+	return &pictures{path: path}, nil
 }
 
-// options points the run's checkers at the reserved files.
+// options points the run's checkers at the buffers.
 func (p *pictures) options(opts *scenarios.RunOptions) {
 	if p != nil {
-		opts.StoreHistoryHTML, opts.SinkVisibilityHTML = p.store, p.sink
+		opts.StoreHistoryPicture, opts.SinkVisibilityPicture = &p.store, &p.sink
 	}
 }
 
-// keep moves the picture to draw to the file asked for. It returns the property drawn, or
-// "" when there was nothing to draw. The other reserved file is left for discard.
-func (p *pictures) keep() (property string, err error) {
-	for _, c := range []struct{ file, property string }{
-		{p.store, scenarios.PropertyDurableBeforeVisible},
-		{p.sink, scenarios.PropertySinkVisibility},
+// keep writes the picture to draw to the file asked for. It returns the property drawn, or
+// "" when there was nothing to draw (and no file is written).
+func (p *pictures) keep() (property checker.Property, err error) {
+	for _, c := range []struct {
+		picture  *bytes.Buffer
+		property checker.Property
+	}{
+		{&p.store, checker.PropDurableVisible},
+		{&p.sink, checker.PropSinkVisibility},
 	} {
-		if info, err := os.Stat(c.file); err == nil && info.Size() > 0 {
-			return c.property, os.Rename(c.file, p.path)
+		if c.picture.Len() > 0 {
+			return c.property, os.WriteFile(p.path, c.picture.Bytes(), 0o644)
 		}
 	}
 	return "", nil
 }
 
-// discard removes the reserved files that are left; nil pictures (no -html) have none.
-func (p *pictures) discard() {
-	if p == nil {
-		return
-	}
-	for _, name := range []string{p.store, p.sink} {
-		if name != "" {
-			os.Remove(name)
-		}
-	}
-}
-
 // printPicture says where the picture went, or that there was none.
-func printPicture(a *app, path, property string) {
+func printPicture(a *app, path string, property checker.Property) {
 	if property == "" {
 		fmt.Fprintf(a.stdout, "%-12s nothing to draw: the store's and the readers' histories are linearizable (%s not written)\n", "html:", path)
 		return

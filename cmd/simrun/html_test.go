@@ -5,19 +5,19 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/checker"
 )
 
 // TestPicturesKeepTheStoreFirst: FILE receives the store's picture when both checkers drew,
-// the readers' when only they did, nothing when neither did; no reserved file stays behind.
+// the readers' when only they did, nothing when neither did; no other file stays behind.
 func TestPicturesKeepTheStoreFirst(t *testing.T) {
 	for _, c := range []struct {
 		name        string
-		store, sink string // what each checker drew ("" nothing)
-		want        string // the property FILE shows
+		store, sink string           // what each checker drew ("" nothing)
+		want        checker.Property // the property FILE shows
 	}{
-		{"both", "store picture", "sink picture", scenarios.PropertyDurableBeforeVisible},
-		{"readers only", "", "sink picture", scenarios.PropertySinkVisibility},
+		{"both", "store picture", "sink picture", checker.PropDurableVisible},
+		{"readers only", "", "sink picture", checker.PropSinkVisibility},
 		{"neither", "", "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -27,13 +27,9 @@ func TestPicturesKeepTheStoreFirst(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for file, content := range map[string]string{p.store: c.store, p.sink: c.sink} {
-				if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			p.store.WriteString(c.store)
+			p.sink.WriteString(c.sink)
 			got, err := p.keep()
-			p.discard()
 			if err != nil || got != c.want {
 				t.Fatalf("keep: %q, %v; want %q", got, err, c.want)
 			}
@@ -41,8 +37,8 @@ func TestPicturesKeepTheStoreFirst(t *testing.T) {
 			switch {
 			case c.want == "" && err == nil:
 				t.Errorf("%s written with nothing to draw", path)
-			case c.want == scenarios.PropertyDurableBeforeVisible && string(data) != c.store,
-				c.want == scenarios.PropertySinkVisibility && string(data) != c.sink:
+			case c.want == checker.PropDurableVisible && string(data) != c.store,
+				c.want == checker.PropSinkVisibility && string(data) != c.sink:
 				t.Errorf("%s holds %q", path, data)
 			}
 			entries, _ := os.ReadDir(dir)
@@ -50,5 +46,13 @@ func TestPicturesKeepTheStoreFirst(t *testing.T) {
 				t.Errorf("%d files left in the directory, want %d", len(entries), want)
 			}
 		})
+	}
+}
+
+// TestPicturesRefuseAnUnwritableDirectory: -html into a directory that does not exist is bad
+// input before the run.
+func TestPicturesRefuseAnUnwritableDirectory(t *testing.T) {
+	if _, err := reservePictures(filepath.Join(t.TempDir(), "missing", "pic.html")); err == nil {
+		t.Fatal("want an error for a directory that does not exist")
 	}
 }

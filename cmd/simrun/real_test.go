@@ -139,3 +139,20 @@ func TestRunPlantsABug(t *testing.T) {
 		t.Errorf("seed 2: exit %d, want %d:\n%s", r.code, exitUnexpected, r.stdout)
 	}
 }
+
+// TestRealReplayOfAVersion2Artifact: an artifact written by the build before artifact
+// version 3 (scenarios/testdata keeps one) replays on this build: the trace hash matches
+// and the verdict and violations are the recorded ones, so the run reproduced, though the
+// build differs.
+func TestRealReplayOfAVersion2Artifact(t *testing.T) {
+	r := realRun("replay", "../../scenarios/testdata/artifact-v2-control-lost-metadata-seed1-fail.json")
+	if r.code != exitOK {
+		t.Fatalf("replay: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"replay:      trace hash matches the artifact", "recorded:    the same verdict and violated properties",
+		`  exactly-once seq=134 t=169983327 task=sink-1 cp=1: record "source:0:0" duplicated`} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("replay output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}

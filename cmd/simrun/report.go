@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 	"github.com/ckptsim/ckptsim/scenarios"
 )
@@ -20,7 +21,7 @@ func printPlan(w io.Writer, p *scenarios.Plan) {
 	row("seed", fmt.Sprint(p.Seed))
 	name := s.Name
 	if s.IsNegativeControl() {
-		name += " (negative control: expects " + s.Expect.Property + " to fail)"
+		name += " (negative control: expects " + string(s.Expect.Property) + " to fail)"
 	}
 	row("scenario", name)
 	row("mode", s.Mode)
@@ -40,7 +41,7 @@ func printPlan(w io.Writer, p *scenarios.Plan) {
 	l := s.Limits
 	row("limits", fmt.Sprintf("fault_phase=%s heal_phase=%s liveness_bound=%s max_virtual_time=%s max_events=%d",
 		l.FaultPhase, l.HealPhase, l.LivenessBound, l.MaxVirtualTime, l.MaxEvents))
-	row("checks", strings.Join(p.Properties, ", "))
+	row("checks", joinProperties(p.Properties))
 	for _, o := range p.Options {
 		row(o.Name, o.Value)
 	}
@@ -135,6 +136,9 @@ func printResult(w io.Writer, r *scenarios.Result) {
 	if r.Panic != "" {
 		fmt.Fprintln(w, "  (the panic's stack is in the artifact)")
 	}
+	for _, u := range r.Undecided {
+		row("undecided", u)
+	}
 	for _, u := range r.Unexercised {
 		row("unexercised", u)
 	}
@@ -148,7 +152,7 @@ func printResult(w io.Writer, r *scenarios.Result) {
 func describeVerdict(r *scenarios.Result) string {
 	expected := r.Expected
 	if r.ExpectedProperty != "" {
-		expected += " (" + r.ExpectedProperty + ")"
+		expected += " (" + string(r.ExpectedProperty) + ")"
 	}
 	if r.Unexpected {
 		return fmt.Sprintf("%s, UNEXPECTED: %s (expected %s)", r.Verdict, r.Why, expected)
@@ -190,6 +194,15 @@ func trimFloat(v float64) string {
 	return fmt.Sprintf("%.2f", v)
 }
 
+// joinProperties lists properties for a person: "a, b, c".
+func joinProperties(props []checker.Property) string {
+	names := make([]string, len(props))
+	for i, p := range props {
+		names[i] = string(p)
+	}
+	return strings.Join(names, ", ")
+}
+
 // writeJSON writes v as one line.
 func writeJSON(w io.Writer, v any) {
 	data, err := json.Marshal(v)
@@ -204,7 +217,7 @@ func writeJSON(w io.Writer, v any) {
 func forJSON(r *scenarios.Result) *scenarios.Result {
 	c := *r
 	if c.Violations == nil {
-		c.Violations = []scenarios.Violation{}
+		c.Violations = []checker.Violation{}
 	}
 	if c.Faults == nil {
 		c.Faults = []faults.Entry{}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
 	"github.com/ckptsim/ckptsim/trace"
@@ -126,7 +127,7 @@ func TestUnexpectedFailureLeavesAnArtifactAndItsReplay(t *testing.T) {
 	if r.code != exitUnexpected {
 		t.Errorf("replay of a bug exited %d, want 1", r.code)
 	}
-	for _, want := range []string{"trace hash matches", "exactly-once: fake violation", "recorded:    the same verdict"} {
+	for _, want := range []string{"trace hash matches", "exactly-once seq=19 t=20000000 task=sum-0 cp=2: fake violation", "recorded:    the same verdict"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("replay output lacks %q:\n%s", want, r.stdout)
 		}
@@ -170,7 +171,7 @@ func TestReplayOfANegativeControl(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 		t.Fatal(err)
 	}
-	if !got.Replay.HashMatches || !got.Replay.SameViolations || got.Replay.Nondeterministic || got.Violations[0].Property != scenarios.PropertyConsistentCut {
+	if !got.Replay.HashMatches || !got.Replay.SameViolations || got.Replay.Nondeterministic || got.Violations[0].Property != checker.PropConsistentCut {
 		t.Errorf("replay %+v, violations %v", got.Replay, got.Violations)
 	}
 	// Flags may follow the argument.
@@ -204,7 +205,7 @@ func TestPanicInARunIsAnUnexpectedFailure(t *testing.T) {
 	dir := t.TempDir()
 	a := testApp(t, &scenariotest.Fake{Panic: func(*scenarios.Plan) bool { return true }})
 	r := a.invoke("run", "-scenario", "pipeline-calm", "-seed", "1", "-artifacts", dir)
-	if r.code != exitUnexpected || !strings.Contains(r.stdout, "invariant: panic: fake invariant broken") {
+	if r.code != exitUnexpected || !strings.Contains(r.stdout, "invariant seq=0 t=0: panic: fake invariant broken") {
 		t.Errorf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if strings.Contains(r.stdout, "goroutine ") {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
@@ -64,7 +65,7 @@ func TestShrinkCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 		t.Fatal(err)
 	}
-	if r.code != exitUnexpected || !got.Replay.HashMatches || got.Violations[0].Property != scenarios.PropertyExactlyOnce {
+	if r.code != exitUnexpected || !got.Replay.HashMatches || got.Violations[0].Property != checker.PropExactlyOnce {
 		t.Errorf("replay of the shrunk bug: exit %d, %+v", r.code, got.Replay)
 	}
 }
@@ -72,7 +73,7 @@ func TestShrinkCommand(t *testing.T) {
 func TestShrinkOfAFixedBug(t *testing.T) {
 	dir := t.TempDir()
 	path := goodArtifact(t, dir)
-	fixed := &scenariotest.Fake{Fails: func(*scenarios.Plan) []string { return nil }}
+	fixed := &scenariotest.Fake{Fails: func(*scenarios.Plan) []checker.Property { return nil }}
 	r := testApp(t, fixed).invoke("shrink", path)
 	if r.code != exitUnexpected || !strings.Contains(r.stderr, "does not reproduce") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
@@ -94,9 +95,9 @@ func readArtifact(t *testing.T, path string) *scenarios.Artifact {
 
 func TestBench(t *testing.T) {
 	// The fake catches every planted bug on seed 2 only, with a property named after it.
-	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []string {
+	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []checker.Property {
 		if p.Scenario.PlantedBug != "" && p.Seed == 2 {
-			return []string{"caught-" + p.Scenario.PlantedBug}
+			return []checker.Property{checker.Property("caught-" + p.Scenario.PlantedBug)}
 		}
 		return nil
 	}}
@@ -123,7 +124,7 @@ func TestBench(t *testing.T) {
 	}
 	for i, h := range b.PlantedBugs {
 		want := string(engine.PlantedBugs()[i])
-		if h.Bug != want || h.Scenario == "" || h.Seeds != 3 || h.Caught != 1 || h.FirstSeed != 2 || h.Properties["caught-"+want] != 1 || len(h.Properties) != 1 {
+		if h.Bug != want || h.Scenario == "" || h.Seeds != 3 || h.Caught != 1 || h.FirstSeed != 2 || h.Properties[checker.Property("caught-"+want)] != 1 || len(h.Properties) != 1 {
 			t.Errorf("hunt %d: %+v, want %s caught once, on seed 2", i, h, want)
 		}
 	}

@@ -19,6 +19,7 @@ type tally struct {
 	Runs       int    `json:"runs"`
 	Passed     int    `json:"passed"`
 	Failed     int    `json:"failed"`
+	Unknown    int    `json:"unknown"`
 	Limit      int    `json:"limit"`
 	Unexpected int    `json:"unexpected"`
 	// Medians and 99th percentiles, in virtual nanoseconds, over every recovery and every
@@ -39,6 +40,8 @@ func (t *tally) add(r *scenarios.Result) {
 		t.Passed++
 	case scenarios.VerdictFail:
 		t.Failed++
+	case scenarios.VerdictUnknown:
+		t.Unknown++
 	default:
 		t.Limit++
 	}
@@ -107,6 +110,7 @@ func (s *summary) total() *tally {
 		all.Runs += t.Runs
 		all.Passed += t.Passed
 		all.Failed += t.Failed
+		all.Unknown += t.Unknown
 		all.Limit += t.Limit
 		all.Unexpected += t.Unexpected
 		all.recovery = append(all.recovery, t.recovery...)
@@ -119,10 +123,10 @@ func (s *summary) total() *tally {
 // print writes the summary table: runs and verdicts per scenario, then the medians and 99th
 // percentiles of recovery time and checkpoint duration, in virtual time.
 func (s *summary) print(w io.Writer) {
-	rows := [][]string{{"scenario", "runs", "passed", "failed", "limit", "unexpected", "recovery p50", "p99", "checkpoint p50", "p99"}}
+	rows := [][]string{{"scenario", "runs", "passed", "failed", "unknown", "limit", "unexpected", "recovery p50", "p99", "checkpoint p50", "p99"}}
 	for _, t := range append(slices.Clone(s.tallies), s.total()) {
 		rows = append(rows, []string{t.Scenario, fmt.Sprint(t.Runs), fmt.Sprint(t.Passed), fmt.Sprint(t.Failed),
-			fmt.Sprint(t.Limit), fmt.Sprint(t.Unexpected),
+			fmt.Sprint(t.Unknown), fmt.Sprint(t.Limit), fmt.Sprint(t.Unexpected),
 			formatNanos(float64(t.RecoveryP50)), formatNanos(float64(t.RecoveryP99)),
 			formatNanos(float64(t.CheckpointP50)), formatNanos(float64(t.CheckpointP99))})
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
 )
@@ -17,9 +18,9 @@ import (
 func TestSweepGenerated(t *testing.T) {
 	dir := t.TempDir()
 	failing := uint64(5)
-	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []string {
+	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []checker.Property {
 		if p.Seed == failing {
-			return []string{scenarios.PropertyConsistentCut}
+			return []checker.Property{checker.PropConsistentCut}
 		}
 		return nil
 	}}

@@ -11,6 +11,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
 )
@@ -111,9 +112,9 @@ func TestSweepFailFast(t *testing.T) {
 	dir := inTempDir(t)
 	writeFile(t, "buggy.json", buggyScenario)
 	// Only seeds 3 and 5 of the buggy scenario fail.
-	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []string {
+	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []checker.Property {
 		if p.Seed == 3 || p.Seed == 5 {
-			return []string{scenarios.PropertyExactlyOnce}
+			return []checker.Property{checker.PropExactlyOnce}
 		}
 		return nil
 	}}
@@ -141,7 +142,7 @@ func TestDefaultJobSweepsTheCatalogue(t *testing.T) {
 		t.Errorf("progress went to stderr although it is not a terminal: %q", r.stderr)
 	}
 	header := strings.Fields(strings.SplitN(r.stdout, "\n", 2)[0])
-	for _, col := range []string{"scenario", "runs", "passed", "failed", "unexpected", "recovery", "checkpoint", "p50", "p99"} {
+	for _, col := range []string{"scenario", "runs", "passed", "failed", "unknown", "limit", "unexpected", "recovery", "checkpoint", "p50", "p99"} {
 		if !slices.Contains(header, col) {
 			t.Errorf("summary header %v lacks %s", header, col)
 		}

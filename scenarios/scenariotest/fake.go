@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -18,7 +19,7 @@ import (
 // the properties Fails names.
 type Fake struct {
 	// Fails returns the properties a run of p violates; nil means DefaultFails.
-	Fails func(p *scenarios.Plan) []string
+	Fails func(p *scenarios.Plan) []checker.Property
 	// Limit, if set and true for p, makes the run end with verdict limit.
 	Limit func(p *scenarios.Plan) bool
 	// PlanErr, if set, is what Plan returns, as if the scenario could not be assembled.
@@ -38,7 +39,7 @@ const MinFailingInput = 10
 // DefaultFails fails a run when its schedule holds an out-of-model fault, or when it is a
 // negative control with any fault at all, provided the input (records, token transfers, or
 // script steps) is at least MinFailingInput. The property is the negative control's, or exactly-once for a scenario expected to pass.
-func DefaultFails(p *scenarios.Plan) []string {
+func DefaultFails(p *scenarios.Plan) []checker.Property {
 	s := p.Scenario
 	size := s.Workload.Records
 	switch {
@@ -58,9 +59,9 @@ func DefaultFails(p *scenarios.Plan) []string {
 		return nil
 	}
 	if s.IsNegativeControl() {
-		return []string{s.Expect.Property}
+		return []checker.Property{s.Expect.Property}
 	}
-	return []string{scenarios.PropertyExactlyOnce}
+	return []checker.Property{checker.PropExactlyOnce}
 }
 
 // Runs returns how many runs the fake has executed.
@@ -124,10 +125,10 @@ func (f *Fake) Run(p *scenarios.Plan, opts scenarios.RunOptions) (*scenarios.Res
 		res.Verdict, res.LimitReason = scenarios.VerdictLimit, "max_events reached"
 	default:
 		for _, property := range fails(p) {
-			v := emit(trace.Event{Kind: "fake.violation", Task: "sum-0", CP: 2, Reason: property})
+			v := emit(trace.Event{Kind: "fake.violation", Task: "sum-0", CP: 2, Reason: string(property)})
 			res.Verdict = scenarios.VerdictFail
-			res.Violations = append(res.Violations, scenarios.Violation{
-				Property: property, Message: "fake violation of " + property, Seq: v.Seq, T: v.T, Task: v.Task, CP: v.CP,
+			res.Violations = append(res.Violations, checker.Violation{
+				Property: property, Message: "fake violation of " + string(property), Seq: v.Seq, T: v.T, Task: v.Task, CP: v.CP,
 			})
 		}
 	}

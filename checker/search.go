@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -10,24 +11,28 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// LinzOptions bound one porcupine check: a budget of model steps that decides, the same on
-// every machine, when a history is too hard to judge, and a wall-clock safety net.
-type LinzOptions struct {
-	Steps    int64         // zero: DefaultLinzSteps
-	Timeout  time.Duration // zero: DefaultLinzTimeout
-	HTMLPath string        // where to write the visualization of a violation; empty: nowhere
+// SearchOptions bound one linearizability search (porcupine's): a budget of model steps that
+// decides, the same on every machine, when a history is too hard to judge, and a wall-clock
+// safety net. Picture, when not nil, receives porcupine's drawing of a history that has no
+// linearization (a self-contained HTML page); nothing is written to it when the history is
+// fine, so a caller that wants a file only for a violation can buffer, or open the file on
+// the first write.
+type SearchOptions struct {
+	Steps   int64         // zero: DefaultSearchSteps
+	Timeout time.Duration // zero: DefaultSearchTimeout
+	Picture io.Writer     // nil: no drawing
 }
 
-func (o LinzOptions) steps() int64 {
+func (o SearchOptions) steps() int64 {
 	if o.Steps <= 0 {
-		return DefaultLinzSteps
+		return DefaultSearchSteps
 	}
 	return o.Steps
 }
 
-func (o LinzOptions) timeout() time.Duration {
+func (o SearchOptions) timeout() time.Duration {
 	if o.Timeout <= 0 {
-		return DefaultLinzTimeout
+		return DefaultSearchTimeout
 	}
 	return o.Timeout
 }
@@ -69,3 +74,6 @@ func joinNote(note, more string) string {
 	}
 	return note + "; " + more
 }
+
+// pictureNote is the note of a result whose history porcupine drew (SearchOptions.Picture).
+const pictureNote = "porcupine drew the history without a linearization"
