@@ -38,7 +38,7 @@ func (m *bufferMsg) take(task, from string) []rec {
 //
 // The copy is marked as the duplicate, and the receiver processes its records again
 // without counting it as a buffer: it took no credit from the sender and returns none. So
-// the fault duplicates records, as DESIGN.md describes it, and leaves the transport's
+// the fault duplicates records, as the faults package describes it, and leaves the transport's
 // accounting whole; a sender that got back more credits than it granted would be an
 // engine bug, and is one (outputChannel's check). Flink would rather see the duplicate by
 // its sequence number and fail the channel; duplicated records are what the checkers must

@@ -2,7 +2,7 @@ package engine
 
 // PlantedBug is a deliberate defect a job can be run with (Config.Bug), one of the classic
 // ways a checkpointing engine goes wrong. It exists to measure the harness: how many seeds
-// of a fault-injecting scenario it takes before a checker catches the bug (DESIGN.md's
+// of a fault-injecting scenario it takes before a checker catches the bug (the
 // yardstick "seeds needed to detect each planted bug"), and to let a user watch a checker
 // catch one. None is on unless asked for, and none touches the protocol package: each is a
 // mistake an engine embedding the protocol could make.

@@ -7,7 +7,7 @@ import (
 
 // The words a scenario file may use. Each list is in the order documentation shows it.
 
-// Checkpoint modes (DESIGN.md section 3).
+// Checkpoint modes (package protocol, Mode).
 const (
 	ModeAligned            = "aligned"
 	ModeUnaligned          = "unaligned"

@@ -70,7 +70,7 @@ func Plant(s *Scenario, bug string) (*Scenario, error) {
 	return p, nil
 }
 
-// BugHunt tallies the runs of one planted-bug scenario: DESIGN.md's yardstick "seeds needed
+// BugHunt tallies the runs of one planted-bug scenario: the yardstick "seeds needed
 // to detect each planted bug". A run catches the bug when a checker reports a violation; a
 // limit is not a catch. It counts runs, not time, so it is the same on every machine.
 type BugHunt struct {

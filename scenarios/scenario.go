@@ -118,7 +118,7 @@ type Sink struct {
 	TraceEachWrite bool `json:"trace_each_write,omitempty"`
 }
 
-// Checkpoint configures the coordinator (DESIGN.md section 3).
+// Checkpoint configures the coordinator (protocol.Config).
 type Checkpoint struct {
 	Interval Duration `json:"interval,omitzero"`
 	// Timeout expires a pending checkpoint. A long one lets a lost barrier stall

@@ -29,7 +29,7 @@ type jobBench struct {
 	KernelEvents     uint64  `json:"kernel_events"`
 	VirtualPerWall   float64 `json:"virtual_seconds_per_wall_second"`
 	RecordsPerSecond float64 `json:"records_per_second"`
-	// MessagesPerSecond is DESIGN.md's "whole-run delivered messages per second per core":
+	// MessagesPerSecond is the yardstick "whole-run delivered messages per second per core":
 	// a run is one goroutine, so this is per core.
 	MessagesPerSecond     float64 `json:"messages_per_second"`
 	KernelEventsPerSecond float64 `json:"kernel_events_per_second"`

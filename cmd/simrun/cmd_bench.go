@@ -94,7 +94,7 @@ type benchResult struct {
 	Jobs     int    `json:"j"`
 	sweepBench
 	// SeedsPerSecondOneJob is the same sweep's rate at -j 1; Scaling the ratio of the two
-	// (DESIGN.md: "seeds per second of a sweep, and its scaling with -j").
+	// (the yardstick "seeds per second of a sweep, and its scaling with -j").
 	SeedsPerSecondOneJob float64              `json:"seeds_per_second_j1"`
 	Scaling              float64              `json:"scaling"`
 	StandardJob          jobBench             `json:"standard_job"`

@@ -5,8 +5,8 @@
 // derives first, judges each run against what its scenario expects, and saves a replayable
 // artifact for every unexpected failure. Exit status: 0 when every verdict is what its
 // scenario expects, 1 when any is not (or a replay shows nondeterminism), 2 for bad usage or
-// bad input. simrun check exits 0 when every property passes, 1 when any fails or is unknown,
-// and 2 for bad usage or bad input. See DESIGN.md section 7 and the README's "Using simrun"
+// bad input. simrun check exits 0 when its verdict is pass, 1 when any property fails or is unknown,
+// and 2 for bad usage or bad input. See the README's "Using simrun"
 // and "Judging another engine's trace".
 package main
 
@@ -34,7 +34,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// Exit statuses (DESIGN.md section 7).
+// Exit statuses (README, "Using simrun").
 const (
 	exitOK         = 0 // every verdict as expected
 	exitUnexpected = 1 // some verdict not as expected, or nondeterminism
