@@ -5,9 +5,9 @@
 // derives first, judges each run against what its scenario expects, and saves a replayable
 // artifact for every unexpected failure. Exit status: 0 when every verdict is what its
 // scenario expects, 1 when any is not (or a replay shows nondeterminism), 2 for bad usage or
-// bad input. simrun check exits 0 when its verdict is pass, 1 when any property fails or is unknown,
-// and 2 for bad usage or bad input. See the README's "Using simrun"
-// and "Judging another engine's trace".
+// bad input. simrun check exits 0 when its verdict is pass, 1 when any property fails or is
+// unknown, and 2 for bad usage or bad input. See the README's "Using simrun" and "Judging
+// another engine's trace".
 package main
 
 import (
