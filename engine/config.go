@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/ckptsim/ckptsim/protocol"
@@ -50,8 +49,6 @@ type Config struct {
 	// of the cost, since per-record events otherwise make up most of a trace. Faults
 	// triggered by the n-th sink.write count batches then, under sink.writes.
 	BatchSinkWrites bool
-	// Bug plants a deliberate defect (planted.go); NoBug for a correct engine.
-	Bug PlantedBug
 }
 
 // NetworkConfig shapes the data channels between tasks.
@@ -121,9 +118,6 @@ func DefaultConfig(g Graph) Config {
 func (c *Config) Validate() error {
 	if err := c.Checkpoint.Validate(); err != nil {
 		return err
-	}
-	if c.Bug != NoBug && !slices.Contains(PlantedBugs(), c.Bug) {
-		return fmt.Errorf("engine: config: Bug %q is not one of PlantedBugs()", c.Bug)
 	}
 	mode := c.Checkpoint.Mode
 	if err := c.Graph.validate(mode == protocol.ModeUnaligned); err != nil {

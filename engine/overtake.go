@@ -52,9 +52,7 @@ func (t *task) applyOvertake(ps *pendingSnapshot) {
 	if o == nil || o.cp != ps.req.Checkpoint || !ps.recording && ps.finalised {
 		return
 	}
-	if t.keepsChannelState() {
-		ps.data.channel[o.input] = append(ps.data.channel[o.input], o.records...)
-	}
+	ps.data.channel[o.input] = append(ps.data.channel[o.input], o.records...)
 	t.overtake = nil
 }
 
@@ -83,9 +81,7 @@ func (t *task) sendPriority(out int, ev protocol.ChannelEvent) bool {
 		ps.data.overtaken = make([]int64, len(t.outputs))
 	}
 	ps.data.overtaken[out] += int64(len(overtaken))
-	if t.keepsChannelState() {
-		ps.data.output[out] = append(ps.data.output[out], overtaken...)
-	}
+	ps.data.output[out] = append(ps.data.output[out], overtaken...)
 	ps.data.sent[out] -= int64(len(overtaken))
 	t.proc.Send(o.to, &eventMsg{event: ev})
 	return true

@@ -81,7 +81,7 @@ func (t *task) apply(d *snapshotData) error {
 	for i, n := range d.recv {
 		t.inputs[i].recv = n
 	}
-	if t.op != nil && t.rt.cfg.Bug != BugSkipStateRestore {
+	if t.op != nil {
 		r := &stateReader{buf: d.operator}
 		t.op.restore(r)
 		if err := r.done(); err != nil {

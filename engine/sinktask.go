@@ -305,8 +305,6 @@ func (s *sinkPart) NotifyCheckpointComplete(id protocol.CheckpointID) {
 func (s *sinkPart) NotifyCheckpointAborted(id protocol.CheckpointID) {
 	switch {
 	case s.tpc == nil:
-	case s.t.rt.cfg.Bug == BugCommitOnAbort:
-		s.perform(s.tpc.NotifyCheckpointComplete(id))
 	default:
 		s.perform(s.tpc.NotifyCheckpointAborted(id))
 	}

@@ -105,9 +105,6 @@ func (t *task) takeSnapshot(req protocol.SnapshotRequest) {
 	}
 	ps := &pendingSnapshot{task: t, req: req, recording: req.AwaitChannelState}
 	t.captureInto(&ps.data, req.Checkpoint, &ps.room)
-	if t.source != nil && t.rt.cfg.Bug == BugSourceOffsetAhead {
-		t.source.skipAhead(ps.data.offsets)
-	}
 	t.snapshots[req.Checkpoint] = ps
 	if t.sink != nil {
 		if err := t.sink.preCommit(ps); err != nil {
@@ -132,9 +129,7 @@ func (t *task) recordChannelState(cp protocol.CheckpointID, input int, records [
 	if !ok || !ps.recording {
 		panic(fmt.Sprintf("engine: %s: admit asks to record channel state for %d, which is not recording", t.plan.id, cp))
 	}
-	if t.keepsChannelState() {
-		ps.data.channel[input] = append(ps.data.channel[input], records...)
-	}
+	ps.data.channel[input] = append(ps.data.channel[input], records...)
 }
 
 // sealSnapshot finalises an unaligned snapshot whose channel state is complete.

@@ -33,8 +33,8 @@ const generatorStream = 0x67656e6572617465
 // engine, a checker, or this generator.
 //
 // What it leaves out, and why:
-//   - out-of-model faults (data.*, storage.lost, external.timeout) and planted bugs, which
-//     are built to fail;
+//   - out-of-model faults (data.*, storage.lost, external.timeout), which are built to
+//     fail;
 //   - a transaction timeout the run could outlast, and unverified writes beside torn or
 //     corrupted ones: both are the misconfigurations negative controls show;
 //   - dataflow cycles, whose output depends on timing (this build refuses to judge them),

@@ -117,7 +117,7 @@ func TestGenerateCoversTheKnobs(t *testing.T) {
 				t.Fatalf("seed %d draws out-of-model %s", seed, e.Fault.Kind)
 			}
 		}
-		if s.PlantedBug != "" || s.Expect.Verdict != VerdictPass || len(s.Check) > 0 {
+		if s.RetiredPlantedBug != "" || s.Expect.Verdict != VerdictPass || len(s.Check) > 0 {
 			t.Fatalf("seed %d: a planted bug, an expectation other than pass, or its own checks", seed)
 		}
 	}

@@ -82,7 +82,6 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 	}
 	cfg.VerifyWrites = !c.UnverifiedWrites
 	cfg.InlineStateBytes = c.InlineStateBytes
-	cfg.Bug = engine.PlantedBug(s.PlantedBug)
 	if s.Sink != nil {
 		cfg.Store.TxnTimeout = time.Duration(s.Sink.TransactionTimeout)
 		cfg.BatchSinkWrites = !s.Sink.TraceEachWrite

@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"github.com/ckptsim/ckptsim/checker"
-	"github.com/ckptsim/ckptsim/engine"
 )
 
 // The words a scenario file may use. Each list is in the order documentation shows it.
@@ -76,18 +75,6 @@ const (
 
 // SinkKinds lists every sink kind.
 var SinkKinds = []string{SinkTwoPhaseCommit, SinkIdempotent, SinkAtLeastOnce}
-
-// PlantedBugNames lists the engine's planted bugs (engine.PlantedBugs), which a scenario's
-// planted_bug may name.
-var PlantedBugNames = plantedBugNames()
-
-func plantedBugNames() []string {
-	var names []string
-	for _, b := range engine.PlantedBugs() {
-		names = append(names, string(b))
-	}
-	return names
-}
 
 // Properties lists every property a scenario may name (in check and expect.property), in
 // checker.AllProperties order. The names are checker's own (checker.Property), so a scenario

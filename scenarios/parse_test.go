@@ -174,9 +174,6 @@ func FuzzParseScenario(f *testing.F) {
 	for _, s := range Builtins() {
 		f.Add(Marshal(s))
 	}
-	for _, s := range PlantedBugScenarios() {
-		f.Add(Marshal(s))
-	}
 	f.Add([]byte(minimal))
 	f.Add([]byte(`{"name": "x", "topology": {"kind": "explicit", "nodes": [{"name": "a"}]}}`))
 	f.Add([]byte(`{"faults": [{"trigger": {"type": "nth", "kind": "x"}}]}`))

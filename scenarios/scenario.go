@@ -32,12 +32,12 @@ type Scenario struct {
 	// instead of random transfers; script.go says what each step does.
 	Script []Step `json:"script,omitempty"`
 	Limits Limits `json:"limits,omitzero"`
-	// PlantedBug runs the job on an engine with a deliberate defect, one of
-	// PlantedBugNames (engine.PlantedBug says what each does): to watch a checker catch it,
-	// or to count the seeds that takes (simrun bench). Expect says what the run must show,
-	// as for any scenario.
-	PlantedBug string `json:"planted_bug,omitempty"`
-	Expect     Expect `json:"expect"`
+	// RetiredPlantedBug is the field planted_bug of files written when the engine carried
+	// planted bugs behind a switch. They are diffs in the bug zoo now (package zoo, simrun
+	// zoo), so a file that names one is refused with a message that says so, rather than
+	// run on the correct engine as if the bug were there.
+	RetiredPlantedBug string `json:"planted_bug,omitempty"`
+	Expect            Expect `json:"expect"`
 	// Check names the properties to check; empty means the default set for the mode and
 	// sink (PropertiesToCheck). The expected-to-fail property is always checked. The names
 	// are checker's (Properties lists those a scenario may name).

@@ -294,29 +294,12 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 	}
 }
 
-// validatePlantedBug refuses a planted bug the job has no code path for: a run that could
-// never show it would pass and look like a checker that missed it.
+// validatePlantedBug refuses a file that plants a bug: planted bugs left the engine for the
+// bug zoo, and running the file on the correct engine would look like a checker that missed
+// the bug.
 func (s *Scenario) validatePlantedBug(p *problems, path string) {
-	if s.PlantedBug == "" || !p.oneOf(path, s.PlantedBug, PlantedBugNames) {
-		return
-	}
-	if s.Mode == ModeChandyLamport {
-		p.add(path, "not used by mode chandy-lamport")
-		return
-	}
-	switch engine.PlantedBug(s.PlantedBug) {
-	case engine.BugForgetChannelState:
-		if s.Mode != ModeUnaligned && s.Mode != ModeAlignedWithTimeout {
-			p.add(path, "%s needs mode unaligned or aligned-with-timeout: only unaligned snapshots store channel state", s.PlantedBug)
-		}
-	case engine.BugCommitOnAbort:
-		if s.Sink == nil || s.Sink.Kind != SinkTwoPhaseCommit {
-			p.add(path, "%s needs a two-phase-commit sink", s.PlantedBug)
-		}
-	case engine.BugSkipStateRestore:
-		if s.Workload.Kind != WorkloadKeyedSum {
-			p.add(path, "%s needs workload keyed-sum: no other operator keeps state", s.PlantedBug)
-		}
+	if s.RetiredPlantedBug != "" {
+		p.add(path, "planted bugs are no longer a scenario field: %s is a diff in the bug zoo now; hunt it with simrun zoo -bug %s", s.RetiredPlantedBug, s.RetiredPlantedBug)
 	}
 }
 

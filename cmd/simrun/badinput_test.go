@@ -74,9 +74,6 @@ func TestBadInput(t *testing.T) {
 		{"shrink of a corrupted artifact", []string{"shrink", corrupted, "-o", existing}, "not a valid artifact"},
 		{"shrink of a passing run", []string{"shrink", passed, "-o", existing}, "nothing to shrink"},
 		{"shrink to a directory", []string{"shrink", good, "-o", dir}, "is a directory"},
-		{"unknown planted bug", []string{"run", "-scenario", "standard", "-seed", "1", "-plant", "off-by-two"}, `run: -plant: scenario.planted_bug: "off-by-two" is not one of`},
-		{"planted bug without its code path", []string{"run", "-scenario", "standard", "-seed", "1", "-plant", "forget-channel-state"}, "run: -plant: scenario.planted_bug: forget-channel-state needs mode unaligned"},
-		{"planted bug in every scenario", []string{"sweep", "-plant", "commit-on-abort"}, "sweep: -plant needs one -scenario, not all"},
 		{"bench argument", []string{"bench", "x"}, `bench: unexpected argument "x"`},
 		{"list flag", []string{"list", "-yaml"}, "list: unknown flag -yaml"},
 	} {

@@ -20,7 +20,6 @@ func (a *app) runOne(args []string) int {
 	artifactDir := fs.String("artifacts", "", "save an artifact of a failing run in this directory")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	htmlPath := fs.String("html", "", "write porcupine's picture of a non-linearizable history to this file")
-	plant := fs.String("plant", "", plantUsage)
 	positional, status := a.parseCommand(fs, usageRun, args)
 	if status >= 0 {
 		return status
@@ -31,7 +30,7 @@ func (a *app) runOne(args []string) int {
 	if !seed.set {
 		return a.fail("run: -seed is required (usage: simrun %s)", usageRun)
 	}
-	s, err := a.loadPlanted(*scenarioArg, *plant)
+	s, err := a.loadScenario(*scenarioArg)
 	if err != nil {
 		return a.fail("run: %v", err)
 	}

@@ -24,7 +24,6 @@ func (a *app) sweep(args []string) int {
 	artifactDir := fs.String("artifacts", "", "save an artifact of every failing run in this directory")
 	failFast := fs.Bool("failfast", false, "stop at the first unexpected result")
 	asJSON := fs.Bool("json", false, "print one JSON line per run, then a summary line")
-	plant := fs.String("plant", "", plantUsage)
 	generated := fs.Bool("generated", false, generatedUsage)
 	positional, status := a.parseCommand(fs, usageSweep, args)
 	if status >= 0 {
@@ -38,21 +37,17 @@ func (a *app) sweep(args []string) int {
 	switch {
 	case *generated && given(fs, "scenario"):
 		return a.fail("sweep: -generated draws each seed's scenario; give no -scenario")
-	case *generated && *plant != "":
-		return a.fail("sweep: -generated draws only scenarios the correct engine must pass; give no -plant")
 	case *generated && seeds.value == nil:
 		return a.fail("sweep: -generated needs -seeds A-B: each seed draws its own scenario")
 	case *generated:
 		// The jobs draw the scenarios, one per seed.
-	case *scenarioArg == "all" && *plant != "":
-		return a.fail("sweep: -plant needs one -scenario, not all")
 	case *scenarioArg == "all":
 		spec.scenarios, skipped = a.runnableBuiltins(spec.seeds)
 		for _, s := range skipped {
 			fmt.Fprintf(a.stderr, "simrun: skipping %s: %s\n", s.Scenario, s.Reason)
 		}
 	default:
-		s, err := a.loadPlanted(*scenarioArg, *plant)
+		s, err := a.loadScenario(*scenarioArg)
 		if err != nil {
 			return a.fail("sweep: %v", err)
 		}

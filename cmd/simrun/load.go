@@ -39,23 +39,6 @@ func (a *app) loadScenario(arg string) (*scenarios.Scenario, error) {
 	return s, nil
 }
 
-// loadPlanted is loadScenario followed, when bug is set, by planting it (scenarios.Plant): the
-// -plant flag of run and sweep.
-func (a *app) loadPlanted(arg, bug string) (*scenarios.Scenario, error) {
-	s, err := a.loadScenario(arg)
-	if err != nil || bug == "" {
-		return s, err
-	}
-	planted, err := scenarios.Plant(s, bug)
-	if err != nil {
-		return nil, fmt.Errorf("-plant: %s", trimPackage(err))
-	}
-	return planted, nil
-}
-
-// plantUsage is the -plant flag's help.
-var plantUsage = "run the engine with a planted bug: one of " + strings.Join(scenarios.PlantedBugNames, ", ")
-
 func looksLikePath(arg string) bool {
 	return strings.ContainsAny(arg, `/\`) || strings.HasSuffix(arg, ".json")
 }

@@ -86,8 +86,8 @@ type app struct {
 // its own in its errors.
 const (
 	usageList   = "list [-json]"
-	usageRun    = "run -scenario NAME|FILE -seed N [-plant BUG] [-trace FILE] [-reference-out FILE] [-html FILE] [-artifacts DIR] [-json]"
-	usageSweep  = "sweep [-scenario NAME|FILE|all | -generated] [-seeds A-B] [-plant BUG] [-j N] [-shard I/N] [-artifacts DIR] [-failfast] [-json]"
+	usageRun    = "run -scenario NAME|FILE -seed N [-trace FILE] [-reference-out FILE] [-html FILE] [-artifacts DIR] [-json]"
+	usageSweep  = "sweep [-scenario NAME|FILE|all | -generated] [-seeds A-B] [-j N] [-shard I/N] [-artifacts DIR] [-failfast] [-json]"
 	usageReplay = "replay [-json] [-trace FILE] ARTIFACT"
 	usageShrink = "shrink ARTIFACT [-o FILE] [-runs N]"
 	usageBench  = "bench [-json] [-seeds N] [-j N]"

@@ -115,31 +115,6 @@ func TestRealHTMLPicture(t *testing.T) {
 	}
 }
 
-// TestRunPlantsABug checks -plant end to end on the real engine: the plan names the bug, the
-// planted scenario expects the bug's checker to catch it (exit 0 when it does, 1 on a seed
-// whose faults never give the bug its chance), and the artifact carries the bug, so that
-// it replays with it.
-func TestRunPlantsABug(t *testing.T) {
-	dir := t.TempDir()
-	r := realRun("run", "-scenario", "standard", "-seed", "1", "-plant", "commit-on-abort", "-artifacts", dir)
-	if r.code != exitOK || !strings.Contains(r.stdout, "planted bug: commit-on-abort") ||
-		!strings.Contains(r.stdout, "verdict:     fail, as expected (fail (durable-before-visible))") {
-		t.Fatalf("exit %d, want %d with the bug planted and caught:\n%s%s", r.code, exitOK, r.stdout, r.stderr)
-	}
-	path := filepath.Join(dir, "standard.commit-on-abort-seed1-fail.json")
-	if art := readArtifact(t, path); art.Scenario.PlantedBug != "commit-on-abort" {
-		t.Errorf("the artifact's scenario plants %q", art.Scenario.PlantedBug)
-	}
-	if r := realRun("replay", path); r.code != exitOK || !strings.Contains(r.stdout, "trace hash matches") {
-		t.Errorf("replay: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	// Seed 2's swarm aborts no checkpoint after a sink pre-committed: the bug never acts.
-	if r := realRun("run", "-scenario", "standard", "-seed", "2", "-plant", "commit-on-abort", "-artifacts", dir); r.code != exitUnexpected ||
-		!strings.Contains(r.stdout, "passed, but durable-before-visible was expected to fail") {
-		t.Errorf("seed 2: exit %d, want %d:\n%s", r.code, exitUnexpected, r.stdout)
-	}
-}
-
 // TestRealReplayOfAVersion2Artifact: an artifact written by the build before artifact
 // version 3 (scenarios/testdata keeps one) replays on this build: the trace hash matches
 // and the verdict and violations are the recorded ones, so the run reproduced, though the

@@ -35,9 +35,6 @@ func printPlan(w io.Writer, p *scenarios.Plan) {
 		row("sink", sink)
 	}
 	row("checkpoint", describeCheckpoint(s))
-	if s.PlantedBug != "" {
-		row("planted bug", s.PlantedBug)
-	}
 	l := s.Limits
 	row("limits", fmt.Sprintf("fault_phase=%s heal_phase=%s liveness_bound=%s max_virtual_time=%s max_events=%d",
 		l.FaultPhase, l.HealPhase, l.LivenessBound, l.MaxVirtualTime, l.MaxEvents))

@@ -84,7 +84,6 @@ func TestSweepGeneratedRefusesWhatItCannotUse(t *testing.T) {
 	for _, args := range [][]string{
 		{"sweep", "-generated"},
 		{"sweep", "-generated", "-seeds", "1-3", "-scenario", "standard"},
-		{"sweep", "-generated", "-seeds", "1-3", "-plant", "commit-on-abort"},
 	} {
 		if r := a.invoke(args...); r.code != exitUsage || !strings.HasPrefix(r.stderr, "simrun: sweep: -generated") {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)

@@ -1,0 +1,130 @@
+// Package zoo is the bug zoo: deliberate mistakes in the engine and the protocol, each kept
+// as a unified diff (one *.diff file per bug in this folder) and never in the shipped code,
+// plus what it takes to plant one: a patch applier and a build of a mutated simrun through
+// `go build -overlay`, which compiles patched copies of the touched files from a temporary
+// directory and leaves the source tree as it is.
+//
+// A zoo bug measures the harness: does the default sweep catch it, and how many seeds of
+// its hunting ground does that take (simrun zoo). The diffs and the applier live in one
+// package so that the binary carries the diffs (embedded) and needs nothing at run time but
+// the source tree they patch and a Go toolchain: no patch(1), nothing outside the standard
+// library, and no import of the code it patches.
+//
+// Each file starts with a header of "# key: value" lines, then the diff as git diff writes
+// it:
+//
+//	# id: forget-channel-state
+//	# flink: -
+//	# planted: an unaligned snapshot leaves out the records it overtook
+//	# property: consistent-cut
+//	# ground: explicit-unaligned
+//	--- a/engine/overtake.go
+//	+++ b/engine/overtake.go
+//	@@ -52,5 +52,3 @@
+//	...
+package zoo
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+)
+
+//go:embed *.diff
+var diffs embed.FS
+
+// Bug is one zoo entry.
+type Bug struct {
+	ID string
+	// Flink is the Flink issue the bug replants ("FLINK-2427"), or "" for a classic
+	// mistake of our own.
+	Flink string
+	// Planted says in one line what the diff does to the engine.
+	Planted string
+	// Property is the property expected to catch it.
+	Property string
+	// Ground is the built-in scenario that hunts it: one whose job has the code path the
+	// bug breaks.
+	Ground string
+	// Note is anything else the header says (how sure the replanting is).
+	Note    string
+	Patches []FilePatch
+}
+
+// headerKeys are the header's fields; id, planted, property and ground are required.
+var headerKeys = []string{"id", "flink", "planted", "property", "ground", "note"}
+
+// Parse reads one zoo file. name is only for errors.
+func Parse(name, text string) (*Bug, error) {
+	lines := strings.Split(text, "\n")
+	b := &Bug{}
+	fields := map[string]string{}
+	i := 0
+	for ; i < len(lines) && strings.HasPrefix(lines[i], "#"); i++ {
+		key, value, ok := strings.Cut(strings.TrimSpace(strings.TrimPrefix(lines[i], "#")), ":")
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		if !ok || !slices.Contains(headerKeys, key) {
+			return nil, fmt.Errorf("zoo: %s: line %d: %q: a header line is \"# KEY: value\", KEY one of %s", name, i+1, lines[i], strings.Join(headerKeys, ", "))
+		}
+		if _, dup := fields[key]; dup {
+			return nil, fmt.Errorf("zoo: %s: line %d: %s given twice", name, i+1, key)
+		}
+		fields[key] = value
+	}
+	for _, key := range []string{"id", "planted", "property", "ground"} {
+		if fields[key] == "" {
+			return nil, fmt.Errorf("zoo: %s: the header has no %s", name, key)
+		}
+	}
+	b.ID, b.Planted, b.Property, b.Ground, b.Note = fields["id"], fields["planted"], fields["property"], fields["ground"], fields["note"]
+	if f := fields["flink"]; f != "-" {
+		b.Flink = f
+	}
+	patches, err := parsePatches(lines[i:])
+	if err != nil {
+		return nil, fmt.Errorf("zoo: %s: %v", name, err)
+	}
+	b.Patches = patches
+	return b, nil
+}
+
+// Bugs returns every zoo entry, in the order of their file names. A file that does not
+// parse is a broken build of the zoo, so it panics.
+func Bugs() []*Bug {
+	names, err := fs.Glob(diffs, "*.diff")
+	if err != nil {
+		panic(err)
+	}
+	slices.Sort(names)
+	var out []*Bug
+	for _, name := range names {
+		data, err := diffs.ReadFile(name)
+		if err != nil {
+			panic(err)
+		}
+		b, err := Parse(name, string(data))
+		if err != nil {
+			panic(err)
+		}
+		if want := strings.TrimSuffix(path.Base(name), ".diff"); !strings.HasSuffix(want, b.ID) {
+			panic(fmt.Sprintf("zoo: %s holds bug %q: the file name must end with its id", name, b.ID))
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// Lookup returns the bug with id, or an error that lists the ids.
+func Lookup(id string) (*Bug, error) {
+	var ids []string
+	for _, b := range Bugs() {
+		if b.ID == id {
+			return b, nil
+		}
+		ids = append(ids, b.ID)
+	}
+	return nil, fmt.Errorf("zoo: no bug %q (the zoo has %s)", id, strings.Join(ids, ", "))
+}
