@@ -90,3 +90,27 @@ func TestForgottenOutputChannelStateBreaksTheCut(t *testing.T) {
 		t.Errorf("engine/overtake.go changed (%v)", err)
 	}
 }
+
+// TestOverlayRefusesAStaleBug: a bug whose file has changed under it stops the build with
+// the bug, the file and the hunk named, and writes no overlay.
+func TestOverlayRefusesAStaleBug(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "engine"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "engine", "restore.go"), []byte("package engine\n\nfunc restore() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Lookup("skip-state-restore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	_, err = Overlay(root, b, dir)
+	if err == nil || !strings.HasPrefix(err.Error(), "zoo: skip-state-restore: engine/restore.go: hunk 1 (@@ ") || !strings.Contains(err.Error(), "the diff is stale") {
+		t.Errorf("got %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "overlay.json")); err == nil {
+		t.Error("an overlay was written for a bug that does not apply")
+	}
+}

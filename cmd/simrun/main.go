@@ -6,8 +6,9 @@
 // artifact for every unexpected failure. Exit status: 0 when every verdict is what its
 // scenario expects, 1 when any is not (or a replay shows nondeterminism), 2 for bad usage or
 // bad input. simrun check exits 0 when its verdict is pass, 1 when any property fails or is
-// unknown, and 2 for bad usage or bad input. See the README's "Using simrun" and "Judging
-// another engine's trace".
+// unknown, and 2 for bad usage or bad input. simrun zoo, which plants each bug of the bug
+// zoo (package zoo) in a mutated build, exits 1 when the checkers catch some bug nowhere.
+// See the README's "Using simrun", "Judging another engine's trace" and "Bug zoo".
 package main
 
 import (
@@ -92,6 +93,7 @@ const (
 	usageShrink = "shrink ARTIFACT [-o FILE] [-runs N]"
 	usageBench  = "bench [-json] [-seeds N] [-j N]"
 	usageCheck  = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] TRACE"
+	usageZoo    = "zoo [-list] [-bug ID] [-seeds A-B] [-j N] [-json]"
 )
 
 type command struct {
@@ -109,6 +111,7 @@ var commands = []command{
 	{"shrink", usageShrink, "find a smaller case that fails the same way", (*app).shrink},
 	{"bench", usageBench, "measure speed on the standard scenario", (*app).bench},
 	{"check", usageCheck, "judge a trace file from any engine with every property (TRACE - reads stdin)", (*app).check},
+	{"zoo", usageZoo, "plant each bug of the bug zoo in a mutated build and count what catches it", (*app).zooCommand},
 }
 
 func (a *app) main(args []string) int {
@@ -147,6 +150,7 @@ func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "\nFlags may come before or after arguments.")
 	fmt.Fprintln(w, "Exit status: 0 every verdict as expected, 1 some verdict unexpected (or nondeterminism), 2 bad usage or input.")
 	fmt.Fprintln(w, "simrun check: 0 every property passes, 1 some property fails or is unknown, 2 bad usage or input.")
+	fmt.Fprintln(w, "simrun zoo: 0 every bug caught, 1 some bug caught nowhere, 2 bad usage or a diff that no longer applies.")
 }
 
 // fail reports bad usage or bad input on one line and returns exit status 2.

@@ -1,0 +1,307 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/zoo"
+)
+
+// zooSeeds are the seeds of each bug's hunting ground when -seeds is not given.
+var zooSeeds = scenarios.SeedRange{First: 1, Last: 20}
+
+// zooCommand is `simrun zoo`: for each bug of the bug zoo (package zoo), build a mutated
+// simrun with the bug planted, run the default sweep and the bug's hunting ground over the
+// seeds with it, and report whether and how the checkers caught it. It needs the source tree
+// (found from the working directory) and a Go toolchain, like `go run ./cmd/simrun`. Exit
+// status: 0 when every bug is caught by the default sweep or its hunting ground, 1 when one
+// is not (a hole in the harness), 2 for bad usage or a diff that no longer applies.
+func (a *app) zooCommand(args []string) int {
+	fs := newFlags("zoo")
+	list := fs.Bool("list", false, "list the zoo's bugs without hunting them")
+	bugID := fs.String("bug", "", "hunt only this bug")
+	seeds := seedRangeFlag{value: &zooSeeds}
+	fs.Var(&seeds, "seeds", "seed range A-B of each bug's hunting ground")
+	jobs := positiveInt{value: a.cpus}
+	fs.Var(&jobs, "j", "runs in parallel in each mutated simrun (default: the number of CPUs)")
+	asJSON := fs.Bool("json", false, "print one JSON object per bug")
+	positional, status := a.parseCommand(fs, usageZoo, args)
+	if status >= 0 {
+		return status
+	}
+	if len(positional) > 0 {
+		return a.fail("zoo: unexpected argument %q (usage: simrun %s)", positional[0], usageZoo)
+	}
+	bugs := zoo.Bugs()
+	if *bugID != "" {
+		b, err := zoo.Lookup(*bugID)
+		if err != nil {
+			return a.fail("zoo: -bug: %s", strings.TrimPrefix(err.Error(), "zoo: "))
+		}
+		bugs = []*zoo.Bug{b}
+	}
+	if *list {
+		for _, b := range bugs {
+			if *asJSON {
+				writeJSON(a.stdout, zooHunt{Bug: b.ID, Flink: b.Flink, Planted: b.Planted, Expected: b.Property, Ground: b.Ground})
+				continue
+			}
+			fmt.Fprintf(a.stdout, "%-22s %-11s %-23s %s\n", b.ID, orDash(b.Flink), "in "+b.Ground, b.Planted)
+		}
+		return exitOK
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return a.fail("zoo: %v", err)
+	}
+	root, err := zoo.FindRoot(wd)
+	if err != nil {
+		return a.fail("%v", err)
+	}
+	var hunts []*zooHunt
+	for _, b := range bugs {
+		h, err := a.huntZooBug(root, b, *seeds.value, jobs.value)
+		if err != nil {
+			return a.fail("%v", err)
+		}
+		hunts = append(hunts, h)
+	}
+	missed := 0
+	if !*asJSON {
+		fmt.Fprintf(a.stdout, "%-22s %-11s %-8s %-30s %-6s %s\n", "bug", "flink", "default", fmt.Sprintf("caught in ground, seeds %s", seeds.value), "first", "properties (runs)")
+	}
+	for _, h := range hunts {
+		if !h.CaughtDefault && h.SeedsCaught == 0 {
+			missed++
+		}
+		if *asJSON {
+			writeJSON(a.stdout, h)
+			continue
+		}
+		fmt.Fprintf(a.stdout, "%-22s %-11s %-8s %-30s %-6s %s\n", h.Bug, orDash(h.Flink), h.defaultWord(),
+			fmt.Sprintf("%d/%d in %s", h.SeedsCaught, h.SeedsRun, h.Ground), orDash(h.firstSeed()), h.propertyList())
+		fmt.Fprintf(a.stdout, "  planted: %s (expected to fail %s)\n", h.Planted, h.Expected)
+		if h.Replay != "" {
+			fmt.Fprintf(a.stdout, "  replay:  %s\n", h.Replay)
+		}
+	}
+	if missed > 0 {
+		return exitUnexpected
+	}
+	return exitOK
+}
+
+// zooHunt is what hunting one zoo bug found.
+type zooHunt struct {
+	Bug      string `json:"bug"`
+	Flink    string `json:"flink"`
+	Planted  string `json:"planted"`
+	Expected string `json:"expected"` // the property expected to catch it
+	Ground   string `json:"ground"`
+	// CaughtDefault: some run of the default sweep failed a property it was not expected to.
+	// DefaultPanic: the default sweep saw the bug only as an engine panic (the invariant
+	// violation), which is not a catch.
+	CaughtDefault bool `json:"caught_default"`
+	DefaultPanic  bool `json:"default_panic,omitempty"`
+	// SeedsRun runs of the hunting ground, SeedsCaught of them failed a property, and
+	// SeedsPanic more showed only a panic. FirstSeed is the lowest catching seed, 0 if none.
+	SeedsRun    int    `json:"seeds_run"`
+	SeedsCaught int    `json:"seeds_caught"`
+	SeedsPanic  int    `json:"seeds_panic,omitempty"`
+	FirstSeed   uint64 `json:"first_seed"`
+	// Properties counts, per property, the hunting ground's runs that violated it.
+	Properties map[string]int `json:"properties"`
+	Replay     string         `json:"replay,omitempty"`
+}
+
+func (h *zooHunt) defaultWord() string {
+	switch {
+	case h.CaughtDefault:
+		return "yes"
+	case h.DefaultPanic:
+		return "panic"
+	}
+	return "no"
+}
+
+func (h *zooHunt) firstSeed() string {
+	if h.FirstSeed == 0 {
+		return ""
+	}
+	return strconv.FormatUint(h.FirstSeed, 10)
+}
+
+// propertyList renders Properties most runs first (ties by name), with the panics last.
+func (h *zooHunt) propertyList() string {
+	var names []string
+	for p := range h.Properties {
+		names = append(names, p)
+	}
+	slices.SortFunc(names, func(x, y string) int {
+		return cmp.Or(cmp.Compare(h.Properties[y], h.Properties[x]), cmp.Compare(x, y))
+	})
+	var parts []string
+	for _, p := range names {
+		parts = append(parts, fmt.Sprintf("%s %d", p, h.Properties[p]))
+	}
+	if h.SeedsPanic > 0 {
+		parts = append(parts, fmt.Sprintf("panic %d", h.SeedsPanic))
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func orDash(s string) string { return cmp.Or(s, "-") }
+
+// huntZooBug builds simrun with b planted in a temporary directory, removed afterwards, and
+// runs the default sweep and b's hunting ground on seeds with it.
+func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, workers int) (*zooHunt, error) {
+	dir, err := os.MkdirTemp("", "simrun-zoo-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if a.progress {
+		fmt.Fprintf(a.stderr, "simrun: zoo: planting %s\n", b.ID)
+	}
+	exe, err := zoo.Build(root, b, dir)
+	if err != nil {
+		return nil, err
+	}
+	h := &zooHunt{Bug: b.ID, Flink: b.Flink, Planted: b.Planted, Expected: b.Property, Ground: b.Ground, Properties: map[string]int{}}
+	j := strconv.Itoa(workers)
+	defaultRuns, err := runMutated(exe, b, "-json", "-j", j, "-artifacts", filepath.Join(dir, "default"))
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range defaultRuns {
+		if !r.Unexpected {
+			continue
+		}
+		switch r.catch() {
+		case catchProperty:
+			h.CaughtDefault = true
+		case catchPanic:
+			h.DefaultPanic = true
+		}
+	}
+	h.DefaultPanic = h.DefaultPanic && !h.CaughtDefault
+	groundRuns, err := runMutated(exe, b, "sweep", "-scenario", b.Ground, "-seeds", seeds.String(), "-json", "-j", j, "-artifacts", filepath.Join(dir, "ground"))
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range groundRuns {
+		h.SeedsRun++
+		switch r.catch() {
+		case catchProperty:
+			h.SeedsCaught++
+			if h.FirstSeed == 0 || r.Seed < h.FirstSeed {
+				h.FirstSeed = r.Seed
+			}
+			for _, p := range r.properties() {
+				h.Properties[p]++
+			}
+		case catchPanic:
+			h.SeedsPanic++
+		}
+	}
+	if h.FirstSeed != 0 {
+		h.Replay = fmt.Sprintf("%s zoo -bug %s -seeds %d-%d", a.invocation, b.ID, h.FirstSeed, h.FirstSeed)
+	}
+	return h, nil
+}
+
+// mutatedRun is the part of a sweep's JSON line that the zoo reads.
+type mutatedRun struct {
+	Scenario   string `json:"scenario"`
+	Seed       uint64 `json:"seed"`
+	Verdict    string `json:"verdict"`
+	Unexpected bool   `json:"unexpected"`
+	Violations []struct {
+		Property string `json:"property"`
+	} `json:"violations"`
+}
+
+type catchKind int
+
+const (
+	catchNone     catchKind = iota
+	catchProperty           // a property failed
+	catchPanic              // only a broken invariant: the engine panicked
+)
+
+// catch says how a run showed the bug: a failed verdict with a property of the checkers is
+// a catch; one with only the invariant violation a panic inside the run became is not.
+func (r *mutatedRun) catch() catchKind {
+	if r.Verdict != scenarios.VerdictFail {
+		return catchNone
+	}
+	if len(r.properties()) > 0 {
+		return catchProperty
+	}
+	return catchPanic
+}
+
+// properties returns the distinct properties the run violated, the invariant left out.
+func (r *mutatedRun) properties() []string {
+	var out []string
+	for _, v := range r.Violations {
+		if v.Property != string(scenarios.PropertyInvariant) && !slices.Contains(out, v.Property) {
+			out = append(out, v.Property)
+		}
+	}
+	return out
+}
+
+// runMutated runs the mutated simrun exe with args (a sweep with -json) and returns its
+// runs. Exit status 1 (some verdict unexpected) is what a caught bug looks like; any other
+// failure is an error with what the binary printed.
+func runMutated(exe string, b *zoo.Bug, args ...string) ([]mutatedRun, error) {
+	cmd := exec.Command(exe, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exitErr *exec.ExitError
+	if err != nil && !(errors.As(err, &exitErr) && exitErr.ExitCode() == exitUnexpected) {
+		return nil, fmt.Errorf("zoo: %s: simrun %s: %v: %s", b.ID, strings.Join(args, " "), err, lastLine(stderr.String()))
+	}
+	var runs []mutatedRun
+	scan := bufio.NewScanner(&stdout)
+	scan.Buffer(nil, 64<<20)
+	for scan.Scan() {
+		// The summary line's fields differ (unexpected is a count there): skip it first.
+		var line struct {
+			Summary bool `json:"summary"`
+		}
+		var r mutatedRun
+		if err := json.Unmarshal(scan.Bytes(), &line); err == nil && line.Summary {
+			continue
+		}
+		if err := json.Unmarshal(scan.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("zoo: %s: simrun %s printed a line that is not a run: %v", b.ID, strings.Join(args, " "), err)
+		}
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("zoo: %s: simrun %s ran nothing: %s", b.ID, strings.Join(args, " "), lastLine(stderr.String()))
+	}
+	return runs, nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/ckptsim/ckptsim/zoo"
+)
+
+// TestRealZooCatchesABug runs `simrun zoo` end to end on one bug and two seeds: it plants
+// forget-channel-state in a mutated simrun built with go build -overlay, runs the default
+// sweep and the hunting ground with it, and must report the bug caught by both, by
+// consistent-cut, from seed 1.
+func TestRealZooCatchesABug(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a mutated simrun")
+	}
+	r := realRun("zoo", "-bug", "forget-channel-state", "-seeds", "1-2", "-j", "2", "-json")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var h zooHunt
+	if err := json.Unmarshal([]byte(r.stdout), &h); err != nil {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	if h.Bug != "forget-channel-state" || h.Ground != "explicit-unaligned" || h.Expected != "consistent-cut" || !h.CaughtDefault ||
+		h.SeedsRun != 2 || h.SeedsCaught != 2 || h.FirstSeed != 1 || h.Properties["consistent-cut"] != 2 || h.SeedsPanic != 0 ||
+		h.Replay != "simrun zoo -bug forget-channel-state -seeds 1-1" {
+		t.Errorf("hunt %+v", h)
+	}
+}
+
+func TestZooList(t *testing.T) {
+	r := realRun("zoo", "-list")
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"commit-on-abort        -           in standard             a two-phase-commit sink commits on an aborted checkpoint",
+		"forget-channel-state   -           in explicit-unaligned   an unaligned snapshot leaves out",
+		"skip-state-restore", "source-offset-ahead",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("zoo -list lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = realRun("zoo", "-list", "-json", "-bug", "skip-state-restore")
+	var h zooHunt
+	if err := json.Unmarshal([]byte(r.stdout), &h); err != nil || h.Bug != "skip-state-restore" || h.Expected != "restore-fidelity" || h.Ground != "standard" {
+		t.Errorf("zoo -list -json -bug: exit %d, %+v (%v)", r.code, h, err)
+	}
+	r = realRun("zoo", "-bug", "off-by-two")
+	if r.code != exitUsage || !strings.Contains(r.stderr, `simrun: zoo: -bug: no bug "off-by-two" (the zoo has commit-on-abort, forget-channel-state`) {
+		t.Errorf("unknown bug: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+// TestZooCountsPanicsApart: a run whose only violation is the invariant a panic became is
+// not a catch.
+func TestZooCountsPanicsApart(t *testing.T) {
+	var r mutatedRun
+	if err := json.Unmarshal([]byte(`{"verdict":"fail","violations":[{"property":"invariant"}]}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.catch() != catchPanic {
+		t.Errorf("a panic counted as %v", r.catch())
+	}
+	if err := json.Unmarshal([]byte(`{"verdict":"fail","violations":[{"property":"invariant"},{"property":"exactly-once"}]}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.catch() != catchProperty || strings.Join(r.properties(), ",") != "exactly-once" {
+		t.Errorf("a property failure: %v %v", r.catch(), r.properties())
+	}
+	h := &zooHunt{Properties: map[string]int{"b": 1, "a": 1, "c": 2}, SeedsPanic: 1, DefaultPanic: true}
+	if got := h.propertyList(); got != "c 2, a 1, b 1, panic 1" || h.defaultWord() != "panic" {
+		t.Errorf("propertyList %q, default %q", got, h.defaultWord())
+	}
+}
+
+// TestReadmeZooTable: the README's "Bug zoo" quotes a row and a planted line for every bug
+// of the zoo as simrun zoo prints them (running the whole zoo is too slow for go test;
+// TestRealZooCatchesABug runs one bug).
+func TestReadmeZooTable(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "\n## Bug zoo\n")
+	if !ok {
+		t.Fatal(`README has no section "## Bug zoo"`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, b := range zoo.Bugs() {
+		h := &zooHunt{Bug: b.ID, Planted: b.Planted, Expected: b.Property}
+		for _, want := range []string{"\n" + fmt.Sprintf("%-22s %-11s ", b.ID, orDash(b.Flink)), fmt.Sprintf("  planted: %s (expected to fail %s)\n", h.Planted, h.Expected)} {
+			if !strings.Contains(section, want) {
+				t.Errorf("the README's Bug zoo lacks %q", want)
+			}
+		}
+	}
+}
