@@ -49,7 +49,7 @@ type Bug struct {
 	// Ground is the built-in scenario that hunts it: one whose job has the code path the
 	// bug breaks.
 	Ground string
-	// Note is anything else the header says (how sure the replanting is).
+	// Note is anything else the header says: for a Flink bug, how sure the replanting is.
 	Note    string
 	Patches []FilePatch
 }
@@ -91,7 +91,7 @@ func Parse(name, text string) (*Bug, error) {
 	return b, nil
 }
 
-// Bugs returns every zoo entry, in the order of their file names. A file that does not
+// Bugs returns every zoo entry, in the order of their ids. A file that does not
 // parse is a broken build of the zoo, so it panics.
 func Bugs() []*Bug {
 	names, err := fs.Glob(diffs, "*.diff")
@@ -114,6 +114,7 @@ func Bugs() []*Bug {
 		}
 		out = append(out, b)
 	}
+	slices.SortFunc(out, func(x, y *Bug) int { return strings.Compare(x.ID, y.ID) })
 	return out
 }
 

@@ -51,13 +51,14 @@ func (a *app) zooCommand(args []string) int {
 		}
 		bugs = []*zoo.Bug{b}
 	}
+	width := idWidth(bugs)
 	if *list {
 		for _, b := range bugs {
 			if *asJSON {
 				writeJSON(a.stdout, zooHunt{Bug: b.ID, Flink: b.Flink, Planted: b.Planted, Expected: b.Property, Ground: b.Ground})
 				continue
 			}
-			fmt.Fprintf(a.stdout, "%-22s %-11s %-23s %s\n", b.ID, orDash(b.Flink), "in "+b.Ground, b.Planted)
+			fmt.Fprintf(a.stdout, "%-*s %-11s %-23s %s\n", width, b.ID, orDash(b.Flink), "in "+b.Ground, b.Planted)
 		}
 		return exitOK
 	}
@@ -79,7 +80,7 @@ func (a *app) zooCommand(args []string) int {
 	}
 	missed := 0
 	if !*asJSON {
-		fmt.Fprintf(a.stdout, "%-22s %-11s %-8s %-30s %-6s %s\n", "bug", "flink", "default", fmt.Sprintf("caught in ground, seeds %s", seeds.value), "first", "properties (runs)")
+		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-30s %-6s %s\n", width, "bug", "flink", "default", fmt.Sprintf("caught in ground, seeds %s", seeds.value), "first", "properties (runs)")
 	}
 	for _, h := range hunts {
 		if !h.CaughtDefault && h.SeedsCaught == 0 {
@@ -89,7 +90,7 @@ func (a *app) zooCommand(args []string) int {
 			writeJSON(a.stdout, h)
 			continue
 		}
-		fmt.Fprintf(a.stdout, "%-22s %-11s %-8s %-30s %-6s %s\n", h.Bug, orDash(h.Flink), h.defaultWord(),
+		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-30s %-6s %s\n", width, h.Bug, orDash(h.Flink), h.defaultWord(),
 			fmt.Sprintf("%d/%d in %s", h.SeedsCaught, h.SeedsRun, h.Ground), orDash(h.firstSeed()), h.propertyList())
 		fmt.Fprintf(a.stdout, "  planted: %s (expected to fail %s)\n", h.Planted, h.Expected)
 		if h.Replay != "" {
@@ -165,6 +166,15 @@ func (h *zooHunt) propertyList() string {
 }
 
 func orDash(s string) string { return cmp.Or(s, "-") }
+
+// idWidth is the width of the bug column: the longest id of bugs.
+func idWidth(bugs []*zoo.Bug) int {
+	width := len("bug")
+	for _, b := range bugs {
+		width = max(width, len(b.ID))
+	}
+	return width
+}
 
 // huntZooBug builds simrun with b planted in a temporary directory, removed afterwards, and
 // runs the default sweep and b's hunting ground on seeds with it.

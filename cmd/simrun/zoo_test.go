@@ -39,9 +39,11 @@ func TestZooList(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	for _, want := range []string{
-		"commit-on-abort        -           in standard             a two-phase-commit sink commits on an aborted checkpoint",
-		"forget-channel-state   -           in explicit-unaligned   an unaligned snapshot leaves out",
+		"commit-on-abort                     -           in standard             a two-phase-commit sink commits on an aborted checkpoint",
+		"forget-channel-state                -           in explicit-unaligned   an unaligned snapshot leaves out",
 		"skip-state-restore", "source-offset-ahead",
+		"newer-barrier-keeps-older-alignment FLINK-2427  in standard             a newer checkpoint's barrier does not abort an older alignment",
+		"expired-not-counted                 FLINK-17351 in timeout-diamond",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("zoo -list lacks %q:\n%s", want, r.stdout)
@@ -53,7 +55,7 @@ func TestZooList(t *testing.T) {
 		t.Errorf("zoo -list -json -bug: exit %d, %+v (%v)", r.code, h, err)
 	}
 	r = realRun("zoo", "-bug", "off-by-two")
-	if r.code != exitUsage || !strings.Contains(r.stderr, `simrun: zoo: -bug: no bug "off-by-two" (the zoo has commit-on-abort, forget-channel-state`) {
+	if r.code != exitUsage || !strings.Contains(r.stderr, `simrun: zoo: -bug: no bug "off-by-two" (the zoo has commit-on-abort, expired-not-counted, forget-channel-state`) {
 		t.Errorf("unknown bug: exit %d, %q", r.code, r.stderr)
 	}
 }
@@ -93,9 +95,10 @@ func TestReadmeZooTable(t *testing.T) {
 		t.Fatal(`README has no section "## Bug zoo"`)
 	}
 	section, _, _ = strings.Cut(section, "\n## ")
+	width := idWidth(zoo.Bugs())
 	for _, b := range zoo.Bugs() {
 		h := &zooHunt{Bug: b.ID, Planted: b.Planted, Expected: b.Property}
-		for _, want := range []string{"\n" + fmt.Sprintf("%-22s %-11s ", b.ID, orDash(b.Flink)), fmt.Sprintf("  planted: %s (expected to fail %s)\n", h.Planted, h.Expected)} {
+		for _, want := range []string{"\n" + fmt.Sprintf("%-*s %-11s ", width, b.ID, orDash(b.Flink)), fmt.Sprintf("  planted: %s (expected to fail %s)\n", h.Planted, h.Expected)} {
 			if !strings.Contains(section, want) {
 				t.Errorf("the README's Bug zoo lacks %q", want)
 			}
