@@ -36,6 +36,7 @@ func (a *app) zooCommand(args []string) int {
 	jobs := positiveInt{value: a.cpus}
 	fs.Var(&jobs, "j", "runs in parallel in each mutated simrun (default: the number of CPUs)")
 	asJSON := fs.Bool("json", false, "print one JSON object per bug")
+	keep := fs.String("keep", "", "keep each mutated simrun and its artifacts in DIR/ID, to replay them (default: a temporary directory, removed)")
 	positional, status := a.parseCommand(fs, usageZoo, args)
 	if status >= 0 {
 		return status
@@ -70,9 +71,14 @@ func (a *app) zooCommand(args []string) int {
 	if err != nil {
 		return a.fail("%v", err)
 	}
+	if *keep != "" {
+		if *keep, err = filepath.Abs(*keep); err != nil {
+			return a.fail("zoo: -keep: %v", err)
+		}
+	}
 	var hunts []*zooHunt
 	for _, b := range bugs {
-		h, err := a.huntZooBug(root, b, *seeds.value, jobs.value)
+		h, err := a.huntZooBug(root, b, *seeds.value, jobs.value, *keep)
 		if err != nil {
 			return a.fail("%v", err)
 		}
@@ -176,14 +182,20 @@ func idWidth(bugs []*zoo.Bug) int {
 	return width
 }
 
-// huntZooBug builds simrun with b planted in a temporary directory, removed afterwards, and
-// runs the default sweep and b's hunting ground on seeds with it.
-func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, workers int) (*zooHunt, error) {
-	dir, err := os.MkdirTemp("", "simrun-zoo-")
-	if err != nil {
-		return nil, err
+// huntZooBug builds simrun with b planted and runs the default sweep and b's hunting ground
+// on seeds with it. The binary and the runs' artifacts go to keep/ID when keep is set, and
+// to a temporary directory, removed afterwards, when it is not.
+func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, workers int, keep string) (*zooHunt, error) {
+	dir := filepath.Join(keep, b.ID)
+	if keep == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "simrun-zoo-"); err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("zoo: -keep: %v", err)
 	}
-	defer os.RemoveAll(dir)
 	if a.progress {
 		fmt.Fprintf(a.stderr, "simrun: zoo: planting %s\n", b.ID)
 	}
@@ -213,13 +225,14 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 	if err != nil {
 		return nil, err
 	}
+	firstArtifact := ""
 	for _, r := range groundRuns {
 		h.SeedsRun++
 		switch r.catch() {
 		case catchProperty:
 			h.SeedsCaught++
 			if h.FirstSeed == 0 || r.Seed < h.FirstSeed {
-				h.FirstSeed = r.Seed
+				h.FirstSeed, firstArtifact = r.Seed, r.Artifact
 			}
 			for _, p := range r.properties() {
 				h.Properties[p]++
@@ -228,8 +241,13 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 			h.SeedsPanic++
 		}
 	}
-	if h.FirstSeed != 0 {
-		h.Replay = fmt.Sprintf("%s zoo -bug %s -seeds %d-%d", a.invocation, b.ID, h.FirstSeed, h.FirstSeed)
+	switch {
+	case h.FirstSeed == 0:
+	case keep != "" && firstArtifact != "":
+		// The kept mutated binary replays its own artifact (same build, same trace hash).
+		h.Replay = shellQuote(exe) + " replay " + shellQuote(firstArtifact)
+	default:
+		h.Replay = fmt.Sprintf("%s zoo -bug %s -seeds %d-%d -keep simrun-zoo", a.invocation, b.ID, h.FirstSeed, h.FirstSeed)
 	}
 	return h, nil
 }
@@ -240,6 +258,7 @@ type mutatedRun struct {
 	Seed       uint64 `json:"seed"`
 	Verdict    string `json:"verdict"`
 	Unexpected bool   `json:"unexpected"`
+	Artifact   string `json:"artifact"`
 	Violations []struct {
 		Property string `json:"property"`
 	} `json:"violations"`
