@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -35,6 +37,9 @@ func FindRoot(dir string) (string, error) {
 	}
 }
 
+// OverlayFile is the name of the overlay file Overlay and Build write in their directory.
+const OverlayFile = "overlay.json"
+
 // Overlay writes the patched copies of the files b touches under dir, with the overlay file
 // that maps each original (under root) to its copy, and returns that file's path for
 // `go build -overlay`. The source tree is only read. A hunk that does not apply is an error
@@ -61,7 +66,7 @@ func Overlay(root string, b *Bug, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	overlay := filepath.Join(dir, "overlay.json")
+	overlay := filepath.Join(dir, OverlayFile)
 	return overlay, os.WriteFile(overlay, data, 0o644)
 }
 
@@ -86,4 +91,52 @@ func Build(root string, b *Bug, dir string) (string, error) {
 		return "", fmt.Errorf("zoo: %s: go build needs a Go toolchain on PATH: %v", b.ID, err)
 	}
 	return exe, nil
+}
+
+// Packages returns the packages b's diff touches, as ./DIR patterns in order.
+func (b *Bug) Packages() []string {
+	var pkgs []string
+	for _, p := range b.Patches {
+		if pkg := "./" + path.Dir(p.Path); !slices.Contains(pkgs, pkg) {
+			pkgs = append(pkgs, pkg)
+		}
+	}
+	slices.Sort(pkgs)
+	return pkgs
+}
+
+// TestPackages runs the tests of the packages b touches with b planted, through the overlay
+// Overlay wrote (overlay), and returns the top-level tests that failed, or nil when they
+// all passed. An error is a failure to run go test, not a failing test.
+func TestPackages(root string, b *Bug, overlay string) ([]string, error) {
+	args := append([]string{"test", "-count=1", "-overlay", overlay}, b.Packages()...)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	var failed []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if name, ok := strings.CutPrefix(line, "--- FAIL: "); ok {
+			name, _, _ = strings.Cut(name, " ")
+			if !strings.Contains(name, "/") && !slices.Contains(failed, name) {
+				failed = append(failed, name)
+			}
+		}
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil:
+		return nil, nil
+	case errors.As(err, &exitErr) && len(failed) > 0:
+		return failed, nil
+	case errors.As(err, &exitErr):
+		// No test failed by name: the patched package does not build, or a test binary
+		// crashed. Either way the tests caught it; say how.
+		return []string{"(build or crash: " + lastLine(string(out)) + ")"}, nil
+	}
+	return nil, fmt.Errorf("zoo: %s: go test needs a Go toolchain on PATH: %v", b.ID, err)
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
 }

@@ -36,6 +36,7 @@ func (a *app) zooCommand(args []string) int {
 	jobs := positiveInt{value: a.cpus}
 	fs.Var(&jobs, "j", "runs in parallel in each mutated simrun (default: the number of CPUs)")
 	asJSON := fs.Bool("json", false, "print one JSON object per bug")
+	unitTests := fs.Bool("tests", false, "also run go test, with the bug planted, on the packages its diff touches")
 	keep := fs.String("keep", "", "keep each mutated simrun and its artifacts in DIR/ID, to replay them (default: a temporary directory, removed)")
 	positional, status := a.parseCommand(fs, usageZoo, args)
 	if status >= 0 {
@@ -78,7 +79,7 @@ func (a *app) zooCommand(args []string) int {
 	}
 	var hunts []*zooHunt
 	for _, b := range bugs {
-		h, err := a.huntZooBug(root, b, *seeds.value, jobs.value, *keep)
+		h, err := a.huntZooBug(root, b, *seeds.value, jobs.value, *keep, *unitTests)
 		if err != nil {
 			return a.fail("%v", err)
 		}
@@ -101,6 +102,9 @@ func (a *app) zooCommand(args []string) int {
 		fmt.Fprintf(a.stdout, "  planted: %s (expected to fail %s)\n", h.Planted, h.Expected)
 		if h.Replay != "" {
 			fmt.Fprintf(a.stdout, "  replay:  %s\n", h.Replay)
+		}
+		if h.Tests != nil {
+			fmt.Fprintf(a.stdout, "  tests:   %s\n", h.Tests)
 		}
 	}
 	if missed > 0 {
@@ -130,6 +134,22 @@ type zooHunt struct {
 	// Properties counts, per property, the hunting ground's runs that violated it.
 	Properties map[string]int `json:"properties"`
 	Replay     string         `json:"replay,omitempty"`
+	// Tests is what go test said of the touched packages with the bug planted (-tests).
+	Tests *zooTests `json:"tests,omitempty"`
+}
+
+// zooTests is the result of the touched packages' own tests with a bug planted.
+type zooTests struct {
+	Packages []string `json:"packages"`
+	Failed   []string `json:"failed"` // the top-level tests that failed; empty when all passed
+}
+
+func (z *zooTests) String() string {
+	pkgs := strings.Join(z.Packages, " ")
+	if len(z.Failed) == 0 {
+		return "go test " + pkgs + " passes"
+	}
+	return "go test " + pkgs + " fails " + strings.Join(z.Failed, ", ")
 }
 
 func (h *zooHunt) defaultWord() string {
@@ -185,7 +205,7 @@ func idWidth(bugs []*zoo.Bug) int {
 // huntZooBug builds simrun with b planted and runs the default sweep and b's hunting ground
 // on seeds with it. The binary and the runs' artifacts go to keep/ID when keep is set, and
 // to a temporary directory, removed afterwards, when it is not.
-func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, workers int, keep string) (*zooHunt, error) {
+func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, workers int, keep string, unitTests bool) (*zooHunt, error) {
 	dir := filepath.Join(keep, b.ID)
 	if keep == "" {
 		var err error
@@ -240,6 +260,16 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 		case catchPanic:
 			h.SeedsPanic++
 		}
+	}
+	if unitTests {
+		failed, err := zoo.TestPackages(root, b, filepath.Join(dir, zoo.OverlayFile))
+		if err != nil {
+			return nil, err
+		}
+		if failed == nil {
+			failed = []string{}
+		}
+		h.Tests = &zooTests{Packages: b.Packages(), Failed: failed}
 	}
 	switch {
 	case h.FirstSeed == 0:

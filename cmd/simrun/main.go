@@ -93,7 +93,7 @@ const (
 	usageShrink = "shrink ARTIFACT [-o FILE] [-runs N]"
 	usageBench  = "bench [-json] [-seeds N] [-j N]"
 	usageCheck  = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] TRACE"
-	usageZoo    = "zoo [-list] [-bug ID] [-seeds A-B] [-j N] [-keep DIR] [-json]"
+	usageZoo    = "zoo [-list] [-bug ID] [-seeds A-B] [-j N] [-tests] [-keep DIR] [-json]"
 )
 
 type command struct {

@@ -90,6 +90,17 @@ func TestZooCountsPanicsApart(t *testing.T) {
 	if r.catch() != catchProperty || strings.Join(r.properties(), ",") != "exactly-once" {
 		t.Errorf("a property failure: %v %v", r.catch(), r.properties())
 	}
+	for _, tc := range []struct {
+		tests zooTests
+		want  string
+	}{
+		{zooTests{Packages: []string{"./protocol"}, Failed: []string{}}, "go test ./protocol passes"},
+		{zooTests{Packages: []string{"./engine", "./protocol"}, Failed: []string{"TestA", "TestB"}}, "go test ./engine ./protocol fails TestA, TestB"},
+	} {
+		if got := tc.tests.String(); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
 	h := &zooHunt{Properties: map[string]int{"b": 1, "a": 1, "c": 2}, SeedsPanic: 1, DefaultPanic: true}
 	if got := h.propertyList(); got != "c 2, a 1, b 1, panic 1" || h.defaultWord() != "panic" {
 		t.Errorf("propertyList %q, default %q", got, h.defaultWord())
