@@ -57,7 +57,7 @@ func (a *app) zooCommand(args []string) int {
 	if *list {
 		for _, b := range bugs {
 			if *asJSON {
-				writeJSON(a.stdout, zooHunt{Bug: b.ID, Flink: b.Flink, Planted: b.Planted, Expected: b.Property, Ground: b.Ground})
+				writeJSON(a.stdout, zooListed{Bug: b.ID, Flink: b.Flink, Planted: b.Planted, Expected: b.Property, Ground: b.Ground, Note: b.Note})
 				continue
 			}
 			fmt.Fprintf(a.stdout, "%-*s %-11s %-23s %s\n", width, b.ID, orDash(b.Flink), "in "+b.Ground, b.Planted)
@@ -100,6 +100,9 @@ func (a *app) zooCommand(args []string) int {
 		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-30s %-6s %s\n", width, h.Bug, orDash(h.Flink), h.defaultWord(),
 			fmt.Sprintf("%d/%d in %s", h.SeedsCaught, h.SeedsRun, h.Ground), orDash(h.firstSeed()), h.propertyList())
 		fmt.Fprintf(a.stdout, "  planted: %s (expected to fail %s)\n", h.Planted, h.Expected)
+		if h.Flink != "" && h.Note != "" {
+			fmt.Fprintf(a.stdout, "  note:    %s\n", h.Note)
+		}
 		if h.Replay != "" {
 			fmt.Fprintf(a.stdout, "  replay:  %s\n", h.Replay)
 		}
@@ -113,6 +116,16 @@ func (a *app) zooCommand(args []string) int {
 	return exitOK
 }
 
+// zooListed is a zoo bug as -list -json prints it: its header.
+type zooListed struct {
+	Bug      string `json:"bug"`
+	Flink    string `json:"flink"`
+	Planted  string `json:"planted"`
+	Expected string `json:"expected"` // the property expected to catch it
+	Ground   string `json:"ground"`
+	Note     string `json:"note,omitempty"`
+}
+
 // zooHunt is what hunting one zoo bug found.
 type zooHunt struct {
 	Bug      string `json:"bug"`
@@ -120,6 +133,7 @@ type zooHunt struct {
 	Planted  string `json:"planted"`
 	Expected string `json:"expected"` // the property expected to catch it
 	Ground   string `json:"ground"`
+	Note     string `json:"note,omitempty"`
 	// CaughtDefault: some run of the default sweep failed a property it was not expected to.
 	// DefaultPanic: the default sweep saw the bug only as an engine panic (the invariant
 	// violation), which is not a catch.
@@ -223,7 +237,7 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 	if err != nil {
 		return nil, err
 	}
-	h := &zooHunt{Bug: b.ID, Flink: b.Flink, Planted: b.Planted, Expected: b.Property, Ground: b.Ground, Properties: map[string]int{}}
+	h := &zooHunt{Bug: b.ID, Flink: b.Flink, Planted: b.Planted, Expected: b.Property, Ground: b.Ground, Note: b.Note, Properties: map[string]int{}}
 	j := strconv.Itoa(workers)
 	defaultRuns, err := runMutated(exe, b, "-json", "-j", j, "-artifacts", filepath.Join(dir, "default"))
 	if err != nil {

@@ -64,9 +64,18 @@ func TestZooList(t *testing.T) {
 		}
 	}
 	r = realRun("zoo", "-list", "-json", "-bug", "skip-state-restore")
-	var h zooHunt
+	var h zooListed
 	if err := json.Unmarshal([]byte(r.stdout), &h); err != nil || h.Bug != "skip-state-restore" || h.Expected != "restore-fidelity" || h.Ground != "standard" {
 		t.Errorf("zoo -list -json -bug: exit %d, %+v (%v)", r.code, h, err)
+	}
+	r = realRun("zoo", "-list", "-json", "-bug", "expired-not-counted")
+	if err := json.Unmarshal([]byte(r.stdout), &h); err != nil || h.Flink != "FLINK-17351" || !strings.Contains(h.Note, "not yet checked against the fixing commit") {
+		t.Errorf("zoo -list -json -bug expired-not-counted: %+v (%v)", h, err)
+	}
+	for _, args := range [][]string{{"zoo", "extra"}, {"zoo", "-seeds", "9-1"}, {"zoo", "-j", "0"}} {
+		if r := realRun(args...); r.code != exitUsage || !strings.HasPrefix(r.stderr, "simrun: zoo: ") {
+			t.Errorf("%v: exit %d, %q", args, r.code, r.stderr)
+		}
 	}
 	r = realRun("zoo", "-bug", "off-by-two")
 	if r.code != exitUsage || !strings.Contains(r.stderr, `simrun: zoo: -bug: no bug "off-by-two" (the zoo has commit-on-abort, expired-not-counted, forget-channel-state`) {
