@@ -31,7 +31,8 @@ func (a *app) zooCommand(args []string) int {
 	fs := newFlags("zoo")
 	list := fs.Bool("list", false, "list the zoo's bugs without hunting them")
 	bugID := fs.String("bug", "", "hunt only this bug")
-	seeds := seedRangeFlag{value: &zooSeeds}
+	defaultSeeds := zooSeeds // the flag may only replace its value, but never share the default
+	seeds := seedRangeFlag{value: &defaultSeeds}
 	fs.Var(&seeds, "seeds", "seed range A-B of each bug's hunting ground")
 	jobs := positiveInt{value: a.cpus}
 	fs.Var(&jobs, "j", "runs in parallel in each mutated simrun (default: the number of CPUs)")
