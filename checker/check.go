@@ -55,30 +55,28 @@ const DefaultMaxViolations = 50
 // the one place that chooses what a run is judged by: Check (Options.Properties nil), simrun
 // check and every scenarios run use it. Well-formed always; then what ref.Promises lists;
 // then determinism when ref has a hash. A reference that promises nothing in particular
-// (Promises nil, as in a reference file written before it had promises) gets all safety
-// properties, the output property matching ref.Guarantee, and liveness.
+// (Promises nil: no reference at all, or a reference file written before it had promises)
+// gets every property, but exactly-once when ref promises only at-least-once (it would fail
+// on the duplicates that guarantee allows): with exactly-once promised, or nothing, both
+// output properties are judged, and the two verdicts together tell a loss from a duplicate.
+// A property whose reference data is missing is judged all the same, and is unknown.
 func DefaultProperties(ref Reference) []Property {
-	if ref.Promises != nil {
-		var props []Property
-		for _, p := range AllProperties {
-			promised := p == PropWellFormed || slices.Contains(ref.Promises, p)
-			if promised && p != PropDeterminism || p == PropDeterminism && ref.TraceHash != "" {
-				props = append(props, p)
-			}
+	var props []Property
+	for _, p := range AllProperties {
+		var chosen bool
+		switch {
+		case p == PropWellFormed:
+			chosen = true
+		case ref.Promises != nil && p == PropDeterminism:
+			chosen = ref.TraceHash != ""
+		case ref.Promises != nil:
+			chosen = slices.Contains(ref.Promises, p)
+		default:
+			chosen = p != PropExactlyOnce || ref.Guarantee != GuaranteeAtLeastOnce
 		}
-		return props
-	}
-	props := []Property{PropWellFormed}
-	switch ref.Guarantee {
-	case GuaranteeExactlyOnce:
-		props = append(props, PropExactlyOnce)
-	case GuaranteeAtLeastOnce:
-		props = append(props, PropAtLeastOnce)
-	}
-	props = append(props, PropConsistentCut, PropRestoreFidelity, PropListenerContract,
-		PropCheckpointOutcome, PropDurableVisible, PropSinkVisibility, PropLiveness)
-	if ref.TraceHash != "" {
-		props = append(props, PropDeterminism)
+		if chosen {
+			props = append(props, p)
+		}
 	}
 	return props
 }

@@ -13,8 +13,14 @@ func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
-	if slices.Contains(DefaultProperties(Reference{}), PropExactlyOnce) {
-		t.Fatal("no output property without a guarantee")
+	// Promising nothing in particular, a reference is judged by every property: both output
+	// properties tell a loss from a duplicate, and determinism is unknown without a hash.
+	if got := DefaultProperties(Reference{}); !slices.Equal(got, AllProperties) {
+		t.Fatalf("without promises or a guarantee: got %v, want every property", got)
+	}
+	promised := DefaultProperties(Reference{Promises: []Property{PropConsistentCut, PropDeterminism}})
+	if !slices.Equal(promised, []Property{PropWellFormed, PropConsistentCut}) {
+		t.Fatalf("with promises and no hash: got %v", promised)
 	}
 }
 
@@ -95,5 +101,16 @@ func TestCheckCapsViolationsPerProperty(t *testing.T) {
 	}
 	if len(report.Violations()) != 2 {
 		t.Fatalf("report should list the kept violations")
+	}
+}
+
+// Well-formed and determinism only say the trace reads and is the one recorded: their passes
+// beside properties that had no occasion judge nothing about the run.
+func TestReportWithOnlyWellFormedPassingIsUnknown(t *testing.T) {
+	b := newTB()
+	b.phase("end")
+	report := Check(b.events, Reference{}, Options{Properties: []Property{PropWellFormed, PropRestoreFidelity}})
+	if report.Verdict() != VerdictUnknown {
+		t.Fatalf("verdict %s, want unknown:\n%s", report.Verdict(), report)
 	}
 }

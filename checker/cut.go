@@ -3,6 +3,7 @@ package checker
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -72,7 +73,7 @@ func ConsistentCut(events []trace.Event, ref Reference) Result {
 			}
 			found, counted := judgeCut(events, e, cut)
 			violations = append(violations, found...)
-			if ref.tokenWorkload() {
+			if ref.tokenWorkload() && countsTokens(events, cut) {
 				violations = append(violations, judgeTokens(events, e, cut, ref.TokenTotal)...)
 				counted = true
 			}
@@ -89,7 +90,7 @@ func ConsistentCut(events []trace.Event, ref Reference) Result {
 	case len(missing) > 0:
 		return unknownResult(PropConsistentCut, summarise(missing))
 	case countedCuts == 0:
-		return unknownResult(PropConsistentCut, "no snapshot.taken of a completed checkpoint counts a channel (sent., recv., chan.) or tokens")
+		return unknownResult(PropConsistentCut, "no snapshot.taken of a completed checkpoint counts a channel (sent., recv., chan., out.) or tokens")
 	}
 	return res
 }
@@ -150,6 +151,19 @@ func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int) (
 		}
 	}
 	return violations, len(channels) > 0
+}
+
+// countsTokens reports whether any snapshot of cut counts tokens (tokens, chantokens.*): a
+// cut without any says nothing about conservation, even of a total of zero.
+func countsTokens(events []trace.Event, cut map[string]int) bool {
+	for _, index := range cut {
+		for _, a := range events[index].Attrs {
+			if a.Key == trace.AttrTokens || strings.HasPrefix(a.Key, trace.AttrChanTokensPrefix) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // judgeTokens checks token conservation in the checkpoint completed at complete.

@@ -5,7 +5,7 @@
 // needs to have their runs judged.
 //
 // Check runs the selected properties and returns a Report: one Result per property, each with
-// a verdict (pass, fail or unknown) and its violations. Each property is also exported as a
+// a verdict (pass, fail, unknown or unexercised) and its violations. Each property is also exported as a
 // function of its own. A Violation names its property, says in one line what went wrong, and
 // pins it to the first event that shows it (seq, virtual time, task, checkpoint); its String
 // form is stable, so it can go into golden files and artifacts.
@@ -160,10 +160,10 @@
 // checkpoint.trigger for an engine that traces no requests) ends with checkpoint.complete or
 // with checkpoint.abort carrying a reason. A coordinator.crash drops what its incarnation had
 // pending, and a checkpoint still running when the trace ends is judged only if the trace
-// shows the job ended (every task's last lifecycle event is task.finish): then it is a
-// violation pinned to the last event. A second request of an id still pending, and an abort
-// without a reason, are violations too. Without any request, or when none of them ended, the
-// verdict is unknown. A coordinator that finishes a job, fails it over or gives up on a
+// shows the job ended (every task seen in the trace, at work or in its lifecycle, last traced
+// task.finish): then it is a violation pinned to the last event. A second request of an id
+// still pending, and an abort without a reason, are violations too. Without any request the
+// verdict is unknown; when none of them ended, unexercised. A coordinator that finishes a job, fails it over or gives up on a
 // checkpoint must say so in the trace, or a snapshot it dropped reads as if it never existed.
 //
 // durable-before-visible. No completion becomes visible before it is durable, and failover

@@ -42,6 +42,7 @@ func Example() {
 	// verdict: fail
 	// exactly-once seq=6 t=700 task=sink-0: record "w2" lost: its last write, in transaction "tx-2", was never committed
 	// exactly-once seq=9 t=1000 task=sink-0 cp=1: record "w1" duplicated: committed 2 times, expected 1
+	// at-least-once seq=6 t=700 task=sink-0: record "w2" lost: its last write, in transaction "tx-2", was never committed
 	// listener-contract seq=3 t=400 task=sink-0 cp=1: completion notification for checkpoint 1 before its checkpoint.complete
 	// listener-contract seq=9 t=1000 task=sink-0 cp=1: transaction "tx-1" committed again with effect (1 records), first committed at seq 5
 	// durable-before-visible seq=3 t=400 task=sink-0 cp=1: sink-0 notified of checkpoint 1 before it was durably complete

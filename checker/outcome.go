@@ -97,6 +97,13 @@ func (o *outcomeJudge) observe(e *trace.Event) {
 		clear(o.pending)
 	case trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish:
 		o.lastLifecycle[e.Task] = e.Kind
+	case trace.KindSnapshotTaken, trace.KindSnapshotAck, trace.KindSnapshotDecline, trace.KindBarrierSend,
+		trace.KindBarrierRecv, trace.KindNotifyComplete, trace.KindNotifyAbort:
+		// A task seen at work counts as running until it traces task.finish, whether or not
+		// its engine traces a fresh start: the job has not ended while it may still run.
+		if _, seen := o.lastLifecycle[e.Task]; !seen {
+			o.lastLifecycle[e.Task] = e.Kind
+		}
 	}
 }
 

@@ -146,3 +146,17 @@ func TestCheckRunsCheckpointOutcome(t *testing.T) {
 		t.Fatalf("ParseProperty: %v, %v", p, err)
 	}
 }
+
+// An engine that traces no fresh start still has running tasks: sinks seen at work keep the
+// job running after the sources finish, so a checkpoint pending when the trace is cut there
+// is not judged vanished.
+func TestCheckpointOutcomeCountsTasksSeenAtWork(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.snap("sink", 1, "recv.src=1")
+	b.finish("src")
+	res := CheckpointOutcome(b.events)
+	if res.Verdict == VerdictFail {
+		t.Fatalf("a checkpoint pending while sink may still run was judged vanished: %s", res)
+	}
+}

@@ -18,7 +18,6 @@ import (
 //	{
 //	  "version": 1,
 //	  "guarantee": "exactly-once",
-//	  "token_total": 0,
 //	  "liveness": {"checkpoint_after_heal_ns": 4000000000, "alignment_max_ns": 2000000000,
 //	               "notify_max_ns": 2000000000, "finish_tasks": ["source-0", "sink-0"]},
 //	  "trace_hash": "<64 lower-case hex digits>",
@@ -93,7 +92,9 @@ func parseReference(data []byte) (Reference, error) {
 				}
 			}
 		case "token_total":
+			// The key says the job is a token workload, even with a total of zero.
 			ref.TokenTotal, err = decodeCount(path, value)
+			ref.TokenWorkload = true
 		case "liveness":
 			ref.Liveness, err = decodeLiveness(path, value)
 		case "trace_hash":
@@ -371,7 +372,7 @@ func MarshalReference(ref Reference) []byte {
 	if ref.Guarantee != "" {
 		fmt.Fprintf(&b, ",\n  \"guarantee\": %s", quoteJSON(string(ref.Guarantee)))
 	}
-	if ref.TokenTotal != 0 {
+	if ref.TokenTotal != 0 || ref.TokenWorkload {
 		fmt.Fprintf(&b, ",\n  \"token_total\": %d", ref.TokenTotal)
 	}
 	if l := ref.Liveness; l.CheckpointAfterHealNanos != 0 || l.AlignmentMaxNanos != 0 || l.NotifyMaxNanos != 0 || len(l.FinishTasks) > 0 {

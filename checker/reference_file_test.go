@@ -10,7 +10,6 @@ import (
 const exampleReferenceFile = `{
   "version": 1,
   "guarantee": "exactly-once",
-  "token_total": 0,
   "liveness": {"checkpoint_after_heal_ns": 4000000000, "alignment_max_ns": 2000000000,
                "notify_max_ns": 2000000000, "finish_tasks": ["source-0", "sink-0"]},
   "trace_hash": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
@@ -162,4 +161,17 @@ func FuzzReadReference(f *testing.F) {
 		}
 		assertRoundTrip(t, ref)
 	})
+}
+
+// A token workload of zero tokens keeps its kind through a reference file: written without
+// token_total it would read back as no token workload, and conservation go unjudged.
+func TestReferenceFileKeepsAZeroTokenWorkload(t *testing.T) {
+	ref := Reference{TokenWorkload: true}
+	back, err := ParseReference(MarshalReference(ref))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.TokenWorkload || back.TokenTotal != 0 {
+		t.Fatalf("read back %+v", back)
+	}
 }

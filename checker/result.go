@@ -104,8 +104,10 @@ type Report struct {
 }
 
 // Verdict is fail if any property failed, else unknown if any is unknown or if no property
-// judged anything (every one unexercised, or none checked), else pass. Unexercised
-// properties are listed in the report, never counted as passes.
+// judged the run (every one unexercised, or none checked), else pass. Unexercised
+// properties are listed in the report, never counted as passes. Well-formed and determinism
+// say nothing about the run's checkpoints, only that the trace can be read and is the one
+// recorded, so their passes alone do not make a report pass.
 func (r Report) Verdict() Verdict {
 	verdict, judged := VerdictPass, false
 	for _, res := range r.Results {
@@ -115,7 +117,7 @@ func (r Report) Verdict() Verdict {
 		case VerdictUnknown:
 			verdict = VerdictUnknown
 		case VerdictPass:
-			judged = true
+			judged = judged || res.Property != PropWellFormed && res.Property != PropDeterminism
 		}
 	}
 	if !judged {

@@ -17,3 +17,12 @@ func TestZeroTokenWorkloadIsJudged(t *testing.T) {
 	// Not a token workload: tokens are not judged, and these snapshots count no channel.
 	wantUnknown(t, ConsistentCut(b.events, Reference{}), "counts a channel")
 }
+
+// A token workload whose snapshots count no tokens gives no evidence of conservation, even
+// of a total of zero.
+func TestTokenWorkloadWithoutTokenCountsIsUnknown(t *testing.T) {
+	b := newTB()
+	b.snap("p", 1, "state=a")
+	b.complete(1)
+	wantUnknown(t, ConsistentCut(b.events, Reference{TokenWorkload: true}), "counts a channel")
+}

@@ -63,12 +63,8 @@ func (a *app) check(args []string) int {
 		// judged as the run was.
 		source = "scenario " + s.Name
 	}
-	switch {
-	case props != nil:
-	case ref.Promises != nil:
+	if props == nil {
 		props = checker.DefaultProperties(ref)
-	default:
-		props = defaultCheckProperties(ref)
 	}
 
 	header, events, err := a.readTrace(tracePath)
@@ -99,24 +95,6 @@ func (a *app) check(args []string) int {
 		return exitUnexpected
 	}
 	return exitOK
-}
-
-// defaultCheckProperties is what check judges against a reference that promises nothing in
-// particular (no reference, or a reference file without promises, such as one written before
-// run -reference-out wrote them); with promises, checker.DefaultProperties chooses. It is
-// every property, but for the output: exactly-once is left out when the reference promises
-// only at-least-once, where it would fail on the duplicates that guarantee allows. With exactly-once promised, or nothing, both output properties are
-// judged: exactly-once implies at-least-once, and the two verdicts together tell a loss from a
-// duplicate. Properties whose reference data is missing are judged too, and are unknown.
-func defaultCheckProperties(ref checker.Reference) []checker.Property {
-	var props []checker.Property
-	for _, p := range checker.AllProperties {
-		if p == checker.PropExactlyOnce && ref.Guarantee == checker.GuaranteeAtLeastOnce {
-			continue
-		}
-		props = append(props, p)
-	}
-	return props
 }
 
 // parseProperties reads a -check list: property names separated by commas, or all.
