@@ -127,21 +127,28 @@ func parseRange(s string) (start, count int, err error) {
 
 // Apply returns src with p's hunks applied. Each hunk's old lines must appear exactly
 // (context and removals, whitespace included); the applier looks first where the header
-// says, shifted by what earlier hunks added or removed, then at the nearest place before or
-// after. A hunk found nowhere is an error that names the file, the hunk and its first line
-// of context: the diff is stale, written against code that has since changed.
+// says, shifted by what earlier hunks added or removed, then anywhere after the previous
+// hunk, where it must stand exactly once: short blocks of Go repeat (an error check, a
+// closing brace), and a hunk whose place moved must not be planted in another function. A
+// hunk found nowhere, or in more than one place, is an error that names the file, the hunk
+// and its first line of context: the diff is stale, written against code that has since
+// changed.
 func (p FilePatch) Apply(src string) (string, error) {
 	lines := strings.Split(src, "\n")
 	shift := 0
 	from := 0 // hunks apply in order and never overlap
 	for n, h := range p.Hunks {
-		at := findBlock(lines, h.Old, h.OldStart-1+shift, from)
-		if at < 0 {
+		at, places := findBlock(lines, h.Old, h.OldStart-1+shift, from)
+		if places != 1 {
 			first := ""
 			if len(h.Old) > 0 {
 				first = strings.TrimSpace(h.Old[0])
 			}
-			return "", fmt.Errorf("%s: hunk %d (%s, starting %q) does not apply: the code it expects is not in the file, so the diff is stale; rewrite it against the current source", p.Path, n+1, h.Header, first)
+			where := "the code it expects is not in the file"
+			if places > 1 {
+				where = fmt.Sprintf("its line moved, and the code it expects stands in %d places", places)
+			}
+			return "", fmt.Errorf("%s: hunk %d (%s, starting %q) does not apply: %s, so the diff is stale; rewrite it against the current source", p.Path, n+1, h.Header, first, where)
 		}
 		rest := append([]string(nil), lines[at+len(h.Old):]...)
 		lines = append(append(lines[:at], h.New...), rest...)
@@ -151,9 +158,9 @@ func (p FilePatch) Apply(src string) (string, error) {
 	return strings.Join(lines, "\n"), nil
 }
 
-// findBlock returns the index nearest to want, at or after from, where block starts in
-// lines, or -1.
-func findBlock(lines, block []string, want, from int) int {
+// findBlock returns where block starts in lines, at or after from, and in how many places it
+// could: want itself if it matches there (one place), else the only match after from.
+func findBlock(lines, block []string, want, from int) (at, places int) {
 	matches := func(at int) bool {
 		if at < from || at+len(block) > len(lines) {
 			return false
@@ -165,13 +172,17 @@ func findBlock(lines, block []string, want, from int) int {
 		}
 		return true
 	}
-	for d := 0; d <= len(lines); d++ {
-		if matches(want - d) {
-			return want - d
-		}
-		if matches(want + d) {
-			return want + d
+	if matches(want) {
+		return want, 1
+	}
+	at = -1
+	for i := from; i+len(block) <= len(lines); i++ {
+		if matches(i) {
+			if places == 0 {
+				at = i
+			}
+			places++
 		}
 	}
-	return -1
+	return at, places
 }

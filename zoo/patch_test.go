@@ -100,3 +100,25 @@ func TestParseRefusesBadFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyRefusesAnAmbiguousMove: a hunk whose place moved and whose lines stand twice in
+// the file cannot say which is meant; applied at the nearest, it could plant the bug in
+// another function.
+func TestApplyRefusesAnAmbiguousMove(t *testing.T) {
+	const diff = "# id: amb\n# planted: an error swallowed\n# property: exactly-once\n# ground: standard\n--- a/y.go\n+++ b/y.go\n@@ -2,3 +2,3 @@\n \tif err != nil {\n-\t\treturn err\n+\t\treturn nil\n \t}\n"
+	b, err := Parse("amb.diff", diff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "package y\n\nfunc f() error {\n\tif err != nil {\n\t\treturn err\n\t}\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n"
+	_, err = b.Patches[0].Apply(src)
+	if err == nil || !strings.Contains(err.Error(), "stands in 2 places") {
+		t.Fatalf("got %v, want the ambiguity named", err)
+	}
+	// At the line its header names, the same lines apply without doubt.
+	at := "package y\n\tif err != nil {\n\t\treturn err\n\t}\n\tif err != nil {\n\t\treturn err\n\t}\n"
+	got, err := b.Patches[0].Apply(at)
+	if err != nil || !strings.Contains(got, "return nil") {
+		t.Fatalf("got %q, %v", got, err)
+	}
+}
