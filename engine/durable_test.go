@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -26,31 +25,15 @@ func storageFaultRun(t *testing.T, prefix string, op sim.StoreOpKind, kind sim.S
 		t.Fatal(err)
 	}
 	job.Recorder.KeepEvents()
-	failing := false
-	job.Env.Storage().SetFaultHook(func(o sim.StoreOp) sim.StoreFault {
-		if failing && o.Kind == op && strings.HasPrefix(o.Key, prefix) {
-			return sim.StoreFault{Kind: kind}
-		}
-		return sim.StoreFault{}
-	})
-	armed := false
-	job.Recorder.Watch(func(e trace.Event) {
-		if armed || e.Kind != trace.KindCheckpointComplete {
-			return
-		}
-		armed, failing = true, true
-		job.Kernel.After(150*time.Millisecond, func() {
-			failing = false
-			if job.Runtime.CrashCoordinator() == nil {
-				job.Kernel.After(10*time.Millisecond, func() { _ = job.Runtime.StartCoordinator() })
-			}
-		})
-	})
+	faulted := simenvtest.FaultStorageUntilCoordinatorCrash(job, prefix, op, kind, 150*time.Millisecond)
 	if err := job.Start(); err != nil {
 		t.Fatal(err)
 	}
 	if r := job.RunUntilFinished(30 * time.Second); r != sim.StopStopped {
 		t.Fatalf("run ended with %v at %v, not finished", r, job.Kernel.Now())
+	}
+	if *faulted == 0 {
+		t.Fatalf("no storage operation under %s met the fault", prefix)
 	}
 	ref, err := engine.ComputeReference(&cfg.Graph, engine.ReferenceOptions{})
 	if err != nil {

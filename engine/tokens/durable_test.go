@@ -1,13 +1,13 @@
 package tokens_test
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/engine/tokens"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -33,34 +33,14 @@ func tokenStorageFaultRun(t *testing.T, prefix string) *simenv.Job {
 		t.Fatal(err)
 	}
 	job.Recorder.KeepEvents()
-	failing, corrupted := false, 0
-	job.Env.Storage().SetFaultHook(func(o sim.StoreOp) sim.StoreFault {
-		if failing && o.Kind == sim.OpPut && strings.HasPrefix(o.Key, prefix) {
-			corrupted++
-			return sim.StoreFault{Kind: sim.StoreFaultCorrupt}
-		}
-		return sim.StoreFault{}
-	})
-	armed := false
-	job.Recorder.Watch(func(e trace.Event) {
-		if armed || e.Kind != trace.KindCheckpointComplete {
-			return
-		}
-		armed, failing = true, true
-		job.Kernel.After(30*time.Millisecond, func() {
-			failing = false
-			if job.Runtime.CrashCoordinator() == nil {
-				job.Kernel.After(10*time.Millisecond, func() { _ = job.Runtime.StartCoordinator() })
-			}
-		})
-	})
+	corrupted := simenvtest.FaultStorageUntilCoordinatorCrash(job, prefix, sim.OpPut, sim.StoreFaultCorrupt, 30*time.Millisecond)
 	if err := job.Start(); err != nil {
 		t.Fatal(err)
 	}
 	if r := job.RunUntilFinished(30 * time.Second); r != sim.StopStopped {
-		t.Fatalf("run ended with %v at %v after %d corrupted writes under %s: the job did not finish", r, job.Kernel.Now(), corrupted, prefix)
+		t.Fatalf("run ended with %v at %v after %d corrupted writes under %s: the job did not finish", r, job.Kernel.Now(), *corrupted, prefix)
 	}
-	if corrupted == 0 {
+	if *corrupted == 0 {
 		t.Fatalf("no write under %s met the fault", prefix)
 	}
 	checkBalances(t, job, ref, "corrupted "+prefix)
