@@ -88,9 +88,6 @@ func parsePatches(lines []string) ([]FilePatch, error) {
 	if hunk != nil && (oldLeft > 0 || newLeft > 0) {
 		return nil, fmt.Errorf("hunk %q ends early: %d old and %d new lines missing", hunk.Header, oldLeft, newLeft)
 	}
-	if len(patches) == 0 {
-		return nil, fmt.Errorf("no --- line: not a unified diff")
-	}
 	for _, p := range patches {
 		if len(p.Hunks) == 0 {
 			return nil, fmt.Errorf("%s: no hunks", p.Path)

@@ -94,10 +94,25 @@ func TestParseRefusesBadFiles(t *testing.T) {
 		"outside":       {"# id: x\n# planted: p\n# property: q\n# ground: g\n--- a/../f\n+++ b/../f\n@@ -1 +1 @@\n-a\n+b\n", "existing files inside the module only"},
 		"garbage":       {"# id: x\n# planted: p\n# property: q\n# ground: g\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\nhello\n", `"hello" is not part of a unified diff`},
 		"bad hunk head": {"# id: x\n# planted: p\n# property: q\n# ground: g\n--- a/f\n+++ b/f\n@@ one @@\n", "is not a hunk header"},
+		"absent plants": {"# id: x\n# flink: FLINK-1\n# absent: no such thing\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n", "plants nothing"},
+		"absent ground": {"# id: x\n# flink: FLINK-1\n# absent: no such thing\n# ground: standard\n", "plants nothing"},
+		"absent ours":   {"# id: x\n# flink: -\n# absent: no such thing\n", "flink is -"},
+		"absent bare":   {"# id: x\n# absent: no such thing\n", "the header has no flink"},
 	} {
 		if _, err := Parse(name, tc.text); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want %q", name, err, tc.want)
 		}
+	}
+}
+
+// TestParseAbsent: a Flink bug without an analogue is a header alone.
+func TestParseAbsent(t *testing.T) {
+	b, err := Parse("x.diff", "# id: x\n# flink: FLINK-1\n# fix: apache/flink#1\n# absent: ckptsim has no such thing\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Absent != "ckptsim has no such thing" || b.Fix != "apache/flink#1" || b.Flink != "FLINK-1" || len(b.Patches) != 0 {
+		t.Errorf("got %+v", b)
 	}
 }
 

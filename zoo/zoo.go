@@ -22,6 +22,12 @@
 //	+++ b/engine/overtake.go
 //	@@ -52,5 +52,3 @@
 //	...
+//
+// A bug replanted from Flink names its issue (flink) and the change that fixed it there
+// (fix: a commit or pull request), and says in note how closely the replanting follows it.
+// A Flink bug that ckptsim has no analogue for is kept too, so the zoo's table says so
+// instead of planting something else: its file has id, flink, fix and absent (why there is
+// nothing to plant), and no diff.
 package zoo
 
 import (
@@ -49,13 +55,20 @@ type Bug struct {
 	// Ground is the built-in scenario that hunts it: one whose job has the code path the
 	// bug breaks.
 	Ground string
-	// Note is anything else the header says: for a Flink bug, how sure the replanting is.
-	Note    string
+	// Fix is the change that fixed the bug in Flink (a commit or a pull request).
+	Fix string
+	// Note is anything else the header says: for a Flink bug, how closely the replanting
+	// follows the original.
+	Note string
+	// Absent, when set, says why ckptsim has no analogue of the Flink bug: nothing is
+	// planted and the bug has no patches, property or ground.
+	Absent  string
 	Patches []FilePatch
 }
 
-// headerKeys are the header's fields; id, planted, property and ground are required.
-var headerKeys = []string{"id", "flink", "planted", "property", "ground", "note"}
+// headerKeys are the header's fields. A planted bug requires id, planted, property and
+// ground; an absent one requires id, flink and absent and has no diff.
+var headerKeys = []string{"id", "flink", "fix", "planted", "property", "ground", "note", "absent"}
 
 // Parse reads one zoo file. name is only for errors.
 func Parse(name, text string) (*Bug, error) {
@@ -74,18 +87,32 @@ func Parse(name, text string) (*Bug, error) {
 		}
 		fields[key] = value
 	}
-	for _, key := range []string{"id", "planted", "property", "ground"} {
+	required := []string{"id", "planted", "property", "ground"}
+	if fields["absent"] != "" {
+		required = []string{"id", "flink", "absent"}
+	}
+	for _, key := range required {
 		if fields[key] == "" {
 			return nil, fmt.Errorf("zoo: %s: the header has no %s", name, key)
 		}
 	}
-	b.ID, b.Planted, b.Property, b.Ground, b.Note = fields["id"], fields["planted"], fields["property"], fields["ground"], fields["note"]
+	b.ID, b.Planted, b.Property, b.Ground = fields["id"], fields["planted"], fields["property"], fields["ground"]
+	b.Fix, b.Note, b.Absent = fields["fix"], fields["note"], fields["absent"]
 	if f := fields["flink"]; f != "-" {
 		b.Flink = f
 	}
 	patches, err := parsePatches(lines[i:])
+	if err == nil && len(patches) == 0 && fields["absent"] == "" {
+		err = fmt.Errorf("no --- line: not a unified diff (a bug with nothing to plant says why in absent)")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("zoo: %s: %v", name, err)
+	}
+	switch {
+	case b.Absent != "" && (len(patches) > 0 || b.Planted != "" || b.Property != "" || b.Ground != ""):
+		return nil, fmt.Errorf("zoo: %s: a bug without an analogue (absent) plants nothing: it has no diff, planted, property or ground", name)
+	case b.Absent != "" && b.Flink == "":
+		return nil, fmt.Errorf("zoo: %s: absent is for a Flink bug ckptsim has no analogue of, but flink is -", name)
 	}
 	b.Patches = patches
 	return b, nil

@@ -58,7 +58,11 @@ func (a *app) zooCommand(args []string) int {
 	if *list {
 		for _, b := range bugs {
 			if *asJSON {
-				writeJSON(a.stdout, zooListed{Bug: b.ID, Flink: b.Flink, Planted: b.Planted, Expected: b.Property, Ground: b.Ground, Note: b.Note})
+				writeJSON(a.stdout, zooListed{Bug: b.ID, Flink: b.Flink, Fix: b.Fix, Planted: b.Planted, Expected: b.Property, Ground: b.Ground, Note: b.Note, Absent: b.Absent})
+				continue
+			}
+			if b.Absent != "" {
+				fmt.Fprintf(a.stdout, "%-*s %-11s %-23s %s\n", width, b.ID, orDash(b.Flink), "no analogue", b.Absent)
 				continue
 			}
 			fmt.Fprintf(a.stdout, "%-*s %-11s %-23s %s\n", width, b.ID, orDash(b.Flink), "in "+b.Ground, b.Planted)
@@ -91,16 +95,27 @@ func (a *app) zooCommand(args []string) int {
 		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-30s %-6s %s\n", width, "bug", "flink", "default", fmt.Sprintf("caught in ground, seeds %s", seeds.value), "first", "properties (runs)")
 	}
 	for _, h := range hunts {
-		if !h.CaughtDefault && h.SeedsCaught == 0 {
+		if h.Absent == "" && !h.CaughtDefault && h.SeedsCaught == 0 {
 			missed++
 		}
 		if *asJSON {
 			writeJSON(a.stdout, h)
 			continue
 		}
+		if h.Absent != "" {
+			fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %s\n", width, h.Bug, orDash(h.Flink), "absent", "-")
+			fmt.Fprintf(a.stdout, "  no analogue: %s\n", h.Absent)
+			if h.Fix != "" {
+				fmt.Fprintf(a.stdout, "  fix:     %s\n", h.Fix)
+			}
+			continue
+		}
 		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-30s %-6s %s\n", width, h.Bug, orDash(h.Flink), h.defaultWord(),
 			fmt.Sprintf("%d/%d in %s", h.SeedsCaught, h.SeedsRun, h.Ground), orDash(h.firstSeed()), h.propertyList())
 		fmt.Fprintf(a.stdout, "  planted: %s (expected to fail %s)\n", h.Planted, h.Expected)
+		if h.Fix != "" {
+			fmt.Fprintf(a.stdout, "  fix:     %s\n", h.Fix)
+		}
 		if h.Flink != "" && h.Note != "" {
 			fmt.Fprintf(a.stdout, "  note:    %s\n", h.Note)
 		}
@@ -121,20 +136,25 @@ func (a *app) zooCommand(args []string) int {
 type zooListed struct {
 	Bug      string `json:"bug"`
 	Flink    string `json:"flink"`
+	Fix      string `json:"fix,omitempty"`
 	Planted  string `json:"planted"`
 	Expected string `json:"expected"` // the property expected to catch it
 	Ground   string `json:"ground"`
 	Note     string `json:"note,omitempty"`
+	Absent   string `json:"absent,omitempty"`
 }
 
 // zooHunt is what hunting one zoo bug found.
 type zooHunt struct {
 	Bug      string `json:"bug"`
 	Flink    string `json:"flink"`
+	Fix      string `json:"fix,omitempty"`
 	Planted  string `json:"planted"`
 	Expected string `json:"expected"` // the property expected to catch it
 	Ground   string `json:"ground"`
 	Note     string `json:"note,omitempty"`
+	// Absent says why ckptsim has no analogue of the Flink bug; nothing was hunted.
+	Absent string `json:"absent,omitempty"`
 	// CaughtDefault: some run of the default sweep failed a property it was not expected to.
 	// DefaultPanic: the default sweep saw the bug only as an engine panic (the invariant
 	// violation), which is not a catch.
@@ -221,6 +241,10 @@ func idWidth(bugs []*zoo.Bug) int {
 // on seeds with it. The binary and the runs' artifacts go to keep/ID when keep is set, and
 // to a temporary directory, removed afterwards, when it is not.
 func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, workers int, keep string, unitTests bool) (*zooHunt, error) {
+	h := &zooHunt{Bug: b.ID, Flink: b.Flink, Fix: b.Fix, Planted: b.Planted, Expected: b.Property, Ground: b.Ground, Note: b.Note, Absent: b.Absent, Properties: map[string]int{}}
+	if b.Absent != "" {
+		return h, nil
+	}
 	dir := filepath.Join(keep, b.ID)
 	if keep == "" {
 		var err error
@@ -238,7 +262,6 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 	if err != nil {
 		return nil, err
 	}
-	h := &zooHunt{Bug: b.ID, Flink: b.Flink, Planted: b.Planted, Expected: b.Property, Ground: b.Ground, Note: b.Note, Properties: map[string]int{}}
 	j := strconv.Itoa(workers)
 	defaultRuns, err := runMutated(exe, b, "-json", "-j", j, "-artifacts", filepath.Join(dir, "default"))
 	if err != nil {
