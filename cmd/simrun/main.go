@@ -178,13 +178,21 @@ func invocation() string {
 	if len(os.Args) == 0 {
 		return "simrun"
 	}
-	exe := os.Args[0]
+	return invocationOf(os.Args[0])
+}
+
+// invocationOf is invocation for the executable path exe. go run builds its binary under
+// a go-build folder with the package's own name, so that test comes before the name's; a
+// test binary (also under go-build) stands for simrun.
+func invocationOf(exe string) string {
 	base := filepath.Base(exe)
 	switch {
-	case base == "simrun" || strings.HasSuffix(base, ".test"):
+	case strings.HasSuffix(base, ".test"):
 		return "simrun"
 	case strings.Contains(filepath.ToSlash(exe), "/go-build"):
 		return "go run ./cmd/simrun"
+	case base == "simrun":
+		return "simrun"
 	}
 	return exe
 }
