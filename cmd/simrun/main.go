@@ -94,6 +94,7 @@ const (
 	usageBench  = "bench [-json] [-seeds N] [-j N]"
 	usageCheck  = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] TRACE"
 	usageZoo    = "zoo [-list] [-bug ID] [-seeds A-B] [-j N] [-tests] [-keep DIR] [-json]"
+	usageCover  = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
 )
 
 type command struct {
@@ -112,6 +113,7 @@ var commands = []command{
 	{"bench", usageBench, "measure speed on the standard scenario", (*app).bench},
 	{"check", usageCheck, "judge a trace file from any engine with every property (TRACE - reads stdin)", (*app).check},
 	{"zoo", usageZoo, "plant each bug of the bug zoo in a mutated build and count what catches it", (*app).zooCommand},
+	{"cover", usageCover, "measure the protocol's statement coverage that a sweep reaches", (*app).cover},
 }
 
 func (a *app) main(args []string) int {
