@@ -32,7 +32,7 @@ func FindRoot(dir string) (string, error) {
 			}
 		}
 		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("zoo: no %s source tree at or above %s: planting a bug builds a mutated simrun from the source, so run it inside the module (like go run ./cmd/simrun)", Module, dir)
+			return "", fmt.Errorf("zoo: no %s source tree at or above %s: simrun zoo and simrun cover build simrun from the source, so run them inside the module (like go run ./cmd/simrun)", Module, dir)
 		}
 	}
 }
