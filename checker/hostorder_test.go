@@ -113,6 +113,7 @@ type liveHost struct {
 
 func newLiveHost(mode completeTracing) *liveHost {
 	cfg := protocol.DefaultConfig()
+	cfg.CheckInvariants = true
 	cfg.Interval = 0 // checkpoint 1 is asked for; the final one comes by itself
 	h := &liveHost{
 		mode: mode,

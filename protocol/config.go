@@ -65,6 +65,12 @@ type Config struct {
 	// the switch). Beyond it the task declines the checkpoint
 	// (ReasonChannelStateOverflow) rather than grow without limit.
 	MaxBufferedRecords int
+	// CheckInvariants makes the coordinator check its internal invariants
+	// after every call and panic with an *InvariantError when one is
+	// broken (TaskConfig copies it for the tasks). Test harnesses and
+	// simulators turn it on; it costs a host that leaves it off nothing
+	// but one branch per call.
+	CheckInvariants bool
 	// JitterSeed seeds the first-trigger jitter when Random is nil.
 	JitterSeed uint64
 	// Random, if not nil, replaces JitterSeed as the jitter source.
@@ -176,6 +182,9 @@ type TaskConfig struct {
 	// coordinator: one that exits at Finish never acks again, so every
 	// later checkpoint of a coordinated job would wait for it and expire.
 	WaitForFinalCheckpoint bool
+	// CheckInvariants makes the task check its internal invariants after
+	// every call (see Config.CheckInvariants).
+	CheckInvariants bool
 }
 
 // TaskConfig derives the configuration of one task from the job's.
@@ -188,6 +197,7 @@ func (c Config) TaskConfig(id TaskID, inputs, outputs []ChannelID) TaskConfig {
 		MaxPendingCheckpoints:  c.MaxPendingCheckpoints,
 		MaxBufferedRecords:     c.MaxBufferedRecords,
 		WaitForFinalCheckpoint: true,
+		CheckInvariants:        c.CheckInvariants,
 	}
 }
 

@@ -30,14 +30,21 @@ func NewCoordinator(cfg Config, topo Topology, durable Durable, now Time) (*Coor
 // triggers the next periodic checkpoint when its time has come (and
 // MaxConcurrent and MinPause allow). Call it at NextDeadline, or more
 // often; extra ticks are harmless.
-func (c *Coordinator) Tick(now Time) { c.tick(now) }
+func (c *Coordinator) Tick(now Time) {
+	c.tick(now)
+	c.verify()
+}
 
 // Step handles a message from a task: MsgAck, MsgDecline or
 // MsgTaskFinished. A late, duplicate or unknown ack returns
 // ErrUnknownCheckpoint and its snapshot is listed in Released; a message
 // from an unknown task returns ErrUnknownTask. Errors never change the
 // coordinator's state beyond that release.
-func (c *Coordinator) Step(now Time, m Message) error { return c.step(now, m) }
+func (c *Coordinator) Step(now Time, m Message) error {
+	err := c.step(now, m)
+	c.verify()
+	return err
+}
 
 // CounterPersisted reports the outcome of the outstanding CounterWrites
 // entry (there is at most one). On success the checkpoints with ids up to
@@ -47,6 +54,7 @@ func (c *Coordinator) Step(now Time, m Message) error { return c.step(now, m) }
 // failure). A value that is not the outstanding write panics.
 func (c *Coordinator) CounterPersisted(now Time, value CheckpointID, err error) {
 	c.counterPersisted(now, value, err)
+	c.verify()
 }
 
 // MetadataPersisted reports the outcome of a MetadataWrites entry. On
@@ -57,12 +65,17 @@ func (c *Coordinator) CounterPersisted(now Time, value CheckpointID, err error) 
 // notification that follows lets sinks make output visible.
 func (c *Coordinator) MetadataPersisted(now Time, id CheckpointID, err error) {
 	c.metadataPersisted(now, id, err)
+	c.verify()
 }
 
 // TriggerCheckpoint asks for a checkpoint as soon as MaxConcurrent allows,
 // without waiting for Interval or MinPause. Repeated requests before it is
 // triggered collapse into one.
-func (c *Coordinator) TriggerCheckpoint(now Time) error { return c.triggerCheckpoint(now) }
+func (c *Coordinator) TriggerCheckpoint(now Time) error {
+	err := c.triggerCheckpoint(now)
+	c.verify()
+	return err
+}
 
 // TriggerSavepoint reserves a savepoint's id and returns it. The savepoint
 // starts once its id is durable and a MaxConcurrent slot is free, ahead of
@@ -71,7 +84,9 @@ func (c *Coordinator) TriggerCheckpoint(now Time) error { return c.triggerCheckp
 // restored from automatically, and never notified as complete. A topology
 // with a cycle can take no savepoint (ErrCyclicTopology).
 func (c *Coordinator) TriggerSavepoint(now Time) (CheckpointID, error) {
-	return c.triggerSavepoint(now)
+	id, err := c.triggerSavepoint(now)
+	c.verify()
+	return id, err
 }
 
 // RequestFailover tells the coordinator the job must restart (a task
@@ -80,12 +95,18 @@ func (c *Coordinator) TriggerSavepoint(now Time) (CheckpointID, error) {
 // as no metadata write is in flight, so the plan always names the newest
 // checkpoint the store may hold. A request while a plan is outstanding is
 // ignored.
-func (c *Coordinator) RequestFailover(now Time, reason Reason) { c.requestFailover(now, reason) }
+func (c *Coordinator) RequestFailover(now Time, reason Reason) {
+	c.requestFailover(now, reason)
+	c.verify()
+}
 
 // JobRestarted tells the coordinator that every task was restarted from the
 // last FailoverPlan. Periodic checkpoints resume (the next trigger is drawn
 // as at construction) and the failure count is reset.
-func (c *Coordinator) JobRestarted(now Time) { c.jobRestarted(now) }
+func (c *Coordinator) JobRestarted(now Time) {
+	c.jobRestarted(now)
+	c.verify()
+}
 
 // Ready returns and clears everything the coordinator wants done.
 func (c *Coordinator) Ready() CoordinatorReady { return c.takeReady() }

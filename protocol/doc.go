@@ -454,6 +454,24 @@ only a bug in the protocol or a host that breaks its obligations can cause
 (confirming a metadata write that was never asked for, JobRestarted without
 a plan), panic with context.
 
+# Invariant checks
+
+With Config.CheckInvariants set (TaskConfig copies it), the coordinator and
+every task check their internal state after each call of the API and panic
+with an *InvariantError naming the first broken invariant: pending
+checkpoints ordered by id and within MaxPendingCheckpoints and
+MaxConcurrent; acknowledgement bookkeeping that matches the acks (a count of
+missing snapshots equal to the tasks that owe one, no ack from a task that
+does not take part unless its final snapshot is carried); the failure count
+within TolerableFailures unless a failover is on its way; only checkpoints
+in the completed store, in order; at a task, alignments ordered and bounded,
+their missing-barrier counts right, an input blocked or recorded only for a
+checkpoint still waiting for its barrier, one snapshot per checkpoint, and
+nothing in progress after exit. Simulators and tests turn it on (every run
+of ckptsim's simulator does); a host that leaves it off pays one branch per
+call. It is a switch rather than a build tag so that a plain
+`go run ./cmd/simrun` sweep checks the invariants too.
+
 # Tracing
 
 Every event of the ckptsim trace schema maps onto an input or output the

@@ -103,6 +103,7 @@ func newCoordinatorMachine(t *rapid.T) *coordinatorMachine {
 		}
 	}
 	cfg := protocol.DefaultConfig()
+	cfg.CheckInvariants = true
 	cfg.Mode = rapid.SampledFrom([]protocol.Mode{protocol.ModeAligned, protocol.ModeUnaligned, protocol.ModeAtLeastOnce}).Draw(t, "mode")
 	cfg.MaxPendingCheckpoints = rapid.IntRange(1, 4).Draw(t, "maxPending")
 	cfg.MaxConcurrent = rapid.IntRange(1, cfg.MaxPendingCheckpoints).Draw(t, "maxConcurrent")

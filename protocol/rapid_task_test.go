@@ -95,6 +95,7 @@ func newTaskMachine(t *rapid.T, mode protocol.Mode) *taskMachine {
 	m.lastTrigger = protocol.CheckpointID(m.ids)
 	inputs := rapid.IntRange(1, 3).Draw(t, "inputs")
 	cfg := protocol.DefaultConfig()
+	cfg.CheckInvariants = true
 	cfg.Mode = m.mode
 	cfg.MaxConcurrent = 1
 	if m.mode == protocol.ModeAlignedWithTimeout {

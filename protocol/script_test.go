@@ -46,6 +46,7 @@ type world struct {
 
 func newWorld() *world {
 	cfg := protocol.DefaultConfig()
+	cfg.CheckInvariants = true
 	cfg.Interval = 100
 	cfg.Timeout = 1000
 	cfg.MaxPendingCheckpoints = 4

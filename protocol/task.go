@@ -23,13 +23,19 @@ func NewTask(cfg TaskConfig) (*Task, error) { return newTask(cfg) }
 // restore, RestoreTwoPhaseCommit's actions included). Restore must be the
 // first input (ErrAlreadyStarted otherwise).
 func (t *Task) Restore(now Time, from CheckpointID, snap TaskSnapshot) error {
-	return t.restore(now, from, snap)
+	err := t.restore(now, from, snap)
+	t.verify()
+	return err
 }
 
 // Step handles a control message from the coordinator: MsgTrigger,
 // MsgNotifyComplete or MsgNotifyAborted. Duplicate and stale messages are
 // absorbed silently (nil); ErrUnexpectedMessage for other types.
-func (t *Task) Step(now Time, m Message) error { return t.step(now, m) }
+func (t *Task) Step(now Time, m Message) error {
+	err := t.step(now, m)
+	t.verify()
+	return err
+}
 
 // Receive handles an in-band event that arrived on input channel input (an
 // index into TaskConfig.Inputs): a barrier, cancel marker, end of data or end
@@ -41,7 +47,9 @@ func (t *Task) Step(now Time, m Message) error { return t.step(now, m) }
 // unless the task has a snapshot of it. After the task exited, events are
 // ignored.
 func (t *Task) Receive(now Time, input int, ev ChannelEvent) error {
-	return t.receive(now, input, ev)
+	err := t.receive(now, input, ev)
+	t.verify()
+	return err
 }
 
 // Admit answers whether the next data buffer of input may be processed now.
@@ -49,12 +57,22 @@ func (t *Task) Receive(now Time, input int, ev ChannelEvent) error {
 // is in progress it is a couple of comparisons. An AdmitRecord answer counts
 // towards MaxBufferedRecords; the answer that overflows it declines the
 // checkpoint (see TaskReady) and returns AdmitProcess.
-func (t *Task) Admit(input int) Admission { return t.admit(input) }
+func (t *Task) Admit(input int) Admission {
+	if input < 0 || input >= len(t.action) || t.action[input] != inputRecord {
+		return t.admit(input) // processing or blocking changes nothing
+	}
+	a := t.admit(input)
+	t.verify()
+	return a
+}
 
 // Tick advances the task to now; an alignment in ModeAlignedWithTimeout
 // that started more than AlignmentTimeout ago switches to unaligned. Call it
 // at NextDeadline (before the next Admit).
-func (t *Task) Tick(now Time) { t.tick(now) }
+func (t *Task) Tick(now Time) {
+	t.tick(now)
+	t.verify()
+}
 
 // SnapshotCompleted reports that the upload of the snapshot for id is
 // durable; the task acks it to the coordinator. If the checkpoint was
@@ -62,14 +80,18 @@ func (t *Task) Tick(now Time) { t.tick(now) }
 // ErrUnknownCheckpoint returned. For an unaligned snapshot it must follow
 // the id's appearance in TaskReady.Sealed (ErrChannelStateOpen otherwise).
 func (t *Task) SnapshotCompleted(now Time, id CheckpointID, snap TaskSnapshot) error {
-	return t.snapshotCompleted(now, id, snap)
+	err := t.snapshotCompleted(now, id, snap)
+	t.verify()
+	return err
 }
 
 // SnapshotFailed reports that the snapshot for id could not be taken or
 // uploaded; the task declines it with reason (ReasonUploadFailed when in
 // doubt).
 func (t *Task) SnapshotFailed(now Time, id CheckpointID, reason Reason) error {
-	return t.snapshotFailed(now, id, reason)
+	err := t.snapshotFailed(now, id, reason)
+	t.verify()
+	return err
 }
 
 // Finish tells the task it has produced its last record: a source whose
@@ -83,7 +105,11 @@ func (t *Task) SnapshotFailed(now Time, id CheckpointID, reason Reason) error {
 // giving up what it still has in progress for newer checkpoints
 // (TaskReady.Aborted). ErrNotFinishable while some input may still deliver
 // records.
-func (t *Task) Finish(now Time) error { return t.finish(now) }
+func (t *Task) Finish(now Time) error {
+	err := t.finish(now)
+	t.verify()
+	return err
+}
 
 // Ready returns and clears everything the task wants done.
 func (t *Task) Ready() TaskReady { return t.takeReady() }

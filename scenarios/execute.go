@@ -1,24 +1,32 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
 	"time"
 
 	"github.com/ckptsim/ckptsim/checker"
+	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// PropertyInvariant names the violation a panic inside a run becomes: a broken invariant in
-// the engine, the protocol or the simulator. It is not a property of package checker (no
-// checker judges it, and no scenario can name or expect it), but it shares checker's type so
-// that a run's violations are all checker.Violation.
-const PropertyInvariant checker.Property = "invariant"
+// PropertyInvariant and PropertyPanic name the violation a panic inside a run becomes.
+// Invariant: the protocol's own check of its state failed (a *protocol.InvariantError: every
+// simulated run turns the checks on), a verdict as good as a property's. Panic: anything else
+// panicked (the engine or the simulator met a state it cannot handle), which says something
+// broke but not what rule it broke. Neither is a property of package checker (no checker
+// judges it, and no scenario can name or expect it), but they share checker's type so that
+// a run's violations are all checker.Violation.
+const (
+	PropertyInvariant checker.Property = "invariant"
+	PropertyPanic     checker.Property = "panic"
+)
 
 // Execute plans s on seed with r, runs the plan and judges the result against s.Expect. It
-// measures the wall time of the run. A panic inside the run (a broken invariant) becomes a
-// failed verdict with an invariant violation, pinned to the last event recorded before it
+// measures the wall time of the run. A panic inside the run becomes a failed verdict with
+// an invariant violation (a protocol invariant check failed) or a panic violation, pinned to the last event recorded before it
 // when the Runner says which (RunPanic), and the stack, so that a sweep goes on and the
 // failure gets an artifact; an error means the scenario could not be assembled.
 func Execute(r Runner, s *Scenario, seed uint64, opts RunOptions) (*Plan, *Result, error) {
@@ -47,7 +55,7 @@ func Run(r Runner, plan *Plan, opts RunOptions) (res *Result, err error) {
 }
 
 // RunPanic is a panic inside a run together with where the run had got to: a Runner that
-// knows its trace panics with one (Simulation does), so that the invariant violation points
+// knows its trace panics with one (Simulation does), so that the violation points
 // at the last event recorded before the panic instead of at the start of the run.
 type RunPanic struct {
 	Value any
@@ -64,7 +72,7 @@ type RunPanic struct {
 func (p *RunPanic) String() string { return fmt.Sprint(p.Value) }
 
 func panicResult(plan *Plan, recovered any, stack []byte) *Result {
-	v := checker.Violation{Property: PropertyInvariant}
+	v := checker.Violation{Property: PropertyPanic}
 	res := &Result{
 		Scenario: plan.Scenario.Name,
 		Seed:     plan.Seed,
@@ -88,6 +96,13 @@ func panicResult(plan *Plan, recovered any, stack []byte) *Result {
 	}
 	message := fmt.Sprint(recovered)
 	v.Message = "panic" + where + ": " + message
+	if err, ok := recovered.(error); ok {
+		var broken *protocol.InvariantError
+		if errors.As(err, &broken) {
+			v.Property = PropertyInvariant
+			v.Message = broken.Error() + where
+		}
+	}
 	res.Violations = []checker.Violation{v}
 	res.Panic = message + "\n" + string(stack)
 	return res

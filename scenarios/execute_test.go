@@ -1,24 +1,30 @@
 package scenarios
 
 import (
+	"cmp"
 	"strings"
 	"testing"
+
+	"github.com/ckptsim/ckptsim/protocol"
 )
 
 // panicWriter takes a trace and panics once it has taken more than limit bytes: a broken
 // invariant deep inside a run, at a point the test can choose.
-type panicWriter struct{ written, limit int }
+type panicWriter struct {
+	written, limit int
+	value          any // what it panics with; nil: a string
+}
 
 func (w *panicWriter) Write(p []byte) (int, error) {
 	w.written += len(p)
 	if w.written > w.limit {
-		panic("broken on purpose")
+		panic(cmp.Or(w.value, any("broken on purpose")))
 	}
 	return len(p), nil
 }
 
-// TestPanicIsPinnedToTheLastEvent: a panic in the middle of a simulated run becomes an
-// invariant violation that points at the last event recorded before it (its sequence
+// TestPanicIsPinnedToTheLastEvent: a panic in the middle of a simulated run becomes a
+// panic violation that points at the last event recorded before it (its sequence
 // number, time, task and checkpoint), not at seq 0, t=0, where nothing happened.
 func TestPanicIsPinnedToTheLastEvent(t *testing.T) {
 	s, err := Lookup("pipeline-calm")
@@ -33,11 +39,28 @@ func TestPanicIsPinnedToTheLastEvent(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	v := res.Violations[0]
-	if v.Property != PropertyInvariant || v.Seq == 0 || v.T == 0 || !strings.Contains(v.Message, "broken on purpose") {
-		t.Errorf("violation %v, want the invariant pinned to an event after the start", v)
+	if v.Property != PropertyPanic || v.Seq == 0 || v.T == 0 || !strings.Contains(v.Message, "broken on purpose") {
+		t.Errorf("violation %v, want the panic pinned to an event after the start", v)
 	}
 	if res.Events <= v.Seq || res.VirtualNanos < v.T {
 		t.Errorf("the run had recorded %d events by %dns, but the violation is at seq %d, t=%d", res.Events, res.VirtualNanos, v.Seq, v.T)
 	}
 	t.Log(v)
+}
+
+// TestBrokenProtocolInvariantIsAVerdict: a *protocol.InvariantError, what the protocol's own
+// checks panic with, is the invariant violation (a catch), not a mere panic.
+func TestBrokenProtocolInvariantIsAVerdict(t *testing.T) {
+	s, err := Lookup("pipeline-calm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := &protocol.InvariantError{Who: "coordinator", Invariant: "pending checkpoints out of order: 3 after 4"}
+	_, res, err := Execute(NewSimulation(), s, 1, RunOptions{Trace: &panicWriter{limit: 40_000, value: broken}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Violations) != 1 || res.Violations[0].Property != PropertyInvariant || !strings.Contains(res.Violations[0].Message, "out of order: 3 after 4") {
+		t.Errorf("violations %v, want the broken invariant named", res.Violations)
+	}
 }

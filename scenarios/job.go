@@ -80,6 +80,9 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 	if c.Retained != 0 {
 		cp.RetainedCheckpoints = c.Retained
 	}
+	// Every simulated run checks the protocol's invariants after each call: a broken one is
+	// the run's invariant violation, with its artifact (Execute).
+	cp.CheckInvariants = true
 	cfg.VerifyWrites = !c.UnverifiedWrites
 	cfg.InlineStateBytes = c.InlineStateBytes
 	if s.Sink != nil {

@@ -65,7 +65,8 @@ type Result struct {
 	Unexpected       bool             `json:"unexpected"`
 	Why              string           `json:"why,omitempty"` // what was unexpected
 	// Violations are the checkers' own (checker.Violation, one text form everywhere), plus
-	// the invariant violation of a run that panicked (PropertyInvariant).
+	// the invariant or panic violation of a run that panicked (PropertyInvariant,
+	// PropertyPanic).
 	Violations []checker.Violation `json:"violations"`
 	// Unexercised lists the properties the run gave no occasion to judge, each with what
 	// never happened ("restore-fidelity (no task.restore from a checkpoint: ...)"): they are
@@ -92,7 +93,7 @@ type Result struct {
 	// trigger to completion. Sweep summaries take their medians and 99th percentiles.
 	RecoveryNanos   []int64 `json:"recovery_ns"`
 	CheckpointNanos []int64 `json:"checkpoint_ns"`
-	// Panic holds the message and stack of a panic inside the run (a broken invariant).
+	// Panic holds the message and stack of a panic inside the run (a broken invariant, or another panic).
 	Panic string `json:"panic,omitempty"`
 	// Artifact is the file a failing run was saved to, when it was.
 	Artifact string `json:"artifact,omitempty"`

@@ -140,7 +140,7 @@ func TestExecuteTurnsAPanicIntoAFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Verdict != scenarios.VerdictFail || !res.Unexpected || res.Violations[0].Property != scenarios.PropertyInvariant || res.Panic == "" {
+	if res.Verdict != scenarios.VerdictFail || !res.Unexpected || res.Violations[0].Property != scenarios.PropertyPanic || res.Panic == "" {
 		t.Errorf("result %+v", res)
 	}
 	if _, err := scenarios.ParseArtifact(scenarios.MarshalArtifact(scenarios.NewArtifact(p, res, "b"))); err != nil {

@@ -156,7 +156,7 @@ type zooHunt struct {
 	// Absent says why ckptsim has no analogue of the Flink bug; nothing was hunted.
 	Absent string `json:"absent,omitempty"`
 	// CaughtDefault: some run of the default sweep failed a property it was not expected to.
-	// DefaultPanic: the default sweep saw the bug only as an engine panic (the invariant
+	// DefaultPanic: the default sweep saw the bug only as a panic (the panic
 	// violation), which is not a catch.
 	CaughtDefault bool `json:"caught_default"`
 	DefaultPanic  bool `json:"default_panic,omitempty"`
@@ -336,12 +336,12 @@ type catchKind int
 
 const (
 	catchNone     catchKind = iota
-	catchProperty           // a property failed
-	catchPanic              // only a broken invariant: the engine panicked
+	catchProperty           // a property failed, or a protocol invariant check
+	catchPanic              // only a panic: something broke, but no rule named what
 )
 
-// catch says how a run showed the bug: a failed verdict with a property of the checkers is
-// a catch; one with only the invariant violation a panic inside the run became is not.
+// catch says how a run showed the bug: a failed verdict with a property of the checkers or
+// a broken protocol invariant is a catch; one whose only violation is a panic is not.
 func (r *mutatedRun) catch() catchKind {
 	if r.Verdict != scenarios.VerdictFail {
 		return catchNone
@@ -352,11 +352,12 @@ func (r *mutatedRun) catch() catchKind {
 	return catchPanic
 }
 
-// properties returns the distinct properties the run violated, the invariant left out.
+// properties returns the distinct properties the run violated (invariant among them when a
+// protocol invariant check failed), panics left out.
 func (r *mutatedRun) properties() []string {
 	var out []string
 	for _, v := range r.Violations {
-		if v.Property != string(scenarios.PropertyInvariant) && !slices.Contains(out, v.Property) {
+		if v.Property != string(scenarios.PropertyPanic) && !slices.Contains(out, v.Property) {
 			out = append(out, v.Property)
 		}
 	}

@@ -205,7 +205,7 @@ func TestPanicInARunIsAnUnexpectedFailure(t *testing.T) {
 	dir := t.TempDir()
 	a := testApp(t, &scenariotest.Fake{Panic: func(*scenarios.Plan) bool { return true }})
 	r := a.invoke("run", "-scenario", "pipeline-calm", "-seed", "1", "-artifacts", dir)
-	if r.code != exitUnexpected || !strings.Contains(r.stdout, "invariant seq=0 t=0: panic: fake invariant broken") {
+	if r.code != exitUnexpected || !strings.Contains(r.stdout, "panic seq=0 t=0: panic: fake invariant broken") {
 		t.Errorf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if strings.Contains(r.stdout, "goroutine ") {

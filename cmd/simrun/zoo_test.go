@@ -83,17 +83,25 @@ func TestZooList(t *testing.T) {
 	}
 }
 
-// TestZooCountsPanicsApart: a run whose only violation is the invariant a panic became is
-// not a catch.
+// TestZooCountsPanicsApart: a run whose only violation is a panic is not a catch; a broken
+// protocol invariant is.
 func TestZooCountsPanicsApart(t *testing.T) {
 	var r mutatedRun
-	if err := json.Unmarshal([]byte(`{"verdict":"fail","violations":[{"property":"invariant"}]}`), &r); err != nil {
+	if err := json.Unmarshal([]byte(`{"verdict":"fail","violations":[{"property":"panic"}]}`), &r); err != nil {
 		t.Fatal(err)
 	}
 	if r.catch() != catchPanic {
 		t.Errorf("a panic counted as %v", r.catch())
 	}
-	if err := json.Unmarshal([]byte(`{"verdict":"fail","violations":[{"property":"invariant"},{"property":"exactly-once"}]}`), &r); err != nil {
+	r = mutatedRun{}
+	if err := json.Unmarshal([]byte(`{"verdict":"fail","violations":[{"property":"invariant"}]}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.catch() != catchProperty || strings.Join(r.properties(), ",") != "invariant" {
+		t.Errorf("a broken invariant: %v %v", r.catch(), r.properties())
+	}
+	r = mutatedRun{}
+	if err := json.Unmarshal([]byte(`{"verdict":"fail","violations":[{"property":"panic"},{"property":"exactly-once"}]}`), &r); err != nil {
 		t.Fatal(err)
 	}
 	if r.catch() != catchProperty || strings.Join(r.properties(), ",") != "exactly-once" {
