@@ -50,8 +50,8 @@ func (c *Coordinator) Step(now Time, m Message) error {
 // entry (there is at most one). On success the checkpoints with ids up to
 // value are triggered (a savepoint waits for a MaxConcurrent slot), and if
 // ids were reserved meanwhile the next write is asked for; on failure they
-// are aborted with ReasonTriggerFailed (which counts as a checkpoint
-// failure). A value that is not the outstanding write panics.
+// are aborted with ReasonTriggerFailed (which, as in Flink, does not count
+// as a checkpoint failure). A value that is not the outstanding write panics.
 func (c *Coordinator) CounterPersisted(now Time, value CheckpointID, err error) {
 	c.counterPersisted(now, value, err)
 	c.verify()

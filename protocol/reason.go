@@ -87,14 +87,18 @@ func (r Reason) String() string {
 }
 
 // CountsAsFailure reports whether an abort for this reason counts towards
-// Config.TolerableFailures. Only aborts that say something is wrong with the
-// job or its storage count: a checkpoint that was subsumed, ended by a
-// failover, or overtaken by a newer barrier did not fail, it was simply no
-// longer needed.
+// Config.TolerableFailures. The classification is Flink's (its checkpoint
+// failure manager): a checkpoint that expired, a snapshot that could not be
+// written (an asynchronous failure), a decline because something is wrong at
+// a task, and metadata that could not be finalized count. A checkpoint that
+// was subsumed, ended by a failover or a finished job, overtaken by a newer
+// barrier or cancelled did not fail, it was no longer needed; and a failure
+// to trigger (the id counter could not be written) happens before the
+// checkpoint exists, so it does not count either.
 func (r Reason) CountsAsFailure() bool {
 	switch r {
 	case ReasonExpired, ReasonUploadFailed, ReasonChannelStateOverflow,
-		ReasonTooManyPending, ReasonPersistFailed, ReasonTriggerFailed:
+		ReasonTooManyPending, ReasonPersistFailed:
 		return true
 	}
 	return false

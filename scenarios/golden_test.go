@@ -13,8 +13,8 @@ var pinnedHashes = []struct {
 	hash     string
 }{
 	{"pipeline-calm", 1, "f292094ca661d6db553984c0961ce79626eee282bdca88a8d3ecd7b753b1f512"},
-	{StandardName, 1, "e97645a81d96b52b0ded16492cd9dda54e15fa4a1e85babfeffd3f11c30e9000"},
-	{"storage-faults", 2, "149a5cf210bc2a07aea3f5576d99562d76ccc9ad3d7a8762fb6851ea2e940e06"},
+	{StandardName, 1, "315019dc34bee1f0f4aa4bd0563f11e49c7b1fcf46658b03a493115ca52b9fc9"},
+	{"storage-faults", 2, "f32c4cc10d56c10b8b9776968d02b393d11110543c5665e0e12b7fd445f8eb95"},
 	{"chandy-lamport-classic", 1, "f478ee8f4c8f91b7cf276656f0527df418eca458adfcea61cde9903f2c933d4d"},
 }
 
