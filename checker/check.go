@@ -59,7 +59,10 @@ const DefaultMaxViolations = 50
 // gets every property, but exactly-once when ref promises only at-least-once (it would fail
 // on the duplicates that guarantee allows): with exactly-once promised, or nothing, both
 // output properties are judged, and the two verdicts together tell a loss from a duplicate.
-// A property whose reference data is missing is judged all the same, and is unknown.
+// A property whose reference data is missing is judged all the same, and is unknown; only
+// the properties that judge the job against a setting of its policy (failure-accounting and
+// the tolerable limit) are left out of that default when the reference does not give the
+// setting, so that a reference written before they existed judges what it did then.
 func DefaultProperties(ref Reference) []Property {
 	var props []Property
 	for _, p := range AllProperties {
@@ -71,6 +74,8 @@ func DefaultProperties(ref Reference) []Property {
 			chosen = ref.TraceHash != ""
 		case ref.Promises != nil:
 			chosen = slices.Contains(ref.Promises, p)
+		case p == PropFailureAccounting:
+			chosen = ref.Policy.TolerableFailures != nil
 		default:
 			chosen = p != PropExactlyOnce || ref.Guarantee != GuaranteeAtLeastOnce
 		}
@@ -114,6 +119,8 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 			res = ListenerContract(events, ref)
 		case PropCheckpointOutcome:
 			res = CheckpointOutcome(events)
+		case PropFailureAccounting:
+			res = FailureAccounting(events, ref)
 		case PropDurableVisible:
 			res = DurableBeforeVisible(events, search(opts.StoreHistoryPicture))
 		case PropSinkVisibility:

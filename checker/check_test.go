@@ -15,8 +15,13 @@ func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	}
 	// Promising nothing in particular, a reference is judged by every property: both output
 	// properties tell a loss from a duplicate, and determinism is unknown without a hash.
-	if got := DefaultProperties(Reference{}); !slices.Equal(got, AllProperties) {
+	// The properties that judge a policy setting need it given.
+	withPolicy := Reference{Policy: Policy{TolerableFailures: Tolerating(0)}}
+	if got := DefaultProperties(withPolicy); !slices.Equal(got, AllProperties) {
 		t.Fatalf("without promises or a guarantee: got %v, want every property", got)
+	}
+	if got := DefaultProperties(Reference{}); slices.Contains(got, PropFailureAccounting) {
+		t.Fatalf("without a tolerable-failure limit: got %v, want failure-accounting left out", got)
 	}
 	promised := DefaultProperties(Reference{Promises: []Property{PropConsistentCut, PropDeterminism}})
 	if !slices.Equal(promised, []Property{PropWellFormed, PropConsistentCut}) {

@@ -63,6 +63,9 @@
 //	listener-contract       notify.complete, notify.abort or sink.commit   unexercised: no listener call
 //	checkpoint-outcome      checkpoint.request or checkpoint.trigger       unknown: nothing asked for
 //	                        a complete or abort of one                     unexercised: none ended
+//	failure-accounting      Reference.Policy.TolerableFailures             unknown: no limit
+//	                        abort reasons it can classify                  unknown: reason not classified
+//	                        a counted failure or such a failover           unexercised: none
 //	durable-before-visible  checkpoint.complete (or recover of one)        unknown: nothing durable
 //	                        checkpoint.persist before each completion      unknown: completion without persist
 //	sink-visibility         sink.read                                      unknown: no reader to judge
@@ -165,6 +168,19 @@
 // still pending, and an abort without a reason, are violations too. Without any request the
 // verdict is unknown; when none of them ended, unexercised. A coordinator that finishes a job, fails it over or gives up on a
 // checkpoint must say so in the trace, or a snapshot it dropped reads as if it never existed.
+//
+// failure-accounting. The job fails over exactly when its checkpoint failures in a row exceed
+// Reference.Policy.TolerableFailures. What counts is Flink's classification (its checkpoint
+// failure manager): an abort for expired, upload-failed (an asynchronous failure),
+// persist-failed (finalizing), a decline for a fault at a task (declined,
+// channel-state-overflow, too-many-pending), of a checkpoint (never a savepoint) above the
+// latest completed one, each id once; a subsumed or cancelled checkpoint, one overtaken by a
+// newer barrier, ended by a failover or a finished job, or that failed to trigger counts
+// nothing. A completion, a job.failover and a coordinator.crash start the count again. A
+// failover for tolerable-failures-exceeded with the count within the limit is a violation,
+// and so is a checkpoint triggered after the count passed it with no failover in between.
+// The rule exists because a miscount either restarts a healthy job or lets a job whose
+// checkpoints all fail run on without any, its recovery point falling ever further behind.
 //
 // durable-before-visible. No completion becomes visible before it is durable, and failover
 // never forgets one. A notify.complete for n must follow checkpoint.complete n; a sink.commit

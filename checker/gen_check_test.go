@@ -34,6 +34,8 @@ func falseVerdict(events []trace.Event, report Report) string {
 		case res.Verdict == VerdictPass:
 		case res.Verdict == VerdictUnexercised && res.Property == PropRestoreFidelity &&
 			!has(func(e *trace.Event) bool { return e.Kind == trace.KindTaskRestore && e.CP > 0 }):
+		case res.Verdict == VerdictUnexercised && res.Property == PropFailureAccounting &&
+			!has(func(e *trace.Event) bool { return e.Kind == trace.KindCheckpointAbort && failureCounts[e.Reason] }):
 		case res.Verdict == VerdictUnknown && res.Property == PropSinkVisibility &&
 			!has(func(e *trace.Event) bool { return e.Kind == trace.KindSinkRead }):
 		default:

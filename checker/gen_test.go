@@ -152,6 +152,7 @@ func generate(rng *rand.Rand, p genParams) ([]trace.Event, Reference) {
 			NotifyMaxNanos:           1,
 			FinishTasks:              g.tasks(),
 		},
+		Policy:    Policy{TolerableFailures: Tolerating(3)},
 		TraceHash: trace.HashEvents(g.events),
 	}
 	return g.events, ref

@@ -20,6 +20,9 @@ type Reference struct {
 	TokenTotal int64
 	// Liveness holds the bounds that progress after the heal phase is judged by.
 	Liveness LivenessBounds
+	// Policy is the checkpointing policy the job ran with, for the properties that judge
+	// the coordinator's decisions against it.
+	Policy Policy
 	// TraceHash is the trace hash a replay must reproduce. Empty: determinism is not judged.
 	TraceHash string
 	// Promises are the properties the job promises to keep: the facts DefaultProperties
@@ -59,6 +62,21 @@ func ExpectOnce(values map[string]string) map[string]Expected {
 	return out
 }
 
+// Policy is what the properties need to know of the job's checkpointing configuration.
+type Policy struct {
+	// TolerableFailures is how many counted checkpoint failures in a row the job tolerates;
+	// one more and it must fail over (failure-accounting). Nil: not known, and
+	// failure-accounting is unknown. A pointer, since zero tolerates none.
+	TolerableFailures *int
+	// AlignmentTimeoutNanos is, for a job that aligns with a timeout (aligned-with-timeout),
+	// how long a task may align before it switches to unaligned (alignment-timeout). Zero:
+	// the job has no alignment timeout.
+	AlignmentTimeoutNanos int64
+}
+
+// Tolerating returns a pointer to n, for Policy.TolerableFailures in Go literals.
+func Tolerating(n int) *int { return &n }
+
 // LivenessBounds are the bounds of the liveness phase. Each bound is measured from the phase
 // event that starts the liveness phase (phase=liveness), or the heal phase when there is no
 // liveness phase event, or the first event when the trace has no phase events. With the fault
@@ -76,6 +94,17 @@ type LivenessBounds struct {
 	// completed checkpoint within this long of its completion: the latest checkpoint whose
 	// deadline lies inside the trace is judged (by ListenerContract).
 	NotifyMaxNanos int64
+	// RecoveryMaxNanos: after each job.failover, a checkpoint completes within this long
+	// unless a fault strikes meanwhile (recovery-bound). Zero: not judged.
+	RecoveryMaxNanos int64
+	// SwitchMaxNanos: a task aligning with a timeout takes its snapshot within
+	// Policy.AlignmentTimeoutNanos plus this long of its first barrier, unless a fault strikes
+	// meanwhile (alignment-timeout). Zero: not judged.
+	SwitchMaxNanos int64
+	// AbortReachMaxNanos: a checkpoint the coordinator aborts reaches every live task that
+	// took part within this long, unless a fault strikes meanwhile (abort-reach). Zero: not
+	// judged.
+	AbortReachMaxNanos int64
 	// FinishTasks are the tasks of a bounded job that must end with task.finish (normally
 	// every task, or at least every source). Empty: the job is unbounded. When set, every
 	// record of Reference.Output must also be committed by the end.

@@ -19,7 +19,10 @@ import (
 //	  "version": 1,
 //	  "guarantee": "exactly-once",
 //	  "liveness": {"checkpoint_after_heal_ns": 4000000000, "alignment_max_ns": 2000000000,
-//	               "notify_max_ns": 2000000000, "finish_tasks": ["source-0", "sink-0"]},
+//	               "notify_max_ns": 2000000000, "recovery_max_ns": 4000000000,
+//	               "switch_max_ns": 100000000, "abort_reach_max_ns": 2000000000,
+//	               "finish_tasks": ["source-0", "sink-0"]},
+//	  "policy": {"tolerable_failures": 3, "alignment_timeout_ns": 50000000},
 //	  "trace_hash": "<64 lower-case hex digits>",
 //	  "promises": ["exactly-once", "consistent-cut", "liveness"],
 //	  "output": {
@@ -30,8 +33,9 @@ import (
 //
 // Every field may be left out, and a field left out means what the zero Reference means:
 // no guarantee, no expected output (the output properties are unknown, which `"output": {}`,
-// an output that must stay empty, is not), no token workload, no liveness bound, no trace
-// hash, no promises (Reference.Promises nil: the default properties follow the guarantee
+// an output that must stay empty, is not), no token workload, no liveness bound, no
+// tolerable-failure limit (failure-accounting is unknown; `"tolerable_failures": 0` tolerates
+// none), no alignment timeout, no trace hash, no promises (Reference.Promises nil: the default properties follow the guarantee
 // alone). An output entry's count defaults to 1; 0 forbids the record. Durations are integer
 // nanoseconds, as in the trace. version, when given, must be 1: a newer file is refused,
 // since its fields may mean something else.
@@ -97,6 +101,8 @@ func parseReference(data []byte) (Reference, error) {
 			ref.TokenWorkload = true
 		case "liveness":
 			ref.Liveness, err = decodeLiveness(path, value)
+		case "policy":
+			ref.Policy, err = decodePolicy(path, value)
 		case "trace_hash":
 			if ref.TraceHash, err = decodeString(path, value); err == nil && !isTraceHash(ref.TraceHash) {
 				err = fmt.Errorf("%s: must be 64 lower-case hex digits, got %q", path, ref.TraceHash)
@@ -106,7 +112,7 @@ func parseReference(data []byte) (Reference, error) {
 		case "promises":
 			ref.Promises, err = decodePromises(path, value)
 		default:
-			err = unknownField(path, "version, guarantee, token_total, liveness, trace_hash, promises, output")
+			err = unknownField(path, "version, guarantee, token_total, liveness, policy, trace_hash, promises, output")
 		}
 		return err
 	})
@@ -153,14 +159,41 @@ func decodeLiveness(path string, data json.RawMessage) (LivenessBounds, error) {
 			b.AlignmentMaxNanos, err = decodeCount(path, value)
 		case "notify_max_ns":
 			b.NotifyMaxNanos, err = decodeCount(path, value)
+		case "recovery_max_ns":
+			b.RecoveryMaxNanos, err = decodeCount(path, value)
+		case "switch_max_ns":
+			b.SwitchMaxNanos, err = decodeCount(path, value)
+		case "abort_reach_max_ns":
+			b.AbortReachMaxNanos, err = decodeCount(path, value)
 		case "finish_tasks":
 			b.FinishTasks, err = decodeTasks(path, value)
 		default:
-			err = unknownField(path, "checkpoint_after_heal_ns, alignment_max_ns, notify_max_ns, finish_tasks")
+			err = unknownField(path, "checkpoint_after_heal_ns, alignment_max_ns, notify_max_ns, recovery_max_ns, switch_max_ns, abort_reach_max_ns, finish_tasks")
 		}
 		return err
 	})
 	return b, err
+}
+
+func decodePolicy(path string, data json.RawMessage) (Policy, error) {
+	var p Policy
+	err := eachField(data, path, func(key, path string, value json.RawMessage) error {
+		switch key {
+		case "tolerable_failures":
+			n, err := decodeCount(path, value)
+			if err == nil && n > 1<<20 {
+				err = fmt.Errorf("%s: %d is more failures than any job tolerates", path, n)
+			}
+			p.TolerableFailures = Tolerating(int(n))
+			return err
+		case "alignment_timeout_ns":
+			var err error
+			p.AlignmentTimeoutNanos, err = decodeCount(path, value)
+			return err
+		}
+		return unknownField(path, "tolerable_failures, alignment_timeout_ns")
+	})
+	return p, err
 }
 
 func decodeTasks(path string, data json.RawMessage) ([]string, error) {
@@ -375,7 +408,8 @@ func MarshalReference(ref Reference) []byte {
 	if ref.TokenTotal != 0 || ref.TokenWorkload {
 		fmt.Fprintf(&b, ",\n  \"token_total\": %d", ref.TokenTotal)
 	}
-	if l := ref.Liveness; l.CheckpointAfterHealNanos != 0 || l.AlignmentMaxNanos != 0 || l.NotifyMaxNanos != 0 || len(l.FinishTasks) > 0 {
+	if l := ref.Liveness; l.CheckpointAfterHealNanos != 0 || l.AlignmentMaxNanos != 0 || l.NotifyMaxNanos != 0 ||
+		l.RecoveryMaxNanos != 0 || l.SwitchMaxNanos != 0 || l.AbortReachMaxNanos != 0 || len(l.FinishTasks) > 0 {
 		var fields []string
 		add := func(name string, nanos int64) {
 			if nanos != 0 {
@@ -385,6 +419,9 @@ func MarshalReference(ref Reference) []byte {
 		add("checkpoint_after_heal_ns", l.CheckpointAfterHealNanos)
 		add("alignment_max_ns", l.AlignmentMaxNanos)
 		add("notify_max_ns", l.NotifyMaxNanos)
+		add("recovery_max_ns", l.RecoveryMaxNanos)
+		add("switch_max_ns", l.SwitchMaxNanos)
+		add("abort_reach_max_ns", l.AbortReachMaxNanos)
 		if len(l.FinishTasks) > 0 {
 			tasks := make([]string, len(l.FinishTasks))
 			for i, task := range l.FinishTasks {
@@ -393,6 +430,16 @@ func MarshalReference(ref Reference) []byte {
 			fields = append(fields, `"finish_tasks": [`+strings.Join(tasks, ", ")+"]")
 		}
 		fmt.Fprintf(&b, ",\n  \"liveness\": {%s}", strings.Join(fields, ", "))
+	}
+	if p := ref.Policy; p.TolerableFailures != nil || p.AlignmentTimeoutNanos != 0 {
+		var fields []string
+		if p.TolerableFailures != nil {
+			fields = append(fields, fmt.Sprintf(`"tolerable_failures": %d`, *p.TolerableFailures))
+		}
+		if p.AlignmentTimeoutNanos != 0 {
+			fields = append(fields, fmt.Sprintf(`"alignment_timeout_ns": %d`, p.AlignmentTimeoutNanos))
+		}
+		fmt.Fprintf(&b, ",\n  \"policy\": {%s}", strings.Join(fields, ", "))
 	}
 	if ref.TraceHash != "" {
 		fmt.Fprintf(&b, ",\n  \"trace_hash\": %s", quoteJSON(ref.TraceHash))

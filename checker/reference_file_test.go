@@ -11,7 +11,10 @@ const exampleReferenceFile = `{
   "version": 1,
   "guarantee": "exactly-once",
   "liveness": {"checkpoint_after_heal_ns": 4000000000, "alignment_max_ns": 2000000000,
-               "notify_max_ns": 2000000000, "finish_tasks": ["source-0", "sink-0"]},
+               "notify_max_ns": 2000000000, "recovery_max_ns": 4000000000,
+               "switch_max_ns": 100000000, "abort_reach_max_ns": 2000000000,
+               "finish_tasks": ["source-0", "sink-0"]},
+  "policy": {"tolerable_failures": 3, "alignment_timeout_ns": 50000000},
   "trace_hash": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
   "output": {
     "source:0:1": {"value": "7", "count": 1},
@@ -29,8 +32,10 @@ func TestParseReferenceExample(t *testing.T) {
 		Output:    map[string]Expected{"source:0:1": {Value: "7", Count: 1}, "source:0:2": {Value: "12", Count: 1}},
 		Liveness: LivenessBounds{
 			CheckpointAfterHealNanos: 4_000_000_000, AlignmentMaxNanos: 2_000_000_000, NotifyMaxNanos: 2_000_000_000,
+			RecoveryMaxNanos: 4_000_000_000, SwitchMaxNanos: 100_000_000, AbortReachMaxNanos: 2_000_000_000,
 			FinishTasks: []string{"source-0", "sink-0"},
 		},
+		Policy:    Policy{TolerableFailures: Tolerating(3), AlignmentTimeoutNanos: 50_000_000},
 		TraceHash: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
 	}
 	if !reflect.DeepEqual(ref, want) {

@@ -25,6 +25,9 @@ const (
 	PropDeterminism      Property = "determinism"
 	// PropCheckpointOutcome: every checkpoint asked for completes or aborts with a reason.
 	PropCheckpointOutcome Property = "checkpoint-outcome"
+	// PropFailureAccounting: the job fails over exactly when its checkpoint failures in a
+	// row exceed the tolerable limit.
+	PropFailureAccounting Property = "failure-accounting"
 )
 
 // AllProperties lists every property in the order Check runs and reports them.
@@ -36,6 +39,7 @@ var AllProperties = []Property{
 	PropRestoreFidelity,
 	PropListenerContract,
 	PropCheckpointOutcome,
+	PropFailureAccounting,
 	PropDurableVisible,
 	PropSinkVisibility,
 	PropLiveness,

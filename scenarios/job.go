@@ -193,6 +193,10 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 			FinishTasks: cfg.Graph.Tasks(),
 		},
 	}
+	ref.Policy.TolerableFailures = checker.Tolerating(cfg.Checkpoint.TolerableFailures)
+	if cfg.Checkpoint.Mode == protocol.ModeAlignedWithTimeout {
+		ref.Policy.AlignmentTimeoutNanos = cfg.Checkpoint.AlignmentTimeout.Nanoseconds()
+	}
 	if s.Mode == ModeChandyLamport {
 		// A token workload conserves its total even when that is zero tokens.
 		ref.TokenWorkload = true

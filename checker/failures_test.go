@@ -1,0 +1,101 @@
+package checker
+
+import (
+	"testing"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+func (b *tb) abortFor(cp uint64, reason string) uint64 {
+	return b.add(trace.Event{Kind: trace.KindCheckpointAbort, Task: coord, CP: cp, Reason: reason})
+}
+func (b *tb) failover(cp uint64, reason string) uint64 {
+	return b.add(trace.Event{Kind: trace.KindJobFailover, Task: coord, CP: cp, Reason: reason})
+}
+
+func tolerating(n int) Reference { return Reference{Policy: Policy{TolerableFailures: Tolerating(n)}} }
+
+// Two counted failures with one tolerated: the job must fail over before it checkpoints
+// again (the FLINK-17351 and FLINK-32347 kind of bug: a failure that never counted).
+func TestFailureAccountingCatchesAMissedFailover(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.complete(1)
+	b.trigger(2)
+	b.abort(2) // expired: 1
+	b.trigger(3)
+	b.abortFor(3, "persist-failed") // 2 > 1
+	b.complete(4)                   // a completion in between does not excuse it
+	late := b.trigger(5)
+	wantFirst(t, FailureAccounting(b.events, tolerating(1)), late, "checkpoint 5 triggered, but 2 failures in a row (limit 1)")
+}
+
+// A failover for exceeded failures with the count within the limit: failures were counted
+// that Flink's classification does not count (a trigger failure, a subsumed checkpoint, an id
+// at or below the latest completion, the same id twice).
+func TestFailureAccountingCatchesAnEarlyFailover(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.abortFor(1, "expired") // 1
+	b.abortFor(1, "expired") // the same id again: not counted
+	b.abortFor(2, "trigger-failed")
+	b.abortFor(3, "subsumed")
+	b.trigger(5)
+	b.complete(5)
+	b.abortFor(4, "expired") // below the latest completion
+	early := b.failover(5, reasonTolerableExceeded)
+	wantFirst(t, FailureAccounting(b.events, tolerating(1)), early, "with 0 failures in a row counted (limit 1)")
+}
+
+func TestFailureAccountingPassesTheRule(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.abort(1)
+	b.trigger(2)
+	b.complete(2) // starts the count again
+	b.trigger(3)
+	b.abort(3)
+	b.trigger(4)
+	b.abortFor(4, "upload-failed")
+	b.failover(2, reasonTolerableExceeded) // 2 > 1
+	b.trigger(5)
+	b.abort(5) // the restarted job counts afresh
+	b.coordCrash()
+	b.recover(2)
+	b.trigger(6)
+	b.abortFor(6, "declined") // the new incarnation counts afresh too
+	b.trigger(7)
+	wantPass(t, FailureAccounting(b.events, tolerating(1)))
+}
+
+func TestFailureAccountingEvidence(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.abortFor(1, "expired")
+	wantUnknown(t, FailureAccounting(b.events, Reference{}), "no tolerable-failure limit")
+	b.abortFor(2, "cosmic-ray")
+	wantUnknown(t, FailureAccounting(b.events, tolerating(3)), `reason "cosmic-ray"`)
+
+	quiet := newTB()
+	quiet.trigger(1)
+	quiet.complete(1)
+	if res := FailureAccounting(quiet.events, tolerating(3)); res.Verdict != VerdictUnexercised {
+		t.Errorf("no failure at all: %s", res)
+	}
+	// Above the limit at the end of the trace: the failover may be on its way.
+	end := newTB()
+	end.trigger(1)
+	end.abort(1)
+	if res := FailureAccounting(end.events, tolerating(0)); res.Verdict != VerdictPass || res.Note == "" {
+		t.Errorf("count above the limit at the end: %s", res)
+	}
+	// A savepoint's failure never counts.
+	sp := newTB()
+	sp.savepoint(1)
+	sp.abortFor(1, "expired")
+	sp.trigger(2)
+	sp.complete(2)
+	if res := FailureAccounting(sp.events, tolerating(0)); res.Verdict != VerdictUnexercised {
+		t.Errorf("a failed savepoint: %s", res)
+	}
+}

@@ -1,0 +1,55 @@
+package checker
+
+import (
+	"math"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// faultSpans are the stretches of virtual time during which injected faults were in force,
+// read from the trace's fault events: a windowed fault from its event to the event that ends
+// it (same id attribute, attr end=true), or to the end of the trace if none does; any other
+// fault at its instant. The bounded properties that judge timing outside the liveness phase
+// (recovery-bound, alignment-timeout, abort-reach) use it to judge only what happened while
+// no fault could excuse a delay.
+type faultSpans struct {
+	spans [][2]int64
+}
+
+func faultSpansOf(events []trace.Event) *faultSpans {
+	f := &faultSpans{}
+	open := map[string]int{} // id attribute -> index of its span
+	for i := range events {
+		e := &events[i]
+		if e.Kind != trace.KindFault {
+			continue
+		}
+		id, _ := e.Attr("id")
+		if end, _ := e.Attr("end"); end == "true" {
+			if at, ok := open[id]; ok {
+				f.spans[at][1] = e.T
+				delete(open, id)
+			}
+			continue
+		}
+		span := [2]int64{e.T, e.T}
+		if _, windowed := e.Attr("window_ns"); windowed && id != "" {
+			span[1] = math.MaxInt64
+			open[id] = len(f.spans)
+		}
+		f.spans = append(f.spans, span)
+	}
+	return f
+}
+
+// quiet reports whether no fault was in force after from and up to to: no span reaches past
+// from and starts by to. A fault that ended at from (a crash at the instant of the failover it
+// caused) does not count.
+func (f *faultSpans) quiet(from, to int64) bool {
+	for _, s := range f.spans {
+		if s[1] > from && s[0] <= to {
+			return false
+		}
+	}
+	return true
+}
