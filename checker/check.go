@@ -121,6 +121,12 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 			res = CheckpointOutcome(events)
 		case PropFailureAccounting:
 			res = FailureAccounting(events, ref)
+		case PropNoTriggerInFailover:
+			res = NoTriggerInFailover(events)
+		case PropNoPendingAcrossFailover:
+			res = NoPendingAcrossFailover(events)
+		case PropNoTriggerAfterFinish:
+			res = NoTriggerAfterFinish(events)
 		case PropDurableVisible:
 			res = DurableBeforeVisible(events, search(opts.StoreHistoryPicture))
 		case PropSinkVisibility:

@@ -9,7 +9,8 @@ import (
 func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	got := DefaultProperties(Reference{Guarantee: GuaranteeAtLeastOnce, TraceHash: "ab"})
 	want := []Property{PropWellFormed, PropAtLeastOnce, PropConsistentCut, PropRestoreFidelity,
-		PropListenerContract, PropCheckpointOutcome, PropDurableVisible, PropSinkVisibility, PropLiveness, PropDeterminism}
+		PropListenerContract, PropCheckpointOutcome, PropNoTriggerInFailover, PropNoPendingAcrossFailover, PropNoTriggerAfterFinish,
+		PropDurableVisible, PropSinkVisibility, PropLiveness, PropDeterminism}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}

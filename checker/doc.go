@@ -66,6 +66,11 @@
 //	failure-accounting      Reference.Policy.TolerableFailures             unknown: no limit
 //	                        abort reasons it can classify                  unknown: reason not classified
 //	                        a counted failure or such a failover           unexercised: none
+//	no-trigger-in-failover  job.failover                                   unexercised: no failover
+//	                        task.restore before it (the job's tasks)       unknown: no end of a failover
+//	no-pending-across-      job.failover                                   unexercised: no failover
+//	  failover
+//	no-trigger-after-finish every task's last lifecycle event task.finish  unexercised: never finished
 //	durable-before-visible  checkpoint.complete (or recover of one)        unknown: nothing durable
 //	                        checkpoint.persist before each completion      unknown: completion without persist
 //	sink-visibility         sink.read                                      unknown: no reader to judge
@@ -181,6 +186,16 @@
 // and so is a checkpoint triggered after the count passed it with no failover in between.
 // The rule exists because a miscount either restarts a healthy job or lets a job whose
 // checkpoints all fail run on without any, its recovery point falling ever further behind.
+//
+// no-trigger-in-failover, no-pending-across-failover, no-trigger-after-finish. Checkpoints are
+// triggered only while the job runs. A failover lasts from job.failover until every job task
+// (one seen to restore before it) has traced task.restore again; a checkpoint.trigger in
+// between asks tasks that are being replaced for a snapshot (FLINK-13969). At job.failover
+// no checkpoint triggered by that coordinator incarnation may still be pending: it would
+// live on out of a dead job's snapshots. Once every job task's last lifecycle event is
+// task.finish the job is over, its final checkpoint behind it, and nothing may be triggered;
+// a restore makes it run again. A coordinator.crash ends a failover and drops what was
+// pending, since its successor starts both anew.
 //
 // durable-before-visible. No completion becomes visible before it is durable, and failover
 // never forgets one. A notify.complete for n must follow checkpoint.complete n; a sink.commit

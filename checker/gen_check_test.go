@@ -36,6 +36,9 @@ func falseVerdict(events []trace.Event, report Report) string {
 			!has(func(e *trace.Event) bool { return e.Kind == trace.KindTaskRestore && e.CP > 0 }):
 		case res.Verdict == VerdictUnexercised && res.Property == PropFailureAccounting &&
 			!has(func(e *trace.Event) bool { return e.Kind == trace.KindCheckpointAbort && failureCounts[e.Reason] }):
+		case res.Verdict == VerdictUnexercised && (res.Property == PropNoTriggerInFailover || res.Property == PropNoPendingAcrossFailover) &&
+			!has(func(e *trace.Event) bool { return e.Kind == trace.KindJobFailover }):
+		case res.Verdict == VerdictUnexercised && res.Property == PropNoTriggerAfterFinish:
 		case res.Verdict == VerdictUnknown && res.Property == PropSinkVisibility &&
 			!has(func(e *trace.Event) bool { return e.Kind == trace.KindSinkRead }):
 		default:

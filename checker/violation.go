@@ -28,6 +28,12 @@ const (
 	// PropFailureAccounting: the job fails over exactly when its checkpoint failures in a
 	// row exceed the tolerable limit.
 	PropFailureAccounting Property = "failure-accounting"
+	// PropNoTriggerInFailover: no checkpoint is triggered between a failover and the restart.
+	PropNoTriggerInFailover Property = "no-trigger-in-failover"
+	// PropNoPendingAcrossFailover: no checkpoint is still pending when the job fails over.
+	PropNoPendingAcrossFailover Property = "no-pending-across-failover"
+	// PropNoTriggerAfterFinish: no checkpoint is triggered once the job has finished.
+	PropNoTriggerAfterFinish Property = "no-trigger-after-finish"
 )
 
 // AllProperties lists every property in the order Check runs and reports them.
@@ -40,6 +46,9 @@ var AllProperties = []Property{
 	PropListenerContract,
 	PropCheckpointOutcome,
 	PropFailureAccounting,
+	PropNoTriggerInFailover,
+	PropNoPendingAcrossFailover,
+	PropNoTriggerAfterFinish,
 	PropDurableVisible,
 	PropSinkVisibility,
 	PropLiveness,

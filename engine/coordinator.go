@@ -54,9 +54,12 @@ type coordinator struct {
 
 	tick deadlineTimer
 
-	// Failover: restarting is set between a failover plan and JobRestarted; restartAgain
-	// remembers a failure of the new attempt reported meanwhile.
+	// Failover: restarting is set between a failover plan and JobRestarted, which comes
+	// once every task of the new attempt runs again (starting counts those still to
+	// report, once the attempt is deployed); restartAgain remembers a failure of the new
+	// attempt reported meanwhile.
 	restarting   bool
+	starting     int
 	restartAgain bool
 	plan         protocol.FailoverPlan
 	readRetries  int
@@ -160,10 +163,27 @@ func (c *coordinator) taskFailed(attempt int) {
 	}
 	if c.restarting {
 		c.restartAgain = true
+		if c.starting > 0 {
+			// A task of the deployed attempt died before every task ran: the restart
+			// is over, and failed.
+			c.restarted()
+		}
 		return
 	}
 	c.proto.RequestFailover(c.now(), protocol.ReasonTaskFailure)
 	c.handleReady()
+}
+
+// taskRunning counts a task of the deployed attempt that runs; the last one ends the
+// restart.
+func (c *coordinator) taskRunning(attempt int) {
+	if c.proto == nil || c.dead || attempt != c.rt.attempt || !c.restarting || c.starting == 0 {
+		return
+	}
+	c.starting--
+	if c.starting == 0 {
+		c.restarted()
+	}
 }
 
 // handleReady does what the protocol coordinator asks, field by field in the documented
@@ -298,7 +318,13 @@ func (c *coordinator) redeploy() {
 		c.proc.After(c.rt.restartDelay(), c.redeploy)
 		return
 	}
-	c.restarting = false
+	c.starting = len(c.rt.plan.tasks)
+}
+
+// restarted tells the protocol the job runs again (every task of the attempt reported, or
+// one died trying), and fails it over once more if a task of the attempt died meanwhile.
+func (c *coordinator) restarted() {
+	c.restarting, c.starting = false, 0
 	c.proto.JobRestarted(c.now())
 	if c.restartAgain {
 		c.restartAgain = false

@@ -112,7 +112,10 @@
 // cancels every task, waits Config.RestartDelay, and deploys a new attempt in which every
 // task restores its state, source offsets, channel counters and channel state from that
 // checkpoint (a finished task is restored finished), and a 2PC sink recommits. If a host is
-// down the deployment is retried. Exhausting the tolerable checkpoint failures makes the
+// down the deployment is retried. The failover ends (protocol JobRestarted, so periodic
+// checkpoints resume) only when every task of the new attempt reports that it has restored
+// and runs, as Flink triggers no checkpoint while a task is not running; a task of the
+// attempt that dies first ends it at once, with another failover. Exhausting the tolerable checkpoint failures makes the
 // protocol ask for the same failover. A coordinator crash loses nothing durable: the next
 // incarnation (StartCoordinator, called by the cluster manager, or by simenv when the
 // coordinator's host restarts) reads the counter and the completed store, continues ids

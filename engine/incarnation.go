@@ -14,6 +14,8 @@ type coordinatorProcess interface {
 	begin(first bool)
 	// taskFailed is the failure detector's report that a task of attempt died.
 	taskFailed(attempt int)
+	// taskRunning is a task of attempt reporting that it has restored and runs.
+	taskRunning(attempt int)
 	// jobDone says every task of the finished job has exited.
 	jobDone()
 }

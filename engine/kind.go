@@ -144,7 +144,10 @@ type kindCoordinator struct {
 func (c *kindCoordinator) Receive(from string, msg any) { c.logic.Receive(from, msg) }
 func (c *kindCoordinator) begin(first bool)             { c.logic.Begin(first) }
 func (c *kindCoordinator) taskFailed(attempt int)       { c.logic.TaskFailed(attempt) }
-func (c *kindCoordinator) jobDone()                     { c.logic.JobDone() }
+
+// taskRunning: a job kind's coordinator restarts its job its own way and needs no report.
+func (c *kindCoordinator) taskRunning(int) {}
+func (c *kindCoordinator) jobDone()        { c.logic.JobDone() }
 
 // CoordinatorHost is what the engine offers a KindCoordinator: its process, the trace, the
 // configuration, and the cluster's services (deploying and cancelling the tasks of an

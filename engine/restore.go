@@ -127,6 +127,7 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 	t.trace(trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: d.cp,
 		Attrs: []trace.Attr{{Key: trace.AttrState, Value: Digest(live.encode(t.rt.plan.catalog))}}})
 	t.phase = phaseRunning
+	t.rt.taskRunning(t)
 	// Records an unaligned barrier overtook in the output queue go out first, ahead of
 	// anything the task produces from now on.
 	for out, recs := range d.output {

@@ -198,6 +198,18 @@ func (rt *Runtime) cancelTasks() {
 	}
 }
 
+// taskRunning tells the coordinator that t has restored and runs, as a task's state update
+// reaches Flink's scheduler: the coordinator ends a failover only when every task of the
+// new attempt has, so that it triggers no checkpoint of tasks that are still restoring.
+func (rt *Runtime) taskRunning(t *task) {
+	attempt := t.attempt
+	c := rt.currentCoordinator()
+	if c == nil || !c.incarnation().running() {
+		return
+	}
+	c.incarnation().proc.After(0, func() { c.taskRunning(attempt) })
+}
+
 // taskFailed reports a dead task to the coordinator after the failure-detection delay.
 func (rt *Runtime) taskFailed(t *task, reason string) {
 	attempt := t.attempt

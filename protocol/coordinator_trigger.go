@@ -148,6 +148,10 @@ func (c *coordinatorState) counterPersisted(now Time, value CheckpointID, err er
 		switch {
 		case err != nil:
 			c.abort(now, p, ReasonTriggerFailed, "")
+		case c.jobFinished:
+			// Reserved before the completion that showed every task done: there is
+			// nothing left for it to record, so it is never triggered.
+			c.abort(now, p, ReasonJobFinished, "")
 		case p.kind == KindSavepoint && c.slotsInUse() >= c.cfg.MaxConcurrent:
 			p.phase = phaseQueued
 			p.deadline = NoDeadline

@@ -71,8 +71,16 @@ func TestArtifactVersion2Reads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.TraceHash != a.TraceHash || res.Verdict != a.Verdict || !slices.Equal(res.Violations, a.Violations) {
-		t.Errorf("replay: %s %s %v, the artifact %s %s %v", res.TraceHash, res.Verdict, res.Violations, a.TraceHash, a.Verdict, a.Violations)
+	// The engine changed since (a failover now waits for every task to run again), so the
+	// trace is not the recorded one; the verdict and the properties violated are.
+	props := func(vs []checker.Violation) (out []checker.Property) {
+		for _, v := range vs {
+			out = append(out, v.Property)
+		}
+		return out
+	}
+	if res.Verdict != a.Verdict || !slices.Equal(props(res.Violations), props(a.Violations)) {
+		t.Errorf("replay: %s %v, the artifact %s %v", res.Verdict, res.Violations, a.Verdict, a.Violations)
 	}
 }
 

@@ -141,11 +141,11 @@ func TestPropertiesToCheck(t *testing.T) {
 		name string
 		want []checker.Property
 	}{
-		{StandardName, []checker.Property{checker.PropWellFormed, checker.PropExactlyOnce, checker.PropAtLeastOnce, checker.PropConsistentCut, checker.PropRestoreFidelity, checker.PropListenerContract, checker.PropCheckpointOutcome, checker.PropDurableVisible, checker.PropSinkVisibility, checker.PropLiveness}},
-		{"at-least-once-fan-in", []checker.Property{checker.PropWellFormed, checker.PropAtLeastOnce, checker.PropRestoreFidelity, checker.PropListenerContract, checker.PropCheckpointOutcome, checker.PropDurableVisible, checker.PropLiveness}},
+		{StandardName, []checker.Property{checker.PropWellFormed, checker.PropExactlyOnce, checker.PropAtLeastOnce, checker.PropConsistentCut, checker.PropRestoreFidelity, checker.PropListenerContract, checker.PropCheckpointOutcome, checker.PropFailureAccounting, checker.PropNoTriggerInFailover, checker.PropNoPendingAcrossFailover, checker.PropNoTriggerAfterFinish, checker.PropDurableVisible, checker.PropSinkVisibility, checker.PropLiveness}},
+		{"at-least-once-fan-in", []checker.Property{checker.PropWellFormed, checker.PropAtLeastOnce, checker.PropRestoreFidelity, checker.PropListenerContract, checker.PropCheckpointOutcome, checker.PropFailureAccounting, checker.PropNoTriggerInFailover, checker.PropNoPendingAcrossFailover, checker.PropNoTriggerAfterFinish, checker.PropDurableVisible, checker.PropLiveness}},
 		{"chandy-lamport-ring", []checker.Property{checker.PropWellFormed, checker.PropConsistentCut, checker.PropRestoreFidelity, checker.PropCheckpointOutcome, checker.PropLiveness}},
 		// Exactly-once is not what an at-least-once sink promises, but the control asks for it.
-		{"control-at-least-once-sink", []checker.Property{checker.PropWellFormed, checker.PropExactlyOnce, checker.PropAtLeastOnce, checker.PropConsistentCut, checker.PropRestoreFidelity, checker.PropListenerContract, checker.PropCheckpointOutcome, checker.PropDurableVisible, checker.PropLiveness}},
+		{"control-at-least-once-sink", []checker.Property{checker.PropWellFormed, checker.PropExactlyOnce, checker.PropAtLeastOnce, checker.PropConsistentCut, checker.PropRestoreFidelity, checker.PropListenerContract, checker.PropCheckpointOutcome, checker.PropFailureAccounting, checker.PropNoTriggerInFailover, checker.PropNoPendingAcrossFailover, checker.PropNoTriggerAfterFinish, checker.PropDurableVisible, checker.PropLiveness}},
 	} {
 		s, err := Lookup(tc.name)
 		if err != nil {

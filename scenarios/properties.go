@@ -35,8 +35,9 @@ func Promises(s *Scenario) []checker.Property {
 // mode but at-least-once promises consistent snapshots (an at-least-once barrier never
 // blocks, so a snapshot may reflect records sent after the sender's: that is where its
 // duplicates come from). The checkpoint modes also promise the listener contract and
-// durable completion before visibility, and that the job fails over exactly when its
-// checkpoint failures exceed the tolerable limit. Output is never lost by any sink; it is exact only
+// durable completion before visibility, that the job fails over exactly when its
+// checkpoint failures exceed the tolerable limit, and that checkpoints are triggered only
+// while the job runs: none during a failover, none pending across one, none after the end. Output is never lost by any sink; it is exact only
 // when the mode aligns (or stores channel state) and the sink commits transactionally or
 // idempotently; transactional sinks also promise that readers see only committed, growing
 // output.
@@ -48,7 +49,8 @@ func defaultPromises(s *Scenario) []checker.Property {
 	if s.Mode == ModeChandyLamport {
 		return props
 	}
-	props = append(props, checker.PropListenerContract, checker.PropDurableVisible, checker.PropFailureAccounting)
+	props = append(props, checker.PropListenerContract, checker.PropDurableVisible, checker.PropFailureAccounting,
+		checker.PropNoTriggerInFailover, checker.PropNoPendingAcrossFailover, checker.PropNoTriggerAfterFinish)
 	if s.Sink == nil {
 		return props
 	}

@@ -1,0 +1,106 @@
+package checker
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// A failover runs from job.failover until every task of the job has restored again: the job
+// tasks are those the trace saw restore before it (each incarnation of a task starts with
+// task.restore). Two rules hold the coordinator to it, as Flink's does (FLINK-13969 and
+// FLINK-13256 are about breaking them).
+
+// NoTriggerInFailover checks that no checkpoint is triggered while the job fails over: a
+// checkpoint.trigger after a job.failover and before every job task traced task.restore again
+// is a violation, since the tasks it asks for a snapshot are being replaced. A
+// coordinator.crash ends the failover early (its successor fails the job over anew), and a
+// trace that ends mid-failover leaves it open. Without a failover the verdict is unexercised;
+// with failovers but no task ever seen to restore (nothing to tell when one ends), unknown.
+func NoTriggerInFailover(events []trace.Event) Result {
+	var violations []Violation
+	tasks := map[string]bool{}   // job tasks: seen to restore
+	waiting := map[string]bool{} // tasks still to restore in the current failover
+	var failover *trace.Event
+	failovers, judged := 0, 0
+	for i := range events {
+		e := &events[i]
+		switch e.Kind {
+		case trace.KindJobFailover:
+			failovers++
+			if len(tasks) > 0 {
+				judged++
+				failover = e
+				maps.Copy(waiting, tasks)
+			}
+		case trace.KindTaskRestore:
+			tasks[e.Task] = true
+			delete(waiting, e.Task)
+			if len(waiting) == 0 {
+				failover = nil
+			}
+		case trace.KindCoordinatorCrash:
+			failover = nil
+			clear(waiting)
+		case trace.KindCheckpointTrigger:
+			if failover != nil {
+				still := slices.Sorted(maps.Keys(waiting))
+				violations = append(violations, violationAt(PropNoTriggerInFailover, e,
+					"checkpoint %d triggered during the failover of seq %d, before %s restored", e.CP, failover.Seq, listSome(still)))
+			}
+		}
+	}
+	switch {
+	case failovers == 0:
+		return unexercisedResult(PropNoTriggerInFailover, "no job.failover in the trace")
+	case judged == 0:
+		return unknownResult(PropNoTriggerInFailover, "no task.restore before any job.failover: nothing tells when a failover ends")
+	}
+	return newResult(PropNoTriggerInFailover, violations)
+}
+
+// NoPendingAcrossFailover checks that a failover leaves no checkpoint pending: every
+// checkpoint triggered by the coordinator incarnation that fails the job over has completed
+// or aborted by its job.failover, since the tasks that would acknowledge it are being
+// replaced and a checkpoint that lived on would complete, or expire, out of a dead job's
+// snapshots. A coordinator.crash drops what its incarnation had pending (checkpoint-outcome
+// says so). Without a failover the verdict is unexercised.
+func NoPendingAcrossFailover(events []trace.Event) Result {
+	var violations []Violation
+	pending := map[uint64]*trace.Event{}
+	failovers := 0
+	for i := range events {
+		e := &events[i]
+		switch e.Kind {
+		case trace.KindCheckpointTrigger:
+			pending[e.CP] = e
+		case trace.KindCheckpointComplete, trace.KindCheckpointAbort:
+			delete(pending, e.CP)
+		case trace.KindCoordinatorCrash:
+			clear(pending)
+		case trace.KindJobFailover:
+			failovers++
+			for _, cp := range slices.Sorted(maps.Keys(pending)) {
+				v := violationAt(PropNoPendingAcrossFailover, e,
+					"checkpoint %d, triggered at seq %d, neither completed nor aborted when the job failed over", cp, pending[cp].Seq)
+				v.CP = cp
+				violations = append(violations, v)
+			}
+			clear(pending)
+		}
+	}
+	if failovers == 0 {
+		return unexercisedResult(PropNoPendingAcrossFailover, "no job.failover in the trace")
+	}
+	return newResult(PropNoPendingAcrossFailover, violations)
+}
+
+// listSome names up to three items and how many more.
+func listSome(items []string) string {
+	if len(items) <= 3 {
+		return fmt.Sprint(items)
+	}
+	return fmt.Sprintf("%v and %d more", items[:3], len(items)-3)
+}

@@ -1,0 +1,85 @@
+package checker
+
+import "testing"
+
+// The failover and finish rules, each with the bug it exists for (FLINK-13969: a trigger
+// racing a failover; a checkpoint left pending across one; a trigger of a finished job).
+
+func TestNoTriggerInFailover(t *testing.T) {
+	b := newTB()
+	b.restore("a", 0)
+	b.restore("b", 0)
+	b.trigger(1)
+	b.complete(1)
+	b.failover(1, "task-failure")
+	b.restore("a", 1)
+	early := b.trigger(2) // b still restoring
+	b.restore("b", 1)
+	b.trigger(3)
+	wantFirst(t, NoTriggerInFailover(b.events), early, "checkpoint 2 triggered during the failover of seq 4, before [b] restored")
+
+	ok := newTB()
+	ok.restore("a", 0)
+	ok.failover(0, "task-failure")
+	ok.coordCrash() // ends the failover: the next incarnation fails over anew
+	ok.trigger(1)
+	ok.failover(0, "coordinator-recovery")
+	ok.restore("a", 0)
+	ok.trigger(2)
+	wantPass(t, NoTriggerInFailover(ok.events))
+
+	none := newTB()
+	none.trigger(1)
+	if res := NoTriggerInFailover(none.events); res.Verdict != VerdictUnexercised {
+		t.Errorf("no failover: %s", res)
+	}
+	blind := newTB()
+	blind.failover(0, "task-failure")
+	blind.trigger(1)
+	wantUnknown(t, NoTriggerInFailover(blind.events), "nothing tells when a failover ends")
+}
+
+func TestNoPendingAcrossFailover(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.complete(1)
+	b.trigger(2)
+	b.trigger(3)
+	b.abortFor(3, "failover")
+	at := b.failover(1, "task-failure")
+	wantFirst(t, NoPendingAcrossFailover(b.events), at, "checkpoint 2, triggered at seq 2, neither completed nor aborted")
+
+	ok := newTB()
+	ok.trigger(1)
+	ok.coordCrash() // drops what its incarnation had pending
+	ok.recover(0)
+	ok.failover(0, "coordinator-recovery")
+	wantPass(t, NoPendingAcrossFailover(ok.events))
+}
+
+func TestNoTriggerAfterFinish(t *testing.T) {
+	b := newTB()
+	b.restore("a", 0)
+	b.restore("b", 0)
+	b.trigger(1)
+	b.finish("a")
+	b.trigger(2) // b still runs: the final checkpoint
+	b.complete(2)
+	b.finish("b")
+	late := b.trigger(3)
+	wantFirst(t, NoTriggerAfterFinish(b.events), late, "checkpoint 3 triggered after the job finished")
+
+	again := newTB()
+	again.restore("a", 0)
+	again.finish("a")
+	again.restore("a", 0) // the finished job failed over: it runs again
+	again.trigger(1)
+	wantPass(t, NoTriggerAfterFinish(again.events))
+
+	running := newTB()
+	running.restore("a", 0)
+	running.trigger(1)
+	if res := NoTriggerAfterFinish(running.events); res.Verdict != VerdictUnexercised {
+		t.Errorf("a job that never finished: %s", res)
+	}
+}
