@@ -60,9 +60,9 @@ const DefaultMaxViolations = 50
 // on the duplicates that guarantee allows): with exactly-once promised, or nothing, both
 // output properties are judged, and the two verdicts together tell a loss from a duplicate.
 // A property whose reference data is missing is judged all the same, and is unknown; only
-// the properties that judge the job against a setting of its policy (failure-accounting and
-// the tolerable limit) are left out of that default when the reference does not give the
-// setting, so that a reference written before they existed judges what it did then.
+// the properties that judge the job against a setting of its policy or a bound of their
+// own (failure-accounting, recovery-bound, alignment-timeout, abort-reach) are left out of
+// that default when the reference does not give it, so that a reference written before they existed judges what it did then.
 func DefaultProperties(ref Reference) []Property {
 	var props []Property
 	for _, p := range AllProperties {
@@ -76,6 +76,12 @@ func DefaultProperties(ref Reference) []Property {
 			chosen = slices.Contains(ref.Promises, p)
 		case p == PropFailureAccounting:
 			chosen = ref.Policy.TolerableFailures != nil
+		case p == PropRecoveryBound:
+			chosen = ref.Liveness.RecoveryMaxNanos > 0
+		case p == PropAlignmentTimeout:
+			chosen = ref.Policy.AlignmentTimeoutNanos > 0 && ref.Liveness.SwitchMaxNanos > 0
+		case p == PropAbortReach:
+			chosen = ref.Liveness.AbortReachMaxNanos > 0
 		default:
 			chosen = p != PropExactlyOnce || ref.Guarantee != GuaranteeAtLeastOnce
 		}
@@ -127,6 +133,12 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 			res = NoPendingAcrossFailover(events)
 		case PropNoTriggerAfterFinish:
 			res = NoTriggerAfterFinish(events)
+		case PropRecoveryBound:
+			res = RecoveryBound(events, ref)
+		case PropAlignmentTimeout:
+			res = AlignmentTimeout(events, ref)
+		case PropAbortReach:
+			res = AbortReach(events, ref)
 		case PropDurableVisible:
 			res = DurableBeforeVisible(events, search(opts.StoreHistoryPicture))
 		case PropSinkVisibility:

@@ -17,7 +17,10 @@ func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	// Promising nothing in particular, a reference is judged by every property: both output
 	// properties tell a loss from a duplicate, and determinism is unknown without a hash.
 	// The properties that judge a policy setting need it given.
-	withPolicy := Reference{Policy: Policy{TolerableFailures: Tolerating(0)}}
+	withPolicy := Reference{
+		Policy:   Policy{TolerableFailures: Tolerating(0), AlignmentTimeoutNanos: 1},
+		Liveness: LivenessBounds{RecoveryMaxNanos: 1, SwitchMaxNanos: 1, AbortReachMaxNanos: 1},
+	}
 	if got := DefaultProperties(withPolicy); !slices.Equal(got, AllProperties) {
 		t.Fatalf("without promises or a guarantee: got %v, want every property", got)
 	}

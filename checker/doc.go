@@ -71,6 +71,13 @@
 //	no-pending-across-      job.failover                                   unexercised: no failover
 //	  failover
 //	no-trigger-after-finish every task's last lifecycle event task.finish  unexercised: never finished
+//	recovery-bound          Liveness.RecoveryMaxNanos                      unknown: no bound
+//	                        a job.failover with no fault before deadline   unexercised: none judged
+//	alignment-timeout       Policy.AlignmentTimeoutNanos, SwitchMaxNanos   unknown: no timeout or bound
+//	                        barrier.recv at a sending task, no fault        unexercised: none judged
+//	abort-reach             Liveness.AbortReachMaxNanos                    unknown: no bound
+//	                        a checkpoint.abort (not failover) of one that  unexercised: none judged
+//	                          tasks took part in, no fault
 //	durable-before-visible  checkpoint.complete (or recover of one)        unknown: nothing durable
 //	                        checkpoint.persist before each completion      unknown: completion without persist
 //	sink-visibility         sink.read                                      unknown: no reader to judge
@@ -196,6 +203,19 @@
 // task.finish the job is over, its final checkpoint behind it, and nothing may be triggered;
 // a restore makes it run again. A coordinator.crash ends a failover and drops what was
 // pending, since its successor starts both anew.
+//
+// recovery-bound, alignment-timeout, abort-reach. Bounds on what must happen in time while no
+// fault is in force; liveness judges only after the heal, these judge the fault phase too,
+// wherever no fault event (a windowed fault from its event to its end) falls between the
+// cause and its deadline. After a job.failover a checkpoint completes (or the job finishes)
+// within Liveness.RecoveryMaxNanos. A task aligning with Policy.AlignmentTimeoutNanos forwards
+// the barrier within the timeout plus Liveness.SwitchMaxNanos of receiving its first one: it
+// forwards it when it snapshots, so a later barrier.send means it never switched to
+// unaligned (tasks that send nothing are not judged: nothing in the trace says when they
+// switched). When the coordinator aborts a checkpoint (not for a failover), every live task
+// that traced a barrier, snapshot, ack or decline for it gets notify.abort, or a newer
+// completion, within Liveness.AbortReachMaxNanos. A missed deadline is pinned to the first
+// event after it.
 //
 // durable-before-visible. No completion becomes visible before it is durable, and failover
 // never forgets one. A notify.complete for n must follow checkpoint.complete n; a sink.commit

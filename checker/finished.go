@@ -9,33 +9,20 @@ import "github.com/ckptsim/ckptsim/trace"
 // finished job the verdict is unexercised.
 func NoTriggerAfterFinish(events []trace.Event) Result {
 	var violations []Violation
-	last := map[string]string{} // task -> its last lifecycle event kind
-	running := 0                // tasks whose last lifecycle event is not task.finish
+	jobs := newLifecycle()
 	var finishedAt *trace.Event
-	finished := false
 	for i := range events {
 		e := &events[i]
-		switch e.Kind {
-		case trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish:
-			before, seen := last[e.Task]
-			if seen && before != trace.KindTaskFinish {
-				running--
-			}
-			last[e.Task] = e.Kind
-			if e.Kind != trace.KindTaskFinish {
-				running++
-				finishedAt = nil
-			} else if running == 0 {
-				finishedAt, finished = e, true
-			}
-		case trace.KindCheckpointTrigger:
-			if finishedAt != nil {
-				violations = append(violations, violationAt(PropNoTriggerAfterFinish, e,
-					"checkpoint %d triggered after the job finished (every task traced task.finish, the last at seq %d)", e.CP, finishedAt.Seq))
-			}
+		jobs.observe(e)
+		switch {
+		case e.Kind == trace.KindTaskFinish && jobs.allFinished():
+			finishedAt = e
+		case e.Kind == trace.KindCheckpointTrigger && jobs.allFinished():
+			violations = append(violations, violationAt(PropNoTriggerAfterFinish, e,
+				"checkpoint %d triggered after the job finished (every task traced task.finish, the last at seq %d)", e.CP, finishedAt.Seq))
 		}
 	}
-	if !finished {
+	if finishedAt == nil {
 		return unexercisedResult(PropNoTriggerAfterFinish, "the job never finished in the trace")
 	}
 	return newResult(PropNoTriggerAfterFinish, violations)

@@ -34,6 +34,12 @@ const (
 	PropNoPendingAcrossFailover Property = "no-pending-across-failover"
 	// PropNoTriggerAfterFinish: no checkpoint is triggered once the job has finished.
 	PropNoTriggerAfterFinish Property = "no-trigger-after-finish"
+	// PropRecoveryBound: after every failover a checkpoint completes within a bound.
+	PropRecoveryBound Property = "recovery-bound"
+	// PropAlignmentTimeout: a task aligning with a timeout switches to unaligned in time.
+	PropAlignmentTimeout Property = "alignment-timeout"
+	// PropAbortReach: an aborted checkpoint's tasks are told within a bound.
+	PropAbortReach Property = "abort-reach"
 )
 
 // AllProperties lists every property in the order Check runs and reports them.
@@ -49,6 +55,9 @@ var AllProperties = []Property{
 	PropNoTriggerInFailover,
 	PropNoPendingAcrossFailover,
 	PropNoTriggerAfterFinish,
+	PropRecoveryBound,
+	PropAlignmentTimeout,
+	PropAbortReach,
 	PropDurableVisible,
 	PropSinkVisibility,
 	PropLiveness,

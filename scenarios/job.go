@@ -181,6 +181,21 @@ func notifyMaxNanos(s *Scenario) int64 {
 	return max(s.Limits.LivenessBound.Nanos()/2, s.Checkpoint.Timeout.Nanos()+notifyDeliveryNanos)
 }
 
+// recoveryMaxNanos is how long after a failover some checkpoint must have completed when no
+// fault holds the restart up: the restart delay, the wait for the first trigger (its jitter
+// is at most Interval, and MinPause may add to it), and a checkpoint that expires (Timeout)
+// before the next one (another Interval) completes, with room for restores and delivery.
+// Without periodic checkpoints none is owed, so the bound is zero and nothing judged. It is
+// never above the liveness bound.
+func recoveryMaxNanos(s *Scenario, cfg *engine.Config) int64 {
+	c := cfg.Checkpoint
+	if c.Interval <= 0 {
+		return 0
+	}
+	bound := cfg.RestartDelay + 2*(c.Interval+c.MinPause) + c.Timeout + 2*time.Duration(notifyDeliveryNanos)
+	return min(bound.Nanoseconds(), s.Limits.LivenessBound.Nanos())
+}
+
 // reference computes what a correct run of the job must produce and the bounds its
 // liveness is judged by, as the checkers want it.
 func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
@@ -189,6 +204,9 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 			CheckpointAfterHealNanos: s.Limits.LivenessBound.Nanos(),
 			AlignmentMaxNanos:        s.Limits.LivenessBound.Nanos() / 2,
 			NotifyMaxNanos:           notifyMaxNanos(s),
+			RecoveryMaxNanos:         recoveryMaxNanos(s, cfg),
+			// An abort goes out at once, and is re-sent like a completion.
+			AbortReachMaxNanos: notifyMaxNanos(s),
 			// Every source is bounded, so every task must finish.
 			FinishTasks: cfg.Graph.Tasks(),
 		},
@@ -196,6 +214,9 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 	ref.Policy.TolerableFailures = checker.Tolerating(cfg.Checkpoint.TolerableFailures)
 	if cfg.Checkpoint.Mode == protocol.ModeAlignedWithTimeout {
 		ref.Policy.AlignmentTimeoutNanos = cfg.Checkpoint.AlignmentTimeout.Nanoseconds()
+		// The switch is a timer at the task: once it fires the barrier goes out at once, so
+		// the timeout again is room enough for a task busy with a buffer meanwhile.
+		ref.Liveness.SwitchMaxNanos = cfg.Checkpoint.AlignmentTimeout.Nanoseconds()
 	}
 	if s.Mode == ModeChandyLamport {
 		// A token workload conserves its total even when that is zero tokens.

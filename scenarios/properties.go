@@ -37,7 +37,9 @@ func Promises(s *Scenario) []checker.Property {
 // duplicates come from). The checkpoint modes also promise the listener contract and
 // durable completion before visibility, that the job fails over exactly when its
 // checkpoint failures exceed the tolerable limit, and that checkpoints are triggered only
-// while the job runs: none during a failover, none pending across one, none after the end. Output is never lost by any sink; it is exact only
+// while the job runs: none during a failover, none pending across one, none after the end;
+// that a failover recovers, and an abort reaches its tasks, within bounds while no fault
+// holds them up; and, aligning with a timeout, that a task switches to unaligned in time. Output is never lost by any sink; it is exact only
 // when the mode aligns (or stores channel state) and the sink commits transactionally or
 // idempotently; transactional sinks also promise that readers see only committed, growing
 // output.
@@ -50,7 +52,11 @@ func defaultPromises(s *Scenario) []checker.Property {
 		return props
 	}
 	props = append(props, checker.PropListenerContract, checker.PropDurableVisible, checker.PropFailureAccounting,
-		checker.PropNoTriggerInFailover, checker.PropNoPendingAcrossFailover, checker.PropNoTriggerAfterFinish)
+		checker.PropNoTriggerInFailover, checker.PropNoPendingAcrossFailover, checker.PropNoTriggerAfterFinish,
+		checker.PropRecoveryBound, checker.PropAbortReach)
+	if s.Mode == ModeAlignedWithTimeout {
+		props = append(props, checker.PropAlignmentTimeout)
+	}
 	if s.Sink == nil {
 		return props
 	}

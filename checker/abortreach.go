@@ -1,0 +1,106 @@
+package checker
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// AbortReach checks that an abort reaches the tasks: when the coordinator aborts checkpoint n
+// (checkpoint.abort, for any reason but a failover, whose tasks are replaced anyway), every
+// live task that took part in n (it traced a barrier, a snapshot, an ack or a decline for n)
+// hears of it within Reference.Liveness.AbortReachMaxNanos: notify.abort for n, or a
+// completion notification of a newer checkpoint, which supersedes it. A task that crashes,
+// restores or finishes meanwhile, a job.failover and a coordinator.crash end what it owes. A
+// task left waiting for a barrier that will never come, or holding state for a checkpoint
+// that is gone, is what the rule exists against: Flink's tasks rely on the abort (and on the
+// cancel markers it starts) to stop aligning. An abort is judged only when no fault was in
+// force until its deadline and the trace reaches it. Without the bound the verdict is
+// unknown; with no abort judged, unexercised.
+func AbortReach(events []trace.Event, ref Reference) Result {
+	bound := ref.Liveness.AbortReachMaxNanos
+	if bound <= 0 {
+		return unknownResult(PropAbortReach, "the reference gives no bound on abort notifications (liveness.abort_reach_max_ns)")
+	}
+	faults := faultSpansOf(events)
+	jobs := newLifecycle()
+	took := map[uint64]map[string]bool{} // checkpoint -> tasks that took part
+	type owed struct {
+		abort *trace.Event
+		tasks map[string]bool
+	}
+	var open []*owed
+	var violations []Violation
+	judged, excused := 0, 0
+	for i := range events {
+		e := &events[i]
+		for j := 0; j < len(open); j++ {
+			o := open[j]
+			if e.T <= o.abort.T+bound {
+				continue
+			}
+			for _, task := range slices.Sorted(maps.Keys(o.tasks)) {
+				violations = append(violations, Violation{
+					Property: PropAbortReach,
+					Message: oneLine(fmt.Sprintf("%s, which took part in checkpoint %d, was not told of its abort at seq %d (%s) within %dns",
+						task, o.abort.CP, o.abort.Seq, o.abort.Reason, bound)),
+					Seq: e.Seq, T: e.T, Task: task, CP: o.abort.CP,
+				})
+			}
+			open = slices.Delete(open, j, j+1)
+			j--
+		}
+		jobs.observe(e)
+		switch e.Kind {
+		case trace.KindBarrierRecv, trace.KindBarrierSend, trace.KindSnapshotTaken, trace.KindSnapshotAck, trace.KindSnapshotDecline:
+			if took[e.CP] == nil {
+				took[e.CP] = map[string]bool{}
+			}
+			took[e.CP][e.Task] = true
+		case trace.KindCheckpointAbort:
+			if e.Reason == "failover" || len(took[e.CP]) == 0 {
+				continue
+			}
+			if !faults.quiet(e.T, e.T+bound) {
+				excused++
+				continue
+			}
+			live := maps.Clone(took[e.CP])
+			maps.DeleteFunc(live, func(task string, _ bool) bool { return !jobs.live(task) })
+			if len(live) == 0 {
+				continue
+			}
+			judged++
+			open = append(open, &owed{abort: e, tasks: live})
+		case trace.KindNotifyAbort:
+			for _, o := range open {
+				if o.abort.CP == e.CP {
+					delete(o.tasks, e.Task)
+				}
+			}
+		case trace.KindNotifyComplete:
+			for _, o := range open {
+				if e.CP > o.abort.CP {
+					delete(o.tasks, e.Task)
+				}
+			}
+		case trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish:
+			for _, o := range open {
+				delete(o.tasks, e.Task)
+			}
+		case trace.KindJobFailover, trace.KindCoordinatorCrash:
+			open = nil
+		}
+		open = slices.DeleteFunc(open, func(o *owed) bool { return len(o.tasks) == 0 })
+	}
+	res := newResult(PropAbortReach, violations)
+	if excused > 0 {
+		res.Note = fmt.Sprintf("%d abort(s) with a fault in force before the deadline: not judged", excused)
+	}
+	if res.Verdict == VerdictPass && judged == 0 {
+		return unexercisedResult(PropAbortReach, "no abort judged: "+cmpOrNote(res.Note, "no checkpoint that tasks took part in was aborted"))
+	}
+	return res
+}

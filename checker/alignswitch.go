@@ -1,0 +1,116 @@
+package checker
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// AlignmentTimeout checks that a job aligning with a timeout (Reference.Policy
+// AlignmentTimeoutNanos) switches to unaligned in time: a task that received the first
+// barrier of a checkpoint (not a savepoint: savepoints always align) snapshots or forwards
+// the barrier within the alignment timeout plus Reference.Liveness.SwitchMaxNanos: an
+// aligned snapshot is traced (snapshot.taken) when the alignment completes, and a task that
+// switches sends the barrier ahead of its output at once (barrier.send; its unaligned
+// snapshot is traced only when its channel state is sealed), unless the checkpoint ends
+// for it first (it declines it, is told it aborted, the coordinator ends it, a newer barrier
+// comes) or the task stops (crash, restore, finish). A task that still holds
+// the barrier past that deadline never switched: the timer watched another checkpoint
+// (FLINK-22596), or none. Only tasks that send (seen tracing record.send or barrier.send)
+// are judged: nothing in the trace says when a task without outputs switched. An alignment is
+// judged only when no fault was in force until its deadline and the trace reaches it. Without
+// the timeout (a job without one) or the bound, the verdict is unknown; with no alignment
+// judged, unexercised.
+func AlignmentTimeout(events []trace.Event, ref Reference) Result {
+	timeout, slack := ref.Policy.AlignmentTimeoutNanos, ref.Liveness.SwitchMaxNanos
+	switch {
+	case timeout <= 0:
+		return unknownResult(PropAlignmentTimeout, "the reference gives no alignment timeout (policy.alignment_timeout_ns): the job does not align with one")
+	case slack <= 0:
+		return unknownResult(PropAlignmentTimeout, "the reference gives no bound on the switch (liveness.switch_max_ns)")
+	}
+	type key struct {
+		task string
+		cp   uint64
+	}
+	faults := faultSpansOf(events)
+	senders := map[string]bool{}
+	for i := range events {
+		if k := events[i].Kind; k == trace.KindRecordSend || k == trace.KindBarrierSend {
+			senders[events[i].Task] = true
+		}
+	}
+	savepoints := map[uint64]bool{}
+	aligning := map[key]*trace.Event{} // first barrier.recv of an alignment being judged
+	seen := map[key]bool{}             // alignments started, so a later barrier starts none
+	var violations []Violation
+	judged, excused := 0, 0
+	endTask := func(task string) {
+		for k := range aligning {
+			if k.task == task {
+				delete(aligning, k)
+			}
+		}
+	}
+	for i := range events {
+		e := &events[i]
+		for _, k := range slices.SortedFunc(maps.Keys(aligning), func(x, y key) int { return int(aligning[x].Seq) - int(aligning[y].Seq) }) {
+			first := aligning[k]
+			if e.T > first.T+timeout+slack {
+				violations = append(violations, Violation{
+					Property: PropAlignmentTimeout,
+					Message: oneLine(fmt.Sprintf("%s has not forwarded checkpoint %d's barrier %dns after the first one came at seq %d (alignment timeout %dns): it never switched to unaligned",
+						k.task, k.cp, e.T-first.T, first.Seq, timeout)),
+					Seq: e.Seq, T: e.T, Task: k.task, CP: k.cp,
+				})
+				delete(aligning, k)
+			}
+		}
+		switch e.Kind {
+		case trace.KindCheckpointTrigger:
+			if isSavepointTrigger(e) {
+				savepoints[e.CP] = true
+			}
+		case trace.KindBarrierRecv:
+			// A newer barrier ends the older alignments at the task: it moved past them.
+			for k := range aligning {
+				if k.task == e.Task && k.cp < e.CP {
+					delete(aligning, k)
+				}
+			}
+			k := key{e.Task, e.CP}
+			if seen[k] || savepoints[e.CP] || !senders[e.Task] {
+				continue
+			}
+			seen[k] = true
+			if !faults.quiet(e.T, e.T+timeout+slack) {
+				excused++
+				continue
+			}
+			aligning[k] = e
+			judged++
+		case trace.KindBarrierSend, trace.KindSnapshotTaken, trace.KindSnapshotDecline, trace.KindNotifyAbort:
+			delete(aligning, key{e.Task, e.CP})
+		case trace.KindCheckpointAbort, trace.KindCheckpointComplete:
+			for k := range aligning {
+				if k.cp == e.CP {
+					delete(aligning, k)
+				}
+			}
+		case trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish:
+			endTask(e.Task)
+		case trace.KindJobFailover, trace.KindCoordinatorCrash:
+			clear(aligning)
+		}
+	}
+	res := newResult(PropAlignmentTimeout, violations)
+	if excused > 0 {
+		res.Note = fmt.Sprintf("%d alignment(s) with a fault in force before the deadline: not judged", excused)
+	}
+	if res.Verdict == VerdictPass && judged == 0 {
+		return unexercisedResult(PropAlignmentTimeout, "no alignment judged: "+cmpOrNote(res.Note, "no barrier received"))
+	}
+	return res
+}

@@ -1,0 +1,109 @@
+package checker
+
+import (
+	"testing"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// The bounded properties judge timing while no fault is in force; each test has a run that
+// breaks the bound, one that keeps it, and one that a fault excuses.
+
+func (b *tb) fault(kind string, pairs ...string) uint64 {
+	return b.add(trace.Event{Kind: trace.KindFault, Fault: kind, Attrs: attrs(pairs...)})
+}
+func (b *tb) barrierSend(task, to string, cp uint64) uint64 {
+	return b.add(trace.Event{Kind: trace.KindBarrierSend, Task: task, To: to, CP: cp})
+}
+func (b *tb) wait(ns int64) { b.t += ns }
+
+func bounds(l LivenessBounds, p Policy) Reference { return Reference{Liveness: l, Policy: p} }
+
+func TestRecoveryBound(t *testing.T) {
+	ref := bounds(LivenessBounds{RecoveryMaxNanos: 1000}, Policy{})
+	b := newTB()
+	b.failover(0, "task-failure")
+	b.restore("a", 0)
+	b.wait(2000)
+	late := b.trigger(1) // the first event past the deadline
+	b.complete(1)
+	wantFirst(t, RecoveryBound(b.events, ref), late, "no checkpoint completed within 1000ns of the failover at seq 0")
+
+	ok := newTB()
+	ok.failover(0, "task-failure")
+	ok.trigger(1)
+	ok.complete(1)
+	ok.wait(5000)
+	ok.trigger(2)
+	wantPass(t, RecoveryBound(ok.events, ref))
+
+	excused := newTB()
+	excused.fault("net.partition", "id=1", "window_ns=500")
+	excused.failover(0, "task-failure")
+	excused.wait(2000)
+	excused.trigger(1)
+	if res := RecoveryBound(excused.events, ref); res.Verdict != VerdictUnexercised {
+		t.Errorf("a partition in force: %s", res)
+	}
+	wantUnknown(t, RecoveryBound(b.events, Reference{}), "no recovery bound")
+}
+
+func TestAlignmentTimeout(t *testing.T) {
+	ref := bounds(LivenessBounds{SwitchMaxNanos: 100}, Policy{AlignmentTimeoutNanos: 500})
+	b := newTB()
+	b.barrierRecv("m", "s0", 1)
+	b.wait(1000)
+	late := b.barrierRecv("m", "s1", 1)
+	b.barrierSend("m", "k", 1) // forwarded only once aligned: never switched
+	wantFirst(t, AlignmentTimeout(b.events, ref), late, "m has not forwarded checkpoint 1's barrier")
+
+	ok := newTB()
+	ok.barrierRecv("m", "s0", 1)
+	ok.wait(500)
+	ok.barrierSend("m", "k", 1) // switched at the timeout
+	ok.wait(1000)
+	ok.barrierRecv("m", "s1", 1)
+	ok.savepoint(2)
+	ok.barrierRecv("m", "s0", 2) // savepoints always align
+	ok.wait(1000)
+	ok.barrierRecv("m", "s1", 2)
+	ok.barrierSend("m", "k", 2)
+	wantPass(t, AlignmentTimeout(ok.events, ref))
+
+	wantUnknown(t, AlignmentTimeout(b.events, Reference{}), "no alignment timeout")
+}
+
+func TestAbortReach(t *testing.T) {
+	ref := bounds(LivenessBounds{AbortReachMaxNanos: 1000}, Policy{})
+	b := newTB()
+	b.trigger(1)
+	b.snap("s", 1)
+	b.barrierRecv("k", "s", 1)
+	b.abortFor(1, "expired")
+	b.notifyAbort("s", 1)
+	b.wait(2000)
+	late := b.trigger(2)
+	wantFirst(t, AbortReach(b.events, ref), late, "k, which took part in checkpoint 1, was not told of its abort")
+
+	ok := newTB()
+	ok.trigger(1)
+	ok.snap("s", 1)
+	ok.barrierRecv("k", "s", 1)
+	ok.barrierRecv("c", "s", 1)
+	ok.abortFor(1, "expired")
+	ok.notifyAbort("s", 1)
+	ok.crash("k")     // no longer owed
+	ok.notify("c", 2) // a newer completion supersedes the abort
+	ok.wait(2000)
+	ok.trigger(3)
+	wantPass(t, AbortReach(ok.events, ref))
+
+	failover := newTB()
+	failover.snap("s", 1)
+	failover.abortFor(1, "failover") // its tasks are replaced: nothing owed
+	failover.wait(2000)
+	failover.trigger(2)
+	if res := AbortReach(failover.events, ref); res.Verdict != VerdictUnexercised {
+		t.Errorf("an abort for a failover: %s", res)
+	}
+}

@@ -1,0 +1,118 @@
+package checker
+
+import (
+	"fmt"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// RecoveryBound checks that the job recovers from every failover in time: after each
+// job.failover a checkpoint (not a savepoint) completes within
+// Reference.Liveness.RecoveryMaxNanos, or the job finishes (every job task traced
+// task.finish). Liveness judges progress only after the faults heal; this judges every
+// failover, so a restart that stalls for a while and then recovers, before the heal, is seen
+// too. A failover is judged only when no fault was in force from it to its deadline (a fault
+// may rightly hold up a restart), and when the trace reaches the deadline; the next
+// job.failover or coordinator.crash before it starts a new restart, judged on its own.
+// Without the bound the verdict is unknown; with no failover judged, unexercised.
+func RecoveryBound(events []trace.Event, ref Reference) Result {
+	bound := ref.Liveness.RecoveryMaxNanos
+	if bound <= 0 {
+		return unknownResult(PropRecoveryBound, "the reference gives no recovery bound (liveness.recovery_max_ns)")
+	}
+	faults := faultSpansOf(events)
+	lifecycle := newLifecycle()
+	var violations []Violation
+	var restart *trace.Event // the failover being judged
+	judged, excused := 0, 0
+	for i := range events {
+		e := &events[i]
+		if restart != nil && e.T > restart.T+bound {
+			violations = append(violations, violationAt(PropRecoveryBound, e,
+				"no checkpoint completed within %dns of the failover at seq %d (t=%d)", bound, restart.Seq, restart.T))
+			restart = nil
+		}
+		lifecycle.observe(e)
+		switch e.Kind {
+		case trace.KindJobFailover:
+			restart = nil
+			if faults.quiet(e.T, e.T+bound) {
+				restart = e
+				judged++
+			} else {
+				excused++
+			}
+		case trace.KindCoordinatorCrash:
+			restart = nil
+		case trace.KindCheckpointComplete:
+			if !lifecycle.savepoint(e.CP) {
+				restart = nil
+			}
+		case trace.KindTaskFinish:
+			if lifecycle.allFinished() {
+				restart = nil
+			}
+		}
+	}
+	res := newResult(PropRecoveryBound, violations)
+	if restart != nil && len(events) > 0 && events[len(events)-1].T <= restart.T+bound {
+		judged-- // the trace ends before its deadline
+	}
+	if excused > 0 {
+		res.Note = fmt.Sprintf("%d failover(s) with a fault in force before the deadline: not judged", excused)
+	}
+	if res.Verdict == VerdictPass && judged == 0 {
+		return unexercisedResult(PropRecoveryBound, "no failover judged: "+cmpOrNote(res.Note, "none in the trace"))
+	}
+	return res
+}
+
+// lifecycle follows what several properties need of the job: which checkpoints are
+// savepoints, and whether every job task has finished.
+type lifecycle struct {
+	savepoints map[uint64]bool
+	last       map[string]string // task -> its last lifecycle event kind
+	running    int
+}
+
+func newLifecycle() *lifecycle {
+	return &lifecycle{savepoints: map[uint64]bool{}, last: map[string]string{}}
+}
+
+func (l *lifecycle) observe(e *trace.Event) {
+	switch e.Kind {
+	case trace.KindCheckpointTrigger:
+		if isSavepointTrigger(e) {
+			l.savepoints[e.CP] = true
+		}
+	case trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish:
+		before, seen := l.last[e.Task]
+		if seen && before != trace.KindTaskFinish {
+			l.running--
+		}
+		l.last[e.Task] = e.Kind
+		if e.Kind != trace.KindTaskFinish {
+			l.running++
+		}
+	}
+}
+
+func (l *lifecycle) savepoint(cp uint64) bool { return l.savepoints[cp] }
+
+// live reports whether task may still act: its last lifecycle event is not task.finish or
+// task.crash (a task the trace shows no lifecycle of counts as live).
+func (l *lifecycle) live(task string) bool {
+	k := l.last[task]
+	return k != trace.KindTaskFinish && k != trace.KindTaskCrash
+}
+
+// allFinished reports whether the trace names job tasks and every one's last lifecycle
+// event is task.finish.
+func (l *lifecycle) allFinished() bool { return len(l.last) > 0 && l.running == 0 }
+
+func cmpOrNote(note, otherwise string) string {
+	if note == "" {
+		return otherwise
+	}
+	return note
+}
