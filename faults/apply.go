@@ -11,6 +11,10 @@ func apply(t Target, id EffectID, f Fault) {
 		t.CrashHost(id, f.Host)
 	case CrashCoordinator:
 		t.CrashCoordinator()
+	case TriggerSavepoint:
+		t.TriggerSavepoint()
+	case TriggerCheckpoint:
+		t.TriggerCheckpoint()
 	case PauseHost:
 		t.PauseHost(id, f.Host)
 	case RestartDelay:

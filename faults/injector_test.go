@@ -22,6 +22,8 @@ var everyKind = []kindCase{
 	{Fault{Kind: CrashTask, Task: "sum-2"}, "CrashTask(sum-2)"},
 	{Fault{Kind: CrashHost, Host: "h1", WindowNanos: 50}, "CrashHost(1, h1)"},
 	{Fault{Kind: CrashCoordinator}, "CrashCoordinator()"},
+	{Fault{Kind: TriggerSavepoint}, "TriggerSavepoint()"},
+	{Fault{Kind: TriggerCheckpoint}, "TriggerCheckpoint()"},
 	{Fault{Kind: PauseHost, Host: "h2", WindowNanos: 50}, "PauseHost(1, h2)"},
 	{Fault{Kind: RestartDelay, DelayNanos: 70, WindowNanos: 50}, "DelayRestarts(1, 70)"},
 	{Fault{Kind: NetDrop, Message: MessageAck, From: "sum-2", To: Coordinator, Probability: 0.5, WindowNanos: 50},

@@ -1,5 +1,7 @@
 package faults
 
+import "slices"
+
 // Kind names a fault. Kind names are the vocabulary of schedules, artifacts and the Fault field
 // of fault trace events, so they never change meaning; new kinds may be added.
 type Kind string
@@ -82,6 +84,16 @@ const (
 	ExternalCommitFail Kind = "external.commit-fail"
 )
 
+// Operator actions: not faults, but what a user of the job does at a chosen moment, scheduled
+// like faults (at a time or on a trace event) so that scenarios reach the paths they open.
+// They are in model, and the swarm never draws them (schedule them in Faults).
+const (
+	// TriggerSavepoint asks the coordinator for a savepoint now (a user's savepoint request).
+	TriggerSavepoint Kind = "trigger.savepoint"
+	// TriggerCheckpoint asks the coordinator for a checkpoint now (a manual trigger).
+	TriggerCheckpoint Kind = "trigger.checkpoint"
+)
+
 // Time faults.
 const (
 	// ClockSkew skews the timers of one host by skew_ppm for window_ns: a timer set for d
@@ -129,6 +141,8 @@ type kindInfo struct {
 	required   field
 	windowed   bool
 	outOfModel bool
+	// action: an operator action, which the swarm never draws.
+	action bool
 }
 
 // linkFields are the two ends of a link.
@@ -174,9 +188,14 @@ var kindTable = map[Kind]kindInfo{
 		required: fieldProbability | fieldWindow, windowed: true},
 
 	ClockSkew: {allowed: fieldHost | fieldSkew | fieldWindow, required: fieldHost | fieldSkew | fieldWindow, windowed: true},
+
+	TriggerSavepoint:  {action: true},
+	TriggerCheckpoint: {action: true},
 }
 
-// allKinds lists every kind in a fixed order: the order of swarm draws and of Kinds.
+// allKinds lists every fault kind in a fixed order: the order of swarm draws and of Kinds.
+// The operator actions come after them, in actionKinds, so that adding one never shifts a
+// swarm's draws.
 var allKinds = []Kind{
 	CrashTask, CrashHost, CrashCoordinator, PauseHost, RestartDelay,
 	NetDrop, NetBreak, NetDelay, NetPartition, NetClog,
@@ -186,8 +205,14 @@ var allKinds = []Kind{
 	ClockSkew,
 }
 
-// Kinds returns every fault kind, in a fixed order.
-func Kinds() []Kind { return append([]Kind(nil), allKinds...) }
+var actionKinds = []Kind{TriggerSavepoint, TriggerCheckpoint}
+
+// Kinds returns every kind, faults then operator actions, in a fixed order.
+func Kinds() []Kind { return append(slices.Clone(allKinds), actionKinds...) }
+
+// Action reports whether k is an operator action rather than a fault. It panics on an
+// unknown kind.
+func (k Kind) Action() bool { return k.info().action }
 
 // Known reports whether k is a fault kind this package can inject.
 func (k Kind) Known() bool {

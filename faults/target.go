@@ -34,6 +34,7 @@ type Target interface {
 	StorageTarget
 	ExternalStoreTarget
 	ClockTarget
+	OperatorTarget
 
 	// End undoes the windowed effect started under id. The injector calls it once per
 	// windowed effect: when its window ends, or at heal if that comes first.
@@ -106,6 +107,13 @@ type ExternalStoreTarget interface {
 	TimeOutTransactions(id EffectID, timeoutNanos int64)
 	// FailCommits makes commits fail transiently with probability.
 	FailCommits(id EffectID, probability float64)
+}
+
+// OperatorTarget carries out the operator actions. A request the system refuses now (no
+// coordinator running, a failover in progress, the job finished) is simply not made.
+type OperatorTarget interface {
+	TriggerSavepoint()
+	TriggerCheckpoint()
 }
 
 // ClockTarget skews time as a host sees it.

@@ -439,8 +439,9 @@ func (g *generator) faults(s *Scenario) {
 	default:
 		w := &Swarm{}
 		if g.r.IntN(2) == 0 {
-			for _, i := range g.r.Perm(len(kinds))[:g.between(1, 5)] {
-				w.Kinds = append(w.Kinds, kinds[i])
+			drawable := slices.DeleteFunc(slices.Clone(kinds), faults.Kind.Action)
+			for _, i := range g.r.Perm(len(drawable))[:g.between(1, 5)] {
+				w.Kinds = append(w.Kinds, drawable[i])
 			}
 			slices.Sort(w.Kinds)
 		}
@@ -505,7 +506,7 @@ func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.
 	switch k {
 	case faults.CrashTask:
 		f.Task = pick(g, sys.Tasks)
-	case faults.CrashCoordinator:
+	case faults.CrashCoordinator, faults.TriggerSavepoint, faults.TriggerCheckpoint:
 	case faults.CrashHost, faults.PauseHost:
 		f.Host, f.WindowNanos = pick(g, sys.Hosts), window()
 	case faults.RestartDelay:

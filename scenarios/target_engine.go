@@ -50,6 +50,13 @@ func (e *engineHalf) CrashCoordinator() {
 	e.k.After(delay, e.restartCoordinator)
 }
 
+// TriggerSavepoint asks for a savepoint as a user would; one the engine refuses now (no
+// coordinator running, a failover, the job finished) is not taken, which is no error.
+func (e *engineHalf) TriggerSavepoint() { _, _ = e.rt.TriggerSavepoint() }
+
+// TriggerCheckpoint asks for a checkpoint now, as a manual trigger would.
+func (e *engineHalf) TriggerCheckpoint() { _ = e.rt.TriggerCheckpoint() }
+
 // restartCoordinator starts a coordinator if none runs and its host is up; when the host is
 // down, simenv starts the coordinator with the host.
 func (e *engineHalf) restartCoordinator() {

@@ -19,6 +19,8 @@ type exampleEngine struct{}
 
 func (exampleEngine) CrashTask(task string)                      { fmt.Println("engine: crash", task) }
 func (exampleEngine) CrashCoordinator()                          { fmt.Println("engine: crash coordinator") }
+func (exampleEngine) TriggerSavepoint()                          {}
+func (exampleEngine) TriggerCheckpoint()                         {}
 func (exampleEngine) TimeOutTransactions(faults.EffectID, int64) {}
 func (exampleEngine) FailCommits(faults.EffectID, float64)       {}
 func (exampleEngine) End(faults.EffectID)                        {}

@@ -12,6 +12,7 @@ type Engine interface {
 	CrashTask(task string)
 	CrashCoordinator()
 	faults.ExternalStoreTarget
+	faults.OperatorTarget
 	// End undoes the engine-level effect started under id. Ids the engine half did not start
 	// (the World's) must be ignored: Target passes every id to both halves.
 	End(id faults.EffectID)
@@ -34,6 +35,12 @@ func (t Target) CrashTask(task string) { t.Engine.CrashTask(task) }
 
 // CrashCoordinator is the engine half's.
 func (t Target) CrashCoordinator() { t.Engine.CrashCoordinator() }
+
+// TriggerSavepoint is the engine half's.
+func (t Target) TriggerSavepoint() { t.Engine.TriggerSavepoint() }
+
+// TriggerCheckpoint is the engine half's.
+func (t Target) TriggerCheckpoint() { t.Engine.TriggerCheckpoint() }
 
 // TimeOutTransactions is the engine half's.
 func (t Target) TimeOutTransactions(id faults.EffectID, timeoutNanos int64) {
