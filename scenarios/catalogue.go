@@ -17,7 +17,7 @@ import (
 // Builtins returns the built-in scenarios in catalogue order, completed with defaults. Each
 // call returns fresh copies that the caller may change.
 func Builtins() []*Scenario {
-	all := append(positiveScenarios(), negativeControls()...)
+	all := append(append(positiveScenarios(), regimeScenarios()...), negativeControls()...)
 	for _, s := range all {
 		if err := s.Complete("builtin " + s.Name); err != nil {
 			panic(fmt.Sprintf("scenarios: built-in scenario is invalid: %v", err))

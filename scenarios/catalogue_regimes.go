@@ -1,0 +1,132 @@
+package scenarios
+
+import (
+	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// regimeScenarios reach the protocol paths that the other scenarios visit rarely or never:
+// concurrent checkpoints, savepoints with one retained checkpoint, ambiguous metadata writes
+// meeting a coordinator crash, notifications lost around the end of bounded input, inputs held
+// back against the alignment timeout, and declines and cancel markers under concurrency.
+// Concurrent checkpoints are aligned (and at-least-once): the protocol refuses more than one
+// in the unaligned modes, as Flink does.
+func regimeScenarios() []*Scenario {
+	return []*Scenario{
+		{
+			Name: "concurrent-aligned",
+			Description: "Three aligned checkpoints in flight at once, every 30ms, on a keyed shuffle whose " +
+				"links a swarm delays, clogs and partitions, so that alignments of several checkpoints overlap.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 12, RecordInterval: Millis(5)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(30), MaxConcurrent: 3},
+			Swarm:      &Swarm{Kinds: []faults.Kind{faults.NetDelay, faults.NetClog, faults.NetPartition, faults.NetDrop, faults.CrashTask}, MaxFaults: 6},
+			Expect:     expectPass,
+			Seeds:      seeds(1, 10),
+		},
+		{
+			Name: "concurrent-declines",
+			Description: "Two aligned checkpoints at once while barriers are dropped, so that newer barriers " +
+				"overtake older alignments, tasks decline and cancel markers run downstream.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 12, RecordInterval: Millis(5)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(40), MaxConcurrent: 2, Timeout: Millis(300)},
+			Faults: []faults.Entry{
+				at(Millis(50), faults.Fault{Kind: faults.NetDrop, Message: faults.MessageBarrier, Probability: 0.3, WindowNanos: Millis(700).Nanos()}),
+				at(Millis(400), faults.Fault{Kind: faults.NetDelay, From: "source-1", To: "sum-2", DelayNanos: Millis(60).Nanos(), WindowNanos: Millis(300).Nanos()}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "savepoints-retained-1",
+			Description: "Savepoints asked for at a time and on a completion, with one retained checkpoint, " +
+				"then a task crash: recovery must use the retained checkpoint, never the savepoint.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Retained: 1},
+			Faults: []faults.Entry{
+				at(Millis(250), faults.Fault{Kind: faults.TriggerSavepoint}),
+				onNth(3, trace.KindCheckpointComplete, "", faults.Fault{Kind: faults.TriggerSavepoint}),
+				at(Millis(700), faults.Fault{Kind: faults.TriggerSavepoint}),
+				at(Millis(720), faults.Fault{Kind: faults.CrashTask, Task: "sum-1"}),
+				at(Millis(1100), faults.Fault{Kind: faults.TriggerCheckpoint}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "savepoints-unaligned",
+			Description: "Savepoints (always aligned) in an unaligned job whose links are delayed and clogged, " +
+				"so that the savepoint's barriers queue behind data an unaligned barrier would overtake.",
+			Mode:     ModeUnaligned,
+			Topology: Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
+			Workload: Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 12, RecordInterval: Millis(5)},
+			Sink:     &Sink{Kind: SinkTwoPhaseCommit},
+			Faults: []faults.Entry{
+				at(Millis(100), faults.Fault{Kind: faults.NetClog, From: "source-0", To: "sum-1", WindowNanos: Millis(80).Nanos()}),
+				at(Millis(150), faults.Fault{Kind: faults.TriggerSavepoint}),
+				at(Millis(400), faults.Fault{Kind: faults.NetDelay, From: "sum-2", To: "sink-2", DelayNanos: Millis(40).Nanos(), WindowNanos: Millis(400).Nanos()}),
+				onNth(4, trace.KindCheckpointComplete, "", faults.Fault{Kind: faults.TriggerSavepoint}),
+				at(Millis(900), faults.Fault{Kind: faults.TriggerSavepoint}),
+				at(Millis(600), faults.Fault{Kind: faults.CrashTask, Task: "sum-0"}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "ambiguous-metadata",
+			Description: "Metadata writes that fail or take long while the coordinator crashes on a " +
+				"checkpoint's abort: the next incarnation must recover whatever the store holds.",
+			Mode:     ModeAligned,
+			Topology: Topology{Kind: TopologyPipeline, Parallelism: 2, Stages: 2},
+			Workload: Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8},
+			Sink:     &Sink{Kind: SinkTwoPhaseCommit},
+			Faults: []faults.Entry{
+				at(Millis(100), faults.Fault{Kind: faults.StorageSlow, Store: StoreMetadata, DelayNanos: Millis(150).Nanos(), WindowNanos: Millis(900).Nanos()}),
+				at(Millis(150), faults.Fault{Kind: faults.StorageFail, Store: StoreMetadata, Probability: 0.5, WindowNanos: Millis(900).Nanos()}),
+				onNth(1, trace.KindCheckpointAbort, "", faults.Fault{Kind: faults.CrashCoordinator}),
+				onNth(3, trace.KindCheckpointAbort, "", faults.Fault{Kind: faults.CrashCoordinator}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "notify-drops-at-end",
+			Description: "Completion and abort notifications dropped while the bounded input runs out: " +
+				"finishing tasks wait for the notification of their final checkpoint, which must be re-sent.",
+			Mode:     ModeAligned,
+			Topology: Topology{Kind: TopologyPipeline, Parallelism: 2, Stages: 1},
+			Workload: Workload{Kind: WorkloadKeyedSum, Records: 60, Keys: 8},
+			Sink:     &Sink{Kind: SinkTwoPhaseCommit},
+			Faults: []faults.Entry{
+				at(Millis(450), faults.Fault{Kind: faults.NetDrop, Message: faults.MessageNotify, Probability: 0.7, WindowNanos: Millis(1500).Nanos()}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "timeout-backpressure",
+			Description: "Aligned checkpoints with a 10ms alignment timeout while one input of every sum is " +
+				"held back (delayed, clogged): alignments must switch to unaligned in time.",
+			Mode:       ModeAlignedWithTimeout,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 8, RecordInterval: Millis(5)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{AlignmentTimeout: Millis(10)},
+			Faults: []faults.Entry{
+				at(Millis(80), faults.Fault{Kind: faults.NetDelay, From: "source-0", To: "sum-1", DelayNanos: Millis(40).Nanos(), WindowNanos: Millis(600).Nanos()}),
+				at(Millis(120), faults.Fault{Kind: faults.NetDelay, From: "source-1", To: "sum-0", DelayNanos: Millis(30).Nanos(), WindowNanos: Millis(600).Nanos()}),
+				at(Millis(800), faults.Fault{Kind: faults.NetClog, From: "source-0", To: "sum-0", WindowNanos: Millis(60).Nanos()}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+	}
+}
