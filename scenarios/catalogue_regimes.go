@@ -112,6 +112,24 @@ func regimeScenarios() []*Scenario {
 			Seeds:  seeds(1, 10),
 		},
 		{
+			Name: "failure-budget",
+			Description: "One tolerable checkpoint failure while metadata writes fail, snapshot uploads fail " +
+				"and then slow past the checkpoint timeout: the job must fail over exactly when a second " +
+				"failure in a row is counted, whatever the reason.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 8, RecordInterval: Millis(5)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(50), Timeout: Millis(80), TolerableFailures: 1},
+			Faults: []faults.Entry{
+				at(Millis(100), faults.Fault{Kind: faults.StorageFail, Store: StoreMetadata, Probability: 0.5, WindowNanos: Millis(500).Nanos()}),
+				at(Millis(650), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 0.3, WindowNanos: Millis(200).Nanos()}),
+				at(Millis(900), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(120).Nanos(), WindowNanos: Millis(300).Nanos()}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
 			Name: "timeout-backpressure",
 			Description: "Aligned checkpoints with a 10ms alignment timeout while one input of every sum is " +
 				"held back (delayed, clogged): alignments must switch to unaligned in time.",

@@ -59,7 +59,7 @@ func TestZooList(t *testing.T) {
 		"forget-channel-state - in explicit-unaligned an unaligned snapshot leaves out",
 		"skip-state-restore", "source-offset-ahead",
 		"newer-barrier-keeps-older-alignment FLINK-2427 in standard a newer checkpoint's barrier does not abort an older alignment",
-		"expired-not-counted FLINK-17351 in coordinator-failover",
+		"expired-not-counted FLINK-17351 in failure-budget",
 	} {
 		if !strings.Contains(squeezed, want) {
 			t.Errorf("zoo -list lacks %q:\n%s", want, r.stdout)
