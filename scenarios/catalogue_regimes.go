@@ -43,6 +43,27 @@ func regimeScenarios() []*Scenario {
 			Seeds:  seeds(1, 10),
 		},
 		{
+			Name: "unaligned-aborts",
+			Description: "Unaligned checkpoints aborted by a short timeout while a few barriers are dropped and " +
+				"the links into the sinks are clogged, so that a cancel marker, the next barrier and the data " +
+				"behind it queue up together: the barrier then waits its turn instead of overtaking.",
+			Mode:       ModeUnaligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 12, RecordInterval: Millis(5)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(40), Timeout: Millis(120)},
+			Faults: []faults.Entry{
+				at(Millis(50), faults.Fault{Kind: faults.NetDrop, Message: faults.MessageBarrier, Probability: 0.05, WindowNanos: Millis(800).Nanos()}),
+				at(Millis(100), faults.Fault{Kind: faults.NetClog, From: "sum-0", To: "sink-0", WindowNanos: Millis(130).Nanos()}),
+				at(Millis(300), faults.Fault{Kind: faults.NetClog, From: "sum-1", To: "sink-1", WindowNanos: Millis(130).Nanos()}),
+				at(Millis(600), faults.Fault{Kind: faults.NetClog, From: "sum-2", To: "sink-2", WindowNanos: Millis(130).Nanos()}),
+				at(Millis(200), faults.Fault{Kind: faults.NetClog, From: "source-1", To: "sum-0", WindowNanos: Millis(130).Nanos()}),
+				at(Millis(500), faults.Fault{Kind: faults.CrashTask, Task: "sum-1"}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
 			Name: "savepoints-retained-1",
 			Description: "Savepoints asked for at a time and on a completion, with one retained checkpoint, " +
 				"then a task crash: recovery must use the retained checkpoint, never the savepoint.",
