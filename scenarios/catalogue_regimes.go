@@ -85,7 +85,8 @@ func regimeScenarios() []*Scenario {
 		{
 			Name: "savepoints-unaligned",
 			Description: "Savepoints (always aligned) in an unaligned job whose links are delayed and clogged, " +
-				"so that the savepoint's barriers queue behind data an unaligned barrier would overtake.",
+				"the links into two sinks around two of the savepoints, so that the sums are backpressured " +
+				"and the savepoint's barriers queue behind data an unaligned barrier would overtake.",
 			Mode:     ModeUnaligned,
 			Topology: Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
 			Workload: Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 12, RecordInterval: Millis(5)},
@@ -97,6 +98,8 @@ func regimeScenarios() []*Scenario {
 				onNth(4, trace.KindCheckpointComplete, "", faults.Fault{Kind: faults.TriggerSavepoint}),
 				at(Millis(900), faults.Fault{Kind: faults.TriggerSavepoint}),
 				at(Millis(600), faults.Fault{Kind: faults.CrashTask, Task: "sum-0"}),
+				at(Millis(130), faults.Fault{Kind: faults.NetClog, From: "sum-1", To: "sink-1", WindowNanos: Millis(100).Nanos()}),
+				at(Millis(880), faults.Fault{Kind: faults.NetClog, From: "sum-0", To: "sink-0", WindowNanos: Millis(100).Nanos()}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
