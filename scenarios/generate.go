@@ -47,13 +47,28 @@ const generatorStream = 0x67656e6572617465
 // the scenario it returns is complete: defaults applied and validated. A draw that validation
 // refuses is a bug of this generator, and panics.
 func Generate(seed uint64) *Scenario {
-	g := &generator{r: rand.New(rand.NewPCG(seed, generatorStream))}
-	s := g.scenario()
+	s := generateWith(rand.NewPCG(seed, generatorStream), fmt.Sprintf("Generate(%d)", seed))
 	s.Seeds = &SeedRange{First: seed, Last: seed}
-	if err := s.Complete("generated"); err != nil {
-		panic(fmt.Sprintf("scenarios: Generate(%d) drew an invalid scenario: %v\n%s", seed, err, Marshal(s)))
-	}
 	s.Description = fmt.Sprintf("Drawn by scenarios.Generate from seed %d: %s.", seed, Summary(s))
+	return s
+}
+
+// GenerateFrom draws a scenario as Generate does, with every choice taken from src instead
+// of a seed's stream. A fuzzer's bytes read as a source (see the scenarios' fuzz test) steer
+// each choice of the draw directly, which a seed, hashed into a stream, cannot. The
+// scenario's seeds are left unset: the caller runs it on whatever seed it likes.
+func GenerateFrom(src rand.Source) *Scenario {
+	s := generateWith(src, "GenerateFrom")
+	s.Description = "Drawn by scenarios.GenerateFrom: " + Summary(s) + "."
+	return s
+}
+
+func generateWith(src rand.Source, who string) *Scenario {
+	g := &generator{r: rand.New(src)}
+	s := g.scenario()
+	if err := s.Complete("generated"); err != nil {
+		panic(fmt.Sprintf("scenarios: %s drew an invalid scenario: %v\n%s", who, err, Marshal(s)))
+	}
 	return s
 }
 
