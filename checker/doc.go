@@ -163,7 +163,9 @@
 // listener-contract. The listener contract of package protocol, checked per task incarnation (from
 // task.restore to task.crash): completion notifications strictly increase, exceed the restored
 // id and so come at most once; a completion notification for n only after checkpoint.complete
-// n and never for an aborted id or a savepoint; an abort notification never names a completed
+// n and never for an aborted id or a savepoint; no notification reaches a task that exited
+// (after its task.finish, or after the notification that covers its final snapshot, which a
+// snapshot.carried names); an abort notification never names a completed
 // id; a sink commits checkpoint n's transaction only after a completion notification m >= n
 // in the same incarnation, or in an incarnation restored from m >= n; a repeated commit of a
 // transaction never takes effect again; and once faults stop, every live task ends notified

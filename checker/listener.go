@@ -1,6 +1,8 @@
 package checker
 
 import (
+	"fmt"
+
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -11,6 +13,16 @@ type incarnation struct {
 	finished     bool
 	restored     uint64 // checkpoint it was restored from; 0 for a fresh start
 	lastNotified uint64 // highest checkpoint a notify.complete named in this incarnation
+	// finalTaken is the checkpoint of the task's final snapshot, as a snapshot.carried names
+	// it (0: none seen). A notification of finalTaken or later lets the task exit.
+	finalTaken uint64
+}
+
+// exited reports whether the incarnation has exited: traced (task.finish), or told of a
+// checkpoint that covers its final snapshot, which is when the protocol lets it go even
+// though its host may trace the exit only once its last commits are done.
+func (inc *incarnation) exited() bool {
+	return inc.finished || inc.finalTaken > 0 && inc.lastNotified >= inc.finalTaken
 }
 
 // listenerState is what ListenerContract tracks across one pass over the trace.
@@ -33,6 +45,10 @@ type listenerState struct {
 //     arrives at most once;
 //   - notify.complete n only after checkpoint.complete n, never for an aborted id or a
 //     savepoint;
+//   - no notification reaches an incarnation that exited: after its task.finish, or after a
+//     notification of the checkpoint of its final snapshot (the one a snapshot.carried names)
+//     or a later one, which is when a finished task may exit; its operators are closed, and
+//     a listener call to a closed operator is a bug (FLINK-16383);
 //   - notify.abort never names a completed id (before or after it completed), and no
 //     checkpoint both completes and aborts;
 //   - a sink.commit of checkpoint n's transaction only after notify.complete m >= n in the
@@ -119,9 +135,16 @@ func (s *listenerState) step(i int) {
 		s.task(e.Task).alive = false
 	case trace.KindTaskFinish:
 		s.task(e.Task).finished = true
+	case trace.KindSnapshotCarried:
+		if taken, ok := intAttr(e, trace.AttrTaken); ok && taken > 0 {
+			s.task(e.Task).finalTaken = uint64(taken)
+		}
 	case trace.KindNotifyComplete:
 		s.notifyComplete(e)
 	case trace.KindNotifyAbort:
+		if inc := s.task(e.Task); inc.alive && inc.exited() {
+			s.flag(e, "%s notified of checkpoint %d's abort after it exited (%s)", e.Task, e.CP, inc.exitWhy())
+		}
 		if done, ok := s.completedAt[e.CP]; ok {
 			s.flag(e, "abort notification for checkpoint %d, which completed (seq %d)", e.CP, s.events[done].Seq)
 		} else {
@@ -160,6 +183,8 @@ func (s *listenerState) notifyComplete(e *trace.Event) {
 	switch {
 	case !inc.alive:
 		s.flag(e, "%s notified of checkpoint %d after its crash, before any restore", e.Task, e.CP)
+	case inc.exited():
+		s.flag(e, "%s notified of checkpoint %d after it exited (%s)", e.Task, e.CP, inc.exitWhy())
 	case s.savepoints[e.CP]:
 		s.flag(e, "completion notification for savepoint %d", e.CP)
 	case aborted:
@@ -227,4 +252,11 @@ func (s *listenerState) judgeEventualNotification(notifyMaxNanos int64) {
 		v.Task = id
 		s.violations = append(s.violations, v)
 	}
+}
+
+func (inc *incarnation) exitWhy() string {
+	if inc.finished {
+		return "task.finish"
+	}
+	return fmt.Sprintf("notified of checkpoint %d, which covers its final snapshot of checkpoint %d", inc.lastNotified, inc.finalTaken)
 }

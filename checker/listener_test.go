@@ -112,6 +112,47 @@ func TestListenerContractFlagsNotificationOfCrashedTask(t *testing.T) {
 	wantFirst(t, ListenerContract(b.events, Reference{}), bad, "after its crash")
 }
 
+// TestListenerContractFlagsNotificationAfterExit: a task that finished has closed its
+// operators; a completion or abort notification that still reaches it is FLINK-16383. A
+// restore starts a new incarnation, which may be notified again.
+func TestListenerContractFlagsNotificationAfterExit(t *testing.T) {
+	b := newTB()
+	b.complete(1)
+	b.notify("sink", 1)
+	b.finish("sink")
+	b.complete(2)
+	late := b.notify("sink", 2)
+	b.trigger(3)
+	b.abort(3)
+	lateAbort := b.notifyAbort("sink", 3)
+	res := ListenerContract(b.events, Reference{})
+	wantFirst(t, res, late, "sink notified of checkpoint 2 after it exited (task.finish)")
+	if len(res.Violations) != 2 || res.Violations[1].Seq != lateAbort {
+		t.Errorf("want the abort notification flagged too: %v", res.Violations)
+	}
+
+	// The protocol lets a finished task exit on the notification that covers its final
+	// snapshot; its host may trace task.finish only after its last commits.
+	d := newTB()
+	d.snap("sink", 1)
+	d.complete(1)
+	d.carry("sink", 2, 1)
+	d.complete(2)
+	d.notify("sink", 1)
+	carried := d.notify("sink", 2)
+	d.finish("sink")
+	wantFirst(t, ListenerContract(d.events, Reference{}), carried, "sink notified of checkpoint 2 after it exited (notified of checkpoint 1, which covers its final snapshot of checkpoint 1)")
+
+	c := newTB()
+	c.complete(1)
+	c.finish("sink")
+	c.crash("sink")
+	c.restore("sink", 1)
+	c.complete(2)
+	c.notify("sink", 2)
+	wantPass(t, ListenerContract(c.events, Reference{}))
+}
+
 func TestListenerContractFlagsCommitBeforeNotification(t *testing.T) {
 	b := newTB()
 	b.complete(1)

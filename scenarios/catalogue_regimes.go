@@ -154,6 +154,22 @@ func regimeScenarios() []*Scenario {
 			Seeds:  seeds(1, 10),
 		},
 		{
+			Name: "concurrent-at-end",
+			Description: "Three aligned checkpoints in flight while a bounded keyed shuffle runs out, and the " +
+				"external store's host pauses as the first task exits: sinks whose protocol let them exit " +
+				"wait for their last commits while newer checkpoints complete over their final snapshots.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 100, Keys: 16, RecordInterval: Millis(5)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(20), Timeout: Seconds(1), MaxConcurrent: 3},
+			Faults: []faults.Entry{
+				onNth(1, trace.KindTaskFinish, "", faults.Fault{Kind: faults.PauseHost, Host: "ext", WindowNanos: Millis(40).Nanos()}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
 			Name: "timeout-backpressure",
 			Description: "Aligned checkpoints with a 10ms alignment timeout while one input of every sum is " +
 				"held back (delayed, clogged): alignments must switch to unaligned in time.",
