@@ -64,6 +64,22 @@ func regimeScenarios() []*Scenario {
 			Seeds:  seeds(1, 10),
 		},
 		{
+			Name: "concurrent-lost-barriers",
+			Description: "Up to four aligned checkpoints in flight with a timeout far beyond the run, while a " +
+				"few barriers on one channel are lost: only a newer barrier can end an alignment that " +
+				"waits for a lost one, so checkpointing stalls if it does not.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 12, RecordInterval: Millis(5)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(40), Timeout: Seconds(20), MaxConcurrent: 4},
+			Faults: []faults.Entry{
+				at(Millis(50), faults.Fault{Kind: faults.NetDrop, Message: faults.MessageBarrier, From: "source-0", To: "sum-1", Probability: 0.1, WindowNanos: Millis(600).Nanos()}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
 			Name: "savepoints-retained-1",
 			Description: "Savepoints asked for at a time and on a completion, with one retained checkpoint, " +
 				"then a task crash: recovery must use the retained checkpoint, never the savepoint.",
