@@ -186,6 +186,66 @@ func regimeScenarios() []*Scenario {
 			Seeds:  seeds(1, 10),
 		},
 		{
+			Name: "abort-notice-lost-downstream",
+			Description: "Three levels, src(2) into sum(2) into out(3), out-2 alone on its host with two " +
+				"inputs: one checkpoint asked for by hand loses a barrier into sum-0 and expires, and the " +
+				"abort notification to out-2, blocked on its other input, is lost; the timeout puts the " +
+				"re-sent one past the liveness deadline, so only sum-0's cancel marker releases out-2 in time.",
+			Mode: ModeAligned,
+			Topology: Topology{Kind: TopologyExplicit,
+				Nodes: []Node{
+					{Name: "src", Kind: NodeSource, Parallelism: 2},
+					{Name: "sum", Kind: NodeSum, Parallelism: 2},
+					{Name: "out", Kind: NodeSink, Parallelism: 3},
+				},
+				Links: []Link{
+					{From: "src", To: "sum", Partition: PartitionHash},
+					{From: "sum", To: "out", Partition: PartitionHash},
+				},
+			},
+			Workload: Workload{Kind: WorkloadKeyedSum, Records: 100, Keys: 8},
+			Sink:     &Sink{Kind: SinkTwoPhaseCommit},
+			// No periodic checkpoint: the one asked for by hand and the final one only.
+			Checkpoint: Checkpoint{Interval: Seconds(1000), MinPause: Seconds(1000), Timeout: Seconds(3)},
+			Faults: []faults.Entry{
+				at(Millis(200), faults.Fault{Kind: faults.TriggerCheckpoint}),
+				onNth(1, trace.KindCheckpointTrigger, "", faults.Fault{Kind: faults.NetDrop, From: "src-1", To: "sum-0", Message: faults.MessageBarrier, Probability: 1, WindowNanos: Millis(300).Nanos()}),
+				// The drop window stays well under the ~22ms the correct job needs from the
+				// abort to its final completion, whose notifications must get through.
+				onNth(1, trace.KindCheckpointAbort, "", faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "out-2", Message: faults.MessageNotify, Probability: 1, WindowNanos: Millis(5).Nanos()}),
+			},
+			// The abort (~3.2s) must fall inside the fault phase for its trigger to fire.
+			Limits: Limits{FaultPhase: Millis(3300), HealPhase: Millis(500), LivenessBound: Seconds(2)},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "uneven-end-unaligned",
+			Description: "Three sources into two sums, unaligned, src-2 alone on its host and its channel to " +
+				"sum-0 delayed so that it falls behind while src-0 and src-1 finish on time and exit: the " +
+				"sums must align every later checkpoint, the final one too, without their ended inputs.",
+			Mode: ModeUnaligned,
+			Topology: Topology{Kind: TopologyExplicit,
+				Nodes: []Node{
+					{Name: "src", Kind: NodeSource, Parallelism: 3},
+					{Name: "sum", Kind: NodeSum, Parallelism: 2},
+					{Name: "out", Kind: NodeSink, Parallelism: 2},
+				},
+				Links: []Link{
+					{From: "src", To: "sum", Partition: PartitionHash},
+					{From: "sum", To: "out", Partition: PartitionForward},
+				},
+			},
+			Workload: Workload{Kind: WorkloadKeyedSum, Records: 1000, Keys: 8, RecordInterval: Millis(1)},
+			Sink:     &Sink{Kind: SinkTwoPhaseCommit},
+			Faults: []faults.Entry{
+				at(0, faults.Fault{Kind: faults.NetDelay, From: "src-2", To: "sum-0", DelayNanos: Millis(300).Nanos(), WindowNanos: Millis(2500).Nanos()}),
+			},
+			Limits: Limits{FaultPhase: Seconds(3), HealPhase: Millis(500), LivenessBound: Seconds(5)},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
 			Name: "timeout-backpressure",
 			Description: "Aligned checkpoints with a 10ms alignment timeout while one input of every sum is " +
 				"held back (delayed, clogged): alignments must switch to unaligned in time.",
