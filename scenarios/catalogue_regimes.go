@@ -246,6 +246,26 @@ func regimeScenarios() []*Scenario {
 			Seeds:  seeds(1, 10),
 		},
 		{
+			Name: "failover-during-counter-write",
+			Description: "Metadata writes slowed so that each checkpoint's id sits in a counter write of about " +
+				"62ms, checkpoints back to back (each ~72ms at a 50ms interval, so the next is reserved as " +
+				"the last completes), and task crashes on the 2nd, 4th and 6th completion: every failover " +
+				"lands while the id of the checkpoint just reserved is still being written.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 300, Keys: 12, RecordInterval: Millis(5)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(50), Timeout: Seconds(1)},
+			Faults: []faults.Entry{
+				at(Millis(50), faults.Fault{Kind: faults.StorageSlow, Store: StoreMetadata, DelayNanos: Millis(60).Nanos(), WindowNanos: Millis(1500).Nanos()}),
+				onNth(2, trace.KindCheckpointComplete, "", faults.Fault{Kind: faults.CrashTask, Task: "sum-1"}),
+				onNth(4, trace.KindCheckpointComplete, "", faults.Fault{Kind: faults.CrashTask, Task: "source-0"}),
+				onNth(6, trace.KindCheckpointComplete, "", faults.Fault{Kind: faults.CrashTask, Task: "sink-2"}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
 			Name: "timeout-backpressure",
 			Description: "Aligned checkpoints with a 10ms alignment timeout while one input of every sum is " +
 				"held back (delayed, clogged): alignments must switch to unaligned in time.",

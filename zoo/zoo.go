@@ -50,7 +50,9 @@ type Bug struct {
 	Flink string
 	// Planted says in one line what the diff does to the engine.
 	Planted string
-	// Property is the property expected to catch it.
+	// Property is the property expected to catch it, or "-" for a mistake that no property
+	// names yet (its note says what would): the zoo keeps such a bug so that the table
+	// shows the blind spot instead of hiding it.
 	Property string
 	// Ground is the built-in scenario that hunts it: one whose job has the code path the
 	// bug breaks.

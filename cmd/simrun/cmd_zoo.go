@@ -112,7 +112,7 @@ func (a *app) zooCommand(args []string) int {
 		}
 		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-30s %-6s %s\n", width, h.Bug, orDash(h.Flink), h.defaultWord(),
 			fmt.Sprintf("%d/%d in %s", h.SeedsCaught, h.SeedsRun, h.Ground), orDash(h.firstSeed()), h.propertyList())
-		fmt.Fprintf(a.stdout, "  planted: %s (expected to fail %s)\n", h.Planted, h.Expected)
+		fmt.Fprintf(a.stdout, "  planted: %s (%s)\n", h.Planted, expectation(h.Expected))
 		if h.Fix != "" {
 			fmt.Fprintf(a.stdout, "  fix:     %s\n", h.Fix)
 		}
@@ -402,4 +402,14 @@ func runMutated(exe string, b *zoo.Bug, args ...string) ([]mutatedRun, error) {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// expectation says what is expected to catch a bug: its property, or, for a bug whose header
+// says property "-", that no property names it yet (a blind spot of the harness,
+// kept in the zoo so that the table shows it).
+func expectation(property string) string {
+	if property == "-" {
+		return "no property names it yet: the note says what would"
+	}
+	return "expected to fail " + property
 }

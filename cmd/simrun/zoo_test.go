@@ -141,7 +141,7 @@ func TestReadmeZooTable(t *testing.T) {
 	section, _, _ = strings.Cut(section, "\n## ")
 	width := idWidth(zoo.Bugs())
 	for _, b := range zoo.Bugs() {
-		detail := fmt.Sprintf("  planted: %s (expected to fail %s)\n", b.Planted, b.Property)
+		detail := fmt.Sprintf("  planted: %s (%s)\n", b.Planted, expectation(b.Property))
 		if b.Absent != "" {
 			detail = fmt.Sprintf("  no analogue: %s\n", b.Absent)
 		}
