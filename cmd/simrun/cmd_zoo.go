@@ -91,8 +91,13 @@ func (a *app) zooCommand(args []string) int {
 		hunts = append(hunts, h)
 	}
 	missed := 0
+	caughtHeader := fmt.Sprintf("caught in ground, seeds %s", seeds.value)
+	caughtWidth := len(caughtHeader)
+	for _, h := range hunts {
+		caughtWidth = max(caughtWidth, len(h.caught()))
+	}
 	if !*asJSON {
-		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-30s %-6s %s\n", width, "bug", "flink", "default", fmt.Sprintf("caught in ground, seeds %s", seeds.value), "first", "properties (runs)")
+		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-*s %-6s %s\n", width, "bug", "flink", "default", caughtWidth, caughtHeader, "first", "properties (runs)")
 	}
 	for _, h := range hunts {
 		if h.Absent == "" && !h.CaughtDefault && h.SeedsCaught == 0 {
@@ -110,8 +115,8 @@ func (a *app) zooCommand(args []string) int {
 			}
 			continue
 		}
-		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-30s %-6s %s\n", width, h.Bug, orDash(h.Flink), h.defaultWord(),
-			fmt.Sprintf("%d/%d in %s", h.SeedsCaught, h.SeedsRun, h.Ground), orDash(h.firstSeed()), h.propertyList())
+		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-*s %-6s %s\n", width, h.Bug, orDash(h.Flink), h.defaultWord(),
+			caughtWidth, h.caught(), orDash(h.firstSeed()), h.propertyList())
 		fmt.Fprintf(a.stdout, "  planted: %s (%s)\n", h.Planted, expectation(h.Expected))
 		if h.Fix != "" {
 			fmt.Fprintf(a.stdout, "  fix:     %s\n", h.Fix)
@@ -227,6 +232,11 @@ func (h *zooHunt) propertyList() string {
 }
 
 func orDash(s string) string { return cmp.Or(s, "-") }
+
+// caught is the hunt's "caught in ground" cell: seeds caught of seeds run, and where.
+func (h *zooHunt) caught() string {
+	return fmt.Sprintf("%d/%d in %s", h.SeedsCaught, h.SeedsRun, h.Ground)
+}
 
 // idWidth is the width of the bug column: the longest id of bugs.
 func idWidth(bugs []*zoo.Bug) int {
