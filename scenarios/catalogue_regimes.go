@@ -121,6 +121,31 @@ func regimeScenarios() []*Scenario {
 			Seeds:  seeds(1, 10),
 		},
 		{
+			Name: "manual-triggers",
+			Description: "Savepoints and checkpoints asked for by hand at every awkward moment: two at once, " +
+				"during a failover, across a coordinator crash that must recover savepoints from the " +
+				"store, and after the job finished; requests the coordinator must refuse are refused.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{MaxConcurrent: 2, Retained: 2},
+			Faults: []faults.Entry{
+				at(Millis(100), faults.Fault{Kind: faults.TriggerSavepoint}),
+				at(Millis(101), faults.Fault{Kind: faults.TriggerSavepoint}),
+				at(Millis(102), faults.Fault{Kind: faults.TriggerCheckpoint}),
+				at(Millis(300), faults.Fault{Kind: faults.CrashTask, Task: "sum-0"}),
+				onNth(1, trace.KindJobFailover, "", faults.Fault{Kind: faults.TriggerSavepoint}),
+				onNth(1, trace.KindJobFailover, "", faults.Fault{Kind: faults.TriggerCheckpoint}),
+				at(Millis(500), faults.Fault{Kind: faults.TriggerSavepoint}),
+				onNth(5, trace.KindCheckpointComplete, "", faults.Fault{Kind: faults.CrashCoordinator}),
+				onNth(6, trace.KindTaskFinish, "", faults.Fault{Kind: faults.TriggerSavepoint}),
+				onNth(6, trace.KindTaskFinish, "", faults.Fault{Kind: faults.TriggerCheckpoint}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
 			Name: "ambiguous-metadata",
 			Description: "Metadata writes that fail or take long while the coordinator crashes on a " +
 				"checkpoint's abort: the next incarnation must recover whatever the store holds.",
