@@ -23,7 +23,9 @@ const coverPackages = zoo.Module + "/protocol/..."
 // cover is `simrun cover`: how much of the protocol a sweep reaches. It builds simrun with
 // `go build -cover` (instrumenting -pkg), runs it (the default sweep, or the simrun command
 // given after --) with GOCOVERDIR set, and reports the statement coverage per package with
-// String methods left out, since a sweep has no reason to print every enum. Like simrun zoo
+// String methods left out, since a sweep has no reason to print every enum; and beside it the
+// behaviour figure, which also leaves out what a correct host cannot make the protocol do
+// (blocks that only panic or return an error, and the invariant checks). Like simrun zoo
 // it needs the source tree and a Go toolchain. It measures; the exit status is 0 whatever
 // the figure (and whatever the sweep's verdicts), 2 for bad usage or a failed build.
 func (a *app) cover(args []string) int {
@@ -127,8 +129,9 @@ func (a *app) cover(args []string) int {
 	}
 	slices.Sort(names)
 	for _, p := range names {
-		c := report.Packages[p]
-		fmt.Fprintf(a.stdout, "  %-50s %5.1f%%  (%d of %d statements)\n", strings.TrimPrefix(p, zoo.Module+"/"), c.percent(), c.Covered, c.Total)
+		c, b := report.Packages[p], report.Behaviour[p]
+		fmt.Fprintf(a.stdout, "  %-30s %5.1f%%  (%d of %d statements)   behaviour %5.1f%%  (%d of %d)\n",
+			strings.TrimPrefix(p, zoo.Module+"/"), c.percent(), c.Covered, c.Total, b.percent(), b.Covered, b.Total)
 	}
 	for _, fn := range report.Funcs {
 		fmt.Fprintf(a.stdout, "    %-60s %5.1f%%  (%d of %d)\n", strings.TrimPrefix(fn.Package, zoo.Module+"/")+"."+fn.Name, fn.percent(), fn.Covered, fn.Total)

@@ -38,6 +38,62 @@ func TestSummarizeCoverageLeavesOutStringMethods(t *testing.T) {
 	}
 }
 
+// TestBehaviourLeavesOutGuards: a block whose statements only panic or return an error
+// counts in the package's figure but not in its behaviour figure, and neither does a file of
+// invariant checks; a block that also does something else counts in both.
+func TestBehaviourLeavesOutGuards(t *testing.T) {
+	dir := t.TempDir()
+	src := `package p
+
+import "errors"
+
+var ErrX = errors.New("x")
+
+func f(x int) (int, error) {
+	if x < 0 {
+		panic("negative")
+	}
+	if x == 0 {
+		return 0, ErrX
+	}
+	if x == 1 {
+		x++
+		return x, ErrX
+	}
+	return x, nil
+}
+`
+	checks := "package p\n\nfunc invariants() string {\n\treturn \"\"\n}\n"
+	for name, text := range map[string]string{"p.go": src, "invariants.go": checks} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	profile := "mode: set\n" +
+		"m/p/p.go:7.36,8.11 1 1\n" + // if x < 0
+		"m/p/p.go:8.11,10.3 1 0\n" + // panic: a guard
+		"m/p/p.go:11.2,11.12 1 1\n" + // if x == 0
+		"m/p/p.go:11.12,13.3 1 0\n" + // return 0, ErrX: a guard
+		"m/p/p.go:14.2,14.12 1 1\n" + // if x == 1
+		"m/p/p.go:14.12,17.3 2 0\n" + // x++ and a return: behaviour
+		"m/p/p.go:18.2,18.15 1 1\n" +
+		"m/p/invariants.go:3.28,5.2 1 1\n"
+	blocks, err := readCoverProfile(strings.NewReader(profile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := summarizeCoverage(blocks, func(file string) string { return filepath.Join(dir, filepath.Base(file)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Packages["m/p"]; got != (coverCount{Covered: 5, Total: 9}) {
+		t.Errorf("package m/p: %+v, want 5 of 9", got)
+	}
+	if got := r.Behaviour["m/p"]; got != (coverCount{Covered: 4, Total: 6}) {
+		t.Errorf("behaviour of m/p: %+v, want 4 of 6", got)
+	}
+}
+
 func TestReadCoverProfileRefusesGarbage(t *testing.T) {
 	if _, err := readCoverProfile(strings.NewReader("mode: set\nm/p.go:1.1,x.2 1 0\n")); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("got %v, want an error naming line 2", err)
