@@ -82,6 +82,10 @@ func DefaultProperties(ref Reference) []Property {
 			chosen = ref.Policy.AlignmentTimeoutNanos > 0 && ref.Liveness.SwitchMaxNanos > 0
 		case p == PropAbortReach:
 			chosen = ref.Liveness.AbortReachMaxNanos > 0
+		case p == PropFailureCause:
+			// Which failures an engine reports of itself, and with what reason, is its own:
+			// judged only where the reference promises it.
+			chosen = false
 		default:
 			chosen = p != PropExactlyOnce || ref.Guarantee != GuaranteeAtLeastOnce
 		}
@@ -139,6 +143,8 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 			res = AlignmentTimeout(events, ref)
 		case PropAbortReach:
 			res = AbortReach(events, ref)
+		case PropFailureCause:
+			res = FailureCause(events)
 		case PropDurableVisible:
 			res = DurableBeforeVisible(events, search(opts.StoreHistoryPicture))
 		case PropSinkVisibility:

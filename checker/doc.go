@@ -75,6 +75,8 @@
 //	                        a job.failover with no fault before deadline   unexercised: none judged
 //	alignment-timeout       Policy.AlignmentTimeoutNanos, SwitchMaxNanos   unknown: no timeout or bound
 //	                        barrier.recv at a sending task, no fault        unexercised: none judged
+//	failure-cause           a task.crash with a reason                     unexercised: no task failed
+//	                                                                         by itself
 //	abort-reach             Liveness.AbortReachMaxNanos                    unknown: no bound
 //	                        a checkpoint.abort (not failover) of one that  unexercised: none judged
 //	                          tasks took part in, no fault
@@ -205,6 +207,15 @@
 // task.finish the job is over, its final checkpoint behind it, and nothing may be triggered;
 // a restore makes it run again. A coordinator.crash ends a failover and drops what was
 // pending, since its successor starts both anew.
+//
+// failure-cause. A task fails by itself (a task.crash with a reason, which an injected crash
+// does not carry) only after something that can make a healthy task fail: a storage or
+// external-system fault, a fault on the external system's host or links, or a restart (a
+// job.failover or coordinator.crash, after which fenced writers and older transactions are
+// met). Otherwise the task failed for nothing and the failover that follows is needless
+// (FLINK-10377's sink, failing on a notification it should have ignored). Which failures an
+// engine reports of itself is its own, so Check judges this property only where the
+// reference promises it; every scenario of ckptsim's engine does.
 //
 // recovery-bound, alignment-timeout, abort-reach. Bounds on what must happen in time while no
 // fault is in force; liveness judges only after the heal, these judge the fault phase too,

@@ -40,6 +40,8 @@ const (
 	PropAlignmentTimeout Property = "alignment-timeout"
 	// PropAbortReach: an aborted checkpoint's tasks are told within a bound.
 	PropAbortReach Property = "abort-reach"
+	// PropFailureCause: a task fails by itself only after something that can make it fail.
+	PropFailureCause Property = "failure-cause"
 )
 
 // AllProperties lists every property in the order Check runs and reports them.
@@ -58,6 +60,7 @@ var AllProperties = []Property{
 	PropRecoveryBound,
 	PropAlignmentTimeout,
 	PropAbortReach,
+	PropFailureCause,
 	PropDurableVisible,
 	PropSinkVisibility,
 	PropLiveness,

@@ -291,6 +291,24 @@ func regimeScenarios() []*Scenario {
 			Seeds:  seeds(1, 10),
 		},
 		{
+			Name: "uneven-finish-notify-lost",
+			Description: "Two independent pass-through pipelines, one throttled by a delay on its first link so " +
+				"that the other finishes checkpoints earlier, and every notification to the early one's " +
+				"host lost for a while: its sink misses the notification of its final checkpoint and is " +
+				"told of a later one, completed over its carried final snapshot, which it must take calmly.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyPipeline, Parallelism: 2, Stages: 1},
+			Workload:   Workload{Kind: WorkloadPassThrough, Records: 600, RecordInterval: Millis(1)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(50), Timeout: Seconds(2)},
+			Faults: []faults.Entry{
+				at(Millis(50), faults.Fault{Kind: faults.NetDelay, From: "source-1", To: "map1-1", DelayNanos: Millis(200).Nanos(), WindowNanos: Seconds(2).Nanos()}),
+				at(Millis(500), faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "sink-0", Message: faults.MessageNotify, Probability: 1, WindowNanos: Millis(2400).Nanos()}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
 			Name: "timeout-backpressure",
 			Description: "Aligned checkpoints with a 10ms alignment timeout while one input of every sum is " +
 				"held back (delayed, clogged): alignments must switch to unaligned in time.",

@@ -29,7 +29,8 @@ func Promises(s *Scenario) []checker.Property {
 }
 
 // defaultPromises is what a mode and sink promise. Every mode promises faithful restores,
-// progress after heal, and that every checkpoint asked for completes or aborts (no false
+// progress after heal, that a task fails by itself only for a cause (a storage or
+// external-system fault, or a restart), and that every checkpoint asked for completes or aborts (no false
 // alarm in the catalogue: a barrier job's coordinator aborts what it gives up on, a crash
 // drops what it had pending, and what a cut-off run leaves pending is not judged); every
 // mode but at-least-once promises consistent snapshots (an at-least-once barrier never
@@ -44,7 +45,7 @@ func Promises(s *Scenario) []checker.Property {
 // idempotently; transactional sinks also promise that readers see only committed, growing
 // output.
 func defaultPromises(s *Scenario) []checker.Property {
-	props := []checker.Property{checker.PropRestoreFidelity, checker.PropLiveness, checker.PropCheckpointOutcome}
+	props := []checker.Property{checker.PropRestoreFidelity, checker.PropLiveness, checker.PropCheckpointOutcome, checker.PropFailureCause}
 	if s.Mode != ModeAtLeastOnce {
 		props = append(props, checker.PropConsistentCut)
 	}

@@ -1,0 +1,71 @@
+package checker
+
+import (
+	"strings"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// FailureCause checks that a task fails by itself only for a cause. A task.crash with a reason
+// is a failure the task reported of itself (a restore it could not read, a commit the
+// external system refused), unlike an injected crash, which has none. It must follow, earlier
+// in the trace, something that can make a healthy task fail:
+//
+//   - a fault of a storage or external-system kind (storage.*, external.*), or any fault
+//     acting on the external system's host or its links (a fault event naming "ext" or
+//     "extstore"): reads and writes fail, commits time out;
+//   - a job.failover or a coordinator.crash: a restarted job meets what the old one left
+//     behind (a fenced writer, a transaction of an older attempt).
+//
+// Anything else is a failure without a cause (FLINK-10377: a sink that failed on a late
+// notification it should have ignored), pinned to the task.crash; the failover that follows
+// is a needless one. A trace with no task.crash carrying a reason gives the property nothing
+// to judge: unexercised.
+func FailureCause(events []trace.Event) Result {
+	var violations []Violation
+	var cause *trace.Event // the first thing that can make a task fail
+	judged := 0
+	for i := range events {
+		e := &events[i]
+		switch e.Kind {
+		case trace.KindFault:
+			if cause == nil && canFailTasks(e) {
+				cause = e
+			}
+		case trace.KindJobFailover, trace.KindCoordinatorCrash:
+			if cause == nil {
+				cause = e
+			}
+		case trace.KindTaskCrash:
+			if e.Reason == "" {
+				continue
+			}
+			judged++
+			if cause == nil {
+				violations = append(violations, violationAt(PropFailureCause, e,
+					"%s failed by itself (%s) with no storage or external-system fault, failover or coordinator crash before it", e.Task, e.Reason))
+			}
+		}
+	}
+	if judged == 0 {
+		return unexercisedResult(PropFailureCause, "no task.crash with a reason: no task failed by itself")
+	}
+	return newResult(PropFailureCause, violations)
+}
+
+// canFailTasks reports whether a fault event can make a healthy task fail by itself.
+func canFailTasks(e *trace.Event) bool {
+	if end, _ := e.Attr("end"); end == "true" {
+		return false
+	}
+	if strings.HasPrefix(e.Fault, "storage.") || strings.HasPrefix(e.Fault, "external.") {
+		return true
+	}
+	host, _ := e.Attr("host")
+	for _, name := range []string{host, e.From, e.To, e.Task} {
+		if name == "ext" || name == "extstore" {
+			return true
+		}
+	}
+	return false
+}

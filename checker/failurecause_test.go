@@ -1,0 +1,43 @@
+package checker
+
+import (
+	"testing"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// TestFailureCauseFlagsAFailureWithoutCause: a sink that fails by itself while nothing could
+// make it (FLINK-10377's needless failure) is named; the same failure after a storage fault,
+// an external-system fault or a failover is not; an injected crash (no reason) is not judged.
+func TestFailureCauseFlagsAFailureWithoutCause(t *testing.T) {
+	b := newTB()
+	b.add(trace.Event{Kind: trace.KindFault, Fault: "net.delay", From: "source-1", To: "map-1"})
+	b.crash("sum-0") // injected: no reason
+	bad := b.add(trace.Event{Kind: trace.KindTaskCrash, Task: "sink-0", Reason: "sink: checkpoint 5 completed, but no transaction pending for it"})
+	wantFirst(t, FailureCause(b.events), bad, "sink-0 failed by itself (sink: checkpoint 5 completed")
+
+	for _, cause := range []trace.Event{
+		{Kind: trace.KindFault, Fault: "storage.fail", Attrs: []trace.Attr{{Key: "store", Value: "state"}}},
+		{Kind: trace.KindFault, Fault: "external.commit-fail"},
+		{Kind: trace.KindFault, Fault: "pause.host", Attrs: []trace.Attr{{Key: "host", Value: "ext"}}},
+		{Kind: trace.KindJobFailover, CP: 3, Reason: "task-failure"},
+		{Kind: trace.KindCoordinatorCrash},
+	} {
+		c := newTB()
+		c.add(cause)
+		c.add(trace.Event{Kind: trace.KindTaskCrash, Task: "sink-0", Reason: "sink commit: extstore: fenced"})
+		wantPass(t, FailureCause(c.events))
+	}
+
+	// The end of a storage fault causes nothing.
+	d := newTB()
+	d.add(trace.Event{Kind: trace.KindFault, Fault: "storage.fail", Attrs: []trace.Attr{{Key: "end", Value: "true"}}})
+	late := d.add(trace.Event{Kind: trace.KindTaskCrash, Task: "map-0", Reason: "restore: read failed"})
+	wantFirst(t, FailureCause(d.events), late, "map-0 failed by itself")
+
+	e := newTB()
+	e.crash("sum-0")
+	if res := FailureCause(e.events); res.Verdict != VerdictUnexercised {
+		t.Errorf("only injected crashes: %s, want unexercised", res.Verdict)
+	}
+}
