@@ -16,13 +16,18 @@ func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	}
 	// Promising nothing in particular, a reference is judged by every property: both output
 	// properties tell a loss from a duplicate, and determinism is unknown without a hash.
-	// The properties that judge a policy setting need it given.
+	// The properties that judge a policy setting need it given; failure-cause, whose
+	// evidence (which failures a task reports of itself) is the engine's own, needs a promise.
 	withPolicy := Reference{
 		Policy:   Policy{TolerableFailures: Tolerating(0), AlignmentTimeoutNanos: 1},
 		Liveness: LivenessBounds{RecoveryMaxNanos: 1, SwitchMaxNanos: 1, AbortReachMaxNanos: 1},
 	}
-	if got := DefaultProperties(withPolicy); !slices.Equal(got, AllProperties) {
-		t.Fatalf("without promises or a guarantee: got %v, want every property", got)
+	everyButCause := slices.DeleteFunc(slices.Clone(AllProperties), func(p Property) bool { return p == PropFailureCause })
+	if got := DefaultProperties(withPolicy); !slices.Equal(got, everyButCause) {
+		t.Fatalf("without promises or a guarantee: got %v, want every property but failure-cause", got)
+	}
+	if got := DefaultProperties(Reference{Promises: []Property{PropFailureCause}}); !slices.Contains(got, PropFailureCause) {
+		t.Fatalf("failure-cause promised: got %v", got)
 	}
 	if got := DefaultProperties(Reference{}); slices.Contains(got, PropFailureAccounting) {
 		t.Fatalf("without a tolerable-failure limit: got %v, want failure-accounting left out", got)

@@ -60,19 +60,26 @@ type generator struct {
 	events []trace.Event
 	t      int64
 
-	state      genState
-	saved      map[uint64]genState // completed checkpoints
-	cp         uint64              // last id used
-	latest     uint64              // latest completed
-	txnSeq     int
-	current    []string       // open transaction per sink
-	txnSize    map[string]int // writes per transaction
-	committed  map[string]bool
-	stored     int64 // records committed in the external store
-	healed     bool
+	state     genState
+	saved     map[uint64]genState // completed checkpoints
+	cp        uint64              // last id used
+	latest    uint64              // latest completed
+	txnSeq    int
+	current   []string       // open transaction per sink
+	txnSize   map[string]int // writes per transaction
+	committed map[string]bool
+	stored    int64 // records committed in the external store
+	healed    bool
+	// failures counts checkpoint failures in a row as the tolerable-failure rule does: the
+	// generator aborts no more than genTolerableFailures in a row, since a correct job would
+	// fail over on the next one.
+	failures   int
 	emitted    int   // distinct records emitted so far
 	maxOffsets []int // per source, the furthest offset reached
 }
+
+// genTolerableFailures is the tolerable-failure limit of generated runs.
+const genTolerableFailures = 3
 
 func srcName(s int) string  { return "src-" + strconv.Itoa(s) }
 func sinkName(k int) string { return "sink-" + strconv.Itoa(k) }
@@ -115,6 +122,7 @@ func generate(rng *rand.Rand, p genParams) ([]trace.Event, Reference) {
 			g.failover()
 		case !g.healed && x < p.pCheckpoint+p.pFailover+p.pCoordCrash:
 			g.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coord})
+			g.failures = 0
 			g.emit(trace.Event{Kind: trace.KindCoordinatorRecover, Task: coord, CP: g.latest})
 		case x < p.pCheckpoint+p.pFailover+p.pCoordCrash+p.pRead:
 			g.read()
@@ -152,7 +160,7 @@ func generate(rng *rand.Rand, p genParams) ([]trace.Event, Reference) {
 			NotifyMaxNanos:           1,
 			FinishTasks:              g.tasks(),
 		},
-		Policy:    Policy{TolerableFailures: Tolerating(3)},
+		Policy:    Policy{TolerableFailures: Tolerating(genTolerableFailures)},
 		TraceHash: trace.HashEvents(g.events),
 	}
 	return g.events, ref
@@ -250,7 +258,7 @@ func (g *generator) checkpoint() bool {
 			g.emit(trace.Event{Kind: trace.KindBarrierSend, Task: srcName(s), To: sinkName(k), CP: cp})
 		}
 	}
-	abort := !g.healed && g.rng.Float64() < g.p.pAbort
+	abort := !g.healed && g.rng.Float64() < g.p.pAbort && g.failures < genTolerableFailures
 	for k := range g.p.sinks {
 		for s := range g.p.sources {
 			g.emit(trace.Event{Kind: trace.KindBarrierRecv, Task: sinkName(k), From: srcName(s), CP: cp})
@@ -269,6 +277,7 @@ func (g *generator) checkpoint() bool {
 		g.emit(trace.Event{Kind: trace.KindSnapshotTaken, Task: sinkName(k), CP: cp, Attrs: attrs(pairs...)})
 	}
 	if abort {
+		g.failures++
 		g.emit(trace.Event{Kind: trace.KindCheckpointAbort, Task: coord, CP: cp, Reason: "declined"})
 		for _, task := range g.tasks() {
 			g.emit(trace.Event{Kind: trace.KindNotifyAbort, Task: task, CP: cp})
@@ -282,10 +291,12 @@ func (g *generator) checkpoint() bool {
 	if !g.healed && g.rng.Float64() < g.p.pCoordCrash {
 		// The coordinator dies while writing; the write did not land.
 		g.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coord})
+		g.failures = 0
 		g.emit(trace.Event{Kind: trace.KindCoordinatorRecover, Task: coord, CP: g.latest})
 		return false
 	}
 	g.emit(trace.Event{Kind: trace.KindCheckpointComplete, Task: coord, CP: cp})
+	g.failures = 0
 	g.saved[cp] = g.state.clone()
 	g.latest = cp
 	for s := range g.p.sources {
@@ -329,6 +340,7 @@ func (g *generator) commitPending(k int, upTo uint64) {
 
 func (g *generator) failover() {
 	g.emit(trace.Event{Kind: trace.KindJobFailover, Task: coord, CP: g.latest, Reason: "task failure"})
+	g.failures = 0
 	for _, task := range g.tasks() {
 		g.emit(trace.Event{Kind: trace.KindTaskCrash, Task: task})
 	}
