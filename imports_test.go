@@ -25,8 +25,9 @@ var layers = map[string][]string{
 	"faults":        {"sim", "trace", "protocol"},
 	"checker":       {"trace", "protocol"},
 	"scenarios":     {"protocol", "engine", "engine/tokens", "sim", "trace", "faults", "checker"},
-	"cmd/simrun":    {"scenarios", "trace", "checker", "faults", "zoo"},
+	"cmd/simrun":    {"scenarios", "trace", "checker", "faults", "zoo", "picture"},
 	"zoo":           nil,
+	"picture":       {"trace", "checker"},
 }
 
 // subLayers are folders below a top-level folder that are layers of their own: the barrier
