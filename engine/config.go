@@ -73,7 +73,10 @@ type StoreConfig struct {
 	Latency time.Duration
 	// TxnTimeout is the store's transaction timeout (0: never).
 	TxnTimeout time.Duration
-	// Readers is how many reader clients poll the store's visible output.
+	// Readers is how many reader clients poll the store's visible output. A job without a
+	// Sink operator (a JobKind's job, say) writes nothing to the store, so it runs none,
+	// whatever Readers says: polls of an empty store would fill its trace with sink.read
+	// events that show nothing.
 	Readers int
 	// ReadInterval is how often each reader polls.
 	ReadInterval time.Duration
@@ -155,4 +158,13 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("engine: config: Store.RetryInterval must be positive")
 	}
 	return nil
+}
+
+// readers returns how many reader clients the job runs: Store.Readers, or none for a job
+// without a sink.
+func (c *Config) readers() int {
+	if !c.Graph.hasSink() {
+		return 0
+	}
+	return c.Store.Readers
 }

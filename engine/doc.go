@@ -9,18 +9,20 @@
 //
 // A job is a Graph: operators with a parallelism, connected by edges with a partitioning
 // (Forward, Hash by key, Rebalance, Broadcast). Each operator runs as tasks named
-// "<operator>-<index>" (sum-2). The logics are Source (a partitioned, replayable log whose
-// records are a pure function of the source's seed, partition and offset, with the stable
-// record id "<source>:<partition>:<offset>"), Map, Filter, Aggregate (keyed count or sum with
-// keyed state snapshotted in sorted key order), Union of two inputs, and Sink (two-phase
-// commit, upsert, or plain append). Validation names the operator or edge at fault; cycles
-// are allowed only in unaligned mode.
+// "<operator>-<index>" (sum-2), except that a JobKind's operator may name its tasks
+// (Operator.TaskNames: the processes N1, N2, ... of a chandy-lamport topology). The logics are
+// Source (a partitioned, replayable log whose records are a pure function of the source's
+// seed, partition and offset, with the stable record id "<source>:<partition>:<offset>"), Map,
+// Filter, Aggregate (keyed count or sum with keyed state snapshotted in sorted key order),
+// Union of two inputs, and Sink (two-phase commit, upsert, or plain append). Validation names
+// the operator or edge at fault; cycles are allowed only in unaligned mode.
 //
-// Every task, the coordinator, the external store and its reader clients are processes on
-// an Env, which the engine defines and a host implements: a clock, timers, FIFO messages
-// between processes, durable storage, randomness and the trace. scenarios/simenv implements
-// it on the deterministic simulator; nothing in this package knows about sim. A Runtime is
-// one job on one Env (New, then Start).
+// Every task, the coordinator, the external store and its reader clients (only for a job with
+// a sink: without one there is nothing to read) are processes on an Env, which the engine
+// defines and a host implements: a clock, timers, FIFO messages between processes, durable
+// storage, randomness and the trace. scenarios/simenv implements it on the deterministic
+// simulator; nothing in this package knows about sim. A Runtime is one job on one Env (New,
+// then Start).
 //
 // Data channels carry network buffers (batches of up to Network.BufferRecords records). A
 // sender sends a buffer only against a credit; the receiver grants Network.Credits per

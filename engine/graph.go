@@ -12,11 +12,17 @@ type Graph struct {
 	Edges     []Edge
 }
 
-// Operator is one logical operator. Its tasks are named "<Name>-<index>", index from 0.
+// Operator is one logical operator. Its tasks are named "<Name>-<index>", index from 0,
+// unless TaskNames names them.
 type Operator struct {
 	Name        string
 	Parallelism int
 	Logic       Logic
+	// TaskNames, if set, are the ids of the operator's tasks by index, instead of
+	// "<Name>-<index>": the processes of a JobKind's operator named as its user names them
+	// (a chandy-lamport topology's N1, N2, ...). Only a JobKind's operator may set it, one
+	// name per task; ValidTaskName says which names a task may take.
+	TaskNames []string
 	// RecordCost, if not zero, replaces Config.RecordCost for this operator's tasks: a slow
 	// operator back-pressures the ones before it.
 	RecordCost time.Duration
@@ -97,6 +103,25 @@ func ParsePartitioning(s string) (Partitioning, error) {
 // TaskID returns the stable id of task index of operator op: "<op>-<index>".
 func TaskID(op string, index int) string { return fmt.Sprintf("%s-%d", op, index) }
 
+// TaskID returns the id of the operator's task index: its name in TaskNames, if the
+// operator names its tasks, else "<Name>-<index>".
+func (op *Operator) TaskID(index int) string {
+	if op.TaskNames != nil {
+		return op.TaskNames[index]
+	}
+	return TaskID(op.Name, index)
+}
+
+// hasSink reports whether the job writes to the external store: whether it has a Sink.
+func (g *Graph) hasSink() bool {
+	for i := range g.Operators {
+		if _, ok := g.Operators[i].Logic.(Sink); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Operator returns the operator called name, or nil.
 func (g *Graph) Operator(name string) *Operator {
 	for i := range g.Operators {
@@ -111,9 +136,10 @@ func (g *Graph) Operator(name string) *Operator {
 // index: the order in which the engine deploys, snapshots and reports tasks.
 func (g *Graph) Tasks() []string {
 	var ids []string
-	for _, op := range g.Operators {
-		for i := 0; i < op.Parallelism; i++ {
-			ids = append(ids, TaskID(op.Name, i))
+	for i := range g.Operators {
+		op := &g.Operators[i]
+		for j := 0; j < op.Parallelism; j++ {
+			ids = append(ids, op.TaskID(j))
 		}
 	}
 	return ids

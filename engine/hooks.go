@@ -22,7 +22,7 @@ func (rt *Runtime) Processes() []string { return ProcessNames(&rt.cfg) }
 // Runtime.Processes does, without building the job: an Env needs them to lay out hosts.
 func ProcessNames(cfg *Config) []string {
 	names := []string{coordinatorName, storeName}
-	for i := 0; i < cfg.Store.Readers; i++ {
+	for i := 0; i < cfg.readers(); i++ {
 		names = append(names, ReaderName(i))
 	}
 	return append(names, cfg.Graph.Tasks()...)

@@ -206,7 +206,7 @@ type TaskHost struct {
 	t *task
 }
 
-// ID is the task's id, "<operator>-<index>".
+// ID is the task's id, "<operator>-<index>" or its name in Operator.TaskNames.
 func (h *TaskHost) ID() string { return h.t.plan.id }
 
 // Index is the task's index in its operator.

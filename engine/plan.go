@@ -60,18 +60,19 @@ func newJobPlan(g *Graph, overtaking bool) *jobPlan {
 	for i := range g.Operators {
 		op := &g.Operators[i]
 		for idx := 0; idx < op.Parallelism; idx++ {
-			tp := &taskPlan{id: TaskID(op.Name, idx), op: op, index: idx,
+			tp := &taskPlan{id: op.TaskID(idx), op: op, index: idx,
 				inputByFrom: make(map[string]int), outputByTo: make(map[string]int)}
 			p.tasks = append(p.tasks, tp)
 			p.byID[tp.id] = tp
 			p.topo.Tasks = append(p.topo.Tasks, protocol.TaskID(tp.id))
 		}
 	}
-	for _, op := range g.Operators {
+	for i := range g.Operators {
+		op := &g.Operators[i]
 		if k, ok := op.Logic.(JobKind); ok {
 			for _, l := range k.Channels() {
 				p.topo.Channels = append(p.topo.Channels, protocol.ChannelID{
-					From: protocol.TaskID(TaskID(op.Name, l[0])), To: protocol.TaskID(TaskID(op.Name, l[1]))})
+					From: protocol.TaskID(op.TaskID(l[0])), To: protocol.TaskID(op.TaskID(l[1]))})
 			}
 		}
 	}
@@ -83,8 +84,8 @@ func newJobPlan(g *Graph, overtaking bool) *jobPlan {
 					continue
 				}
 				p.topo.Channels = append(p.topo.Channels, protocol.ChannelID{
-					From: protocol.TaskID(TaskID(from.Name, i)),
-					To:   protocol.TaskID(TaskID(to.Name, j)),
+					From: protocol.TaskID(from.TaskID(i)),
+					To:   protocol.TaskID(to.TaskID(j)),
 				})
 			}
 		}
@@ -173,7 +174,7 @@ func (p *jobPlan) wire(g *Graph, tp *taskPlan) {
 		to := g.Operator(e.To)
 		oe := outEdgePlan{partitioning: e.Partitioning, channels: make([]int, to.Parallelism)}
 		for j := range oe.channels {
-			if out, ok := tp.outputByTo[TaskID(to.Name, j)]; ok {
+			if out, ok := tp.outputByTo[to.TaskID(j)]; ok {
 				oe.channels[j] = out
 			} else {
 				oe.channels[j] = -1

@@ -20,7 +20,7 @@ type readerProcess struct {
 }
 
 // ReaderName returns the process name of reader i.
-func ReaderName(i int) string { return "reader-" + strconv.Itoa(i) }
+func ReaderName(i int) string { return ReaderPrefix + strconv.Itoa(i) }
 
 func (p *readerProcess) run(first time.Duration) {
 	p.timer = p.proc.NewTimer(p.poll)

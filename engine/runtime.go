@@ -88,7 +88,7 @@ func (rt *Runtime) Start() error {
 	if err := rt.StartStore(); err != nil {
 		return err
 	}
-	for i := 0; i < rt.cfg.Store.Readers; i++ {
+	for i := 0; i < rt.cfg.readers(); i++ {
 		if err := rt.StartReader(i); err != nil {
 			return err
 		}
@@ -118,7 +118,7 @@ func (rt *Runtime) StartReader(i int) error {
 	}
 	p.proc = proc
 	// Readers are spread over the interval so their reads overlap commits differently.
-	n := time.Duration(rt.cfg.Store.Readers)
+	n := time.Duration(max(rt.cfg.readers(), 1))
 	p.run(rt.cfg.Store.ReadInterval * time.Duration(i+1) / n)
 	return nil
 }

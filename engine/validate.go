@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // MaxParallelism bounds the tasks of one operator.
 const MaxParallelism = 1024
@@ -38,6 +41,14 @@ func (g *Graph) validate(cyclesAllowed bool) error {
 		kind, isKind := op.Logic.(JobKind)
 		if !barrier && !isKind {
 			return fmt.Errorf("engine: operator %q: unknown logic %T", op.Name, op.Logic)
+		}
+		if op.TaskNames != nil {
+			if !isKind {
+				return fmt.Errorf("engine: operator %q (%s): only a job kind's operator names its tasks (TaskNames)", op.Name, op.Logic.Kind())
+			}
+			if err := validTaskNames(op); err != nil {
+				return fmt.Errorf("engine: operator %q (%s): %w", op.Name, op.Logic.Kind(), err)
+			}
 		}
 		if isKind {
 			if len(g.Operators) != 1 || len(g.Edges) != 0 {
@@ -153,6 +164,57 @@ func validName(name string) error {
 		if name == r {
 			return fmt.Errorf("name %q is reserved", name)
 		}
+	}
+	return nil
+}
+
+// MaxTaskNameBytes bounds a task name of Operator.TaskNames.
+const MaxTaskNameBytes = 64
+
+// ReaderPrefix starts the process name of every reader client of the external store
+// (ReaderName).
+const ReaderPrefix = "reader-"
+
+// validTaskNames checks an operator's TaskNames: one per task, distinct, each a valid task
+// name (ValidTaskName).
+func validTaskNames(op *Operator) error {
+	if len(op.TaskNames) != op.Parallelism {
+		return fmt.Errorf("%d task names for %d tasks", len(op.TaskNames), op.Parallelism)
+	}
+	seen := make(map[string]bool, len(op.TaskNames))
+	for i, name := range op.TaskNames {
+		if err := ValidTaskName(name); err != nil {
+			return fmt.Errorf("task %d: %w", i, err)
+		}
+		if seen[name] {
+			return fmt.Errorf("task %d: %q names two tasks", i, name)
+		}
+		seen[name] = true
+	}
+	return nil
+}
+
+// ValidTaskName reports why name cannot be the id of a task named by Operator.TaskNames,
+// or nil if it can: 1 to MaxTaskNameBytes ASCII letters (either case), digits, '-' and '_',
+// starting with a letter. Those characters need no escaping in a trace attribute key
+// (sent:<task>), and leave the separators of the ids built from a task's id free: ':' of
+// its record ids ("<task>:<n>") and '/' of a snapshot's origin ("coordinator/<task>"). The
+// engine's own processes share one namespace with the tasks on an Env, so a task may not
+// take their names: coordinator, extstore, or a reader's reader-<i> (any name starting
+// with reader-, which a host places as a reader).
+func ValidTaskName(name string) error {
+	if name == "" || len(name) > MaxTaskNameBytes {
+		return fmt.Errorf("task name %q: want 1 to %d bytes", name, MaxTaskNameBytes)
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '-' || c == '_')) {
+			return fmt.Errorf("task name %q: use letters, digits, '-' and '_', starting with a letter", name)
+		}
+	}
+	if name == coordinatorName || name == storeName || strings.HasPrefix(name, ReaderPrefix) {
+		return fmt.Errorf("task name %q is the engine's own (coordinator, extstore and reader-<i> are its processes)", name)
 	}
 	return nil
 }

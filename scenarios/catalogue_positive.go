@@ -94,7 +94,7 @@ func positiveScenarios() []*Scenario {
 					{From: "c", To: "b"}, {From: "a", To: "c"}, {From: "c", To: "a"}},
 			},
 			Workload:   Workload{Kind: WorkloadTokens, Transfers: 200, InitialTokens: TokenCount(150), MaxTransfer: 20},
-			Checkpoint: Checkpoint{Interval: Millis(50), MaxConcurrent: 3, Initiators: []string{"p-0", "p-1", "p-2"}},
+			Checkpoint: Checkpoint{Interval: Millis(50), MaxConcurrent: 3, Initiators: []string{"a", "b", "c"}},
 			Swarm:      &Swarm{Kinds: []faults.Kind{faults.NetDelay, faults.NetPartition, faults.CrashTask}, MaxFaults: 4},
 			Expect:     expectPass,
 			Seeds:      seeds(1, 10),

@@ -36,6 +36,16 @@
 //     unknown when a property could not be decided (checker's word, with the same meaning),
 //     or limit when the run hit a virtual-time or event limit before it could be judged.
 //
+// A chandy-lamport scenario runs its processes as the tasks of one tokens operator: p-0,
+// p-1, ... on a ring (topology cycle), or on an explicit topology the process nodes
+// themselves, called by their names as written (N1, N10, left_2: letters of either case,
+// digits, '-' and '_', starting with a letter; never coordinator, extstore or reader-<i>,
+// the engine's own processes, which share their namespace) in the script, the initiators,
+// the faults and the trace. Every process starts with the workload's initial_tokens, or
+// with the tokens its node gives (Node.Tokens: one process with the only token, another
+// with none); every global snapshot must conserve their sum (Scenario.TokenTotal). A token
+// job has no sink, and so no reader of the external store, and its traces no sink.read.
+//
 // A chandy-lamport scenario may carry a script instead of random transfers: a hand-written
 // exercise whose sends and snapshots the engine makes at their times (tokens.Script),
 // and whose crashes and restarts the glue performs on the simulator as outages of the

@@ -127,7 +127,53 @@ func (g *generator) scenario() *Scenario {
 	if len(s.Faults) > 0 && g.r.IntN(2) == 0 {
 		s.Faults = append(s.Faults, g.crashAfterCheckpoint(s))
 	}
+	// Drawn after that, for the same reason.
+	if s.Mode == ModeChandyLamport && s.Topology.Kind == TopologyExplicit {
+		g.processTokens(s)
+	}
 	return s
+}
+
+// processTokens gives, half the time, some processes of an explicit topology balances of
+// their own (node tokens) instead of the workload's initial_tokens: for a script, whose
+// sends wait for the tokens they need, none a third of the time and else up to twice
+// initial_tokens; for random transfers, which would otherwise crawl (see chandyLamport), no
+// fewer than ten of the largest transfer. While the transfers can then not all be made,
+// the drawn balances below initial_tokens are raised to it, one process at a time in node
+// order: more tokens never keep a transfer from being made, so the draw ends valid.
+func (g *generator) processTokens(s *Scenario) {
+	if g.r.IntN(2) == 0 {
+		return
+	}
+	initial := s.Workload.InitialBalance()
+	scripted := len(s.Script) > 0
+	least := min(10*s.Workload.MaxTransfer, initial)
+	if scripted {
+		least = 0
+	}
+	nodes := s.Topology.Nodes
+	for i := range nodes {
+		switch {
+		case g.r.IntN(2) == 0:
+		case scripted && g.r.IntN(3) == 0:
+			nodes[i].Tokens = TokenCount(0)
+		default:
+			nodes[i].Tokens = TokenCount(g.between(least, 2*initial))
+		}
+	}
+	valid := func() bool {
+		c := s.Clone()
+		if c.Complete("generated") != nil {
+			return false
+		}
+		_, err := engineConfig(c)
+		return err == nil
+	}
+	for i := 0; i < len(nodes) && !valid(); i++ {
+		if nodes[i].Tokens != nil && *nodes[i].Tokens < initial {
+			nodes[i].Tokens = TokenCount(initial)
+		}
+	}
 }
 
 // crashAfterCheckpoint crashes a task right after one of the first checkpoints completes, so
@@ -294,6 +340,10 @@ func (g *generator) input(s *Scenario) (int, Duration) {
 	return int(span/pace) + 1, pace
 }
 
+// generatedProcessNames name the processes of a drawn explicit topology: names as a course
+// writes them, of either case, with digits, '-' and '_', which the processes keep.
+var generatedProcessNames = []string{"a", "N1", "b_2", "P-3", "n10", "Z"}
+
 func (g *generator) chandyLamport(s *Scenario) {
 	t := &s.Topology
 	n := int(g.between(2, 6))
@@ -304,7 +354,7 @@ func (g *generator) chandyLamport(s *Scenario) {
 		t.Kind = TopologyExplicit
 		order := g.r.Perm(n)
 		for i := range n {
-			t.Nodes = append(t.Nodes, Node{Name: string(rune('a' + i)), Kind: NodeProcess})
+			t.Nodes = append(t.Nodes, Node{Name: generatedProcessNames[i], Kind: NodeProcess})
 		}
 		linked := map[[2]int]bool{}
 		link := func(a, b int) {
@@ -345,10 +395,7 @@ func (g *generator) chandyLamport(s *Scenario) {
 func (g *generator) script(s *Scenario) {
 	graph := s.Graph()
 	processes := graph.Tasks()
-	balance := map[string]int64{}
-	for _, p := range processes {
-		balance[p] = s.Workload.InitialBalance()
-	}
+	balance := s.InitialBalances()
 	budget := s.Limits.FaultPhase / 2
 	var used Duration
 	down := ""

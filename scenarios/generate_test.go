@@ -102,6 +102,13 @@ func TestGenerateCoversTheKnobs(t *testing.T) {
 		for _, st := range s.Script {
 			mark("step", st.Op)
 		}
+		for _, n := range s.Topology.Nodes {
+			if n.Kind == NodeProcess {
+				mark("process tokens", n.Tokens != nil, len(s.Script) > 0)
+				mark("process tokens zero", n.Tokens != nil && *n.Tokens == 0)
+				mark("process name upper case", strings.ToLower(n.Name) != n.Name)
+			}
+		}
 		ends := Duration(int64(s.Workload.Records+s.Workload.Transfers) * s.Workload.RecordInterval.Nanos())
 		mark("input ends in the fault phase", ends < s.Limits.FaultPhase)
 		switch {
@@ -144,6 +151,8 @@ func TestGenerateCoversTheKnobs(t *testing.T) {
 	for _, op := range StepOps {
 		want = append(want, "step "+op)
 	}
+	want = append(want, "process tokens true true", "process tokens true false", "process tokens false true", "process tokens false false",
+		"process tokens zero true", "process name upper case true")
 	for _, knob := range []string{"script", "max virtual time", "max events", "trace each write", "transaction timeout", "min pause", "tolerable failures", "retained", "inline state", "unverified writes"} {
 		want = append(want, knob+" true", knob+" false")
 	}

@@ -15,7 +15,9 @@ var pinnedHashes = []struct {
 	{"pipeline-calm", 1, "f292094ca661d6db553984c0961ce79626eee282bdca88a8d3ecd7b753b1f512"},
 	{StandardName, 1, "315019dc34bee1f0f4aa4bd0563f11e49c7b1fcf46658b03a493115ca52b9fc9"},
 	{"storage-faults", 2, "faee6b0ef91d69ae5ec1463da5d5f6bf2bfbe295f3b1dccff58811d9650f9abf"},
-	{"chandy-lamport-classic", 1, "f478ee8f4c8f91b7cf276656f0527df418eca458adfcea61cde9903f2c933d4d"},
+	// A token job has no sink, and no longer runs a reader polling the empty external store:
+	// the sink.read events every 100ms are gone from its trace.
+	{"chandy-lamport-classic", 1, "ff2867605ba006cf77e5c8b727119a1114d27412aca7c98849eb56cd8f85f465"},
 }
 
 func TestPinnedTraceHashes(t *testing.T) {

@@ -127,15 +127,15 @@ func (s *Scenario) Graph() Graph {
 		}
 	case TopologyExplicit:
 		if s.Mode == ModeChandyLamport {
-			// Processes are renamed p-0, p-1, ... in node order: the names the engine gives
-			// the tasks of its one tokens operator, which faults and traces use.
-			index := map[string]int{}
-			for i, n := range t.Nodes {
-				index[n.Name] = i
-				g.Nodes = append(g.Nodes, Node{Name: Process(i), Kind: NodeProcess, Parallelism: 1})
+			// Processes keep their names as written: the engine's tokens operator names its
+			// tasks after them (engine.Operator.TaskNames), so the script, the faults and
+			// the trace all use them.
+			for _, n := range t.Nodes {
+				n.Parallelism = 1
+				g.Nodes = append(g.Nodes, n)
 			}
 			for _, l := range t.Links {
-				link(Process(index[l.From]), Process(index[l.To]), PartitionForward)
+				link(l.From, l.To, PartitionForward)
 			}
 			break
 		}
@@ -159,7 +159,8 @@ func (s *Scenario) Graph() Graph {
 // of a chandy-lamport scenario.
 const ProcessOperator = "p"
 
-// Process names process i of a chandy-lamport scenario: task i of the tokens operator.
+// Process names process i of a chandy-lamport ring (topology cycle): task i of the tokens
+// operator. The processes of an explicit topology are named as its nodes are.
 func Process(i int) string { return TaskID(ProcessOperator, i) }
 
 // Tasks returns the task ids of the graph in node order: "<node>-<subtask>" for dataflow

@@ -50,9 +50,13 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 	cfg := engine.DefaultConfig(eg)
 	// One reader polling every 100ms: enough reads to check what readers see, few enough that
 	// porcupine's search over reads overlapping many concurrent commits (32 sinks committing
-	// at each completion) stays well within its budget of model steps.
-	cfg.Store.Readers = 1
-	cfg.Store.ReadInterval = 100 * time.Millisecond
+	// at each completion) stays well within its budget of model steps. A job without a sink
+	// (chandy-lamport's) writes nothing to read, and has no reader.
+	cfg.Store.Readers = 0
+	if s.Sink != nil {
+		cfg.Store.Readers = 1
+		cfg.Store.ReadInterval = 100 * time.Millisecond
+	}
 	mode := protocol.ModeAligned
 	if s.Mode != ModeChandyLamport {
 		var err error
@@ -96,11 +100,18 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 }
 
 // tokensGraph is the engine job of a chandy-lamport scenario: one tokens operator whose tasks
-// are the processes p-0, p-1, ..., with the graph's links as its channels.
+// are the processes (p-0, p-1, ... of a ring; an explicit topology's nodes, named as
+// written), with the graph's links as its channels, each starting with its balance.
 func tokensGraph(s *Scenario, g Graph) engine.Graph {
 	index := map[string]int{}
+	var names []string
+	var balances []int64
+	ownBalance := false
 	for i, n := range g.Nodes {
 		index[n.Name] = i
+		names = append(names, n.Name)
+		balances = append(balances, s.initialBalance(n))
+		ownBalance = ownBalance || n.Tokens != nil
 	}
 	w, c := s.Workload, s.Checkpoint
 	workload := tokens.Workload{
@@ -118,10 +129,17 @@ func tokensGraph(s *Scenario, g Graph) engine.Graph {
 	for _, name := range c.Initiators {
 		workload.Initiators = append(workload.Initiators, index[name])
 	}
+	if ownBalance {
+		workload.Balances = balances
+	}
 	if len(s.Script) > 0 {
 		workload.Script = tokenScript(s, index)
 	}
-	return engine.Graph{Operators: []engine.Operator{{Name: ProcessOperator, Parallelism: len(g.Nodes), Logic: workload}}}
+	op := engine.Operator{Name: ProcessOperator, Parallelism: len(g.Nodes), Logic: workload}
+	if s.Topology.Kind == TopologyExplicit {
+		op.TaskNames = names
+	}
+	return engine.Graph{Operators: []engine.Operator{op}}
 }
 
 func nodeLogic(s *Scenario, n Node) (engine.Logic, error) {
@@ -163,10 +181,13 @@ func sinkType(kind string) engine.SinkType {
 	panic(fmt.Sprintf("scenarios: unvalidated sink kind %q", kind))
 }
 
-// envConfig places the job on the simulator: one task host per subtask index (tm-i), the
-// coordinator on jm, the external store on ext, as Graph.Hosts names them.
-func envConfig(s *Scenario) simenv.Config {
-	return simenv.DefaultConfig(s.Graph().TaskHosts())
+// envConfig places job g of s on the simulator: one task host per subtask index (tm-i; a
+// chandy-lamport process i on tm-i, whatever its name), the coordinator on jm, the external
+// store on ext, as Graph.Hosts names them.
+func envConfig(s *Scenario, g *engine.Graph) simenv.Config {
+	cfg := simenv.DefaultConfig(s.Graph().TaskHosts())
+	cfg.Placement = simenv.GraphPlacement(g, s.Graph().TaskHosts())
+	return cfg
 }
 
 // notifyDeliveryNanos bounds how long a notification the coordinator re-sends takes to be
@@ -221,7 +242,7 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 	if s.Mode == ModeChandyLamport {
 		// A token workload conserves its total even when that is zero tokens.
 		ref.TokenWorkload = true
-		ref.TokenTotal = s.Workload.InitialBalance() * int64(len(cfg.Graph.Tasks()))
+		ref.TokenTotal = s.TokenTotal()
 		return ref, nil
 	}
 	if s.Sink == nil {

@@ -49,7 +49,7 @@ func newRun(p *Plan, opts RunOptions) (*simRun, error) {
 	m := newMeasurements()
 	rec.Watch(m.observe)
 	limits := sim.Config{MaxTime: sim.Time(s.Limits.MaxVirtualTime), MaxEvents: uint64(s.Limits.MaxEvents)}
-	job, err := simenv.NewJob(p.Seed, cfg, envConfig(s), rec, limits)
+	job, err := simenv.NewJob(p.Seed, cfg, envConfig(s, &cfg.Graph), rec, limits)
 	if err != nil {
 		return nil, fmt.Errorf("scenarios: %s: %w", s.Name, err)
 	}

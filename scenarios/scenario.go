@@ -60,11 +60,17 @@ type Topology struct {
 	Links []Link `json:"links,omitempty"`
 }
 
-// Node is one operator (or chandy-lamport process) of an explicit topology.
+// Node is one operator (or chandy-lamport process) of an explicit topology. A process node's
+// name is the process's id, as written (see validateExplicit for the rule): in the script,
+// the initiators, the faults and the trace.
 type Node struct {
 	Name        string `json:"name"`
 	Kind        string `json:"kind"` // one of NodeKinds
 	Parallelism int    `json:"parallelism,omitempty"`
+	// Tokens is a process node's starting balance in the token workload. Absent (nil), the
+	// process starts with the workload's initial_tokens; zero means zero, so it is a
+	// pointer, written out whenever it is set.
+	Tokens *int64 `json:"tokens,omitempty"`
 }
 
 // Link is a directed channel between two nodes of an explicit topology.
@@ -88,18 +94,54 @@ type Workload struct {
 	// neighbour and how many are a pure function of the process and the transfer's number).
 	Transfers   int   `json:"transfers,omitempty"`
 	MaxTransfer int64 `json:"max_transfer,omitempty"`
-	// InitialTokens is every process's starting balance: absent (nil) means the default,
-	// and zero means zero, so it is a pointer, written out whenever it is set.
+	// InitialTokens is the starting balance of every process that does not give its own
+	// (Node.Tokens): absent (nil) means the default, and zero means zero, so it is a
+	// pointer, written out whenever it is set.
 	InitialTokens *int64 `json:"initial_tokens,omitempty"`
 }
 
-// InitialBalance is every process's starting balance in a token workload: InitialTokens, or
-// 0 when it is not set (Parse and the catalogue always set it for a token workload).
+// InitialBalance is the starting balance in a token workload of every process that does not
+// give its own: InitialTokens, or 0 when it is not set (Parse and the catalogue always set
+// it for a token workload). Scenario.InitialBalances has each process's.
 func (w Workload) InitialBalance() int64 {
 	if w.InitialTokens == nil {
 		return 0
 	}
 	return *w.InitialTokens
+}
+
+// InitialBalances returns the starting balance of each process of a token workload, by
+// process id: the node's tokens where an explicit topology gives them, the workload's
+// initial_tokens otherwise. Their sum is the total every global snapshot must conserve.
+// Call it on a validated scenario.
+func (s *Scenario) InitialBalances() map[string]int64 {
+	balances := make(map[string]int64)
+	for _, n := range s.Graph().Nodes {
+		if n.Kind == NodeProcess {
+			balances[n.Name] = s.initialBalance(n)
+		}
+	}
+	return balances
+}
+
+// initialBalance is the starting balance of process node n.
+func (s *Scenario) initialBalance(n Node) int64 {
+	if n.Tokens != nil {
+		return *n.Tokens
+	}
+	return s.Workload.InitialBalance()
+}
+
+// TokenTotal returns the tokens of a token workload: the sum of the processes' starting
+// balances.
+func (s *Scenario) TokenTotal() int64 {
+	var total int64
+	for _, n := range s.Graph().Nodes {
+		if n.Kind == NodeProcess {
+			total += s.initialBalance(n)
+		}
+	}
+	return total
 }
 
 // TokenCount returns a pointer to n, for InitialTokens in Go literals.
@@ -135,7 +177,8 @@ type Checkpoint struct {
 	// Retained is how many completed checkpoints are kept; zero keeps the default.
 	Retained int `json:"retained,omitempty"`
 	// Initiators are the processes that take turns starting Chandy-Lamport snapshots, one
-	// every Interval, up to MaxConcurrent in flight (mode chandy-lamport; default p-0).
+	// every Interval, up to MaxConcurrent in flight (mode chandy-lamport; default the first
+	// process).
 	Initiators []string `json:"initiators,omitempty"`
 	// UnverifiedWrites turns off the engine's read-back of every snapshot and metadata
 	// write. The read-back catches torn, corrupted and lost writes before a checkpoint
@@ -205,6 +248,9 @@ func (s *Scenario) Clone() *Scenario {
 	}
 	c.Seeds = clonePointer(s.Seeds)
 	c.Topology.Nodes = append([]Node(nil), s.Topology.Nodes...)
+	for i := range c.Topology.Nodes {
+		c.Topology.Nodes[i].Tokens = clonePointer(s.Topology.Nodes[i].Tokens)
+	}
 	c.Topology.Links = append([]Link(nil), s.Topology.Links...)
 	c.Checkpoint.Initiators = append([]string(nil), s.Checkpoint.Initiators...)
 	c.Faults = slices.Clone(s.Faults)

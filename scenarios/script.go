@@ -120,7 +120,8 @@ func (s *Scenario) validateScriptTokens(p *problems, path string) {
 		}
 		queues[st.From] = append(queues[st.From], send{step: i, to: st.To, tokens: st.Tokens})
 	}
-	balance := func(process string) int64 { return s.Workload.InitialBalance() + balances[process] }
+	initial := s.InitialBalances()
+	balance := func(process string) int64 { return initial[process] + balances[process] }
 	for progress := true; progress; {
 		progress = false
 		for _, from := range senders {

@@ -27,6 +27,9 @@ const (
 	maxConcurrent  = 64
 	maxSeedCount   = 1_000_000
 	maxSpan        = Duration(24 * 3600 * 1_000_000_000) // a day of virtual time
+	// maxTokens bounds a process's starting balance, so that the total of maxProcesses
+	// processes cannot overflow.
+	maxTokens = 1_000_000_000_000_000
 )
 
 var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
@@ -36,6 +39,13 @@ var nodeNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
 
 // reservedNodeNames are process names of the engine's own.
 var reservedNodeNames = []string{"coordinator", "extstore", "reader"}
+
+// processNamePattern is what a chandy-lamport process node may be called. Its name is the
+// process's id as written (N1, node_2, left-a): the engine names the task after it
+// (engine.ValidTaskName, which also keeps the names of the engine's own processes for
+// them), and the script, the faults and the trace use it. Case matters: N1 and n1 are two
+// processes.
+var processNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,31}$`)
 
 // Validate checks s, which must already have its defaults, and returns the first problem with
 // its field path under root (e.g. "scenario.faults[2].trigger.at: must be >= 0").
@@ -68,9 +78,9 @@ func (s *Scenario) validate(p *problems, root string) {
 		return
 	}
 	g := s.Graph()
-	names := newNameSet(g, s.Mode == ModeChandyLamport)
+	names := s.newNameSet(g)
 	s.validateInitiators(p, root+".checkpoint.initiators", names)
-	s.validateFaults(p, root)
+	s.validateFaults(p, root, names)
 	s.validateScript(p, root+".script", g, names)
 }
 
@@ -127,12 +137,29 @@ func (s *Scenario) validateExplicit(p *problems, path string) {
 	parallelism := map[string]int{}
 	for i, n := range t.Nodes {
 		at := fmt.Sprintf("%s.nodes[%d]", path, i)
-		if !nodeNamePattern.MatchString(n.Name) {
-			p.add(at+".name", "%q must be 1 to 32 of a-z, 0-9 and '_', starting with a letter", n.Name)
-		} else if slices.Contains(reservedNodeNames, n.Name) {
-			p.add(at+".name", "%q is reserved for the engine", n.Name)
-		} else if _, dup := kinds[n.Name]; dup {
-			p.add(at+".name", "%q names two nodes", n.Name)
+		switch {
+		case cl && !processNamePattern.MatchString(n.Name):
+			p.add(at+".name", "%q must be 1 to 32 of letters (either case), digits, '-' and '_', starting with a letter", n.Name)
+		case cl && engine.ValidTaskName(n.Name) != nil:
+			p.add(at+".name", "%q is the name of one of the engine's own processes (coordinator, extstore, reader-<i>), which share one namespace with the processes", n.Name)
+		case !cl && !nodeNamePattern.MatchString(n.Name):
+			p.add(at+".name", "%q must be 1 to 32 of a-z, 0-9 and '_', starting with a letter (a process node of mode chandy-lamport may also use A-Z and '-')", n.Name)
+		case !cl && slices.Contains(reservedNodeNames, n.Name):
+			p.add(at+".name", "%q is reserved for the engine (its tasks %s-<i> would take the names of the engine's own processes)", n.Name, n.Name)
+		default:
+			if _, dup := kinds[n.Name]; dup {
+				p.add(at+".name", "%q names two nodes", n.Name)
+			}
+		}
+		if n.Tokens != nil {
+			switch {
+			case !cl:
+				p.add(at+".tokens", "not used except by the process nodes of mode chandy-lamport")
+			case *n.Tokens < 0:
+				p.add(at+".tokens", "must be >= 0, not %d", *n.Tokens)
+			case *n.Tokens > maxTokens:
+				p.add(at+".tokens", "must be at most %d, not %d", int64(maxTokens), *n.Tokens)
+			}
 		}
 		if p.oneOf(at+".kind", n.Kind, NodeKinds) {
 			switch {
@@ -230,6 +257,8 @@ func (s *Scenario) validateWorkload(p *problems, path string) {
 		p.unused(path+".transfers", len(s.Script) > 0 && w.Transfers != 0, "with a script (its sends are the transfers)")
 		if w.InitialBalance() < 0 {
 			p.add(path+".initial_tokens", "must be >= 0")
+		} else if w.InitialBalance() > maxTokens {
+			p.add(path+".initial_tokens", "must be at most %d, not %d", int64(maxTokens), w.InitialBalance())
 		}
 		if w.MaxTransfer < 1 || w.MaxTransfer > 1_000_000 {
 			p.add(path+".max_transfer", "must be between 1 and 1000000, not %d", w.MaxTransfer)

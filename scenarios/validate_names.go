@@ -14,10 +14,22 @@ type nameSet struct {
 	tasks map[string]bool
 	hosts map[string]bool
 	hint  string // a few example names for error messages
+	// renamed maps the names earlier builds gave the processes of an explicit topology (p-0,
+	// p-1, ... in node order) to the nodes they name ("node 0, \"N1\""), whose names they
+	// go by now: a file written for such a build is told what to write instead.
+	renamed map[string]string
 }
 
-func newNameSet(g Graph, chandyLamport bool) nameSet {
-	n := nameSet{tasks: map[string]bool{}, hosts: map[string]bool{}}
+func (s *Scenario) newNameSet(g Graph) nameSet {
+	chandyLamport := s.Mode == ModeChandyLamport
+	n := nameSet{tasks: map[string]bool{}, hosts: map[string]bool{}, renamed: map[string]string{}}
+	if chandyLamport && s.Topology.Kind == TopologyExplicit {
+		for i, node := range g.Nodes {
+			if old := Process(i); old != node.Name {
+				n.renamed[old] = fmt.Sprintf("node %d, %q", i, node.Name)
+			}
+		}
+	}
 	tasks := g.Tasks()
 	for _, t := range tasks {
 		n.tasks[t] = true
@@ -35,12 +47,38 @@ func newNameSet(g Graph, chandyLamport bool) nameSet {
 	return n
 }
 
+// renamedRule says what became of the names p-0, p-1, ... in an explicit topology.
+const renamedRule = "an explicit topology's processes go by their node names now, not p-0, p-1, ..."
+
+// notProcess says that name is not a process, with the names there are.
+func (n nameSet) notProcess(name string) string {
+	if node, ok := n.renamed[name]; ok && !n.tasks[name] {
+		return fmt.Sprintf("%q is not a process: %s (%s was %s)", name, renamedRule, name, node)
+	}
+	return fmt.Sprintf("%q is not a process (%s)", name, n.hint)
+}
+
+// renamedHint adds to msg, an error about a fault of the schedule, what an old process name
+// it quotes is called now (see renamed).
+func (n nameSet) renamedHint(msg string) string {
+	if len(n.renamed) == 0 {
+		return msg
+	}
+	for i := range len(n.tasks) { // the processes, p-0 to p-<n-1> once
+		old := Process(i)
+		if node, ok := n.renamed[old]; ok && !n.tasks[old] && strings.Contains(msg, `"`+old+`"`) {
+			return fmt.Sprintf("%s (%s: %s was %s)", msg, renamedRule, old, node)
+		}
+	}
+	return msg
+}
+
 func (s *Scenario) validateInitiators(p *problems, path string, names nameSet) {
 	for i, name := range s.Checkpoint.Initiators {
 		at := fmt.Sprintf("%s[%d]", path, i)
 		switch {
 		case !names.tasks[name]:
-			p.add(at, "%q is not a process (%s)", name, names.hint)
+			p.add(at, "%s", names.notProcess(name))
 		case slices.Index(s.Checkpoint.Initiators, name) != i:
 			p.add(at, "%q is listed twice", name)
 		}
@@ -50,7 +88,7 @@ func (s *Scenario) validateInitiators(p *problems, path string, names nameSet) {
 // validateFaults checks the fault schedule with the faults package, which knows what each
 // kind takes, then against the scenario's system (its tasks, hosts, channels and stores);
 // errors keep the faults package's field names under root.faults[i].
-func (s *Scenario) validateFaults(p *problems, root string) {
+func (s *Scenario) validateFaults(p *problems, root string, names nameSet) {
 	if len(s.Faults) > 0 && s.Swarm != nil {
 		p.add(root+".swarm", "give either faults or swarm, not both")
 	}
@@ -61,7 +99,7 @@ func (s *Scenario) validateFaults(p *problems, root string) {
 		err = sys.CheckSchedule(sched)
 	}
 	if err != nil {
-		p.list = append(p.list, faultsPath(err, root+".faults"))
+		p.list = append(p.list, names.renamedHint(faultsPath(err, root+".faults")))
 	}
 	eachWrite := s.Sink != nil && s.Sink.TraceEachWrite
 	for i, e := range s.Faults {
@@ -132,7 +170,7 @@ func (s *Scenario) validateScript(p *problems, path string, g Graph, names nameS
 		if name == "" {
 			p.add(at, "is required")
 		} else if !names.tasks[name] {
-			p.add(at, "%q is not a process (%s)", name, names.hint)
+			p.add(at, "%s", names.notProcess(name))
 		}
 	}
 	for i, st := range s.Script {

@@ -103,8 +103,18 @@ func describeWorkload(s *scenarios.Scenario) string {
 	w := s.Workload
 	switch w.Kind {
 	case scenarios.WorkloadTokens:
-		return fmt.Sprintf("tokens transfers=%d max_transfer=%d initial_tokens=%d record_interval=%s",
+		desc := fmt.Sprintf("tokens transfers=%d max_transfer=%d initial_tokens=%d record_interval=%s",
 			w.Transfers, w.MaxTransfer, w.InitialBalance(), w.RecordInterval)
+		var own []string
+		for _, n := range s.Topology.Nodes {
+			if n.Tokens != nil {
+				own = append(own, fmt.Sprintf("%s=%d", n.Name, *n.Tokens))
+			}
+		}
+		if len(own) > 0 {
+			desc += fmt.Sprintf(" own_tokens=%s total=%d", strings.Join(own, ","), s.TokenTotal())
+		}
+		return desc
 	case scenarios.WorkloadKeyedSum:
 		return fmt.Sprintf("keyed-sum records=%d keys=%d record_interval=%s", w.Records, w.Keys, w.RecordInterval)
 	}

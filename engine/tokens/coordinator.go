@@ -79,7 +79,7 @@ func newCoordinator(h *engine.CoordinatorHost) *coordinator {
 	spec := op.Logic.(Workload)
 	var procs []cl.ProcessID
 	for i := 0; i < op.Parallelism; i++ {
-		procs = append(procs, cl.ProcessID(engine.TaskID(op.Name, i)))
+		procs = append(procs, cl.ProcessID(op.TaskID(i)))
 	}
 	var chans []cl.Channel
 	for _, l := range spec.Links {
@@ -340,13 +340,13 @@ func (c *coordinator) initiate(r tokenRequest) {
 			c.startRequested()
 			return
 		}
-		id := snapshotID(c.op.Name, c.n, cp)
+		id := snapshotID(c.op, cp)
 		if err := c.collector.Start(id); err != nil {
 			panic(fmt.Sprintf("tokens: token collector: %v", err))
 		}
 		c.inFlight[cp] = tokenInFlight{since: c.now(), scripted: r.scripted}
 		c.trace(trace.Event{Kind: trace.KindCheckpointTrigger, CP: cp})
-		initiator := cl.ProcessID(engine.TaskID(c.op.Name, r.initiator))
+		initiator := cl.ProcessID(c.op.TaskID(r.initiator))
 		for _, p := range append([]cl.ProcessID{initiator}, c.graph.Joiners(initiator)...) {
 			c.h.Proc().Send(string(p), &tokenCommand{attempt: attempt, kind: "record", cp: cp})
 		}
@@ -385,8 +385,9 @@ func (c *coordinator) Receive(from string, msg any) {
 	cc := protocol.CompletedCheckpoint{ID: protocol.CheckpointID(a.cp), Kind: protocol.KindCheckpoint, CompletedAt: protocol.Time(c.now())}
 	terminal := true
 	for i := 0; i < c.n; i++ {
-		st, _ := g.State(cl.ProcessID(engine.TaskID(c.op.Name, i)))
-		cc.Tasks = append(cc.Tasks, protocol.TaskState{Task: protocol.TaskID(engine.TaskID(c.op.Name, i)), Snapshot: protocol.TaskSnapshot{Handle: st.Handle}})
+		task := c.op.TaskID(i)
+		st, _ := g.State(cl.ProcessID(task))
+		cc.Tasks = append(cc.Tasks, protocol.TaskState{Task: protocol.TaskID(task), Snapshot: protocol.TaskSnapshot{Handle: st.Handle}})
 		terminal = terminal && st.Done
 	}
 	for _, ch := range g.Channels {
@@ -398,7 +399,7 @@ func (c *coordinator) Receive(from string, msg any) {
 
 // dropAnswered forgets an aborted snapshot in flight once the collector has every answer.
 func (c *coordinator) dropAnswered(cp uint64) {
-	if c.aborted[cp] && c.collector.Status(snapshotID(c.op.Name, c.n, cp)) == cl.StatusUnknown {
+	if c.aborted[cp] && c.collector.Status(snapshotID(c.op, cp)) == cl.StatusUnknown {
 		delete(c.inFlight, cp)
 	}
 }
@@ -484,7 +485,7 @@ func (c *coordinator) orderFinish() {
 		return
 	}
 	for i := 0; i < c.n; i++ {
-		c.h.Proc().Send(engine.TaskID(c.op.Name, i), &tokenCommand{attempt: c.h.Attempt(), kind: "finish"})
+		c.h.Proc().Send(c.op.TaskID(i), &tokenCommand{attempt: c.h.Attempt(), kind: "finish"})
 	}
 }
 

@@ -4,13 +4,18 @@
 //
 // A job is one operator whose Logic is a Workload: its tasks are processes holding token
 // balances that send tokens to one another over the Links, an arbitrary directed graph
-// (cycles allowed). Workload implements engine.JobKind, the engine's one seam for a job that
-// snapshots its own way: engine.New takes such a graph as the kind's job, and the Runtime
-// runs this package's coordinator (coordinator.go) and process logic (process.go) through
-// engine.CoordinatorHost and engine.TaskHost instead of the protocol coordinator and
-// protocol.Task. Everything else is the engine's: processes on its Env, channels with credits
-// and buffers, the record catalog, snapshots in its format (a process's balance and position
-// are its engine.KindState), durable storage, failover and the trace.
+// (cycles allowed). The processes are named like any tasks ("<operator>-<index>") or by the
+// operator's TaskNames (N1, N2, ...), and start with Initial tokens each or with their own
+// Balances. The Workload refers to a process by its task index; the trace, the snapshots
+// and the snapshots' origins ("coordinator/<task>") by its id.
+//
+// Workload implements engine.JobKind, the engine's one seam for a job that snapshots its own
+// way: engine.New takes such a graph as the kind's job, and the Runtime runs this package's
+// coordinator (coordinator.go) and process logic (process.go) through engine.CoordinatorHost
+// and engine.TaskHost instead of the protocol coordinator and protocol.Task. Everything else
+// is the engine's: processes on its Env, channels with credits and buffers, the record
+// catalog, snapshots in its format (a process's balance and position are its
+// engine.KindState), durable storage, failover and the trace.
 //
 // The coordinator names every snapshot, asks its initiator (and the processes the initiator
 // cannot reach) to record it, collects the reports in a chandylamport.Collector, persists

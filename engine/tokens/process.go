@@ -53,13 +53,15 @@ type process struct {
 	// next tokens to arrive try it again.
 	waiting bool
 	origin  uint32 // the catalog's origin of the process's transfers, "<task>:"
+	// origins maps a snapshot origin to its initiator's task index (initiatorIndex).
+	origins map[cl.ProcessID]int
 }
 
 func newProcess(h *engine.TaskHost, spec Workload) *process {
 	p := &process{h: h, plan: spec.plan(h.Index()), outputOf: make(map[int]int),
-		balance: spec.Initial, origin: h.Origin(tokenPrefix(h.ID()))}
+		balance: spec.initial(h.Index()), origin: h.Origin(tokenPrefix(h.ID()))}
 	for _, j := range p.plan.neighbours {
-		p.outputOf[j] = h.OutputTo(engine.TaskID(h.Operator().Name, j))
+		p.outputOf[j] = h.OutputTo(h.Operator().TaskID(j))
 	}
 	return p
 }
@@ -95,8 +97,9 @@ func (p *process) Receive(from string, msg any) {
 //
 // snapshotID and checkpointID convert between Chandy-Lamport ids and the numeric ids of the
 // trace: cp = seq*n + initiator index, unique and increasing per initiator.
-func snapshotID(op string, n int, cp uint64) cl.SnapshotID {
-	return cl.SnapshotID{Origin: snapshotOrigin(engine.TaskID(op, int(cp%uint64(n)))), Seq: cp / uint64(n)}
+func snapshotID(op *engine.Operator, cp uint64) cl.SnapshotID {
+	n := uint64(op.Parallelism)
+	return cl.SnapshotID{Origin: snapshotOrigin(op.TaskID(int(cp % n))), Seq: cp / n}
 }
 
 func snapshotOrigin(initiator string) cl.ProcessID {
@@ -104,27 +107,29 @@ func snapshotOrigin(initiator string) cl.ProcessID {
 }
 
 // snapshotID is the Chandy-Lamport id of checkpoint cp of this process's job.
-func (p *process) snapshotID(cp uint64) cl.SnapshotID {
-	return snapshotID(p.h.Operator().Name, p.h.Operator().Parallelism, cp)
-}
+func (p *process) snapshotID(cp uint64) cl.SnapshotID { return snapshotID(p.h.Operator(), cp) }
 
 func (p *process) checkpointID(id cl.SnapshotID) uint64 {
 	n := p.h.Operator().Parallelism
-	initiator := taskIndexOf(string(id.Origin))
-	return id.Seq*uint64(n) + uint64(initiator)
+	return id.Seq*uint64(n) + uint64(p.initiatorIndex(id.Origin))
 }
 
-// taskIndexOf parses the index that ends "<op>-<index>" (or a snapshot origin).
-func taskIndexOf(id string) int {
-	i := len(id)
-	for i > 0 && id[i-1] >= '0' && id[i-1] <= '9' {
-		i--
+// initiatorIndex returns the task index of the process that initiated snapshots of origin
+// (snapshotOrigin): tasks may have names of their own (engine.Operator.TaskNames), so the
+// index is looked up rather than parsed.
+func (p *process) initiatorIndex(origin cl.ProcessID) int {
+	if p.origins == nil {
+		op := p.h.Operator()
+		p.origins = make(map[cl.ProcessID]int, op.Parallelism)
+		for i := 0; i < op.Parallelism; i++ {
+			p.origins[snapshotOrigin(op.TaskID(i))] = i
+		}
 	}
-	n := 0
-	for _, c := range id[i:] {
-		n = n*10 + int(c-'0')
+	i, ok := p.origins[origin]
+	if !ok {
+		panic(fmt.Sprintf("tokens: %s: snapshot origin %q is no process of the job", p.h.ID(), origin))
 	}
-	return n
+	return i
 }
 
 // Begin implements engine.KindTask: it builds the Chandy-Lamport process once the state is

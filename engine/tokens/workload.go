@@ -38,8 +38,11 @@ type Workload struct {
 	// Interval is the time between two transfers of a process; with a Script, how long a
 	// process whose output is full waits before it tries again.
 	Interval time.Duration
-	// Initial is every process's starting balance.
+	// Initial is every process's starting balance, unless Balances gives it.
 	Initial int64
+	// Balances, if set, are the processes' starting balances by task index, one per task:
+	// a course's exercise that starts one process with 1 token and another with none.
+	Balances []int64
 	// MaxAmount bounds the tokens of one transfer (1..MaxAmount).
 	MaxAmount int64
 	// Seed chooses destinations and amounts.
@@ -94,6 +97,13 @@ func (s Workload) Validate(op *engine.Operator) error {
 		return fmt.Errorf("negative MaxConcurrent")
 	case s.Initial < 0:
 		return fmt.Errorf("negative Initial %d", s.Initial)
+	case s.Balances != nil && len(s.Balances) != n:
+		return fmt.Errorf("%d Balances for %d processes", len(s.Balances), n)
+	}
+	for p, b := range s.Balances {
+		if b < 0 {
+			return fmt.Errorf("negative balance %d of process %d", b, p)
+		}
 	}
 	if s.Script != nil {
 		if s.Transfers != 0 {
@@ -115,6 +125,14 @@ func (s Workload) initiators() []int {
 }
 
 func (s Workload) maxConcurrent() int { return max(s.MaxConcurrent, 1) }
+
+// initial returns the starting balance of process p: Balances[p], or Initial.
+func (s Workload) initial(p int) int64 {
+	if s.Balances != nil {
+		return s.Balances[p]
+	}
+	return s.Initial
+}
 
 // neighbours returns the task indices process p sends to, in Links order.
 func (s Workload) neighbours(p int) []int {
@@ -152,7 +170,7 @@ func tokenPrefix(task string) string { return task + ":" }
 func (s Workload) Origins(op *engine.Operator) []string {
 	out := make([]string, 0, op.Parallelism)
 	for i := 0; i < op.Parallelism; i++ {
-		out = append(out, tokenPrefix(engine.TaskID(op.Name, i)))
+		out = append(out, tokenPrefix(op.TaskID(i)))
 	}
 	return out
 }
@@ -168,7 +186,7 @@ func (s Workload) Reference(op *engine.Operator) (*engine.Reference, error) {
 	}
 	ref := &engine.Reference{Balances: make(map[string]int64, op.Parallelism)}
 	for p, b := range final {
-		ref.Balances[engine.TaskID(op.Name, p)] = b
+		ref.Balances[op.TaskID(p)] = b
 		ref.TokenTotal += b
 	}
 	return ref, nil
@@ -193,7 +211,7 @@ func tokenOutcome(n int, s Workload) ([]int64, error) {
 	plans := make([]tokenPlan, n)
 	made := make([]int64, n)
 	for p := range n {
-		balances[p] = s.Initial
+		balances[p] = s.initial(p)
 		plans[p] = s.plan(p)
 	}
 	for progress := true; progress; {

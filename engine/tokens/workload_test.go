@@ -174,7 +174,7 @@ func TestNextTokenIDGrowsAndMapsToItsInitiator(t *testing.T) {
 		last := rapid.Uint64Range(0, 100).Draw(t, "last")
 		o := rapid.IntRange(0, n-1).Draw(t, "initiator")
 		cp := nextTokenID(last, n, o)
-		id := snapshotID("p", n, cp)
+		id := snapshotID(&engine.Operator{Name: "p", Parallelism: n}, cp)
 		switch {
 		case cp <= last:
 			t.Fatalf("id %d after %d", cp, last)

@@ -26,6 +26,7 @@ package simenv
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
@@ -66,10 +67,32 @@ func DefaultPlacement(taskHosts int) func(string) string {
 		switch {
 		case process == "coordinator":
 			return "jm"
-		case process == "extstore" || len(process) > 7 && process[:7] == "reader-":
+		case process == "extstore" || strings.HasPrefix(process, engine.ReaderPrefix):
 			return "ext"
 		}
 		return fmt.Sprintf("tm-%d", taskIndex(process)%taskHosts)
+	}
+}
+
+// GraphPlacement is DefaultPlacement for the job graph g, whose operators may name their
+// tasks (engine.Operator.TaskNames): the index of such a task is looked up in g rather than
+// parsed from its name, so task i of every operator still runs on tm-<i mod taskHosts>.
+func GraphPlacement(g *engine.Graph, taskHosts int) func(string) string {
+	place := DefaultPlacement(taskHosts)
+	named := make(map[string]int)
+	for _, op := range g.Operators {
+		for i, name := range op.TaskNames {
+			named[name] = i
+		}
+	}
+	if len(named) == 0 {
+		return place
+	}
+	return func(process string) string {
+		if i, ok := named[process]; ok {
+			return fmt.Sprintf("tm-%d", i%taskHosts)
+		}
+		return place(process)
 	}
 }
 
