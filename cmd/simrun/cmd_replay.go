@@ -16,6 +16,8 @@ func (a *app) replay(args []string) int {
 	fs := newFlags("replay")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	tracePath := fs.String("trace", "", "write the trace (JSON Lines) to this file")
+	htmlPath := fs.String("html", "", "write the run's space-time diagram (an HTML page) to this file")
+	perfettoPath := fs.String("perfetto", "", "write the run as trace-event JSON for ui.perfetto.dev to this file")
 	positional, status := a.parseCommand(fs, usageReplay, args)
 	if status >= 0 {
 		return status
@@ -32,6 +34,10 @@ func (a *app) replay(args []string) int {
 	if err != nil {
 		return a.fail("replay: %s: %s", path, trimPackage(err))
 	}
+	draw, err := reserveDrawings(*htmlPath, *perfettoPath)
+	if err != nil {
+		return a.fail("replay: %v", err)
+	}
 	traceFile, err := openTrace(*tracePath)
 	if err != nil {
 		return a.fail("replay: -trace: %v", err)
@@ -41,7 +47,11 @@ func (a *app) replay(args []string) int {
 		printPlan(a.stdout, plan)
 		fmt.Fprintln(a.stdout)
 	}
-	res, err := a.runPlan(plan, traceFile, nil)
+	res, err := a.runPlan(plan, traceFile, draw)
+	var pictures drawn
+	if err == nil && draw != nil {
+		pictures, err = draw.write(fmt.Sprintf("%s seed %d, replayed from %s", art.Scenario.Name, art.Seed, path), res)
+	}
 	if err != nil {
 		return a.fail("replay: %s: %s", path, trimPackage(err))
 	}
@@ -59,10 +69,11 @@ func (a *app) replay(args []string) int {
 	check.Nondeterministic = check.SameBuild && !(check.HashMatches && check.ScheduleMatches)
 
 	if *asJSON {
-		writeJSON(a.stdout, replayJSON{Result: forJSON(res), Replay: check})
+		writeJSON(a.stdout, replayJSON{Result: forJSON(res), Replay: check, drawn: pictures})
 	} else {
 		printResult(a.stdout, res)
 		a.printReplayCheck(check, res)
+		pictures.print(a.stdout)
 	}
 	if res.Unexpected || check.Nondeterministic {
 		return exitUnexpected
@@ -86,6 +97,7 @@ type replayCheck struct {
 type replayJSON struct {
 	*scenarios.Result
 	Replay replayCheck `json:"replay"`
+	drawn
 }
 
 func (a *app) printReplayCheck(c replayCheck, res *scenarios.Result) {

@@ -19,7 +19,8 @@ func (a *app) runOne(args []string) int {
 	referenceOut := fs.String("reference-out", "", "write the run's reference (with its trace hash) to this file, for simrun check")
 	artifactDir := fs.String("artifacts", "", "save an artifact of a failing run in this directory")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	htmlPath := fs.String("html", "", "write porcupine's picture of a non-linearizable history to this file")
+	htmlPath := fs.String("html", "", "write the run's space-time diagram (an HTML page) to this file")
+	perfettoPath := fs.String("perfetto", "", "write the run as trace-event JSON for ui.perfetto.dev to this file")
 	positional, status := a.parseCommand(fs, usageRun, args)
 	if status >= 0 {
 		return status
@@ -53,9 +54,9 @@ func (a *app) runOne(args []string) int {
 			return a.fail("run: -reference-out %s: no directory %s", *referenceOut, filepath.Dir(*referenceOut))
 		}
 	}
-	pics, err := reservePictures(*htmlPath)
+	draw, err := reserveDrawings(*htmlPath, *perfettoPath)
 	if err != nil {
-		return a.fail("run: -html: %v", err)
+		return a.fail("run: %v", err)
 	}
 	traceFile, err := openTrace(*tracePath)
 	if err != nil {
@@ -74,12 +75,10 @@ func (a *app) runOne(args []string) int {
 		printPlan(a.stdout, plan)
 		fmt.Fprintln(a.stdout)
 	}
-	res, err := a.runPlan(plan, traceFile, pics)
-	var drawn checker.Property
-	if err == nil && pics != nil {
-		if drawn, err = pics.keep(); err != nil {
-			err = fmt.Errorf("-html: %w", err)
-		}
+	res, err := a.runPlan(plan, traceFile, draw)
+	var pictures drawn
+	if err == nil && draw != nil {
+		pictures, err = draw.write(fmt.Sprintf("%s seed %d", s.Name, seed.value), res)
 	}
 	if err != nil {
 		if refFile != nil {
@@ -96,10 +95,7 @@ func (a *app) runOne(args []string) int {
 	path := a.save(policy, plan, res)
 
 	if *asJSON {
-		out := runJSON{Result: forJSON(res)}
-		if drawn != "" {
-			out.HTML, out.HTMLProperty = *htmlPath, drawn
-		}
+		out := runJSON{Result: forJSON(res), drawn: pictures}
 		out.Reference = *referenceOut
 		writeJSON(a.stdout, out)
 	} else {
@@ -110,9 +106,7 @@ func (a *app) runOne(args []string) int {
 		if *referenceOut != "" {
 			fmt.Fprintf(a.stdout, "%-12s %s\n", "reference:", *referenceOut)
 		}
-		if pics != nil {
-			printPicture(a, *htmlPath, drawn)
-		}
+		pictures.print(a.stdout)
 		if path != "" {
 			fmt.Fprintf(a.stdout, "%-12s %s\n%-12s %s\n", "artifact:", path, "replay:", a.replayCommand(path))
 		}
@@ -135,10 +129,9 @@ func writeAndClose(f *os.File, data []byte) error {
 	return err
 }
 
-// runJSON is `run -json`'s object: the result, and the picture -html wrote, if any.
+// runJSON is `run -json`'s object: the result, and the pictures -html and -perfetto wrote.
 type runJSON struct {
 	*scenarios.Result
-	HTML         string           `json:"html,omitempty"`
-	HTMLProperty checker.Property `json:"html_property,omitempty"`
-	Reference    string           `json:"reference,omitempty"` // the file -reference-out wrote
+	drawn
+	Reference string `json:"reference,omitempty"`
 }

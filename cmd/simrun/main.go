@@ -87,9 +87,9 @@ type app struct {
 // its own in its errors.
 const (
 	usageList   = "list [-json]"
-	usageRun    = "run -scenario NAME|FILE -seed N [-trace FILE] [-reference-out FILE] [-html FILE] [-artifacts DIR] [-json]"
+	usageRun    = "run -scenario NAME|FILE -seed N [-trace FILE] [-reference-out FILE] [-html FILE] [-perfetto FILE] [-artifacts DIR] [-json]"
 	usageSweep  = "sweep [-scenario NAME|FILE|all | -generated] [-seeds A-B] [-j N] [-shard I/N] [-artifacts DIR] [-failfast] [-json]"
-	usageReplay = "replay [-json] [-trace FILE] ARTIFACT"
+	usageReplay = "replay [-json] [-trace FILE] [-html FILE] [-perfetto FILE] ARTIFACT"
 	usageShrink = "shrink ARTIFACT [-o FILE] [-runs N]"
 	usageBench  = "bench [-json] [-seeds N] [-j N]"
 	usageCheck  = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] TRACE"

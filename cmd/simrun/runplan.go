@@ -16,15 +16,17 @@ func openTrace(path string) (*os.File, error) {
 }
 
 // runPlan runs plan on this build, streaming its trace into traceFile when there is one, and
-// closes the file: a trace that failed to reach the disk is the run's error. pics, when not
-// nil, receive porcupine's pictures (run -html).
-func (a *app) runPlan(plan *scenarios.Plan, traceFile *os.File, pics *pictures) (*scenarios.Result, error) {
+// closes the file: a trace that failed to reach the disk is the run's error. draw, when not
+// nil, keeps what -html and -perfetto draw.
+func (a *app) runPlan(plan *scenarios.Plan, traceFile *os.File, draw *drawings) (*scenarios.Result, error) {
 	opts := scenarios.RunOptions{Build: a.build()}
-	pics.options(&opts)
+	if traceFile != nil {
+		opts.Trace = traceFile
+	}
+	draw.options(&opts)
 	if traceFile == nil {
 		return scenarios.Run(a.runner, plan, opts)
 	}
-	opts.Trace = traceFile
 	res, err := scenarios.Run(a.runner, plan, opts)
 	if cerr := traceFile.Close(); err == nil && cerr != nil {
 		err = cerr
