@@ -13,6 +13,10 @@ import (
 type model struct {
 	T0    int64    `json:"t0"` // the run's first and last virtual times
 	T1    int64    `json:"t1"`
+	// Busy is the time of the last event of the job itself (not a sink read, a phase or a
+	// fault's start or end): a run ends with a heal and a liveness phase in which little
+	// happens, so the page opens on [T0, Busy] and the fit button shows the whole run.
+	Busy int64 `json:"busy"`
 	Lanes []string `json:"lanes"`
 	Kinds []string `json:"kinds"` // the kinds that occur, indexed by Kind below
 
@@ -78,6 +82,9 @@ func newModel(r Run) *model {
 		if i == 0 || e.T > m.T1 {
 			m.T1 = e.T
 		}
+		if e.Kind != trace.KindSinkRead && e.Kind != trace.KindPhase && e.Kind != trace.KindFault {
+			m.Busy = max(m.Busy, e.T)
+		}
 	}
 	// A violation pinned past the last event (an absence that became final) stays in view.
 	for k, v := range r.Violations {
@@ -90,6 +97,10 @@ func newModel(r Run) *model {
 		// One instant: give the axis a width so that the page can divide by it.
 		m.T1 = m.T0 + 1
 	}
+	for _, v := range r.Violations {
+		m.Busy = max(m.Busy, v.T)
+	}
+	m.Busy = min(max(m.Busy, m.T0+1), m.T1)
 	m.Arrows = matchArrows(events, laneIndex)
 	m.Checkpoints = checkpointSpans(events, m.T1)
 	m.Faults = faultSpans(events, laneIndex)

@@ -50,7 +50,7 @@ window.spacetime = Object.freeze({
 });
 
 setTaskFilter("");
-fit();
+opening();
 layout();
 buildLegend();
 render();

@@ -35,6 +35,12 @@ function setView(a, b) {
 
 function fit() { const [a, b] = fullRange(); setView(a, b); }
 
+// opening shows the busy part of the run: from its start to the job's last event (D.busy).
+function opening() {
+  const pad = Math.max((D.busy - D.t0) * 0.02, 1);
+  setView(D.t0 - pad, D.busy + pad);
+}
+
 function xOf(t) { return GUTTER + ((t - V.t0) * V.plotW) / (V.t1 - V.t0); }
 function tAt(x) { return V.t0 + ((x - GUTTER) * (V.t1 - V.t0)) / V.plotW; }
 
