@@ -11,12 +11,12 @@ import (
 // stored as columns (one array per field) rather than as objects: for 100,000 events that
 // is several times smaller and faster to parse, and the script indexes them by position.
 type model struct {
-	T0    int64    `json:"t0"` // the run's first and last virtual times
-	T1    int64    `json:"t1"`
+	T0 int64 `json:"t0"` // the run's first and last virtual times
+	T1 int64 `json:"t1"`
 	// Busy is the time of the last event of the job itself (not a sink read, a phase or a
 	// fault's start or end): a run ends with a heal and a liveness phase in which little
 	// happens, so the page opens on [T0, Busy] and the fit button shows the whole run.
-	Busy int64 `json:"busy"`
+	Busy  int64    `json:"busy"`
 	Lanes []string `json:"lanes"`
 	Kinds []string `json:"kinds"` // the kinds that occur, indexed by Kind below
 
