@@ -38,9 +38,16 @@ func (a *app) replay(args []string) int {
 	if err != nil {
 		return a.fail("replay: %v", err)
 	}
-	traceFile, err := openTrace(*tracePath)
+	if *tracePath == "-" && *asJSON {
+		return a.fail("replay: -trace - and -json both write standard output: send the trace to a file")
+	}
+	traceFile, err := a.traceOutput(*tracePath)
 	if err != nil {
 		return a.fail("replay: -trace: %v", err)
+	}
+	if *tracePath == "-" {
+		// The trace owns standard output; the report goes to standard error.
+		a.stdout = a.stderr
 	}
 	if !*asJSON {
 		fmt.Fprintf(a.stdout, "%-12s %s (recorded by build %s: %s)\n", "replaying:", path, art.Build, describeRecorded(art))
@@ -48,6 +55,9 @@ func (a *app) replay(args []string) int {
 		fmt.Fprintln(a.stdout)
 	}
 	res, err := a.runPlan(plan, traceFile, draw)
+	if readerGone(err) {
+		return exitOK // the trace's reader stopped reading: it wants no more
+	}
 	var pictures drawn
 	if err == nil && draw != nil {
 		pictures, err = draw.write(fmt.Sprintf("%s seed %d, replayed from %s", art.Scenario.Name, art.Seed, path), res)

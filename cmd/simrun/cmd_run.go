@@ -58,9 +58,16 @@ func (a *app) runOne(args []string) int {
 	if err != nil {
 		return a.fail("run: %v", err)
 	}
-	traceFile, err := openTrace(*tracePath)
+	if *tracePath == "-" && *asJSON {
+		return a.fail("run: -trace - and -json both write standard output: send the trace to a file")
+	}
+	traceFile, err := a.traceOutput(*tracePath)
 	if err != nil {
 		return a.fail("run: -trace: %v", err)
+	}
+	if *tracePath == "-" {
+		// The trace owns standard output; the report goes to standard error.
+		a.stdout = a.stderr
 	}
 	// Created with the trace file, before the run, so that a path it cannot write is bad
 	// input before any work; written once the run has given its trace hash.
@@ -76,6 +83,13 @@ func (a *app) runOne(args []string) int {
 		fmt.Fprintln(a.stdout)
 	}
 	res, err := a.runPlan(plan, traceFile, draw)
+	if readerGone(err) {
+		// The trace's reader stopped reading (-trace /dev/stdout | head -1): it wants no more.
+		if refFile != nil {
+			refFile.Close()
+		}
+		return exitOK
+	}
 	var pictures drawn
 	if err == nil && draw != nil {
 		pictures, err = draw.write(fmt.Sprintf("%s seed %d", s.Name, seed.value), res)
@@ -101,7 +115,11 @@ func (a *app) runOne(args []string) int {
 	} else {
 		printResult(a.stdout, res)
 		if *tracePath != "" {
-			fmt.Fprintf(a.stdout, "%-12s %s\n", "trace file:", *tracePath)
+			where := *tracePath
+			if where == "-" {
+				where = "standard output"
+			}
+			fmt.Fprintf(a.stdout, "%-12s %s\n", "trace file:", where)
 		}
 		if *referenceOut != "" {
 			fmt.Fprintf(a.stdout, "%-12s %s\n", "reference:", *referenceOut)
