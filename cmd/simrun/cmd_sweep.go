@@ -65,7 +65,7 @@ func (a *app) sweep(args []string) int {
 	var stoppedEarly bool
 	saved := 0
 	execute(a.runner, spec.jobs(), jobs.value, a.build(), func(o outcome) bool {
-		progress.update(o.job)
+		progress.update(o.job, o.err == nil && o.result.Unexpected)
 		if o.err != nil {
 			jobErr = fmt.Errorf("%s seed %d: %s", o.scenario.Name, o.seed, trimPackage(o.err))
 			return false
@@ -192,26 +192,71 @@ func (a *app) printUnexpected(r *scenarios.Result) {
 	}
 }
 
-// progress draws "[done/total] scenario seed" on stderr, redrawn in place, only when stderr
-// is a terminal; it is never part of the output a script reads.
+// progress reports a sweep's progress on stderr, never on the output a script reads: runs
+// done of the total, unexpected so far, runs per second and the time left. On a terminal it
+// is one line redrawn in place (at most ten times a second); elsewhere (a CI log, a file) it
+// is a line every progressEvery, so that a long sweep is never silent until it ends.
 type progress struct {
-	a     *app
-	total uint64
-	done  uint64
-	last  time.Time
-	shown bool
+	a          *app
+	total      uint64
+	done       uint64
+	unexpected uint64
+	start      time.Time
+	last       time.Time
+	shown      bool
 }
 
-func newProgress(a *app, total uint64) *progress { return &progress{a: a, total: total} }
+// progressEvery is how often progress writes a line where stderr is not a terminal.
+const progressEvery = 5 * time.Second
 
-func (p *progress) update(j job) {
+func newProgress(a *app, total uint64) *progress {
+	p := &progress{a: a, total: total}
+	if a.clock != nil {
+		p.start = a.clock()
+		p.last = p.start
+	}
+	return p
+}
+
+func (p *progress) update(j job, unexpected bool) {
 	p.done++
-	if !p.a.progress || time.Since(p.last) < 100*time.Millisecond {
+	if unexpected {
+		p.unexpected++
+	}
+	if p.a.clock == nil {
 		return
 	}
-	p.last = time.Now()
-	p.shown = true
-	fmt.Fprintf(p.a.stderr, "\r\x1b[K[%d/%d] %s seed %d", p.done, p.total, j.scenario.Name, j.seed)
+	now := p.a.clock()
+	if p.a.progress {
+		if now.Sub(p.last) < 100*time.Millisecond {
+			return
+		}
+		p.last = now
+		p.shown = true
+		fmt.Fprintf(p.a.stderr, "\r\x1b[K%s  %s seed %d", p.status(now), j.scenario.Name, j.seed)
+		return
+	}
+	if now.Sub(p.last) < progressEvery {
+		return
+	}
+	p.last = now
+	fmt.Fprintf(p.a.stderr, "simrun: %s\n", p.status(now))
+}
+
+// status is "120/400 runs, 0 unexpected, 85.3 runs/s, about 3s left".
+func (p *progress) status(now time.Time) string {
+	s := fmt.Sprintf("%d/%d runs, %d unexpected", p.done, p.total, p.unexpected)
+	elapsed := now.Sub(p.start).Seconds()
+	if elapsed <= 0 {
+		return s
+	}
+	rate := float64(p.done) / elapsed
+	s += fmt.Sprintf(", %.1f runs/s", rate)
+	if rate > 0 && p.total >= p.done {
+		left := time.Duration(float64(p.total-p.done) / rate * float64(time.Second)).Round(time.Second)
+		s += fmt.Sprintf(", about %s left", left)
+	}
+	return s
 }
 
 func (p *progress) clear() {

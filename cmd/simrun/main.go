@@ -52,6 +52,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		builtins:    scenarios.Builtins,
 		build:       buildID,
 		progress:    isTerminal(stderr),
+		clock:       time.Now,
 		cpus:        runtime.NumCPU(),
 		invocation:  invocation(),
 		artifactDir: defaultArtifactDir,
@@ -74,6 +75,9 @@ type app struct {
 	builtins       func() []*scenarios.Scenario
 	build          func() string
 	progress       bool // stderr is a terminal: draw a progress line there
+	// clock tells the wall time for progress reports (a fake in tests; nil: no reports off a
+	// terminal).
+	clock func() time.Time
 	cpus           int
 	invocation     string // how the user ran simrun, for the replay commands it prints
 	artifactDir    string
