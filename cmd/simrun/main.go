@@ -77,10 +77,10 @@ type app struct {
 	progress       bool // stderr is a terminal: draw a progress line there
 	// clock tells the wall time for progress reports (a fake in tests; nil: no reports off a
 	// terminal).
-	clock func() time.Time
-	cpus           int
-	invocation     string // how the user ran simrun, for the replay commands it prints
-	artifactDir    string
+	clock       func() time.Time
+	cpus        int
+	invocation  string // how the user ran simrun, for the replay commands it prints
+	artifactDir string
 	// standardJob runs the engine's standard job once (bench).
 	standardJob func() (simenv.BenchResult, error)
 	// longRunSpan is the virtual time of bench's long run (longRunSpan, shorter in tests).
