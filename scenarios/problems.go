@@ -23,6 +23,8 @@ func (p *problems) err() error {
 		return nil
 	case 1:
 		return errors.New(p.list[0])
+	case 2:
+		return fmt.Errorf("%s (and 1 more problem)", p.list[0])
 	}
 	return fmt.Errorf("%s (and %d more problems)", p.list[0], len(p.list)-1)
 }

@@ -19,7 +19,7 @@ func (a *app) bench(args []string) int {
 	count := positiveInt{value: 20}
 	fs.Var(&count, "seeds", "number of seeds to run, from 1")
 	jobs := positiveInt{value: a.cpus}
-	fs.Var(&jobs, "j", "runs in parallel (default: the number of CPUs); bench also runs -j 1 to show the scaling")
+	fs.Var(&jobs, "j", "runs in parallel, one per CPU unless given; bench also runs -j 1 to show the scaling")
 	positional, status := a.parseCommand(fs, usageBench, args)
 	if status >= 0 {
 		return status

@@ -34,7 +34,7 @@ func (a *app) cover(args []string) int {
 	funcs := fs.Bool("func", false, "also list every function not fully covered, with its figure")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	jobs := positiveInt{value: a.cpus}
-	fs.Var(&jobs, "j", "runs in parallel in the instrumented sweep (default: the number of CPUs)")
+	fs.Var(&jobs, "j", "runs in parallel in the instrumented sweep, one per CPU unless given")
 	positional, status := a.parseCommand(fs, usageCover, args)
 	if status >= 0 {
 		return status

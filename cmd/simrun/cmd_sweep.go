@@ -18,7 +18,7 @@ func (a *app) sweep(args []string) int {
 	var seeds seedRangeFlag
 	fs.Var(&seeds, "seeds", "seed range A-B (default: each scenario's own seeds)")
 	jobs := positiveInt{value: a.cpus}
-	fs.Var(&jobs, "j", "runs in parallel (default: the number of CPUs)")
+	fs.Var(&jobs, "j", "runs in parallel, one per CPU unless given")
 	var shard shardFlag
 	fs.Var(&shard, "shard", "run only shard I of N (seeds congruent to I-1 mod N)")
 	artifactDir := fs.String("artifacts", "", "save an artifact of every failing run in this directory")

@@ -35,7 +35,7 @@ func (a *app) zooCommand(args []string) int {
 	seeds := seedRangeFlag{value: &defaultSeeds}
 	fs.Var(&seeds, "seeds", "seed range A-B of each bug's hunting ground")
 	jobs := positiveInt{value: a.cpus}
-	fs.Var(&jobs, "j", "runs in parallel in each mutated simrun (default: the number of CPUs)")
+	fs.Var(&jobs, "j", "runs in parallel in each mutated simrun, one per CPU unless given")
 	asJSON := fs.Bool("json", false, "print one JSON object per bug")
 	unitTests := fs.Bool("tests", false, "also run go test, with the bug planted, on the packages its diff touches")
 	keep := fs.String("keep", "", "keep each mutated simrun and its artifacts in DIR/ID, to replay them (default: a temporary directory, removed)")

@@ -71,7 +71,15 @@ func (a *app) parseCommand(fs *flag.FlagSet, usage string, args []string) ([]str
 		return nil, exitOK
 	}
 	if err != nil {
-		return nil, a.fail("%s: %v (usage: simrun %s)", fs.Name(), err, usage)
+		hint := ""
+		if name, ok := strings.CutPrefix(err.Error(), "unknown flag -"); ok {
+			var flags []string
+			fs.VisitAll(func(f *flag.Flag) { flags = append(flags, f.Name) })
+			if n := nearest(name, flags); n != "" {
+				hint = fmt.Sprintf(" (did you mean -%s?)", n)
+			}
+		}
+		return nil, a.fail("%s: %v%s (usage: simrun %s)", fs.Name(), err, hint, usage)
 	}
 	return positional, -1
 }

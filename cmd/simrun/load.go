@@ -25,7 +25,11 @@ func (a *app) loadScenario(arg string) (*scenarios.Scenario, error) {
 			}
 		}
 		if _, err := os.Stat(arg); err != nil {
-			return nil, fmt.Errorf("unknown scenario %q: not a built-in (see simrun list) and no such file", arg)
+			var names []string
+			for _, s := range a.builtins() {
+				names = append(names, s.Name)
+			}
+			return nil, fmt.Errorf("unknown scenario %q: not a built-in (see simrun list) and no such file%s", arg, didYouMean(arg, names))
 		}
 	}
 	data, err := readInput(arg)

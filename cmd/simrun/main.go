@@ -90,15 +90,17 @@ type app struct {
 // The usage line of each command, written once: the help lists them and each command quotes
 // its own in its errors.
 const (
-	usageList   = "list [-json]"
-	usageRun    = "run -scenario NAME|FILE -seed N [-trace FILE] [-reference-out FILE] [-html FILE] [-perfetto FILE] [-artifacts DIR] [-json]"
-	usageSweep  = "sweep [-scenario NAME|FILE|all | -generated] [-seeds A-B] [-j N] [-shard I/N] [-artifacts DIR] [-failfast] [-json]"
-	usageReplay = "replay [-json] [-trace FILE] [-html FILE] [-perfetto FILE] ARTIFACT"
-	usageShrink = "shrink ARTIFACT [-o FILE] [-runs N]"
-	usageBench  = "bench [-json] [-seeds N] [-j N]"
-	usageCheck  = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] TRACE"
-	usageZoo    = "zoo [-list] [-bug ID] [-seeds A-B] [-j N] [-tests] [-keep DIR] [-json]"
-	usageCover  = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
+	usageList    = "list [-json]"
+	usageRun     = "run -scenario NAME|FILE -seed N [-trace FILE] [-reference-out FILE] [-html FILE] [-perfetto FILE] [-artifacts DIR] [-json]"
+	usageSweep   = "sweep [-scenario NAME|FILE|all | -generated] [-seeds A-B] [-j N] [-shard I/N] [-artifacts DIR] [-failfast] [-json]"
+	usageReplay  = "replay [-json] [-trace FILE] [-html FILE] [-perfetto FILE] ARTIFACT"
+	usageShrink  = "shrink ARTIFACT [-o FILE] [-runs N]"
+	usageBench   = "bench [-json] [-seeds N] [-j N]"
+	usageCheck   = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] TRACE"
+	usageZoo     = "zoo [-list] [-bug ID] [-seeds A-B] [-j N] [-tests] [-keep DIR] [-json]"
+	usageCover   = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
+	usageShow    = "show NAME|FILE"
+	usageVersion = "version"
 )
 
 type command struct {
@@ -118,6 +120,8 @@ var commands = []command{
 	{"check", usageCheck, "judge a trace file from any engine with every property (TRACE - reads stdin)", (*app).check},
 	{"zoo", usageZoo, "plant each bug of the bug zoo in a mutated build and count what catches it", (*app).zooCommand},
 	{"cover", usageCover, "measure the protocol's statement coverage that a sweep reaches", (*app).cover},
+	{"show", usageShow, "print a scenario's description and its whole scenario file", (*app).show},
+	{"version", usageVersion, "print the build of this simrun", (*app).version},
 }
 
 func (a *app) main(args []string) int {
@@ -129,6 +133,8 @@ func (a *app) main(args []string) int {
 	case "help", "-h", "-help", "--help":
 		a.usage(a.stdout)
 		return exitOK
+	case "-version", "--version":
+		return a.version(args[1:])
 	}
 	if strings.HasPrefix(name, "-") {
 		// Flags without a command configure the default job, a sweep.
@@ -143,7 +149,7 @@ func (a *app) main(args []string) int {
 	for i, c := range commands {
 		names[i] = c.name
 	}
-	return a.fail("unknown command %q (commands: %s; see simrun help)", name, strings.Join(names, ", "))
+	return a.fail("unknown command %q%s (commands: %s; see simrun help)", name, didYouMean(name, names), strings.Join(names, ", "))
 }
 
 func (a *app) usage(w io.Writer) {

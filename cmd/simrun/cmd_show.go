@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/ckptsim/ckptsim/scenarios"
+)
+
+// show is `simrun show NAME|FILE`: what a scenario is for, in its own words, then the whole
+// scenario as a file would hold it (every default filled in), ready to copy and change.
+func (a *app) show(args []string) int {
+	fs := newFlags("show")
+	positional, status := a.parseCommand(fs, usageShow, args)
+	if status >= 0 {
+		return status
+	}
+	if len(positional) != 1 {
+		return a.fail("show: want one scenario name or file, got %d arguments (usage: simrun %s)", len(positional), usageShow)
+	}
+	s, err := a.loadScenario(positional[0])
+	if err != nil {
+		return a.fail("show: %v", err)
+	}
+	fmt.Fprintf(a.stdout, "%s: %s\n\n", s.Name, s.Description)
+	a.stdout.Write(scenarios.Marshal(s))
+	return exitOK
+}
+
+// version is `simrun version` (and `simrun -version`): the build this simrun is, which every
+// artifact and trace header records, and the Go that built it.
+func (a *app) version(args []string) int {
+	fs := newFlags("version")
+	positional, status := a.parseCommand(fs, usageVersion, args)
+	if status >= 0 {
+		return status
+	}
+	if len(positional) > 0 {
+		return a.fail("version: unexpected argument %q (usage: simrun %s)", positional[0], usageVersion)
+	}
+	fmt.Fprintf(a.stdout, "simrun %s (%s)\n", a.build(), runtime.Version())
+	return exitOK
+}

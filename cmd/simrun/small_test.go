@@ -1,0 +1,53 @@
+package main
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestSmallOnes: simrun version (and -version) names the build; show prints a scenario's
+// description and its whole file; a misspelt scenario, flag or command gets the nearest name;
+// -j's help states its default once.
+func TestSmallOnes(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"-version"}} {
+		r := testApp(t, nil).invoke(args...)
+		if r.code != exitOK || r.stdout != "simrun test-build ("+runtime.Version()+")\n" {
+			t.Errorf("%v: exit %d, %q %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := testApp(t, nil).invoke("show", "pipeline-calm")
+	if r.code != exitOK || !strings.HasPrefix(r.stdout, "pipeline-calm: A two-stage") || !strings.Contains(r.stdout, `"name": "pipeline-calm"`) {
+		t.Errorf("show: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		hint string
+	}{
+		{[]string{"run", "-scenario", "standrd", "-seed", "1"}, `(did you mean "standard"?)`},
+		{[]string{"run", "-seeds", "1", "-scenario", "standard"}, "(did you mean -seed?)"},
+		{[]string{"swep"}, `(did you mean "sweep"?)`},
+		{[]string{"show", "pipeline-clam"}, `(did you mean "pipeline-calm"?)`},
+	} {
+		r := testApp(t, nil).invoke(c.args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, c.hint) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q, want the hint %s", c.args, r.code, r.stderr, c.hint)
+		}
+	}
+	if r := testApp(t, nil).invoke("run", "-scenario", "zzzzzzzzzz", "-seed", "1"); strings.Contains(r.stderr, "did you mean") {
+		t.Errorf("a word far from every name got a suggestion: %q", r.stderr)
+	}
+	r = testApp(t, nil).invoke("sweep", "-h")
+	if n := strings.Count(r.stdout, "default"); !strings.Contains(r.stdout, "-j") || strings.Contains(r.stdout, "(default: the number of CPUs) (default") {
+		t.Errorf("sweep -h states -j's default twice (%d defaults):\n%s", n, r.stdout)
+	}
+}
+
+func TestNearest(t *testing.T) {
+	names := []string{"standard", "pipeline-calm", "timeout-diamond"}
+	for word, want := range map[string]string{"standrd": "standard", "standard": "standard", "pipline-calm": "pipeline-calm", "diamond": "", "x": ""} {
+		if got := nearest(word, names); got != want {
+			t.Errorf("nearest(%q) = %q, want %q", word, got, want)
+		}
+	}
+}
