@@ -68,6 +68,10 @@ type Result struct {
 	// the invariant or panic violation of a run that panicked (PropertyInvariant,
 	// PropertyPanic).
 	Violations []checker.Violation `json:"violations"`
+	// Omitted counts, per property, the violations found beyond the ones kept (at most
+	// maxViolations of each property are kept, so that one broken run cannot flood a
+	// report): the violations listed are the first, never all, when a count is here.
+	Omitted map[checker.Property]int `json:"omitted,omitempty"`
 	// Unexercised lists the properties the run gave no occasion to judge, each with what
 	// never happened ("restore-fidelity (no task.restore from a checkpoint: ...)"): they are
 	// not passes, and the verdict claims nothing for them.

@@ -144,6 +144,12 @@ func (r *simRun) judge(res *Result) {
 		case checker.VerdictFail:
 			res.Verdict = VerdictFail
 			res.Violations = append(res.Violations, result.Violations...)
+			if result.Omitted > 0 {
+				if res.Omitted == nil {
+					res.Omitted = map[checker.Property]int{}
+				}
+				res.Omitted[result.Property] = result.Omitted
+			}
 		case checker.VerdictUnknown:
 			undecided = append(undecided, fmt.Sprintf("%s (%s)", result.Property, result.Note))
 		case checker.VerdictUnexercised:

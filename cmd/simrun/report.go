@@ -135,9 +135,21 @@ func printResult(w io.Writer, r *scenarios.Result) {
 	row := func(name, value string) { fmt.Fprintf(w, "%-12s %s\n", name+":", value) }
 	row("verdict", describeVerdict(r))
 	if len(r.Violations) > 0 {
-		row("violations", fmt.Sprint(len(r.Violations)))
-		for _, v := range r.Violations {
+		omitted := 0
+		for _, n := range r.Omitted {
+			omitted += n
+		}
+		count := fmt.Sprint(len(r.Violations))
+		if omitted > 0 {
+			count = fmt.Sprintf("%d (%d listed)", len(r.Violations)+omitted, len(r.Violations))
+		}
+		row("violations", count)
+		for i, v := range r.Violations {
 			fmt.Fprintln(w, "  "+v.String())
+			last := i == len(r.Violations)-1 || r.Violations[i+1].Property != v.Property
+			if n := r.Omitted[v.Property]; last && n > 0 {
+				fmt.Fprintf(w, "  ... and %d more %s\n", n, v.Property)
+			}
 		}
 	}
 	if r.Panic != "" {

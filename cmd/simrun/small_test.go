@@ -51,3 +51,18 @@ func TestNearest(t *testing.T) {
 		}
 	}
 }
+
+// TestCappedViolationsSayHowManyMore: a run whose property found more violations than are
+// kept says how many in all, and "... and N more" under that property's last one; -json has
+// the count per property under omitted (control-at-least-once-sink seed 1 duplicates 36
+// records and keeps 10).
+func TestCappedViolationsSayHowManyMore(t *testing.T) {
+	r := realRun("run", "-scenario", "control-at-least-once-sink", "-seed", "1")
+	if !strings.Contains(r.stdout, "violations:  36 (10 listed)") || !strings.Contains(r.stdout, "  ... and 26 more exactly-once\n") {
+		t.Errorf("no count of the violations left out:\n%s", r.stdout)
+	}
+	r = realRun("run", "-scenario", "control-at-least-once-sink", "-seed", "1", "-json")
+	if !strings.Contains(r.stdout, `"omitted":{"exactly-once":26}`) {
+		t.Errorf("-json has no omitted count:\n%s", r.stdout)
+	}
+}
