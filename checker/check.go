@@ -54,14 +54,15 @@ const DefaultMaxViolations = 50
 // DefaultProperties returns the properties that apply to ref, in AllProperties order. It is
 // the one place that chooses what a run is judged by: Check (Options.Properties nil), simrun
 // check and every scenarios run use it. Well-formed always; then what ref.Promises lists;
-// then determinism when ref has a hash. A reference that promises nothing in particular
+// then determinism when ref has a hash, and expected-snapshot when ref expects snapshots. A reference that promises nothing in particular
 // (Promises nil: no reference at all, or a reference file written before it had promises)
 // gets every property, but exactly-once when ref promises only at-least-once (it would fail
 // on the duplicates that guarantee allows): with exactly-once promised, or nothing, both
 // output properties are judged, and the two verdicts together tell a loss from a duplicate.
 // A property whose reference data is missing is judged all the same, and is unknown; only
 // the properties that judge the job against a setting of its policy or a bound of their
-// own (failure-accounting, recovery-bound, alignment-timeout, abort-reach) are left out of
+// own (failure-accounting, recovery-bound, alignment-timeout, abort-reach), and
+// expected-snapshot without expected snapshots, are left out of
 // that default when the reference does not give it, so that a reference written before they existed judges what it did then.
 func DefaultProperties(ref Reference) []Property {
 	var props []Property
@@ -72,6 +73,10 @@ func DefaultProperties(ref Reference) []Property {
 			chosen = true
 		case ref.Promises != nil && p == PropDeterminism:
 			chosen = ref.TraceHash != ""
+		case p == PropExpectedSnapshot:
+			// Judged wherever the reference expects a snapshot, like determinism where it
+			// has a hash, and wherever it is promised (unexercised without expectations).
+			chosen = len(ref.Snapshots) > 0 || slices.Contains(ref.Promises, p)
 		case ref.Promises != nil:
 			chosen = slices.Contains(ref.Promises, p)
 		case p == PropFailureAccounting:
@@ -123,6 +128,8 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 			res = atLeastOnce(events, ref, sinks)
 		case PropConsistentCut:
 			res = ConsistentCut(events, ref)
+		case PropExpectedSnapshot:
+			res = ExpectedSnapshots(events, ref)
 		case PropRestoreFidelity:
 			res = RestoreFidelity(events)
 		case PropListenerContract:

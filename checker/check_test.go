@@ -19,8 +19,9 @@ func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	// The properties that judge a policy setting need it given; failure-cause, whose
 	// evidence (which failures a task reports of itself) is the engine's own, needs a promise.
 	withPolicy := Reference{
-		Policy:   Policy{TolerableFailures: Tolerating(0), AlignmentTimeoutNanos: 1},
-		Liveness: LivenessBounds{RecoveryMaxNanos: 1, SwitchMaxNanos: 1, AbortReachMaxNanos: 1},
+		Policy:    Policy{TolerableFailures: Tolerating(0), AlignmentTimeoutNanos: 1},
+		Liveness:  LivenessBounds{RecoveryMaxNanos: 1, SwitchMaxNanos: 1, AbortReachMaxNanos: 1},
+		Snapshots: []ExpectedSnapshot{{CP: 1}},
 	}
 	everyButCause := slices.DeleteFunc(slices.Clone(AllProperties), func(p Property) bool { return p == PropFailureCause })
 	if got := DefaultProperties(withPolicy); !slices.Equal(got, everyButCause) {
@@ -28,6 +29,9 @@ func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	}
 	if got := DefaultProperties(Reference{Promises: []Property{PropFailureCause}}); !slices.Contains(got, PropFailureCause) {
 		t.Fatalf("failure-cause promised: got %v", got)
+	}
+	if got := DefaultProperties(Reference{}); slices.Contains(got, PropExpectedSnapshot) {
+		t.Fatalf("without expected snapshots: got %v, want expected-snapshot left out", got)
 	}
 	if got := DefaultProperties(Reference{}); slices.Contains(got, PropFailureAccounting) {
 		t.Fatalf("without a tolerable-failure limit: got %v, want failure-accounting left out", got)

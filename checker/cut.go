@@ -25,7 +25,10 @@ type channel struct{ from, to string }
 // judged alike: an end missing from the cut counts as a snapshot that holds nothing, so
 // records at the other end that need it are a violation. For a token workload
 // (ref.TokenWorkload, or ref.TokenTotal > 0) the tokens held at the tasks plus those
-// recorded in flight (chantokens.*) must add up to the total.
+// recorded in flight (chantokens.*) must add up to the total. Where a snapshot lists the
+// messages it recorded on a channel (chanmsgs.<from>), the list must agree with its counts:
+// as many messages as chan.<from>, with those the list leaves out counted in chanmore.<from>,
+// and, listed in full, as many tokens as chantokens.<from>.
 //
 // A violation is pinned to the later of the channel's two snapshots, the moment the cut
 // closed inconsistent, or, for tokens and missing ends, to the snapshot that shows it.
@@ -73,6 +76,7 @@ func ConsistentCut(events []trace.Event, ref Reference) Result {
 			}
 			found, counted := judgeCut(events, e, cut)
 			violations = append(violations, found...)
+			violations = append(violations, judgeRecordedLists(events, e, cut)...)
 			if ref.tokenWorkload() && countsTokens(events, cut) {
 				violations = append(violations, judgeTokens(events, e, cut, ref.TokenTotal)...)
 				counted = true

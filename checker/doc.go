@@ -41,7 +41,8 @@
 //
 // Unexercised means the trace gave the property no occasion at all: restore-fidelity in a
 // run that never restored from a checkpoint, listener-contract in one that called no
-// listener, checkpoint-outcome in one where no checkpoint asked for came to an end. It claims nothing, and the note says what never
+// listener, checkpoint-outcome in one where no checkpoint asked for came to an end,
+// expected-snapshot when the reference expects no snapshot. It claims nothing, and the note says what never
 // happened. Report.Verdict is fail if any property failed, else unknown if any is unknown or
 // if no property passed (every one unexercised: nothing was judged), else pass.
 //
@@ -58,6 +59,10 @@
 //	                          completed checkpoint                           but no snapshot for it
 //	                        channel counts (sent./recv./chan./out.) or     unknown: no snapshot counts a
 //	                          tokens on those snapshots                      channel or tokens
+//	expected-snapshot       Reference.Snapshots                            unexercised: none expected
+//	                        checkpoint.complete or .abort of each          unknown: never completed
+//	                        tokens, chan.<from> and chanmsgs.<from> on     unknown: a process or channel
+//	                          the snapshots of its cut                       not (fully) recorded
 //	restore-fidelity        task.restore from a checkpoint                 unexercised: nothing restored
 //	                        state digests on restores and snapshots        unknown: no digest to compare
 //	listener-contract       notify.complete, notify.abort or sink.commit   unexercised: no listener call
@@ -153,7 +158,20 @@
 // and receivers are judged alike: an end missing from the cut holds nothing, so records at
 // the other end that need it are a violation. For token workloads (Reference.TokenWorkload, or
 // TokenTotal > 0), tokens held (tokens) plus tokens in flight (chantokens.*) add up to the total. Only
-// completed checkpoints are judged, since only they are restored.
+// completed checkpoints are judged, since only they are restored. A snapshot that lists the
+// messages it recorded on a channel (chanmsgs.<from>) must list as many as it counts
+// (chan.<from>, those the list leaves out counted in chanmore.<from>) and, listed in full,
+// of as many tokens as chantokens.<from>.
+//
+// expected-snapshot. Each global snapshot of Reference.Snapshots completed as a golden test
+// states it: every process it names holds the given tokens (tokens on the process's
+// snapshot in the cut, as for consistent-cut), and every channel records exactly the given
+// messages, in order (chanmsgs.<from> on the receiver's snapshot), a channel it leaves out
+// none. Counts are exact even where a list is cut short, so a wrong number of messages fails
+// on the count alone. An expected snapshot that was aborted fails; one the trace never
+// completes, or whose cut lacks a process's tokens or a channel's full list where the
+// comparison needs it, is unknown. A scenario file writes these expectations per scripted
+// snapshot (package scenarios), so that a course's golden snapshot becomes a test.
 //
 // restore-fidelity. A task.restore from checkpoint n carries the same state digest (attr
 // state: operator state and source offsets) as that task's snapshot.taken for n, and n had

@@ -18,6 +18,10 @@ type Reference struct {
 	// TokenTotal is the number of tokens in a token workload. A positive total alone also
 	// makes a token workload, for references written before TokenWorkload.
 	TokenTotal int64
+	// Snapshots are the global snapshots the run must record (expected-snapshot): per
+	// checkpoint, the tokens of processes and the messages recorded on channels, as a
+	// course's golden test states them. Nil: none expected.
+	Snapshots []ExpectedSnapshot
 	// Liveness holds the bounds that progress after the heal phase is judged by.
 	Liveness LivenessBounds
 	// Policy is the checkpointing policy the job ran with, for the properties that judge

@@ -25,6 +25,9 @@ import (
 //	  "policy": {"tolerable_failures": 3, "alignment_timeout_ns": 50000000},
 //	  "trace_hash": "<64 lower-case hex digits>",
 //	  "promises": ["exactly-once", "consistent-cut", "liveness"],
+//	  "snapshots": [
+//	    {"cp": 5, "name": "script[1]", "tokens": {"N1": 0, "N2": 0}, "channels": {"N1->N2": [1]}}
+//	  ],
 //	  "output": {
 //	    "source:0:1": {"value": "7", "count": 1},
 //	    "source:0:2": {"value": "12"}
@@ -35,9 +38,11 @@ import (
 // no guarantee, no expected output (the output properties are unknown, which `"output": {}`,
 // an output that must stay empty, is not), no token workload, no liveness bound, no
 // tolerable-failure limit (failure-accounting is unknown; `"tolerable_failures": 0` tolerates
-// none), no alignment timeout, no trace hash, no promises (Reference.Promises nil: the default properties follow the guarantee
+// none), no alignment timeout, no trace hash, no expected snapshots, no promises (Reference.Promises nil: the default properties follow the guarantee
 // alone). An output entry's count defaults to 1; 0 forbids the record. Durations are integer
-// nanoseconds, as in the trace. version, when given, must be 1: a newer file is refused,
+// nanoseconds, as in the trace. An expected snapshot (Reference.Snapshots) needs its cp;
+// its tokens map processes to balances and its channels map "from->to" to the tokens of the
+// messages recorded in flight, in order. version, when given, must be 1: a newer file is refused,
 // since its fields may mean something else.
 //
 // Decoding is strict, as for scenario files: an unknown field, a duplicate key, a value of
@@ -111,8 +116,10 @@ func parseReference(data []byte) (Reference, error) {
 			ref.Output, err = decodeOutput(path, value)
 		case "promises":
 			ref.Promises, err = decodePromises(path, value)
+		case "snapshots":
+			ref.Snapshots, err = decodeSnapshots(path, value)
 		default:
-			err = unknownField(path, "version, guarantee, token_total, liveness, policy, trace_hash, promises, output")
+			err = unknownField(path, "version, guarantee, token_total, liveness, policy, trace_hash, promises, snapshots, output")
 		}
 		return err
 	})
@@ -146,6 +153,87 @@ func decodePromises(path string, data json.RawMessage) ([]Property, error) {
 		promises = append(promises, p)
 	}
 	return promises, nil
+}
+
+// decodeSnapshots reads the expected global snapshots: a list of {"cp", "name", "tokens",
+// "channels"}, cp required and each cp once.
+func decodeSnapshots(path string, data json.RawMessage) ([]ExpectedSnapshot, error) {
+	var raw []json.RawMessage
+	if kind := jsonKind(data); kind != "an array" {
+		return nil, fmt.Errorf("%s: must be an array of snapshots, got %s", path, kind)
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	var snapshots []ExpectedSnapshot
+	for i, item := range raw {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		var x ExpectedSnapshot
+		err := eachField(item, at, func(key, path string, value json.RawMessage) error {
+			var err error
+			switch key {
+			case "cp":
+				var cp int64
+				cp, err = decodeCount(path, value)
+				x.CP = uint64(cp)
+			case "name":
+				x.Name, err = decodeString(path, value)
+			case "tokens":
+				x.Tokens = map[string]int64{}
+				err = eachEntry(value, path, func(process, path string, value json.RawMessage) error {
+					n, err := decodeCount(path, value)
+					x.Tokens[process] = n
+					return err
+				})
+			case "channels":
+				x.Channels = map[string][]int64{}
+				err = eachEntry(value, path, func(name, path string, value json.RawMessage) error {
+					if _, _, ok := strings.Cut(name, "->"); !ok {
+						return fmt.Errorf("%s: a channel is named from->to", path)
+					}
+					messages, err := decodeCounts(path, value)
+					x.Channels[name] = messages
+					return err
+				})
+			default:
+				err = unknownField(path, "cp, name, tokens, channels")
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if x.CP == 0 {
+			return nil, fmt.Errorf("%s.cp: missing or zero", at)
+		}
+		for _, other := range snapshots {
+			if other.CP == x.CP {
+				return nil, fmt.Errorf("%s.cp: checkpoint %d is expected twice", at, x.CP)
+			}
+		}
+		snapshots = append(snapshots, x)
+	}
+	return snapshots, nil
+}
+
+// decodeCounts reads an array of non-negative integers; [] is an empty, non-nil list.
+func decodeCounts(path string, data json.RawMessage) ([]int64, error) {
+	var raw []json.RawMessage
+	if kind := jsonKind(data); kind != "an array" {
+		return nil, fmt.Errorf("%s: must be an array of non-negative integers, got %s", path, kind)
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	counts := []int64{}
+	for i, item := range raw {
+		n, err := decodeCount(fmt.Sprintf("%s[%d]", path, i), item)
+		if err != nil {
+			return nil, err
+		}
+		counts = append(counts, n)
+	}
+	return counts, nil
 }
 
 func decodeLiveness(path string, data json.RawMessage) (LivenessBounds, error) {
@@ -450,6 +538,38 @@ func MarshalReference(ref Reference) []byte {
 			names[i] = quoteJSON(string(p))
 		}
 		fmt.Fprintf(&b, ",\n  \"promises\": [%s]", strings.Join(names, ", "))
+	}
+	if len(ref.Snapshots) > 0 {
+		b.WriteString(",\n  \"snapshots\": [")
+		for i, x := range ref.Snapshots {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "\n    {\"cp\": %d", x.CP)
+			if x.Name != "" {
+				fmt.Fprintf(&b, ", \"name\": %s", quoteJSON(x.Name))
+			}
+			if x.Tokens != nil {
+				var fields []string
+				for _, process := range slices.Sorted(maps.Keys(x.Tokens)) {
+					fields = append(fields, fmt.Sprintf("%s: %d", quoteJSON(process), x.Tokens[process]))
+				}
+				fmt.Fprintf(&b, ", \"tokens\": {%s}", strings.Join(fields, ", "))
+			}
+			if x.Channels != nil {
+				var fields []string
+				for _, name := range slices.Sorted(maps.Keys(x.Channels)) {
+					items := make([]string, len(x.Channels[name]))
+					for k, n := range x.Channels[name] {
+						items[k] = strconv.FormatInt(n, 10)
+					}
+					fields = append(fields, fmt.Sprintf("%s: [%s]", quoteJSON(name), strings.Join(items, ", ")))
+				}
+				fmt.Fprintf(&b, ", \"channels\": {%s}", strings.Join(fields, ", "))
+			}
+			b.WriteByte('}')
+		}
+		b.WriteString("\n  ]")
 	}
 	if ref.Output != nil {
 		b.WriteString(",\n  \"output\": {")

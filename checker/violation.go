@@ -42,6 +42,9 @@ const (
 	PropAbortReach Property = "abort-reach"
 	// PropFailureCause: a task fails by itself only after something that can make it fail.
 	PropFailureCause Property = "failure-cause"
+	// PropExpectedSnapshot: each global snapshot the reference expects completes with the
+	// expected tokens and recorded messages.
+	PropExpectedSnapshot Property = "expected-snapshot"
 )
 
 // AllProperties lists every property in the order Check runs and reports them.
@@ -50,6 +53,7 @@ var AllProperties = []Property{
 	PropExactlyOnce,
 	PropAtLeastOnce,
 	PropConsistentCut,
+	PropExpectedSnapshot,
 	PropRestoreFidelity,
 	PropListenerContract,
 	PropCheckpointOutcome,

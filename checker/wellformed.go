@@ -11,7 +11,8 @@ import (
 // by one, virtual time never goes back, every event is of a kind schema v1 defines and
 // carries exactly the fields and attributes the schema gives that kind (trace.FieldsOf), and
 // numeric attributes (records, start, tokens, taken and the per-channel counts) are
-// non-negative decimal integers, with start no later than the event. A trace from another
+// non-negative decimal integers, with start no later than the event, and a list of recorded
+// messages (chanmsgs.<task>) is such integers joined by single spaces. A trace from another
 // engine that fails here would otherwise be judged on misread data: a misspelt kind or
 // attribute is evidence that no property would see. A trace without events is unknown.
 func WellFormed(events []trace.Event) Result {
@@ -32,6 +33,10 @@ func WellFormed(events []trace.Event) Result {
 			violations = append(violations, judgeWriteLists(e)...)
 		}
 		for _, a := range e.Attrs {
+			if strings.HasPrefix(a.Key, trace.AttrChanMsgsPrefix) && !numberList(a.Value) {
+				violations = append(violations, violationAt(PropWellFormed, e,
+					"attribute %s=%q is not a list of non-negative integers separated by single spaces", a.Key, a.Value))
+			}
 			if !numericAttr(a.Key) {
 				continue
 			}
@@ -124,12 +129,26 @@ func hasField(e *trace.Event, field string) bool {
 	return ok
 }
 
+// numberList reports whether s is a list of non-negative decimal integers joined by
+// trace.ListSeparator, or empty (chanmsgs.<task>).
+func numberList(s string) bool {
+	if s == "" {
+		return true
+	}
+	for item := range strings.SplitSeq(s, trace.ListSeparator) {
+		if n, err := strconv.ParseInt(item, 10, 64); err != nil || n < 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func numericAttr(key string) bool {
 	switch key {
 	case trace.AttrRecords, trace.AttrStart, trace.AttrTokens, trace.AttrTaken:
 		return true
 	}
-	for _, prefix := range []string{trace.AttrSentPrefix, trace.AttrRecvPrefix, trace.AttrChanPrefix, trace.AttrOutPrefix, trace.AttrChanTokensPrefix} {
+	for _, prefix := range []string{trace.AttrSentPrefix, trace.AttrRecvPrefix, trace.AttrChanPrefix, trace.AttrOutPrefix, trace.AttrChanTokensPrefix, trace.AttrChanMorePrefix} {
 		if strings.HasPrefix(key, prefix) {
 			return true
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/ckptsim/ckptsim/protocol"
@@ -74,7 +75,7 @@ type KindTask interface {
 
 // KindState is the state of a KindTask that the engine's snapshots hold: what the task holds
 // (traced on snapshot.taken as the `tokens` attribute, with the values of each recorded
-// channel state summed as `chantokens.<from>`) and its position in its own input, where a
+// channel state summed as `chantokens.<from>` and listed as `chanmsgs.<from>`) and its position in its own input, where a
 // restored task resumes.
 type KindState struct {
 	Held, Position int64
@@ -323,14 +324,46 @@ func (h *TaskHost) SetChannelState(d *Snapshot, from string, records []CompactRe
 	d.channel[i] = slices.Clone(records)
 }
 
+// MaxListedChannelMessages bounds the messages a JobKind's snapshot.taken lists per
+// channel (chanmsgs.<from>): the first ones, in order, with chanmore.<from> counting those
+// left out; chan.<from> counts them all.
+const MaxListedChannelMessages = 32
+
 // SaveSnapshot stores d: it traces snapshot.taken, writes the encoded snapshot durably and
 // tells done, with the storage key that is its handle.
 func (h *TaskHost) SaveSnapshot(d *Snapshot, done func(key string, err error)) {
 	t := h.t
 	blob := d.encode(t.rt.plan.catalog)
-	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: d.cp, Attrs: t.snapshotAttrs(d, Digest(blob))})
+	attrs := t.snapshotAttrs(d, Digest(blob))
+	for i, recs := range d.channel {
+		attrs = appendRecordedMessages(attrs, string(t.plan.inputs[i].From), recs)
+	}
+	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: d.cp, Attrs: attrs})
 	key := stateKey(t.plan.id, protocol.CheckpointID(d.cp))
 	writeDurably(t.proc, t.rt.cfg.VerifyWrites, key, blob, func(err error) { done(key, err) })
+}
+
+// appendRecordedMessages appends the list of the messages recorded on the channel from task
+// from (their values, in order, at most MaxListedChannelMessages) and, when the list is cut,
+// the count of those left out. A channel that recorded nothing gets no list. The recorder
+// puts the attributes in key order.
+func appendRecordedMessages(attrs []trace.Attr, from string, recs []rec) []trace.Attr {
+	if len(recs) == 0 {
+		return attrs
+	}
+	listed := recs[:min(len(recs), MaxListedChannelMessages)]
+	var text []byte
+	for k, r := range listed {
+		if k > 0 {
+			text = append(text, trace.ListSeparator...)
+		}
+		text = trace.AppendInt(text, r.value)
+	}
+	attrs = append(attrs, trace.Attr{Key: trace.AttrChanMsgsPrefix + from, Value: string(text)})
+	if more := len(recs) - len(listed); more > 0 {
+		attrs = append(attrs, trace.Attr{Key: trace.AttrChanMorePrefix + from, Value: strconv.Itoa(more)})
+	}
+	return attrs
 }
 
 // CoordinatorName is the coordinator's process name.

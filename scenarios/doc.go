@@ -51,8 +51,18 @@
 // and whose crashes and restarts the glue performs on the simulator as outages of the
 // processes' hosts. A crash fails the job over to the latest completed global snapshot, which
 // rolls every process back and makes the sends since then again; the job comes back with the
-// restart. script.go holds the semantics in full, and chandy-lamport-classic is the
-// catalogue's worked example.
+// restart. A snapshot starts in the instant the script asks for it (if max_concurrent
+// allows), since the coordinator reserves ids ahead in blocks. A wait-snapshots step stops
+// the script's clock until every snapshot asked for has completed or aborted, and gives up,
+// stopping the run with the verdict limit, when the rest of the script would no longer fit
+// in the fault phase. script.go holds the semantics in full, and chandy-lamport-classic is
+// the catalogue's worked example.
+//
+// The network section (network.go) sets how long messages take, for every workload: a
+// latency model (fixed, uniform or exponential with a cap) for every link between hosts,
+// and per-link models for the host links that carry named channels. Absent, links keep the
+// built-in delay (uniform 500us to 700us). Delays are drawn from each sim link's own stream
+// and links stay FIFO.
 //
 // A run is a pure function of its scenario and seed: the trace hash is the same at any
 // GOMAXPROCS and under the race detector, which the tests check.

@@ -187,19 +187,25 @@ func sinkType(kind string) engine.SinkType {
 func envConfig(s *Scenario, g *engine.Graph) simenv.Config {
 	cfg := simenv.DefaultConfig(s.Graph().TaskHosts())
 	cfg.Placement = simenv.GraphPlacement(g, s.Graph().TaskHosts())
+	s.applyNetwork(&cfg)
 	return cfg
 }
 
 // notifyDeliveryNanos bounds how long a notification the coordinator re-sends takes to be
-// delivered once faults stopped: network latency, with room to spare.
+// delivered once faults stopped: network latency, with room to spare (ten times the largest
+// delay of the scenario's network, when that is more).
 const notifyDeliveryNanos = int64(100 * time.Millisecond)
+
+func notifyDelivery(s *Scenario) int64 {
+	return max(notifyDeliveryNanos, 10*s.MaxNetworkDelay().Nanos())
+}
 
 // notifyMaxNanos is how long after a completion every live task must have heard of it. The
 // coordinator re-sends the latest completion when it has not gone out for the checkpoint
 // Timeout, so a notification lost just before heal arrives at most Timeout plus its
 // delivery later; a bound below that would fail correct runs of a long timeout.
 func notifyMaxNanos(s *Scenario) int64 {
-	return max(s.Limits.LivenessBound.Nanos()/2, s.Checkpoint.Timeout.Nanos()+notifyDeliveryNanos)
+	return max(s.Limits.LivenessBound.Nanos()/2, s.Checkpoint.Timeout.Nanos()+notifyDelivery(s))
 }
 
 // recoveryMaxNanos is how long after a failover some checkpoint must have completed when no
@@ -213,7 +219,7 @@ func recoveryMaxNanos(s *Scenario, cfg *engine.Config) int64 {
 	if c.Interval <= 0 {
 		return 0
 	}
-	bound := cfg.RestartDelay + 2*(c.Interval+c.MinPause) + c.Timeout + 2*time.Duration(notifyDeliveryNanos)
+	bound := cfg.RestartDelay + 2*(c.Interval+c.MinPause) + c.Timeout + 2*time.Duration(notifyDelivery(s))
 	return min(bound.Nanoseconds(), s.Limits.LivenessBound.Nanos())
 }
 
@@ -243,6 +249,7 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 		// A token workload conserves its total even when that is zero tokens.
 		ref.TokenWorkload = true
 		ref.TokenTotal = s.TokenTotal()
+		ref.Snapshots = expectedSnapshots(s)
 		return ref, nil
 	}
 	if s.Sink == nil {

@@ -118,7 +118,11 @@ const (
 	StepAdvance  = "advance"  // by: let virtual time pass
 	StepCrash    = "crash"    // process: its host goes down, the job fails over
 	StepRestart  = "restart"  // process: its host is back, the job resumes from the latest global snapshot
+	// StepWaitSnapshots: the script's clock stops until every snapshot asked for has
+	// completed or aborted (at the latest until the rest of the script would no longer fit in
+	// the fault phase: the verdict is then limit).
+	StepWaitSnapshots = "wait-snapshots"
 )
 
 // StepOps lists every script operation.
-var StepOps = []string{StepSend, StepSnapshot, StepAdvance, StepCrash, StepRestart}
+var StepOps = []string{StepSend, StepSnapshot, StepAdvance, StepCrash, StepRestart, StepWaitSnapshots}

@@ -175,6 +175,7 @@ func FuzzParseScenario(f *testing.F) {
 		f.Add(Marshal(s))
 	}
 	f.Add([]byte(minimal))
+	f.Add([]byte(tokensTriangle(`{"latency": {"kind": "uniform", "min": "1ms", "max": "5ms"}, "links": [{"from": "N1", "to": "N2", "latency": {"kind": "exponential", "mean": "1ms", "cap": "4ms"}}]}`)))
 	f.Add([]byte(`{"name": "x", "topology": {"kind": "explicit", "nodes": [{"name": "a"}]}}`))
 	f.Add([]byte(`{"faults": [{"trigger": {"type": "nth", "kind": "x"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -16,7 +16,8 @@ func PropertiesToCheck(s *Scenario) []checker.Property {
 
 // Promises returns what a run of s promises, for checker.Reference.Promises: the scenario's
 // own check list if it gives one, else what its mode and sink promise; the property a
-// negative control expects to fail is always among them.
+// negative control expects to fail is always among them, and so is expected-snapshot when
+// the scenario expects global snapshots.
 func Promises(s *Scenario) []checker.Property {
 	promises := slices.Clone(s.Check)
 	if len(promises) == 0 {
@@ -24,6 +25,9 @@ func Promises(s *Scenario) []checker.Property {
 	}
 	if p := s.Expect.Property; p != "" && !slices.Contains(promises, p) {
 		promises = append(promises, p)
+	}
+	if len(s.Expect.Snapshots) > 0 && !slices.Contains(promises, checker.PropExpectedSnapshot) {
+		promises = append(promises, checker.PropExpectedSnapshot)
 	}
 	return promises
 }

@@ -24,6 +24,8 @@ type simRun struct {
 	injector *faults.Injector
 	measure  *measurements
 	opts     RunOptions
+	// waitGaveUp says why the script's wait-snapshots step gave up, if it did.
+	waitGaveUp func() string
 }
 
 // maxViolations bounds the violations kept per property. Porcupine's bounds are the
@@ -54,7 +56,9 @@ func newRun(p *Plan, opts RunOptions) (*simRun, error) {
 		return nil, fmt.Errorf("scenarios: %s: %w", s.Name, err)
 	}
 	r := &simRun{plan: p, job: job, rec: rec, ref: ref, measure: m, opts: opts}
-	scheduleOutages(job, scriptOutages(s.Script))
+	script := engineScript(&cfg)
+	scheduleOutages(job, scriptOutages(s.Script), script)
+	r.waitGaveUp = scheduleWaitBound(s, job, rec, script)
 	if r.target, err = newSimTarget(job, s.System()); err != nil {
 		return nil, err
 	}
@@ -110,6 +114,10 @@ func (r *simRun) run() (*Result, error) {
 		FaultsInjected:       r.injector.Injected(),
 		RecoveryNanos:        r.measure.recoveryNanos,
 		CheckpointNanos:      r.measure.checkpointNanos,
+	}
+	if why := r.waitGaveUp(); why != "" {
+		res.Verdict, res.LimitReason = VerdictLimit, why
+		return res, nil
 	}
 	if stop.IsLimit() || r.injector.Phase() != faults.PhaseEnd {
 		res.Verdict, res.LimitReason = VerdictLimit, "the simulation stopped ("+stop.String()+") before the liveness phase ended"

@@ -31,7 +31,9 @@ type Scenario struct {
 	// Script drives a chandy-lamport exercise step by step (mode chandy-lamport only),
 	// instead of random transfers; script.go says what each step does.
 	Script []Step `json:"script,omitempty"`
-	Limits Limits `json:"limits,omitzero"`
+	// Network sets the message delays between hosts (network.go); absent keeps the built-in.
+	Network *Network `json:"network,omitempty"`
+	Limits  Limits   `json:"limits,omitzero"`
 	// RetiredPlantedBug is the field planted_bug of files written when the engine carried
 	// planted bugs behind a switch. They are diffs in the bug zoo now (package zoo, simrun
 	// zoo), so a file that names one is refused with a message that says so, rather than
@@ -228,10 +230,12 @@ type Limits struct {
 }
 
 // Expect is the verdict a scenario should give on every seed. A negative control expects
-// fail and names the property that must be among the violations.
+// fail and names the property that must be among the violations. A chandy-lamport script may
+// also expect global snapshots (expect_snapshots.go), judged by property expected-snapshot.
 type Expect struct {
-	Verdict  string           `json:"verdict"` // pass or fail
-	Property checker.Property `json:"property,omitempty"`
+	Verdict   string             `json:"verdict"` // pass or fail
+	Property  checker.Property   `json:"property,omitempty"`
+	Snapshots []ExpectedSnapshot `json:"snapshots,omitempty"`
 }
 
 // IsNegativeControl reports whether the scenario is built to fail.
@@ -247,6 +251,11 @@ func (s *Scenario) Clone() *Scenario {
 		c.Swarm.Kinds = slices.Clone(s.Swarm.Kinds)
 	}
 	c.Seeds = clonePointer(s.Seeds)
+	c.Network = clonePointer(s.Network)
+	if s.Network != nil {
+		c.Network.Latency = clonePointer(s.Network.Latency)
+		c.Network.Links = slices.Clone(s.Network.Links)
+	}
 	c.Topology.Nodes = append([]Node(nil), s.Topology.Nodes...)
 	for i := range c.Topology.Nodes {
 		c.Topology.Nodes[i].Tokens = clonePointer(s.Topology.Nodes[i].Tokens)
@@ -256,6 +265,7 @@ func (s *Scenario) Clone() *Scenario {
 	c.Faults = slices.Clone(s.Faults)
 	c.Script = append([]Step(nil), s.Script...)
 	c.Check = slices.Clone(s.Check)
+	c.Expect.Snapshots = cloneExpectedSnapshots(s.Expect.Snapshots)
 	return &c
 }
 

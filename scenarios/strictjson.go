@@ -217,6 +217,8 @@ func decodeNode(path string, n jsonNode, v reflect.Value) error {
 		return nil
 	case reflect.Struct:
 		return decodeStruct(path, n, v)
+	case reflect.Map:
+		return decodeMap(path, n, v)
 	}
 	if n.kind == nodeNull {
 		return fmt.Errorf("%s: must not be null", path)
@@ -262,6 +264,35 @@ func decodeNode(path string, n jsonNode, v reflect.Value) error {
 	default:
 		panic(fmt.Sprintf("scenarios: decodeNode: unsupported type %s at %s", v.Type(), path))
 	}
+	return nil
+}
+
+// decodeMap stores a JSON object into a map with string keys, its members' paths written
+// path["key"]; an empty object, like an empty array, becomes nil.
+func decodeMap(path string, n jsonNode, v reflect.Value) error {
+	if n.kind == nodeNull {
+		v.SetZero()
+		return nil
+	}
+	if n.kind != nodeObject {
+		return fmt.Errorf("%s: must be an object, not %s", path, n.kind)
+	}
+	if v.Type().Key().Kind() != reflect.String {
+		panic(fmt.Sprintf("scenarios: decodeMap: unsupported key type %s at %s", v.Type().Key(), path))
+	}
+	if len(n.fields) == 0 {
+		v.SetZero()
+		return nil
+	}
+	m := reflect.MakeMapWithSize(v.Type(), len(n.fields))
+	for _, f := range n.fields {
+		elem := reflect.New(v.Type().Elem()).Elem()
+		if err := decodeNode(fmt.Sprintf("%s[%q]", path, f.key), f.value, elem); err != nil {
+			return err
+		}
+		m.SetMapIndex(reflect.ValueOf(f.key).Convert(v.Type().Key()), elem)
+	}
+	v.Set(m)
 	return nil
 }
 

@@ -68,6 +68,7 @@ func (s *Scenario) validate(p *problems, root string) {
 	s.validateSink(p, root+".sink")
 	s.validateCheckpoint(p, root+".checkpoint")
 	s.validateLimits(p, root+".limits")
+	s.validateNetwork(p, root+".network")
 	s.validatePlantedBug(p, root+".planted_bug")
 	s.validateExpect(p, root)
 	if s.Seeds != nil && s.Seeds.Count() > maxSeedCount {
@@ -81,7 +82,9 @@ func (s *Scenario) validate(p *problems, root string) {
 	names := s.newNameSet(g)
 	s.validateInitiators(p, root+".checkpoint.initiators", names)
 	s.validateFaults(p, root, names)
+	s.validateNetworkLinks(p, root+".network", names)
 	s.validateScript(p, root+".script", g, names)
+	s.validateExpectedSnapshots(p, root+".expect.snapshots", g, names)
 }
 
 func (s *Scenario) validateTopology(p *problems, path string) bool {

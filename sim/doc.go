@@ -75,8 +75,9 @@
 // messages are in flight) or accepts the message. An accepted message may still be lost, and
 // the sender is not told: the receiver was down, the link was partitioned when it was sent or
 // when it came due, or the drop filter matched it. Each accepted message arrives Latency plus
-// a uniform jitter in [0, Jitter] (from the link's own stream) plus any extra latency later,
-// but never before a message sent before it. A message holds one credit of the link's
+// a uniform jitter in [0, Jitter] plus, if ExponentialMean is set, an exponential delay of
+// that mean cut at ExponentialCap (both drawn from the link's own stream) plus any extra
+// latency later, but never before a message sent before it. A message holds one credit of the link's
 // capacity until it is delivered or lost; when a Send was refused for lack of room, the
 // sender's writable handler is told, as its own event, once there is room.
 //

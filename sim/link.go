@@ -16,6 +16,11 @@ type LinkConfig struct {
 	// stream ("link/" + name). FIFO order is kept regardless: a message never overtakes one
 	// sent before it on the same link (unless reorder is on).
 	Jitter time.Duration
+	// ExponentialMean, when positive, adds an exponentially distributed extra delay with this
+	// mean per message (Rand.Exponential), drawn from the link's stream after the jitter and
+	// cut at ExponentialCap when that is positive. FIFO order is kept in the same way.
+	ExponentialMean time.Duration
+	ExponentialCap  time.Duration
 	// Capacity bounds the messages in flight; a Send beyond it fails with ErrLinkFull (see
 	// Host.SetWritable). Zero means DefaultLinkCapacity.
 	Capacity int
@@ -96,7 +101,8 @@ func (k *Kernel) Connect(name string, from, to *Host, config LinkConfig) *Link {
 	if from.k != k || to.k != k {
 		panic("sim: Connect with a host of another kernel")
 	}
-	if config.Latency < 0 || config.Jitter < 0 || config.Capacity < 0 {
+	if config.Latency < 0 || config.Jitter < 0 || config.Capacity < 0 ||
+		config.ExponentialMean < 0 || config.ExponentialCap < 0 {
 		panic(fmt.Sprintf("sim: link %s: negative value in %+v", name, config))
 	}
 	if config.Capacity == 0 {
@@ -214,6 +220,13 @@ func (l *Link) enqueue(msg any, extraLatency time.Duration) {
 	latency := l.config.Latency + extraLatency
 	if l.config.Jitter > 0 {
 		latency += l.rand.DurationBetween(0, l.config.Jitter)
+	}
+	if l.config.ExponentialMean > 0 {
+		extra := l.rand.Exponential(l.config.ExponentialMean)
+		if l.config.ExponentialCap > 0 {
+			extra = min(extra, l.config.ExponentialCap)
+		}
+		latency += extra
 	}
 	m := message{payload: msg, at: l.k.now.Add(latency), seq: l.k.nextSeq()}
 	front := false

@@ -65,7 +65,7 @@ func FieldsOf(kind string) (*Fields, bool) {
 // may leave out.
 var coordinatorTask = []string{"task"}
 
-var snapshotCounts = []string{AttrSentPrefix, AttrRecvPrefix, AttrChanPrefix, AttrOutPrefix, AttrChanTokensPrefix}
+var snapshotCounts = []string{AttrSentPrefix, AttrRecvPrefix, AttrChanPrefix, AttrOutPrefix, AttrChanTokensPrefix, AttrChanMsgsPrefix, AttrChanMorePrefix}
 
 // fieldsByKind holds the Fields of every kind; schema_test.go checks it covers kinds.
 var fieldsByKind = map[string]*Fields{

@@ -23,7 +23,7 @@ const (
 	// Barriers and snapshots at the tasks.
 	KindBarrierSend   = "barrier.send"   // task to cp
 	KindBarrierRecv   = "barrier.recv"   // task from cp
-	KindSnapshotTaken = "snapshot.taken" // task cp; attrs: state, sent.<to>, recv.<from>, chan.<from>, out.<to>, tokens, chantokens.<from>
+	KindSnapshotTaken = "snapshot.taken" // task cp; attrs: state, sent.<to>, recv.<from>, chan.<from>, out.<to>, tokens, chantokens.<from>, chanmsgs.<from>, chanmore.<from>
 	// KindSnapshotCarried says that checkpoint cp holds task's final snapshot, the one it
 	// took for the earlier checkpoint taken (attr), instead of a snapshot of its own: a task
 	// that finished emits nothing more, so its last state stands for every later cut. It
@@ -96,6 +96,17 @@ const (
 	AttrTokens = "tokens"
 	// AttrChanTokensPrefix + task sums the tokens recorded in flight from that task.
 	AttrChanTokensPrefix = "chantokens."
+	// AttrChanMsgsPrefix + task lists the messages recorded in flight from that task, in
+	// the order they arrived: each message's tokens in decimal, separated by single spaces
+	// (ListSeparator), so that a global snapshot can be compared message by message. The
+	// list is bounded: an emitter may list only the first messages (ckptsim lists at most
+	// engine.MaxListedChannelMessages), and then sets AttrChanMorePrefix + task to the number
+	// it left out; chan.<task> always counts them all. A channel that recorded nothing has
+	// no list (an emitter may also write an empty one). Token workloads, on snapshot.taken.
+	AttrChanMsgsPrefix = "chanmsgs."
+	// AttrChanMorePrefix + task counts the recorded messages from that task that
+	// chanmsgs.<task> leaves out; absent when the list is whole.
+	AttrChanMorePrefix = "chanmore."
 	// AttrRecords counts records: committed by a sink.commit, or seen by a sink.read.
 	AttrRecords = "records"
 	// AttrStart is the virtual time, in nanoseconds, at which an operation that ends with this
@@ -113,7 +124,8 @@ const (
 	AttrPhase = "phase"
 )
 
-// ListSeparator separates the items of a list attribute (rids and values of sink.writes).
+// ListSeparator separates the items of a list attribute (rids and values of sink.writes,
+// chanmsgs.<task> of snapshot.taken).
 const ListSeparator = " "
 
 // kinds lists every kind above; schema_test.go keeps it in step with the constants.

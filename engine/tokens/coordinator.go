@@ -40,14 +40,21 @@ type coordinator struct {
 	// lastID is the highest checkpoint id this incarnation handed out or read back from
 	// the durable counter: the next snapshot gets a higher one.
 	lastID uint64
-	turn   int
+	// reserved is the highest id this incarnation may hand out without a write: the end of
+	// the block of ids the durable counter holds (see reserveAhead), and reserving tells
+	// that the next block is being written.
+	reserved  uint64
+	reserving bool
+	turn      int
 	// scriptDue counts the scripted snapshots this incarnation has yet to ask for.
 	scriptDue int
-	requests  []tokenRequest // asked for, in order, and not started yet
-	// triggering is the snapshot whose id is being persisted before it starts, if any.
-	triggering *tokenRequest
-	inFlight   map[uint64]tokenInFlight // started and not yet collected
-	aborted    map[uint64]bool
+	// waiting: the script's next wait has begun and not ended yet (checkWait).
+	waiting bool
+	// requests are the snapshots asked for and not started yet, in order; those at the end
+	// may wait for an id (cp 0) until the next block of ids is durable.
+	requests []tokenRequest
+	inFlight map[uint64]tokenInFlight // started and not yet collected
+	aborted  map[uint64]bool
 	// counterSlots and storeSlots hold the id counter and the latest global snapshot.
 	counterSlots, storeSlots *engine.DurableValue
 	latest                   *protocol.CompletedCheckpoint
@@ -60,8 +67,10 @@ type coordinator struct {
 	stopped bool
 }
 
-// tokenRequest is a snapshot asked for: its id is reserved, and traced, at once, so that it
-// is visible from the moment it is asked for, however long it then waits to start.
+// tokenRequest is a snapshot asked for: its id is handed out, and traced, at once (from the
+// block of ids reserved ahead), so that it is visible from the moment it is asked for,
+// however long it then waits to start. Only a burst of requests that outruns the reserved
+// block waits, unnamed (cp 0) and untraced, for the next block.
 type tokenRequest struct {
 	cp        uint64
 	initiator int // task index
@@ -112,6 +121,7 @@ func (c *coordinator) LatestCheckpoint() uint64 {
 // Begin implements engine.KindCoordinator.
 func (c *coordinator) Begin(first bool) {
 	if first {
+		c.reserved = c.idBlock() // the job's first block, reserved with the job (see reserveAhead)
 		c.scheduleScript(0)
 		c.reset()
 		c.deploy()
@@ -122,20 +132,30 @@ func (c *coordinator) Begin(first bool) {
 }
 
 // scheduleScript asks for each scripted snapshot due from since on at its time, at once for
-// those whose time has come already. A recovering incarnation calls it once it has read the
-// id counter back, since it cannot name a snapshot before; the snapshots due while no
-// incarnation ran are nobody's to ask for.
+// those whose time has come already, in the waves whose waits have ended, and looks out for
+// the next wait. A recovering incarnation calls it once it has read the id counter back,
+// since it cannot name a snapshot before; the snapshots due while no incarnation ran are
+// nobody's to ask for.
 func (c *coordinator) scheduleScript(since time.Duration) {
 	if c.spec.Script == nil {
 		return
 	}
+	for w := 0; w <= c.spec.Script.Gates.Ended(); w++ {
+		c.scheduleWave(w, since)
+	}
+	c.armWait()
+}
+
+// scheduleWave asks for the scripted snapshots of wave w due from since on at their times.
+func (c *coordinator) scheduleWave(w int, since time.Duration) {
 	now := time.Duration(c.now())
 	for _, sn := range c.spec.Script.Snapshots {
-		if sn.At < since {
+		at, _ := c.spec.Script.When(w, sn.At)
+		if sn.Wave != w || at < since {
 			continue
 		}
 		c.scriptDue++
-		c.h.Proc().After(max(sn.At-now, 0), func() {
+		c.h.Proc().After(max(at-now, 0), func() {
 			if c.h.Dead() {
 				return
 			}
@@ -145,23 +165,117 @@ func (c *coordinator) scheduleScript(since time.Duration) {
 	}
 }
 
+// armWait looks out for the script's next wait: once its time has come, checkWait ends it as
+// soon as no snapshot is pending.
+func (c *coordinator) armWait() {
+	sc := c.spec.Script
+	k := sc.Gates.Ended()
+	if k >= len(sc.Waits) {
+		return
+	}
+	at, _ := sc.When(k, sc.Waits[k])
+	c.h.Proc().After(max(at-time.Duration(c.now()), 0), func() {
+		if c.h.Dead() {
+			return
+		}
+		c.waiting = true
+		c.checkWait()
+	})
+}
+
+// checkWait ends the script's current wait, if it has begun and every snapshot asked for
+// (scripted: the script asks for every one until it ends) has completed or aborted: none is
+// still to be asked for, waits to start, is in flight or is being persisted. Then the next
+// wave's snapshots are asked for at their times, and the processes make its transfers at
+// theirs (tokenPlan.due).
+func (c *coordinator) checkWait() {
+	if !c.waiting || c.h.Dead() || c.scriptDue > 0 || c.scriptedPending() || c.metaBusy || len(c.metaQueue) > 0 {
+		return
+	}
+	c.waiting = false
+	now := time.Duration(c.now())
+	c.spec.Script.Gates.end(now)
+	c.scheduleWave(c.spec.Script.Gates.Ended(), now)
+	c.armWait()
+}
+
 // scriptOver reports whether the script, if any, has ended and every snapshot it holds has
 // been asked for: periodic snapshots and the job's end wait for it. (A snapshot due at the
 // script's end may be asked for after a tick at the same instant.)
 func (c *coordinator) scriptOver() bool {
-	return c.spec.Script == nil || (c.now() >= int64(c.spec.Script.End) && c.scriptDue == 0)
+	sc := c.spec.Script
+	if sc == nil {
+		return true
+	}
+	end, ok := sc.When(len(sc.Waits), sc.End)
+	return ok && c.now() >= int64(end) && c.scriptDue == 0
 }
 
-// request asks for a snapshot initiated at process o: it reserves the next id, traces the
-// request and starts the snapshot as soon as it may. Ids grow in the order snapshots are
-// asked for, and requests start in that order, so they also grow in the order snapshots
-// start, as the processes' duplicate detection needs (see nextTokenID).
+// request asks for a snapshot initiated at process o: it hands out the next id, traces the
+// request and starts the snapshot as soon as it may, at once if the collector has room. Ids
+// grow in the order snapshots are asked for, and requests start in that order, so they also
+// grow in the order snapshots start, as the processes' duplicate detection needs (see
+// nextTokenID).
 func (c *coordinator) request(o int, scripted bool) {
-	cp := nextTokenID(c.lastID, c.n, o)
-	c.lastID = cp
-	c.trace(trace.Event{Kind: trace.KindCheckpointRequest, CP: cp})
-	c.requests = append(c.requests, tokenRequest{cp: cp, initiator: o, scripted: scripted})
+	c.requests = append(c.requests, tokenRequest{initiator: o, scripted: scripted})
+	c.name()
 	c.startRequested()
+}
+
+// idBlockSnapshots is how many snapshots one block of reserved ids is good for at least.
+const idBlockSnapshots = 16
+
+// idBlock is the span of the counter one block reserves: a snapshot uses at most n ids
+// (nextTokenID), so idBlockSnapshots*n ids are enough for idBlockSnapshots snapshots.
+func (c *coordinator) idBlock() uint64 { return idBlockSnapshots * uint64(c.n) }
+
+// name hands out ids, in order, to the requests that wait for one, as long as the reserved
+// block lasts, and traces each request as it gets its id; then it reserves ahead.
+func (c *coordinator) name() {
+	for i := range c.requests {
+		r := &c.requests[i]
+		if r.cp != 0 {
+			continue
+		}
+		cp := nextTokenID(c.lastID, c.n, r.initiator)
+		if cp > c.reserved {
+			break
+		}
+		r.cp, c.lastID = cp, cp
+		c.trace(trace.Event{Kind: trace.KindCheckpointRequest, CP: cp})
+	}
+	c.reserveAhead()
+}
+
+// reserveAhead keeps ids reserved ahead of the requests, so that a snapshot never waits for
+// a write of the counter before it starts: once less than half a block is left (or a request
+// waits for an id), it persists the counter at the end of the next block, with one durable
+// write, and hands out the ids of that block once the write has succeeded (a failed one is
+// retried). The durable counter thus always holds the end of a block that no id handed out
+// exceeds, and a recovering incarnation hands out ids only above it (read), so ids grow
+// across coordinator crashes. The job's first block (up to idBlock) is reserved with the
+// job, as a job's id counter starts when it is submitted: a counter never written stands for
+// it, and the first write reserves the second block.
+func (c *coordinator) reserveAhead() {
+	waiting := len(c.requests) > 0 && c.requests[len(c.requests)-1].cp == 0
+	if c.reserving || c.h.Dead() || (!waiting && c.reserved-c.lastID >= c.idBlock()/2) {
+		return
+	}
+	c.reserving = true
+	next := c.reserved + c.idBlock()
+	c.counterSlots.Write(c.h.Proc(), c.h.Config().VerifyWrites, engine.EncodeCounter(next), c.live, func(err error) {
+		c.reserving = false
+		switch {
+		case c.h.Dead():
+			return
+		case err != nil:
+			c.h.Proc().After(c.h.Config().StorageRetry, c.reserveAhead)
+			return
+		}
+		c.reserved = next
+		c.name()
+		c.startRequested()
+	})
 }
 
 // abortSnapshot traces the end of a snapshot that will never complete.
@@ -226,6 +340,12 @@ func (c *coordinator) read(began time.Duration) {
 				c.latest, id = latest, uint64(latest.ID)
 			}
 			c.trace(trace.Event{Kind: trace.KindCoordinatorRecover, CP: id})
+			// The counter read back ends a block an earlier incarnation may have used up
+			// to its last id: this one reserves its own block above it before it names a
+			// snapshot. A counter never written stands for the job's first block.
+			c.lastID = max(c.lastID, c.idBlock())
+			c.reserved = c.lastID
+			c.reserveAhead()
 			c.failover(protocol.ReasonCoordinatorRecovery)
 			c.scheduleScript(began)
 			c.armTick()
@@ -294,64 +414,37 @@ func (c *coordinator) tick() {
 	c.request(o, false)
 }
 
-// canInitiate reports whether a snapshot may start now: the job runs, no trigger is being
-// persisted, and the collector has room.
+// canInitiate reports whether a snapshot may start now: the job runs and the collector
+// has room.
 func (c *coordinator) canInitiate() bool {
-	return c.collector != nil && !c.h.Dead() && !c.restarting && !c.finishing && c.triggering == nil && !c.collector.Full()
+	return c.collector != nil && !c.h.Dead() && !c.restarting && !c.finishing && !c.collector.Full()
 }
 
-// startRequested starts the next snapshot asked for, if one may start now; the others
-// follow as each trigger is persisted and as room frees up.
+// startRequested starts the snapshots asked for, in order, as long as they may start now
+// and have their ids; the others follow as room frees up (or their ids are reserved).
 func (c *coordinator) startRequested() {
-	if len(c.requests) == 0 || !c.canInitiate() {
-		return
+	for len(c.requests) > 0 && c.requests[0].cp != 0 && c.canInitiate() {
+		r := c.requests[0]
+		c.requests = c.requests[1:]
+		c.initiate(r)
 	}
-	r := c.requests[0]
-	c.requests = c.requests[1:]
-	c.initiate(r)
 }
 
-// initiate starts snapshot r: it persists r's id (the counter), then starts it at the
-// collector and orders its initiator, and every process the initiator cannot reach, to
-// record it. A scripted snapshot whose trigger is overtaken by a failover keeps its id and
-// waits for the next attempt (its processes have heard nothing of it, and the ids used
-// before are all below it); a periodic one is aborted, the next tick asks for another.
+// initiate starts snapshot r at once: its id is reserved already (reserveAhead), so it
+// starts at the collector and orders its initiator, and every process the initiator cannot
+// reach, to record it, in the instant it may start: a scripted snapshot at its time, when
+// the collector has room.
 func (c *coordinator) initiate(r tokenRequest) {
 	cp := r.cp
-	c.triggering = &r
-	attempt := c.h.Attempt()
-	c.counterSlots.Write(c.h.Proc(), c.h.Config().VerifyWrites, engine.EncodeCounter(cp), c.live, func(err error) {
-		c.triggering = nil
-		switch {
-		case c.h.Dead():
-			return
-		case c.finishing:
-			c.abortSnapshot(cp, protocol.ReasonJobFinished) // a job that finishes takes no more snapshots
-			return
-		case c.restarting || attempt != c.h.Attempt():
-			if r.scripted {
-				c.requests = slices.Insert(c.requests, 0, r)
-			} else {
-				c.abortSnapshot(cp, protocol.ReasonFailover)
-			}
-			return
-		case err != nil:
-			c.abortSnapshot(cp, protocol.ReasonTriggerFailed)
-			c.startRequested()
-			return
-		}
-		id := snapshotID(c.op, cp)
-		if err := c.collector.Start(id); err != nil {
-			panic(fmt.Sprintf("tokens: token collector: %v", err))
-		}
-		c.inFlight[cp] = tokenInFlight{since: c.now(), scripted: r.scripted}
-		c.trace(trace.Event{Kind: trace.KindCheckpointTrigger, CP: cp})
-		initiator := cl.ProcessID(c.op.TaskID(r.initiator))
-		for _, p := range append([]cl.ProcessID{initiator}, c.graph.Joiners(initiator)...) {
-			c.h.Proc().Send(string(p), &tokenCommand{attempt: attempt, kind: "record", cp: cp})
-		}
-		c.startRequested()
-	})
+	if err := c.collector.Start(snapshotID(c.op, cp)); err != nil {
+		panic(fmt.Sprintf("tokens: token collector: %v", err))
+	}
+	c.inFlight[cp] = tokenInFlight{since: c.now(), scripted: r.scripted}
+	c.trace(trace.Event{Kind: trace.KindCheckpointTrigger, CP: cp})
+	initiator := cl.ProcessID(c.op.TaskID(r.initiator))
+	for _, p := range append([]cl.ProcessID{initiator}, c.graph.Joiners(initiator)...) {
+		c.h.Proc().Send(string(p), &tokenCommand{attempt: c.h.Attempt(), kind: "record", cp: cp})
+	}
 }
 
 // Receive implements engine.KindCoordinator.
@@ -363,7 +456,9 @@ func (c *coordinator) Receive(from string, msg any) {
 	if c.stale(a.attempt) || c.finishing {
 		return // a finishing job aborted what was in flight
 	}
-	// An answer may free room for a scripted snapshot that waits.
+	// An abort may end the script's wait; an answer may free room for a scripted snapshot
+	// that waits.
+	defer c.checkWait()
 	defer c.startRequested()
 	// An aborted snapshot stays in flight until every process has answered it, since it
 	// holds a place at the collector until then; should an answer be lost, it expires like
@@ -432,6 +527,7 @@ func (c *coordinator) persist(terminal bool) {
 			}
 		}
 		c.persist(false)
+		c.checkWait()
 	})
 }
 
@@ -439,7 +535,7 @@ func (c *coordinator) persist(terminal bool) {
 // be collected: the job's end waits for those, so that a script's snapshots are taken
 // rather than aborted by an end that came first.
 func (c *coordinator) scriptedPending() bool {
-	if len(c.requests) > 0 || (c.triggering != nil && c.triggering.scripted) {
+	if len(c.requests) > 0 {
 		return true
 	}
 	for cp, f := range c.inFlight {
@@ -451,14 +547,15 @@ func (c *coordinator) scriptedPending() bool {
 }
 
 // finish ends a job whose latest snapshot shows nothing left to do. The periodic snapshots
-// still under way have nothing left to record and are aborted, said so in the trace (one
-// whose trigger is being persisted, when that write returns).
+// still under way have nothing left to record and are aborted, said so in the trace.
 func (c *coordinator) finish() {
 	c.finishing = true
 	c.h.SetFinished()
 	c.abortInFlight(protocol.ReasonJobFinished)
 	for _, r := range c.requests {
-		c.abortSnapshot(r.cp, protocol.ReasonJobFinished)
+		if r.cp != 0 { // one still without an id was never traced
+			c.abortSnapshot(r.cp, protocol.ReasonJobFinished)
+		}
 	}
 	c.requests = nil
 	c.orderFinish()
@@ -522,6 +619,7 @@ func (c *coordinator) failover(reason protocol.Reason) {
 	c.h.SetAttempt(c.h.Attempt() + 1)
 	c.restarting = true
 	c.finishing = false
+	c.checkWait() // the snapshots in flight ended with their abort
 	c.h.Proc().After(c.h.RestartDelay(), func() {
 		c.reset()
 		c.deploy()

@@ -17,7 +17,9 @@
 // catalog, snapshots in its format (a process's balance and position are its
 // engine.KindState), durable storage, failover and the trace.
 //
-// The coordinator names every snapshot, asks its initiator (and the processes the initiator
+// The coordinator names every snapshot, from blocks of ids it reserves ahead with one
+// durable write of the id counter each (so that no snapshot waits for a write to start, and
+// ids grow across coordinator crashes), asks its initiator (and the processes the initiator
 // cannot reach) to record it, collects the reports in a chandylamport.Collector, persists
 // each global snapshot, restores the processes from the latest one on failover, and
 // finishes the job when a snapshot shows every process done and nothing in flight. Markers

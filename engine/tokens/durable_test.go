@@ -14,10 +14,11 @@ import (
 
 // tokenStorageFaultRun runs a token job in which every storage write under a key with prefix
 // is corrupted (acknowledged, garbage stored: the read-back catches it), from the first
-// completed global snapshot until the coordinator crashes 30 ms later; a new incarnation
-// starts 10 ms after that. Snapshots start every 10 ms, so counter writes and snapshot
-// writes meet the fault. The job must finish with the reference balances.
-func tokenStorageFaultRun(t *testing.T, prefix string) *simenv.Job {
+// completed global snapshot until the coordinator crashes window later; a new incarnation
+// starts 10 ms after that. Snapshots start every 10 ms, so snapshot writes meet the fault
+// within 30 ms, and counter writes (one per block of ids) within 150 ms. The job must finish
+// with the reference balances.
+func tokenStorageFaultRun(t *testing.T, prefix string, window time.Duration) *simenv.Job {
 	t.Helper()
 	graph := tokenGraph()
 	spec := graph.Operators[0].Logic.(tokens.Workload)
@@ -33,7 +34,7 @@ func tokenStorageFaultRun(t *testing.T, prefix string) *simenv.Job {
 		t.Fatal(err)
 	}
 	job.Recorder.KeepEvents()
-	corrupted := simenvtest.FaultStorageUntilCoordinatorCrash(job, prefix, sim.OpPut, sim.StoreFaultCorrupt, 30*time.Millisecond)
+	corrupted := simenvtest.FaultStorageUntilCoordinatorCrash(job, prefix, sim.OpPut, sim.StoreFaultCorrupt, window)
 	if err := job.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -52,12 +53,12 @@ func tokenStorageFaultRun(t *testing.T, prefix string) *simenv.Job {
 // one key, so a corrupted counter write replaced the only copy, and the incarnation after
 // a crash retried its read for ever. In turn under two keys, the older copy stays readable.
 func TestTokenCounterSurvivesACorruptedWrite(t *testing.T) {
-	tokenStorageFaultRun(t, "meta/counter")
+	tokenStorageFaultRun(t, "meta/counter", 150*time.Millisecond)
 }
 
 // TestTokenSnapshotStoreSurvivesACorruptedWrite: the same for the latest global snapshot.
 func TestTokenSnapshotStoreSurvivesACorruptedWrite(t *testing.T) {
-	job := tokenStorageFaultRun(t, "meta/tokens")
+	job := tokenStorageFaultRun(t, "meta/tokens", 30*time.Millisecond)
 	for _, e := range job.Recorder.Events() {
 		if e.Kind == trace.KindCoordinatorRecover && e.CP == 0 {
 			t.Errorf("seq %d: the coordinator recovered no global snapshot, though one completed", e.Seq)

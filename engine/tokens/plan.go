@@ -49,5 +49,17 @@ func (pl tokenPlan) transfer(n int64) (to int, amount int64) {
 // than an Interval after the one before (random ones).
 func (pl tokenPlan) timed() bool { return pl.spec.Script != nil }
 
-// due returns the time scripted transfer n may be made from.
-func (pl tokenPlan) due(n int64) time.Duration { return pl.scripted[n].At }
+// due returns the time scripted transfer n may be made from. While the wait before it has
+// not ended, that time is unknown: due then tells the process, which it is now, to look
+// again after gatePoll.
+func (pl tokenPlan) due(n int64, now time.Duration) time.Duration {
+	tr := pl.scripted[n]
+	if at, ok := pl.spec.Script.When(tr.Wave, tr.At); ok {
+		return at
+	}
+	return now + gatePoll
+}
+
+// gatePoll is how often a process whose next transfer waits for the script's wait to end
+// looks whether it has: a transfer right after a wait is made at most this late.
+const gatePoll = 100 * time.Microsecond

@@ -176,7 +176,7 @@ func (p *process) transfer() {
 	h := p.h
 	for h.Running() && !p.done() {
 		if p.plan.timed() {
-			if wait := p.plan.due(p.transfers) - time.Duration(h.Now()); wait > 0 {
+			if wait := p.plan.due(p.transfers, time.Duration(h.Now())) - time.Duration(h.Now()); wait > 0 {
 				p.armTick(wait)
 				return
 			}

@@ -42,6 +42,9 @@ type Config struct {
 	// Link configures every link between two hosts; Local the self-link of each host.
 	Link  sim.LinkConfig
 	Local sim.LinkConfig
+	// HostLinks overrides Link (or Local) for the link from host [0] to host [1], by host
+	// names; a pair with no such link is ignored.
+	HostLinks map[[2]string]sim.LinkConfig
 	// Storage configures the durable store for checkpoint state and metadata.
 	Storage sim.StoreConfig
 }
@@ -156,6 +159,9 @@ func New(k *sim.Kernel, rec *trace.Recorder, cfg Config, processes []string) *En
 			lc := cfg.Link
 			if from == to {
 				lc = cfg.Local
+			}
+			if own, ok := cfg.HostLinks[[2]string{from.h.Name(), to.h.Name()}]; ok {
+				lc = own
 			}
 			l := k.Connect(from.h.Name()+"->"+to.h.Name(), from.h, to.h, lc)
 			from.links[to.index] = &outLink{l: l}
