@@ -185,7 +185,7 @@ func regimeScenarios() []*Scenario {
 			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
 			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 8, RecordInterval: Millis(5)},
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
-			Checkpoint: Checkpoint{Interval: Millis(50), Timeout: Millis(80), TolerableFailures: 1},
+			Checkpoint: Checkpoint{Interval: Millis(50), Timeout: Millis(80), TolerableFailures: Tolerating(1)},
 			Faults: []faults.Entry{
 				at(Millis(100), faults.Fault{Kind: faults.StorageFail, Store: StoreMetadata, Probability: 0.5, WindowNanos: Millis(500).Nanos()}),
 				at(Millis(650), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 0.3, WindowNanos: Millis(200).Nanos()}),

@@ -1,5 +1,7 @@
 package scenarios
 
+import "github.com/ckptsim/ckptsim/protocol"
+
 // Defaults for settings a scenario leaves out. Parse and the catalogue apply them, so a
 // scenario that reaches a run (and every artifact) states them explicitly.
 const (
@@ -70,6 +72,10 @@ func (s *Scenario) applyDefaults() {
 	c.Interval = orDefault(c.Interval, defaultInterval)
 	c.Timeout = orDefault(c.Timeout, defaultTimeout)
 	c.MaxConcurrent = orDefault(c.MaxConcurrent, defaultMaxConcurrent)
+	if c.TolerableFailures == nil {
+		// Written in, so that a file or an artifact says which limit its runs had.
+		c.TolerableFailures = Tolerating(protocol.DefaultConfig().TolerableFailures)
+	}
 	if s.Mode == ModeAlignedWithTimeout {
 		c.AlignmentTimeout = orDefault(c.AlignmentTimeout, defaultAlignmentBound)
 	}

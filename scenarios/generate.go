@@ -477,7 +477,7 @@ func (g *generator) checkpoint(s *Scenario) {
 		c.MaxConcurrent = int(g.between(1, 3))
 	}
 	if g.r.IntN(2) == 0 {
-		c.TolerableFailures = int(g.between(1, 5))
+		c.TolerableFailures = Tolerating(int(g.between(1, 5)))
 	}
 	if g.r.IntN(2) == 0 {
 		c.Retained = int(g.between(1, 4))

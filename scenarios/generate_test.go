@@ -90,7 +90,7 @@ func TestGenerateCoversTheKnobs(t *testing.T) {
 		}
 		mark("max concurrent", s.Mode, c.MaxConcurrent)
 		mark("min pause", c.MinPause != 0)
-		mark("tolerable failures", c.TolerableFailures != 0)
+		mark("tolerable failures", *c.TolerableFailures != 3) // 3: the default Complete writes in
 		mark("retained", c.Retained != 0)
 		mark("inline state", c.InlineStateBytes != 0)
 		mark("unverified writes", c.UnverifiedWrites)

@@ -78,8 +78,8 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 	cp.MinPause = time.Duration(c.MinPause)
 	cp.MaxConcurrent = c.MaxConcurrent
 	cp.AlignmentTimeout = time.Duration(c.AlignmentTimeout)
-	if c.TolerableFailures != 0 {
-		cp.TolerableFailures = c.TolerableFailures
+	if c.TolerableFailures != nil {
+		cp.TolerableFailures = *c.TolerableFailures
 	}
 	if c.Retained != 0 {
 		cp.RetainedCheckpoints = c.Retained

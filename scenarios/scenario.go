@@ -172,8 +172,10 @@ type Checkpoint struct {
 	// MaxConcurrent must be 1 in modes unaligned and aligned-with-timeout.
 	MaxConcurrent int `json:"max_concurrent,omitempty"`
 	// TolerableFailures is how many checkpoint failures in a row the job tolerates before it
-	// fails over; zero keeps the protocol's default.
-	TolerableFailures int `json:"tolerable_failures,omitempty"`
+	// fails over (Flink's tolerable-failed-checkpoints): absent, the protocol's default (3,
+	// which Complete writes in); a zero written is kept, and the first failure fails the job
+	// over.
+	TolerableFailures *int `json:"tolerable_failures,omitempty"`
 	// AlignmentTimeout is when aligned-with-timeout switches to unaligned.
 	AlignmentTimeout Duration `json:"alignment_timeout,omitzero"`
 	// Retained is how many completed checkpoints are kept; zero keeps the default.
@@ -262,6 +264,9 @@ func (s *Scenario) Clone() *Scenario {
 	}
 	c.Topology.Links = append([]Link(nil), s.Topology.Links...)
 	c.Checkpoint.Initiators = append([]string(nil), s.Checkpoint.Initiators...)
+	if s.Checkpoint.TolerableFailures != nil {
+		c.Checkpoint.TolerableFailures = Tolerating(*s.Checkpoint.TolerableFailures)
+	}
 	c.Faults = slices.Clone(s.Faults)
 	c.Script = append([]Step(nil), s.Script...)
 	c.Check = slices.Clone(s.Check)
@@ -276,3 +281,6 @@ func clonePointer[T any](p *T) *T {
 	c := *p
 	return &c
 }
+
+// Tolerating returns a Checkpoint.TolerableFailures of n.
+func Tolerating(n int) *int { return &n }

@@ -311,7 +311,9 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 	} else {
 		p.intIn(path+".max_concurrent", c.MaxConcurrent, 1, maxConcurrent)
 	}
-	p.intIn(path+".tolerable_failures", c.TolerableFailures, 0, 1000)
+	if c.TolerableFailures != nil {
+		p.intIn(path+".tolerable_failures", *c.TolerableFailures, 0, 1000)
+	}
 	p.intIn(path+".retained", c.Retained, 0, 1000)
 	p.intIn(path+".inline_state_bytes", c.InlineStateBytes, 0, engine.MaxInlineStateBytes)
 	if s.Mode != ModeChandyLamport {
