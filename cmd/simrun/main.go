@@ -101,6 +101,7 @@ const (
 	usageCover   = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
 	usageShow    = "show NAME|FILE"
 	usageVersion = "version"
+	usageExtract = "extract ARTIFACT"
 )
 
 type command struct {
@@ -121,6 +122,7 @@ var commands = []command{
 	{"zoo", usageZoo, "plant each bug of the bug zoo in a mutated build and count what catches it", (*app).zooCommand},
 	{"cover", usageCover, "measure the protocol's statement coverage that a sweep reaches", (*app).cover},
 	{"show", usageShow, "print a scenario's description and its whole scenario file", (*app).show},
+	{"extract", usageExtract, "print an artifact's scenario as a scenario file", (*app).extract},
 	{"version", usageVersion, "print the build of this simrun", (*app).version},
 }
 

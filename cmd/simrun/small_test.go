@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -64,5 +65,32 @@ func TestCappedViolationsSayHowManyMore(t *testing.T) {
 	r = realRun("run", "-scenario", "control-at-least-once-sink", "-seed", "1", "-json")
 	if !strings.Contains(r.stdout, `"omitted":{"exactly-once":26}`) {
 		t.Errorf("-json has no omitted count:\n%s", r.stdout)
+	}
+}
+
+// TestExtractGivesARunnableScenarioFile: extract prints an artifact's scenario as a file,
+// renamed and described as extracted, whose run on the artifact's seed has the artifact's
+// trace hash; a file that is not an artifact is bad input.
+func TestExtractGivesARunnableScenarioFile(t *testing.T) {
+	dir := inTempDir(t)
+	if r := realRun("run", "-scenario", "control-lost-metadata", "-seed", "2", "-artifacts", "arts"); r.code != exitOK {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	artifact := filepath.Join("arts", "control-lost-metadata-seed2-fail.json")
+	r := realRun("extract", artifact)
+	if r.code != exitOK || !strings.Contains(r.stdout, `"name": "control-lost-metadata-extracted"`) || !strings.Contains(r.stdout, "Extracted from artifact "+artifact) {
+		t.Fatalf("extract: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	writeFile(t, filepath.Join(dir, "x.json"), r.stdout)
+	run := realRun("run", "-scenario", "x.json", "-seed", "2", "-json")
+	art, err := loadArtifact(artifact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(run.stdout, `"trace_hash":"`+art.TraceHash+`"`) {
+		t.Errorf("the extracted scenario does not rerun the artifact's case (hash %s):\n%s", art.TraceHash, run.stdout)
+	}
+	if r := realRun("extract", "x.json"); r.code != exitUsage || !strings.Contains(r.stderr, "not a valid artifact") {
+		t.Errorf("extract of a scenario file: exit %d, %q", r.code, r.stderr)
 	}
 }
