@@ -1,0 +1,68 @@
+package scenarios_test
+
+import (
+	"fmt"
+
+	"github.com/ckptsim/ckptsim/scenarios"
+)
+
+// A go test suite over seeds: run a built-in scenario on each of its default seeds and fail
+// on any verdict its scenario does not expect. (In a test, t.Errorf where this prints.)
+func Example_suiteOverSeeds() {
+	s, err := scenarios.Lookup("pipeline-calm")
+	if err != nil {
+		panic(err)
+	}
+	sim := scenarios.NewSimulation()
+	for seed := s.Seeds.First; seed <= s.Seeds.Last; seed++ {
+		_, res, err := scenarios.Execute(sim, s, seed, scenarios.RunOptions{})
+		if err != nil {
+			panic(err)
+		}
+		if res.Unexpected {
+			fmt.Printf("seed %d: %s: %s\n", seed, res.Verdict, res.Why)
+		}
+	}
+	fmt.Println("every seed as expected")
+	// Output: every seed as expected
+}
+
+// A scenario written in Go: Complete applies the defaults and validates it, which Execute
+// needs (a scenario from Parse or Lookup is complete already). A negative control expects a
+// property to fail; the run's verdict is then fail, as expected.
+func Example_expectedFailure() {
+	s, err := scenarios.Lookup("control-lost-state")
+	if err != nil {
+		panic(err)
+	}
+	mine := s.Clone()
+	mine.Name = "my-lost-state"
+	if err := mine.Complete("mine"); err != nil {
+		panic(err)
+	}
+	_, res, err := scenarios.Execute(scenarios.NewSimulation(), mine, 1, scenarios.RunOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Verdict, res.ExpectedProperty, "unexpected:", res.Unexpected)
+	// Output: fail restore-fidelity unexpected: false
+}
+
+// A property over generated scenarios: Generate draws a whole scenario (mode, topology,
+// workload, settings and faults) from a seed, and the correct engine must pass every one.
+// With pgregory.net/rapid, draw the seed with rapid.Uint64() inside rapid.Check.
+func Example_generatedScenarios() {
+	sim := scenarios.NewSimulation()
+	for seed := uint64(1); seed <= 5; seed++ {
+		s := scenarios.Generate(seed)
+		_, res, err := scenarios.Execute(sim, s, seed, scenarios.RunOptions{})
+		if err != nil {
+			panic(err)
+		}
+		if res.Unexpected {
+			fmt.Printf("seed %d (%s): %s: %s\n", seed, scenarios.Summary(s), res.Verdict, res.Why)
+		}
+	}
+	fmt.Println("five generated scenarios pass")
+	// Output: five generated scenarios pass
+}
