@@ -72,6 +72,11 @@ type Result struct {
 	// maxViolations of each property are kept, so that one broken run cannot flood a
 	// report): the violations listed are the first, never all, when a count is here.
 	Omitted map[checker.Property]int `json:"omitted,omitempty"`
+	// Diffs holds, per property, the diff its checker drew of what went wrong (exactly-once:
+	// expected against committed counts of the first differing records), for a person to
+	// read under the violations. It is not part of the JSON form or of artifacts: go-cmp's
+	// diffs are not byte-stable, and the violations say the same.
+	Diffs map[checker.Property]string `json:"-"`
 	// Unexercised lists the properties the run gave no occasion to judge, each with what
 	// never happened ("restore-fidelity (no task.restore from a checkpoint: ...)"): they are
 	// not passes, and the verdict claims nothing for them.

@@ -158,6 +158,12 @@ func (r *simRun) judge(res *Result) {
 				}
 				res.Omitted[result.Property] = result.Omitted
 			}
+			if result.Diff != "" {
+				if res.Diffs == nil {
+					res.Diffs = map[checker.Property]string{}
+				}
+				res.Diffs[result.Property] = result.Diff
+			}
 		case checker.VerdictUnknown:
 			undecided = append(undecided, fmt.Sprintf("%s (%s)", result.Property, result.Note))
 		case checker.VerdictUnexercised:

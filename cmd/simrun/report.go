@@ -150,6 +150,12 @@ func printResult(w io.Writer, r *scenarios.Result) {
 			if n := r.Omitted[v.Property]; last && n > 0 {
 				fmt.Fprintf(w, "  ... and %d more %s\n", n, v.Property)
 			}
+			if d := r.Diffs[v.Property]; last && d != "" {
+				fmt.Fprintf(w, "  %s, expected (-) against committed (+) counts of the first records that differ:\n", v.Property)
+				for _, line := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
+					fmt.Fprintln(w, "    "+line)
+				}
+			}
 		}
 	}
 	if r.Panic != "" {

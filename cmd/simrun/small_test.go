@@ -62,9 +62,14 @@ func TestCappedViolationsSayHowManyMore(t *testing.T) {
 	if !strings.Contains(r.stdout, "violations:  36 (10 listed)") || !strings.Contains(r.stdout, "  ... and 26 more exactly-once\n") {
 		t.Errorf("no count of the violations left out:\n%s", r.stdout)
 	}
+	// Under them, the checker's diff of expected against committed counts.
+	if !strings.Contains(r.stdout, "  exactly-once, expected (-) against committed (+) counts of the first records that differ:\n") ||
+		!strings.Contains(r.stdout, `"source:0:41"`) {
+		t.Errorf("no exactly-once diff under the violations:\n%s", r.stdout)
+	}
 	r = realRun("run", "-scenario", "control-at-least-once-sink", "-seed", "1", "-json")
-	if !strings.Contains(r.stdout, `"omitted":{"exactly-once":26}`) {
-		t.Errorf("-json has no omitted count:\n%s", r.stdout)
+	if !strings.Contains(r.stdout, `"omitted":{"exactly-once":26}`) || strings.Contains(r.stdout, "against committed") {
+		t.Errorf("-json has no omitted count, or a diff (which go-cmp does not keep byte-stable):\n%s", r.stdout)
 	}
 }
 
