@@ -13,6 +13,9 @@ func Parse(data []byte) (*Scenario, error) {
 	if err := decodeStrict(data, "scenario", &s); err != nil {
 		return nil, fmt.Errorf("scenarios: %w", err)
 	}
+	if err := refuseWrittenZeros(data); err != nil {
+		return nil, fmt.Errorf("scenarios: %w", err)
+	}
 	if err := s.Complete("scenario"); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -40,5 +41,35 @@ func TestTolerableFailuresZeroMeansZero(t *testing.T) {
 	}
 	if _, err := Parse([]byte(file(`"tolerable_failures": -1`))); err == nil || !strings.Contains(err.Error(), "tolerable_failures") {
 		t.Errorf("a negative limit: %v", err)
+	}
+}
+
+// TestWrittenZerosAreRefused: a 0 written where leaving the field out gives another default
+// (parallelism 1, interval 100ms, ...) would silently mean that default, so it is refused
+// with a line that names the field and the default; where a zero is a value of its own it
+// is kept.
+func TestWrittenZerosAreRefused(t *testing.T) {
+	base := `{"name": "z", "mode": "aligned", "topology": {"kind": "pipeline"%s}, "workload": {"kind": "pass-through"},
+		"sink": {"kind": "idempotent"}, "checkpoint": {%s}, "expect": {"verdict": "pass"}}`
+	for _, c := range []struct {
+		topology, checkpoint, want string
+	}{
+		{`, "parallelism": 0`, ``, "scenario.topology.parallelism: a written 0 would silently mean the default (1)"},
+		{``, `"interval": "0s"`, "scenario.checkpoint.interval: a written 0 would silently mean the default (100ms)"},
+		{``, `"max_concurrent": 0`, "scenario.checkpoint.max_concurrent"},
+	} {
+		_, err := Parse([]byte(fmt.Sprintf(base, c.topology, c.checkpoint)))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s%s: %v, want %q", c.topology, c.checkpoint, err, c.want)
+		}
+	}
+	nodes := `{"name": "z", "mode": "chandy-lamport", "topology": {"kind": "explicit", "nodes": [{"name": "A", "kind": "process"},
+		{"name": "B", "kind": "process", "parallelism": 0}], "links": [{"from": "A", "to": "B"}, {"from": "B", "to": "A"}]},
+		"workload": {"kind": "tokens"}, "expect": {"verdict": "pass"}}`
+	if _, err := Parse([]byte(nodes)); err == nil || !strings.Contains(err.Error(), "scenario.topology.nodes[1].parallelism") {
+		t.Errorf("a node's parallelism 0: %v", err)
+	}
+	if _, err := Parse([]byte(fmt.Sprintf(base, ``, `"tolerable_failures": 0, "min_pause": "0s"`))); err != nil {
+		t.Errorf("zeros that are values of their own: %v", err)
 	}
 }
