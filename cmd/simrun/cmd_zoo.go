@@ -118,6 +118,9 @@ func (a *app) zooCommand(args []string) int {
 		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-*s %-6s %s\n", width, h.Bug, orDash(h.Flink), h.defaultWord(),
 			caughtWidth, h.caught(), orDash(h.firstSeed()), h.propertyList())
 		fmt.Fprintf(a.stdout, "  planted: %s (%s)\n", h.Planted, expectation(h.Expected))
+		if len(h.CaughtSeeds) > 0 {
+			fmt.Fprintf(a.stdout, "  caught:  seeds %s\n", joinSeeds(h.CaughtSeeds))
+		}
 		if h.Fix != "" {
 			fmt.Fprintf(a.stdout, "  fix:     %s\n", h.Fix)
 		}
@@ -171,6 +174,9 @@ type zooHunt struct {
 	SeedsCaught int    `json:"seeds_caught"`
 	SeedsPanic  int    `json:"seeds_panic,omitempty"`
 	FirstSeed   uint64 `json:"first_seed"`
+	// CaughtSeeds are the catching seeds, in order (with -keep, each one's artifact is in
+	// KEEP/ID/ground).
+	CaughtSeeds []uint64 `json:"caught_seeds"`
 	// Properties counts, per property, the hunting ground's runs that violated it.
 	Properties map[string]int `json:"properties"`
 	Replay     string         `json:"replay,omitempty"`
@@ -251,7 +257,7 @@ func idWidth(bugs []*zoo.Bug) int {
 // on seeds with it. The binary and the runs' artifacts go to keep/ID when keep is set, and
 // to a temporary directory, removed afterwards, when it is not.
 func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, workers int, keep string, unitTests bool) (*zooHunt, error) {
-	h := &zooHunt{Bug: b.ID, Flink: b.Flink, Fix: b.Fix, Planted: b.Planted, Expected: b.Property, Ground: b.Ground, Note: b.Note, Absent: b.Absent, Properties: map[string]int{}}
+	h := &zooHunt{Bug: b.ID, Flink: b.Flink, Fix: b.Fix, Planted: b.Planted, Expected: b.Property, Ground: b.Ground, Note: b.Note, Absent: b.Absent, Properties: map[string]int{}, CaughtSeeds: []uint64{}}
 	if b.Absent != "" {
 		return h, nil
 	}
@@ -299,6 +305,7 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 		switch r.catch() {
 		case catchProperty:
 			h.SeedsCaught++
+			h.CaughtSeeds = append(h.CaughtSeeds, r.Seed)
 			if h.FirstSeed == 0 || r.Seed < h.FirstSeed {
 				h.FirstSeed, firstArtifact = r.Seed, r.Artifact
 			}
@@ -309,6 +316,7 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 			h.SeedsPanic++
 		}
 	}
+	slices.Sort(h.CaughtSeeds)
 	if unitTests {
 		failed, err := zoo.TestPackages(root, b, filepath.Join(dir, zoo.OverlayFile))
 		if err != nil {
@@ -422,4 +430,13 @@ func expectation(property string) string {
 		return "no property names it yet: the note says what would"
 	}
 	return "expected to fail " + property
+}
+
+// joinSeeds is "1, 3, 7".
+func joinSeeds(seeds []uint64) string {
+	words := make([]string, len(seeds))
+	for i, s := range seeds {
+		words[i] = strconv.FormatUint(s, 10)
+	}
+	return strings.Join(words, ", ")
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,8 +32,15 @@ func TestRealZooCatchesABug(t *testing.T) {
 		t.Fatalf("%v: %s", err, r.stdout)
 	}
 	if h.Bug != "forget-channel-state" || h.Ground != "explicit-unaligned" || h.Expected != "consistent-cut" || !h.CaughtDefault ||
-		h.SeedsRun != 2 || h.SeedsCaught != 2 || h.FirstSeed != 1 || h.Properties["consistent-cut"] != 2 || h.SeedsPanic != 0 {
+		h.SeedsRun != 2 || h.SeedsCaught != 2 || h.FirstSeed != 1 || h.Properties["consistent-cut"] != 2 || h.SeedsPanic != 0 ||
+		!slices.Equal(h.CaughtSeeds, []uint64{1, 2}) {
 		t.Errorf("hunt %+v", h)
+	}
+	for _, seed := range h.CaughtSeeds {
+		kept := filepath.Join(keep, "forget-channel-state", "ground", fmt.Sprintf("explicit-unaligned-seed%d-fail.json", seed))
+		if _, err := os.Stat(kept); err != nil {
+			t.Errorf("the catch of seed %d is not kept: %v", seed, err)
+		}
 	}
 	exe := filepath.Join(keep, "forget-channel-state", "simrun-forget-channel-state")
 	artifact := filepath.Join(keep, "forget-channel-state", "ground", "explicit-unaligned-seed1-fail.json")
