@@ -28,6 +28,7 @@ var layers = map[string][]string{
 	"cmd/simrun":    {"scenarios", "trace", "checker", "faults", "zoo", "picture"},
 	"zoo":           nil,
 	"picture":       {"trace", "checker"},
+	"internal":      nil,
 }
 
 // subLayers are folders below a top-level folder that are layers of their own: the barrier
@@ -45,7 +46,7 @@ var thirdParty = map[string][]string{
 // testOnly lists packages of the module that only tests may import: the
 // script harness reads files and fails tests, which the protocol packages
 // beside it must never do.
-var testOnly = []string{module + "/protocol/internal/scripttest"}
+var testOnly = []string{module + "/protocol/internal/scripttest", module + "/internal/rapidtest"}
 
 type listedPackage struct {
 	ImportPath string

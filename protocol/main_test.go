@@ -4,6 +4,8 @@ import (
 	"flag"
 	"os"
 	"testing"
+
+	"github.com/ckptsim/ckptsim/internal/rapidtest"
 )
 
 // rapidSteps is the average number of actions per rapid state-machine
@@ -23,5 +25,6 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 	}
+	rapidtest.Hermetic()
 	os.Exit(m.Run())
 }

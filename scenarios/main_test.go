@@ -4,6 +4,8 @@ import (
 	"flag"
 	"os"
 	"testing"
+
+	"github.com/ckptsim/ckptsim/internal/rapidtest"
 )
 
 // pinnedRapidSeed is the seed the property suite runs with by default, so that `go test`
@@ -19,5 +21,6 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 	}
+	rapidtest.Hermetic()
 	os.Exit(m.Run())
 }

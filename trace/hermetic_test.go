@@ -1,0 +1,9 @@
+package trace
+
+import (
+	"testing"
+
+	"github.com/ckptsim/ckptsim/internal/rapidtest"
+)
+
+func TestMain(m *testing.M) { rapidtest.Main(m) }
