@@ -3,6 +3,7 @@ package perfetto
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"io"
 	"slices"
@@ -348,7 +349,7 @@ func (b *builder) event(i int) {
 		}
 	case trace.KindCoordinatorCrash:
 		b.instant(coordinatorTrack, true, "coordinator crash", "coordinator", e)
-		for _, cp := range sortedKeys(b.checkpoints, cmpUint) {
+		for _, cp := range sortedKeys(b.checkpoints, cmp.Compare[uint64]) {
 			b.close(b.checkpoints[cp], e, 0, "coordinator crashed")
 			delete(b.checkpoints, cp)
 		}
@@ -511,7 +512,7 @@ func (b *builder) closeTask(task string, e *trace.Event, outcome string) {
 
 // closeAll ends whatever is still open at the end of the run.
 func (b *builder) closeAll() {
-	for _, cp := range sortedKeys(b.checkpoints, cmpUint) {
+	for _, cp := range sortedKeys(b.checkpoints, cmp.Compare[uint64]) {
 		b.close(b.checkpoints[cp], nil, b.endT, "unfinished")
 	}
 	for _, m := range []map[taskCP]*open{b.alignments, b.snapshots} {
@@ -595,10 +596,10 @@ func (b *builder) layout() {
 func assignLanes(items []*item) int {
 	slices.SortStableFunc(items, func(x, y *item) int {
 		if x.start != y.start {
-			return cmpInt(x.start, y.start)
+			return cmp.Compare(x.start, y.start)
 		}
 		if x.end != y.end {
-			return cmpInt(y.end, x.end)
+			return cmp.Compare(y.end, x.end)
 		}
 		return x.order - y.order
 	})
@@ -644,10 +645,10 @@ func (b *builder) write(w io.Writer) error {
 	items := slices.Clone(b.items)
 	slices.SortStableFunc(items, func(x, y *item) int {
 		if x.start != y.start {
-			return cmpInt(x.start, y.start)
+			return cmp.Compare(x.start, y.start)
 		}
 		if dx, dy := x.end-x.start, y.end-y.start; dx != dy {
-			return cmpInt(dy, dx)
+			return cmp.Compare(dy, dx)
 		}
 		if x.ev.Tid != y.ev.Tid {
 			return x.ev.Tid - y.ev.Tid
@@ -711,31 +712,11 @@ func micros(ns int64) json.Number {
 	return json.Number(s)
 }
 
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 func cmpTaskCP(a, b taskCP) int {
 	if c := naturalCompare(a.task, b.task); c != 0 {
 		return c
 	}
-	return cmpUint(a.cp, b.cp)
+	return cmp.Compare(a.cp, b.cp)
 }
 
 // compareTracks orders tracks by group, tasks by family in the order the trace first names

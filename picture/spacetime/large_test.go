@@ -58,9 +58,9 @@ func largeRun(p, events int) Run {
 	}
 }
 
-// TestBrowserLargeRun loads a 100,000-event run on 96 tasks: the page must start, draw the
-// whole run aggregated (fewer marks than events, arrows sampled), and stay quick to
-// redraw. The bounds are loose, for slow machines; the times are logged.
+// TestBrowserLargeRun loads a 100,000-event run on 96 tasks: the page must start and draw
+// the whole run aggregated (fewer marks than events, arrows sampled), which is what keeps it
+// quick to redraw. The times are logged, never asserted: they depend on the machine.
 func TestBrowserLargeRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large browser run skipped in -short mode")
@@ -90,15 +90,12 @@ func TestBrowserLargeRun(t *testing.T) {
 	if whole.Buckets >= whole.EventsInView || whole.ArrowStride < 2 || whole.ArrowsDrawn > 1500 {
 		t.Errorf("whole run not aggregated: %+v", whole)
 	}
-	if whole.FrameMs > 1000 || loaded > 30*time.Second {
-		t.Errorf("too slow: load %v, frame %.0f ms", loaded, whole.FrameMs)
-	}
 	if !eval[bool](t, tb, `spacetime.zoomTo(`+strconv.FormatUint(r.Events[len(r.Events)/2].Seq, 10)+`)`) {
 		t.Fatal("zoomTo failed")
 	}
 	zoomed := get()
 	t.Logf("zoomed frame %.1f ms: %d events in view as %d buckets, %d of %d arrows", zoomed.FrameMs, zoomed.EventsInView, zoomed.Buckets, zoomed.ArrowsDrawn, zoomed.ArrowsInView)
-	if zoomed.FrameMs > 1000 {
-		t.Errorf("zoomed frame took %.0f ms", zoomed.FrameMs)
+	if zoomed.EventsInView >= whole.EventsInView || zoomed.ArrowsDrawn > 1500 {
+		t.Errorf("zooming in did not narrow what is drawn: %+v, whole run %+v", zoomed, whole)
 	}
 }
