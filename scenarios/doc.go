@@ -35,6 +35,10 @@
 //  4. the checkers judge the trace against the reference; the verdict is pass, fail,
 //     unknown when a property could not be decided (checker's word, with the same meaning),
 //     or limit when the run hit a virtual-time or event limit before it could be judged.
+//     Two violations come from the run itself rather than the trace: invariant, when the
+//     protocol's check of its own state fails (every simulated run turns it on), and quiet,
+//     when the coordinator of a finished job still sends (quiet.go: the evidence, sends lost
+//     to exited tasks, never reaches the trace).
 //
 // A chandy-lamport scenario runs its processes as the tasks of one tokens operator: p-0,
 // p-1, ... on a ring (topology cycle), or on an explicit topology the process nodes

@@ -26,6 +26,7 @@ type simRun struct {
 	opts     RunOptions
 	// waitGaveUp says why the script's wait-snapshots step gave up, if it did.
 	waitGaveUp func() string
+	quiet      *quietWatch
 }
 
 // maxViolations bounds the violations kept per property. Porcupine's bounds are the
@@ -55,7 +56,7 @@ func newRun(p *Plan, opts RunOptions) (*simRun, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scenarios: %s: %w", s.Name, err)
 	}
-	r := &simRun{plan: p, job: job, rec: rec, ref: ref, measure: m, opts: opts}
+	r := &simRun{plan: p, job: job, rec: rec, ref: ref, measure: m, opts: opts, quiet: watchQuiet(job, rec)}
 	script := engineScript(&cfg)
 	scheduleOutages(job, scriptOutages(s.Script), script)
 	r.waitGaveUp = scheduleWaitBound(s, job, rec, script)
@@ -124,6 +125,7 @@ func (r *simRun) run() (*Result, error) {
 		return res, nil
 	}
 	r.judge(res)
+	r.quiet.judge(res)
 	return res, nil
 }
 

@@ -62,6 +62,9 @@ func (p *proc) Send(to string, msg any) {
 	if !p.Alive() {
 		return
 	}
+	if p.env.onSend != nil {
+		p.env.onSend(p.name, to, msg)
+	}
 	ep := p.endpoint.route(p.env, to)
 	if ep == nil {
 		return // a message to a process the job never placed is lost

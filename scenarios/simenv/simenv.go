@@ -130,6 +130,8 @@ type Env struct {
 	daemons   []string // non-task processes, in the order given to New
 	rt        *engine.Runtime
 	observer  func(sim.Event)
+	// onSend, if set, sees every Send of a live process (SetSendObserver).
+	onSend func(from, to string, msg any)
 	// envelopes is the rest of the block the next envelopes are cut from (newEnvelope).
 	envelopes []envelope
 }
@@ -190,6 +192,12 @@ func (e *Env) SetObserver(fn func(sim.Event)) {
 	}
 	e.k.SetObserver(e.observe)
 }
+
+// SetSendObserver installs fn to see every message a live process sends, by process name,
+// when it sends it: before routing, so it also sees messages to processes that are dead or
+// were never placed, which are lost without reaching a link and so are invisible to the
+// kernel's observer. nil removes it. The message is the sender's: read it during the call.
+func (e *Env) SetSendObserver(fn func(from, to string, msg any)) { e.onSend = fn }
 
 // Kernel returns the kernel the Env runs on.
 func (e *Env) Kernel() *sim.Kernel { return e.k }
