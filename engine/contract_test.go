@@ -13,9 +13,10 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// Tests of how the engine meets the protocol's host contract (protocol/API.md): what it
-// does with Discarded and Released state, re-sent notifications, savepoints that wait for
-// a slot, exits that give up work in progress, Interval 0, and finished tasks restored.
+// Tests of how the engine meets the protocol's host contract (the package documentation,
+// protocol/doc.go): what it does with Discarded and Released state, re-sent notifications,
+// savepoints that wait for a slot, exits that give up work in progress, Interval 0, and
+// finished tasks restored.
 
 // exactOutput fails t unless the job committed exactly the reference output.
 func exactOutput(t *testing.T, cfg engine.Config, job *simenv.Job) {

@@ -5,6 +5,7 @@ package protocol
 // names the task whose decline caused it, if any) or at one task
 // (TaskReady.Aborted: the task gave up its part; Task is the task itself).
 type Abort struct {
+	_          struct{}
 	Checkpoint CheckpointID
 	Kind       Kind
 	Reason     Reason

@@ -52,8 +52,8 @@ func TestExportedAPIIsPinned(t *testing.T) {
 }
 
 // exportedAPI lists the exported declarations of the package in dir (test files left out):
-// functions and methods with their signatures, types with their exported fields and
-// interface methods, constants and variables; sorted, one a line.
+// functions and methods with their signatures, types with their exported (and blank) fields
+// and interface methods, constants and variables; sorted, one a line.
 func exportedAPI(t *testing.T, dir string) string {
 	t.Helper()
 	fset := token.NewFileSet()
@@ -119,7 +119,9 @@ func exportedSpec(tok token.Token, spec ast.Spec, text func(any) string) []strin
 			lines = append(lines, "type "+s.Name.Name+" struct")
 			for _, field := range ty.Fields.List {
 				for _, name := range field.Names {
-					if name.IsExported() {
+					// A blank field is listed too: it decides whether
+					// embedders may write unkeyed literals.
+					if name.IsExported() || name.Name == "_" {
 						lines = append(lines, s.Name.Name+"."+name.Name+" "+text(field.Type))
 					}
 				}

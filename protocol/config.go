@@ -25,6 +25,7 @@ type RandomSource interface {
 // Config is the checkpointing policy of one job. The coordinator uses all of
 // it; tasks use the part TaskConfig copies. Durations are virtual time.
 type Config struct {
+	_ struct{}
 	// Mode is how barriers are handled (savepoints are aligned anyway).
 	Mode Mode
 	// Interval is the time between periodic triggers; 0 disables periodic
@@ -158,6 +159,7 @@ func (c Config) randomSource() RandomSource {
 // TaskConfig is what one task needs to know. Build it with Config.TaskConfig
 // so that job-wide limits stay the same everywhere.
 type TaskConfig struct {
+	_  struct{}
 	ID TaskID
 	// Inputs and Outputs are the task's data channels. The task refers to
 	// them by index into these slices (input int, output int) on its hot

@@ -119,31 +119,9 @@ func (c *Coordinator) HasReady() bool { return !c.ready.IsEmpty() }
 // a notification. NoDeadline if none.
 func (c *Coordinator) NextDeadline() Time { return c.nextDeadline() }
 
-// HighestID returns the largest id the coordinator has reserved.
-func (c *Coordinator) HighestID() CheckpointID { return c.highestID }
-
-// Pending returns the ids of checkpoints and savepoints reserved (their
-// counter write in flight, or a savepoint waiting for a MaxConcurrent slot)
-// or triggered, and not yet complete or aborted, ascending.
-func (c *Coordinator) Pending() []CheckpointID { return c.pendingIDs() }
-
-// Completed returns the retained completed checkpoints, oldest first (a
-// copy of the coordinator's view of the store). Savepoints are not retained:
-// they belong to the user who asked for them, so the coordinator reports
-// them in CoordinatorReady.Completed and then forgets them (it never lists
-// them in Discarded either).
-func (c *Coordinator) Completed() []CompletedCheckpoint {
-	return append([]CompletedCheckpoint(nil), c.completed...)
-}
-
 // LatestRestorable returns the checkpoint automatic recovery would use: the
-// latest completed one that is not a savepoint. nil means a fresh start.
+// latest completed one that is not a savepoint. nil means a fresh start. A
+// host that builds a coordinator from a non-empty Durable traces its id as
+// coordinator.recover (see "Tracing" in the package documentation); the
+// other questions a test may ask go to Status.
 func (c *Coordinator) LatestRestorable() *CompletedCheckpoint { return c.latestRestorable() }
-
-// ConsecutiveFailures returns the failures counted since the last
-// completion (compared with Config.TolerableFailures).
-func (c *Coordinator) ConsecutiveFailures() int { return c.failures }
-
-// FullyFinished reports whether task's final snapshot is in the latest
-// completed checkpoint, so the coordinator no longer waits for it.
-func (c *Coordinator) FullyFinished(task TaskID) bool { return c.fullyFinished(task) }

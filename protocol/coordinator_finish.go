@@ -28,11 +28,6 @@ func (c *coordinatorState) taskFinished(now Time, m Message) error {
 	return nil
 }
 
-func (c *coordinatorState) fullyFinished(task TaskID) bool {
-	i, ok := c.taskIndex[task]
-	return ok && c.fullyFinishedTasks[i]
-}
-
 // markFullyFinished records the tasks whose snapshot in cc, the latest
 // retained checkpoint, is final, and keeps that snapshot as the one later
 // checkpoints carry over (so the latest retained checkpoint always holds

@@ -4,6 +4,7 @@ package protocol
 // counter and the completed-checkpoint store. A fresh job passes the zero
 // value; a recovering coordinator passes what the host read back.
 type Durable struct {
+	_ struct{}
 	// HighestID is the stored id counter: every id up to it may have been
 	// used, so the new incarnation continues at HighestID+1.
 	HighestID CheckpointID
@@ -14,6 +15,7 @@ type Durable struct {
 // TriggeredCheckpoint reports that a checkpoint's triggers were sent
 // (trace kind checkpoint.trigger).
 type TriggeredCheckpoint struct {
+	_    struct{}
 	ID   CheckpointID
 	Kind Kind
 	Mode Mode
@@ -30,6 +32,7 @@ func (t TriggeredCheckpoint) String() string {
 // not a savepoint, or nil for a fresh start. Tasks whose snapshot in it is
 // Final are restored as finished (they exit at once).
 type FailoverPlan struct {
+	_       struct{}
 	Reason  Reason
 	Restore *CompletedCheckpoint
 }
@@ -51,6 +54,7 @@ func (p FailoverPlan) String() string {
 // package documentation explains why each ordering matters. The slices
 // belong to the caller once Ready returns them.
 type CoordinatorReady struct {
+	_ struct{}
 	// CounterWrites: persist the id counter as this value (a write of a
 	// larger value may replace a pending smaller one). Confirm each with
 	// CounterPersisted. The checkpoint with this id is triggered only after

@@ -35,7 +35,7 @@ func TestRecoverContinuesAboveStoredIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.HighestID(); got != 3 {
+	if got := c.Status().HighestID; got != 3 {
 		t.Fatalf("HighestID after recovery = %v, want 3", got)
 	}
 	c.Ready()
@@ -90,11 +90,12 @@ func TestRecoverAppliesRetention(t *testing.T) {
 	if want := []string{"src@1", "sink@1", "sink@2"}; !slices.Equal(released, want) {
 		t.Fatalf("released %v, want %v (src@2 is carried by 3)", released, want)
 	}
-	if got := c.Completed(); len(got) != 1 || got[0].ID != 3 {
+	st := c.Status()
+	if got := st.Retained; len(got) != 1 || got[0].ID != 3 {
 		t.Fatalf("retained %v, want only 3", got)
 	}
-	if !c.FullyFinished("src") || c.FullyFinished("sink") {
-		t.Fatalf("fully finished: src=%v sink=%v, want true false", c.FullyFinished("src"), c.FullyFinished("sink"))
+	if want := []protocol.TaskID{"src"}; !slices.Equal(st.FullyFinished, want) {
+		t.Fatalf("fully finished %v, want %v", st.FullyFinished, want)
 	}
 }
 

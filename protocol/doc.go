@@ -10,6 +10,78 @@ clock, never starts a goroutine, never blocks and never touches a network
 or a disk, so a simulator can drive it deterministically and a real engine
 can drive it with real I/O, and both run the same code.
 
+# A host loop
+
+In outline, a host on one goroutine (the examples show complete hosts:
+Example_pipeline, Example_crashAndRestore, Example_boundedInput, and
+Example_live, with the coordinator and every task on a goroutine of its
+own):
+
+	c, err := protocol.NewCoordinator(cfg, topo, protocol.Durable{}, now)
+	t, err := protocol.NewTask(cfg.TaskConfig(id, topo.Inputs(id), topo.Outputs(id)))
+	for {
+		switch in := next(); in.kind { // whatever happened first
+		case deadline: // now reached c.NextDeadline() or t.NextDeadline()
+			c.Tick(now)
+			t.Tick(now)
+		case toCoordinator: // an ack, decline or task-finished message
+			c.Step(now, in.message)
+		case counterWritten, metadataWritten: // a write the coordinator asked for
+			c.CounterPersisted(now, in.value, in.err) // or MetadataPersisted
+		case toTask: // a trigger or a notification
+			t.Step(now, in.message)
+		case record: // the next data buffer of input i, left in its channel while t.Blocked(i)
+			switch a := t.Admit(in.input); a.Action {
+			case protocol.AdmitRecord: // a copy goes into a.Checkpoint's channel state
+				record(a.Checkpoint, in.record)
+				process(in.record)
+			case protocol.AdmitProcess:
+				process(in.record)
+			}
+		case event: // a barrier, cancel marker or end of data on input i
+			t.Receive(now, in.input, in.event)
+		case uploaded: // a snapshot the task asked for is durable
+			t.SnapshotCompleted(now, in.checkpoint, in.snapshot)
+		}
+		for c.HasReady() {
+			handle(c.Ready()) // every field, in order: "Driving the coordinator"
+		}
+		for t.HasReady() {
+			handle(t.Ready()) // every field, in order: "Driving a task"
+		}
+	}
+
+# The API at a glance
+
+	c, err := protocol.NewCoordinator(cfg, topo, protocol.Durable{HighestID: n, Completed: store}, now)
+	c.Tick(now)                         // at c.NextDeadline(): expiry, re-sends, triggers
+	c.Step(now, msg)                    // MsgAck, MsgDecline, MsgTaskFinished
+	c.CounterPersisted(now, value, err) // after writing rd.CounterWrites[i]
+	c.MetadataPersisted(now, id, err)   // after writing rd.MetadataWrites[i]
+	c.TriggerCheckpoint(now)            // outside the schedule
+	c.TriggerSavepoint(now)             // returns the savepoint's id; waits for a slot
+	c.RequestFailover(now, reason)      // then, once the plan is carried out: c.JobRestarted(now)
+	rd := c.Ready()                     // CoordinatorReady; c.HasReady() says whether there is one
+	c.LatestRestorable()                // what a coordinator.recover event names
+	c.Status()                          // CoordinatorStatus: a copy, for tests and statistics
+
+	t, err := protocol.NewTask(cfg.TaskConfig(id, inputs, outputs))
+	t.Restore(now, from, snapshot)      // first input, or never (a fresh start)
+	t.Step(now, msg)                    // MsgTrigger, MsgNotifyComplete, MsgNotifyAborted
+	t.Receive(now, input, event)        // a channel event on input index input
+	t.Admit(input)                      // per data buffer: AdmitProcess, AdmitBlock or AdmitRecord
+	t.Blocked(input)                    // whether Admit would answer AdmitBlock
+	t.Tick(now)                         // at t.NextDeadline(): alignment timeouts
+	t.SnapshotCompleted(now, id, snap)  // or t.SnapshotFailed(now, id, reason)
+	t.Finish(now)                       // the task produced its last record
+	rd := t.Ready()                     // TaskReady; t.HasReady() says whether there is one
+	t.Status()                          // TaskStatus: a copy, for tests and statistics
+
+The package's exported API is pinned, one declaration a line, in
+testdata/api.golden; TestExportedAPIIsPinned fails on any change until the
+listing is rewritten, so that what embedders compile against changes only
+on purpose.
+
 # The parts
 
   - Coordinator: one per job. Triggers checkpoints, collects
@@ -31,7 +103,34 @@ partition), TaskSnapshot, CompletedCheckpoint. Every output slice handed to
 the host belongs to the host: the protocol never writes it again, so the
 host may keep it as long as it likes. (The slices of consecutive Readys may
 share an array, their capacity clipped, which is why a busy task allocates
-less than once per checkpoint; an append by the host copies.)
+less than once per checkpoint; an append by the host copies. Only the
+slices that hold whole checkpoints, MetadataWrites, Completed and
+Discarded, are allocated on their own: per checkpoint the coordinator
+allocates those three and the task states, plus a share of the arrays the
+other slices come from; ready_alloc_test.go pins it.)
+
+Every enum (Kind, Mode, Reason, MessageType, EventType, NotificationType,
+AdmitAction, TransactionActionType) renders as its constant's name without
+the prefix, in kebab case: ReasonTooManyPending is "too-many-pending". The
+String methods are generated from the constants (go generate runs
+internal/enumgen), and traces and golden files depend on the texts.
+
+# Keyed literals
+
+The structs that carry a record whole, and may gain a field, start with a
+blank field `_ struct{}`, which costs no memory and makes an unkeyed
+literal (protocol.Message{protocol.MsgAck, ...}) a compile error, so that a
+field added later cannot shift the meaning of a host's literal: what the
+host fills in (Config, TaskConfig, Topology, Durable, TaskSnapshot,
+ChannelStateHandle, TwoPhaseCommitState), what travels between the
+coordinator and the tasks (Message, ChannelEvent), and what the protocol
+hands out (CoordinatorReady, TaskReady and their elements: SnapshotRequest,
+Send, Abort, TriggeredCheckpoint, CompletedCheckpoint, StateRelease,
+FailoverPlan, TransactionAction; CoordinatorStatus and TaskStatus). The
+small values whose fields are the whole of their meaning keep unkeyed
+literals possible: ChannelID, SourceOffset, TaskState, PendingTransaction,
+Admission and Notification, and the error types. The blank field is
+first: a zero-size field last would add padding.
 
 # Assumptions
 
@@ -54,8 +153,22 @@ CheckpointID is a uint64 that strictly increases over the life of a job,
 across coordinator incarnations; 0 means "none". TaskID is a stable name
 ("sum-2") that survives restarts. ChannelID names a data channel by its two
 tasks (and an index when there are several). A Task refers to its channels
-by index into TaskConfig.Inputs and TaskConfig.Outputs, which keeps the
-per-record path free of string hashing.
+by index into TaskConfig.Inputs and TaskConfig.Outputs (in the order of
+Topology.Inputs and Topology.Outputs when Config.TaskConfig is given
+those), which keeps the per-record path free of string hashing.
+
+CompletedCheckpoint.Tasks is in Topology.Tasks order, and a stored
+checkpoint of another topology is refused by NewCoordinator.
+CompletedAt is the time of the last ack: the time the store holds (the
+confirmation's time is never durable anywhere).
+
+# Configuration
+
+DefaultConfig returns a valid Config; Config.Validate names the field
+that is wrong (*ConfigError). Config.TaskConfig derives a task's
+TaskConfig from the job's, with WaitForFinalCheckpoint always set.
+Topology lists the tasks and channels; Topology.Cycle returns one cycle
+(its first task repeated at the end), nil if the graph is acyclic.
 
 # Driving the coordinator
 
@@ -415,7 +528,8 @@ the coordinator re-sends a notification that has not gone out for
 Config.Timeout: the latest completion to every task, and each abort newer
 than it (at most MaxPendingCheckpoints of them, the newest) to the tasks
 that took part. NextDeadline includes these re-sends; they pause during a
-failover. Tasks drop duplicates. Hence the last rule of the listener
+failover. The coordinator sends every completion to every task (fully
+finished ones included), and tasks drop duplicates. Hence the last rule of the listener
 contract: once faults stop, every live task is eventually notified of the
 latest completed checkpoint and of the aborts it may be blocked on.
 
@@ -448,7 +562,11 @@ of a window; it never grows a queue.
 
 Expected failures (stale, duplicate or malformed inputs, host requests that
 cannot be honoured now) are returned as errors prefixed "protocol:"; the
-sentinels (ErrUnknownCheckpoint, ErrBadInput, ...) work with errors.Is.
+sentinels work with errors.Is: ErrUnknownCheckpoint (late, duplicate or
+unknown), ErrUnknownTask, ErrUnexpectedMessage, ErrTooManyPending,
+ErrFailingOver, ErrJobFinished, ErrAlreadyStarted, ErrBadInput,
+ErrChannelStateOpen, ErrNotFinishable, ErrCyclicTopology (wrapped with
+the cycle) and, for TwoPhaseCommit, ErrTooManyPendingTransactions.
 They leave the state as documented by the method. Broken invariants, which
 only a bug in the protocol or a host that breaks its obligations can cause
 (confirming a metadata write that was never asked for, JobRestarted without

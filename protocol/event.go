@@ -1,7 +1,5 @@
 package protocol
 
-import "fmt"
-
 // EventType says what an in-band channel event is. Channel events travel on
 // the data channels between tasks, in order with the records (channels are
 // FIFO), which is what makes a barrier a cut through the stream.
@@ -27,25 +25,10 @@ const (
 	EventEndOfData
 )
 
-var eventTypeNames = [...]string{
-	EventBarrier:        "barrier",
-	EventCancelMarker:   "cancel-marker",
-	EventEndOfPartition: "end-of-partition",
-	EventEndOfData:      "end-of-data",
-}
-
-// String returns "barrier", "cancel-marker", "end-of-partition" or
-// "end-of-data".
-func (t EventType) String() string {
-	if int(t) < len(eventTypeNames) && eventTypeNames[t] != "" {
-		return eventTypeNames[t]
-	}
-	return fmt.Sprintf("event(%d)", uint8(t))
-}
-
 // ChannelEvent is one in-band event. As with Message, a single flat struct
 // keeps the hot paths free of interface boxing.
 type ChannelEvent struct {
+	_    struct{}
 	Type EventType
 	// Checkpoint is set on barriers and cancel markers.
 	Checkpoint CheckpointID

@@ -2,6 +2,11 @@ package protocol
 
 import "fmt"
 
+// The String methods of the enums (Kind, Mode, Reason, ...) are generated
+// from the constants' names by internal/enumgen: see enum_string.go.
+//
+//go:generate go run ./internal/enumgen -o enum_string.go Kind Mode Reason MessageType:Msg:message EventType:Event:event NotificationType:Notify:notification AdmitAction:Admit:admit TransactionActionType:Transaction:transaction-action
+
 // Kind says what a checkpoint is for.
 type Kind uint8
 
@@ -19,17 +24,6 @@ const (
 	// effects that the savepoint made visible.
 	KindSavepoint
 )
-
-// String returns "checkpoint" or "savepoint".
-func (k Kind) String() string {
-	switch k {
-	case KindCheckpoint:
-		return "checkpoint"
-	case KindSavepoint:
-		return "savepoint"
-	}
-	return fmt.Sprintf("kind(%d)", uint8(k))
-}
 
 // Mode is how tasks treat barriers. A job picks one mode in Config; each
 // barrier also carries the mode it must be handled in, because a savepoint
@@ -56,22 +50,6 @@ const (
 	// recovery, so duplicates are expected.
 	ModeAtLeastOnce
 )
-
-// String returns "aligned", "unaligned", "aligned-with-timeout" or
-// "at-least-once".
-func (m Mode) String() string {
-	switch m {
-	case ModeAligned:
-		return "aligned"
-	case ModeUnaligned:
-		return "unaligned"
-	case ModeAlignedWithTimeout:
-		return "aligned-with-timeout"
-	case ModeAtLeastOnce:
-		return "at-least-once"
-	}
-	return fmt.Sprintf("mode(%d)", uint8(m))
-}
 
 // ParseMode is the inverse of Mode.String.
 func ParseMode(s string) (Mode, error) {

@@ -49,17 +49,6 @@ const (
 	NotifyAborted
 )
 
-// String returns "complete" or "aborted".
-func (t NotificationType) String() string {
-	if t == NotifyComplete {
-		return "complete"
-	}
-	if t == NotifyAborted {
-		return "aborted"
-	}
-	return "notification(?)"
-}
-
 // Notification is one listener call a task asks its host to make.
 type Notification struct {
 	Type       NotificationType

@@ -1,9 +1,6 @@
 package protocol
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // MessageType says what a control message means. Control messages travel
 // between the coordinator and the tasks, outside the data channels; they may
@@ -32,29 +29,13 @@ const (
 	MsgTaskFinished
 )
 
-var messageTypeNames = [...]string{
-	MsgTrigger:        "trigger",
-	MsgAck:            "ack",
-	MsgDecline:        "decline",
-	MsgNotifyComplete: "notify-complete",
-	MsgNotifyAborted:  "notify-aborted",
-	MsgTaskFinished:   "task-finished",
-}
-
-// String returns a stable kebab-case name such as "notify-complete".
-func (t MessageType) String() string {
-	if int(t) < len(messageTypeNames) && messageTypeNames[t] != "" {
-		return messageTypeNames[t]
-	}
-	return fmt.Sprintf("message(%d)", uint8(t))
-}
-
 // Message is one control message. Like raft's Message it is a single flat
 // struct rather than one type per kind: slices of it need no boxing (the
 // coordinator emits one NotifyComplete per task per checkpoint, ten thousand
 // at a time), and a host can serialise and route it without a type switch.
 // Only the fields listed for a Type are meaningful; the rest are zero.
 type Message struct {
+	_    struct{}
 	Type MessageType
 	// Kind and Mode are set on MsgTrigger.
 	Kind Kind

@@ -141,7 +141,7 @@ func (m *coordinatorMachine) start(t *rapid.T, durable protocol.Durable) {
 	}
 	// Ids above the durable counter were never used (a trigger waits for
 	// the counter): the new incarnation hands them out again.
-	m.knownHighest = m.coord.HighestID()
+	m.knownHighest = m.coord.Status().HighestID
 	for id := range m.cps {
 		if id > m.knownHighest {
 			if m.cps[id].phase != modelAborted || id <= m.maxTriggered {
@@ -250,7 +250,7 @@ func (m *coordinatorMachine) MetadataWrite(t *rapid.T) {
 }
 
 func (m *coordinatorMachine) pickID(t *rapid.T) protocol.CheckpointID {
-	return protocol.CheckpointID(rapid.IntRange(1, int(m.coord.HighestID())+1).Draw(t, "id"))
+	return protocol.CheckpointID(rapid.IntRange(1, int(m.coord.Status().HighestID)+1).Draw(t, "id"))
 }
 
 func (m *coordinatorMachine) Ack(t *rapid.T) {
@@ -409,7 +409,7 @@ func (m *coordinatorMachine) Savepoint(t *rapid.T) {
 func (m *coordinatorMachine) TaskFinished(t *rapid.T) {
 	task := rapid.IntRange(0, len(m.topo.Tasks)-1).Draw(t, "task")
 	if m.finalFrom[task] == 0 && !m.failingOver {
-		m.finalFrom[task] = m.coord.HighestID() + 1
+		m.finalFrom[task] = m.coord.Status().HighestID + 1
 	}
 	m.handle(t, m.coord.Step(m.now, protocol.TaskFinishedMessage(m.topo.Tasks[task])), nil)
 }
@@ -467,12 +467,12 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 	rd := m.coord.Ready()
 	// Ids reserved since the last step; savepoints were entered by the
 	// Savepoint action.
-	for id := m.knownHighest + 1; id <= m.coord.HighestID(); id++ {
+	for id := m.knownHighest + 1; id <= m.coord.Status().HighestID; id++ {
 		if m.cps[id] == nil {
 			m.cps[id] = &modelCheckpoint{id: id, kind: protocol.KindCheckpoint, phase: modelReserved}
 		}
 	}
-	m.knownHighest = max(m.knownHighest, m.coord.HighestID())
+	m.knownHighest = max(m.knownHighest, m.coord.Status().HighestID)
 	for _, v := range rd.CounterWrites {
 		if v <= m.maxTriggered {
 			t.Fatalf("counter write %v not above the highest id ever triggered %v", v, m.maxTriggered)
@@ -717,7 +717,7 @@ func (m *coordinatorMachine) checkInvariants(t *rapid.T) {
 	if concurrent > m.cfg.MaxConcurrent {
 		t.Fatalf("%d checkpoints and started savepoints in flight, bound %d", concurrent, m.cfg.MaxConcurrent)
 	}
-	if got := slices.Clone(m.coord.Pending()); len(got) != pending {
+	if got := m.coord.Status().Pending; len(got) != pending {
 		t.Fatalf("coordinator has pending %v, model has %d", got, pending)
 	}
 	stored := 0
@@ -730,11 +730,11 @@ func (m *coordinatorMachine) checkInvariants(t *rapid.T) {
 		t.Fatalf("store holds %d checkpoints, retained %d", stored, m.cfg.RetainedCheckpoints)
 	}
 	if latest := m.latestDurable(); latest != nil && !m.failingOver {
-		for i, ts := range latest.Tasks {
-			if got := m.coord.FullyFinished(ts.Task); got != ts.Snapshot.Final {
+		fullyFinished := m.coord.Status().FullyFinished
+		for _, ts := range latest.Tasks {
+			if got := slices.Contains(fullyFinished, ts.Task); got != ts.Snapshot.Final {
 				t.Fatalf("%s fully finished=%v, its snapshot in the latest checkpoint %v is %v", ts.Task, got, latest.ID, ts.Snapshot)
 			}
-			_ = i
 		}
 	}
 	if m.failingOver && !m.planOut && len(m.metaWrites) == 0 {

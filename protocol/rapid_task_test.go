@@ -514,7 +514,7 @@ func (m *taskMachine) handleReady(t *rapid.T, err error) protocol.TaskReady {
 		if len(m.inflight) != 0 {
 			t.Fatalf("exit with snapshots %v still in flight (not given up)", m.inflight)
 		}
-		if _, ok := m.task.Aligning(); ok {
+		if m.task.Status().Aligning != 0 {
 			t.Fatal("exit while still aligning")
 		}
 	}
@@ -567,7 +567,8 @@ func (m *taskMachine) seal(t *rapid.T, id protocol.CheckpointID) {
 }
 
 func (m *taskMachine) Check(t *rapid.T) {
-	aligning, ok := m.task.Aligning()
+	aligning := m.task.Status().Aligning
+	ok := aligning != 0
 	for i := range m.streams {
 		if !m.task.Blocked(i) {
 			continue
@@ -621,7 +622,7 @@ func (m *taskMachine) finish(t *rapid.T) {
 			t.Fatalf("input %d stuck at item %d of %d (blocked=%v)", i, m.next[i], len(m.streams[i]), m.task.Blocked(i))
 		}
 	}
-	if id, ok := m.task.Aligning(); ok {
+	if id := m.task.Status().Aligning; id != 0 {
 		t.Fatalf("still aligning %v after every input ended", id)
 	}
 	if m.mode == protocol.ModeUnaligned || m.notified || m.refused || m.exited || m.lastTrigger > protocol.CheckpointID(m.ids) {

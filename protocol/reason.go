@@ -1,7 +1,5 @@
 package protocol
 
-import "fmt"
-
 // Reason says why a checkpoint was declined by a task or aborted by the
 // coordinator or a task. The same values serve both, so an abort caused by a
 // decline carries the task's reason unchanged into traces.
@@ -58,33 +56,6 @@ const (
 	// ends a job says so of every checkpoint it leaves behind.
 	ReasonJobFinished
 )
-
-var reasonNames = [...]string{
-	ReasonExpired:                   "expired",
-	ReasonUploadFailed:              "upload-failed",
-	ReasonChannelStateOverflow:      "channel-state-overflow",
-	ReasonTooManyPending:            "too-many-pending",
-	ReasonNewerBarrier:              "newer-barrier",
-	ReasonCanceled:                  "canceled",
-	ReasonAborted:                   "aborted",
-	ReasonPersistFailed:             "persist-failed",
-	ReasonTriggerFailed:             "trigger-failed",
-	ReasonSubsumed:                  "subsumed",
-	ReasonFailover:                  "failover",
-	ReasonTaskFailure:               "task-failure",
-	ReasonTolerableFailuresExceeded: "tolerable-failures-exceeded",
-	ReasonCoordinatorRecovery:       "coordinator-recovery",
-	ReasonTaskFinished:              "task-finished",
-	ReasonJobFinished:               "job-finished",
-}
-
-// String returns a stable kebab-case name such as "expired".
-func (r Reason) String() string {
-	if int(r) < len(reasonNames) && reasonNames[r] != "" {
-		return reasonNames[r]
-	}
-	return fmt.Sprintf("reason(%d)", uint8(r))
-}
 
 // CountsAsFailure reports whether an abort for this reason counts towards
 // Config.TolerableFailures. The classification is Flink's (its checkpoint

@@ -190,19 +190,20 @@ func renderTaskReady(rd protocol.TaskReady, err error, prefix ...string) []strin
 
 func (w *world) taskState(c *scripttest.Command) []string {
 	id, t := w.task(c)
+	st := t.Status()
 	var inputs []string
 	for i, ch := range w.topo.Inputs(id) {
 		state := "open"
-		if !t.Open(i) {
+		if !st.Open[i] {
 			state = "closed"
-		} else if t.Blocked(i) {
+		} else if st.Blocked[i] {
 			state = "blocked"
 		}
 		inputs = append(inputs, string(ch.From)+":"+state)
 	}
 	aligning := "none"
-	if cp, ok := t.Aligning(); ok {
-		aligning = cp.String()
+	if st.Aligning != 0 {
+		aligning = st.Aligning.String()
 	}
 	deadline := "none"
 	if d := t.NextDeadline(); d != protocol.NoDeadline {
@@ -210,7 +211,7 @@ func (w *world) taskState(c *scripttest.Command) []string {
 	}
 	return []string{
 		"inputs=[" + strings.Join(inputs, " ") + "] aligning=" + aligning + " deadline=" + deadline,
-		"restored=" + t.RestoredFrom().String() + " notified=" + t.LastNotified().String() +
-			" finished=" + strconv.FormatBool(t.Finished()),
+		"restored=" + st.RestoredFrom.String() + " notified=" + st.LastNotified.String() +
+			" finished=" + strconv.FormatBool(st.Finished),
 	}
 }

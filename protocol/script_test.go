@@ -381,12 +381,13 @@ func (w *world) coordReady(err error, prefix ...string) []string {
 func (w *world) coordState(c *scripttest.Command) []string {
 	w.needCoordinator(c)
 	coord := w.coord
+	st := coord.Status()
 	var ids []string
-	for _, id := range coord.Pending() {
+	for _, id := range st.Pending {
 		ids = append(ids, id.String())
 	}
 	var done []string
-	for _, cc := range coord.Completed() {
+	for _, cc := range st.Retained {
 		done = append(done, cc.ID.String())
 	}
 	latest := "none"
@@ -403,7 +404,7 @@ func (w *world) coordState(c *scripttest.Command) []string {
 	}
 	return []string{
 		"pending=[" + strings.Join(ids, " ") + "] retained=[" + strings.Join(done, " ") + "] latest=" + latest,
-		"highest=" + coord.HighestID().String() + " failures=" + strconv.Itoa(coord.ConsecutiveFailures()) + " deadline=" + deadline,
+		"highest=" + st.HighestID.String() + " failures=" + strconv.Itoa(st.ConsecutiveFailures) + " deadline=" + deadline,
 		"durable counter=" + w.counter.String() + " store=[" + strings.Join(stored, " ") + "]",
 	}
 }

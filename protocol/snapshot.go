@@ -28,6 +28,7 @@ func (o SourceOffset) String() string {
 // any new record, and the receiver, having replayed its own input-side
 // state first, consumes it in order.
 type ChannelStateHandle struct {
+	_       struct{}
 	Input   ChannelID
 	Handle  string
 	Records int
@@ -43,6 +44,7 @@ func (h ChannelStateHandle) String() string {
 // carries the description from the task (ack) to the coordinator (completed
 // checkpoint) and back to the task (restore).
 type TaskSnapshot struct {
+	_ struct{}
 	// Handle names the uploaded state, opaque to the protocol.
 	Handle string
 	// StateSizeBytes is the size of the uploaded state, for statistics.
@@ -103,6 +105,7 @@ type TaskState struct {
 // coordinator is built from the stored ones (Durable.Completed); a failover
 // plan names one to restore from.
 type CompletedCheckpoint struct {
+	_           struct{}
 	ID          CheckpointID
 	Kind        Kind
 	TriggeredAt Time
@@ -137,6 +140,7 @@ func (c *CompletedCheckpoint) String() string {
 // or of a completed checkpoint that fell out of retention (unless a later
 // checkpoint carries it over). Checkpoint is the id it was uploaded for.
 type StateRelease struct {
+	_          struct{}
 	Task       TaskID
 	Checkpoint CheckpointID
 	Snapshot   TaskSnapshot

@@ -127,22 +127,3 @@ func (t *Task) ID() TaskID { return t.cfg.ID }
 // Blocked reports whether input is blocked by an alignment: Admit would
 // answer AdmitBlock.
 func (t *Task) Blocked(input int) bool { return t.blocked(input) }
-
-// Open reports whether input has not delivered end of partition.
-func (t *Task) Open(input int) bool { return t.open(input) }
-
-// RestoredFrom returns the checkpoint this incarnation restored from (0 for
-// a fresh start).
-func (t *Task) RestoredFrom() CheckpointID { return t.restoredFrom }
-
-// LastNotified returns the id of the last completion notification
-// delivered in this incarnation (0 if none).
-func (t *Task) LastNotified() CheckpointID { return t.lastNotified }
-
-// Finished reports whether Finish was called (or the task was restored
-// finished).
-func (t *Task) Finished() bool { return t.finished }
-
-// Aligning returns the checkpoint whose barriers the task is aligning (or
-// recording channel state for), and whether there is one.
-func (t *Task) Aligning() (CheckpointID, bool) { return t.aligning() }

@@ -17,19 +17,6 @@ const (
 	AdmitRecord
 )
 
-// String returns "process", "block" or "record".
-func (a AdmitAction) String() string {
-	switch a {
-	case AdmitProcess:
-		return "process"
-	case AdmitBlock:
-		return "block"
-	case AdmitRecord:
-		return "record"
-	}
-	return "admit(?)"
-}
-
 // Admission is the answer of Task.Admit.
 type Admission struct {
 	Action AdmitAction

@@ -8,6 +8,7 @@ import "strconv"
 // any further record — then upload asynchronously and report with
 // Task.SnapshotCompleted or Task.SnapshotFailed.
 type SnapshotRequest struct {
+	_          struct{}
 	Checkpoint CheckpointID
 	Kind       Kind
 	// Mode is the mode the snapshot was taken in. ModeUnaligned means the
@@ -53,6 +54,7 @@ func (r SnapshotRequest) String() string {
 // output-side channel state of the snapshot and emit them first on restore
 // (see ChannelStateHandle); appending it behind them is always correct.
 type Send struct {
+	_        struct{}
 	Output   int
 	Event    ChannelEvent
 	Priority bool
@@ -70,6 +72,7 @@ func (s Send) String() string {
 // TaskReady is what a task asks its host to do. Handle the fields in the
 // order listed; the package documentation explains why.
 type TaskReady struct {
+	_ struct{}
 	// Snapshots to take now, before processing any further record.
 	Snapshots []SnapshotRequest
 	// Sends to put on output channels, in order, after the snapshots.

@@ -159,7 +159,6 @@ func (t *taskState) takeReady() TaskReady {
 }
 
 func (t *taskState) blocked(input int) bool { return t.action[input] == inputBlock }
-func (t *taskState) open(input int) bool    { return t.inputOpen[input] }
 
 func (t *taskState) aligning() (CheckpointID, bool) {
 	if len(t.alignments) == 0 {

@@ -7,6 +7,7 @@ import "strconv"
 // (a task whose upstream tasks have all fully finished can no longer receive
 // a barrier, so the coordinator triggers it directly).
 type Topology struct {
+	_ struct{}
 	// Tasks lists every task once. Its order is the order of
 	// CompletedCheckpoint.Tasks and of broadcast messages.
 	Tasks []TaskID

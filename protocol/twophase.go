@@ -31,17 +31,6 @@ const (
 	TransactionAbort
 )
 
-// String returns "commit" or "abort".
-func (t TransactionActionType) String() string {
-	if t == TransactionCommit {
-		return "commit"
-	}
-	if t == TransactionAbort {
-		return "abort"
-	}
-	return "transaction-action(?)"
-}
-
 // TransactionAction is one call the host must make on its external system.
 // Commits must be idempotent there (committing a committed transaction is a
 // no-op), because after a crash the same transaction is committed again from
@@ -49,6 +38,7 @@ func (t TransactionActionType) String() string {
 // failed over, after which the restore recommits it); it must never be
 // dropped, or its records are lost.
 type TransactionAction struct {
+	_           struct{}
 	Type        TransactionActionType
 	Transaction TransactionID
 	// Checkpoint is the checkpoint the transaction is tied to (for an
@@ -64,6 +54,7 @@ func (a TransactionAction) String() string {
 // TwoPhaseCommitState is the part of a sink's snapshot that the helper
 // needs back on restore. The host stores it with the sink's state.
 type TwoPhaseCommitState struct {
+	_ struct{}
 	// Pending are the transactions pre-committed up to and including the
 	// snapshot's checkpoint and not known to be committed at that time.
 	Pending []PendingTransaction

@@ -27,7 +27,10 @@ type assembly[S, M any] struct {
 	aborted  bool
 }
 
-// Status is what the collector knows about a snapshot.
+//go:generate go run ../internal/enumgen -o enum_string.go Status::Status
+
+// Status is what the collector knows about a snapshot. Its String method is
+// generated (enum_string.go).
 type Status int
 
 const (
@@ -38,19 +41,6 @@ const (
 	// StatusAborted: some process aborted it; the collector waits for the remaining answers.
 	StatusAborted
 )
-
-// String returns "unknown", "pending" or "aborted".
-func (s Status) String() string {
-	switch s {
-	case StatusUnknown:
-		return "unknown"
-	case StatusPending:
-		return "pending"
-	case StatusAborted:
-		return "aborted"
-	}
-	return fmt.Sprintf("Status(%d)", int(s))
-}
 
 // NewCollector returns a collector for the processes of g that holds at most maxPending
 // snapshots at once (zero means DefaultMaxConcurrent). Keep it at most the processes'
