@@ -20,4 +20,19 @@
 // so that the hash depends on what happened, not on which build produced it: two builds that
 // behave the same give the same hash. Because it is computed while events stream out, a run of
 // any length needs constant memory to hash and write its trace.
+//
+// # Writing a trace from a live engine
+//
+// A Recorder belongs to one goroutine, as a simulation does. An engine whose coordinator and
+// tasks run on goroutines of their own, on a wall clock, wraps it in a SyncRecorder: any
+// goroutine may emit, seq is the order in which emits take its lock, and t comes from the
+// clock it was given (Since makes one from the monotonic clock) or from the event, never
+// going back. Such a trace is one of many interleavings the run could have written; the
+// checkers accept any of them, since they judge causality through the protocol's ids and
+// through the order the host fixes by emitting each event before it sends what carries its
+// effect on (package protocol, "Tracing"). The typed constructors, one per kind
+// (CheckpointTrigger, BarrierSend, SnapshotTaken, SinkCommit, ...), take the fields and
+// attributes the schema gives their kind as arguments, so that no kind or attribute key is
+// misspelt. Example_liveHost runs a pipeline on goroutines, embedding package protocol,
+// records it with both and has the file judged by checker.Check.
 package trace
