@@ -21,6 +21,11 @@ func TestDeterminismComparesTheTraceHash(t *testing.T) {
 	if res := Determinism(events, Reference{}); res.Verdict != VerdictUnknown {
 		t.Fatalf("without a hash determinism cannot be judged, got %s", res)
 	}
+
+	// A reference written before trace hash version 2 is judged under version 1.
+	old := Reference{TraceHash: trace.HashEventsV1(events)}
+	wantPass(t, Determinism(events, old))
+	wantFirst(t, Determinism(other, old), other[len(other)-1].Seq, "differs from the expected "+old.TraceHash[:12])
 }
 
 func TestFirstDifferenceNamesTheFirstEventThatDiffers(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 // A reference file is a Reference written as one JSON object, so that a trace from any engine
@@ -23,7 +25,7 @@ import (
 //	               "switch_max_ns": 100000000, "abort_reach_max_ns": 2000000000,
 //	               "finish_tasks": ["source-0", "sink-0"]},
 //	  "policy": {"tolerable_failures": 3, "alignment_timeout_ns": 50000000},
-//	  "trace_hash": "<64 lower-case hex digits>",
+//	  "trace_hash": "<16 lower-case hex digits>",
 //	  "promises": ["exactly-once", "consistent-cut", "liveness"],
 //	  "snapshots": [
 //	    {"cp": 5, "name": "script[1]", "tokens": {"N1": 0, "N2": 0}, "channels": {"N1->N2": [1]}}
@@ -110,7 +112,7 @@ func parseReference(data []byte) (Reference, error) {
 			ref.Policy, err = decodePolicy(path, value)
 		case "trace_hash":
 			if ref.TraceHash, err = decodeString(path, value); err == nil && !isTraceHash(ref.TraceHash) {
-				err = fmt.Errorf("%s: must be 64 lower-case hex digits, got %q", path, ref.TraceHash)
+				err = fmt.Errorf("%s: must be 16 lower-case hex digits (or 64, a version 1 trace hash), got %q", path, ref.TraceHash)
 			}
 		case "output":
 			ref.Output, err = decodeOutput(path, value)
@@ -471,17 +473,9 @@ func validJSON(data []byte) error {
 	return fmt.Errorf("reference: invalid JSON: %v", err)
 }
 
-func isTraceHash(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+// isTraceHash reports whether s is a trace hash of either version: a reference written
+// before trace hash version 2 holds one of version 1, which Determinism checks as such.
+func isTraceHash(s string) bool { return trace.HashVersion(s) != 0 }
 
 // MarshalReference writes ref as a reference file that ParseReference reads back as ref: the
 // fields in a fixed order, the output sorted by record id, one record a line, so that two

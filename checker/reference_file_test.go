@@ -73,7 +73,7 @@ func TestParseReferenceErrors(t *testing.T) {
 		{`{"token_total": -1}`, "reference.token_total: must be a non-negative integer below 2^63, got -1"},
 		{`{"token_total": 1.5}`, "got 1.5"},
 		{`{"token_total": "3"}`, "reference.token_total: must be a non-negative integer, got a string"},
-		{`{"trace_hash": "ABC"}`, `reference.trace_hash: must be 64 lower-case hex digits, got "ABC"`},
+		{`{"trace_hash": "ABC"}`, `reference.trace_hash: must be 16 lower-case hex digits (or 64, a version 1 trace hash), got "ABC"`},
 		{`{"liveness": {"notify_max": 5}}`, "reference.liveness.notify_max: unknown field (known: checkpoint_after_heal_ns,"},
 		{`{"liveness": {"finish_tasks": "sink-0"}}`, "reference.liveness.finish_tasks: must be an array of task names, got a string"},
 		{`{"liveness": {"finish_tasks": ["", "x"]}}`, "reference.liveness.finish_tasks[0]: empty task name"},

@@ -21,8 +21,14 @@ import (
 // planned but whose properties were not all decided. Version 2 called such a run limit,
 // with a limit_reason starting "undecided: "; this build still reads version 2 and reads
 // such an artifact as unknown (undecided holding the old reason), so that its replay, which
-// now says unknown, matches it.
-const ArtifactVersion = 3
+// now says unknown, matches it. Version 4 records the trace hash of version 2 (16 hex
+// digits, package trace); versions 2 and 3 recorded version 1 (64 hex digits), and their
+// replay computes that hash too to compare (RunOptions.HashV1).
+const ArtifactVersion = 4
+
+// firstArtifactVersionWithHashV2 is the first artifact version whose trace_hash is of trace
+// hash version 2.
+const firstArtifactVersionWithHashV2 = 4
 
 // oldestArtifactVersion is the oldest artifact version this build reads.
 const oldestArtifactVersion = 2
@@ -77,7 +83,15 @@ func NewArtifact(plan *Plan, result *Result, build string) *Artifact {
 	}
 }
 
-var traceHashPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var (
+	traceHashPattern   = regexp.MustCompile(`^[0-9a-f]{16}$`)
+	traceHashV1Pattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+)
+
+// HashV1 reports whether the artifact records a version 1 trace hash (it was written before
+// artifact version 4), which its replay must compute to compare (RunOptions.HashV1 and
+// Result.TraceHashV1).
+func (a *Artifact) HashV1() bool { return a.Version < firstArtifactVersionWithHashV2 }
 
 // ParseArtifact reads an artifact file strictly and checks that it is whole: a corrupted,
 // truncated or edited artifact is an error naming the field at fault, never a replay of
@@ -128,8 +142,11 @@ func (a *Artifact) check() error {
 	if a.Build == "" {
 		p.add("artifact.build", "is required")
 	}
-	if !traceHashPattern.MatchString(a.TraceHash) {
-		p.add("artifact.trace_hash", "must be 64 lower-case hex digits")
+	switch {
+	case a.HashV1() && !traceHashV1Pattern.MatchString(a.TraceHash):
+		p.add("artifact.trace_hash", "must be 64 lower-case hex digits in artifact version %d (trace hash version 1)", a.Version)
+	case !a.HashV1() && !traceHashPattern.MatchString(a.TraceHash):
+		p.add("artifact.trace_hash", "must be 16 lower-case hex digits in artifact version %d (trace hash version 2)", a.Version)
 	}
 	p.oneOf("artifact.verdict", a.Verdict, []string{VerdictPass, VerdictFail, VerdictUnknown, VerdictLimit})
 	if a.Verdict != VerdictUnknown && len(a.Undecided) > 0 {
@@ -153,12 +170,13 @@ func (a *Artifact) check() error {
 }
 
 // upgradeFrom2 reads a version 2 artifact as version 3: a limit whose reason says the
-// properties were undecided is the verdict unknown now.
+// properties were undecided is the verdict unknown now. (It stays an artifact of trace hash
+// version 1: its hash cannot be upgraded without the run.)
 func (a *Artifact) upgradeFrom2() {
 	if rest, ok := strings.CutPrefix(a.LimitReason, undecidedPrefix); ok && a.Verdict == VerdictLimit {
 		a.Verdict, a.LimitReason, a.Undecided = VerdictUnknown, "", []string{rest}
 	}
-	a.Version = ArtifactVersion
+	a.Version = 3
 }
 
 // MarshalArtifact returns a as an indented JSON file that ParseArtifact reads back, with the

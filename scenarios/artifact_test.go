@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ckptsim/ckptsim/checker"
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 // sampleArtifact is the artifact of a failed run of a built-in negative control.
@@ -24,7 +25,7 @@ func sampleArtifact(t testing.TB) *Artifact {
 	}
 	r := &Result{
 		Verdict:   VerdictFail,
-		TraceHash: strings.Repeat("ab", 32),
+		TraceHash: strings.Repeat("ab", 8),
 		Events:    1234,
 		Violations: []checker.Violation{{
 			Property: checker.PropConsistentCut, Message: "recv.source-0 + chan.source-0 = 40, sent = 41", Seq: 812, T: 1_250_000_000, Task: "sum-0", CP: 4,
@@ -102,7 +103,8 @@ func TestArtifactVersion2UndecidedReadsAsUnknown(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a := sampleArtifact(t)
 			a.Version, a.Verdict, a.LimitReason, a.Violations = 2, VerdictLimit, tc.reason, nil
-			data := MarshalArtifact(a) // as version 2 wrote it: no undecided field
+			a.TraceHash = strings.Repeat("ab", 32) // version 2 recorded trace hash version 1
+			data := MarshalArtifact(a)             // as version 2 wrote it: no undecided field
 			if strings.Contains(string(data), `"undecided"`) {
 				t.Fatal("a version 2 artifact has no undecided field")
 			}
@@ -110,7 +112,7 @@ func TestArtifactVersion2UndecidedReadsAsUnknown(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if back.Version != ArtifactVersion || back.Verdict != tc.verdict || back.LimitReason != tc.limit || !slices.Equal(back.Undecided, tc.undecided) {
+			if back.Version != 3 || back.Verdict != tc.verdict || back.LimitReason != tc.limit || !slices.Equal(back.Undecided, tc.undecided) {
 				t.Errorf("read as version %d, %s, limit reason %q, undecided %q", back.Version, back.Verdict, back.LimitReason, back.Undecided)
 			}
 		})
@@ -125,9 +127,11 @@ func TestParseArtifactRejectsDamage(t *testing.T) {
 		{"empty", "", "artifact: invalid JSON"},
 		{"truncated", good[:len(good)/2], "artifact: invalid JSON"},
 		{"a scenario, not an artifact", string(Marshal(Builtins()[0])), "artifact.name: unknown field"},
-		{"newer version", strings.Replace(good, `"artifact_version": 3`, `"artifact_version": 4`, 1), "artifact.artifact_version: this build reads versions 2 to 3, not 4"},
-		{"version 1, without a digest", strings.Replace(good, `"artifact_version": 3`, `"artifact_version": 1`, 1), "artifact.artifact_version: this build reads versions 2 to 3, not 1"},
-		{"bad hash", strings.Replace(good, strings.Repeat("ab", 32), "abc", 1), "artifact.trace_hash: must be 64 lower-case hex digits"},
+		{"newer version", strings.Replace(good, `"artifact_version": 4`, `"artifact_version": 5`, 1), "artifact.artifact_version: this build reads versions 2 to 4, not 5"},
+		{"version 1, without a digest", strings.Replace(good, `"artifact_version": 4`, `"artifact_version": 1`, 1), "artifact.artifact_version: this build reads versions 2 to 4, not 1"},
+		{"bad hash", strings.Replace(good, strings.Repeat("ab", 8), "abc", 1), "artifact.trace_hash: must be 16 lower-case hex digits in artifact version 4 (trace hash version 2)"},
+		{"a version 1 hash in version 4", strings.Replace(good, strings.Repeat("ab", 8), strings.Repeat("ab", 32), 1), "artifact.trace_hash: must be 16 lower-case hex digits in artifact version 4"},
+		{"a version 2 hash in version 3", strings.Replace(good, `"artifact_version": 4`, `"artifact_version": 3`, 1), "artifact.trace_hash: must be 64 lower-case hex digits in artifact version 3 (trace hash version 1)"},
 		{"bad verdict", replaceLast(good, `"verdict": "fail"`, `"verdict": "meh"`), `artifact.verdict: "meh" is not one of pass, fail, unknown, limit`},
 		{"missing scenario", strings.Replace(good, `"scenario": {`, `"scenario": null, "x": {`, 1), "artifact.x: unknown field"},
 		{"broken scenario", strings.Replace(good, `"mode": "aligned"`, `"mode": "sideways"`, 1), `artifact.scenario.mode: "sideways" is not one of`},
@@ -136,7 +140,7 @@ func TestParseArtifactRejectsDamage(t *testing.T) {
 		{"schedule changed", replaceLast(good, `"at_ns": 50000000`, `"at_ns": 60000000`), "artifact.schedule: differs from artifact.scenario.faults"},
 		{"scenario edited", strings.Replace(good, `"records": 200`, `"records": 199`, 1), "artifact.digest: does not match the artifact's content"},
 		{"seed edited", strings.Replace(good, `"seed": 7`, `"seed": 8`, 1), "artifact.digest: does not match"},
-		{"recorded hash edited", strings.Replace(good, strings.Repeat("ab", 32), strings.Repeat("cd", 32), 1), "artifact.digest: does not match"},
+		{"recorded hash edited", strings.Replace(good, strings.Repeat("ab", 8), strings.Repeat("cd", 8), 1), "artifact.digest: does not match"},
 		{"digest missing", withoutDigest(good), "artifact.digest: is required"},
 		{"fail without violations", replaceLast(good, `"property": "consistent-cut"`, `"property": ""`), "artifact.violations[0].property: is required"},
 	} {
@@ -255,4 +259,40 @@ func FuzzParseArtifact(f *testing.F) {
 			t.Fatalf("round trip changed the artifact (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// TestArtifactVersion3ReplaysUnderItsHash: an artifact written before trace hash version 2
+// records a hash of version 1, which its replay computes too (RunOptions.HashV1), so that
+// an unchanged run still matches the artifact.
+func TestArtifactVersion3ReplaysUnderItsHash(t *testing.T) {
+	s, err := Lookup("pipeline-calm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, res, err := Execute(NewSimulation(), s, 1, RunOptions{HashV1: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.TraceHash) != trace.HashDigits || len(res.TraceHashV1) != trace.HashV1Digits {
+		t.Fatalf("hashes %q and %q", res.TraceHash, res.TraceHashV1)
+	}
+	a := NewArtifact(plan, res, "an older build")
+	if a.HashV1() {
+		t.Fatal("a new artifact claims a version 1 hash")
+	}
+	a.Version, a.TraceHash = 3, res.TraceHashV1
+	back, err := ParseArtifact(MarshalArtifact(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.HashV1() {
+		t.Fatal("a version 3 artifact does not say its hash is of version 1")
+	}
+	again, err := Run(NewSimulation(), plan, RunOptions{HashV1: back.HashV1()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.TraceHashV1 != back.TraceHash || again.TraceHash != res.TraceHash {
+		t.Errorf("replay hashes %s (version 1 %s), recorded %s", again.TraceHash, again.TraceHashV1, back.TraceHash)
+	}
 }

@@ -44,6 +44,9 @@ func Run(r Runner, plan *Plan, opts RunOptions) (res *Result, err error) {
 	defer func() {
 		if recovered := recover(); recovered != nil {
 			res = panicResult(plan, recovered, debug.Stack())
+			if opts.HashV1 {
+				res.TraceHashV1 = trace.HashEventsV1(nil)
+			}
 			err = nil
 		}
 		if res != nil {
@@ -108,5 +111,5 @@ func panicResult(plan *Plan, recovered any, stack []byte) *Result {
 	return res
 }
 
-// emptyTraceHash is the trace hash of a trace with no events (SHA-256 of nothing).
-const emptyTraceHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+// emptyTraceHash is the trace hash of a trace with no events.
+var emptyTraceHash = trace.HashEvents(nil)

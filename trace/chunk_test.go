@@ -23,9 +23,9 @@ func newTestRecorder(w *bytes.Buffer, chunkLimit int) *Recorder {
 	return r
 }
 
-// Whatever the chunk size, and whenever Hash is asked,
-// the trace hash is SHA-256 over the reference lines one by one, and the file is the header
-// and those lines.
+// Whatever the chunk size, and whenever Hash is asked, the trace hash is XXH64 over the
+// version byte and the reference forms, the version 1 hash (when asked for) SHA-256 over the
+// reference lines one by one, and the file is the header and those lines.
 func TestChunkedHashEqualsLineByLineHash(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var file *bytes.Buffer
@@ -33,8 +33,13 @@ func TestChunkedHashEqualsLineByLineHash(t *testing.T) {
 			file = new(bytes.Buffer)
 		}
 		r := newTestRecorder(file, rapid.IntRange(1, 2000).Draw(t, "chunkLimit"))
+		v1 := rapid.Bool().Draw(t, "v1")
+		if v1 {
+			r.HashV1()
+		}
 		lineByLine := sha256.New()
 		var lines bytes.Buffer
+		var events []Event
 		for i, n := 0, rapid.IntRange(0, 60).Draw(t, "events"); i < n; i++ {
 			e := drawEvent(t)
 			recorded := r.Emit(e.T, e)
@@ -42,17 +47,27 @@ func TestChunkedHashEqualsLineByLineHash(t *testing.T) {
 			line := referenceLine(e) + "\n"
 			lineByLine.Write([]byte(line))
 			lines.WriteString(line)
+			events = append(events, e)
 			if recorded.String()+"\n" != line {
 				t.Fatalf("Emit returned %s, want %s", recorded, line)
 			}
 			if rapid.IntRange(0, 9).Draw(t, "ask") == 0 {
-				if got, want := r.Hash(), hex.EncodeToString(lineByLine.Sum(nil)); got != want {
-					t.Fatalf("after %d events: hash %s, line by line %s", i+1, got, want)
+				if got, want := r.Hash(), referenceHash(events); got != want {
+					t.Fatalf("after %d events: hash %s, reference %s", i+1, got, want)
+				}
+				if got, want := r.HashV1Sum(), hex.EncodeToString(lineByLine.Sum(nil)); v1 && got != want {
+					t.Fatalf("after %d events: version 1 hash %s, line by line %s", i+1, got, want)
 				}
 			}
 		}
-		if got, want := r.Hash(), hex.EncodeToString(lineByLine.Sum(nil)); got != want {
-			t.Fatalf("hash %s, line by line %s", got, want)
+		if got, want := r.Hash(), referenceHash(events); got != want {
+			t.Fatalf("hash %s, reference %s", got, want)
+		}
+		if got, want := r.HashV1Sum(), hex.EncodeToString(lineByLine.Sum(nil)); v1 && got != want {
+			t.Fatalf("version 1 hash %s, line by line %s", got, want)
+		}
+		if got, want := HashEventsV1(events), hex.EncodeToString(lineByLine.Sum(nil)); got != want {
+			t.Fatalf("HashEventsV1 %s, line by line %s", got, want)
 		}
 		if file == nil {
 			return

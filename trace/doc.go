@@ -1,5 +1,5 @@
 // Package trace defines ckptsim's event schema (version 1), its JSON Lines codec and the
-// running trace hash.
+// running trace hash (version 2).
 //
 // A trace is the single record of what happened in a run: the simulator, the engine and the
 // fault injectors emit events into a Recorder, and every property checker judges the run from
@@ -15,11 +15,21 @@
 //
 // # The trace hash
 //
-// The hash is SHA-256 over the canonical lines of the events (not the header), each followed
-// by a newline, in order; it is written as 64 lower-case hex digits. The header is left out
-// so that the hash depends on what happened, not on which build produced it: two builds that
-// behave the same give the same hash. Because it is computed while events stream out, a run of
-// any length needs constant memory to hash and write its trace.
+// The hash (version 2) is XXH64, seed 0, over a version byte and a compact binary form of
+// each event in turn (not the header); it is written as 16 lower-case hex digits. The binary
+// form, laid out byte by byte in binary.go, holds exactly what the event's canonical line
+// holds, so a trace read back from its file hashes as the run that wrote it did (HashEvents),
+// but it costs far less to make than the line: no decimal numbers, no escaping, no keys.
+// Lines are made only when a trace is written or shown. The header is left out so that the
+// hash depends on what happened, not on which build produced it: two builds that behave the
+// same give the same hash. Because it is computed while events stream out, a run of any
+// length needs constant memory to hash and write its trace.
+//
+// Version 1 of the hash, which builds before it recorded in artifacts and reference files,
+// was SHA-256 over the canonical lines, each followed by a newline, written as 64 hex
+// digits. The length of a hash tells its version (HashVersion); HashEventsV1 and
+// Recorder.HashV1 still compute version 1, so that what an older build recorded can be
+// checked against a trace or a replay under its own version.
 //
 // # Writing a trace from a live engine
 //

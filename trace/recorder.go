@@ -7,23 +7,30 @@ import (
 	"hash"
 	"io"
 	"slices"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 // Recorder numbers, hashes and writes events as they happen. It keeps nothing per event
 // unless asked to (KeepEvents), so a long run streams its trace in constant memory.
 //
-// Lines are collected in a chunk of about chunkBytes and hashed (and written) a chunk at a
-// time: SHA-256 over the concatenation of the lines is the same hash as over each line in
-// turn, and one large write costs far less than many small ones. Hash and Flush take in
-// whatever the current chunk holds.
+// The hash is taken over each event's binary form (binary.go), collected in a chunk of
+// about chunkBytes and hashed a chunk at a time: the hash of the concatenation is the hash
+// of the stream however it is cut. Only a Recorder that writes a file (or is asked for the
+// version 1 hash, HashV1) renders canonical lines, collected and written a chunk at a time
+// too, since one large write costs far less than many small ones. Hash and Flush take in
+// whatever the current chunks hold.
 //
 // A Recorder belongs to one simulation and is used from one goroutine.
 type Recorder struct {
 	seq        uint64
 	keys       *keyLists // attribute key lists found valid, by identity; nil until an event has one
-	hash       hash.Hash
+	hash       *xxhash.Digest
 	chunkLimit int    // chunkBytes, or less in tests that want many chunks
-	pending    []byte // canonical lines, each with its newline, not yet hashed or written
+	forms      []byte // binary forms of events, not yet hashed
+	lines      bool   // whether events are rendered as lines (a writer, or hashV1)
+	pending    []byte // canonical lines, each with its newline, not yet written (or hashed by hashV1)
+	hashV1     hash.Hash
 	header     []byte // the header line, until it is written ahead of the first chunk
 	out        io.Writer
 	err        error // first write error; later writes are skipped
@@ -32,22 +39,40 @@ type Recorder struct {
 	watches    []func(Event)
 }
 
-// chunkBytes is how many bytes of lines the Recorder collects before it hashes and writes
-// them.
-const chunkBytes = 32 << 10
+// chunkBytes is how many bytes of binary forms, or of lines, the Recorder collects before it
+// hashes or writes them: small enough to stay in the first-level cache.
+const chunkBytes = 16 << 10
 
 // NewRecorder returns a Recorder that writes the header and then every event to w, or only
 // hashes (and possibly keeps) them when w is nil.
 func NewRecorder(w io.Writer, h Header) *Recorder {
-	r := &Recorder{hash: sha256.New(), chunkLimit: chunkBytes, pending: make([]byte, 0, chunkBytes+1024)}
+	r := &Recorder{hash: xxhash.New(), chunkLimit: chunkBytes, forms: make([]byte, 1, chunkBytes+1024)}
+	r.forms[0] = hashVersion
 	if w != nil {
 		r.out = w
+		r.lines = true
+		r.pending = make([]byte, 0, chunkBytes+1024)
 		if h.Version == 0 {
 			h.Version = Version
 		}
 		r.header = append(appendHeader(nil, h), '\n')
 	}
 	return r
+}
+
+// HashV1 makes the Recorder compute the version 1 trace hash as well, SHA-256 over the
+// canonical lines, which HashV1Sum returns: a replay of a run recorded by an older build
+// can then be compared with the hash it recorded. It costs what version 1 cost, a line
+// rendered and hashed for every event. Call it before the first Emit.
+func (r *Recorder) HashV1() {
+	if r.seq != 0 {
+		panic("trace: HashV1 after the first event")
+	}
+	r.hashV1 = sha256.New()
+	if !r.lines {
+		r.lines = true
+		r.pending = make([]byte, 0, chunkBytes+1024)
+	}
 }
 
 // KeepEvents makes the Recorder retain every event in memory, for checkers that judge the run
@@ -103,10 +128,16 @@ func (r *Recorder) record(t int64, e *Event) {
 	e.Seq = r.seq
 	e.T = t
 	r.seq++
-	r.pending = appendLine(r.pending, e, true, valuesPlain)
-	r.pending = append(r.pending, '\n')
-	if len(r.pending) >= r.chunkLimit {
-		r.flushChunk()
+	r.forms = appendBinary(r.forms, e)
+	if len(r.forms) >= r.chunkLimit {
+		r.hashChunk()
+	}
+	if r.lines {
+		r.pending = appendLine(r.pending, e, true, valuesPlain)
+		r.pending = append(r.pending, '\n')
+		if len(r.pending) >= r.chunkLimit {
+			r.flushLines()
+		}
 	}
 	if r.keep {
 		r.events = append(r.events, *e)
@@ -116,9 +147,17 @@ func (r *Recorder) record(t int64, e *Event) {
 	}
 }
 
-// flushChunk hashes the pending lines and writes them out.
-func (r *Recorder) flushChunk() {
-	r.hash.Write(r.pending)
+// hashChunk hashes the binary forms collected so far.
+func (r *Recorder) hashChunk() {
+	r.hash.Write(r.forms)
+	r.forms = r.forms[:0]
+}
+
+// flushLines writes out the pending lines (and hashes them for HashV1).
+func (r *Recorder) flushLines() {
+	if r.hashV1 != nil {
+		r.hashV1.Write(r.pending)
+	}
 	r.write(r.pending)
 	r.pending = r.pending[:0]
 }
@@ -167,11 +206,21 @@ func repeatedKey(attrs []Attr) (string, bool) {
 // Len returns the number of events recorded so far.
 func (r *Recorder) Len() uint64 { return r.seq }
 
-// Hash returns the trace hash of the events so far, as 64 hex digits.
+// Hash returns the trace hash of the events so far, as HashDigits hex digits.
 func (r *Recorder) Hash() string {
-	r.flushChunk()
+	r.hashChunk()
+	return formatHash(r.hash.Sum64())
+}
+
+// HashV1Sum returns the version 1 trace hash of the events so far, as 64 hex digits, if
+// HashV1 asked for it, or "" otherwise.
+func (r *Recorder) HashV1Sum() string {
+	if r.hashV1 == nil {
+		return ""
+	}
+	r.flushLines()
 	var sum [sha256.Size]byte
-	return hex.EncodeToString(r.hash.Sum(sum[:0]))
+	return hex.EncodeToString(r.hashV1.Sum(sum[:0]))
 }
 
 // Events returns the events kept so far (see KeepEvents). The slice must not be changed.
@@ -182,7 +231,7 @@ func (r *Recorder) Flush() error {
 	if r.out == nil {
 		return nil
 	}
-	r.flushChunk()
+	r.flushLines()
 	r.writeHeader() // no event yet: the file still gets its header
 	if r.err != nil {
 		return fmt.Errorf("trace: writing: %w", r.err)
@@ -193,10 +242,76 @@ func (r *Recorder) Flush() error {
 // HashEvents returns the trace hash of events, as a Recorder that emitted them would report
 // it. Checkers use it to hash a trace read back from a file.
 func HashEvents(events []Event) string {
+	h := xxhash.New()
+	forms := make([]byte, 1, chunkBytes+1024)
+	forms[0] = hashVersion
+	for i := range events {
+		e := events[i]
+		if !attrsSorted(e.Attrs) {
+			e.Attrs = sortedAttrs(e.Attrs)
+		}
+		forms = appendBinary(forms, &e)
+		if len(forms) >= chunkBytes {
+			h.Write(forms)
+			forms = forms[:0]
+		}
+	}
+	h.Write(forms)
+	return formatHash(h.Sum64())
+}
+
+// HashDigits is the length of a trace hash: 16 lower-case hex digits, XXH64 (seed 0) of the
+// hashed stream (binary.go). A hash of 64 digits is of version 1 (see HashEventsV1).
+const HashDigits = 16
+
+// HashV1Digits is the length of a version 1 trace hash.
+const HashV1Digits = 64
+
+func formatHash(sum uint64) string {
+	const digits = "0123456789abcdef"
+	var b [HashDigits]byte
+	for i := HashDigits - 1; i >= 0; i-- {
+		b[i] = digits[sum&0xf]
+		sum >>= 4
+	}
+	return string(b[:])
+}
+
+// HashVersion returns the version of a trace hash from its form: 2 for 16 lower-case hex
+// digits, 1 for 64, and 0 for anything else, which is no trace hash.
+func HashVersion(hash string) int {
+	for _, c := range []byte(hash) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return 0
+		}
+	}
+	switch len(hash) {
+	case HashDigits:
+		return 2
+	case HashV1Digits:
+		return 1
+	}
+	return 0
+}
+
+// HashEventsAs returns the trace hash of events in the version of recorded (HashVersion),
+// so that a hash recorded by an older build is checked under its own version.
+func HashEventsAs(events []Event, recorded string) string {
+	if HashVersion(recorded) == 1 {
+		return HashEventsV1(events)
+	}
+	return HashEvents(events)
+}
+
+// HashEventsV1 returns the version 1 trace hash of events: SHA-256 over their canonical
+// lines, each followed by a newline, as 64 hex digits. Builds before hash version 2 recorded
+// it in artifacts and references; this build still checks such a hash against a trace.
+func HashEventsV1(events []Event) string {
 	h := sha256.New()
 	line := make([]byte, 0, chunkBytes+1024)
 	for i := range events {
-		line = appendEvent(line, &events[i])
+		e := events[i]
+		line = appendEvent(line, &e)
 		line = append(line, '\n')
 		if len(line) >= chunkBytes {
 			h.Write(line)

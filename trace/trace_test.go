@@ -282,24 +282,32 @@ func BenchmarkEmit(b *testing.B) {
 }
 
 // TestChunkedHashingMatchesLineByLine records enough events to fill several chunks, asking
-// for the hash along the way, and checks the hash against SHA-256 over each canonical line
-// in turn and the file against the events.
+// for the hash along the way, and checks the hash against the reference hash of the events
+// so far, the version 1 hash against SHA-256 over each canonical line in turn, and the file
+// against the events.
 func TestChunkedHashingMatchesLineByLine(t *testing.T) {
 	var buf bytes.Buffer
 	r := NewRecorder(&buf, Header{Scenario: "long"})
 	r.KeepEvents()
+	r.HashV1()
 	lineByLine := sha256.New()
-	for i := range 3 * chunkBytes / 50 {
+	for i := range 6 * chunkBytes / 50 {
 		e := r.Emit(int64(i), Event{Kind: KindBarrierSend, Task: "src-" + strconv.Itoa(i%7), To: "sum-1", CP: uint64(i / 100)})
 		lineByLine.Write([]byte(e.String() + "\n"))
 		if i%1000 == 0 {
-			if got, want := r.Hash(), hex.EncodeToString(lineByLine.Sum(nil)); got != want {
-				t.Fatalf("after %d events: hash %s, line by line %s", i+1, got, want)
+			if got, want := r.Hash(), referenceHash(r.Events()); got != want {
+				t.Fatalf("after %d events: hash %s, reference %s", i+1, got, want)
+			}
+			if got, want := r.HashV1Sum(), hex.EncodeToString(lineByLine.Sum(nil)); got != want {
+				t.Fatalf("after %d events: version 1 hash %s, line by line %s", i+1, got, want)
 			}
 		}
 	}
-	if got, want := r.Hash(), hex.EncodeToString(lineByLine.Sum(nil)); got != want {
-		t.Fatalf("hash %s, line by line %s", got, want)
+	if got, want := r.Hash(), referenceHash(r.Events()); got != want {
+		t.Fatalf("hash %s, reference %s", got, want)
+	}
+	if got, want := r.HashV1Sum(), hex.EncodeToString(lineByLine.Sum(nil)); got != want {
+		t.Fatalf("version 1 hash %s, line by line %s", got, want)
 	}
 	if err := r.Flush(); err != nil {
 		t.Fatal(err)

@@ -54,7 +54,7 @@ func (a *app) replay(args []string) int {
 		printPlan(a.stdout, plan)
 		fmt.Fprintln(a.stdout)
 	}
-	res, err := a.runPlan(plan, traceFile, draw)
+	res, err := a.runPlan(plan, traceFile, draw, art.HashV1())
 	if readerGone(err) {
 		return exitOK // the trace's reader stopped reading: it wants no more
 	}
@@ -66,9 +66,14 @@ func (a *app) replay(args []string) int {
 		return a.fail("replay: %s: %s", path, trimPackage(err))
 	}
 
+	replayed := res.TraceHash
+	if art.HashV1() {
+		// Written before trace hash version 2: compared under the hash it recorded.
+		replayed = res.TraceHashV1
+	}
 	check := replayCheck{
 		RecordedHash:     art.TraceHash,
-		HashMatches:      res.TraceHash == art.TraceHash,
+		HashMatches:      replayed == art.TraceHash,
 		ScheduleMatches:  plan.Faults.String() == art.Schedule.String(),
 		RecordedBuild:    art.Build,
 		SameBuild:        art.Build == a.build(),
