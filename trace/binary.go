@@ -57,10 +57,11 @@ const (
 	bitFault
 )
 
-// appendBinary appends the binary form of e, whose attributes are in key order.
-func appendBinary(buf []byte, e *Event) []byte {
-	buf = appendUvarint(buf, e.Seq)
-	buf = appendUvarint(buf, uint64(e.T))
+// appendBinary appends the binary form of e, whose attributes are in key order. As for
+// appendLine, keysChecked says that every attribute key passed attrKeyAllowed and
+// valuesPlain that every attribute value is plain (Event.PlainValues): printable ASCII,
+// valid UTF-8 as it stands, so that either is copied without a look at its bytes.
+func appendBinary(buf []byte, e *Event, keysChecked, valuesPlain bool) []byte {
 	var mask uint64
 	if e.Kind != "" {
 		mask |= bitKind
@@ -89,40 +90,79 @@ func appendBinary(buf []byte, e *Event) []byte {
 	if e.Fault != "" {
 		mask |= bitFault
 	}
+	buf = appendUvarint(buf, e.Seq)
+	buf = appendUvarint(buf, uint64(e.T))
 	buf = appendUvarint(buf, mask)
-	buf = appendBinaryString(buf, e.Kind)
-	buf = appendBinaryString(buf, e.Task)
-	buf = appendBinaryString(buf, e.From)
-	buf = appendBinaryString(buf, e.To)
-	if e.CP != 0 {
-		buf = appendUvarint(buf, e.CP)
+	// Most events have a kind, a task and one or two more fields: only those present cost a
+	// call.
+	if mask&bitKind != 0 {
+		buf = appendBinaryString(buf, e.Kind)
 	}
-	buf = appendBinaryString(buf, e.Reason)
-	buf = appendBinaryString(buf, e.Txn)
-	buf = appendBinaryString(buf, e.RID)
-	buf = appendBinaryString(buf, e.Fault)
+	if mask&bitTask != 0 {
+		buf = appendBinaryString(buf, e.Task)
+	}
+	if mask&(bitFrom|bitTo|bitCP|bitReason|bitTxn|bitRID|bitFault) != 0 {
+		buf = appendRareFields(buf, e, mask)
+	}
 	for _, a := range e.Attrs {
 		if a.Value == "" {
 			continue
 		}
-		buf = appendUvarint(buf, uint64(len(a.Key)))
-		buf = append(buf, a.Key...) // keys are printable ASCII (validAttrKey)
-		buf = appendBinaryString(buf, a.Value)
+		if keysChecked {
+			buf = appendRaw(buf, a.Key)
+		} else {
+			buf = appendBinaryString(buf, a.Key)
+		}
+		if valuesPlain {
+			buf = appendRaw(buf, a.Value)
+		} else {
+			buf = appendBinaryString(buf, a.Value)
+		}
 	}
 	return append(buf, 0)
 }
 
-// appendBinaryString appends a present string (length and bytes), or nothing for an empty
-// one, which the presence mask marks absent.
-func appendBinaryString(buf []byte, s string) []byte {
-	if s == "" {
-		return buf
+// appendRareFields appends the fixed fields after task that mask says are present.
+func appendRareFields(buf []byte, e *Event, mask uint64) []byte {
+	if mask&bitFrom != 0 {
+		buf = appendBinaryString(buf, e.From)
 	}
+	if mask&bitTo != 0 {
+		buf = appendBinaryString(buf, e.To)
+	}
+	if mask&bitCP != 0 {
+		buf = appendUvarint(buf, e.CP)
+	}
+	if mask&bitReason != 0 {
+		buf = appendBinaryString(buf, e.Reason)
+	}
+	if mask&bitTxn != 0 {
+		buf = appendBinaryString(buf, e.Txn)
+	}
+	if mask&bitRID != 0 {
+		buf = appendBinaryString(buf, e.RID)
+	}
+	if mask&bitFault != 0 {
+		buf = appendBinaryString(buf, e.Fault)
+	}
+	return buf
+}
+
+// appendBinaryString appends a string (length and bytes), made valid UTF-8 as its line
+// would make it.
+func appendBinaryString(buf []byte, s string) []byte {
 	if !asciiString(s) && !utf8.ValidString(s) {
 		s = validUTF8(s)
 	}
-	buf = appendUvarint(buf, uint64(len(s)))
-	return append(buf, s...)
+	return appendRaw(buf, s)
+}
+
+// appendRaw appends s, known to be valid UTF-8, as its length and its bytes.
+func appendRaw(buf []byte, s string) []byte {
+	if len(s) < 0x80 {
+		return append(append(buf, byte(len(s))), s...)
+	}
+	return append(appendLongUvarint(buf, uint64(len(s))), s...)
 }
 
 // validUTF8 returns s with every byte that is not part of valid UTF-8 replaced by U+FFFD,

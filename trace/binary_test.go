@@ -67,8 +67,15 @@ func TestBinaryFormMatchesReference(t *testing.T) {
 		want := referenceForm(e)
 		sorted := e
 		sorted.Attrs = sortedAttrs(e.Attrs)
-		if got := appendBinary([]byte("x"), &sorted); !bytes.Equal(got, append([]byte("x"), want...)) {
+		if got := appendBinary([]byte("x"), &sorted, false, false); !bytes.Equal(got, append([]byte("x"), want...)) {
 			t.Fatalf("appendBinary of %s:\n got % x\nwant   % x", e, got, want)
+		}
+		if !allPlain(sorted.Attrs) {
+			return
+		}
+		// The Recorder's path: keys checked, values vouched for.
+		if got := appendBinary(nil, &sorted, true, true); !bytes.Equal(got, want) {
+			t.Fatalf("appendBinary of %s with plain values:\n got % x\nwant % x", e, got, want)
 		}
 	})
 }
@@ -132,7 +139,7 @@ func TestBinaryFormPinned(t *testing.T) {
 	}
 	sorted := e
 	sorted.Attrs = sortedAttrs(e.Attrs)
-	if got := appendBinary(nil, &sorted); !bytes.Equal(got, want) {
+	if got := appendBinary(nil, &sorted, false, false); !bytes.Equal(got, want) {
 		t.Fatalf("got  % x\nwant % x", got, want)
 	}
 	if got, want := HashEvents(nil), formatHash(xxhash.Sum64([]byte{hashVersion})); got != want || len(got) != HashDigits {
@@ -151,4 +158,14 @@ func TestAsciiString(t *testing.T) {
 			t.Fatalf("asciiString(%q) = %v", s, got)
 		}
 	})
+}
+
+// allPlain reports whether every attribute value is plain, as PlainValues vouches.
+func allPlain(attrs []Attr) bool {
+	for _, a := range attrs {
+		if !plainString(a.Value) {
+			return false
+		}
+	}
+	return true
 }

@@ -128,7 +128,7 @@ func (r *Recorder) record(t int64, e *Event) {
 	e.Seq = r.seq
 	e.T = t
 	r.seq++
-	r.forms = appendBinary(r.forms, e)
+	r.forms = appendBinary(r.forms, e, true, valuesPlain)
 	if len(r.forms) >= r.chunkLimit {
 		r.hashChunk()
 	}
@@ -250,7 +250,7 @@ func HashEvents(events []Event) string {
 		if !attrsSorted(e.Attrs) {
 			e.Attrs = sortedAttrs(e.Attrs)
 		}
-		forms = appendBinary(forms, &e)
+		forms = appendBinary(forms, &e, false, false)
 		if len(forms) >= chunkBytes {
 			h.Write(forms)
 			forms = forms[:0]
