@@ -38,7 +38,6 @@ var subLayers = []string{"engine/tokens"}
 // thirdParty says which modules outside the standard library a folder's non-test code may
 // import. protocol must stay on the standard library so that any engine can embed it.
 var thirdParty = map[string][]string{
-	"trace":      {"github.com/cespare/xxhash/v2"},
 	"checker":    {"github.com/anishathalye/porcupine", "github.com/google/go-cmp"},
 	"scenarios":  {"golang.org/x/exp"},
 	"cmd/simrun": {"golang.org/x/exp"},

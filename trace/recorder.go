@@ -7,8 +7,6 @@ import (
 	"hash"
 	"io"
 	"slices"
-
-	"github.com/cespare/xxhash/v2"
 )
 
 // Recorder numbers, hashes and writes events as they happen. It keeps nothing per event
@@ -25,7 +23,7 @@ import (
 type Recorder struct {
 	seq        uint64
 	keys       *keyLists // attribute key lists found valid, by identity; nil until an event has one
-	hash       *xxhash.Digest
+	hash       *xxh64
 	chunkLimit int    // chunkBytes, or less in tests that want many chunks
 	forms      []byte // binary forms of events, not yet hashed
 	lines      bool   // whether events are rendered as lines (a writer, or hashV1)
@@ -46,7 +44,7 @@ const chunkBytes = 16 << 10
 // NewRecorder returns a Recorder that writes the header and then every event to w, or only
 // hashes (and possibly keeps) them when w is nil.
 func NewRecorder(w io.Writer, h Header) *Recorder {
-	r := &Recorder{hash: xxhash.New(), chunkLimit: chunkBytes, forms: make([]byte, 1, chunkBytes+1024)}
+	r := &Recorder{hash: newXXH64(), chunkLimit: chunkBytes, forms: make([]byte, 1, chunkBytes+1024)}
 	r.forms[0] = hashVersion
 	if w != nil {
 		r.out = w
@@ -242,7 +240,7 @@ func (r *Recorder) Flush() error {
 // HashEvents returns the trace hash of events, as a Recorder that emitted them would report
 // it. Checkers use it to hash a trace read back from a file.
 func HashEvents(events []Event) string {
-	h := xxhash.New()
+	h := newXXH64()
 	forms := make([]byte, 1, chunkBytes+1024)
 	forms[0] = hashVersion
 	for i := range events {
