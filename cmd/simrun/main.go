@@ -107,6 +107,7 @@ const (
 	usageShow    = "show NAME|FILE"
 	usageVersion = "version"
 	usageExtract = "extract ARTIFACT"
+	usageLive    = "live -scenario NAME|FILE -for DURATION [-crash-every DURATION] [-seed N] [-trace FILE] [-json]"
 )
 
 type command struct {
@@ -121,6 +122,7 @@ var commands = []command{
 	{"run", usageRun, "run one scenario on one seed", (*app).runOne},
 	{"sweep", usageSweep, "run scenarios over ranges of seeds", (*app).sweep},
 	{"merge", usageMerge, "merge the sweep -json outputs of a sweep's shards into one sweep's summary", (*app).merge},
+	{"live", usageLive, "run one scenario's job in real time on goroutines and the wall clock, crashing tasks with -crash-every, and judge its trace", (*app).liveCommand},
 	{"replay", usageReplay, "rerun an artifact's case and check its trace hash", (*app).replay},
 	{"shrink", usageShrink, "find a smaller case that fails the same way", (*app).shrink},
 	{"bench", usageBench, "measure speed on the standard scenario", (*app).bench},
