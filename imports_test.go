@@ -22,18 +22,19 @@ var layers = map[string][]string{
 	"sim":           {"trace"},
 	"engine":        {"protocol", "trace"},
 	"engine/tokens": {"engine", "protocol", "trace"},
+	"engine/live":   {"engine", "protocol", "trace"},
 	"faults":        {"sim", "trace", "protocol"},
 	"checker":       {"trace", "protocol"},
 	"scenarios":     {"protocol", "engine", "engine/tokens", "sim", "trace", "faults", "checker"},
-	"cmd/simrun":    {"scenarios", "trace", "checker", "faults", "zoo", "picture"},
+	"cmd/simrun":    {"scenarios", "engine/live", "trace", "checker", "faults", "zoo", "picture"},
 	"zoo":           nil,
 	"picture":       {"trace", "checker"},
 	"internal":      nil,
 }
 
 // subLayers are folders below a top-level folder that are layers of their own: the barrier
-// engine must not import the token engine, which builds on it.
-var subLayers = []string{"engine/tokens"}
+// engine must not import the token engine or the live Env, which build on it.
+var subLayers = []string{"engine/tokens", "engine/live"}
 
 // thirdParty says which modules outside the standard library a folder's non-test code may
 // import. protocol must stay on the standard library so that any engine can embed it.
@@ -143,12 +144,16 @@ func TestImportViolationsAreCaught(t *testing.T) {
 		{ImportPath: module + "/engine/tokens", Imports: []string{module + "/sim"}},
 		{ImportPath: module + "/zoo", Imports: []string{module + "/engine"}},
 		{ImportPath: module + "/engine", Imports: []string{module + "/zoo"}},
+		{ImportPath: module + "/engine/live", Imports: []string{module + "/sim"}},
+		{ImportPath: module + "/engine/live", Imports: []string{module + "/scenarios"}},
+		{ImportPath: module + "/engine", Imports: []string{module + "/engine/live"}},
 	}
 	good := []listedPackage{
 		{ImportPath: module + "/engine", Imports: []string{"fmt", module + "/protocol", module + "/trace"}},
 		{ImportPath: module + "/checker/linz", Imports: []string{module + "/checker", "github.com/anishathalye/porcupine"}},
 		{ImportPath: module + "/protocol/internal/scripttest", Imports: []string{"flag", "testing"}},
 		{ImportPath: module + "/engine/tokens", Imports: []string{module + "/engine", module + "/protocol/chandylamport"}},
+		{ImportPath: module + "/engine/live", Imports: []string{"sync", module + "/engine", module + "/protocol", module + "/trace"}},
 	}
 	if got := importViolations(bad); len(got) != len(bad) {
 		t.Errorf("caught %d of %d violations: %q", len(got), len(bad), got)

@@ -68,6 +68,10 @@ type Proc interface {
 	// NewTimer returns a disarmed timer that calls fn when it goes off; Reset arms it. A
 	// timer made once and re-armed for every use costs nothing per use, which matters on
 	// per-buffer paths.
+	//
+	// Calls of one incarnation due at the same instant (After and timers alike) run in the
+	// order they were armed: the external store, for one, answers requests in the order it
+	// took them by giving each the same delay.
 	NewTimer(fn func()) Timer
 	// Send sends msg to the current incarnation of the process called to. Messages are
 	// shared, not copied: the sender must not change msg after sending it.

@@ -10,9 +10,9 @@ import (
 // meeting a coordinator crash, notifications lost around the end of bounded input, inputs held
 // back against the alignment timeout, and declines and cancel markers under concurrency.
 // Concurrent checkpoints are aligned (and at-least-once): the protocol refuses more than one
-// in the unaligned modes, as Flink does.
+// in the unaligned modes, as Flink does. The rare regimes (rareScenarios) come last.
 func regimeScenarios() []*Scenario {
-	return []*Scenario{
+	return append([]*Scenario{
 		{
 			Name: "concurrent-aligned",
 			Description: "Three aligned checkpoints in flight at once, every 30ms, on a keyed shuffle whose " +
@@ -325,5 +325,5 @@ func regimeScenarios() []*Scenario {
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
 		},
-	}
+	}, rareScenarios()...)
 }

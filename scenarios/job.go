@@ -84,6 +84,9 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 	if c.Retained != 0 {
 		cp.RetainedCheckpoints = c.Retained
 	}
+	if c.MaxBufferedRecords != 0 {
+		cp.MaxBufferedRecords = c.MaxBufferedRecords
+	}
 	// Every simulated run checks the protocol's invariants after each call: a broken one is
 	// the run's invariant violation, with its artifact (Execute).
 	cp.CheckInvariants = true

@@ -192,6 +192,12 @@ type Checkpoint struct {
 	// acknowledgement and into the checkpoint's metadata instead of a storage write of its
 	// own (Flink's state.storage.fs.memory-threshold); zero writes every snapshot.
 	InlineStateBytes int `json:"inline_state_bytes,omitempty"`
+	// MaxBufferedRecords bounds the records a task records as one checkpoint's channel state
+	// (modes unaligned and aligned-with-timeout; for chandy-lamport, the messages a process
+	// records per channel): beyond it the task gives the checkpoint up (channel-state
+	// overflow) instead of recording without limit. Zero keeps the protocol's default
+	// (100,000); a small bound lets a scenario reach the overflow.
+	MaxBufferedRecords int `json:"max_buffered_records,omitempty"`
 }
 
 // Swarm asks for a fault schedule drawn from the seed (faults.Swarm): which kinds are on, how

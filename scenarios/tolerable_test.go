@@ -57,6 +57,7 @@ func TestWrittenZerosAreRefused(t *testing.T) {
 		{`, "parallelism": 0`, ``, "scenario.topology.parallelism: a written 0 would silently mean the default (1)"},
 		{``, `"interval": "0s"`, "scenario.checkpoint.interval: a written 0 would silently mean the default (100ms)"},
 		{``, `"max_concurrent": 0`, "scenario.checkpoint.max_concurrent"},
+		{``, `"max_buffered_records": 0`, "scenario.checkpoint.max_buffered_records: a written 0 would silently mean the default (the protocol's 100000)"},
 	} {
 		_, err := Parse([]byte(fmt.Sprintf(base, c.topology, c.checkpoint)))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -24,7 +24,7 @@ const (
 	maxTransfers   = 1_000_000
 	maxSteps       = 10_000
 	maxMaxEvents   = 1_000_000_000
-	maxConcurrent  = 64
+	maxConcurrent  = 16 // the protocol's default MaxPendingCheckpoints, which the engine keeps: more would be refused by the engine
 	maxSeedCount   = 1_000_000
 	maxSpan        = Duration(24 * 3600 * 1_000_000_000) // a day of virtual time
 	// maxTokens bounds a process's starting balance, so that the total of maxProcesses
@@ -316,6 +316,11 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 	}
 	p.intIn(path+".retained", c.Retained, 0, 1000)
 	p.intIn(path+".inline_state_bytes", c.InlineStateBytes, 0, engine.MaxInlineStateBytes)
+	if s.Mode == ModeAligned || s.Mode == ModeAtLeastOnce {
+		p.unused(path+".max_buffered_records", c.MaxBufferedRecords != 0, "by mode "+s.Mode+", which records no channel state")
+	} else {
+		p.intIn(path+".max_buffered_records", c.MaxBufferedRecords, 0, maxRecords)
+	}
 	if s.Mode != ModeChandyLamport {
 		p.unused(path+".initiators", len(c.Initiators) > 0, "except by mode chandy-lamport")
 	} else {

@@ -29,6 +29,7 @@ var defaultedFields = []struct {
 	{"checkpoint", "timeout", "1s"},
 	{"checkpoint", "max_concurrent", "1"},
 	{"checkpoint", "alignment_timeout", "20ms in aligned-with-timeout"},
+	{"checkpoint", "max_buffered_records", "the protocol's 100000"},
 	{"swarm", "max_faults", "6"},
 	{"limits", "fault_phase", "3s"},
 	{"limits", "heal_phase", "500ms"},

@@ -84,7 +84,7 @@ func (a *app) cover(args []string) int {
 	}
 	sweep := exec.Command(exe, run...)
 	sweep.Dir = wd
-	sweep.Env = append(os.Environ(), "GOCOVERDIR="+data)
+	sweep.Env = append(unshardedEnv(), "GOCOVERDIR="+data)
 	var stdout, stderr bytes.Buffer
 	sweep.Stdout, sweep.Stderr = &stdout, &stderr
 	var exitErr *exec.ExitError

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -20,11 +22,14 @@ func (a *app) sweep(args []string) int {
 	jobs := positiveInt{value: a.cpus}
 	fs.Var(&jobs, "j", "runs in parallel, one per CPU unless given")
 	var shard shardFlag
-	fs.Var(&shard, "shard", "run only shard I of N (seeds congruent to I-1 mod N)")
+	fs.Var(&shard, "shard", "run only shard I of N (seeds congruent to I-1 mod N); without it, the shard comes from "+envJobCompletionIndex+" or "+envSlurmTaskID+" when set")
+	var shards positiveInt
+	fs.Var(&shards, "shards", "the number of shards, for an index from "+envJobCompletionIndex+" (or set "+envSimrunShards+")")
 	artifactDir := fs.String("artifacts", "", "save an artifact of every failing run in this directory")
 	failFast := fs.Bool("failfast", false, "stop at the first unexpected result")
 	asJSON := fs.Bool("json", false, "print one JSON line per run, then a summary line")
 	generated := fs.Bool("generated", false, generatedUsage)
+	outPath := fs.String("o", "", "write the output to FILE, put in place whole when the sweep ends, instead of to stdout")
 	positional, status := a.parseCommand(fs, usageSweep, args)
 	if status >= 0 {
 		return status
@@ -32,7 +37,11 @@ func (a *app) sweep(args []string) int {
 	if len(positional) > 0 {
 		return a.fail("sweep: unexpected argument %q (usage: simrun %s)", positional[0], usageSweep)
 	}
-	spec := sweepSpec{seeds: seeds.value, shard: shard, generated: *generated}
+	choice, err := chooseShard(shard, uint64(shards.value), a.getenv)
+	if err != nil {
+		return a.fail("sweep: %v", err)
+	}
+	spec := sweepSpec{seeds: seeds.value, shard: choice.shard, generated: *generated}
 	var skipped []skippedScenario
 	switch {
 	case *generated && given(fs, "scenario"):
@@ -57,7 +66,28 @@ func (a *app) sweep(args []string) int {
 	if err != nil {
 		return a.fail("sweep: %v", err)
 	}
+	var out *pendingOutput
+	if *outPath != "" {
+		if out, err = createPendingOutput(*outPath); err != nil {
+			return a.fail("sweep: -o %s: %v", *outPath, err)
+		}
+		defer out.abandon()
+		stdout := a.stdout
+		a.stdout = out
+		defer func() { a.stdout = stdout }()
+	}
 
+	if choice.shard.count != 0 {
+		// Say first which shard this is, and why: a shard taken from the environment is
+		// otherwise invisible in a log.
+		if *asJSON {
+			if choice.fromEnvironment {
+				fmt.Fprintln(a.stderr, "simrun: "+choice.describe())
+			}
+		} else {
+			fmt.Fprintln(a.stdout, choice.describe())
+		}
+	}
 	var sum summary
 	total := spec.total()
 	progress := newProgress(a, total)
@@ -103,26 +133,95 @@ func (a *app) sweep(args []string) int {
 
 	all := sum.total()
 	if *asJSON {
-		writeJSON(a.stdout, sweepSummaryJSON{Summary: true, tally: all, Scenarios: sum.tallies, Skipped: skipped, StoppedEarly: stoppedEarly})
+		writeJSON(a.stdout, sweepSummaryJSON{Summary: true, tally: all, Scenarios: sum.tallies, Skipped: skipped, StoppedEarly: stoppedEarly,
+			Build: a.build(), Plan: spec.plan(), Shard: choice.forJSON()})
 	} else {
-		if all.Unexpected > 0 {
-			fmt.Fprintln(a.stdout)
-		}
-		sum.print(a.stdout)
-		for _, s := range skipped {
-			fmt.Fprintf(a.stdout, "skipped %s: %s\n", s.Scenario, s.Reason)
-		}
-		if stoppedEarly {
-			fmt.Fprintln(a.stdout, "stopped at the first unexpected result (-failfast)")
-		}
-		if saved > 0 {
-			fmt.Fprintf(a.stdout, "%d artifacts in %s\n", saved, policy.dir)
+		a.printSweepEnd(&sum, all, skipped, stoppedEarly, saved, policy.dir)
+	}
+	if out != nil {
+		if err := out.commit(); err != nil {
+			return a.fail("sweep: -o %s: %v", *outPath, err)
 		}
 	}
 	if all.Unexpected > 0 {
 		return exitUnexpected
 	}
 	return exitOK
+}
+
+// pendingOutput is sweep -o FILE: the output goes to a hidden file beside FILE, renamed to
+// FILE when the sweep ends, so that FILE only ever exists whole. A batch engine that runs a
+// shard's process again replaces it, and a process killed midway leaves no FILE behind for
+// merge to trip on (and a hidden .FILE.*.partial that no shard-*.jsonl matches).
+type pendingOutput struct {
+	path string
+	file *os.File
+	err  error // the first write error: a full disk is not a finished sweep
+}
+
+func createPendingOutput(path string) (*pendingOutput, error) {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return nil, errors.New("is a directory")
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.partial")
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return &pendingOutput{path: path, file: f}, nil
+}
+
+func (p *pendingOutput) Write(data []byte) (int, error) {
+	if p.err != nil {
+		return 0, p.err
+	}
+	n, err := p.file.Write(data)
+	p.err = err
+	return n, err
+}
+
+// commit puts the output in place.
+func (p *pendingOutput) commit() error {
+	if p.err != nil {
+		return p.err
+	}
+	if err := p.file.Sync(); err != nil {
+		return err
+	}
+	if err := p.file.Close(); err != nil {
+		return err
+	}
+	return os.Rename(p.file.Name(), p.path)
+}
+
+// abandon removes the hidden file of an output never committed (after commit it is gone,
+// and this does nothing).
+func (p *pendingOutput) abandon() {
+	p.file.Close()
+	os.Remove(p.file.Name())
+}
+
+// printSweepEnd writes what a text sweep (or merge) prints after its runs: the summary table
+// (all is sum's total), the scenarios skipped, whether it stopped early, and where the
+// artifacts went.
+func (a *app) printSweepEnd(sum *summary, all *tally, skipped []skippedScenario, stoppedEarly bool, saved int, artifactDir string) {
+	if all.Unexpected > 0 {
+		fmt.Fprintln(a.stdout)
+	}
+	sum.print(a.stdout)
+	for _, s := range skipped {
+		fmt.Fprintf(a.stdout, "skipped %s: %s\n", s.Scenario, s.Reason)
+	}
+	if stoppedEarly {
+		fmt.Fprintln(a.stdout, "stopped at the first unexpected result (-failfast)")
+	}
+	if saved > 0 {
+		fmt.Fprintf(a.stdout, "%d artifacts in %s\n", saved, artifactDir)
+	}
 }
 
 // generatedUsage is the -generated flag's help.
@@ -141,13 +240,37 @@ func given(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-// sweepSummaryJSON is the last line of `sweep -json`.
+// sweepSummaryJSON is the last line of `sweep -json` (and of `merge -json`).
 type sweepSummaryJSON struct {
 	Summary bool `json:"summary"`
 	*tally
 	Scenarios    []*tally          `json:"scenarios"`
 	Skipped      []skippedScenario `json:"skipped,omitempty"`
 	StoppedEarly bool              `json:"stopped_early,omitempty"`
+	// What simrun merge needs to tell the shards of one sweep from anything else: the build
+	// that ran them (runs of different builds are different experiments), the whole sweep's
+	// plan whatever the shard, and the shard.
+	Build string            `json:"build"`
+	Plan  []plannedScenario `json:"plan"`
+	Shard *shardJSON        `json:"shard,omitempty"` // none: the whole sweep
+}
+
+// shardJSON is the part of a sweep an output holds: one shard for a sweep, any set of
+// shards of one count for a merge of some of them (merge -partial).
+type shardJSON struct {
+	Count   uint64   `json:"count"`
+	Indexes []uint64 `json:"indexes"` // from 1, ascending
+	// Source is where a sweep took its shard from: "-shard 2/3",
+	// "JOB_COMPLETION_INDEX=1, SIMRUN_SHARDS=3", ...
+	Source string `json:"source,omitempty"`
+}
+
+// forJSON is the shard of a sweep's summary line, nil for the whole sweep.
+func (c shardChoice) forJSON() *shardJSON {
+	if c.shard.count == 0 {
+		return nil
+	}
+	return &shardJSON{Count: c.shard.count, Indexes: []uint64{c.shard.index}, Source: c.source}
 }
 
 // skippedScenario is a built-in the sweep left out because this build cannot run it.

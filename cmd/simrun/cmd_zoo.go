@@ -387,6 +387,7 @@ func (r *mutatedRun) properties() []string {
 // failure is an error with what the binary printed.
 func runMutated(exe string, b *zoo.Bug, args ...string) ([]mutatedRun, error) {
 	cmd := exec.Command(exe, args...)
+	cmd.Env = unshardedEnv()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

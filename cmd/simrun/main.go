@@ -58,6 +58,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		artifactDir: defaultArtifactDir,
 		standardJob: func() (simenv.BenchResult, error) { return runStandardJob(standardJobSpan) },
 		longRunSpan: longRunSpan,
+		getenv:      os.Getenv,
 	}
 	return a.main(args)
 }
@@ -85,6 +86,9 @@ type app struct {
 	standardJob func() (simenv.BenchResult, error)
 	// longRunSpan is the virtual time of bench's long run (longRunSpan, shorter in tests).
 	longRunSpan time.Duration
+	// getenv reads the environment, where a sweep finds its shard under a batch engine
+	// (shardenv.go); nil is an empty environment, so that tests see no ambient variables.
+	getenv func(string) string
 }
 
 // The usage line of each command, written once: the help lists them and each command quotes
@@ -92,7 +96,8 @@ type app struct {
 const (
 	usageList    = "list [-json]"
 	usageRun     = "run -scenario NAME|FILE -seed N [-trace FILE] [-reference-out FILE] [-html FILE] [-perfetto FILE] [-artifacts DIR] [-json]"
-	usageSweep   = "sweep [-scenario NAME|FILE|all | -generated] [-seeds A-B] [-j N] [-shard I/N] [-artifacts DIR] [-failfast] [-json]"
+	usageSweep   = "sweep [-scenario NAME|FILE|all | -generated] [-seeds A-B] [-j N] [-shard I/N | -shards N] [-artifacts DIR] [-failfast] [-json] [-o FILE]"
+	usageMerge   = "merge [-json] [-partial] FILE..."
 	usageReplay  = "replay [-json] [-trace FILE] [-html FILE] [-perfetto FILE] ARTIFACT"
 	usageShrink  = "shrink ARTIFACT [-o FILE] [-runs N]"
 	usageBench   = "bench [-json] [-seeds N] [-j N]"
@@ -102,6 +107,7 @@ const (
 	usageShow    = "show NAME|FILE"
 	usageVersion = "version"
 	usageExtract = "extract ARTIFACT"
+	usageLive    = "live -scenario NAME|FILE -for DURATION [-crash-every DURATION] [-seed N] [-trace FILE] [-json]"
 )
 
 type command struct {
@@ -115,6 +121,8 @@ var commands = []command{
 	{"list", usageList, "list the built-in scenarios", (*app).list},
 	{"run", usageRun, "run one scenario on one seed", (*app).runOne},
 	{"sweep", usageSweep, "run scenarios over ranges of seeds", (*app).sweep},
+	{"merge", usageMerge, "merge the sweep -json outputs of a sweep's shards into one sweep's summary", (*app).merge},
+	{"live", usageLive, "run one scenario's job in real time on goroutines and the wall clock, crashing tasks with -crash-every, and judge its trace", (*app).liveCommand},
 	{"replay", usageReplay, "rerun an artifact's case and check its trace hash", (*app).replay},
 	{"shrink", usageShrink, "find a smaller case that fails the same way", (*app).shrink},
 	{"bench", usageBench, "measure speed on the standard scenario", (*app).bench},

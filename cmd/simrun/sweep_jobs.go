@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"iter"
 
 	"github.com/ckptsim/ckptsim/scenarios"
@@ -76,4 +78,30 @@ func (s *sweepSpec) total() uint64 {
 		n += s.shard.countIn(s.rangeOf(sc))
 	}
 	return n
+}
+
+// plannedScenario is one scenario of a sweep's plan, as `sweep -json` records it in its
+// summary line: what merge compares to tell outputs of one sweep from outputs of different
+// ones, and what orders the merged runs as one sweep would.
+type plannedScenario struct {
+	Scenario string              `json:"scenario"`
+	Seeds    scenarios.SeedRange `json:"seeds"`
+	// Digest is a hash of the scenario file (scenarios.Marshal, every default filled in), so
+	// that two machines that swept files of one name but different content do not merge;
+	// none for -generated, whose scenarios the build draws.
+	Digest string `json:"digest,omitempty"`
+}
+
+// plan returns the sweep's scenarios in order, each with its seed range: the whole sweep,
+// whatever the shard.
+func (s *sweepSpec) plan() []plannedScenario {
+	if s.generated {
+		return []plannedScenario{{Scenario: scenarios.GeneratedName, Seeds: *s.seeds}}
+	}
+	plan := make([]plannedScenario, len(s.scenarios))
+	for i, sc := range s.scenarios {
+		sum := sha256.Sum256(scenarios.Marshal(sc))
+		plan[i] = plannedScenario{Scenario: sc.Name, Seeds: s.rangeOf(sc), Digest: hex.EncodeToString(sum[:8])}
+	}
+	return plan
 }

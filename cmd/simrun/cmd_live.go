@@ -1,0 +1,304 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ckptsim/ckptsim/checker"
+	"github.com/ckptsim/ckptsim/engine/live"
+	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// liveCommand is `simrun live`: one scenario's job run in real time (package engine/live),
+// its trace judged by the same checkers and its verdict reported as `simrun run` reports
+// one, with the same exit statuses.
+//
+// What a live run judges: every property the scenario promises (scenarios.PropertiesToCheck),
+// over a trace whose times are wall-clock nanoseconds since the start. The scenario's
+// faults, swarm and script are the simulator's (links, hosts, storage, virtual time) and are
+// not injected; the only faults are the task crashes of -crash-every, made during the first
+// half of -for and announced by fault and phase events as the fault injector announces its
+// own, so that liveness is judged after the last crash. A negative control fails only under
+// its faults and a scripted scenario needs its script, so both are refused as bad input. A
+// bounded job that has not finished when -for runs out was cut short: the properties that
+// need its end (needFinishedJob: exactly-once, at-least-once, liveness) are not judged, the
+// others are, and if none fails the verdict is limit, never pass; it is judged in full only
+// when its liveness window (from the start, or from the heal) reached the bound the
+// simulator gives it. A live run is not replayable, so no artifact is saved.
+func (a *app) liveCommand(args []string) int {
+	fs := newFlags("live")
+	scenarioArg := fs.String("scenario", "", "built-in scenario name or scenario file")
+	runFor := fs.Duration("for", 0, "how long the run may last on the wall clock (a bounded job that finishes earlier ends it)")
+	crashEvery := fs.Duration("crash-every", 0, "crash a task picked at random every DURATION during the first half of -for (0: no crashes)")
+	seed := seedFlag{value: 1}
+	fs.Var(&seed, "seed", "seeds the engine's random streams and the choice of crashed tasks (default 1; a live run does not replay)")
+	tracePath := fs.String("trace", "", "write the trace (JSON Lines) to this file")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	positional, status := a.parseCommand(fs, usageLive, args)
+	if status >= 0 {
+		return status
+	}
+	if len(positional) > 0 {
+		return a.fail("live: unexpected argument %q (usage: simrun %s)", positional[0], usageLive)
+	}
+	if *runFor <= 0 {
+		return a.fail("live: -for must be a positive duration such as 3s (usage: simrun %s)", usageLive)
+	}
+	if *crashEvery < 0 {
+		return a.fail("live: -crash-every must not be negative")
+	}
+	if *crashEvery > 0 && *crashEvery >= *runFor/2 {
+		return a.fail("live: -crash-every %s crashes nothing: crashes come during the first half of -for (%s)", *crashEvery, *runFor/2)
+	}
+	s, err := a.loadScenario(*scenarioArg)
+	if err != nil {
+		return a.fail("live: %v", err)
+	}
+	switch {
+	case s.IsNegativeControl():
+		return a.fail("live: %s is a negative control: it fails only under its faults, which a live run does not inject", s.Name)
+	case len(s.Script) > 0:
+		return a.fail("live: %s has a script, whose steps run on the simulator's clock: a live run cannot follow it", s.Name)
+	}
+	cfg, ref, err := scenarios.LiveJob(s)
+	if err != nil {
+		return a.fail("live: %s", trimPackage(err))
+	}
+	if *tracePath == "-" && *asJSON {
+		return a.fail("live: -trace - and -json both write standard output: send the trace to a file")
+	}
+	traceFile, err := a.traceOutput(*tracePath)
+	if err != nil {
+		return a.fail("live: -trace: %v", err)
+	}
+	if *tracePath == "-" {
+		a.stdout = a.stderr // the trace owns standard output
+	}
+	plan := &scenarios.Plan{Scenario: s, Seed: seed.value, Properties: scenarios.PropertiesToCheck(s)}
+	opts := live.Options{Seed: seed.value, For: *runFor, CrashEvery: *crashEvery}
+	if !*asJSON {
+		printLivePlan(a.stdout, plan, opts)
+		fmt.Fprintln(a.stdout)
+	}
+
+	var out io.Writer
+	if traceFile != nil {
+		out = traceFile
+	}
+	rec := trace.NewRecorder(out, trace.Header{Scenario: s.Name, Seed: seed.value, Build: a.build()})
+	rec.KeepEvents()
+	start := time.Now()
+	outcome, err := live.Run(cfg, rec, opts)
+	if err == nil {
+		err = rec.Flush()
+	}
+	if traceFile != nil {
+		if cerr := traceFile.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if readerGone(err) {
+		return exitOK
+	}
+	if err != nil {
+		return a.fail("live: %s: %s", s.Name, trimPackage(err))
+	}
+	res := judgeLive(plan, ref, rec, outcome)
+	res.WallNanos = time.Since(start).Nanoseconds()
+	res.Judge(s.Expect)
+	// printResult says a panic's stack is in the artifact, and a live run has none: the
+	// text report prints the stack itself.
+	stack := res.Panic
+	if !*asJSON {
+		res.Panic = ""
+	}
+
+	if *asJSON {
+		writeJSON(a.stdout, liveJSON{Result: forJSON(res), For: runFor.String(), CrashEvery: crashEvery.String(), Finished: outcome.Finished})
+	} else {
+		printResult(a.stdout, res)
+		if *tracePath != "" {
+			where := *tracePath
+			if where == "-" {
+				where = "standard output"
+			}
+			fmt.Fprintf(a.stdout, "%-12s %s\n", "trace file:", where)
+		}
+		if stack != "" {
+			fmt.Fprintf(a.stdout, "%-12s\n", "panic:")
+			for _, line := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
+				fmt.Fprintln(a.stdout, "  "+line)
+			}
+		}
+	}
+	if res.Unexpected {
+		return exitUnexpected
+	}
+	return exitOK
+}
+
+// liveJSON is `live -json`'s object: the result as `run -json` gives it, and the run's
+// live settings.
+type liveJSON struct {
+	*scenarios.Result
+	For        string `json:"for"`
+	CrashEvery string `json:"crash_every"`
+	// Finished says the bounded job finished before -for ran out.
+	Finished bool `json:"finished"`
+}
+
+// printLivePlan writes what the run will do before it starts, as printPlan does for a
+// simulated run, saying which of the scenario's faults it leaves out.
+func printLivePlan(w io.Writer, p *scenarios.Plan, opts live.Options) {
+	s := p.Scenario
+	row := func(name, value string) { fmt.Fprintf(w, "%-12s %s\n", name+":", value) }
+	row("seed", fmt.Sprint(p.Seed))
+	row("scenario", s.Name)
+	row("mode", s.Mode)
+	row("topology", describeTopology(s))
+	row("workload", describeWorkload(s))
+	if s.Sink != nil {
+		row("sink", s.Sink.Kind)
+	}
+	row("checkpoint", describeCheckpoint(s))
+	crashes := "no crashes"
+	if opts.CrashEvery > 0 {
+		crashes = fmt.Sprintf("a task crash every %s until %s, then the liveness phase", opts.CrashEvery, opts.For/2)
+	}
+	row("live", fmt.Sprintf("for=%s on the wall clock, %s", opts.For, crashes))
+	row("checks", joinProperties(p.Properties))
+	switch {
+	case s.Swarm != nil:
+		row("faults", "the scenario's swarm is the simulator's: not drawn live")
+	case len(s.Faults) > 0:
+		row("faults", fmt.Sprintf("the scenario's %d scheduled are the simulator's: not injected live", len(s.Faults)))
+	}
+}
+
+// judgeLive turns a live run's trace and outcome into a result, as the simulation's judge
+// does: a panic fails the run; a bounded job cut before it finished and before its liveness
+// bound is judged for safety only and is at best limit; otherwise every property is judged.
+func judgeLive(p *scenarios.Plan, ref checker.Reference, rec *trace.Recorder, out live.Outcome) *scenarios.Result {
+	s := p.Scenario
+	events := rec.Events()
+	res := &scenarios.Result{
+		Scenario:     s.Name,
+		Seed:         p.Seed,
+		Verdict:      scenarios.VerdictPass,
+		TraceHash:    rec.Hash(),
+		Events:       rec.Len(),
+		VirtualNanos: out.EndNanos,
+	}
+	for _, e := range events {
+		switch e.Kind {
+		case trace.KindCheckpointComplete:
+			res.CheckpointsCompleted++
+		case trace.KindCheckpointAbort:
+			res.CheckpointsAborted++
+		}
+	}
+	for _, c := range out.Crashes {
+		res.Faults = append(res.Faults, faults.Entry{Trigger: faults.At(c.Nanos), Fault: faults.Fault{Kind: faults.CrashTask, Task: c.Task}})
+	}
+	res.FaultsInjected = len(out.Crashes)
+	if out.Panic != nil {
+		livePanic(res, out.Panic, events)
+		return res
+	}
+	props := p.Properties
+	bound := s.Limits.LivenessBound.Nanos() * 5 / 4 // the simulator's liveness phase
+	cut := len(ref.Liveness.FinishTasks) > 0 && !out.Finished && out.EndNanos-out.LivenessStartNanos < bound
+	if cut {
+		var judged []checker.Property
+		for _, prop := range props {
+			if !slices.Contains(needFinishedJob, prop) {
+				judged = append(judged, prop)
+			}
+		}
+		props = judged
+	}
+	judgeReport(res, checker.Check(events, ref, checker.Options{Properties: props, MaxViolations: liveMaxViolations}))
+	if cut && res.Verdict != scenarios.VerdictFail {
+		res.Verdict, res.Undecided = scenarios.VerdictLimit, nil
+		res.LimitReason = fmt.Sprintf("the job had not finished when -for ran out, %s after progress became owed; "+
+			"%s are judged only on a finished job or after %s (a longer -for)",
+			formatNanos(float64(out.EndNanos-out.LivenessStartNanos)), joinProperties(needFinishedJob), formatNanos(float64(bound)))
+	}
+	return res
+}
+
+// needFinishedJob are the properties a bounded job's trace can be judged by only when the
+// job has finished or its liveness bound has passed: each flags what has not happened yet
+// (a record not yet committed is "lost", a task not yet finished is stuck), which on a
+// trace cut short is no evidence of anything.
+var needFinishedJob = []checker.Property{checker.PropExactlyOnce, checker.PropAtLeastOnce, checker.PropLiveness}
+
+// liveMaxViolations bounds the violations kept per property, as a simulated run does.
+const liveMaxViolations = 10
+
+// judgeReport records the checkers' verdict in res as a simulated run records it: a failed
+// property fails the run; an undecided one makes it unknown unless another failed; a
+// property without occasion is listed as unexercised, never passed.
+func judgeReport(res *scenarios.Result, report checker.Report) {
+	var undecided []string
+	for _, r := range report.Results {
+		switch r.Verdict {
+		case checker.VerdictFail:
+			res.Verdict = scenarios.VerdictFail
+			res.Violations = append(res.Violations, r.Violations...)
+			if r.Omitted > 0 {
+				if res.Omitted == nil {
+					res.Omitted = map[checker.Property]int{}
+				}
+				res.Omitted[r.Property] = r.Omitted
+			}
+			if r.Diff != "" {
+				if res.Diffs == nil {
+					res.Diffs = map[checker.Property]string{}
+				}
+				res.Diffs[r.Property] = r.Diff
+			}
+		case checker.VerdictUnknown:
+			undecided = append(undecided, fmt.Sprintf("%s (%s)", r.Property, r.Note))
+		case checker.VerdictUnexercised:
+			res.Unexercised = append(res.Unexercised, fmt.Sprintf("%s (%s)", r.Property, r.Note))
+		}
+	}
+	if res.Verdict == scenarios.VerdictPass && report.Verdict() == checker.VerdictUnknown && len(undecided) == 0 {
+		undecided = append(undecided, "no property had anything to judge")
+	}
+	if res.Verdict == scenarios.VerdictPass && len(undecided) > 0 {
+		res.Verdict, res.Undecided = scenarios.VerdictUnknown, undecided
+	}
+}
+
+// livePanic fails res with the panic that ended the run, pinned to the last event traced
+// before it.
+func livePanic(res *scenarios.Result, p *live.Panic, events []trace.Event) {
+	v := checker.Violation{Property: scenarios.PropertyPanic, T: p.Nanos}
+	if p.Invariant {
+		v.Property = scenarios.PropertyInvariant
+	}
+	where := " (before any event)"
+	if len(events) > 0 {
+		last := events[len(events)-1]
+		v.Seq, v.T, v.Task, v.CP = last.Seq, last.T, last.Task, last.CP
+		where = " (after " + last.Kind + ")"
+	}
+	v.Message = fmt.Sprintf("panic in %s%s: %v", processName(p.Process), where, p.Value)
+	res.Verdict = scenarios.VerdictFail
+	res.Violations = []checker.Violation{v}
+	res.Panic = fmt.Sprint(p.Value) + "\n" + string(p.Stack)
+}
+
+func processName(name string) string {
+	if name == "" {
+		return "a call from outside the processes"
+	}
+	return name
+}

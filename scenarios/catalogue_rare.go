@@ -1,0 +1,136 @@
+package scenarios
+
+import (
+	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// rareScenarios are regimes too (regimeScenarios lists them last): each is built to put the
+// engine, by its own behaviour under faults and settings, on a protocol path that the default
+// sweep otherwise never took (issue 15), and names the path in its description. What each
+// reaches is measured, not assumed: `simrun cover -func -- sweep -scenario NAME -seeds 1-20`.
+func rareScenarios() []*Scenario {
+	return []*Scenario{
+		{
+			Name: "uneven-end-aligning",
+			Description: "Three sources into two sums, at-least-once, src-2 alone on its host and paused " +
+				"as the input runs out, so that src-0 and src-1 are carried finished while src-2 still " +
+				"runs; their channels into the other host's sum are delayed: a sum aligning a checkpoint " +
+				"that only src-2 was asked for sees src-0's end of partition arrive mid-alignment (the " +
+				"closed input stops counting and completes it), and a sum whose final checkpoint " +
+				"completes while it aligns a newer one exits with that alignment pending.",
+			Mode: ModeAtLeastOnce,
+			Topology: Topology{Kind: TopologyExplicit,
+				Nodes: []Node{
+					{Name: "src", Kind: NodeSource, Parallelism: 3},
+					{Name: "sum", Kind: NodeSum, Parallelism: 2},
+					{Name: "out", Kind: NodeSink, Parallelism: 2},
+				},
+				Links: []Link{
+					{From: "src", To: "sum", Partition: PartitionHash},
+					{From: "sum", To: "out", Partition: PartitionForward},
+				},
+			},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 8, RecordInterval: Millis(2)},
+			Sink:       &Sink{Kind: SinkAtLeastOnce},
+			Checkpoint: Checkpoint{Interval: Millis(20), Timeout: Seconds(2), MaxConcurrent: 3},
+			Faults: []faults.Entry{
+				// The input runs out at about 400ms: the pause spans it, and checkpoints
+				// triggered during it find src-0 and src-1 finished and src-2 not.
+				at(Millis(390), faults.Fault{Kind: faults.PauseHost, Host: "tm-2", WindowNanos: Millis(200).Nanos()}),
+				at(0, faults.Fault{Kind: faults.NetDelay, From: "src-0", To: "sum-1", DelayNanos: Millis(30).Nanos(), WindowNanos: Millis(2500).Nanos()}),
+				at(0, faults.Fault{Kind: faults.NetDelay, From: "src-1", To: "sum-0", DelayNanos: Millis(80).Nanos(), WindowNanos: Millis(2500).Nanos()}),
+			},
+			Limits: Limits{FaultPhase: Seconds(3), HealPhase: Millis(500), LivenessBound: Seconds(5)},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "end-trigger-ends-alignment",
+			Description: "A bounded keyed shuffle with three aligned checkpoints in flight and one channel " +
+				"into sum-1 delayed: once the sources are carried finished, the coordinator triggers the " +
+				"sums directly, and a trigger that reaches a sum still aligning an older checkpoint on " +
+				"the delayed channel ends that alignment (no barrier of it can follow).",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 8, RecordInterval: Millis(2)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(20), Timeout: Seconds(2), MaxConcurrent: 3},
+			Faults: []faults.Entry{
+				at(0, faults.Fault{Kind: faults.NetDelay, From: "source-0", To: "sum-1", DelayNanos: Millis(30).Nanos(), WindowNanos: Millis(2500).Nanos()}),
+			},
+			Limits: Limits{FaultPhase: Seconds(3), HealPhase: Millis(500), LivenessBound: Seconds(5)},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "too-many-pending",
+			Description: "Sixteen at-least-once checkpoints in flight (the protocol's MaxPendingCheckpoints), " +
+				"one every 5ms with a 100ms timeout, while a channel into sum-1 is clogged and the " +
+				"notifications to sum-1, then to source-0, are lost, and snapshot uploads slow down: " +
+				"tasks that never heard of the aborts pile up alignments and snapshots until they must " +
+				"refuse barriers, triggers and finished alignments; and a burst of seventeen savepoints " +
+				"asked for at once meets the coordinator's own bound.",
+			Mode:     ModeAtLeastOnce,
+			Topology: Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload: Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8, RecordInterval: Millis(5)},
+			Sink:     &Sink{Kind: SinkAtLeastOnce},
+			// Every expiry counts as a failure; the job must go on through them.
+			Checkpoint: Checkpoint{Interval: Millis(5), Timeout: Millis(100), MaxConcurrent: 16, TolerableFailures: Tolerating(1000)},
+			Faults: append([]faults.Entry{
+				at(Millis(200), faults.Fault{Kind: faults.NetClog, From: "source-0", To: "sum-1", WindowNanos: Millis(300).Nanos()}),
+				at(Millis(200), faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "sum-1", Message: faults.MessageNotify, Probability: 1, WindowNanos: Millis(400).Nanos()}),
+				at(Millis(600), faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "source-0", Message: faults.MessageNotify, Probability: 1, WindowNanos: Millis(300).Nanos()}),
+				at(Millis(600), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(150).Nanos(), WindowNanos: Millis(200).Nanos()}),
+			}, savepointBurst(Millis(700), 17)...),
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "failover-while-persisting",
+			Description: "Metadata writes slowed to some 60ms, and two tasks crashing as the second " +
+				"checkpoint's metadata write begins, a third as the fourth's does: the failover the first " +
+				"crash asks for must wait for the write in flight (it may be durable already), the second " +
+				"crash asks again meanwhile, and the plan follows the write's answer.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8, RecordInterval: Millis(5)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(50)},
+			Faults: []faults.Entry{
+				at(Millis(50), faults.Fault{Kind: faults.StorageSlow, Store: StoreMetadata, DelayNanos: Millis(60).Nanos(), WindowNanos: Millis(1500).Nanos()}),
+				onNth(2, trace.KindCheckpointPersist, "", faults.Fault{Kind: faults.CrashTask, Task: "sum-1"}),
+				onNth(2, trace.KindCheckpointPersist, "", faults.Fault{Kind: faults.CrashTask, Task: "source-0"}),
+				onNth(4, trace.KindCheckpointPersist, "", faults.Fault{Kind: faults.CrashTask, Task: "sink-0"}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "channel-state-overflow",
+			Description: "Unaligned checkpoints with max_buffered_records 1 while the channel source-0 -> " +
+				"sum-1 is delayed 150ms: sum-1 records the buffers that its barrier overtook, more than " +
+				"one per checkpoint, and gives the checkpoint up (channel-state overflow) rather than " +
+				"record without limit; checkpoints complete again once the delay ends.",
+			Mode:       ModeUnaligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 300, Keys: 8, RecordInterval: Millis(1)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(30), TolerableFailures: Tolerating(1000), MaxBufferedRecords: 1},
+			Faults: []faults.Entry{
+				at(Millis(50), faults.Fault{Kind: faults.NetDelay, From: "source-0", To: "sum-1", DelayNanos: Millis(150).Nanos(), WindowNanos: Millis(400).Nanos()}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+	}
+}
+
+// savepointBurst asks for n savepoints in the same instant d.
+func savepointBurst(d Duration, n int) []faults.Entry {
+	burst := make([]faults.Entry, n)
+	for i := range burst {
+		burst[i] = at(d, faults.Fault{Kind: faults.TriggerSavepoint})
+	}
+	return burst
+}
