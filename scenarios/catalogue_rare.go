@@ -123,6 +123,135 @@ func rareScenarios() []*Scenario {
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
 		},
+		{
+			Name: "failover-ended-by-final",
+			Description: "No periodic checkpoint (a 5s interval and pause), the final checkpoint's metadata " +
+				"write slowed to some 40ms, and a manual checkpoint asked for while it is written, whose " +
+				"uploads all fail: with no failure tolerated the coordinator asks for a failover, which " +
+				"waits for the write in flight; the write completes the final checkpoint, and a job that " +
+				"has finished is not restarted.",
+			Mode:     ModeAligned,
+			Topology: Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload: Workload{Kind: WorkloadKeyedSum, Records: 100, Keys: 8, RecordInterval: Millis(2)},
+			Sink:     &Sink{Kind: SinkTwoPhaseCommit},
+			// Two slots: the manual checkpoint starts beside the final one being written.
+			Checkpoint: Checkpoint{Interval: Seconds(5), MinPause: Seconds(5), Timeout: Seconds(1), MaxConcurrent: 2, TolerableFailures: Tolerating(0)},
+			Faults: []faults.Entry{
+				// The final checkpoint's metadata write begins at about 254ms and ends
+				// at about 298ms; the manual one's counter write, after 256ms, is fast.
+				at(0, faults.Fault{Kind: faults.StorageSlow, Store: StoreMetadata, DelayNanos: Millis(40).Nanos(), WindowNanos: Millis(256).Nanos()}),
+				at(Millis(257), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 1, WindowNanos: Millis(40).Nanos()}),
+				at(Millis(257), faults.Fault{Kind: faults.TriggerCheckpoint}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "savepoint-outlived",
+			Description: "A savepoint and a manual checkpoint in flight together, no periodic ones, the " +
+				"savepoint's uploads slowed beyond its 40ms timeout while the checkpoint's are not: the " +
+				"newer checkpoint completes first (it does not subsume a savepoint), and the savepoint's " +
+				"expiry is then announced without being kept for re-sending.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8, RecordInterval: Millis(2)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Seconds(5), MinPause: Seconds(5), Timeout: Millis(40), MaxConcurrent: 2},
+			Faults: []faults.Entry{
+				// The savepoint is triggered at about 65ms, the checkpoint at about 73ms.
+				at(Millis(60), faults.Fault{Kind: faults.TriggerSavepoint}),
+				at(Millis(64), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(100).Nanos(), WindowNanos: Millis(6).Nanos()}),
+				at(Millis(68), faults.Fault{Kind: faults.TriggerCheckpoint}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "unaligned-too-many-uploads",
+			Description: "Unaligned checkpoints every 5ms with a 25ms timeout while state uploads take " +
+				"400ms and every notification to sum-1's host is lost: sum-1, alone with out-1 on its " +
+				"host, never hears of the expiries and keeps every upload in flight until it holds " +
+				"MaxPendingCheckpoints of them and must refuse its next unaligned snapshot.",
+			Mode: ModeUnaligned,
+			Topology: Topology{Kind: TopologyExplicit,
+				Nodes: []Node{
+					{Name: "src", Kind: NodeSource, Parallelism: 1},
+					{Name: "sum", Kind: NodeSum, Parallelism: 2},
+					{Name: "out", Kind: NodeSink, Parallelism: 2},
+				},
+				Links: []Link{
+					{From: "src", To: "sum", Partition: PartitionHash},
+					{From: "sum", To: "out", Partition: PartitionForward},
+				},
+			},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8, RecordInterval: Millis(5)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(5), Timeout: Millis(25), TolerableFailures: Tolerating(1000)},
+			Faults: []faults.Entry{
+				at(Millis(100), faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "sum-1", Message: faults.MessageNotify, Probability: 1, WindowNanos: Millis(800).Nanos()}),
+				at(Millis(100), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(400).Nanos(), WindowNanos: Millis(700).Nanos()}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "sink-pending-full",
+			Description: "Unaligned checkpoints into one two-phase-commit sink with two inputs, fast links " +
+				"and inline state, while every notification to the sink's host is lost for 800ms: the " +
+				"sink pre-commits a transaction per checkpoint and commits none, until its 64th pending " +
+				"transaction makes the next pre-commit fail while that checkpoint's channel state is " +
+				"still being recorded.",
+			Mode: ModeUnaligned,
+			Topology: Topology{Kind: TopologyExplicit,
+				Nodes: []Node{
+					{Name: "src", Kind: NodeSource, Parallelism: 2},
+					{Name: "sum", Kind: NodeSum, Parallelism: 2},
+					{Name: "out", Kind: NodeSink, Parallelism: 1},
+				},
+				Links: []Link{
+					{From: "src", To: "sum", Partition: PartitionHash},
+					{From: "sum", To: "out", Partition: PartitionHash},
+				},
+			},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 86, Keys: 8, RecordInterval: Millis(20)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(2), Timeout: Millis(100), TolerableFailures: Tolerating(1000), InlineStateBytes: 20 << 10},
+			// 100us links: some 11ms a checkpoint, so the 64 fit in the input's 860ms.
+			Network: &Network{Latency: &Latency{Kind: LatencyFixed, Value: Millis(1) / 10}},
+			Faults: []faults.Entry{
+				at(Millis(20), faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "out-0", Message: faults.MessageNotify, Probability: 1, WindowNanos: Millis(800).Nanos()}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "timeout-mixed-barriers",
+			Description: "Aligned checkpoints with a 20ms alignment timeout, three sources into two sums " +
+				"into one sink, and src-2's channel to sum-0 delayed 50ms: sum-0 times out and sends an " +
+				"unaligned barrier, which reaches the sink while it still aligns the same checkpoint on " +
+				"sum-1's aligned barrier, well before its own timeout: the sink switches to unaligned.",
+			Mode: ModeAlignedWithTimeout,
+			Topology: Topology{Kind: TopologyExplicit,
+				Nodes: []Node{
+					{Name: "src", Kind: NodeSource, Parallelism: 3},
+					{Name: "sum", Kind: NodeSum, Parallelism: 2},
+					{Name: "out", Kind: NodeSink, Parallelism: 1},
+				},
+				Links: []Link{
+					{From: "src", To: "sum", Partition: PartitionHash},
+					{From: "sum", To: "out", Partition: PartitionHash},
+				},
+			},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 300, Keys: 8, RecordInterval: Millis(2)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(50), AlignmentTimeout: Millis(20)},
+			Faults: []faults.Entry{
+				// tm-2 -> tm-0 carries src-2 -> sum-0 alone; sum-1 -> out-0 is not slowed.
+				at(0, faults.Fault{Kind: faults.NetDelay, From: "src-2", To: "sum-0", DelayNanos: Millis(50).Nanos(), WindowNanos: Millis(2500).Nanos()}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
 	}
 }
 
