@@ -33,12 +33,17 @@ func (c *coordinatorState) taskFinished(now Time, m Message) error {
 // checkpoints carry over (so the latest retained checkpoint always holds
 // every fully finished task's final snapshot).
 //
-// A pending checkpoint still waiting for such a task stops waiting: the
-// final snapshot is the task's state at any later cut too (it produces no
-// record after it finished), and the task exits as soon as it is notified
-// of cc, dropping whatever it was doing for newer checkpoints. Without this
-// those checkpoints could only expire, and their expiry would fail over a
-// job whose every task may have finished.
+// A pending checkpoint newer than cc still waiting for such a task stops
+// waiting: the final snapshot is the task's state at any later cut too (it
+// produces no record after it finished), and the task exits as soon as it
+// is notified of cc, dropping whatever it was doing for newer checkpoints.
+// Without this those checkpoints could only expire, and their expiry would
+// fail over a job whose every task may have finished. A pending checkpoint
+// older than cc (a savepoint: cc subsumed the older checkpoints) cannot take
+// the final snapshot, which is the task's state after its cut, not at it:
+// the task's records between the two cuts would be counted on both sides.
+// Its own snapshot from the task will not come either, since the task exits,
+// so it is aborted (ReasonTaskFinished, which is no failure).
 func (c *coordinatorState) markFullyFinished(now Time, cc *CompletedCheckpoint) {
 	for i := range cc.Tasks {
 		snap := cc.Tasks[i].Snapshot
@@ -58,10 +63,24 @@ func (c *coordinatorState) markFullyFinished(now Time, cc *CompletedCheckpoint) 
 		// Filling the last missing snapshot starts a metadata write but
 		// never removes a pending checkpoint, so ranging is safe.
 		for _, p := range c.pending {
-			if p.phase == phaseCollecting && p.expected[i] && !p.acked[i] {
+			if p.id > cc.ID && p.phase == phaseCollecting && p.expected[i] && !p.acked[i] {
 				c.fill(now, p, i, snap, true)
 			}
 		}
+	}
+	stranded := func(p *pendingCheckpoint) bool {
+		if p.id >= cc.ID || p.phase != phaseCollecting {
+			return false
+		}
+		for i, done := range c.fullyFinishedTasks {
+			if done && p.expected[i] && !p.acked[i] {
+				return true
+			}
+		}
+		return false
+	}
+	for p := c.nextPending(0, stranded); p != nil; p = c.nextPending(p.id, stranded) {
+		c.abort(now, p, ReasonTaskFinished, "")
 	}
 	if c.fullyFinishedCount == len(c.topo.Tasks) && !c.jobFinished {
 		c.jobFinished = true

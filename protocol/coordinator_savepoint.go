@@ -50,13 +50,19 @@ func (c *coordinatorState) savepointWaiting() bool {
 // MaxConcurrent allows. Its timeout runs from the start: the wait for a slot
 // is bounded by the timeouts of the checkpoints ahead of it.
 func (c *coordinatorState) startQueuedSavepoints(now Time) {
-	for _, p := range c.pending {
+	queued := func(p *pendingCheckpoint) bool { return p.phase == phaseQueued }
+	for p := c.nextPending(0, queued); p != nil; p = c.nextPending(p.id, queued) {
+		if c.jobFinished {
+			// Queued behind the completion that showed every task done: as
+			// with a checkpoint still reserving then (counterPersisted),
+			// nothing is left to record, so it is never triggered.
+			c.abort(now, p, ReasonJobFinished, "")
+			continue
+		}
 		if c.slotsInUse() >= c.cfg.MaxConcurrent {
 			return
 		}
-		if p.phase == phaseQueued {
-			p.deadline = now.Add(c.cfg.Timeout)
-			c.trigger(now, p)
-		}
+		p.deadline = now.Add(c.cfg.Timeout)
+		c.trigger(now, p)
 	}
 }

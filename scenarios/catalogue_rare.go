@@ -252,6 +252,44 @@ func rareScenarios() []*Scenario {
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
 		},
+		{
+			Name: "savepoint-before-final",
+			Description: "A savepoint whose upload at the map is slowed past the final checkpoint: the " +
+				"final checkpoint completes first and makes the map fully finished, and the older " +
+				"savepoint must not take the map's final snapshot (its state after the savepoint's cut) " +
+				"but be aborted, since the map exits without sending its own.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyPipeline, Parallelism: 1, Stages: 1},
+			Workload:   Workload{Kind: WorkloadPassThrough, Records: 100, RecordInterval: Millis(2)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Seconds(5), MinPause: Seconds(5), Timeout: Seconds(1), MaxConcurrent: 2},
+			// The savepoint's barrier reaches the map after 76 of the 100 records.
+			Network: &Network{Links: []LinkLatency{{From: "source-0", To: "map1-0", Latency: Latency{Kind: LatencyFixed, Value: Millis(20)}}}},
+			Faults: []faults.Entry{
+				at(Millis(150), faults.Fault{Kind: faults.TriggerSavepoint}),
+				at(Millis(165), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(300).Nanos(), WindowNanos: Millis(45).Nanos()}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "savepoint-queued-at-end",
+			Description: "Savepoints asked for while the final checkpoint holds the only slot and its " +
+				"metadata write is slowed: once it completes the job has finished, and a savepoint still " +
+				"queued must be aborted, never triggered.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 100, Keys: 8, RecordInterval: Millis(2)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Seconds(5), MinPause: Seconds(5), Timeout: Seconds(1), MaxConcurrent: 1},
+			Faults: []faults.Entry{
+				at(0, faults.Fault{Kind: faults.StorageSlow, Store: StoreMetadata, DelayNanos: Millis(40).Nanos(), WindowNanos: Seconds(2).Nanos()}),
+				at(Millis(214), faults.Fault{Kind: faults.TriggerSavepoint}),
+				at(Millis(228), faults.Fault{Kind: faults.TriggerSavepoint}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
 	}
 }
 
