@@ -235,56 +235,54 @@ func (q *queue) up(i int) bool {
 	return i != start
 }
 
-// down moves entry i away from the root to where it belongs. It works bottom-up: first the
-// earliest child of each level moves up into the gap, all the way to the bottom, without
-// comparing against entry i; then entry i rises from there to its place. Most entries sifted
-// down are new events, which in a busy queue belong near the bottom (three quarters of a
-// 4-ary heap are leaves), so the rise is short and each level saves the comparison with
-// entry i: in the hold model (BenchmarkTimerEventHold1k) a tenth of the queue's instructions.
+// down moves entry i away from the root to where it belongs. Which of four siblings is the
+// earliest is a coin toss the branch predictor loses half the time, so a full family is
+// decided without branches: a tournament of two pairs and a final, each settled by a borrow.
 //
-// Which of four siblings is the earliest is a coin toss the branch predictor loses half the
-// time, so a full family is decided without branches: a tournament of two pairs and a final,
-// each settled by a borrow.
+// It works top-down, comparing entry i with the earliest child at every level. Sifting
+// bottom-up (the earliest child moved up all the way to a leaf, then entry i rising) saves
+// that comparison, about 10 instructions an event when new events belong near the bottom
+// (BenchmarkTimerEventHold1k), but costs 2.6 times the instructions when they belong near
+// the top (BenchmarkTimerEventBacklog1k: a near timer over a far backlog, as in a run whose
+// harness has armed its fault and phase timers ahead).
 func (q *queue) down(i int) {
 	entries, handles := q.entries, q.handles
 	n := len(entries)
 	e := entries[i]
-	start := i
+	gap := &entries[i] // entries[i], as a pointer, so that moving a child up needs no bounds check
 	for {
 		first := arity*i + 1
-		if first+arity > n {
+		if first >= n {
+			break
+		}
+		if first+arity > n { // a family of fewer than four
+			child := first
+			for c := first + 1; c < n; c++ {
+				if entries[c].before(entries[child]) {
+					child = c
+				}
+			}
+			if entries[child].before(e) {
+				*gap = entries[child]
+				handles[gap.handle].position = int32(i)
+				gap, i = &entries[child], child
+			}
 			break
 		}
 		family := entries[first : first+arity : first+arity]
 		left := int(earlier(family[1], family[0]))      // 0 or 1
 		right := 2 + int(earlier(family[3], family[2])) // 2 or 3
 		pickRight := -int(earlier(family[right&3], family[left&3]))
-		child := first + (left ^ ((left ^ right) & pickRight))
-		entries[i] = entries[child]
-		handles[entries[i].handle].position = int32(i)
-		i = child
-	}
-	if first := arity*i + 1; first < n { // a family of fewer than four
-		child := first
-		for c := first + 1; c < n; c++ {
-			if entries[c].before(entries[child]) {
-				child = c
-			}
-		}
-		entries[i] = entries[child]
-		handles[entries[i].handle].position = int32(i)
-		i = child
-	}
-	for i > start {
-		parent := (i - 1) / arity
-		if !e.before(entries[parent]) {
+		c := (left ^ ((left ^ right) & pickRight)) & 3
+		child := &family[c]
+		if !child.before(e) {
 			break
 		}
-		entries[i] = entries[parent]
-		handles[entries[i].handle].position = int32(i)
-		i = parent
+		*gap = *child
+		handles[child.handle].position = int32(i)
+		gap, i = child, first+c
 	}
-	entries[i] = e
+	*gap = e
 	handles[e.handle].position = int32(i)
 }
 
