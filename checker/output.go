@@ -18,7 +18,7 @@ import (
 // lie in trace order, so the commits that follow touch them in order, and a trace that names
 // every expected record (every passing one) never iterates the expectations at all.
 type committedOutput struct {
-	ids      map[string]int // record id -> index into records
+	ids      recordIndex // record id -> index into records
 	expected map[string]Expected
 	unseen   int // expected records not interned yet
 	records  []recordLog
@@ -113,7 +113,7 @@ func (r *replay) output() *committedOutput {
 // sink visibility needs) and records, overflow and wrongValue stay empty except for upserts.
 func replayOutput(events []trace.Event, expected map[string]Expected, perRecord bool) *committedOutput {
 	out := &committedOutput{
-		ids:      make(map[string]int, len(expected)),
+		ids:      newRecordIndex(len(expected)),
 		expected: expected,
 		unseen:   len(expected),
 		records:  make([]recordLog, 0, len(expected)),
@@ -221,17 +221,18 @@ func (out *committedOutput) write(txn *txnLog, index int, rid, value string) {
 
 // intern returns the index of record id, adding it on first sight.
 func (out *committedOutput) intern(id string) int {
-	if k, ok := out.ids[id]; ok {
+	k, free := out.ids.find(out.records, id)
+	if k >= 0 {
 		return k
 	}
-	k := len(out.records)
-	out.ids[id] = k
+	k = len(out.records)
 	r := recordLog{id: id, lastWrite: -1, lastUpsert: -1}
 	if want, ok := out.expected[id]; ok {
 		r.want, r.expected = want, true
 		out.unseen--
 	}
 	out.records = append(out.records, r)
+	out.ids.add(out.records, free, k)
 	return k
 }
 
