@@ -221,7 +221,7 @@ func (out *committedOutput) write(txn *txnLog, index int, rid, value string) {
 
 // intern returns the index of record id, adding it on first sight.
 func (out *committedOutput) intern(id string) int {
-	k, free := out.ids.find(out.records, id)
+	k, free, tag := out.ids.find(out.records, id)
 	if k >= 0 {
 		return k
 	}
@@ -232,7 +232,7 @@ func (out *committedOutput) intern(id string) int {
 		out.unseen--
 	}
 	out.records = append(out.records, r)
-	out.ids.add(out.records, free, k)
+	out.ids.add(out.records, free, tag, k)
 	return k
 }
 

@@ -14,7 +14,7 @@ func TestRecordIndexMatchesMap(t *testing.T) {
 		var records []recordLog
 		model := map[string]int{}
 		for _, id := range rapid.SliceOf(rapid.StringMatching(`[a-c]{0,6}`)).Draw(t, "ids") {
-			k, free := ids.find(records, id)
+			k, free, tag := ids.find(records, id)
 			want, seen := model[id]
 			if !seen {
 				want = -1
@@ -25,11 +25,11 @@ func TestRecordIndexMatchesMap(t *testing.T) {
 			if k < 0 {
 				model[id] = len(records)
 				records = append(records, recordLog{id: id})
-				ids.add(records, free, len(records)-1)
+				ids.add(records, free, tag, len(records)-1)
 			}
 		}
 		for id, want := range model {
-			if k, _ := ids.find(records, id); k != want {
+			if k, _, _ := ids.find(records, id); k != want {
 				t.Fatalf("after the draws, find(%q) = %d, want %d", id, k, want)
 			}
 		}
