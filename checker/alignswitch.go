@@ -3,6 +3,7 @@ package checker
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -47,26 +48,44 @@ func AlignmentTimeout(events []trace.Event, ref Reference) Result {
 	seen := map[key]bool{}             // alignments started, so a later barrier starts none
 	var violations []Violation
 	judged, excused := 0, 0
+	// firstDeadline is the earliest deadline of the alignments being judged, recomputed only
+	// after they changed (stale), so that an event before it costs no pass over them.
+	firstDeadline, stale := int64(0), false
 	endTask := func(task string) {
 		for k := range aligning {
 			if k.task == task {
 				delete(aligning, k)
+				stale = true
 			}
 		}
 	}
 	for i := range events {
 		e := &events[i]
-		for _, k := range slices.SortedFunc(maps.Keys(aligning), func(x, y key) int { return int(aligning[x].Seq) - int(aligning[y].Seq) }) {
-			first := aligning[k]
-			if e.T > first.T+timeout+slack {
-				violations = append(violations, Violation{
-					Property: PropAlignmentTimeout,
-					Message: oneLine(fmt.Sprintf("%s has not forwarded checkpoint %d's barrier %dns after the first one came at seq %d (alignment timeout %dns): it never switched to unaligned",
-						k.task, k.cp, e.T-first.T, first.Seq, timeout)),
-					Seq: e.Seq, T: e.T, Task: k.task, CP: k.cp,
-				})
-				delete(aligning, k)
+		if len(aligning) == 0 {
+			stale = false
+			firstDeadline = math.MaxInt64
+		} else if stale {
+			stale = false
+			firstDeadline = math.MaxInt64
+			for _, first := range aligning {
+				firstDeadline = min(firstDeadline, first.T+timeout+slack)
 			}
+		}
+		if e.T > firstDeadline {
+			// Some alignment has outlived its deadline: judge them in the order they began.
+			for _, k := range slices.SortedFunc(maps.Keys(aligning), func(x, y key) int { return int(aligning[x].Seq) - int(aligning[y].Seq) }) {
+				first := aligning[k]
+				if e.T > first.T+timeout+slack {
+					violations = append(violations, Violation{
+						Property: PropAlignmentTimeout,
+						Message: oneLine(fmt.Sprintf("%s has not forwarded checkpoint %d's barrier %dns after the first one came at seq %d (alignment timeout %dns): it never switched to unaligned",
+							k.task, k.cp, e.T-first.T, first.Seq, timeout)),
+						Seq: e.Seq, T: e.T, Task: k.task, CP: k.cp,
+					})
+					delete(aligning, k)
+				}
+			}
+			stale = true
 		}
 		switch e.Kind {
 		case trace.KindCheckpointTrigger:
@@ -78,6 +97,7 @@ func AlignmentTimeout(events []trace.Event, ref Reference) Result {
 			for k := range aligning {
 				if k.task == e.Task && k.cp < e.CP {
 					delete(aligning, k)
+					stale = true
 				}
 			}
 			k := key{e.Task, e.CP}
@@ -90,19 +110,23 @@ func AlignmentTimeout(events []trace.Event, ref Reference) Result {
 				continue
 			}
 			aligning[k] = e
+			stale = true
 			judged++
 		case trace.KindBarrierSend, trace.KindSnapshotTaken, trace.KindSnapshotDecline, trace.KindNotifyAbort:
 			delete(aligning, key{e.Task, e.CP})
+			stale = true
 		case trace.KindCheckpointAbort, trace.KindCheckpointComplete:
 			for k := range aligning {
 				if k.cp == e.CP {
 					delete(aligning, k)
+					stale = true
 				}
 			}
 		case trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish:
 			endTask(e.Task)
 		case trace.KindJobFailover, trace.KindCoordinatorCrash:
 			clear(aligning)
+			stale = true
 		}
 	}
 	res := newResult(PropAlignmentTimeout, violations)

@@ -2,6 +2,7 @@ package checker
 
 import (
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
@@ -20,16 +21,35 @@ var largeTrace = sync.OnceValues(func() ([]trace.Event, Reference) {
 	return generate(rand.New(rand.NewPCG(1, 2)), largeRun)
 })
 
-// linearProperties are the properties that run in one pass over the trace.
-var linearProperties = []Property{PropWellFormed, PropExactlyOnce, PropConsistentCut, PropRestoreFidelity,
-	PropListenerContract, PropLiveness, PropDeterminism}
+// onePassProperties returns the properties that judge a trace in one pass (checker/doc.go, "Cost"):
+// all but the two that search for a linearization with porcupine.
+func onePassProperties() []Property {
+	return slices.DeleteFunc(slices.Clone(AllProperties), func(p Property) bool {
+		return p == PropDurableVisible || p == PropSinkVisibility
+	})
+}
+
+// benchReference is the large trace's reference with a bound for every property that judges
+// one, loose enough that the synthetic run keeps them, so that each does its whole pass
+// rather than returning unknown for want of a bound.
+func benchReference(ref Reference) Reference {
+	const loose = int64(1) << 50
+	ref.Liveness.RecoveryMaxNanos = loose
+	ref.Liveness.AbortReachMaxNanos = loose
+	ref.Liveness.SwitchMaxNanos = loose
+	ref.Policy.AlignmentTimeoutNanos = loose
+	return ref
+}
 
 func benchmarkCheck(b *testing.B, props []Property) {
 	events, ref := largeTrace()
+	ref = benchReference(ref)
 	b.ResetTimer()
 	for b.Loop() {
-		report := Check(events, ref, Options{Properties: props})
-		if report.Verdict() != VerdictPass {
+		// Some properties alone are unknown or unexercised here (failure-cause: the synthetic
+		// run has no task failing by itself; well-formed alone judges nothing), so only a
+		// failure is one.
+		if report := Check(events, ref, Options{Properties: props}); report.Verdict() == VerdictFail {
 			b.Fatalf("the synthetic run should pass:\n%s", report)
 		}
 	}
@@ -38,7 +58,7 @@ func benchmarkCheck(b *testing.B, props []Property) {
 }
 
 // BenchmarkCheckLinear checks every one-pass property over the large trace.
-func BenchmarkCheckLinear(b *testing.B) { benchmarkCheck(b, linearProperties) }
+func BenchmarkCheckLinear(b *testing.B) { benchmarkCheck(b, onePassProperties()) }
 
 // BenchmarkCheckAll adds the porcupine properties.
 func BenchmarkCheckAll(b *testing.B) { benchmarkCheck(b, AllProperties[:len(AllProperties)]) }

@@ -104,11 +104,13 @@
 //
 // Every property except the two porcupine checks is one pass over the trace with maps keyed
 // per task, per checkpoint, per transaction or per record id, so its cost is linear in the
-// trace (BenchmarkCheckLinear reports events checked per second). The porcupine checks work on
-// small histories: one operation per checkpoint and recovery for the store, one per commit
-// and read for the sink, split at quiescent points. A sink segment with a single read, the
-// usual case, is decided exactly by a subset-sum over record counts instead, since porcupine
-// would try every subset of the commits that overlap the read.
+// trace (BenchmarkCheckLinear, over a synthetic run of a million events, and
+// BenchmarkCheckStandard, over the standard scenario's trace, report events checked per
+// second). The porcupine checks work on small histories: one operation per checkpoint and
+// recovery for the store, one per commit and read for the sink, split at quiescent points.
+// A sink segment with a single read, the usual case, is decided exactly by a subset-sum over
+// record counts instead, since porcupine would try every subset of the commits that overlap
+// the read.
 //
 // # What each property means, and why
 //

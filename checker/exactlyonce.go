@@ -132,7 +132,8 @@ func countsDiff(out *committedOutput, differing []int) string {
 	want := make(map[string]int, len(ids))
 	got := make(map[string]int, len(ids))
 	for _, id := range ids {
-		r := &out.records[out.ids[id]]
+		k, _, _ := out.ids.find(out.records, id)
+		r := &out.records[k]
 		want[id] = r.want.Count
 		got[id] = r.count
 	}

@@ -13,15 +13,20 @@ import (
 //
 // Record ids are interned to dense indices on first sight, so the per-record work of a commit
 // is slice arithmetic rather than map lookups: a trace of a million events replays in one
-// pass with one map lookup per write.
+// pass with one map lookup per write. An expected record is interned when the trace first
+// names it (its expectation looked up then), not all of them before the pass: records then
+// lie in trace order, so the commits that follow touch them in order, and a trace that names
+// every expected record (every passing one) never iterates the expectations at all.
 type committedOutput struct {
-	ids     map[string]int // record id -> index into records
-	records []recordLog
-	txns    map[string]*txnLog
-	writes  []txnWrite // every record written (sink.write, sink.writes), chained per transaction
+	ids      recordIndex // record id -> index into records
+	expected map[string]Expected
+	unseen   int // expected records not interned yet
+	records  []recordLog
+	txns     map[string]*txnLog
+	writes   []txnWrite // every record written (sink.write, sink.writes), chained per transaction
 	// overflow is, per record index, the index of the commit or upsert that first made it
 	// visible more often than expected; wrongValue the first commit that made a value other
-	// than the expected one visible. Both are rare, so they are maps.
+	// than the expected one visible. Both are rare, so they are maps, made on first use.
 	overflow   map[int]int
 	wrongValue map[int]wrongValue
 	judged     bool // there is an expectation to judge against
@@ -108,17 +113,15 @@ func (r *replay) output() *committedOutput {
 // sink visibility needs) and records, overflow and wrongValue stay empty except for upserts.
 func replayOutput(events []trace.Event, expected map[string]Expected, perRecord bool) *committedOutput {
 	out := &committedOutput{
-		ids:        make(map[string]int, len(expected)),
-		records:    make([]recordLog, 0, len(expected)),
-		txns:       make(map[string]*txnLog),
-		overflow:   make(map[int]int),
-		wrongValue: make(map[int]wrongValue),
-		judged:     expected != nil,
+		ids:      newRecordIndex(len(expected)),
+		expected: expected,
+		unseen:   len(expected),
+		records:  make([]recordLog, 0, len(expected)),
+		txns:     make(map[string]*txnLog),
+		judged:   expected != nil,
 	}
-	for id, want := range expected {
-		out.intern(id)
-		r := &out.records[out.ids[id]]
-		r.want, r.expected = want, true
+	if perRecord {
+		out.writes = make([]txnWrite, 0, countWrites(events))
 	}
 	// Writes of one transaction come in runs, so the last transaction looked up is cached.
 	var lastTxnID string
@@ -176,7 +179,30 @@ func replayOutput(events []trace.Event, expected map[string]Expected, perRecord 
 			out.storeWrites = append(out.storeWrites, storeWrite{index: i, records: added})
 		}
 	}
+	if out.unseen > 0 {
+		// Expected records the trace never names: lost, and judged as such.
+		for id := range expected {
+			out.intern(id)
+		}
+	}
 	return out
+}
+
+// countWrites returns how many records the sinks of events write, so that the replay sizes
+// its log of writes once instead of growing (and copying) it step by step.
+func countWrites(events []trace.Event) int {
+	n := 0
+	for i := range events {
+		switch e := &events[i]; e.Kind {
+		case trace.KindSinkWrite:
+			n++
+		case trace.KindSinkWrites:
+			if rids, _ := e.Attr(trace.AttrRIDs); rids != "" {
+				n += 1 + strings.Count(rids, trace.ListSeparator)
+			}
+		}
+	}
+	return n
 }
 
 // write chains a write of record rid with value, by event index, into txn.
@@ -195,12 +221,18 @@ func (out *committedOutput) write(txn *txnLog, index int, rid, value string) {
 
 // intern returns the index of record id, adding it on first sight.
 func (out *committedOutput) intern(id string) int {
-	if k, ok := out.ids[id]; ok {
+	k, free, tag := out.ids.find(out.records, id)
+	if k >= 0 {
 		return k
 	}
-	k := len(out.records)
-	out.ids[id] = k
-	out.records = append(out.records, recordLog{id: id, lastWrite: -1, lastUpsert: -1})
+	k = len(out.records)
+	r := recordLog{id: id, lastWrite: -1, lastUpsert: -1}
+	if want, ok := out.expected[id]; ok {
+		r.want, r.expected = want, true
+		out.unseen--
+	}
+	out.records = append(out.records, r)
+	out.ids.add(out.records, free, tag, k)
 	return k
 }
 
@@ -238,11 +270,17 @@ func (out *committedOutput) makeVisible(k int, value string, index int, checkVal
 	}
 	if r.count > r.want.Count {
 		if _, seen := out.overflow[k]; !seen {
+			if out.overflow == nil {
+				out.overflow = make(map[int]int)
+			}
 			out.overflow[k] = index
 		}
 	}
 	if checkValue && r.expected && value != r.want.Value {
 		if _, seen := out.wrongValue[k]; !seen {
+			if out.wrongValue == nil {
+				out.wrongValue = make(map[int]wrongValue)
+			}
 			out.wrongValue[k] = wrongValue{index: index, value: value}
 		}
 	}

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,7 @@ import (
 // attribute is evidence that no property would see. A trace without events is unknown.
 func WellFormed(events []trace.Event) Result {
 	var violations []Violation
+	var schemas schemaCache
 	for i := range events {
 		e := &events[i]
 		if i > 0 {
@@ -28,7 +30,7 @@ func WellFormed(events []trace.Event) Result {
 				violations = append(violations, violationAt(PropWellFormed, e, "time goes back from t=%d to t=%d", prev.T, e.T))
 			}
 		}
-		violations = append(violations, judgeSchema(e)...)
+		violations = append(violations, schemas.judge(e)...)
 		if e.Kind == trace.KindSinkWrites {
 			violations = append(violations, judgeWriteLists(e)...)
 		}
@@ -60,12 +62,59 @@ func WellFormed(events []trace.Event) Result {
 // fixedFields are the fields of trace.Event beyond seq, t and kind, in line order.
 var fixedFields = []string{"task", "from", "to", "cp", "reason", "txn", "rid", "fault"}
 
-// judgeSchema checks e against the fields and attributes schema v1 gives its kind.
-func judgeSchema(e *trace.Event) []Violation {
-	fields, ok := trace.FieldsOf(e.Kind)
-	if !ok {
-		return []Violation{violationAt(PropWellFormed, e, "kind %q is not defined by trace schema v%d", e.Kind, trace.Version)}
+// schemaCache remembers, for the kind of the last event judged, its schema and its fixed
+// fields as bit sets over fixedFields (runs of one kind are the rule in a trace: a sink's
+// batches, a round of barriers). An event whose fixed fields are what its kind requires and
+// allows is then judged on them with two mask operations, instead of a string switch for each
+// of the eight; any other event is judged field by field, for the messages.
+type schemaCache struct {
+	kind     string
+	fields   *trace.Fields
+	required uint8 // bit i: fixedFields[i] is required
+	allowed  uint8 // bit i: fixedFields[i] is allowed
+	exact    bool  // the kind requires only fixed fields, so the masks decide them all
+}
+
+// judge checks e against the fields and attributes schema v1 gives its kind.
+func (c *schemaCache) judge(e *trace.Event) []Violation {
+	if c.fields == nil || e.Kind != c.kind {
+		fields, ok := trace.FieldsOf(e.Kind)
+		if !ok {
+			return []Violation{violationAt(PropWellFormed, e, "kind %q is not defined by trace schema v%d", e.Kind, trace.Version)}
+		}
+		*c = schemaCache{kind: e.Kind, fields: fields, exact: true}
+		for i, field := range fixedFields {
+			if fields.AllowsField(field) {
+				c.allowed |= 1 << i
+			}
+		}
+		for _, field := range fields.Required {
+			if i := slices.Index(fixedFields, field); i >= 0 {
+				c.required |= 1 << i
+			} else {
+				c.exact = false
+			}
+		}
 	}
+	if present := presentFields(e); !c.exact || present&c.required != c.required || present&^c.allowed != 0 {
+		return judgeSchema(e, c.fields)
+	}
+	return judgeAttrs(e, c.fields, nil)
+}
+
+// presentFields returns e's fixed fields that are set, as a bit set over fixedFields.
+func presentFields(e *trace.Event) uint8 {
+	var present uint8
+	for i, set := range [...]bool{e.Task != "", e.From != "", e.To != "", e.CP != 0, e.Reason != "", e.Txn != "", e.RID != "", e.Fault != ""} {
+		if set {
+			present |= 1 << i
+		}
+	}
+	return present
+}
+
+// judgeSchema checks e against fields, the fields and attributes schema v1 gives its kind.
+func judgeSchema(e *trace.Event, fields *trace.Fields) []Violation {
 	var violations []Violation
 	for _, field := range fields.Required {
 		if !hasField(e, field) {
@@ -77,6 +126,11 @@ func judgeSchema(e *trace.Event) []Violation {
 			violations = append(violations, violationAt(PropWellFormed, e, "%s has field %s, which the schema does not give it", e.Kind, field))
 		}
 	}
+	return judgeAttrs(e, fields, violations)
+}
+
+// judgeAttrs appends to violations those of e's attributes against fields.
+func judgeAttrs(e *trace.Event, fields *trace.Fields, violations []Violation) []Violation {
 	for _, key := range fields.RequiredAttrs {
 		if _, ok := e.Attr(key); !ok {
 			violations = append(violations, violationAt(PropWellFormed, e, "%s without %s", e.Kind, key))

@@ -13,9 +13,9 @@ func (r *Rand) IntBetween(lo, hi int64) int64 {
 	}
 	span := uint64(hi - lo) // the number of values minus one; no overflow in two's complement
 	if span == math.MaxUint64 {
-		return int64(r.pcg.Uint64())
+		return int64(r.src.Uint64())
 	}
-	return lo + int64(r.pcg.Uint64N(span+1))
+	return lo + int64(r.uint64n(span+1))
 }
 
 // DurationBetween returns a uniform duration in [lo, hi], both ends included.
@@ -77,7 +77,7 @@ func (r *Rand) WeightedChoice(weights []uint64) int {
 	if total == 0 {
 		panic("sim: WeightedChoice needs a positive weight")
 	}
-	pick := r.pcg.Uint64N(total)
+	pick := r.uint64n(total)
 	for i, w := range weights {
 		if pick < w {
 			return i

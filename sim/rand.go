@@ -3,6 +3,7 @@ package sim
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -13,6 +14,7 @@ import (
 type Rand struct {
 	name string
 	pcg  *rand.Rand
+	src  *rand.PCG // pcg's source, for the draws that skip the Source interface (uint64n)
 }
 
 // NewRand returns the stream called name of the run with the given seed. Its seed is a hash
@@ -21,7 +23,8 @@ type Rand struct {
 // (a fault planner deciding a schedule before the run) uses this directly with its own names.
 func NewRand(seed uint64, name string) *Rand {
 	hi, lo := DeriveSeed(seed, name)
-	return &Rand{name: name, pcg: rand.New(rand.NewPCG(hi, lo))}
+	src := rand.NewPCG(hi, lo)
+	return &Rand{name: name, pcg: rand.New(src), src: src}
 }
 
 // DeriveSeed returns the two 64-bit words that seed the stream called name in the run with
@@ -53,10 +56,34 @@ func (k *Kernel) Stream(name string) *Rand {
 func (r *Rand) Name() string { return r.name }
 
 // Uint64 returns a uniformly distributed 64-bit value.
-func (r *Rand) Uint64() uint64 { return r.pcg.Uint64() }
+func (r *Rand) Uint64() uint64 { return r.src.Uint64() }
 
 // IntN returns a uniform int in [0, n); n must be positive.
 func (r *Rand) IntN(n int) int { return r.pcg.IntN(n) }
 
 // Float64 returns a uniform float64 in [0, 1), a multiple of 2^-53.
 func (r *Rand) Float64() float64 { return r.pcg.Float64() }
+
+// uint64n returns a uniform value in [0, n), n > 0: exactly what r.pcg.Uint64N(n) returns,
+// leaving the generator in the same state, but drawing from the PCG directly rather than
+// through rand.Rand's Source interface, which the compiler cannot inline. It is the draw of
+// every DurationBetween (timer and link jitter), so this is a few percent of a busy run's
+// events. It is math/rand/v2's Lemire reduction, copied; on 32-bit platforms, where the
+// library takes another path for small n, it defers to the library.
+// TestUint64NMatchesMathRand holds the two together.
+func (r *Rand) uint64n(n uint64) uint64 {
+	if bits.UintSize == 32 {
+		return r.pcg.Uint64N(n)
+	}
+	if n&(n-1) == 0 { // a power of two: mask
+		return r.src.Uint64() & (n - 1)
+	}
+	hi, lo := bits.Mul64(r.src.Uint64(), n)
+	if lo < n {
+		thresh := -n % n
+		for lo < thresh {
+			hi, lo = bits.Mul64(r.src.Uint64(), n)
+		}
+	}
+	return hi
+}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -132,6 +133,34 @@ func TestDeterministicMathMatchesLibm(t *testing.T) {
 		y := rapid.Float64Range(-700, 700).Draw(t, "y")
 		if got, want := detExp(y), math.Exp(y); math.Abs(got-want) > 1e-13*want {
 			t.Fatalf("detExp(%v) = %v, math.Exp = %v", y, got, want)
+		}
+	})
+}
+
+// TestUint64NMatchesMathRand holds Rand.uint64n, math/rand/v2's reduction drawn from the PCG
+// directly, to the library's own Uint64N: the same values from the same seed, and the same
+// state after, so that no stream shifts. Bounds are drawn towards where the reduction
+// branches: powers of two, small bounds, and bounds near 2^64 that reject often.
+func TestUint64NMatchesMathRand(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		ours := NewRand(seed, "uint64n")
+		hi, lo := DeriveSeed(seed, "uint64n")
+		theirs := rand.New(rand.NewPCG(hi, lo))
+		bounds := rapid.OneOf(
+			rapid.Uint64Range(1, 1000),
+			rapid.Custom(func(t *rapid.T) uint64 { return 1 << rapid.IntRange(0, 63).Draw(t, "power") }),
+			rapid.Uint64Range(1<<63, ^uint64(0)),
+			rapid.Uint64Min(1),
+		)
+		for range rapid.IntRange(1, 50).Draw(t, "draws") {
+			n := bounds.Draw(t, "n")
+			if got, want := ours.uint64n(n), theirs.Uint64N(n); got != want {
+				t.Fatalf("uint64n(%d) = %d, math/rand/v2 says %d", n, got, want)
+			}
+		}
+		if got, want := ours.Uint64(), theirs.Uint64(); got != want {
+			t.Fatalf("the streams part after the draws: %d, %d", got, want)
 		}
 	})
 }
