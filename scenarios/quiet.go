@@ -150,12 +150,5 @@ func (q *quietWatch) judge(res *Result) {
 	if len(q.violations) == 0 {
 		return
 	}
-	res.Verdict = VerdictFail
-	res.Violations = append(res.Violations, q.violations...)
-	if q.omitted > 0 {
-		if res.Omitted == nil {
-			res.Omitted = map[checker.Property]int{}
-		}
-		res.Omitted[PropertyQuiet] = q.omitted
-	}
+	res.fail(PropertyQuiet, q.violations, q.omitted)
 }

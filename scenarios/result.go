@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -181,3 +182,46 @@ func propertyRank(name checker.Property) int {
 
 // Failed reports whether the run did not pass (fail, unknown or limit).
 func (r *Result) Failed() bool { return r.Verdict != VerdictPass }
+
+// Record folds the checkers' report on a run into r, whose verdict is pass or fail so far:
+// a failed property fails the run, with its violations, how many it left out and its diff;
+// one the checkers could not decide (porcupine ran out of its budget, evidence missing from
+// the trace) makes the verdict unknown unless another failed, since a run not fully judged is
+// never a pass; a property the run gave no occasion to judge is listed as unexercised.
+func (r *Result) Record(report checker.Report) {
+	var undecided []string
+	for _, result := range report.Results {
+		switch result.Verdict {
+		case checker.VerdictFail:
+			r.fail(result.Property, result.Violations, result.Omitted)
+			if result.Diff != "" {
+				if r.Diffs == nil {
+					r.Diffs = map[checker.Property]string{}
+				}
+				r.Diffs[result.Property] = result.Diff
+			}
+		case checker.VerdictUnknown:
+			undecided = append(undecided, fmt.Sprintf("%s (%s)", result.Property, result.Note))
+		case checker.VerdictUnexercised:
+			r.Unexercised = append(r.Unexercised, fmt.Sprintf("%s (%s)", result.Property, result.Note))
+		}
+	}
+	if r.Verdict == VerdictPass && report.Verdict() == checker.VerdictUnknown && len(undecided) == 0 {
+		undecided = append(undecided, "no property had anything to judge")
+	}
+	if r.Verdict == VerdictPass && len(undecided) > 0 {
+		r.Verdict, r.Undecided = VerdictUnknown, undecided
+	}
+}
+
+// fail fails r with violations of property p, omitted more beyond them.
+func (r *Result) fail(p checker.Property, violations []checker.Violation, omitted int) {
+	r.Verdict = VerdictFail
+	r.Violations = append(r.Violations, violations...)
+	if omitted > 0 {
+		if r.Omitted == nil {
+			r.Omitted = map[checker.Property]int{}
+		}
+		r.Omitted[p] = omitted
+	}
+}

@@ -152,34 +152,5 @@ func (r *simRun) panicked(value any) *RunPanic {
 func (r *simRun) judge(res *Result) {
 	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: r.plan.Properties, MaxViolations: maxViolations,
 		StoreHistoryPicture: r.opts.StoreHistoryPicture, SinkVisibilityPicture: r.opts.SinkVisibilityPicture})
-	var undecided []string
-	for _, result := range report.Results {
-		switch result.Verdict {
-		case checker.VerdictFail:
-			res.Verdict = VerdictFail
-			res.Violations = append(res.Violations, result.Violations...)
-			if result.Omitted > 0 {
-				if res.Omitted == nil {
-					res.Omitted = map[checker.Property]int{}
-				}
-				res.Omitted[result.Property] = result.Omitted
-			}
-			if result.Diff != "" {
-				if res.Diffs == nil {
-					res.Diffs = map[checker.Property]string{}
-				}
-				res.Diffs[result.Property] = result.Diff
-			}
-		case checker.VerdictUnknown:
-			undecided = append(undecided, fmt.Sprintf("%s (%s)", result.Property, result.Note))
-		case checker.VerdictUnexercised:
-			res.Unexercised = append(res.Unexercised, fmt.Sprintf("%s (%s)", result.Property, result.Note))
-		}
-	}
-	if res.Verdict == VerdictPass && report.Verdict() == checker.VerdictUnknown && len(undecided) == 0 {
-		undecided = append(undecided, "no property had anything to judge")
-	}
-	if res.Verdict == VerdictPass && len(undecided) > 0 {
-		res.Verdict, res.Undecided = VerdictUnknown, undecided
-	}
+	res.Record(report)
 }

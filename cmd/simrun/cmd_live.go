@@ -222,7 +222,7 @@ func judgeLive(p *scenarios.Plan, ref checker.Reference, rec *trace.Recorder, ou
 		}
 		props = judged
 	}
-	judgeReport(res, checker.Check(events, ref, checker.Options{Properties: props, MaxViolations: liveMaxViolations}))
+	res.Record(checker.Check(events, ref, checker.Options{Properties: props, MaxViolations: liveMaxViolations}))
 	if cut && res.Verdict != scenarios.VerdictFail {
 		res.Verdict, res.Undecided = scenarios.VerdictLimit, nil
 		res.LimitReason = fmt.Sprintf("the job had not finished when -for ran out, %s after progress became owed; "+
@@ -240,42 +240,6 @@ var needFinishedJob = []checker.Property{checker.PropExactlyOnce, checker.PropAt
 
 // liveMaxViolations bounds the violations kept per property, as a simulated run does.
 const liveMaxViolations = 10
-
-// judgeReport records the checkers' verdict in res as a simulated run records it: a failed
-// property fails the run; an undecided one makes it unknown unless another failed; a
-// property without occasion is listed as unexercised, never passed.
-func judgeReport(res *scenarios.Result, report checker.Report) {
-	var undecided []string
-	for _, r := range report.Results {
-		switch r.Verdict {
-		case checker.VerdictFail:
-			res.Verdict = scenarios.VerdictFail
-			res.Violations = append(res.Violations, r.Violations...)
-			if r.Omitted > 0 {
-				if res.Omitted == nil {
-					res.Omitted = map[checker.Property]int{}
-				}
-				res.Omitted[r.Property] = r.Omitted
-			}
-			if r.Diff != "" {
-				if res.Diffs == nil {
-					res.Diffs = map[checker.Property]string{}
-				}
-				res.Diffs[r.Property] = r.Diff
-			}
-		case checker.VerdictUnknown:
-			undecided = append(undecided, fmt.Sprintf("%s (%s)", r.Property, r.Note))
-		case checker.VerdictUnexercised:
-			res.Unexercised = append(res.Unexercised, fmt.Sprintf("%s (%s)", r.Property, r.Note))
-		}
-	}
-	if res.Verdict == scenarios.VerdictPass && report.Verdict() == checker.VerdictUnknown && len(undecided) == 0 {
-		undecided = append(undecided, "no property had anything to judge")
-	}
-	if res.Verdict == scenarios.VerdictPass && len(undecided) > 0 {
-		res.Verdict, res.Undecided = scenarios.VerdictUnknown, undecided
-	}
-}
 
 // livePanic fails res with the panic that ended the run, pinned to the last event traced
 // before it.
