@@ -93,7 +93,6 @@ func TestGenerateCoversTheKnobs(t *testing.T) {
 		mark("tolerable failures", *c.TolerableFailures != 3) // 3: the default Complete writes in
 		mark("retained", c.Retained != 0)
 		mark("inline state", c.InlineStateBytes != 0)
-		mark("max buffered records", c.MaxBufferedRecords != 0)
 		mark("unverified writes", c.UnverifiedWrites)
 		mark("initiators", s.Mode == ModeChandyLamport && len(c.Initiators) > 0)
 		mark("parallelism", s.Topology.Parallelism > 4)
@@ -154,7 +153,7 @@ func TestGenerateCoversTheKnobs(t *testing.T) {
 	}
 	want = append(want, "process tokens true true", "process tokens true false", "process tokens false true", "process tokens false false",
 		"process tokens zero true", "process name upper case true")
-	for _, knob := range []string{"script", "max virtual time", "max events", "trace each write", "transaction timeout", "min pause", "tolerable failures", "retained", "inline state", "max buffered records", "unverified writes"} {
+	for _, knob := range []string{"script", "max virtual time", "max events", "trace each write", "transaction timeout", "min pause", "tolerable failures", "retained", "inline state", "unverified writes"} {
 		want = append(want, knob+" true", knob+" false")
 	}
 	for _, k := range faults.Kinds() {
