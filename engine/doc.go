@@ -32,9 +32,10 @@
 // returning credits; its senders' output queues fill (Network.QueueBuffers) and they stop
 // consuming in turn: that is backpressure, and it is why aligned checkpoints stall under
 // skew and unaligned ones do not. Events (barriers, cancel markers, end of data or
-// partition) need no credit but keep their place behind the buffers sent before them. A
-// busy task takes no input until its processing time has passed; the end of a busy period
-// costs an event only when input waits for it.
+// partition) need no credit but keep their place behind the buffers sent before them, and
+// buffers and events carry the receiver's index of their channel, so that a delivery costs
+// no look-up by the sender's name. A busy task takes no input until its processing time has
+// passed; the end of a busy period costs an event only when input waits for it.
 //
 // Records travel in a compact form without pointers: the record id as an origin (an index
 // into the job's catalog of id prefixes, "src:3:") and a number, the key as an index into the
@@ -144,8 +145,8 @@
 //     the protocol's reason, coordinator.crash, coordinator.recover with the latest restorable
 //     id read back, job.failover with the checkpoint restored from.
 //   - tasks: barrier.send and barrier.recv per channel; snapshot.taken with state (the digest
-//     of the uploaded snapshot: operator state, source offsets, counters, channel state, 2PC
-//     state), sent.<to>, recv.<from> and chan.<from>; snapshot.ack and snapshot.decline as the
+//     of the uploaded snapshot, its XXH64 in hex (Digest): operator state, source offsets,
+//     counters, channel state, 2PC state), sent.<to>, recv.<from> and chan.<from>; snapshot.ack and snapshot.decline as the
 //     messages leave; notify.complete and notify.abort as delivered to the listener;
 //     task.crash (reason set for failures other than crashes), task.restore with cp (0 for a
 //     fresh start) and state, task.finish when a bounded task exits; record.send and

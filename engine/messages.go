@@ -14,6 +14,8 @@ import (
 // bufferMsg is one network buffer: a batch of records on a channel. It needs a credit.
 type bufferMsg struct {
 	records []rec
+	// input is the receiver's input channel the buffer arrives on (see outputChannel.input).
+	input int
 	// duplicate marks the copy an Env delivers when it delivers a buffer twice (CopyMessage).
 	duplicate bool
 }
@@ -44,13 +46,14 @@ func (m *bufferMsg) take(task, from string) []rec {
 // its sequence number and fail the channel; duplicated records are what the checkers must
 // catch.
 func (m *bufferMsg) CopyMessage() any {
-	return &bufferMsg{records: slices.Clone(m.records), duplicate: true}
+	return &bufferMsg{records: slices.Clone(m.records), input: m.input, duplicate: true}
 }
 
 // eventMsg is an in-band event (barrier, cancel marker, end of data or partition). Events
 // need no credit, as in Flink; they still queue behind the buffers sent before them.
 type eventMsg struct {
 	event protocol.ChannelEvent
+	input int // as bufferMsg's
 }
 
 // creditMsg returns credits from a receiver to a sender: the receiver consumed that many

@@ -14,6 +14,9 @@ import (
 // barrier never overtakes the records emitted before it (FIFO channels).
 type outputChannel struct {
 	to string
+	// input is the channel's index among the receiver's inputs, which buffers and events
+	// carry, so that the receiver finds the channel without a look-up by name.
+	input int
 	// partial is the buffer being filled, in an array from the runtime's bufferPool (nil
 	// while no buffer is started): sealing it hands the array itself to the network.
 	partial []rec
@@ -146,11 +149,11 @@ func (t *task) transmit(out int) {
 			o.credits--
 			o.queued--
 			m := t.rt.bufferMsgs.next()
-			m.records = item.records
+			m.records, m.input = item.records, o.input
 			t.proc.Send(o.to, m)
 		} else {
 			m := t.rt.eventMsgs.next()
-			m.event = item.event
+			m.event, m.input = item.event, o.input
 			t.proc.Send(o.to, m)
 		}
 		o.queue.pop()

@@ -83,6 +83,6 @@ func (t *task) sendPriority(out int, ev protocol.ChannelEvent) bool {
 	ps.data.overtaken[out] += int64(len(overtaken))
 	ps.data.output[out] = append(ps.data.output[out], overtaken...)
 	ps.data.sent[out] -= int64(len(overtaken))
-	t.proc.Send(o.to, &eventMsg{event: ev})
+	t.proc.Send(o.to, &eventMsg{event: ev, input: o.input})
 	return true
 }

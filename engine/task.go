@@ -73,7 +73,8 @@ func newTask(rt *Runtime, plan *taskPlan, attempt int) *task {
 		t.inputs = append(t.inputs, &inputChannel{from: string(c.From)})
 	}
 	for _, c := range plan.outputs {
-		t.outputs = append(t.outputs, &outputChannel{to: string(c.To), credits: rt.cfg.Network.Credits})
+		t.outputs = append(t.outputs, &outputChannel{to: string(c.To), input: rt.plan.byID[string(c.To)].inputByFrom[plan.id],
+			credits: rt.cfg.Network.Credits})
 	}
 	for _, oe := range plan.outEdges {
 		t.routers = append(t.routers, newRouter(rt.plan.catalog, oe.partitioning, plan.index, len(oe.channels)))
@@ -113,9 +114,9 @@ func (t *task) Receive(from string, msg any) {
 	}
 	switch m := msg.(type) {
 	case *bufferMsg:
-		t.enqueue(from, inItem{records: m.take(t.plan.id, from), duplicate: m.duplicate})
+		t.enqueue(from, m.input, inItem{records: m.take(t.plan.id, from), duplicate: m.duplicate})
 	case *eventMsg:
-		t.enqueue(from, inItem{event: m.event})
+		t.enqueue(from, m.input, inItem{event: m.event})
 	case *creditMsg:
 		out, ok := t.plan.outputByTo[from]
 		if !ok {
@@ -154,10 +155,13 @@ type kindMessage struct {
 	msg  any
 }
 
-func (t *task) enqueue(from string, item inItem) {
-	i, ok := t.plan.inputByFrom[from]
-	if !ok {
-		panic(fmt.Sprintf("engine: %s: data from %s, which is no input", t.plan.id, from))
+// enqueue queues an item from sender from, which says it is input i; the name decides.
+func (t *task) enqueue(from string, i int, item inItem) {
+	if i < 0 || i >= len(t.inputs) || t.inputs[i].from != from {
+		var ok bool
+		if i, ok = t.plan.inputByFrom[from]; !ok {
+			panic(fmt.Sprintf("engine: %s: data from %s, which is no input", t.plan.id, from))
+		}
 	}
 	if item.records == nil && t.tryOvertake(i, item.event) {
 		t.pump()

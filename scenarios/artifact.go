@@ -10,31 +10,23 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 )
 
 // ArtifactVersion is the version of the artifact format this build writes. Version 2 added
-// the digest; version 3 the verdict unknown and its undecided list, for a run that ended as
-// planned but whose properties were not all decided. Version 2 called such a run limit,
-// with a limit_reason starting "undecided: "; this build still reads version 2 and reads
-// such an artifact as unknown (undecided holding the old reason), so that its replay, which
-// now says unknown, matches it. Version 4 records the trace hash of version 2 (16 hex
-// digits, package trace); versions 2 and 3 recorded version 1 (64 hex digits), and their
-// replay computes that hash too to compare (RunOptions.HashV1).
-const ArtifactVersion = 4
+// the digest; version 3 the verdict unknown; version 4 recorded the trace hash of version 2
+// (16 hex digits, package trace) instead of version 1. Version 5 is the first whose engine
+// digests snapshot state with XXH64 instead of SHA-256 (engine.Digest): every trace of a job
+// with a snapshot changed, so no artifact of an earlier version can replay to the hash it
+// recorded, and this build refuses them (refusedBefore) rather than call every replay a
+// change of code. The build that wrote one replays it.
+const ArtifactVersion = 5
 
-// firstArtifactVersionWithHashV2 is the first artifact version whose trace_hash is of trace
-// hash version 2.
-const firstArtifactVersionWithHashV2 = 4
-
-// oldestArtifactVersion is the oldest artifact version this build reads.
-const oldestArtifactVersion = 2
-
-// undecidedPrefix starts the limit_reason of a version 2 artifact of an undecided run.
-const undecidedPrefix = "undecided: "
+// refusedBefore is the first artifact version this build reads: earlier ones were written by
+// an engine whose traces it does not reproduce.
+const refusedBefore = 5
 
 // Artifact is a self-contained record of one run, written for every failure so that it can
 // be replayed and shrunk without the catalogue or the command line that produced it: the
@@ -83,15 +75,7 @@ func NewArtifact(plan *Plan, result *Result, build string) *Artifact {
 	}
 }
 
-var (
-	traceHashPattern   = regexp.MustCompile(`^[0-9a-f]{16}$`)
-	traceHashV1Pattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
-)
-
-// HashV1 reports whether the artifact records a version 1 trace hash (it was written before
-// artifact version 4), which its replay must compute to compare (RunOptions.HashV1 and
-// Result.TraceHashV1).
-func (a *Artifact) HashV1() bool { return a.Version < firstArtifactVersionWithHashV2 }
+var traceHashPattern = regexp.MustCompile(`^[0-9a-f]{16}$`)
 
 // ParseArtifact reads an artifact file strictly and checks that it is whole: a corrupted,
 // truncated or edited artifact is an error naming the field at fault, never a replay of
@@ -114,11 +98,11 @@ func ParseArtifact(data []byte) (*Artifact, error) {
 }
 
 func (a *Artifact) check() error {
-	if a.Version < oldestArtifactVersion || a.Version > ArtifactVersion {
-		return fmt.Errorf("artifact.artifact_version: this build reads versions %d to %d, not %d", oldestArtifactVersion, ArtifactVersion, a.Version)
+	if a.Version >= 2 && a.Version < refusedBefore {
+		return fmt.Errorf("artifact.artifact_version: version %d is refused: this build writes version %d, whose engine digests snapshot state with XXH64 instead of SHA-256, so no earlier artifact replays to its trace hash; replay it with the build that wrote it (%s)", a.Version, ArtifactVersion, a.Build)
 	}
-	if a.Version == 2 {
-		a.upgradeFrom2()
+	if a.Version < refusedBefore || a.Version > ArtifactVersion {
+		return fmt.Errorf("artifact.artifact_version: this build reads version %d, not %d", ArtifactVersion, a.Version)
 	}
 	if a.Scenario == nil {
 		return errors.New("artifact.scenario: is required")
@@ -142,11 +126,8 @@ func (a *Artifact) check() error {
 	if a.Build == "" {
 		p.add("artifact.build", "is required")
 	}
-	switch {
-	case a.HashV1() && !traceHashV1Pattern.MatchString(a.TraceHash):
-		p.add("artifact.trace_hash", "must be 64 lower-case hex digits in artifact version %d (trace hash version 1)", a.Version)
-	case !a.HashV1() && !traceHashPattern.MatchString(a.TraceHash):
-		p.add("artifact.trace_hash", "must be 16 lower-case hex digits in artifact version %d (trace hash version 2)", a.Version)
+	if !traceHashPattern.MatchString(a.TraceHash) {
+		p.add("artifact.trace_hash", "must be 16 lower-case hex digits (trace hash version 2)")
 	}
 	p.oneOf("artifact.verdict", a.Verdict, []string{VerdictPass, VerdictFail, VerdictUnknown, VerdictLimit})
 	if a.Verdict != VerdictUnknown && len(a.Undecided) > 0 {
@@ -167,16 +148,6 @@ func (a *Artifact) check() error {
 		}
 	}
 	return p.err()
-}
-
-// upgradeFrom2 reads a version 2 artifact as version 3: a limit whose reason says the
-// properties were undecided is the verdict unknown now. (It stays an artifact of trace hash
-// version 1: its hash cannot be upgraded without the run.)
-func (a *Artifact) upgradeFrom2() {
-	if rest, ok := strings.CutPrefix(a.LimitReason, undecidedPrefix); ok && a.Verdict == VerdictLimit {
-		a.Verdict, a.LimitReason, a.Undecided = VerdictUnknown, "", []string{rest}
-	}
-	a.Version = 3
 }
 
 // MarshalArtifact returns a as an indented JSON file that ParseArtifact reads back, with the

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ckptsim/ckptsim/checker"
-	"github.com/ckptsim/ckptsim/trace"
 )
 
 // sampleArtifact is the artifact of a failed run of a built-in negative control.
@@ -45,77 +45,31 @@ func TestArtifactRoundTrip(t *testing.T) {
 	}
 }
 
-// TestArtifactVersion2Reads: an artifact written before version 3 (by the build before it,
-// kept in testdata as it was written) still reads, with its violations in checker's type and
-// text form, and replays to the trace hash it records.
-func TestArtifactVersion2Reads(t *testing.T) {
+// TestArtifactsBeforeVersion5Refused: artifacts of the engine before artifact version 5
+// (which digested snapshot state with SHA-256) cannot replay to their trace hash on this
+// build, so they are refused with one line naming both versions and the build that wrote
+// them: a version 2 file kept in testdata as it was written, and versions 3 and 4 made here.
+func TestArtifactsBeforeVersion5Refused(t *testing.T) {
 	data, err := os.ReadFile("testdata/artifact-v2-control-lost-metadata-seed1-fail.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := ParseArtifact(data)
-	if err != nil {
-		t.Fatal(err)
+	files := map[int][]byte{2: data}
+	for _, v := range []int{3, 4} {
+		a := sampleArtifact(t)
+		a.Version = v
+		files[v] = MarshalArtifact(a)
 	}
-	if a.Verdict != VerdictFail || len(a.Violations) == 0 || a.Violations[0].Property != checker.PropExactlyOnce {
-		t.Fatalf("read verdict %s with violations %v", a.Verdict, a.Violations)
-	}
-	const want = `exactly-once seq=134 t=169983327 task=sink-1 cp=1: record "source:0:0" duplicated: committed 2 times, expected 1`
-	if got := a.Violations[0].String(); got != want {
-		t.Errorf("first violation reads\n %s\nwant\n %s", got, want)
-	}
-	plan, err := NewSimulation().Plan(a.Scenario, a.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(NewSimulation(), plan, RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The engine changed since (a failover now waits for every task to run again), so the
-	// trace is not the recorded one; the verdict and the properties violated are.
-	props := func(vs []checker.Violation) (out []checker.Property) {
-		for _, v := range vs {
-			out = append(out, v.Property)
+	for v, data := range files {
+		_, err := ParseArtifact(data)
+		if err == nil {
+			t.Fatalf("version %d read", v)
 		}
-		return out
-	}
-	if res.Verdict != a.Verdict || !slices.Equal(props(res.Violations), props(a.Violations)) {
-		t.Errorf("replay: %s %v, the artifact %s %v", res.Verdict, res.Violations, a.Verdict, a.Violations)
-	}
-}
-
-// TestArtifactVersion2UndecidedReadsAsUnknown: version 2 called a run whose properties were
-// not all decided limit, with a limit_reason "undecided: ..."; it reads as unknown now, what
-// a replay of it says, and keeps what was undecided. A true limit stays a limit.
-func TestArtifactVersion2UndecidedReadsAsUnknown(t *testing.T) {
-	for _, tc := range []struct {
-		name, reason string
-		verdict      string
-		limit        string
-		undecided    []string
-	}{
-		{"undecided", "undecided: sink-visibility (no sink.read: no reader of the external store to judge)", VerdictUnknown, "",
-			[]string{"sink-visibility (no sink.read: no reader of the external store to judge)"}},
-		{"a run limit", "the simulation stopped (max events) before the liveness phase ended", VerdictLimit,
-			"the simulation stopped (max events) before the liveness phase ended", nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			a := sampleArtifact(t)
-			a.Version, a.Verdict, a.LimitReason, a.Violations = 2, VerdictLimit, tc.reason, nil
-			a.TraceHash = strings.Repeat("ab", 32) // version 2 recorded trace hash version 1
-			data := MarshalArtifact(a)             // as version 2 wrote it: no undecided field
-			if strings.Contains(string(data), `"undecided"`) {
-				t.Fatal("a version 2 artifact has no undecided field")
-			}
-			back, err := ParseArtifact(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if back.Version != 3 || back.Verdict != tc.verdict || back.LimitReason != tc.limit || !slices.Equal(back.Undecided, tc.undecided) {
-				t.Errorf("read as version %d, %s, limit reason %q, undecided %q", back.Version, back.Verdict, back.LimitReason, back.Undecided)
-			}
-		})
+		msg := err.Error()
+		want := fmt.Sprintf("version %d is refused: this build writes version %d,", v, ArtifactVersion)
+		if !strings.Contains(msg, want) || strings.Contains(msg, "\n") || !strings.Contains(msg, "replay it with the build that wrote it") {
+			t.Errorf("version %d refused with %q, want one line with %q", v, msg, want)
+		}
 	}
 }
 
@@ -127,11 +81,11 @@ func TestParseArtifactRejectsDamage(t *testing.T) {
 		{"empty", "", "artifact: invalid JSON"},
 		{"truncated", good[:len(good)/2], "artifact: invalid JSON"},
 		{"a scenario, not an artifact", string(Marshal(Builtins()[0])), "artifact.name: unknown field"},
-		{"newer version", strings.Replace(good, `"artifact_version": 4`, `"artifact_version": 5`, 1), "artifact.artifact_version: this build reads versions 2 to 4, not 5"},
-		{"version 1, without a digest", strings.Replace(good, `"artifact_version": 4`, `"artifact_version": 1`, 1), "artifact.artifact_version: this build reads versions 2 to 4, not 1"},
-		{"bad hash", strings.Replace(good, strings.Repeat("ab", 8), "abc", 1), "artifact.trace_hash: must be 16 lower-case hex digits in artifact version 4 (trace hash version 2)"},
-		{"a version 1 hash in version 4", strings.Replace(good, strings.Repeat("ab", 8), strings.Repeat("ab", 32), 1), "artifact.trace_hash: must be 16 lower-case hex digits in artifact version 4"},
-		{"a version 2 hash in version 3", strings.Replace(good, `"artifact_version": 4`, `"artifact_version": 3`, 1), "artifact.trace_hash: must be 64 lower-case hex digits in artifact version 3 (trace hash version 1)"},
+		{"newer version", strings.Replace(good, `"artifact_version": 5`, `"artifact_version": 6`, 1), "artifact.artifact_version: this build reads version 5, not 6"},
+		{"version 1, without a digest", strings.Replace(good, `"artifact_version": 5`, `"artifact_version": 1`, 1), "artifact.artifact_version: this build reads version 5, not 1"},
+		{"bad hash", strings.Replace(good, strings.Repeat("ab", 8), "abc", 1), "artifact.trace_hash: must be 16 lower-case hex digits (trace hash version 2)"},
+		{"a version 1 hash", strings.Replace(good, strings.Repeat("ab", 8), strings.Repeat("ab", 32), 1), "artifact.trace_hash: must be 16 lower-case hex digits"},
+		{"version 4", strings.Replace(good, `"artifact_version": 5`, `"artifact_version": 4`, 1), "artifact.artifact_version: version 4 is refused: this build writes version 5"},
 		{"bad verdict", replaceLast(good, `"verdict": "fail"`, `"verdict": "meh"`), `artifact.verdict: "meh" is not one of pass, fail, unknown, limit`},
 		{"missing scenario", strings.Replace(good, `"scenario": {`, `"scenario": null, "x": {`, 1), "artifact.x: unknown field"},
 		{"broken scenario", strings.Replace(good, `"mode": "aligned"`, `"mode": "sideways"`, 1), `artifact.scenario.mode: "sideways" is not one of`},
@@ -259,40 +213,4 @@ func FuzzParseArtifact(f *testing.F) {
 			t.Fatalf("round trip changed the artifact (-want +got):\n%s", diff)
 		}
 	})
-}
-
-// TestArtifactVersion3ReplaysUnderItsHash: an artifact written before trace hash version 2
-// records a hash of version 1, which its replay computes too (RunOptions.HashV1), so that
-// an unchanged run still matches the artifact.
-func TestArtifactVersion3ReplaysUnderItsHash(t *testing.T) {
-	s, err := Lookup("pipeline-calm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, res, err := Execute(NewSimulation(), s, 1, RunOptions{HashV1: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.TraceHash) != trace.HashDigits || len(res.TraceHashV1) != trace.HashV1Digits {
-		t.Fatalf("hashes %q and %q", res.TraceHash, res.TraceHashV1)
-	}
-	a := NewArtifact(plan, res, "an older build")
-	if a.HashV1() {
-		t.Fatal("a new artifact claims a version 1 hash")
-	}
-	a.Version, a.TraceHash = 3, res.TraceHashV1
-	back, err := ParseArtifact(MarshalArtifact(a))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !back.HashV1() {
-		t.Fatal("a version 3 artifact does not say its hash is of version 1")
-	}
-	again, err := Run(NewSimulation(), plan, RunOptions{HashV1: back.HashV1()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.TraceHashV1 != back.TraceHash || again.TraceHash != res.TraceHash {
-		t.Errorf("replay hashes %s (version 1 %s), recorded %s", again.TraceHash, again.TraceHashV1, back.TraceHash)
-	}
 }

@@ -76,7 +76,7 @@ func TestBadInput(t *testing.T) {
 		{"replay of a missing artifact", []string{"replay", "gone.json"}, "gone.json: no such file"},
 		{"replay of a directory", []string{"replay", dir}, "is a directory, not a file"},
 		{"replay of a truncated artifact", []string{"replay", truncated}, "truncated.json is not a valid artifact: artifact: invalid JSON"},
-		{"replay of a corrupted artifact", []string{"replay", corrupted}, "artifact.trace_hash: must be 16 lower-case hex digits in artifact version 4"},
+		{"replay of a corrupted artifact", []string{"replay", corrupted}, "artifact.trace_hash: must be 16 lower-case hex digits (trace hash version 2)"},
 		{"replay of an edited artifact", []string{"replay", edited}, "artifact.digest: does not match the artifact's content"},
 		{"replay of an artifact missing a scheduled fault", []string{"replay", unscheduled}, "artifact.schedule: differs from artifact.scenario.faults"},
 		{"shrink into a missing directory", []string{"shrink", good, "-o", filepath.Join(dir, "no", "such", "dir", "x.json")}, "shrink: -o " + filepath.Join(dir, "no", "such", "dir", "x.json") + ": no directory"},

@@ -54,7 +54,7 @@ func (a *app) replay(args []string) int {
 		printPlan(a.stdout, plan)
 		fmt.Fprintln(a.stdout)
 	}
-	res, err := a.runPlan(plan, traceFile, draw, art.HashV1())
+	res, err := a.runPlan(plan, traceFile, draw)
 	if readerGone(err) {
 		return exitOK // the trace's reader stopped reading: it wants no more
 	}
@@ -67,10 +67,6 @@ func (a *app) replay(args []string) int {
 	}
 
 	replayed := res.TraceHash
-	if art.HashV1() {
-		// Written before trace hash version 2: compared under the hash it recorded.
-		replayed = res.TraceHashV1
-	}
 	check := replayCheck{
 		RecordedHash:     art.TraceHash,
 		HashMatches:      replayed == art.TraceHash,

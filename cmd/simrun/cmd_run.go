@@ -82,7 +82,7 @@ func (a *app) runOne(args []string) int {
 		printPlan(a.stdout, plan)
 		fmt.Fprintln(a.stdout)
 	}
-	res, err := a.runPlan(plan, traceFile, draw, false)
+	res, err := a.runPlan(plan, traceFile, draw)
 	if readerGone(err) {
 		// The trace's reader stopped reading (-trace /dev/stdout | head -1): it wants no more.
 		if refFile != nil {

@@ -134,44 +134,6 @@ func TestUnexpectedFailureLeavesAnArtifactAndItsReplay(t *testing.T) {
 	}
 }
 
-// TestReplayOfAVersion3ArtifactComparesItsOldHash: an artifact written before trace hash
-// version 2 records a version 1 hash (SHA-256 over the lines); replay computes that one too
-// and finds the run reproduced, on the same build, rather than crying nondeterminism.
-func TestReplayOfAVersion3ArtifactComparesItsOldHash(t *testing.T) {
-	inTempDir(t)
-	writeFile(t, "buggy.json", buggyScenario)
-	fake := &scenariotest.Fake{}
-	a := testApp(t, fake)
-	if r := a.invoke("run", "-scenario", "buggy.json", "-seed", "4"); r.code != exitUnexpected {
-		t.Fatalf("exit %d, want 1: %s %s", r.code, r.stdout, r.stderr)
-	}
-	path := filepath.Join(defaultArtifactDir, "buggy-seed4-fail.json")
-	art, err := loadArtifact(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := fake.Plan(art.Scenario, art.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := scenarios.Run(fake, plan, scenarios.RunOptions{HashV1: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	art.Version, art.TraceHash = 3, res.TraceHashV1
-	writeFile(t, "old.json", string(scenarios.MarshalArtifact(art)))
-	r := a.invoke("replay", "old.json")
-	if !strings.Contains(r.stdout, "trace hash matches") || strings.Contains(r.stdout, "NONDETERMINISM") {
-		t.Errorf("replay of a version 3 artifact (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	// The same artifact with its hash changed is nondeterminism on the same build.
-	art.TraceHash = strings.Repeat("0", trace.HashV1Digits)
-	writeFile(t, "changed.json", string(scenarios.MarshalArtifact(art)))
-	if r := a.invoke("replay", "changed.json"); !strings.Contains(r.stdout, "NONDETERMINISM") {
-		t.Errorf("replay of a version 3 artifact whose hash differs:\n%s%s", r.stdout, r.stderr)
-	}
-}
-
 func TestArtifactsFlagKeepsEveryFailure(t *testing.T) {
 	dir := t.TempDir()
 	a := testApp(t, &scenariotest.Fake{})

@@ -45,10 +45,9 @@ func readerGone(err error) bool { return errors.Is(err, syscall.EPIPE) }
 
 // runPlan runs plan on this build, streaming its trace into traceFile when there is one, and
 // closes the file: a trace that failed to reach the disk is the run's error. draw, when not
-// nil, keeps what -html and -perfetto draw. hashV1 asks for the version 1 trace hash too,
-// for the replay of an artifact that recorded one.
-func (a *app) runPlan(plan *scenarios.Plan, traceFile io.WriteCloser, draw *drawings, hashV1 bool) (*scenarios.Result, error) {
-	opts := scenarios.RunOptions{Build: a.build(), HashV1: hashV1}
+// nil, keeps what -html and -perfetto draw.
+func (a *app) runPlan(plan *scenarios.Plan, traceFile io.WriteCloser, draw *drawings) (*scenarios.Result, error) {
+	opts := scenarios.RunOptions{Build: a.build()}
 	if traceFile != nil {
 		opts.Trace = traceFile
 	}
