@@ -61,9 +61,11 @@ type Config struct {
 	// tells a repeated upload report from an abandoned one) and the window
 	// of abort notifications already delivered (deduplication).
 	MaxPendingCheckpoints int
-	// MaxBufferedRecords bounds the records one task records as channel
-	// state for one checkpoint (unaligned, or aligned-with-timeout after
-	// the switch). Beyond it the task declines the checkpoint
+	// MaxBufferedRecords bounds what one task records as channel state for
+	// one checkpoint (unaligned, or aligned-with-timeout after the switch),
+	// counted in AdmitRecord answers: records if the host calls Task.Admit
+	// per record, network buffers if it calls it per buffer, as our engine
+	// does. Beyond it the task declines the checkpoint
 	// (ReasonChannelStateOverflow) rather than grow without limit.
 	MaxBufferedRecords int
 	// CheckInvariants makes the coordinator check its internal invariants
