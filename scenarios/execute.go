@@ -44,9 +44,6 @@ func Run(r Runner, plan *Plan, opts RunOptions) (res *Result, err error) {
 	defer func() {
 		if recovered := recover(); recovered != nil {
 			res = panicResult(plan, recovered, debug.Stack())
-			if opts.HashV1 {
-				res.TraceHashV1 = trace.HashEventsV1(nil)
-			}
 			err = nil
 		}
 		if res != nil {

@@ -52,10 +52,6 @@ type RunOptions struct {
 	// history is not linearizable (checker.Options). Nothing is written to a writer whose
 	// history is fine.
 	StoreHistoryPicture, SinkVisibilityPicture io.Writer
-	// HashV1 asks for the version 1 trace hash as well (Result.TraceHashV1), which the
-	// replay of an artifact written before trace hash version 2 compares with the hash it
-	// recorded. It costs what version 1 cost: every event rendered as a line and hashed.
-	HashV1 bool
 }
 
 // Result is what one run showed. Its JSON form is the line `simrun run -json` prints.
@@ -85,13 +81,11 @@ type Result struct {
 	// Unexercised lists the properties the run gave no occasion to judge, each with what
 	// never happened ("restore-fidelity (no task.restore from a checkpoint: ...)"): they are
 	// not passes, and the verdict claims nothing for them.
-	Unexercised []string `json:"unexercised,omitempty"`
-	TraceHash   string   `json:"trace_hash"`
-	// TraceHashV1 is the version 1 trace hash, when RunOptions.HashV1 asked for it.
-	TraceHashV1  string `json:"trace_hash_v1,omitempty"`
-	Events       uint64 `json:"events"`
-	VirtualNanos int64  `json:"virtual_ns"`
-	WallNanos    int64  `json:"wall_ns"`
+	Unexercised  []string `json:"unexercised,omitempty"`
+	TraceHash    string   `json:"trace_hash"`
+	Events       uint64   `json:"events"`
+	VirtualNanos int64    `json:"virtual_ns"`
+	WallNanos    int64    `json:"wall_ns"`
 	// LimitReason says which limit ended a run whose verdict is limit.
 	LimitReason string `json:"limit_reason,omitempty"`
 	// Undecided lists, for a run whose verdict is unknown, each property the checkers could

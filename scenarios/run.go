@@ -49,9 +49,6 @@ func newRun(p *Plan, opts RunOptions) (*simRun, error) {
 	}
 	rec := trace.NewRecorder(opts.Trace, trace.Header{Scenario: s.Name, Seed: p.Seed, Build: opts.Build})
 	rec.KeepEvents()
-	if opts.HashV1 {
-		rec.HashV1()
-	}
 	m := newMeasurements()
 	rec.Watch(m.observe)
 	limits := sim.Config{MaxTime: sim.Time(s.Limits.MaxVirtualTime), MaxEvents: uint64(s.Limits.MaxEvents)}
@@ -110,7 +107,6 @@ func (r *simRun) run() (*Result, error) {
 		Seed:                 r.plan.Seed,
 		Verdict:              VerdictPass,
 		TraceHash:            r.rec.Hash(),
-		TraceHashV1:          r.rec.HashV1Sum(),
 		Events:               r.rec.Len(),
 		VirtualNanos:         int64(r.job.Kernel.Now()),
 		CheckpointsCompleted: r.measure.completed,

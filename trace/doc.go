@@ -28,8 +28,10 @@
 // Version 1 of the hash, which builds before it recorded in artifacts and reference files,
 // was SHA-256 over the canonical lines, each followed by a newline, written as 64 hex
 // digits. The length of a hash tells its version (HashVersion); HashEventsV1 and
-// Recorder.HashV1 still compute version 1, so that what an older build recorded can be
-// checked against a trace or a replay under its own version.
+// Recorder.HashV1 still compute version 1, so that a reference file that recorded one (as
+// another engine's may) is checked against its trace under its own version. Artifacts of
+// those builds are refused instead (package scenarios): the engine's traces have changed
+// since, so no replay could reproduce their hash.
 //
 // # Writing a trace from a live engine
 //

@@ -84,9 +84,6 @@ func (f *Fake) Run(p *scenarios.Plan, opts scenarios.RunOptions) (*scenarios.Res
 	}
 	s := p.Scenario
 	rec := trace.NewRecorder(opts.Trace, trace.Header{Scenario: s.Name, Seed: p.Seed, Build: opts.Build})
-	if opts.HashV1 {
-		rec.HashV1()
-	}
 	t := int64(0)
 	emit := func(e trace.Event) trace.Event {
 		t += 1_000_000
@@ -139,6 +136,6 @@ func (f *Fake) Run(p *scenarios.Plan, opts scenarios.RunOptions) (*scenarios.Res
 	if err := rec.Flush(); err != nil {
 		return nil, errors.New("scenariotest: " + err.Error())
 	}
-	res.TraceHash, res.TraceHashV1, res.Events, res.VirtualNanos = rec.Hash(), rec.HashV1Sum(), rec.Len(), t
+	res.TraceHash, res.Events, res.VirtualNanos = rec.Hash(), rec.Len(), t
 	return res, nil
 }
