@@ -121,7 +121,8 @@ func (a *app) liveCommand(args []string) int {
 	if *asJSON {
 		writeJSON(a.stdout, liveJSON{Result: forJSON(res), For: runFor.String(), CrashEvery: crashEvery.String(), Finished: outcome.Finished})
 	} else {
-		printResult(a.stdout, res)
+		// Trace times are wall-clock times here: the last event's, and the whole run's.
+		printResultTimed(a.stdout, res, fmt.Sprintf("%s traced, %s wall", formatNanos(float64(res.VirtualNanos)), formatNanos(float64(res.WallNanos))))
 		if *tracePath != "" {
 			where := *tracePath
 			if where == "-" {

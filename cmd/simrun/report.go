@@ -132,6 +132,11 @@ func describeCheckpoint(s *scenarios.Scenario) string {
 
 // printResult writes what a run showed, after its plan.
 func printResult(w io.Writer, r *scenarios.Result) {
+	printResultTimed(w, r, fmt.Sprintf("%s virtual, %s wall%s", formatNanos(float64(r.VirtualNanos)), formatNanos(float64(r.WallNanos)), speedup(r)))
+}
+
+// printResultTimed is printResult with the time line given: a live run has no virtual time.
+func printResultTimed(w io.Writer, r *scenarios.Result, time string) {
 	row := func(name, value string) { fmt.Fprintf(w, "%-12s %s\n", name+":", value) }
 	row("verdict", describeVerdict(r))
 	if len(r.Violations) > 0 {
@@ -168,7 +173,7 @@ func printResult(w io.Writer, r *scenarios.Result) {
 		row("unexercised", u)
 	}
 	row("trace", fmt.Sprintf("%s (%d events)", r.TraceHash, r.Events))
-	row("time", fmt.Sprintf("%s virtual, %s wall%s", formatNanos(float64(r.VirtualNanos)), formatNanos(float64(r.WallNanos)), speedup(r)))
+	row("time", time)
 	row("checkpoints", fmt.Sprintf("%d completed, %d aborted", r.CheckpointsCompleted, r.CheckpointsAborted))
 	row("injected", fmt.Sprintf("%d of %d faults", r.FaultsInjected, len(r.Faults)))
 }
