@@ -19,18 +19,8 @@ func rareScenarios() []*Scenario {
 				"that only src-2 was asked for sees src-0's end of partition arrive mid-alignment (the " +
 				"closed input stops counting and completes it), and a sum whose final checkpoint " +
 				"completes while it aligns a newer one exits with that alignment pending.",
-			Mode: ModeAtLeastOnce,
-			Topology: Topology{Kind: TopologyExplicit,
-				Nodes: []Node{
-					{Name: "src", Kind: NodeSource, Parallelism: 3},
-					{Name: "sum", Kind: NodeSum, Parallelism: 2},
-					{Name: "out", Kind: NodeSink, Parallelism: 2},
-				},
-				Links: []Link{
-					{From: "src", To: "sum", Partition: PartitionHash},
-					{From: "sum", To: "out", Partition: PartitionForward},
-				},
-			},
+			Mode:       ModeAtLeastOnce,
+			Topology:   srcSumOut(3, 2, 2, PartitionForward),
 			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 8, RecordInterval: Millis(2)},
 			Sink:       &Sink{Kind: SinkAtLeastOnce},
 			Checkpoint: Checkpoint{Interval: Millis(20), Timeout: Seconds(2), MaxConcurrent: 3},
@@ -172,18 +162,8 @@ func rareScenarios() []*Scenario {
 				"400ms and every notification to sum-1's host is lost: sum-1, alone with out-1 on its " +
 				"host, never hears of the expiries and keeps every upload in flight until it holds " +
 				"MaxPendingCheckpoints of them and must refuse its next unaligned snapshot.",
-			Mode: ModeUnaligned,
-			Topology: Topology{Kind: TopologyExplicit,
-				Nodes: []Node{
-					{Name: "src", Kind: NodeSource, Parallelism: 1},
-					{Name: "sum", Kind: NodeSum, Parallelism: 2},
-					{Name: "out", Kind: NodeSink, Parallelism: 2},
-				},
-				Links: []Link{
-					{From: "src", To: "sum", Partition: PartitionHash},
-					{From: "sum", To: "out", Partition: PartitionForward},
-				},
-			},
+			Mode:       ModeUnaligned,
+			Topology:   srcSumOut(1, 2, 2, PartitionForward),
 			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 150, Keys: 8, RecordInterval: Millis(5)},
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{Interval: Millis(5), Timeout: Millis(25), TolerableFailures: Tolerating(1000)},
@@ -201,18 +181,8 @@ func rareScenarios() []*Scenario {
 				"sink pre-commits a transaction per checkpoint and commits none, until its 64th pending " +
 				"transaction makes the next pre-commit fail while that checkpoint's channel state is " +
 				"still being recorded.",
-			Mode: ModeUnaligned,
-			Topology: Topology{Kind: TopologyExplicit,
-				Nodes: []Node{
-					{Name: "src", Kind: NodeSource, Parallelism: 2},
-					{Name: "sum", Kind: NodeSum, Parallelism: 2},
-					{Name: "out", Kind: NodeSink, Parallelism: 1},
-				},
-				Links: []Link{
-					{From: "src", To: "sum", Partition: PartitionHash},
-					{From: "sum", To: "out", Partition: PartitionHash},
-				},
-			},
+			Mode:       ModeUnaligned,
+			Topology:   srcSumOut(2, 2, 1, PartitionHash),
 			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 86, Keys: 8, RecordInterval: Millis(20)},
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{Interval: Millis(2), Timeout: Millis(100), TolerableFailures: Tolerating(1000), InlineStateBytes: 20 << 10},
@@ -230,18 +200,8 @@ func rareScenarios() []*Scenario {
 				"into one sink, and src-2's channel to sum-0 delayed 50ms: sum-0 times out and sends an " +
 				"unaligned barrier, which reaches the sink while it still aligns the same checkpoint on " +
 				"sum-1's aligned barrier, well before its own timeout: the sink switches to unaligned.",
-			Mode: ModeAlignedWithTimeout,
-			Topology: Topology{Kind: TopologyExplicit,
-				Nodes: []Node{
-					{Name: "src", Kind: NodeSource, Parallelism: 3},
-					{Name: "sum", Kind: NodeSum, Parallelism: 2},
-					{Name: "out", Kind: NodeSink, Parallelism: 1},
-				},
-				Links: []Link{
-					{From: "src", To: "sum", Partition: PartitionHash},
-					{From: "sum", To: "out", Partition: PartitionHash},
-				},
-			},
+			Mode:       ModeAlignedWithTimeout,
+			Topology:   srcSumOut(3, 2, 1, PartitionHash),
 			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 300, Keys: 8, RecordInterval: Millis(2)},
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{Interval: Millis(50), AlignmentTimeout: Millis(20)},

@@ -216,18 +216,8 @@ func regimeScenarios() []*Scenario {
 				"inputs: one checkpoint asked for by hand loses a barrier into sum-0 and expires, and the " +
 				"abort notification to out-2, blocked on its other input, is lost; the timeout puts the " +
 				"re-sent one past the liveness deadline, so only sum-0's cancel marker releases out-2 in time.",
-			Mode: ModeAligned,
-			Topology: Topology{Kind: TopologyExplicit,
-				Nodes: []Node{
-					{Name: "src", Kind: NodeSource, Parallelism: 2},
-					{Name: "sum", Kind: NodeSum, Parallelism: 2},
-					{Name: "out", Kind: NodeSink, Parallelism: 3},
-				},
-				Links: []Link{
-					{From: "src", To: "sum", Partition: PartitionHash},
-					{From: "sum", To: "out", Partition: PartitionHash},
-				},
-			},
+			Mode:     ModeAligned,
+			Topology: srcSumOut(2, 2, 3, PartitionHash),
 			Workload: Workload{Kind: WorkloadKeyedSum, Records: 100, Keys: 8},
 			Sink:     &Sink{Kind: SinkTwoPhaseCommit},
 			// No periodic checkpoint: the one asked for by hand and the final one only.
@@ -249,18 +239,8 @@ func regimeScenarios() []*Scenario {
 			Description: "Three sources into two sums, unaligned, src-2 alone on its host and its channel to " +
 				"sum-0 delayed so that it falls behind while src-0 and src-1 finish on time and exit: the " +
 				"sums must align every later checkpoint, the final one too, without their ended inputs.",
-			Mode: ModeUnaligned,
-			Topology: Topology{Kind: TopologyExplicit,
-				Nodes: []Node{
-					{Name: "src", Kind: NodeSource, Parallelism: 3},
-					{Name: "sum", Kind: NodeSum, Parallelism: 2},
-					{Name: "out", Kind: NodeSink, Parallelism: 2},
-				},
-				Links: []Link{
-					{From: "src", To: "sum", Partition: PartitionHash},
-					{From: "sum", To: "out", Partition: PartitionForward},
-				},
-			},
+			Mode:     ModeUnaligned,
+			Topology: srcSumOut(3, 2, 2, PartitionForward),
 			Workload: Workload{Kind: WorkloadKeyedSum, Records: 1000, Keys: 8, RecordInterval: Millis(1)},
 			Sink:     &Sink{Kind: SinkTwoPhaseCommit},
 			Faults: []faults.Entry{
@@ -326,4 +306,21 @@ func regimeScenarios() []*Scenario {
 			Seeds:  seeds(1, 10),
 		},
 	}, rareScenarios()...)
+}
+
+// srcSumOut is the explicit job several regimes shape by hand: sources hashed into keyed
+// sums, which write to sinks through toOut, each stage with its own parallelism so that one
+// host can hold a source alone, or a sink can gather every sum.
+func srcSumOut(src, sum, out int, toOut string) Topology {
+	return Topology{Kind: TopologyExplicit,
+		Nodes: []Node{
+			{Name: "src", Kind: NodeSource, Parallelism: src},
+			{Name: "sum", Kind: NodeSum, Parallelism: sum},
+			{Name: "out", Kind: NodeSink, Parallelism: out},
+		},
+		Links: []Link{
+			{From: "src", To: "sum", Partition: PartitionHash},
+			{From: "sum", To: "out", Partition: toOut},
+		},
+	}
 }
