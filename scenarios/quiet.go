@@ -53,7 +53,7 @@ type quietWatch struct {
 	replaced bool
 	// judged: some coordinator was seen with the job finished, so the rule had work.
 	judged bool
-	// violations are the first sends that broke the rule (at most maxViolations), omitted
+	// violations are the first sends that broke the rule (at most MaxViolations), omitted
 	// counts the rest.
 	violations []checker.Violation
 	omitted    int
@@ -116,7 +116,7 @@ func (q *quietWatch) sent(from, to string, msg any) {
 			return
 		}
 	}
-	if len(q.violations) == maxViolations {
+	if len(q.violations) == MaxViolations {
 		q.omitted++
 		return
 	}

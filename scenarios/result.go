@@ -70,7 +70,7 @@ type Result struct {
 	// PropertyPanic).
 	Violations []checker.Violation `json:"violations"`
 	// Omitted counts, per property, the violations found beyond the ones kept (at most
-	// maxViolations of each property are kept, so that one broken run cannot flood a
+	// MaxViolations of each property are kept, so that one broken run cannot flood a
 	// report): the violations listed are the first, never all, when a count is here.
 	Omitted map[checker.Property]int `json:"omitted,omitempty"`
 	// Diffs holds, per property, the diff its checker drew of what went wrong (exactly-once:

@@ -29,10 +29,10 @@ type simRun struct {
 	quiet      *quietWatch
 }
 
-// maxViolations bounds the violations kept per property. Porcupine's bounds are the
-// checker's defaults: a budget of model steps, the same on every machine, and a wall-clock
+// MaxViolations bounds the violations a run keeps per property, simulated or live.
+// Porcupine's bounds are the checker's defaults: a budget of model steps, the same on every machine, and a wall-clock
 // safety net long enough never to decide a verdict on its own.
-const maxViolations = 10
+const MaxViolations = 10
 
 func newRun(p *Plan, opts RunOptions) (*simRun, error) {
 	s := p.Scenario
@@ -146,7 +146,7 @@ func (r *simRun) panicked(value any) *RunPanic {
 // makes the verdict unknown, unless another failed: the run was not fully judged, which is
 // never a pass. A run limit is not involved: that is the verdict limit, decided in run.
 func (r *simRun) judge(res *Result) {
-	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: r.plan.Properties, MaxViolations: maxViolations,
+	report := checker.Check(r.rec.Events(), r.ref, checker.Options{Properties: r.plan.Properties, MaxViolations: MaxViolations,
 		StoreHistoryPicture: r.opts.StoreHistoryPicture, SinkVisibilityPicture: r.opts.SinkVisibilityPicture})
 	res.Record(report)
 }

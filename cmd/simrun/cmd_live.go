@@ -223,7 +223,7 @@ func judgeLive(p *scenarios.Plan, ref checker.Reference, rec *trace.Recorder, ou
 		}
 		props = judged
 	}
-	res.Record(checker.Check(events, ref, checker.Options{Properties: props, MaxViolations: liveMaxViolations}))
+	res.Record(checker.Check(events, ref, checker.Options{Properties: props, MaxViolations: scenarios.MaxViolations}))
 	if cut && res.Verdict != scenarios.VerdictFail {
 		res.Verdict, res.Undecided = scenarios.VerdictLimit, nil
 		res.LimitReason = fmt.Sprintf("the job had not finished when -for ran out, %s after progress became owed; "+
@@ -238,9 +238,6 @@ func judgeLive(p *scenarios.Plan, ref checker.Reference, rec *trace.Recorder, ou
 // (a record not yet committed is "lost", a task not yet finished is stuck), which on a
 // trace cut short is no evidence of anything.
 var needFinishedJob = []checker.Property{checker.PropExactlyOnce, checker.PropAtLeastOnce, checker.PropLiveness}
-
-// liveMaxViolations bounds the violations kept per property, as a simulated run does.
-const liveMaxViolations = 10
 
 // livePanic fails res with the panic that ended the run, pinned to the last event traced
 // before it.
