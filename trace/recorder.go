@@ -138,6 +138,12 @@ func (r *Recorder) record(t int64, e *Event) {
 		}
 	}
 	if r.keep {
+		if len(r.events) == cap(r.events) {
+			// append grows a long slice by a quarter at a time, copying it whole each time;
+			// a kept trace only grows, so doubling copies each event about once, not four
+			// times, and allocates half as much.
+			r.events = slices.Grow(r.events, max(len(r.events), 256))
+		}
 		r.events = append(r.events, *e)
 	}
 	for _, fn := range r.watches {
