@@ -112,7 +112,7 @@ func TestSavepointWaitsForASlot(t *testing.T) {
 	job.Recorder.KeepEvents()
 	var savepoint uint64
 	requested := false
-	job.Recorder.Watch(func(e trace.Event) {
+	job.Recorder.Watch(func(e *trace.Event) {
 		if requested || e.Kind != trace.KindCheckpointTrigger {
 			return
 		}

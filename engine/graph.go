@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -101,7 +102,7 @@ func ParsePartitioning(s string) (Partitioning, error) {
 }
 
 // TaskID returns the stable id of task index of operator op: "<op>-<index>".
-func TaskID(op string, index int) string { return fmt.Sprintf("%s-%d", op, index) }
+func TaskID(op string, index int) string { return op + "-" + strconv.Itoa(index) }
 
 // TaskID returns the id of the operator's task index: its name in TaskNames, if the
 // operator names its tasks, else "<Name>-<index>".

@@ -41,6 +41,7 @@ type Injector struct {
 	c       Config
 	phase   Phase
 	counts  []int // per entry: matches seen (nth) or times fired (chance)
+	watched []int // the entries with event triggers, in schedule order
 	nextID  EffectID
 	active  []activeEffect // windowed effects in force, in id order
 	skipped int            // faults not injected because MaxFaults was reached
@@ -80,7 +81,15 @@ func NewInjector(c Config) (*Injector, error) {
 	}
 	c.Schedule.Entries = append([]Entry(nil), c.Schedule.Entries...) // the caller may reuse its copy
 	in := &Injector{c: c, counts: make([]int, len(c.Schedule.Entries))}
-	c.Recorder.Watch(in.watch)
+	for i, e := range c.Schedule.Entries {
+		if e.Trigger.Type == OnNth || e.Trigger.Type == OnChance {
+			in.watched = append(in.watched, i)
+		}
+	}
+	// Every event of the run passes the watchers: a schedule of time triggers alone needs none.
+	if len(in.watched) > 0 {
+		c.Recorder.Watch(in.watch)
+	}
 	return in, nil
 }
 
@@ -156,11 +165,11 @@ func (in *Injector) enter(p Phase) {
 // recorded, so a fault it injects is recorded right after e and takes effect before the
 // emitter goes on (Target obligation 1). Entries are visited in schedule order; a chance
 // trigger draws one number per matching event while it may still fire.
-func (in *Injector) watch(e trace.Event) {
+func (in *Injector) watch(e *trace.Event) {
 	if in.phase != PhaseFault {
 		return
 	}
-	for i := range in.c.Schedule.Entries {
+	for _, i := range in.watched {
 		t := in.c.Schedule.Entries[i].Trigger
 		switch t.Type {
 		case OnNth:

@@ -33,7 +33,7 @@ type Match struct {
 }
 
 // Matches reports whether e satisfies m.
-func (m Match) Matches(e trace.Event) bool {
+func (m Match) Matches(e *trace.Event) bool {
 	if e.Kind == trace.KindFault || e.Kind == trace.KindPhase {
 		return false
 	}

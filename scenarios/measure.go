@@ -22,7 +22,7 @@ func newMeasurements() *measurements {
 // recovery runs from the first failure (a task or coordinator crash, or a failover) after the
 // job last completed a checkpoint to the next completion: how long the job went without being
 // able to checkpoint because something broke.
-func (m *measurements) observe(e trace.Event) {
+func (m *measurements) observe(e *trace.Event) {
 	switch e.Kind {
 	case trace.KindCheckpointTrigger:
 		m.triggered[e.CP] = e.T

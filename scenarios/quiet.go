@@ -79,7 +79,7 @@ func newQuietWatch(finished func() bool, now func() int64, rec *trace.Recorder) 
 }
 
 // event starts over at a coordinator crash: the next incarnation announces afresh.
-func (q *quietWatch) event(e trace.Event) {
+func (q *quietWatch) event(e *trace.Event) {
 	if e.Kind == trace.KindCoordinatorCrash {
 		if q.finished() && !q.replaced {
 			q.judged = true // its window, from the finish to the crash, was watched

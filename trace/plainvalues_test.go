@@ -40,8 +40,8 @@ func TestPlainValuesChangeNoLine(t *testing.T) {
 		vouchedRec.KeepEvents()
 		fastRec := NewRecorder(&fast, Header{Scenario: "plain"})
 		var generalSeen, vouchedSeen []Event
-		generalRec.Watch(func(e Event) { generalSeen = append(generalSeen, e) })
-		vouchedRec.Watch(func(e Event) { vouchedSeen = append(vouchedSeen, e) })
+		generalRec.Watch(func(e *Event) { generalSeen = append(generalSeen, *e) })
+		vouchedRec.Watch(func(e *Event) { vouchedSeen = append(vouchedSeen, *e) })
 		for i, e := range events {
 			want := generalRec.Emit(int64(i), e)
 			e.PlainValues = true

@@ -34,7 +34,9 @@ type Recorder struct {
 	err        error // first write error; later writes are skipped
 	keep       bool
 	events     []Event
-	watches    []func(Event)
+	watches    []func(*Event)
+	watched    []*Event // what watchers see, by depth of nesting (watch)
+	depth      int
 }
 
 // chunkBytes is how many bytes of binary forms, or of lines, the Recorder collects before it
@@ -84,8 +86,10 @@ func (r *Recorder) KeepEvents() {
 
 // Watch registers fn to see every event after it is recorded, in registration order. Watchers
 // drive event-triggered faults; a watcher may Emit, and the nested event is recorded after the
-// one being watched, before later watchers see that one.
-func (r *Recorder) Watch(fn func(Event)) {
+// one being watched, before later watchers see that one. fn gets the recorded event by
+// pointer, because every watcher sees every event: it must neither change the event nor keep
+// the pointer after it returns.
+func (r *Recorder) Watch(fn func(*Event)) {
 	r.watches = append(r.watches, fn)
 }
 
@@ -146,9 +150,26 @@ func (r *Recorder) record(t int64, e *Event) {
 		}
 		r.events = append(r.events, *e)
 	}
-	for _, fn := range r.watches {
-		fn(*e)
+	if len(r.watches) > 0 {
+		r.watch(e)
 	}
+}
+
+// watch shows e to the watchers. They get a copy held by the Recorder, one per depth of
+// nesting (a watcher may Emit), rather than e itself: a pointer to e would make every
+// emitter's event escape to the heap, and a copy per watcher would copy each event several
+// times. A watcher that panics leaves the depth raised, but a panic ends the run.
+func (r *Recorder) watch(e *Event) {
+	if r.depth == len(r.watched) {
+		r.watched = append(r.watched, new(Event))
+	}
+	seen := r.watched[r.depth]
+	*seen = *e
+	r.depth++
+	for _, fn := range r.watches {
+		fn(seen)
+	}
+	r.depth--
 }
 
 // hashChunk hashes the binary forms collected so far.

@@ -92,7 +92,7 @@ func TestWatchersSeeEventsInOrder(t *testing.T) {
 	r := NewRecorder(nil, Header{})
 	r.KeepEvents()
 	var seen []uint64
-	r.Watch(func(e Event) {
+	r.Watch(func(e *Event) {
 		seen = append(seen, e.Seq)
 		if e.Kind == KindTaskCrash {
 			r.Emit(e.T, Event{Kind: KindFault, Fault: "follow-up"})

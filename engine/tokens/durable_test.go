@@ -89,7 +89,7 @@ func TestAbortedSnapshotWithALostAnswerFreesItsPlace(t *testing.T) {
 	}
 	job.Recorder.KeepEvents()
 	var dropUntil int64 = -1
-	job.Recorder.Watch(func(e trace.Event) {
+	job.Recorder.Watch(func(e *trace.Event) {
 		if dropUntil < 0 && e.Kind == trace.KindCheckpointAbort {
 			dropUntil = e.T + int64(5*time.Millisecond)
 		}

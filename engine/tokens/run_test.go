@@ -155,7 +155,7 @@ func TestTokensWaitForTokensTheyLack(t *testing.T) {
 		}
 		job.Recorder.KeepEvents()
 		overdrawn := ""
-		job.Recorder.Watch(func(e trace.Event) {
+		job.Recorder.Watch(func(e *trace.Event) {
 			for task, b := range job.Runtime.TokenBalances() {
 				if b < 0 && overdrawn == "" {
 					overdrawn = fmt.Sprintf("%s holds %d tokens at %s", task, b, e)

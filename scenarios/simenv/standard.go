@@ -48,7 +48,7 @@ func RunStandard(seed uint64, d time.Duration) (BenchResult, error) {
 func RunStandardConfig(seed uint64, d time.Duration, cfg engine.Config) (BenchResult, error) {
 	completed := 0
 	rec := trace.NewRecorder(nil, trace.Header{Scenario: "standard", Seed: seed})
-	rec.Watch(func(e trace.Event) {
+	rec.Watch(func(e *trace.Event) {
 		if e.Kind == trace.KindCheckpointComplete {
 			completed++
 		}

@@ -76,8 +76,8 @@ func RunJob(cfg engine.Config, envCfg simenv.Config, seed uint64, faults []Fault
 			continue
 		}
 		fired := false
-		job.Recorder.Watch(func(e trace.Event) {
-			if !fired && f.On(e) {
+		job.Recorder.Watch(func(e *trace.Event) {
+			if !fired && f.On(*e) {
 				fired = true
 				inject()
 			}

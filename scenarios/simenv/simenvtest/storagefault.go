@@ -24,7 +24,7 @@ func FaultStorageUntilCoordinatorCrash(job *simenv.Job, prefix string, op sim.St
 		return sim.StoreFault{}
 	})
 	armed := false
-	job.Recorder.Watch(func(e trace.Event) {
+	job.Recorder.Watch(func(e *trace.Event) {
 		if armed || e.Kind != trace.KindCheckpointComplete {
 			return
 		}
