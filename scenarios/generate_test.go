@@ -49,7 +49,7 @@ func TestGenerateDrawsRunnableScenarios(t *testing.T) {
 		s := Generate(seed)
 		p, err := PlanFor(s, seed)
 		if err == nil {
-			err = runnable(p)
+			_, _, err = runnable(p)
 		}
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, Marshal(s))

@@ -14,14 +14,7 @@ import (
 // file, so that a trace of the same job from another engine, or from a run of this one, can
 // be judged by simrun check. The result is the caller's own: changing it changes no run.
 func ReferenceFor(s *Scenario) (checker.Reference, error) {
-	if err := runnable(&Plan{Scenario: s}); err != nil {
-		return checker.Reference{}, err
-	}
-	cfg, err := engineConfig(s)
-	if err != nil {
-		return checker.Reference{}, err
-	}
-	ref, err := cachedReference(s, &cfg)
+	_, ref, err := runnable(&Plan{Scenario: s})
 	if err != nil {
 		return checker.Reference{}, err
 	}

@@ -36,14 +36,7 @@ const MaxViolations = 10
 
 func newRun(p *Plan, opts RunOptions) (*simRun, error) {
 	s := p.Scenario
-	if err := runnable(p); err != nil {
-		return nil, err
-	}
-	cfg, err := engineConfig(s)
-	if err != nil {
-		return nil, err
-	}
-	ref, err := cachedReference(s, &cfg)
+	cfg, ref, err := runnable(p)
 	if err != nil {
 		return nil, err
 	}

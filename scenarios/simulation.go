@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ckptsim/ckptsim/checker"
+	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/faults"
 )
 
@@ -25,7 +27,7 @@ func (*Simulation) Plan(s *Scenario, seed uint64) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := runnable(p); err != nil {
+	if _, _, err := runnable(p); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -54,18 +56,20 @@ func PlanFor(s *Scenario, seed uint64) (*Plan, error) {
 // of the catalogue skips such scenarios (and says so) rather than stopping.
 var ErrUnsupported = errors.New("not supported by this build")
 
-// runnable reports why this build cannot run p, if it cannot.
-func runnable(p *Plan) error {
+// runnable reports why this build cannot run p, if it cannot; if it can, it returns the
+// engine configuration of the run and the reference model that judges it, so that a run
+// derives each once.
+func runnable(p *Plan) (engine.Config, checker.Reference, error) {
 	s := p.Scenario
 	if s.Mode != ModeChandyLamport && s.Graph().HasCycle() {
-		return fmt.Errorf("scenarios: %s: a dataflow job with a cycle has output that depends on timing, so judging it is %w", s.Name, ErrUnsupported)
+		return engine.Config{}, checker.Reference{}, fmt.Errorf("scenarios: %s: a dataflow job with a cycle has output that depends on timing, so judging it is %w", s.Name, ErrUnsupported)
 	}
 	cfg, err := engineConfig(s)
 	if err != nil {
-		return err
+		return engine.Config{}, checker.Reference{}, err
 	}
-	_, err = cachedReference(s, &cfg)
-	return err
+	ref, err := cachedReference(s, &cfg)
+	return cfg, ref, err
 }
 
 // Run assembles the job on the simulator, injects the plan's faults through the phases,
