@@ -20,11 +20,22 @@ import (
 // force until its deadline and the trace reaches it. Without the bound the verdict is
 // unknown; with no abort judged, unexercised.
 func AbortReach(events []trace.Event, ref Reference) Result {
+	return abortReach(newTraceIndex(events), ref)
+}
+
+// abortReachKinds are the kinds AbortReach reacts to (lifecycleKinds among them).
+var abortReachKinds = lifecycleKinds | kindsOf(
+	trace.KindBarrierRecv, trace.KindBarrierSend, trace.KindSnapshotTaken, trace.KindSnapshotAck, trace.KindSnapshotDecline,
+	trace.KindCheckpointAbort, trace.KindNotifyAbort, trace.KindNotifyComplete,
+	trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish, trace.KindJobFailover, trace.KindCoordinatorCrash)
+
+func abortReach(ix *traceIndex, ref Reference) Result {
 	bound := ref.Liveness.AbortReachMaxNanos
 	if bound <= 0 {
 		return unknownResult(PropAbortReach, "the reference gives no bound on abort notifications (liveness.abort_reach_max_ns)")
 	}
-	faults := faultSpansOf(events)
+	events := ix.events
+	faults := ix.faults()
 	jobs := newLifecycle()
 	took := map[uint64]map[string]bool{} // checkpoint -> tasks that took part
 	type owed struct {
@@ -34,7 +45,10 @@ func AbortReach(events []trace.Event, ref Reference) Result {
 	var open []*owed
 	var violations []Violation
 	judged, excused := 0, 0
-	for i := range events {
+	for i, kind := range ix.kinds {
+		if len(open) == 0 && !abortReachKinds.has(kind) {
+			continue // no deadline runs, and the event changes nothing
+		}
 		e := &events[i]
 		for j := 0; j < len(open); j++ {
 			o := open[j]

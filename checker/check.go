@@ -112,7 +112,8 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 	search := func(picture io.Writer) SearchOptions {
 		return SearchOptions{Steps: opts.SearchSteps, Timeout: opts.SearchTimeout, Picture: picture}
 	}
-	sinks := newReplay(events, ref)
+	ix := newTraceIndex(events)
+	sinks := newReplay(ix, ref)
 	var report Report
 	for _, p := range AllProperties {
 		if !slices.Contains(selected, p) {
@@ -127,37 +128,37 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 		case PropAtLeastOnce:
 			res = atLeastOnce(events, ref, sinks)
 		case PropConsistentCut:
-			res = ConsistentCut(events, ref)
+			res = consistentCut(ix, ref)
 		case PropExpectedSnapshot:
 			res = ExpectedSnapshots(events, ref)
 		case PropRestoreFidelity:
-			res = RestoreFidelity(events)
+			res = restoreFidelity(ix)
 		case PropListenerContract:
-			res = ListenerContract(events, ref)
+			res = listenerContract(ix, ref)
 		case PropCheckpointOutcome:
-			res = CheckpointOutcome(events)
+			res = checkpointOutcome(ix)
 		case PropFailureAccounting:
-			res = FailureAccounting(events, ref)
+			res = failureAccounting(ix, ref)
 		case PropNoTriggerInFailover:
-			res = NoTriggerInFailover(events)
+			res = noTriggerInFailover(ix)
 		case PropNoPendingAcrossFailover:
-			res = NoPendingAcrossFailover(events)
+			res = noPendingAcrossFailover(ix)
 		case PropNoTriggerAfterFinish:
-			res = NoTriggerAfterFinish(events)
+			res = noTriggerAfterFinish(ix)
 		case PropRecoveryBound:
-			res = RecoveryBound(events, ref)
+			res = recoveryBound(ix, ref)
 		case PropAlignmentTimeout:
-			res = AlignmentTimeout(events, ref)
+			res = alignmentTimeout(ix, ref)
 		case PropAbortReach:
-			res = AbortReach(events, ref)
+			res = abortReach(ix, ref)
 		case PropFailureCause:
-			res = FailureCause(events)
+			res = failureCause(ix)
 		case PropDurableVisible:
 			res = DurableBeforeVisible(events, search(opts.StoreHistoryPicture))
 		case PropSinkVisibility:
 			res = SinkVisibility(events, search(opts.SinkVisibilityPicture))
 		case PropLiveness:
-			res = liveness(events, ref, sinks)
+			res = liveness(ix, ref, sinks)
 		case PropDeterminism:
 			res = Determinism(events, ref)
 		default:

@@ -38,13 +38,22 @@ type channel struct{ from, to string }
 // unknown and the note names what was missing. Only completed checkpoints are judged, since
 // only they are restored.
 func ConsistentCut(events []trace.Event, ref Reference) Result {
+	return consistentCut(newTraceIndex(events), ref)
+}
+
+// cutKinds are the kinds ConsistentCut reacts to.
+var cutKinds = kindsOf(trace.KindSnapshotTaken, trace.KindSnapshotCarried, trace.KindCheckpointAbort,
+	trace.KindCheckpointComplete, trace.KindCoordinatorRecover)
+
+func consistentCut(ix *traceIndex, ref Reference) Result {
+	events := ix.events
 	taken := make(map[taskCheckpoint]int) // index of every snapshot.taken
 	cuts := make(map[uint64]map[string]int)
 	judged := make(map[uint64]bool)
 	var violations []Violation
 	var missing []string
 	var completed, countedCuts int
-	for i := range events {
+	for i := range ix.only(cutKinds) {
 		e := &events[i]
 		switch e.Kind {
 		case trace.KindSnapshotTaken:

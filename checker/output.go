@@ -2,6 +2,7 @@ package checker
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -89,29 +90,28 @@ func commitEffect(e *trace.Event, txn *txnLog) bool {
 	return txn.effective == 0
 }
 
+// sinkKinds are the kinds the replay reacts to; writeKinds those that write records.
+var (
+	writeKinds = kindsOf(trace.KindSinkWrite, trace.KindSinkWrites)
+	sinkKinds  = writeKinds | kindsOf(trace.KindSinkAbort, trace.KindSinkCommit, trace.KindSinkUpsert)
+)
+
 // replay memoizes the replay of one trace's sinks, so that Check replays them once for all
 // the properties that need it.
+// The properties may run concurrently, so the replay is made under a sync.Once.
 type replay struct {
-	events   []trace.Event
-	expected map[string]Expected
-	out      *committedOutput
+	output func() *committedOutput
 }
 
-func newReplay(events []trace.Event, ref Reference) *replay {
-	return &replay{events: events, expected: ref.Output}
-}
-
-func (r *replay) output() *committedOutput {
-	if r.out == nil {
-		r.out = replayOutput(r.events, r.expected, true)
-	}
-	return r.out
+func newReplay(ix *traceIndex, ref Reference) *replay {
+	return &replay{output: sync.OnceValue(func() *committedOutput { return replayOutput(ix, ref.Output, true) })}
 }
 
 // replayOutput replays the sink events of events. expected may be nil. Without perRecord,
 // writes are only counted per transaction (enough for the store's record count, which is all
 // sink visibility needs) and records, overflow and wrongValue stay empty except for upserts.
-func replayOutput(events []trace.Event, expected map[string]Expected, perRecord bool) *committedOutput {
+func replayOutput(ix *traceIndex, expected map[string]Expected, perRecord bool) *committedOutput {
+	events := ix.events
 	out := &committedOutput{
 		ids:      newRecordIndex(len(expected)),
 		expected: expected,
@@ -121,7 +121,7 @@ func replayOutput(events []trace.Event, expected map[string]Expected, perRecord 
 		judged:   expected != nil,
 	}
 	if perRecord {
-		out.writes = make([]txnWrite, 0, countWrites(events))
+		out.writes = make([]txnWrite, 0, countWrites(ix))
 	}
 	// Writes of one transaction come in runs, so the last transaction looked up is cached.
 	var lastTxnID string
@@ -138,7 +138,7 @@ func replayOutput(events []trace.Event, expected map[string]Expected, perRecord 
 		lastTxnID, lastTxn = id, txn
 		return txn
 	}
-	for i := range events {
+	for i := range ix.only(sinkKinds) {
 		e := &events[i]
 		switch e.Kind {
 		case trace.KindSinkWrite:
@@ -190,10 +190,10 @@ func replayOutput(events []trace.Event, expected map[string]Expected, perRecord 
 
 // countWrites returns how many records the sinks of events write, so that the replay sizes
 // its log of writes once instead of growing (and copying) it step by step.
-func countWrites(events []trace.Event) int {
+func countWrites(ix *traceIndex) int {
 	n := 0
-	for i := range events {
-		switch e := &events[i]; e.Kind {
+	for i := range ix.only(writeKinds) {
+		switch e := &ix.events[i]; e.Kind {
 		case trace.KindSinkWrite:
 			n++
 		case trace.KindSinkWrites:
