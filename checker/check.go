@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -103,7 +104,9 @@ func DefaultProperties(ref Reference) []Property {
 
 // Check runs the selected properties over events (a whole trace, in order) and returns one
 // result per property. It is the single entry point for simrun and for tests; each property
-// is also exported as its own function.
+// is also exported as its own function. The properties run concurrently (judgeConcurrently),
+// each over what Check works out once for all: the kinds of the events (traceIndex) and the
+// replay of the sinks.
 func Check(events []trace.Event, ref Reference, opts Options) Report {
 	selected := opts.Properties
 	if selected == nil {
@@ -114,11 +117,10 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 	}
 	ix := newTraceIndex(events)
 	sinks := newReplay(ix, ref)
-	var report Report
-	for _, p := range AllProperties {
-		if !slices.Contains(selected, p) {
-			continue
-		}
+	// The two searches take turns: a caller may hand both the same writer for their
+	// drawings, which must not be written from two goroutines at once.
+	var searching sync.Mutex
+	judge := func(p Property) Result {
 		var res Result
 		switch p {
 		case PropWellFormed:
@@ -154,8 +156,12 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 		case PropFailureCause:
 			res = failureCause(ix)
 		case PropDurableVisible:
+			searching.Lock()
+			defer searching.Unlock()
 			res = DurableBeforeVisible(events, search(opts.StoreHistoryPicture))
 		case PropSinkVisibility:
+			searching.Lock()
+			defer searching.Unlock()
 			res = SinkVisibility(events, search(opts.SinkVisibilityPicture))
 		case PropLiveness:
 			res = liveness(ix, ref, sinks)
@@ -164,8 +170,15 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 		default:
 			panic("checker: property without a check: " + string(p))
 		}
-		report.Results = append(report.Results, capViolations(res, opts.MaxViolations))
+		return capViolations(res, opts.MaxViolations)
 	}
+	var props []Property
+	for _, p := range AllProperties {
+		if slices.Contains(selected, p) {
+			props = append(props, p)
+		}
+	}
+	report := Report{Results: judgeConcurrently(props, judge)}
 	for _, p := range selected {
 		if !slices.Contains(AllProperties, p) {
 			// A misspelt property must not read as a pass.
