@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -121,28 +122,11 @@ func cutOf(cuts map[uint64]map[string]int, cp uint64) map[string]int {
 // judgeCut checks every channel of cut, the snapshots of the checkpoint completed at
 // complete, and reports whether any snapshot counted a channel.
 func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int) (violations []Violation, counted bool) {
-	channels := make(map[channel]bool)
-	for task, index := range cut {
-		e := &events[index]
-		outgoing := func(to string, _ int64) { channels[channel{task, to}] = true }
-		incoming := func(from string, _ int64) { channels[channel{from, task}] = true }
-		prefixedInts(e, trace.AttrSentPrefix, outgoing)
-		prefixedInts(e, trace.AttrOutPrefix, outgoing)
-		prefixedInts(e, trace.AttrRecvPrefix, incoming)
-		prefixedInts(e, trace.AttrChanPrefix, incoming)
-	}
-	for ch := range channels {
+	channels := channelCountsOf(events, cut)
+	for ch, c := range channels {
 		senderIndex, senderOK := cut[ch.from]
 		receiverIndex, receiverOK := cut[ch.to]
-		var sent, overtaken, recv, inFlight int64
-		if senderOK {
-			sent, _ = intAttr(&events[senderIndex], trace.AttrSentPrefix+ch.to)
-			overtaken, _ = intAttr(&events[senderIndex], trace.AttrOutPrefix+ch.to)
-		}
-		if receiverOK {
-			recv, _ = intAttr(&events[receiverIndex], trace.AttrRecvPrefix+ch.from)
-			inFlight, _ = intAttr(&events[receiverIndex], trace.AttrChanPrefix+ch.from)
-		}
+		sent, overtaken, recv, inFlight := c.sent.n, c.out.n, c.recv.n, c.inFlight.n
 		switch {
 		case !senderOK && recv+inFlight != 0:
 			violations = append(violations, violationAt(PropConsistentCut, &events[receiverIndex],
@@ -164,6 +148,67 @@ func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int) (
 		}
 	}
 	return violations, len(channels) > 0
+}
+
+// channelCounts are a channel's counts in a cut: sent.<to> and out.<to> on the sender's
+// snapshot, recv.<from> and chan.<from> on the receiver's.
+type channelCounts struct {
+	sent, out, recv, inFlight count
+	counted                   bool // some attribute of the channel is an integer
+}
+
+// count is one count attribute as intAttr reads it: the value of the first attribute of its
+// key, 0 when that one is not an integer.
+type count struct {
+	n    int64
+	seen bool // an attribute of the key came already, so later ones are ignored
+}
+
+// take reads value, an attribute of c's key, and reports whether it is an integer.
+func (c *count) take(value string) bool {
+	n, err := strconv.ParseInt(value, 10, 64)
+	if !c.seen && err == nil {
+		c.n = n
+	}
+	c.seen = true
+	return err == nil
+}
+
+// channelCountsOf returns the counts of every channel that a snapshot of cut counts with an
+// integer (a sent.<to> or out.<to> attribute of the sender, a recv.<from> or chan.<from> of
+// the receiver), as prefixedInts would find them, each count as intAttr would read it. It
+// reads each snapshot's attributes once, instead of looking each count of each channel up
+// by a key built for it.
+func channelCountsOf(events []trace.Event, cut map[string]int) map[channel]*channelCounts {
+	channels := make(map[channel]*channelCounts)
+	for task, index := range cut {
+		for _, a := range events[index].Attrs {
+			var ch channel
+			var field func(*channelCounts) *count
+			if to, ok := strings.CutPrefix(a.Key, trace.AttrSentPrefix); ok {
+				ch, field = channel{task, to}, func(c *channelCounts) *count { return &c.sent }
+			} else if to, ok := strings.CutPrefix(a.Key, trace.AttrOutPrefix); ok {
+				ch, field = channel{task, to}, func(c *channelCounts) *count { return &c.out }
+			} else if from, ok := strings.CutPrefix(a.Key, trace.AttrRecvPrefix); ok {
+				ch, field = channel{from, task}, func(c *channelCounts) *count { return &c.recv }
+			} else if from, ok := strings.CutPrefix(a.Key, trace.AttrChanPrefix); ok {
+				ch, field = channel{from, task}, func(c *channelCounts) *count { return &c.inFlight }
+			} else {
+				continue
+			}
+			c := channels[ch]
+			if c == nil {
+				c = &channelCounts{}
+				channels[ch] = c
+			}
+			if field(c).take(a.Value) {
+				c.counted = true
+			}
+		}
+	}
+	// A channel whose attributes are none of them integers is counted by no snapshot.
+	maps.DeleteFunc(channels, func(_ channel, c *channelCounts) bool { return !c.counted })
+	return channels
 }
 
 // countsTokens reports whether any snapshot of cut counts tokens (tokens, chantokens.*): a
