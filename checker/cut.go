@@ -158,7 +158,7 @@ type channelCounts struct {
 }
 
 // count is one count attribute as intAttr reads it: the value of the first attribute of its
-// key, 0 when that one is not an integer.
+// key (0 when that one is not an integer, the nearest bound when it is out of range).
 type count struct {
 	n    int64
 	seen bool // an attribute of the key came already, so later ones are ignored
@@ -166,12 +166,11 @@ type count struct {
 
 // take reads value, an attribute of c's key, and reports whether it is an integer.
 func (c *count) take(value string) bool {
-	n, err := strconv.ParseInt(value, 10, 64)
-	if !c.seen && err == nil {
-		c.n = n
+	n, ok := parseInt(value)
+	if !c.seen {
+		c.n, c.seen = n, true
 	}
-	c.seen = true
-	return err == nil
+	return ok
 }
 
 // channelCountsOf returns the counts of every channel that a snapshot of cut counts with an

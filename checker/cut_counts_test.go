@@ -15,7 +15,7 @@ func TestChannelCountsOfAgreesWithAttrLookups(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	keys := []string{"sent.a", "sent.b", "sent.", "out.a", "out.b", "recv.a", "recv.b", "chan.a", "chan.b",
 		"chantokens.a", "chanmsgs.b", "state", "tokens"}
-	values := []string{"0", "1", "2", "7", "x", "-1", ""}
+	values := []string{"0", "1", "2", "7", "x", "-1", "", "99999999999999999999", "-99999999999999999999"}
 	tasks := []string{"a", "b", "c"}
 	for round := 0; round < 2000; round++ {
 		var events []trace.Event

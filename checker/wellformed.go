@@ -2,7 +2,6 @@ package checker
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -42,9 +41,9 @@ func WellFormed(events []trace.Event) Result {
 			if !numericAttr(a.Key) {
 				continue
 			}
-			n, err := strconv.ParseInt(a.Value, 10, 64)
+			n, ok := parseInt(a.Value)
 			switch {
-			case err != nil || n < 0:
+			case !ok || n < 0:
 				violations = append(violations, violationAt(PropWellFormed, e,
 					"attribute %s=%q is not a non-negative integer", a.Key, a.Value))
 			case a.Key == trace.AttrStart && n > e.T:
@@ -190,7 +189,7 @@ func numberList(s string) bool {
 		return true
 	}
 	for item := range strings.SplitSeq(s, trace.ListSeparator) {
-		if n, err := strconv.ParseInt(item, 10, 64); err != nil || n < 0 {
+		if n, ok := parseInt(item); !ok || n < 0 {
 			return false
 		}
 	}
