@@ -45,9 +45,13 @@ func abortReach(ix *traceIndex, ref Reference) Result {
 	var open []*owed
 	var violations []Violation
 	judged, excused := 0, 0
-	for i, kind := range ix.kinds {
-		if len(open) == 0 && !abortReachKinds.has(kind) {
-			continue // no deadline runs, and the event changes nothing
+	relevant := ix.of(abortReachKinds)
+	for i := 0; i < len(events); i++ {
+		if len(open) == 0 {
+			// No deadline runs, so only the events of abortReachKinds change anything.
+			if i = relevant.next(i); i == len(events) {
+				break
+			}
 		}
 		e := &events[i]
 		for j := 0; j < len(open); j++ {

@@ -72,9 +72,13 @@ func alignmentTimeout(ix *traceIndex, ref Reference) Result {
 			}
 		}
 	}
-	for i, kind := range ix.kinds {
-		if len(aligning) == 0 && !alignmentKinds.has(kind) {
-			continue // no deadline runs, and the event changes nothing
+	relevant := ix.of(alignmentKinds)
+	for i := 0; i < len(events); i++ {
+		if len(aligning) == 0 {
+			// No deadline runs, so only the events of alignmentKinds change anything.
+			if i = relevant.next(i); i == len(events) {
+				break
+			}
 		}
 		e := &events[i]
 		if len(aligning) == 0 {

@@ -33,9 +33,13 @@ func recoveryBound(ix *traceIndex, ref Reference) Result {
 	var violations []Violation
 	var restart *trace.Event // the failover being judged
 	judged, excused := 0, 0
-	for i, kind := range ix.kinds {
-		if restart == nil && !recoveryKinds.has(kind) {
-			continue // no deadline runs, and the event changes nothing
+	relevant := ix.of(recoveryKinds)
+	for i := 0; i < len(events); i++ {
+		if restart == nil {
+			// No deadline runs, so only the events of recoveryKinds change anything.
+			if i = relevant.next(i); i == len(events) {
+				break
+			}
 		}
 		e := &events[i]
 		if restart != nil && e.T > restart.T+bound {

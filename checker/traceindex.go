@@ -2,7 +2,7 @@ package checker
 
 import (
 	"iter"
-	"slices"
+	mathbits "math/bits"
 	"sync"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -13,14 +13,16 @@ import (
 // restores), yet a trace is mostly sink writes, barriers and snapshots, and an event is some
 // 200 bytes: a pass that reads every event's kind streams the whole trace through the caches
 // for the few events it wants, and there were a score of such passes. The index reads each
-// kind once into a byte per event, so that a property skips the events it ignores by
-// looking at those bytes alone.
+// kind once, into a bit set per kind over the events, so that a property finds the events of
+// the kinds it reacts to a word of 64 events at a time and touches no other.
 //
 // Its lazily computed parts are shared by properties that Check may run concurrently, so
 // each is computed under a sync.Once.
 type traceIndex struct {
 	events []trace.Event
-	kinds  []kindCode // per event, the code of its kind
+	// ofKind holds, per kind code, the events of that kind: bit i%64 of word i/64 is set
+	// for event i. A kind the trace does not hold has no words.
+	ofKind [64][]uint64
 
 	faults func() *faultSpans // faultSpansOf(events), computed on first use
 }
@@ -58,10 +60,9 @@ func kindsOf(kinds ...string) kindSet {
 	return set
 }
 
-func (s kindSet) has(c kindCode) bool { return s&(1<<c) != 0 }
-
 func newTraceIndex(events []trace.Event) *traceIndex {
-	ix := &traceIndex{events: events, kinds: make([]kindCode, len(events))}
+	ix := &traceIndex{events: events}
+	words := (len(events) + 63) / 64
 	// Runs of one kind are the rule (a sink's writes, a round of barriers), and a kind
 	// string is most often the very constant the last event used, which compares equal at
 	// once; only a change of kind costs a map lookup.
@@ -71,24 +72,77 @@ func newTraceIndex(events []trace.Event) *traceIndex {
 		if kind != last {
 			last, lastCode = kind, kindCodes[kind]
 		}
-		ix.kinds[i] = lastCode
+		bits := ix.ofKind[lastCode]
+		if bits == nil {
+			bits = make([]uint64, words)
+			ix.ofKind[lastCode] = bits
+		}
+		bits[i/64] |= 1 << (i % 64)
 	}
 	ix.faults = sync.OnceValue(func() *faultSpans { return faultSpansOf(ix) })
 	return ix
 }
 
-// only yields, in trace order, the index of every event whose kind is in set.
-func (ix *traceIndex) only(set kindSet) iter.Seq[int] {
+// eventSet is the events of a set of kinds.
+type eventSet struct {
+	n     int        // events in the trace
+	kinds [][]uint64 // the bit sets of the kinds of the set that the trace holds
+}
+
+// of returns the events whose kind is in set.
+func (ix *traceIndex) of(set kindSet) eventSet {
+	es := eventSet{n: len(ix.events)}
+	for code, bits := range ix.ofKind {
+		if set&(1<<code) != 0 && bits != nil {
+			es.kinds = append(es.kinds, bits)
+		}
+	}
+	return es
+}
+
+// word returns the events of word w, bit i for event 64w+i.
+func (es eventSet) word(w int) uint64 {
+	var bits uint64
+	for _, k := range es.kinds {
+		bits |= k[w]
+	}
+	return bits
+}
+
+// next returns the first event at or after from in es, or es.n if there is none.
+func (es eventSet) next(from int) int {
+	if from >= es.n || len(es.kinds) == 0 {
+		return es.n
+	}
+	w := from / 64
+	bits := es.word(w) &^ (1<<(from%64) - 1) // the events before from are not asked for
+	for bits == 0 {
+		if w++; w*64 >= es.n {
+			return es.n
+		}
+		bits = es.word(w)
+	}
+	return w*64 + mathbits.TrailingZeros64(bits)
+}
+
+// all yields the events of es in trace order.
+func (es eventSet) all() iter.Seq[int] {
 	return func(yield func(int) bool) {
-		for i, k := range ix.kinds {
-			if set.has(k) && !yield(i) {
-				return
+		if len(es.kinds) == 0 {
+			return
+		}
+		for w := 0; w*64 < es.n; w++ {
+			for bits := es.word(w); bits != 0; bits &= bits - 1 {
+				if !yield(w*64 + mathbits.TrailingZeros64(bits)) {
+					return
+				}
 			}
 		}
 	}
 }
 
+// only yields, in trace order, the index of every event whose kind is in set.
+func (ix *traceIndex) only(set kindSet) iter.Seq[int] { return ix.of(set).all() }
+
 // any reports whether the trace holds an event of a kind in set.
-func (ix *traceIndex) any(set kindSet) bool {
-	return slices.ContainsFunc(ix.kinds, set.has)
-}
+func (ix *traceIndex) any(set kindSet) bool { return ix.of(set).next(0) < len(ix.events) }
