@@ -73,10 +73,16 @@ func abortReach(ix *traceIndex, ref Reference) Result {
 		jobs.observe(e)
 		switch e.Kind {
 		case trace.KindBarrierRecv, trace.KindBarrierSend, trace.KindSnapshotTaken, trace.KindSnapshotAck, trace.KindSnapshotDecline:
-			if took[e.CP] == nil {
-				took[e.CP] = map[string]bool{}
+			// A third of a trace's events come here, most of them for a task already known
+			// to take part, which a lookup tells at less than the cost of storing it again.
+			tasks := took[e.CP]
+			if tasks == nil {
+				tasks = map[string]bool{}
+				took[e.CP] = tasks
 			}
-			took[e.CP][e.Task] = true
+			if !tasks[e.Task] {
+				tasks[e.Task] = true
+			}
 		case trace.KindCheckpointAbort:
 			if e.Reason == "failover" || len(took[e.CP]) == 0 {
 				continue

@@ -3,6 +3,7 @@ package checker
 import (
 	"iter"
 	mathbits "math/bits"
+	"slices"
 	"sync"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -83,44 +84,43 @@ func newTraceIndex(events []trace.Event) *traceIndex {
 	return ix
 }
 
-// eventSet is the events of a set of kinds.
+// eventSet is the events of a set of kinds: bit i%64 of word i/64 is set for event i.
 type eventSet struct {
-	n     int        // events in the trace
-	kinds [][]uint64 // the bit sets of the kinds of the set that the trace holds
+	n    int // events in the trace
+	bits []uint64
 }
 
-// of returns the events whose kind is in set.
+// of returns the events whose kind is in set, the union of their kinds' bit sets (a word
+// of 64 events costs one OR per kind, and the passes then read one word per 64 events).
 func (ix *traceIndex) of(set kindSet) eventSet {
 	es := eventSet{n: len(ix.events)}
 	for code, bits := range ix.ofKind {
-		if set&(1<<code) != 0 && bits != nil {
-			es.kinds = append(es.kinds, bits)
+		if set&(1<<code) == 0 || bits == nil {
+			continue
+		}
+		if es.bits == nil {
+			es.bits = slices.Clone(bits)
+			continue
+		}
+		for w, word := range bits {
+			es.bits[w] |= word
 		}
 	}
 	return es
 }
 
-// word returns the events of word w, bit i for event 64w+i.
-func (es eventSet) word(w int) uint64 {
-	var bits uint64
-	for _, k := range es.kinds {
-		bits |= k[w]
-	}
-	return bits
-}
-
 // next returns the first event at or after from in es, or es.n if there is none.
 func (es eventSet) next(from int) int {
-	if from >= es.n || len(es.kinds) == 0 {
+	if from >= es.n || es.bits == nil {
 		return es.n
 	}
 	w := from / 64
-	bits := es.word(w) &^ (1<<(from%64) - 1) // the events before from are not asked for
+	bits := es.bits[w] &^ (1<<(from%64) - 1) // the events before from are not asked for
 	for bits == 0 {
-		if w++; w*64 >= es.n {
+		if w++; w == len(es.bits) {
 			return es.n
 		}
-		bits = es.word(w)
+		bits = es.bits[w]
 	}
 	return w*64 + mathbits.TrailingZeros64(bits)
 }
@@ -128,11 +128,8 @@ func (es eventSet) next(from int) int {
 // all yields the events of es in trace order.
 func (es eventSet) all() iter.Seq[int] {
 	return func(yield func(int) bool) {
-		if len(es.kinds) == 0 {
-			return
-		}
-		for w := 0; w*64 < es.n; w++ {
-			for bits := es.word(w); bits != 0; bits &= bits - 1 {
+		for w, word := range es.bits {
+			for bits := word; bits != 0; bits &= bits - 1 {
 				if !yield(w*64 + mathbits.TrailingZeros64(bits)) {
 					return
 				}

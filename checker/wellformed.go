@@ -248,12 +248,15 @@ func numberList(s string) bool {
 	return true
 }
 
+// numericPrefixes are the prefixes of numeric attribute keys.
+var numericPrefixes = []string{trace.AttrSentPrefix, trace.AttrRecvPrefix, trace.AttrChanPrefix, trace.AttrOutPrefix, trace.AttrChanTokensPrefix, trace.AttrChanMorePrefix}
+
 func numericAttr(key string) bool {
 	switch key {
 	case trace.AttrRecords, trace.AttrStart, trace.AttrTokens, trace.AttrTaken:
 		return true
 	}
-	for _, prefix := range []string{trace.AttrSentPrefix, trace.AttrRecvPrefix, trace.AttrChanPrefix, trace.AttrOutPrefix, trace.AttrChanTokensPrefix, trace.AttrChanMorePrefix} {
+	for _, prefix := range numericPrefixes {
 		if strings.HasPrefix(key, prefix) {
 			return true
 		}

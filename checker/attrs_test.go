@@ -3,7 +3,10 @@ package checker
 import (
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 // TestParseIntIsStrconv checks that parseInt reads every string as strconv.ParseInt(s, 10,
@@ -30,6 +33,21 @@ func TestParseIntIsStrconv(t *testing.T) {
 		// Callers read the value even when it is no integer (0, or the bound it overflows).
 		if got, ok := parseInt(s); ok != (err == nil) || got != want {
 			t.Fatalf("parseInt(%q) = %d, %v; strconv.ParseInt says %d, %v", s, got, ok, want, err)
+		}
+	}
+}
+
+// TestCutItemIsStringsCut checks that cutItem cuts a list as strings.Cut does at
+// trace.ListSeparator, which it takes to be the one byte listSeparator.
+func TestCutItemIsStringsCut(t *testing.T) {
+	if trace.ListSeparator != string(listSeparator) {
+		t.Fatalf("trace.ListSeparator is %q, cutItem cuts at %q", trace.ListSeparator, string(listSeparator))
+	}
+	for _, list := range []string{"", " ", "a", "a b", "a  b", " a", "a ", "ab cd ef"} {
+		item, rest := cutItem(list)
+		wantItem, wantRest, _ := strings.Cut(list, trace.ListSeparator)
+		if item != wantItem || rest != wantRest {
+			t.Fatalf("cutItem(%q) = %q, %q; strings.Cut gives %q, %q", list, item, rest, wantItem, wantRest)
 		}
 	}
 }
