@@ -61,7 +61,6 @@ type txnLog struct {
 }
 
 type txnWrite struct {
-	event  int    // index of the sink.write or sink.writes
 	record int    // index into committedOutput.records
 	value  string // the value written
 	next   int    // the transaction's next write, or -1
@@ -224,7 +223,7 @@ func (out *committedOutput) write(txn *txnLog, index int, rid, value string) {
 	k := out.intern(rid)
 	out.records[k].lastWrite = index
 	w := len(out.writes)
-	out.writes = append(out.writes, txnWrite{event: index, record: k, value: value, next: -1})
+	out.writes = append(out.writes, txnWrite{record: k, value: value, next: -1})
 	if txn.last >= 0 {
 		out.writes[txn.last].next = w
 	} else {
