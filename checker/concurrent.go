@@ -10,6 +10,9 @@ import "sync"
 // as simrun check report as one) is raised again on the caller's goroutine once all have
 // returned, the first in props order, as a sequential run would have raised it.
 func judgeConcurrently(props []Property, judge func(Property) Result) []Result {
+	if len(props) == 0 {
+		return nil // as a report of no properties always was: no results, not an empty list
+	}
 	results := make([]Result, len(props))
 	panics := make([]any, len(props))
 	var wg sync.WaitGroup
