@@ -2,7 +2,6 @@ package checker
 
 import (
 	"fmt"
-	"maps"
 	"strconv"
 	"strings"
 
@@ -51,6 +50,7 @@ func consistentCut(ix *traceIndex, ref Reference) Result {
 	taken := make(map[taskCheckpoint]int) // index of every snapshot.taken
 	cuts := make(map[uint64]map[string]int)
 	judged := make(map[uint64]bool)
+	var channels channelTable // scratch space of judgeCut, for every cut
 	var violations []Violation
 	var missing []string
 	var completed, countedCuts int
@@ -84,7 +84,7 @@ func consistentCut(ix *traceIndex, ref Reference) Result {
 				missing = append(missing, fmt.Sprintf("checkpoint %d completed but no snapshot.taken or snapshot.carried for it", e.CP))
 				continue
 			}
-			found, counted := judgeCut(events, e, cut)
+			found, counted := judgeCut(events, e, cut, &channels)
 			violations = append(violations, found...)
 			violations = append(violations, judgeRecordedLists(events, e, cut)...)
 			if ref.tokenWorkload() && countsTokens(events, cut) {
@@ -120,10 +120,17 @@ func cutOf(cuts map[uint64]map[string]int, cp uint64) map[string]int {
 }
 
 // judgeCut checks every channel of cut, the snapshots of the checkpoint completed at
-// complete, and reports whether any snapshot counted a channel.
-func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int) (violations []Violation, counted bool) {
-	channels := channelCountsOf(events, cut)
-	for ch, c := range channels {
+// complete, and reports whether any snapshot counted a channel. It reads the counts into
+// channels, which it clears first.
+func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int, channels *channelTable) (violations []Violation, counted bool) {
+	channels.read(events, cut)
+	for i := range channels.counts {
+		c := &channels.counts[i]
+		if !c.counted {
+			continue // none of its attributes is an integer: no snapshot counts it
+		}
+		counted = true
+		ch := c.ch
 		senderIndex, senderOK := cut[ch.from]
 		receiverIndex, receiverOK := cut[ch.to]
 		sent, overtaken, recv, inFlight := c.sent.n, c.out.n, c.recv.n, c.inFlight.n
@@ -147,12 +154,13 @@ func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int) (
 				complete.CP, ch.from, ch.to, ch.to, recv, inFlight, kept, ch.from, sent))
 		}
 	}
-	return violations, len(channels) > 0
+	return violations, counted
 }
 
 // channelCounts are a channel's counts in a cut: sent.<to> and out.<to> on the sender's
 // snapshot, recv.<from> and chan.<from> on the receiver's.
 type channelCounts struct {
+	ch                        channel
 	sent, out, recv, inFlight count
 	counted                   bool // some attribute of the channel is an integer
 }
@@ -173,13 +181,26 @@ func (c *count) take(value string) bool {
 	return ok
 }
 
-// channelCountsOf returns the counts of every channel that a snapshot of cut counts with an
-// integer (a sent.<to> or out.<to> attribute of the sender, a recv.<from> or chan.<from> of
-// the receiver), as prefixedInts would find them, each count as intAttr would read it. It
-// reads each snapshot's attributes once, instead of looking each count of each channel up
-// by a key built for it.
-func channelCountsOf(events []trace.Event, cut map[string]int) map[channel]*channelCounts {
-	channels := make(map[channel]*channelCounts)
+// channelTable holds the counts of the channels of a cut. consistent-cut judges thousands
+// of cuts in a long trace and keeps one table for all of them, so that reading a cut
+// allocates nothing once the first cuts have sized it.
+type channelTable struct {
+	index  map[channel]int // a channel's place in counts
+	counts []channelCounts
+}
+
+// read clears the table and reads into it the channels that the snapshots of cut mention
+// in a sent.<to> or out.<to> attribute of the sender or a recv.<from> or chan.<from> of the
+// receiver. A channel is counted when some attribute of its key is an integer, as
+// prefixedInts would find it, and each count is what intAttr would read. It reads each
+// snapshot's attributes once, instead of looking each count of each channel up by a key
+// built for it.
+func (t *channelTable) read(events []trace.Event, cut map[string]int) {
+	if t.index == nil {
+		t.index = make(map[channel]int)
+	}
+	clear(t.index)
+	t.counts = t.counts[:0]
 	for task, index := range cut {
 		for _, a := range events[index].Attrs {
 			var ch channel
@@ -195,19 +216,18 @@ func channelCountsOf(events []trace.Event, cut map[string]int) map[channel]*chan
 			} else {
 				continue
 			}
-			c := channels[ch]
-			if c == nil {
-				c = &channelCounts{}
-				channels[ch] = c
+			k, seen := t.index[ch]
+			if !seen {
+				k = len(t.counts)
+				t.index[ch] = k
+				t.counts = append(t.counts, channelCounts{ch: ch})
 			}
+			c := &t.counts[k]
 			if field(c).take(a.Value) {
 				c.counted = true
 			}
 		}
 	}
-	// A channel whose attributes are none of them integers is counted by no snapshot.
-	maps.DeleteFunc(channels, func(_ channel, c *channelCounts) bool { return !c.counted })
-	return channels
 }
 
 // countsTokens reports whether any snapshot of cut counts tokens (tokens, chantokens.*): a

@@ -7,7 +7,7 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// TestChannelCountsOfAgreesWithAttrLookups checks channelCountsOf, which reads each
+// TestChannelCountsOfAgreesWithAttrLookups checks channelTable.read, which reads each
 // snapshot's attributes once, against the lookups it replaces: channels found by
 // prefixedInts, each count read by intAttr, on attributes with repeated keys, values that are
 // not integers and keys with nothing after the prefix.
@@ -17,6 +17,7 @@ func TestChannelCountsOfAgreesWithAttrLookups(t *testing.T) {
 		"chantokens.a", "chanmsgs.b", "state", "tokens"}
 	values := []string{"0", "1", "2", "7", "x", "-1", "", "99999999999999999999", "-99999999999999999999"}
 	tasks := []string{"a", "b", "c"}
+	var table channelTable
 	for round := 0; round < 2000; round++ {
 		var events []trace.Event
 		cut := map[string]int{}
@@ -31,7 +32,7 @@ func TestChannelCountsOfAgreesWithAttrLookups(t *testing.T) {
 			cut[task] = len(events)
 			events = append(events, e)
 		}
-		// The lookups channelCountsOf replaces.
+		// The lookups channelTable.read replaces.
 		want := map[channel][4]int64{}
 		for task, index := range cut {
 			e := &events[index]
@@ -54,14 +55,20 @@ func TestChannelCountsOfAgreesWithAttrLookups(t *testing.T) {
 			}
 			want[ch] = c
 		}
-		got := channelCountsOf(events, cut)
-		if len(got) != len(want) {
-			t.Fatalf("round %d: %d channels, want %d (%v)", round, len(got), len(want), events)
-		}
-		for ch, c := range got {
-			if w, ok := want[ch]; !ok || w != [4]int64{c.sent.n, c.out.n, c.recv.n, c.inFlight.n} {
-				t.Fatalf("round %d: channel %v counts %+v, want %v (%v)", round, ch, *c, w, events)
+		// One table for every round, as consistent-cut keeps one for every cut.
+		table.read(events, cut)
+		got := 0
+		for _, c := range table.counts {
+			if !c.counted {
+				continue
 			}
+			got++
+			if w, ok := want[c.ch]; !ok || w != [4]int64{c.sent.n, c.out.n, c.recv.n, c.inFlight.n} {
+				t.Fatalf("round %d: channel %v counts %+v, want %v (%v)", round, c.ch, c, w, events)
+			}
+		}
+		if got != len(want) {
+			t.Fatalf("round %d: %d channels, want %d (%v)", round, got, len(want), events)
 		}
 	}
 }
