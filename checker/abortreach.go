@@ -20,11 +20,22 @@ import (
 // force until its deadline and the trace reaches it. Without the bound the verdict is
 // unknown; with no abort judged, unexercised.
 func AbortReach(events []trace.Event, ref Reference) Result {
+	return abortReach(newTraceIndex(events), ref)
+}
+
+// abortReachKinds are the kinds AbortReach reacts to (lifecycleKinds among them).
+var abortReachKinds = lifecycleKinds | kindsOf(
+	trace.KindBarrierRecv, trace.KindBarrierSend, trace.KindSnapshotTaken, trace.KindSnapshotAck, trace.KindSnapshotDecline,
+	trace.KindCheckpointAbort, trace.KindNotifyAbort, trace.KindNotifyComplete,
+	trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish, trace.KindJobFailover, trace.KindCoordinatorCrash)
+
+func abortReach(ix *traceIndex, ref Reference) Result {
 	bound := ref.Liveness.AbortReachMaxNanos
 	if bound <= 0 {
 		return unknownResult(PropAbortReach, "the reference gives no bound on abort notifications (liveness.abort_reach_max_ns)")
 	}
-	faults := faultSpansOf(events)
+	events := ix.events
+	faults := ix.faults()
 	jobs := newLifecycle()
 	took := map[uint64]map[string]bool{} // checkpoint -> tasks that took part
 	type owed struct {
@@ -34,7 +45,14 @@ func AbortReach(events []trace.Event, ref Reference) Result {
 	var open []*owed
 	var violations []Violation
 	judged, excused := 0, 0
-	for i := range events {
+	relevant := ix.of(abortReachKinds)
+	for i := 0; i < len(events); i++ {
+		if len(open) == 0 {
+			// No deadline runs, so only the events of abortReachKinds change anything.
+			if i = relevant.next(i); i == len(events) {
+				break
+			}
+		}
 		e := &events[i]
 		for j := 0; j < len(open); j++ {
 			o := open[j]
@@ -55,10 +73,16 @@ func AbortReach(events []trace.Event, ref Reference) Result {
 		jobs.observe(e)
 		switch e.Kind {
 		case trace.KindBarrierRecv, trace.KindBarrierSend, trace.KindSnapshotTaken, trace.KindSnapshotAck, trace.KindSnapshotDecline:
-			if took[e.CP] == nil {
-				took[e.CP] = map[string]bool{}
+			// A third of a trace's events come here, most of them for a task already known
+			// to take part, which a lookup tells at less than the cost of storing it again.
+			tasks := took[e.CP]
+			if tasks == nil {
+				tasks = map[string]bool{}
+				took[e.CP] = tasks
 			}
-			took[e.CP][e.Task] = true
+			if !tasks[e.Task] {
+				tasks[e.Task] = true
+			}
 		case trace.KindCheckpointAbort:
 			if e.Reason == "failover" || len(took[e.CP]) == 0 {
 				continue

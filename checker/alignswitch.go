@@ -25,6 +25,21 @@ import (
 // the timeout (a job without one) or the bound, the verdict is unknown; with no alignment
 // judged, unexercised.
 func AlignmentTimeout(events []trace.Event, ref Reference) Result {
+	return alignmentTimeout(newTraceIndex(events), ref)
+}
+
+// alignmentKinds are the kinds AlignmentTimeout reacts to; senderKinds those that show a
+// task sends.
+var (
+	alignmentKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindBarrierRecv,
+		trace.KindBarrierSend, trace.KindSnapshotTaken, trace.KindSnapshotDecline, trace.KindNotifyAbort,
+		trace.KindCheckpointAbort, trace.KindCheckpointComplete,
+		trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish, trace.KindJobFailover, trace.KindCoordinatorCrash)
+	senderKinds = kindsOf(trace.KindRecordSend, trace.KindBarrierSend)
+)
+
+func alignmentTimeout(ix *traceIndex, ref Reference) Result {
+	events := ix.events
 	timeout, slack := ref.Policy.AlignmentTimeoutNanos, ref.Liveness.SwitchMaxNanos
 	switch {
 	case timeout <= 0:
@@ -36,12 +51,10 @@ func AlignmentTimeout(events []trace.Event, ref Reference) Result {
 		task string
 		cp   uint64
 	}
-	faults := faultSpansOf(events)
+	faults := ix.faults()
 	senders := map[string]bool{}
-	for i := range events {
-		if k := events[i].Kind; k == trace.KindRecordSend || k == trace.KindBarrierSend {
-			senders[events[i].Task] = true
-		}
+	for i := range ix.only(senderKinds) {
+		senders[events[i].Task] = true
 	}
 	savepoints := map[uint64]bool{}
 	aligning := map[key]*trace.Event{} // first barrier.recv of an alignment being judged
@@ -59,7 +72,14 @@ func AlignmentTimeout(events []trace.Event, ref Reference) Result {
 			}
 		}
 	}
-	for i := range events {
+	relevant := ix.of(alignmentKinds)
+	for i := 0; i < len(events); i++ {
+		if len(aligning) == 0 {
+			// No deadline runs, so only the events of alignmentKinds change anything.
+			if i = relevant.next(i); i == len(events) {
+				break
+			}
+		}
 		e := &events[i]
 		if len(aligning) == 0 {
 			stale = false

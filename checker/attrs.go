@@ -15,8 +15,29 @@ func intAttr(e *trace.Event, key string) (n int64, ok bool) {
 	if !present {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	return n, err == nil
+	return parseInt(s)
+}
+
+// parseInt is strconv.ParseInt(s, 10, 64) for the checkers, which parse some million
+// attribute values a large trace: a value of up to 18 decimal digits (every count and time a
+// trace holds) is read here at a few instructions a digit, since it can neither overflow nor
+// be anything ParseInt would read otherwise; anything else (a sign, more digits, no digits
+// at all) is left to ParseInt.
+func parseInt(s string) (int64, bool) {
+	if len(s) == 0 || len(s) > 18 {
+		n, err := strconv.ParseInt(s, 10, 64)
+		return n, err == nil
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			n, err := strconv.ParseInt(s, 10, 64)
+			return n, err == nil
+		}
+		n = 10*n + int64(d)
+	}
+	return n, true
 }
 
 // prefixedInts calls fn for every integer attribute of e whose key starts with prefix, with
@@ -27,7 +48,7 @@ func prefixedInts(e *trace.Event, prefix string, fn func(task string, n int64)) 
 		if !found {
 			continue
 		}
-		if n, err := strconv.ParseInt(a.Value, 10, 64); err == nil {
+		if n, ok := parseInt(a.Value); ok {
 			fn(rest, n)
 		}
 	}

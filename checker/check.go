@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -103,7 +104,9 @@ func DefaultProperties(ref Reference) []Property {
 
 // Check runs the selected properties over events (a whole trace, in order) and returns one
 // result per property. It is the single entry point for simrun and for tests; each property
-// is also exported as its own function.
+// is also exported as its own function. The properties run concurrently (judgeConcurrently),
+// each over what Check works out once for all: the kinds of the events (traceIndex) and the
+// replay of the sinks.
 func Check(events []trace.Event, ref Reference, opts Options) Report {
 	selected := opts.Properties
 	if selected == nil {
@@ -112,12 +115,12 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 	search := func(picture io.Writer) SearchOptions {
 		return SearchOptions{Steps: opts.SearchSteps, Timeout: opts.SearchTimeout, Picture: picture}
 	}
-	sinks := newReplay(events, ref)
-	var report Report
-	for _, p := range AllProperties {
-		if !slices.Contains(selected, p) {
-			continue
-		}
+	ix := newTraceIndex(events)
+	sinks := newReplay(ix, ref)
+	// The two searches take turns: a caller may hand both the same writer for their
+	// drawings, which must not be written from two goroutines at once.
+	var searching sync.Mutex
+	judge := func(p Property) Result {
 		var res Result
 		switch p {
 		case PropWellFormed:
@@ -127,44 +130,55 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 		case PropAtLeastOnce:
 			res = atLeastOnce(events, ref, sinks)
 		case PropConsistentCut:
-			res = ConsistentCut(events, ref)
+			res = consistentCut(ix, ref)
 		case PropExpectedSnapshot:
 			res = ExpectedSnapshots(events, ref)
 		case PropRestoreFidelity:
-			res = RestoreFidelity(events)
+			res = restoreFidelity(ix)
 		case PropListenerContract:
-			res = ListenerContract(events, ref)
+			res = listenerContract(ix, ref)
 		case PropCheckpointOutcome:
-			res = CheckpointOutcome(events)
+			res = checkpointOutcome(ix)
 		case PropFailureAccounting:
-			res = FailureAccounting(events, ref)
+			res = failureAccounting(ix, ref)
 		case PropNoTriggerInFailover:
-			res = NoTriggerInFailover(events)
+			res = noTriggerInFailover(ix)
 		case PropNoPendingAcrossFailover:
-			res = NoPendingAcrossFailover(events)
+			res = noPendingAcrossFailover(ix)
 		case PropNoTriggerAfterFinish:
-			res = NoTriggerAfterFinish(events)
+			res = noTriggerAfterFinish(ix)
 		case PropRecoveryBound:
-			res = RecoveryBound(events, ref)
+			res = recoveryBound(ix, ref)
 		case PropAlignmentTimeout:
-			res = AlignmentTimeout(events, ref)
+			res = alignmentTimeout(ix, ref)
 		case PropAbortReach:
-			res = AbortReach(events, ref)
+			res = abortReach(ix, ref)
 		case PropFailureCause:
-			res = FailureCause(events)
+			res = failureCause(ix)
 		case PropDurableVisible:
+			searching.Lock()
+			defer searching.Unlock()
 			res = DurableBeforeVisible(events, search(opts.StoreHistoryPicture))
 		case PropSinkVisibility:
+			searching.Lock()
+			defer searching.Unlock()
 			res = SinkVisibility(events, search(opts.SinkVisibilityPicture))
 		case PropLiveness:
-			res = liveness(events, ref, sinks)
+			res = liveness(ix, ref, sinks)
 		case PropDeterminism:
 			res = Determinism(events, ref)
 		default:
 			panic("checker: property without a check: " + string(p))
 		}
-		report.Results = append(report.Results, capViolations(res, opts.MaxViolations))
+		return capViolations(res, opts.MaxViolations)
 	}
+	var props []Property
+	for _, p := range AllProperties {
+		if slices.Contains(selected, p) {
+			props = append(props, p)
+		}
+	}
+	report := Report{Results: judgeConcurrently(props, judge)}
 	for _, p := range selected {
 		if !slices.Contains(AllProperties, p) {
 			// A misspelt property must not read as a pass.

@@ -34,7 +34,10 @@ func newLedger() *ledger {
 	return &ledger{savepoints: make(map[uint64]bool), completed: make(map[uint64]bool)}
 }
 
-// observe takes in e; call it for every event, in trace order.
+// ledgerKinds are the kinds ledger.observe reacts to.
+var ledgerKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindCheckpointComplete, trace.KindCoordinatorRecover)
+
+// observe takes in e; call it for every event of ledgerKinds, in trace order.
 func (l *ledger) observe(e *trace.Event) {
 	if e.Kind == trace.KindCheckpointTrigger && isSavepointTrigger(e) {
 		l.savepoints[e.CP] = true

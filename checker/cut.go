@@ -38,13 +38,23 @@ type channel struct{ from, to string }
 // unknown and the note names what was missing. Only completed checkpoints are judged, since
 // only they are restored.
 func ConsistentCut(events []trace.Event, ref Reference) Result {
+	return consistentCut(newTraceIndex(events), ref)
+}
+
+// cutKinds are the kinds ConsistentCut reacts to.
+var cutKinds = kindsOf(trace.KindSnapshotTaken, trace.KindSnapshotCarried, trace.KindCheckpointAbort,
+	trace.KindCheckpointComplete, trace.KindCoordinatorRecover)
+
+func consistentCut(ix *traceIndex, ref Reference) Result {
+	events := ix.events
 	taken := make(map[taskCheckpoint]int) // index of every snapshot.taken
 	cuts := make(map[uint64]map[string]int)
 	judged := make(map[uint64]bool)
+	var channels channelTable // scratch space of judgeCut, for every cut
 	var violations []Violation
 	var missing []string
 	var completed, countedCuts int
-	for i := range events {
+	for i := range ix.only(cutKinds) {
 		e := &events[i]
 		switch e.Kind {
 		case trace.KindSnapshotTaken:
@@ -74,7 +84,7 @@ func ConsistentCut(events []trace.Event, ref Reference) Result {
 				missing = append(missing, fmt.Sprintf("checkpoint %d completed but no snapshot.taken or snapshot.carried for it", e.CP))
 				continue
 			}
-			found, counted := judgeCut(events, e, cut)
+			found, counted := judgeCut(events, e, cut, &channels)
 			violations = append(violations, found...)
 			violations = append(violations, judgeRecordedLists(events, e, cut)...)
 			if ref.tokenWorkload() && countsTokens(events, cut) {
@@ -110,30 +120,20 @@ func cutOf(cuts map[uint64]map[string]int, cp uint64) map[string]int {
 }
 
 // judgeCut checks every channel of cut, the snapshots of the checkpoint completed at
-// complete, and reports whether any snapshot counted a channel.
-func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int) (violations []Violation, counted bool) {
-	channels := make(map[channel]bool)
-	for task, index := range cut {
-		e := &events[index]
-		outgoing := func(to string, _ int64) { channels[channel{task, to}] = true }
-		incoming := func(from string, _ int64) { channels[channel{from, task}] = true }
-		prefixedInts(e, trace.AttrSentPrefix, outgoing)
-		prefixedInts(e, trace.AttrOutPrefix, outgoing)
-		prefixedInts(e, trace.AttrRecvPrefix, incoming)
-		prefixedInts(e, trace.AttrChanPrefix, incoming)
-	}
-	for ch := range channels {
+// complete, and reports whether any snapshot counted a channel. It reads the counts into
+// channels, which it clears first.
+func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int, channels *channelTable) (violations []Violation, counted bool) {
+	channels.read(events, cut)
+	for i := range channels.counts {
+		c := &channels.counts[i]
+		if !c.counted {
+			continue // none of its attributes is an integer: no snapshot counts it
+		}
+		counted = true
+		ch := c.ch
 		senderIndex, senderOK := cut[ch.from]
 		receiverIndex, receiverOK := cut[ch.to]
-		var sent, overtaken, recv, inFlight int64
-		if senderOK {
-			sent, _ = intAttr(&events[senderIndex], trace.AttrSentPrefix+ch.to)
-			overtaken, _ = intAttr(&events[senderIndex], trace.AttrOutPrefix+ch.to)
-		}
-		if receiverOK {
-			recv, _ = intAttr(&events[receiverIndex], trace.AttrRecvPrefix+ch.from)
-			inFlight, _ = intAttr(&events[receiverIndex], trace.AttrChanPrefix+ch.from)
-		}
+		sent, overtaken, recv, inFlight := c.sent.n, c.out.n, c.recv.n, c.inFlight.n
 		switch {
 		case !senderOK && recv+inFlight != 0:
 			violations = append(violations, violationAt(PropConsistentCut, &events[receiverIndex],
@@ -154,7 +154,80 @@ func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int) (
 				complete.CP, ch.from, ch.to, ch.to, recv, inFlight, kept, ch.from, sent))
 		}
 	}
-	return violations, len(channels) > 0
+	return violations, counted
+}
+
+// channelCounts are a channel's counts in a cut: sent.<to> and out.<to> on the sender's
+// snapshot, recv.<from> and chan.<from> on the receiver's.
+type channelCounts struct {
+	ch                        channel
+	sent, out, recv, inFlight count
+	counted                   bool // some attribute of the channel is an integer
+}
+
+// count is one count attribute as intAttr reads it: the value of the first attribute of its
+// key (0 when that one is not an integer, the nearest bound when it is out of range).
+type count struct {
+	n    int64
+	seen bool // an attribute of the key came already, so later ones are ignored
+}
+
+// take reads value, an attribute of c's key, and reports whether it is an integer.
+func (c *count) take(value string) bool {
+	n, ok := parseInt(value)
+	if !c.seen {
+		c.n, c.seen = n, true
+	}
+	return ok
+}
+
+// channelTable holds the counts of the channels of a cut. consistent-cut judges thousands
+// of cuts in a long trace and keeps one table for all of them, so that reading a cut
+// allocates nothing once the first cuts have sized it.
+type channelTable struct {
+	index  map[channel]int // a channel's place in counts
+	counts []channelCounts
+}
+
+// read clears the table and reads into it the channels that the snapshots of cut mention
+// in a sent.<to> or out.<to> attribute of the sender or a recv.<from> or chan.<from> of the
+// receiver. A channel is counted when some attribute of its key is an integer, as
+// prefixedInts would find it, and each count is what intAttr would read. It reads each
+// snapshot's attributes once, instead of looking each count of each channel up by a key
+// built for it.
+func (t *channelTable) read(events []trace.Event, cut map[string]int) {
+	if t.index == nil {
+		t.index = make(map[channel]int)
+	}
+	clear(t.index)
+	t.counts = t.counts[:0]
+	for task, index := range cut {
+		for _, a := range events[index].Attrs {
+			var ch channel
+			var field func(*channelCounts) *count
+			if to, ok := strings.CutPrefix(a.Key, trace.AttrSentPrefix); ok {
+				ch, field = channel{task, to}, func(c *channelCounts) *count { return &c.sent }
+			} else if to, ok := strings.CutPrefix(a.Key, trace.AttrOutPrefix); ok {
+				ch, field = channel{task, to}, func(c *channelCounts) *count { return &c.out }
+			} else if from, ok := strings.CutPrefix(a.Key, trace.AttrRecvPrefix); ok {
+				ch, field = channel{from, task}, func(c *channelCounts) *count { return &c.recv }
+			} else if from, ok := strings.CutPrefix(a.Key, trace.AttrChanPrefix); ok {
+				ch, field = channel{from, task}, func(c *channelCounts) *count { return &c.inFlight }
+			} else {
+				continue
+			}
+			k, seen := t.index[ch]
+			if !seen {
+				k = len(t.counts)
+				t.index[ch] = k
+				t.counts = append(t.counts, channelCounts{ch: ch})
+			}
+			c := &t.counts[k]
+			if field(c).take(a.Value) {
+				c.counted = true
+			}
+		}
+	}
 }
 
 // countsTokens reports whether any snapshot of cut counts tokens (tokens, chantokens.*): a

@@ -14,7 +14,7 @@ import (
 // that made it visible once too often. Result.Diff shows the committed count per differing
 // record id, so a duplicate reads as 2 and a loss as 0.
 func ExactlyOnce(events []trace.Event, ref Reference) Result {
-	return exactlyOnce(events, ref, newReplay(events, ref))
+	return exactlyOnce(events, ref, newReplay(newTraceIndex(events), ref))
 }
 
 func exactlyOnce(events []trace.Event, ref Reference, sinks *replay) Result {
@@ -65,7 +65,7 @@ func exactlyOnce(events []trace.Event, ref Reference, sinks *replay) Result {
 // often as expected. Duplicates and changed values are allowed, since replay after recovery
 // may re-emit records and re-aggregate them.
 func AtLeastOnce(events []trace.Event, ref Reference) Result {
-	return atLeastOnce(events, ref, newReplay(events, ref))
+	return atLeastOnce(events, ref, newReplay(newTraceIndex(events), ref))
 }
 
 func atLeastOnce(events []trace.Event, ref Reference, sinks *replay) Result {

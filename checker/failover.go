@@ -20,12 +20,21 @@ import (
 // trace that ends mid-failover leaves it open. Without a failover the verdict is unexercised;
 // with failovers but no task ever seen to restore (nothing to tell when one ends), unknown.
 func NoTriggerInFailover(events []trace.Event) Result {
+	return noTriggerInFailover(newTraceIndex(events))
+}
+
+// failoverKinds are the kinds the two failover properties react to.
+var failoverKinds = kindsOf(trace.KindJobFailover, trace.KindTaskRestore, trace.KindCoordinatorCrash,
+	trace.KindCheckpointTrigger, trace.KindCheckpointComplete, trace.KindCheckpointAbort)
+
+func noTriggerInFailover(ix *traceIndex) Result {
+	events := ix.events
 	var violations []Violation
 	tasks := map[string]bool{}   // job tasks: seen to restore
 	waiting := map[string]bool{} // tasks still to restore in the current failover
 	var failover *trace.Event
 	failovers, judged := 0, 0
-	for i := range events {
+	for i := range ix.only(failoverKinds) {
 		e := &events[i]
 		switch e.Kind {
 		case trace.KindJobFailover:
@@ -68,10 +77,15 @@ func NoTriggerInFailover(events []trace.Event) Result {
 // snapshots. A coordinator.crash drops what its incarnation had pending (checkpoint-outcome
 // says so). Without a failover the verdict is unexercised.
 func NoPendingAcrossFailover(events []trace.Event) Result {
+	return noPendingAcrossFailover(newTraceIndex(events))
+}
+
+func noPendingAcrossFailover(ix *traceIndex) Result {
+	events := ix.events
 	var violations []Violation
 	pending := map[uint64]*trace.Event{}
 	failovers := 0
-	for i := range events {
+	for i := range ix.only(failoverKinds) {
 		e := &events[i]
 		switch e.Kind {
 		case trace.KindCheckpointTrigger:

@@ -22,10 +22,18 @@ import (
 // is a needless one. A trace with no task.crash carrying a reason gives the property nothing
 // to judge: unexercised.
 func FailureCause(events []trace.Event) Result {
+	return failureCause(newTraceIndex(events))
+}
+
+// failureCauseKinds are the kinds FailureCause reacts to.
+var failureCauseKinds = kindsOf(trace.KindFault, trace.KindJobFailover, trace.KindCoordinatorCrash, trace.KindTaskCrash)
+
+func failureCause(ix *traceIndex) Result {
+	events := ix.events
 	var violations []Violation
 	var cause *trace.Event // the first thing that can make a task fail
 	judged := 0
-	for i := range events {
+	for i := range ix.only(failureCauseKinds) {
 		e := &events[i]
 		switch e.Kind {
 		case trace.KindFault:

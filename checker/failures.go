@@ -56,11 +56,20 @@ const reasonTolerableExceeded = "tolerable-failures-exceeded"
 // Without the limit in the reference, or with an abort reason it cannot classify, the verdict
 // is unknown; when no failure was counted and no such failover happened, unexercised.
 func FailureAccounting(events []trace.Event, ref Reference) Result {
+	return failureAccounting(newTraceIndex(events), ref)
+}
+
+// failureKinds are the kinds failureAccount.observe reacts to.
+var failureKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindCheckpointComplete, trace.KindCheckpointAbort,
+	trace.KindCoordinatorRecover, trace.KindJobFailover, trace.KindCoordinatorCrash)
+
+func failureAccounting(ix *traceIndex, ref Reference) Result {
+	events := ix.events
 	if ref.Policy.TolerableFailures == nil {
 		return unknownResult(PropFailureAccounting, "the reference gives no tolerable-failure limit (policy.tolerable_failures)")
 	}
 	a := &failureAccount{limit: *ref.Policy.TolerableFailures, counted: map[uint64]bool{}, savepoints: map[uint64]bool{}}
-	for i := range events {
+	for i := range ix.only(failureKinds) {
 		if note := a.observe(&events[i]); note != "" {
 			return unknownResult(PropFailureAccounting, note)
 		}

@@ -6,6 +6,8 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
+var faultKinds = kindsOf(trace.KindFault)
+
 // faultSpans are the stretches of virtual time during which injected faults were in force,
 // read from the trace's fault events: a windowed fault from its event to the event that ends
 // it (same id attribute, attr end=true), or to the end of the trace if none does; any other
@@ -16,14 +18,11 @@ type faultSpans struct {
 	spans [][2]int64
 }
 
-func faultSpansOf(events []trace.Event) *faultSpans {
+func faultSpansOf(ix *traceIndex) *faultSpans {
 	f := &faultSpans{}
 	open := map[string]int{} // id attribute -> index of its span
-	for i := range events {
-		e := &events[i]
-		if e.Kind != trace.KindFault {
-			continue
-		}
+	for i := range ix.only(faultKinds) {
+		e := &ix.events[i]
 		id, _ := e.Attr("id")
 		if end, _ := e.Attr("end"); end == "true" {
 			if at, ok := open[id]; ok {

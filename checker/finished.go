@@ -8,10 +8,16 @@ import "github.com/ckptsim/ckptsim/trace"
 // restore after that (a failover of the finished job) makes the job run again. Without a
 // finished job the verdict is unexercised.
 func NoTriggerAfterFinish(events []trace.Event) Result {
+	return noTriggerAfterFinish(newTraceIndex(events))
+}
+
+func noTriggerAfterFinish(ix *traceIndex) Result {
+	events := ix.events
 	var violations []Violation
 	jobs := newLifecycle()
 	var finishedAt *trace.Event
-	for i := range events {
+	// The lifecycle's kinds are those it judges too (task.finish, checkpoint.trigger).
+	for i := range ix.only(lifecycleKinds) {
 		e := &events[i]
 		jobs.observe(e)
 		switch {

@@ -27,6 +27,7 @@ func (inc *incarnation) exited() bool {
 
 // listenerState is what ListenerContract tracks across one pass over the trace.
 type listenerState struct {
+	ix            *traceIndex
 	events        []trace.Event
 	tasks         map[string]*incarnation
 	completedAt   map[uint64]int // checkpoint -> index of its checkpoint.complete
@@ -64,7 +65,13 @@ type listenerState struct {
 // Each violation is pinned to the notification or commit that broke the rule; a task never
 // notified is named on the checkpoint.complete it missed.
 func ListenerContract(events []trace.Event, ref Reference) Result {
+	return listenerContract(newTraceIndex(events), ref)
+}
+
+func listenerContract(ix *traceIndex, ref Reference) Result {
+	events := ix.events
 	s := &listenerState{
+		ix:            ix,
 		events:        events,
 		tasks:         make(map[string]*incarnation),
 		completedAt:   make(map[uint64]int),
@@ -73,28 +80,26 @@ func ListenerContract(events []trace.Event, ref Reference) Result {
 		abortNotices:  make(map[uint64][]int),
 		effectiveTxns: make(map[string]int),
 	}
-	for i := range events {
+	for i := range ix.only(listenerKinds) {
 		s.step(i)
 	}
 	s.judgeEventualNotification(ref.Liveness.NotifyMaxNanos)
 	res := newResult(PropListenerContract, s.violations)
-	if res.Verdict == VerdictPass && !hasListenerCall(events) {
+	if res.Verdict == VerdictPass && !ix.any(listenerCallKinds) {
 		return unexercisedResult(PropListenerContract, "no notify.complete, notify.abort or sink.commit: no listener was called")
 	}
 	return res
 }
 
-// hasListenerCall reports whether the trace holds anything the contract judges: a
-// notification delivered to a task, or a sink's commit.
-func hasListenerCall(events []trace.Event) bool {
-	for i := range events {
-		switch events[i].Kind {
-		case trace.KindNotifyComplete, trace.KindNotifyAbort, trace.KindSinkCommit:
-			return true
-		}
-	}
-	return false
-}
+// listenerCallKinds are what the contract judges: a notification delivered to a task, or a
+// sink's commit.
+var listenerCallKinds = kindsOf(trace.KindNotifyComplete, trace.KindNotifyAbort, trace.KindSinkCommit)
+
+// listenerKinds are the kinds listenerState.step reacts to.
+var listenerKinds = listenerCallKinds | kindsOf(trace.KindCheckpointTrigger, trace.KindCheckpointComplete,
+	trace.KindCoordinatorRecover, trace.KindCheckpointAbort, trace.KindTaskRestore, trace.KindTaskCrash,
+	trace.KindTaskFinish, trace.KindSnapshotCarried, trace.KindSnapshotTaken, trace.KindSnapshotAck,
+	trace.KindSnapshotDecline, trace.KindBarrierSend, trace.KindBarrierRecv, trace.KindSinkWrite, trace.KindSinkWrites)
 
 func (s *listenerState) flag(e *trace.Event, format string, args ...any) {
 	s.violations = append(s.violations, violationAt(PropListenerContract, e, format, args...))
@@ -224,7 +229,7 @@ func (s *listenerState) sinkCommit(i int) {
 // live task knows the latest completed checkpoint whose notification deadline lies in the
 // trace.
 func (s *listenerState) judgeEventualNotification(notifyMaxNanos int64) {
-	if notifyMaxNanos <= 0 || livenessStart(s.events) < 0 || len(s.completions) == 0 {
+	if notifyMaxNanos <= 0 || livenessStart(s.ix) < 0 || len(s.completions) == 0 {
 		return
 	}
 	end := lastEvent(s.events).T

@@ -28,10 +28,12 @@ import (
 // a deadline beyond the end of the trace cannot be judged, which makes the verdict unknown
 // rather than pass. A trace with a fault phase that never heals is not judged.
 func Liveness(events []trace.Event, ref Reference) Result {
-	return liveness(events, ref, newReplay(events, ref))
+	ix := newTraceIndex(events)
+	return liveness(ix, ref, newReplay(ix, ref))
 }
 
-func liveness(events []trace.Event, ref Reference, sinks *replay) Result {
+func liveness(ix *traceIndex, ref Reference, sinks *replay) Result {
+	events := ix.events
 	bounds := ref.Liveness
 	if bounds.CheckpointAfterHealNanos <= 0 && bounds.AlignmentMaxNanos <= 0 && len(bounds.FinishTasks) == 0 {
 		return unknownResult(PropLiveness, "the reference sets no liveness bound (checkpoint after heal, alignment, bounded tasks)")
@@ -39,11 +41,11 @@ func liveness(events []trace.Event, ref Reference, sinks *replay) Result {
 	if len(events) == 0 {
 		return unknownResult(PropLiveness, "the trace holds no events")
 	}
-	start := livenessStart(events)
+	start := livenessStart(ix)
 	if start < 0 {
 		return unknownResult(PropLiveness, "the fault phase never healed (phase=fault without a later heal or liveness phase)")
 	}
-	l := &livenessJudge{events: events, ref: ref, start: start, sinks: sinks}
+	l := &livenessJudge{ix: ix, events: events, ref: ref, start: start, sinks: sinks}
 	l.judgeCheckpointAfterHeal()
 	l.judgeFinish()
 	l.judgeAlignment()
@@ -57,7 +59,16 @@ func liveness(events []trace.Event, ref Reference, sinks *replay) Result {
 	return res
 }
 
+// The kinds the passes of livenessJudge react to.
+var (
+	checkpointEndKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindCheckpointComplete)
+	taskLifecycleKinds = kindsOf(trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish)
+	alignmentEndKinds  = taskLifecycleKinds | kindsOf(trace.KindBarrierRecv, trace.KindSnapshotTaken,
+		trace.KindSnapshotDecline, trace.KindNotifyAbort, trace.KindCheckpointAbort)
+)
+
 type livenessJudge struct {
+	ix         *traceIndex
 	events     []trace.Event
 	ref        Reference
 	start      int // index at which liveness begins
@@ -97,7 +108,7 @@ func (l *livenessJudge) judgeCheckpointAfterHeal() {
 	startT := l.events[l.start].T
 	deadline := startT + bound
 	savepoints := make(map[uint64]bool)
-	for i := range l.events {
+	for i := range l.ix.only(checkpointEndKinds) {
 		e := &l.events[i]
 		if e.Kind == trace.KindCheckpointTrigger && isSavepointTrigger(e) {
 			savepoints[e.CP] = true
@@ -122,11 +133,8 @@ func (l *livenessJudge) judgeCheckpointAfterHeal() {
 // task.finish.
 func (l *livenessJudge) lastLifecycle() map[string]int {
 	last := make(map[string]int)
-	for i := range l.events {
-		switch l.events[i].Kind {
-		case trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish:
-			last[l.events[i].Task] = i
-		}
+	for i := range l.ix.only(taskLifecycleKinds) {
+		last[l.events[i].Task] = i
 	}
 	return last
 }
@@ -223,7 +231,7 @@ func (l *livenessJudge) judgeAlignment() {
 		}
 		openByTask[task] = open
 	}
-	for i := range l.events {
+	for i := range l.ix.only(alignmentEndKinds) {
 		e := &l.events[i]
 		switch e.Kind {
 		case trace.KindBarrierRecv:

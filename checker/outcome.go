@@ -34,8 +34,19 @@ import (
 // checkpoint asked for ended in the trace (all dropped by a crash, or cut off by its end),
 // the trace gave the rule no occasion: the verdict is unexercised.
 func CheckpointOutcome(events []trace.Event) Result {
+	return checkpointOutcome(newTraceIndex(events))
+}
+
+// outcomeKinds are the kinds outcomeJudge.observe reacts to.
+var outcomeKinds = kindsOf(trace.KindCheckpointRequest, trace.KindCheckpointTrigger, trace.KindCheckpointComplete,
+	trace.KindCheckpointAbort, trace.KindCoordinatorCrash, trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish,
+	trace.KindSnapshotTaken, trace.KindSnapshotAck, trace.KindSnapshotDecline, trace.KindBarrierSend,
+	trace.KindBarrierRecv, trace.KindNotifyComplete, trace.KindNotifyAbort)
+
+func checkpointOutcome(ix *traceIndex) Result {
+	events := ix.events
 	o := &outcomeJudge{pending: make(map[uint64]*trace.Event), lastLifecycle: make(map[string]string)}
-	for i := range events {
+	for i := range ix.only(outcomeKinds) {
 		o.observe(&events[i])
 	}
 	if o.asked == 0 {

@@ -2,6 +2,7 @@ package checker
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -60,7 +61,6 @@ type txnLog struct {
 }
 
 type txnWrite struct {
-	event  int    // index of the sink.write or sink.writes
 	record int    // index into committedOutput.records
 	value  string // the value written
 	next   int    // the transaction's next write, or -1
@@ -89,29 +89,28 @@ func commitEffect(e *trace.Event, txn *txnLog) bool {
 	return txn.effective == 0
 }
 
+// sinkKinds are the kinds the replay reacts to; writeKinds those that write records.
+var (
+	writeKinds = kindsOf(trace.KindSinkWrite, trace.KindSinkWrites)
+	sinkKinds  = writeKinds | kindsOf(trace.KindSinkAbort, trace.KindSinkCommit, trace.KindSinkUpsert)
+)
+
 // replay memoizes the replay of one trace's sinks, so that Check replays them once for all
 // the properties that need it.
+// The properties may run concurrently, so the replay is made under a sync.Once.
 type replay struct {
-	events   []trace.Event
-	expected map[string]Expected
-	out      *committedOutput
+	output func() *committedOutput
 }
 
-func newReplay(events []trace.Event, ref Reference) *replay {
-	return &replay{events: events, expected: ref.Output}
-}
-
-func (r *replay) output() *committedOutput {
-	if r.out == nil {
-		r.out = replayOutput(r.events, r.expected, true)
-	}
-	return r.out
+func newReplay(ix *traceIndex, ref Reference) *replay {
+	return &replay{output: sync.OnceValue(func() *committedOutput { return replayOutput(ix, ref.Output, true) })}
 }
 
 // replayOutput replays the sink events of events. expected may be nil. Without perRecord,
 // writes are only counted per transaction (enough for the store's record count, which is all
 // sink visibility needs) and records, overflow and wrongValue stay empty except for upserts.
-func replayOutput(events []trace.Event, expected map[string]Expected, perRecord bool) *committedOutput {
+func replayOutput(ix *traceIndex, expected map[string]Expected, perRecord bool) *committedOutput {
+	events := ix.events
 	out := &committedOutput{
 		ids:      newRecordIndex(len(expected)),
 		expected: expected,
@@ -121,7 +120,7 @@ func replayOutput(events []trace.Event, expected map[string]Expected, perRecord 
 		judged:   expected != nil,
 	}
 	if perRecord {
-		out.writes = make([]txnWrite, 0, countWrites(events))
+		out.writes = make([]txnWrite, 0, countWrites(ix))
 	}
 	// Writes of one transaction come in runs, so the last transaction looked up is cached.
 	var lastTxnID string
@@ -138,7 +137,7 @@ func replayOutput(events []trace.Event, expected map[string]Expected, perRecord 
 		lastTxnID, lastTxn = id, txn
 		return txn
 	}
-	for i := range events {
+	for i := range ix.only(sinkKinds) {
 		e := &events[i]
 		switch e.Kind {
 		case trace.KindSinkWrite:
@@ -154,8 +153,8 @@ func replayOutput(events []trace.Event, expected map[string]Expected, perRecord 
 			values, _ := e.Attr(trace.AttrValues)
 			for rids != "" {
 				var rid, value string
-				rid, rids, _ = strings.Cut(rids, trace.ListSeparator)
-				value, values, _ = strings.Cut(values, trace.ListSeparator)
+				rid, rids = cutItem(rids)
+				value, values = cutItem(values)
 				txn.size++
 				if perRecord {
 					out.write(txn, i, rid, value)
@@ -188,12 +187,26 @@ func replayOutput(events []trace.Event, expected map[string]Expected, perRecord 
 	return out
 }
 
+// cutItem returns the first item of a list attribute and the rest of the list after its
+// separator, as strings.Cut(list, trace.ListSeparator) does. The replay cuts every record
+// of a sink.writes out of two lists, and a search for the separator's one byte is a third
+// of the instructions of strings.Cut's search for a string.
+func cutItem(list string) (item, rest string) {
+	if i := strings.IndexByte(list, listSeparator); i >= 0 {
+		return list[:i], list[i+1:]
+	}
+	return list, ""
+}
+
+// listSeparator is trace.ListSeparator, which is one byte (a test checks it).
+const listSeparator = ' '
+
 // countWrites returns how many records the sinks of events write, so that the replay sizes
 // its log of writes once instead of growing (and copying) it step by step.
-func countWrites(events []trace.Event) int {
+func countWrites(ix *traceIndex) int {
 	n := 0
-	for i := range events {
-		switch e := &events[i]; e.Kind {
+	for i := range ix.only(writeKinds) {
+		switch e := &ix.events[i]; e.Kind {
 		case trace.KindSinkWrite:
 			n++
 		case trace.KindSinkWrites:
@@ -210,7 +223,7 @@ func (out *committedOutput) write(txn *txnLog, index int, rid, value string) {
 	k := out.intern(rid)
 	out.records[k].lastWrite = index
 	w := len(out.writes)
-	out.writes = append(out.writes, txnWrite{event: index, record: k, value: value, next: -1})
+	out.writes = append(out.writes, txnWrite{record: k, value: value, next: -1})
 	if txn.last >= 0 {
 		out.writes[txn.last].next = w
 	} else {

@@ -13,33 +13,33 @@ const (
 )
 
 // phaseIndex returns the index of the first phase event that starts phase, or -1.
-func phaseIndex(events []trace.Event, phase string) int {
-	for i := range events {
-		if events[i].Kind == trace.KindPhase && phaseOf(&events[i]) == phase {
+func phaseIndex(ix *traceIndex, phase string) int {
+	for i := range ix.only(phaseKinds) {
+		if phaseOf(&ix.events[i]) == phase {
 			return i
 		}
 	}
 	return -1
 }
 
+var phaseKinds = kindsOf(trace.KindPhase)
+
 // livenessStart returns the index from which liveness bounds are measured: the phase event
 // that starts the liveness phase, in which progress is owed; else the one that starts the
 // heal phase (a run without a separate liveness phase owes progress from heal on); else the
 // first event, when the trace has no phase events at all (a run without a fault phase is
 // healthy throughout). It returns -1 for a trace whose fault phase never healed, or no events.
-func livenessStart(events []trace.Event) int {
-	if i := phaseIndex(events, phaseLiveness); i >= 0 {
+func livenessStart(ix *traceIndex) int {
+	if i := phaseIndex(ix, phaseLiveness); i >= 0 {
 		return i
 	}
-	if i := phaseIndex(events, phaseHeal); i >= 0 {
+	if i := phaseIndex(ix, phaseHeal); i >= 0 {
 		return i
 	}
-	for i := range events {
-		if events[i].Kind == trace.KindPhase {
-			return -1
-		}
+	if ix.any(phaseKinds) {
+		return -1
 	}
-	if len(events) == 0 {
+	if len(ix.events) == 0 {
 		return -1
 	}
 	return 0

@@ -197,7 +197,7 @@ func inflateRead(t *rapid.T, events []trace.Event, _ Reference) ([]trace.Event, 
 }
 
 func stallAfterHeal(t *rapid.T, events []trace.Event, ref Reference) ([]trace.Event, func(Report)) {
-	healT := events[phaseIndex(events, phaseHeal)].T
+	healT := events[phaseIndex(newTraceIndex(events), phaseHeal)].T
 	deadline := healT + ref.Liveness.CheckpointAfterHealNanos
 	broken := slices.DeleteFunc(events, func(e trace.Event) bool {
 		return e.T > healT && (e.Kind == trace.KindCheckpointComplete || e.Kind == trace.KindTaskFinish)

@@ -16,16 +16,31 @@ import (
 // job.failover or coordinator.crash before it starts a new restart, judged on its own.
 // Without the bound the verdict is unknown; with no failover judged, unexercised.
 func RecoveryBound(events []trace.Event, ref Reference) Result {
+	return recoveryBound(newTraceIndex(events), ref)
+}
+
+// recoveryKinds are the kinds RecoveryBound reacts to (lifecycleKinds among them).
+var recoveryKinds = lifecycleKinds | kindsOf(trace.KindJobFailover, trace.KindCoordinatorCrash, trace.KindCheckpointComplete, trace.KindTaskFinish)
+
+func recoveryBound(ix *traceIndex, ref Reference) Result {
 	bound := ref.Liveness.RecoveryMaxNanos
 	if bound <= 0 {
 		return unknownResult(PropRecoveryBound, "the reference gives no recovery bound (liveness.recovery_max_ns)")
 	}
-	faults := faultSpansOf(events)
+	events := ix.events
+	faults := ix.faults()
 	lifecycle := newLifecycle()
 	var violations []Violation
 	var restart *trace.Event // the failover being judged
 	judged, excused := 0, 0
-	for i := range events {
+	relevant := ix.of(recoveryKinds)
+	for i := 0; i < len(events); i++ {
+		if restart == nil {
+			// No deadline runs, so only the events of recoveryKinds change anything.
+			if i = relevant.next(i); i == len(events) {
+				break
+			}
+		}
 		e := &events[i]
 		if restart != nil && e.T > restart.T+bound {
 			violations = append(violations, violationAt(PropRecoveryBound, e,
@@ -78,6 +93,9 @@ type lifecycle struct {
 func newLifecycle() *lifecycle {
 	return &lifecycle{savepoints: map[uint64]bool{}, last: map[string]string{}}
 }
+
+// lifecycleKinds are the kinds lifecycle.observe reacts to.
+var lifecycleKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish)
 
 func (l *lifecycle) observe(e *trace.Event) {
 	switch e.Kind {

@@ -20,11 +20,19 @@ type taskCheckpoint struct {
 // it). Each violation is pinned to the restore. A trace without a restore from a checkpoint
 // leaves the property unexercised; restores whose state no digest shows leave it unknown.
 func RestoreFidelity(events []trace.Event) Result {
+	return restoreFidelity(newTraceIndex(events))
+}
+
+// restoreKinds are the kinds RestoreFidelity reacts to (ledgerKinds among them).
+var restoreKinds = ledgerKinds | kindsOf(trace.KindSnapshotTaken, trace.KindSnapshotCarried, trace.KindJobFailover, trace.KindTaskRestore)
+
+func restoreFidelity(ix *traceIndex) Result {
+	events := ix.events
 	snapshotAt := make(map[taskCheckpoint]int) // index of the latest snapshot.taken
 	checkpoints := newLedger()
 	var violations []Violation
 	var restores, undigested int // restores from a checkpoint, and those without digests
-	for i := range events {
+	for i := range ix.only(restoreKinds) {
 		e := &events[i]
 		checkpoints.observe(e)
 		switch e.Kind {

@@ -129,7 +129,7 @@ func visibilityHistory(events []trace.Event) *visibilityData {
 		}
 		return id
 	}
-	out := replayOutput(events, nil, false)
+	out := replayOutput(newTraceIndex(events), nil, false)
 	writes := out.storeWrites
 	for i := range events {
 		e := &events[i]

@@ -2,7 +2,6 @@ package checker
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -42,9 +41,9 @@ func WellFormed(events []trace.Event) Result {
 			if !numericAttr(a.Key) {
 				continue
 			}
-			n, err := strconv.ParseInt(a.Value, 10, 64)
+			n, ok := parseInt(a.Value)
 			switch {
-			case err != nil || n < 0:
+			case !ok || n < 0:
 				violations = append(violations, violationAt(PropWellFormed, e,
 					"attribute %s=%q is not a non-negative integer", a.Key, a.Value))
 			case a.Key == trace.AttrStart && n > e.T:
@@ -62,44 +61,96 @@ func WellFormed(events []trace.Event) Result {
 // fixedFields are the fields of trace.Event beyond seq, t and kind, in line order.
 var fixedFields = []string{"task", "from", "to", "cp", "reason", "txn", "rid", "fault"}
 
-// schemaCache remembers, for the kind of the last event judged, its schema and its fixed
-// fields as bit sets over fixedFields (runs of one kind are the rule in a trace: a sink's
-// batches, a round of barriers). An event whose fixed fields are what its kind requires and
-// allows is then judged on them with two mask operations, instead of a string switch for each
-// of the eight; any other event is judged field by field, for the messages.
+// schemaCache remembers, per kind, its schema and its fixed fields as bit sets over
+// fixedFields, worked out on the kind's first event rather than at every change of kind
+// (kinds interleave: a sink's writes, a round of barriers, the acks). An event whose fixed
+// fields are what its kind requires and allows is then judged on them with two mask
+// operations, instead of a string switch for each of the eight; any other event is judged
+// field by field, for the messages.
 type schemaCache struct {
-	kind     string
+	kind   string      // kind of the last event judged
+	last   *kindSchema // its schema, nil for a kind outside the schema
+	byKind map[string]*kindSchema
+}
+
+type kindSchema struct {
 	fields   *trace.Fields
 	required uint8 // bit i: fixedFields[i] is required
 	allowed  uint8 // bit i: fixedFields[i] is allowed
 	exact    bool  // the kind requires only fixed fields, so the masks decide them all
+	// keys are the attribute keys, in order, of the last event of this kind whose keys
+	// broke no rule of the schema. The schema judges keys alone, so an event with the same
+	// keys breaks none either (an engine writes the same keys for events of one kind, time
+	// after time), and is judged by comparing its keys with these.
+	keys []string
 }
 
 // judge checks e against the fields and attributes schema v1 gives its kind.
 func (c *schemaCache) judge(e *trace.Event) []Violation {
-	if c.fields == nil || e.Kind != c.kind {
-		fields, ok := trace.FieldsOf(e.Kind)
-		if !ok {
-			return []Violation{violationAt(PropWellFormed, e, "kind %q is not defined by trace schema v%d", e.Kind, trace.Version)}
-		}
-		*c = schemaCache{kind: e.Kind, fields: fields, exact: true}
-		for i, field := range fixedFields {
-			if fields.AllowsField(field) {
-				c.allowed |= 1 << i
-			}
-		}
-		for _, field := range fields.Required {
-			if i := slices.Index(fixedFields, field); i >= 0 {
-				c.required |= 1 << i
-			} else {
-				c.exact = false
-			}
+	if c.byKind == nil || e.Kind != c.kind {
+		c.kind, c.last = e.Kind, c.schemaOf(e.Kind)
+	}
+	k := c.last
+	if k == nil {
+		return []Violation{violationAt(PropWellFormed, e, "kind %q is not defined by trace schema v%d", e.Kind, trace.Version)}
+	}
+	if present := presentFields(e); !k.exact || present&k.required != k.required || present&^k.allowed != 0 {
+		return judgeSchema(e, k.fields)
+	}
+	if k.sameKeys(e.Attrs) {
+		return nil
+	}
+	violations := judgeAttrs(e, k.fields, nil)
+	if len(violations) == 0 {
+		k.keys = k.keys[:0]
+		for _, a := range e.Attrs {
+			k.keys = append(k.keys, a.Key)
 		}
 	}
-	if present := presentFields(e); !c.exact || present&c.required != c.required || present&^c.allowed != 0 {
-		return judgeSchema(e, c.fields)
+	return violations
+}
+
+// sameKeys reports whether attrs have the keys of k.keys, in order.
+func (k *kindSchema) sameKeys(attrs []trace.Attr) bool {
+	if k.keys == nil || len(attrs) != len(k.keys) {
+		return false
 	}
-	return judgeAttrs(e, c.fields, nil)
+	for i, a := range attrs {
+		if a.Key != k.keys[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// schemaOf returns the schema of kind, or nil for a kind schema v1 does not define.
+func (c *schemaCache) schemaOf(kind string) *kindSchema {
+	if k, seen := c.byKind[kind]; seen {
+		return k
+	}
+	if c.byKind == nil {
+		c.byKind = make(map[string]*kindSchema)
+	}
+	fields, ok := trace.FieldsOf(kind)
+	if !ok {
+		c.byKind[kind] = nil
+		return nil
+	}
+	k := &kindSchema{fields: fields, exact: true}
+	for i, field := range fixedFields {
+		if fields.AllowsField(field) {
+			k.allowed |= 1 << i
+		}
+	}
+	for _, field := range fields.Required {
+		if i := slices.Index(fixedFields, field); i >= 0 {
+			k.required |= 1 << i
+		} else {
+			k.exact = false
+		}
+	}
+	c.byKind[kind] = k
+	return k
 }
 
 // presentFields returns e's fixed fields that are set, as a bit set over fixedFields.
@@ -190,19 +241,22 @@ func numberList(s string) bool {
 		return true
 	}
 	for item := range strings.SplitSeq(s, trace.ListSeparator) {
-		if n, err := strconv.ParseInt(item, 10, 64); err != nil || n < 0 {
+		if n, ok := parseInt(item); !ok || n < 0 {
 			return false
 		}
 	}
 	return true
 }
 
+// numericPrefixes are the prefixes of numeric attribute keys.
+var numericPrefixes = []string{trace.AttrSentPrefix, trace.AttrRecvPrefix, trace.AttrChanPrefix, trace.AttrOutPrefix, trace.AttrChanTokensPrefix, trace.AttrChanMorePrefix}
+
 func numericAttr(key string) bool {
 	switch key {
 	case trace.AttrRecords, trace.AttrStart, trace.AttrTokens, trace.AttrTaken:
 		return true
 	}
-	for _, prefix := range []string{trace.AttrSentPrefix, trace.AttrRecvPrefix, trace.AttrChanPrefix, trace.AttrOutPrefix, trace.AttrChanTokensPrefix, trace.AttrChanMorePrefix} {
+	for _, prefix := range numericPrefixes {
 		if strings.HasPrefix(key, prefix) {
 			return true
 		}

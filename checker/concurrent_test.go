@@ -1,0 +1,36 @@
+package checker
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestJudgeConcurrentlyKeepsOrderAndRaisesTheFirstPanic checks that results come in the
+// order of the properties, and that a panic reaches the caller as a sequential run would
+// raise it: the first in property order.
+func TestJudgeConcurrentlyKeepsOrderAndRaisesTheFirstPanic(t *testing.T) {
+	props := []Property{PropWellFormed, PropExactlyOnce, PropConsistentCut, PropLiveness}
+	results := judgeConcurrently(props, func(p Property) Result { return Result{Property: p} })
+	var got []Property
+	for _, r := range results {
+		got = append(got, r.Property)
+	}
+	if !slices.Equal(got, props) {
+		t.Fatalf("results for %v, want %v", got, props)
+	}
+	if results := judgeConcurrently(nil, nil); results != nil {
+		t.Fatalf("no properties gave %v, want nil", results)
+	}
+	defer func() {
+		if r := recover(); r != PropConsistentCut {
+			t.Fatalf("recovered %v, want the panic of %s", r, PropConsistentCut)
+		}
+	}()
+	judgeConcurrently(props, func(p Property) Result {
+		if p == PropConsistentCut || p == PropLiveness {
+			panic(p)
+		}
+		return Result{Property: p}
+	})
+	t.Fatal("judgeConcurrently returned despite panics")
+}
