@@ -1,32 +1,52 @@
 package checker
 
-import "sync"
+import (
+	"fmt"
+	"runtime/debug"
+	"sync"
+)
 
 // judgeConcurrently returns judge(p) for every p of props, in the order of props, running
 // each on a goroutine of its own. The properties are pure functions of the trace, the
 // reference and what traceIndex and the replay work out once (under a sync.Once), so they
 // may run side by side; each result goes to its own slot, so the report is the same at any
-// GOMAXPROCS and in any schedule. A panic of a property (a checker bug, which callers such
-// as simrun check report as one) is raised again on the caller's goroutine once all have
-// returned, the first in props order, as a sequential run would have raised it.
+// GOMAXPROCS and in any schedule. A panic of a property (a checker bug) is raised again on
+// the caller's goroutine once all have returned, the first in props order, as a sequential
+// run would have raised it, wrapped in a PropertyPanic that keeps the stack of the goroutine
+// it happened on.
 func judgeConcurrently(props []Property, judge func(Property) Result) []Result {
 	if len(props) == 0 {
 		return nil // as a report of no properties always was: no results, not an empty list
 	}
 	results := make([]Result, len(props))
-	panics := make([]any, len(props))
+	panics := make([]*PropertyPanic, len(props))
 	var wg sync.WaitGroup
 	for i, p := range props {
 		wg.Go(func() {
-			defer func() { panics[i] = recover() }()
+			defer func() {
+				if r := recover(); r != nil {
+					panics[i] = &PropertyPanic{Property: p, Value: r, Stack: debug.Stack()}
+				}
+			}()
 			results[i] = judge(p)
 		})
 	}
 	wg.Wait()
-	for _, r := range panics {
-		if r != nil {
-			panic(r)
+	for _, pp := range panics {
+		if pp != nil {
+			panic(pp)
 		}
 	}
 	return results
 }
+
+// PropertyPanic is what Check panics with when a property panicked: which one, the value it
+// panicked with and the stack where it did. Properties run on goroutines of their own, so
+// the stack of the goroutine that raises the panic again would not show where it began.
+type PropertyPanic struct {
+	Property Property
+	Value    any
+	Stack    []byte
+}
+
+func (p *PropertyPanic) String() string { return fmt.Sprintf("%s: %v", p.Property, p.Value) }

@@ -2,6 +2,7 @@ package checker
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -22,8 +23,12 @@ func TestJudgeConcurrentlyKeepsOrderAndRaisesTheFirstPanic(t *testing.T) {
 		t.Fatalf("no properties gave %v, want nil", results)
 	}
 	defer func() {
-		if r := recover(); r != PropConsistentCut {
-			t.Fatalf("recovered %v, want the panic of %s", r, PropConsistentCut)
+		pp, ok := recover().(*PropertyPanic)
+		if !ok || pp.Property != PropConsistentCut || pp.Value != PropConsistentCut {
+			t.Fatalf("recovered %v, want the panic of %s", pp, PropConsistentCut)
+		}
+		if !strings.Contains(string(pp.Stack), "TestJudgeConcurrentlyKeepsOrderAndRaisesTheFirstPanic.func") {
+			t.Fatalf("the panic's stack does not show the property's goroutine:\n%s", pp.Stack)
 		}
 	}()
 	judgeConcurrently(props, func(p Property) Result {

@@ -128,6 +128,9 @@ func (r *simRun) panicked(value any) *RunPanic {
 		return rp
 	}
 	p := &RunPanic{Value: value, Stack: debug.Stack(), Events: r.rec.Len(), VirtualNanos: int64(r.job.Kernel.Now())}
+	if pp, ok := value.(*checker.PropertyPanic); ok {
+		p.Stack = pp.Stack // where the property panicked, on the goroutine Check ran it on
+	}
 	if events := r.rec.Events(); len(events) > 0 {
 		p.Last, p.Recorded = events[len(events)-1], true
 	}
