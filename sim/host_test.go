@@ -127,7 +127,7 @@ func (w *crashWorld) actions() map[string]func(*rapid.T) {
 			w.k.RunFor(time.Duration(rapid.IntRange(0, 8).Draw(t, "ms")) * ms)
 		},
 		"": func(t *rapid.T) {
-			for i := range w.k.queue.entries {
+			for i := range w.k.queue.n {
 				if h := w.k.queue.slotAt(i).owner; h != nil && !h.Up() {
 					t.Fatalf("an event for down host %s is queued", h.Name())
 				}

@@ -59,31 +59,51 @@ const arity = 4
 // queue is a 4-ary min-heap of entries ordered by (at, seq) that keeps each slot's position
 // current. It is written out by hand rather than with container/heap to avoid interface
 // calls on the hot path.
+//
+// Position p of the heap is the root for p == 0 and otherwise fams[(p-1)/4][(p-1)%4], so the
+// children of position p are exactly fams[p], one array of four. The last family is filled
+// up with sentinels, keys after every real one, so every node with children has four: the
+// sift down then needs one comparison of p against len(fams) a level, which is also the
+// bounds check, and no special case for a short family.
 type queue struct {
-	entries []entry
-	handles []handleRow // indexed by handle; rows of free handles have a nil slot
-	free    []int32     // handles not in use
+	root    entry
+	fams    [][arity]entry // fams[p] are the children of position p; see above
+	n       int            // entries in the heap, the hole included
+	handles []handleRow    // indexed by handle; rows of free handles have a nil slot
+	free    []int32        // handles not in use
 	// hole is set while the entry being fired still occupies the root as a placeholder (see
 	// openHole); holeHandle is its handle, whose row has a nil slot meanwhile.
 	hole       bool
 	holeHandle int32
 }
 
+// sentinel fills the unused places of the last family. Its key is after every real key: no
+// real entry has the largest sequence number.
+var sentinel = entry{at: math.MaxInt64, seq: math.MaxUint64, handle: -1}
+
 // newQueue returns an empty queue with room for capacity entries before it grows.
 func newQueue(capacity int) queue {
 	return queue{
-		entries: make([]entry, 0, capacity),
+		fams:    make([][arity]entry, 0, capacity/arity),
 		handles: make([]handleRow, 0, capacity),
 		free:    make([]int32, 0, capacity),
 	}
 }
 
+// ref returns the entry at position p, which must be below n.
+func (q *queue) ref(p int) *entry {
+	if p == 0 {
+		return &q.root
+	}
+	return &q.fams[(p-1)/arity][(p-1)%arity]
+}
+
 // len returns the number of queued entries, not counting a hole.
 func (q *queue) len() int {
 	if q.hole {
-		return len(q.entries) - 1
+		return q.n - 1
 	}
-	return len(q.entries)
+	return q.n
 }
 
 // openHole takes the earliest entry out of the queue for firing but leaves a placeholder with
@@ -93,7 +113,7 @@ func (q *queue) len() int {
 // common event. The placeholder's key is the fired one, before every other key queued or to
 // be queued, so the heap order holds around it and it stays at the root.
 func (q *queue) openHole() (entry, *slot) {
-	top := q.entries[0]
+	top := q.root
 	row := &q.handles[top.handle]
 	s := row.slot
 	row.slot = nil
@@ -112,13 +132,13 @@ func (q *queue) closeHole() {
 }
 
 // min returns the earliest entry; there must be one, and no hole.
-func (q *queue) min() entry { return q.entries[0] }
+func (q *queue) min() entry { return q.root }
 
-// slotAt returns the slot of the entry at position i (nil for the hole).
-func (q *queue) slotAt(i int) *slot { return q.handles[q.entries[i].handle].slot }
+// slotAt returns the slot of the entry at position p (nil for the hole).
+func (q *queue) slotAt(p int) *slot { return q.handles[q.ref(p).handle].slot }
 
 // at returns the instant a queued slot is due.
-func (q *queue) at(s *slot) Time { return q.entries[q.handles[s.handle].position].at }
+func (q *queue) at(s *slot) Time { return q.ref(int(q.handles[s.handle].position)).at }
 
 func (q *queue) push(s *slot, at Time, seq uint64) {
 	if s.queued() {
@@ -130,7 +150,7 @@ func (q *queue) push(s *slot, at Time, seq uint64) {
 		h := q.holeHandle
 		q.handles[h].slot = s
 		s.handle = h
-		q.entries[0] = entry{at: at, seq: seq, handle: h}
+		q.root = entry{at: at, seq: seq, handle: h}
 		q.down(0)
 		return
 	}
@@ -146,10 +166,14 @@ func (q *queue) push(s *slot, at Time, seq uint64) {
 		q.handles = append(q.handles, handleRow{})
 	}
 	s.handle = h
-	i := len(q.entries)
-	q.handles[h] = handleRow{slot: s, position: int32(i)}
-	q.entries = append(q.entries, entry{at: at, seq: seq, handle: h})
-	q.up(i)
+	p := q.n
+	q.n++
+	if p > 0 && (p-1)%arity == 0 {
+		q.fams = append(q.fams, [arity]entry{sentinel, sentinel, sentinel, sentinel})
+	}
+	q.handles[h] = handleRow{slot: s, position: int32(p)}
+	*q.ref(p) = entry{at: at, seq: seq, handle: h}
+	q.up(p)
 }
 
 // remove takes s out of the queue if it is there, and reports whether it was.
@@ -167,32 +191,38 @@ func (q *queue) remove(s *slot) bool {
 
 // reschedule moves an already queued slot to a new key.
 func (q *queue) reschedule(s *slot, at Time, seq uint64) {
-	i := int(q.handles[s.handle].position)
-	q.entries[i].at = at
-	q.entries[i].seq = seq
-	if !q.up(i) {
-		q.down(i)
+	p := int(q.handles[s.handle].position)
+	e := q.ref(p)
+	e.at = at
+	e.seq = seq
+	if !q.up(p) {
+		q.down(p)
 	}
 }
 
-// removeAt takes out the entry at position i and frees its handle, telling its slot (the
+// removeAt takes out the entry at position p and frees its handle, telling its slot (the
 // hole has none).
-func (q *queue) removeAt(i int) {
-	last := len(q.entries) - 1
-	h := q.entries[i].handle
+func (q *queue) removeAt(p int) {
+	last := q.n - 1
+	e := q.ref(p)
+	h := e.handle
 	if s := q.handles[h].slot; s != nil {
 		s.handle = -1
 	}
 	q.handles[h].slot = nil
 	q.free = append(q.free, h)
-	if i != last {
-		q.entries[i] = q.entries[last]
-		q.handles[q.entries[i].handle].position = int32(i)
+	lastEntry := q.ref(last)
+	moved := *lastEntry
+	*lastEntry = sentinel
+	q.n = last
+	if last > 0 && (last-1)%arity == 0 {
+		q.fams = q.fams[:len(q.fams)-1] // the last family held only the entry just moved
 	}
-	q.entries = q.entries[:last]
-	if i != last {
-		if !q.up(i) {
-			q.down(i)
+	if p != last {
+		*e = moved
+		q.handles[moved.handle].position = int32(p)
+		if !q.up(p) {
+			q.down(p)
 		}
 	}
 }
@@ -201,8 +231,9 @@ func (q *queue) removeAt(i int) {
 // how a crash discards everything queued for a host: rare, so a linear pass is the right cost.
 // The hole, if open, has no slot and is kept.
 func (q *queue) filter(drop func(s *slot) bool) {
-	kept := q.entries[:0]
-	for _, e := range q.entries {
+	kept := make([]entry, 0, q.n)
+	for p := range q.n {
+		e := *q.ref(p)
 		row := &q.handles[e.handle]
 		if row.slot != nil && drop(row.slot) {
 			row.slot.handle = -1
@@ -212,84 +243,73 @@ func (q *queue) filter(drop func(s *slot) bool) {
 		}
 		kept = append(kept, e)
 	}
-	q.entries = kept
-	for i, e := range q.entries {
-		q.handles[e.handle].position = int32(i)
-	}
-	if n := len(q.entries); n > 1 {
-		for i := (n - 2) / arity; i >= 0; i-- { // (n-2)/arity is the last node with a child
-			q.down(i)
+	// The hole, kept, is the earliest entry, so the root stays first.
+	q.n = 0
+	q.fams = q.fams[:0]
+	for p, e := range kept {
+		q.n++
+		if p > 0 && (p-1)%arity == 0 {
+			q.fams = append(q.fams, [arity]entry{sentinel, sentinel, sentinel, sentinel})
 		}
+		*q.ref(p) = e
+		q.handles[e.handle].position = int32(p)
+	}
+	for p := len(q.fams) - 1; p >= 0; p-- { // positions below len(fams) are those with children
+		q.down(p)
 	}
 }
 
-// up moves entry i towards the root and reports whether it moved.
-func (q *queue) up(i int) bool {
-	start := i
-	e := q.entries[i]
-	for i > 0 {
-		parent := (i - 1) / arity
-		if !e.before(q.entries[parent]) {
+// up moves the entry at position p towards the root and reports whether it moved.
+func (q *queue) up(p int) bool {
+	start := p
+	gap := q.ref(p)
+	e := *gap
+	for p > 0 {
+		parent := (p - 1) / arity
+		pe := q.ref(parent)
+		if earlier(e, *pe) == 0 {
 			break
 		}
-		q.entries[i] = q.entries[parent]
-		q.handles[q.entries[i].handle].position = int32(i)
-		i = parent
+		*gap = *pe
+		q.handles[gap.handle].position = int32(p)
+		gap, p = pe, parent
 	}
-	q.entries[i] = e
-	q.handles[e.handle].position = int32(i)
-	return i != start
+	*gap = e
+	q.handles[e.handle].position = int32(p)
+	return p != start
 }
 
-// down moves entry i away from the root to where it belongs. Which of four siblings is the
-// earliest is a coin toss the branch predictor loses half the time, so a full family is
-// decided without branches: a tournament of two pairs and a final, each settled by a borrow.
+// down moves the entry at position p away from the root to where it belongs. Which of four
+// siblings is the earliest is a coin toss the branch predictor loses half the time, so a
+// family is decided without branches: a tournament of two pairs and a final, each settled by
+// a borrow.
 //
-// It works top-down, comparing entry i with the earliest child at every level. Sifting
-// bottom-up (the earliest child moved up all the way to a leaf, then entry i rising) saves
+// It works top-down, comparing the entry with the earliest child at every level. Sifting
+// bottom-up (the earliest child moved up all the way to a leaf, then the entry rising) saves
 // that comparison, about 10 instructions an event when new events belong near the bottom
 // (BenchmarkTimerEventHold1k), but costs 2.6 times the instructions when they belong near
 // the top (BenchmarkTimerEventBacklog1k: a near timer over a far backlog, as in a run whose
 // harness has armed its fault and phase timers ahead).
-func (q *queue) down(i int) {
-	entries, handles := q.entries, q.handles
-	n := len(entries)
-	e := entries[i]
-	gap := &entries[i] // entries[i], as a pointer, so that moving a child up needs no bounds check
-	for {
-		first := arity*i + 1
-		if first >= n {
-			break
-		}
-		if first+arity > n { // a family of fewer than four
-			child := first
-			for c := first + 1; c < n; c++ {
-				if entries[c].before(entries[child]) {
-					child = c
-				}
-			}
-			if entries[child].before(e) {
-				*gap = entries[child]
-				handles[gap.handle].position = int32(i)
-				gap, i = &entries[child], child
-			}
-			break
-		}
-		family := entries[first : first+arity : first+arity]
+func (q *queue) down(p int) {
+	fams, handles := q.fams, q.handles
+	gap := q.ref(p)
+	e := *gap
+	for uint(p) < uint(len(fams)) {
+		family := &fams[p]
 		left := int(earlier(family[1], family[0]))      // 0 or 1
 		right := 2 + int(earlier(family[3], family[2])) // 2 or 3
 		pickRight := -int(earlier(family[right&3], family[left&3]))
 		c := (left ^ ((left ^ right) & pickRight)) & 3
 		child := &family[c]
-		if !child.before(e) {
+		if earlier(*child, e) == 0 {
 			break
 		}
 		*gap = *child
-		handles[child.handle].position = int32(i)
-		gap, i = child, first+c
+		handles[gap.handle].position = int32(p)
+		gap, p = child, arity*p+1+c
 	}
 	*gap = e
-	handles[e.handle].position = int32(i)
+	handles[e.handle].position = int32(p)
 }
 
 // earlier returns 1 if a's key is before b's and 0 otherwise, without a branch: it is the

@@ -105,7 +105,8 @@ func TestQueueMatchesSortedReference(t *testing.T) {
 					t.Fatalf("queue holds %d entries, model %d", q.len(), len(model))
 				}
 				checkQueue(t, &q)
-				for i, e := range q.entries {
+				for i := range q.n {
+					e := *q.ref(i)
 					if m := model[slices.IndexFunc(model, func(m queued) bool { return m.slot == q.slotAt(i) })]; m.at != e.at || m.seq != e.seq {
 						t.Fatalf("entry %d is (%v,%d), the model has (%v,%d)", i, e.at, e.seq, m.at, m.seq)
 					}
@@ -135,8 +136,9 @@ func cmpQueued(a, b queued) int {
 // every other row is free exactly once.
 func checkQueue(t interface{ Fatalf(string, ...any) }, q *queue) {
 	used := make([]bool, len(q.handles))
-	for i, e := range q.entries {
-		if i > 0 && e.before(q.entries[(i-1)/arity]) {
+	for i := range q.n {
+		e := *q.ref(i)
+		if i > 0 && e.before(*q.ref((i - 1) / arity)) {
 			t.Fatalf("heap order broken at %d", i)
 		}
 		row := q.handles[e.handle]
@@ -153,6 +155,20 @@ func checkQueue(t interface{ Fatalf(string, ...any) }, q *queue) {
 	}
 	if i := slices.Index(used, false); i >= 0 {
 		t.Fatalf("handle %d is neither used nor free", i)
+	}
+	checkFamilies(t, q)
+}
+
+// checkFamilies asserts the heap's layout: exactly the families that hold an entry, the rest
+// of the last one filled with sentinels.
+func checkFamilies(t interface{ Fatalf(string, ...any) }, q *queue) {
+	if want := max(q.n-1+arity-1, 0) / arity; len(q.fams) != want {
+		t.Fatalf("%d entries in %d families, want %d", q.n, len(q.fams), want)
+	}
+	for p := max(q.n, 1); p <= arity*len(q.fams); p++ {
+		if *q.ref(p) != sentinel {
+			t.Fatalf("position %d, past the last entry, holds %+v", p, *q.ref(p))
+		}
 	}
 }
 
