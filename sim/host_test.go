@@ -128,8 +128,8 @@ func (w *crashWorld) actions() map[string]func(*rapid.T) {
 		},
 		"": func(t *rapid.T) {
 			for i := range w.k.queue.n {
-				if h := w.k.queue.slotAt(i).owner; h != nil && !h.Up() {
-					t.Fatalf("an event for down host %s is queued", h.Name())
+				if s := w.k.queue.slotAt(i); s != nil && s.owner != nil && !s.owner.Up() {
+					t.Fatalf("an event for down host %s is queued", s.owner.Name())
 				}
 			}
 		},

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -107,6 +108,9 @@ func TestQueueMatchesSortedReference(t *testing.T) {
 				checkQueue(t, &q)
 				for i := range q.n {
 					e := *q.ref(i)
+					if q.slotAt(i) == nil {
+						continue // dead
+					}
 					if m := model[slices.IndexFunc(model, func(m queued) bool { return m.slot == q.slotAt(i) })]; m.at != e.at || m.seq != e.seq {
 						t.Fatalf("entry %d is (%v,%d), the model has (%v,%d)", i, e.at, e.seq, m.at, m.seq)
 					}
@@ -131,21 +135,36 @@ func cmpQueued(a, b queued) int {
 	}
 }
 
-// checkQueue asserts the queue's structure outside a hole: heap order, and a handle table in
-// which every entry's row names a slot that names the row back, at the entry's position, and
-// every other row is free exactly once.
+// checkQueue asserts the queue's structure outside a hole: heap order, a live root, and a
+// handle table in which every live entry's row names a slot that names the row back, every
+// dead entry's row is empty (and q.dead counts them), and every other row is free exactly
+// once.
 func checkQueue(t interface{ Fatalf(string, ...any) }, q *queue) {
 	used := make([]bool, len(q.handles))
+	dead := 0
 	for i := range q.n {
 		e := *q.ref(i)
 		if i > 0 && e.before(*q.ref((i - 1) / arity)) {
 			t.Fatalf("heap order broken at %d", i)
 		}
-		row := q.handles[e.handle]
-		if row.slot == nil || row.slot.handle != e.handle || int(row.position) != i {
-			t.Fatalf("entry %d has handle %d with row %+v", i, e.handle, row)
+		if used[e.handle] {
+			t.Fatalf("handle %d used twice", e.handle)
 		}
 		used[e.handle] = true
+		row := q.handles[e.handle]
+		if row.slot == nil {
+			if i == 0 {
+				t.Fatalf("dead entry at the root")
+			}
+			dead++
+			continue
+		}
+		if row.slot.handle != e.handle || row.at != e.at {
+			t.Fatalf("entry %d has handle %d with row %+v", i, e.handle, row)
+		}
+	}
+	if dead != q.dead {
+		t.Fatalf("%d dead entries, counted %d", dead, q.dead)
 	}
 	for _, h := range q.free {
 		if used[h] || q.handles[h].slot != nil {
@@ -191,4 +210,70 @@ func TestEarlierAgreesWithBefore(t *testing.T) {
 			t.Fatalf("earlier((%d,%d), (%d,%d)) = %v, before says %v", a.at, a.seq, b.at, b.seq, got, want)
 		}
 	})
+}
+
+// TestQueueSweepsDeadEntries drives the queue the way a busy run with many cancellations
+// would, with more slots than the rapid test draws (enough for dead entries to pass
+// minDeadToSweep), and compares every firing with a sorted reference. It checks that a
+// cancellation never leaves more dead entries than the sweep allows.
+func TestQueueSweepsDeadEntries(t *testing.T) {
+	random := rand.New(rand.NewPCG(1, 2))
+	var q queue
+	slots := make([]*slot, 300)
+	for i := range slots {
+		slots[i] = &slot{handle: -1}
+	}
+	var model []queued
+	var seq uint64
+	var now Time
+	sweeps, maxDead := 0, 0
+	for step := range 200_000 {
+		s := slots[random.IntN(len(slots))]
+		switch op := random.IntN(10); {
+		case op < 5: // schedule or reschedule
+			at := now + Time(random.IntN(1000))
+			seq++
+			if s.queued() {
+				q.reschedule(s, at, seq)
+				model = slices.DeleteFunc(model, func(e queued) bool { return e.slot == s })
+			} else {
+				q.push(s, at, seq)
+			}
+			model = append(model, queued{at: at, seq: seq, slot: s})
+			slices.SortFunc(model, cmpQueued)
+		case op < 8: // cancel
+			deadBefore := q.dead
+			cancelled := q.remove(s)
+			model = slices.DeleteFunc(model, func(e queued) bool { return e.slot == s })
+			if q.dead < deadBefore {
+				sweeps++
+			}
+			// Only a cancellation adds a dead entry, so it is where the bound is kept; firing
+			// may leave more dead than live until time reaches them.
+			if cancelled && q.dead > minDeadToSweep && q.dead > q.len() {
+				t.Fatalf("step %d: %d dead entries beside %d live ones", step, q.dead, q.len())
+			}
+		default: // fire
+			if len(model) == 0 {
+				continue
+			}
+			got, fired := q.openHole()
+			if got.at != model[0].at || got.seq != model[0].seq || fired != model[0].slot {
+				t.Fatalf("step %d: fired (%v,%d), want (%v,%d)", step, got.at, got.seq, model[0].at, model[0].seq)
+			}
+			model = model[1:]
+			now = got.at
+			q.closeHole()
+		}
+		maxDead = max(maxDead, q.dead)
+		if q.len() != len(model) {
+			t.Fatalf("step %d: queue holds %d live entries, model %d", step, q.len(), len(model))
+		}
+		if step%1000 == 0 {
+			checkQueue(t, &q)
+		}
+	}
+	if sweeps == 0 || maxDead <= minDeadToSweep {
+		t.Fatalf("the test never swept (%d sweeps, at most %d dead): it tests nothing", sweeps, maxDead)
+	}
 }
