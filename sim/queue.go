@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"math"
-	"math/bits"
-)
+import "math"
 
 // slot is anything the kernel can schedule: a timer, a link's next delivery, a storage
 // operation, a notification. It lives inside the object it belongs to, so scheduling never
@@ -16,13 +13,15 @@ type slot struct {
 
 func (s *slot) queued() bool { return s.handle >= 0 }
 
-// entry is one scheduled firing. The key (at, seq) is copied into the entry so comparisons
-// read contiguous memory; seq is unique per push, so keys never tie. The entry names its
-// slot by handle rather than by pointer: the heap array then holds no pointers, so moving
-// entries up and down needs no write barrier, and the garbage collector need not scan it.
-// The engine allocates enough that a collection is often under way; on ten virtual seconds
-// of the standard scenario, slot pointers in the entries (with the same sifting) cost about
-// 2M fewer instructions in the kernel and about 10M more in write barriers (cachegrind).
+// entry is one scheduled firing in the heap. The key (at, seq) is copied into the entry so
+// comparisons read contiguous memory. seq is unique per push, except that a link files its
+// front message again with the message's own key, so a live entry's key may equal a dead
+// one's (see queue), never another live one's. The entry names its slot by handle rather
+// than by pointer: the heap array then holds no pointers, so moving entries up and down
+// needs no write barrier, and the garbage collector need not scan it. The engine allocates
+// enough that a collection is often under way; on ten virtual seconds of the standard
+// scenario, slot pointers in the entries (with the same sifting) cost about 2M fewer
+// instructions in the kernel and about 10M more in write barriers (cachegrind).
 type entry struct {
 	at     Time
 	seq    uint64
@@ -36,136 +35,191 @@ func (e entry) before(f entry) bool {
 	return e.seq < f.seq
 }
 
-// handleRow is what a handle names: the queued slot, or nil once the entry was cancelled (or
-// while it is the hole, or when the handle is free), and the instant it is due, for Deadline.
+// handleRow is what a handle names: the queued slot (nil once the entry was cancelled, while
+// it is being fired, or when the handle is free), when it is due, and which store holds it.
+// For an entry in the wheel it also holds the entry's sequence number and the next handle of
+// its bucket plus one (the heap keeps its keys in its entries).
 type handleRow struct {
-	slot *slot
-	at   Time
+	slot    *slot
+	at      Time
+	seq     uint64 // in the wheel only
+	next    int32  // in the wheel only
+	inWheel bool
 }
 
-// arity is the number of children per heap node. Four halve the depth of a binary heap;
-// with a thousand pending events it measured about a quarter faster than two.
+// queue orders the kernel's pending events by (at, seq). It keeps them in a 4-ary heap
+// (heap.go) and in a wheel of sorted buckets for events due within a few milliseconds
+// (wheel.go). The earliest event is the earlier of the wheel's first and the heap's root.
+// Both are exact in (at, seq), so which one holds an event never changes the order; the
+// choice is about cost.
 //
-// A radix heap (a hierarchical timing wheel of 256 one-nanosecond buckets a level, exact in
-// (at, seq), nodes linked by index) was tried in place of the heap: 637 instructions an
-// event instead of 707 in the hold model (BenchmarkTimerEventHold1k), but 478 instead of 228
-// for a single timer and 729 instead of 477 for a link message, since every event is filed
-// two or three times as it cascades down the levels, where a small heap barely moves it.
-const arity = 4
-
-// queue is a 4-ary min-heap of entries ordered by (at, seq). It is written out by hand rather
-// than with container/heap to avoid interface calls on the hot path.
-//
-// Position p of the heap is the root for p == 0 and otherwise fams[(p-1)/4][(p-1)%4], so the
-// children of position p are exactly fams[p], one array of four. The last family is filled
-// up with sentinels, keys after every real one, so every node with children has four: the
-// sift down then needs one comparison of p against len(fams) a level, which is also the
-// bounds check, and no special case for a short family.
+// A small heap is the cheapest queue there is: an event that re-arms itself fills the hole
+// its firing left at the root (see openHole) and barely moves, and with a few dozen events
+// pending a sift is two or three levels. A heap of a thousand, where a new event sinks five
+// levels, costs more than the wheel's constant work. So an event goes to the heap while the
+// heap holds fewer than wheelFrom entries, when it is due beyond the wheel's span, and when
+// it comes out on top of the heap anyway (before the root, or, filling the hole, before the
+// root's children: a harness's near timer over a backlog of far ones); otherwise, since it
+// would sink into a big heap, to the wheel.
 //
 // Cancelling is lazy: Stop (and Reset of an armed timer, which cancels and pushes anew) only
-// clears the entry's handle row, and the dead entry stays in the heap until it reaches the
-// root, where it is dropped without firing, or until dead entries outnumber live ones and a
-// linear pass sweeps them all. The heap therefore never needs to know where an entry is, and
-// a sift moves entries without writing their positions anywhere: in the hold model that was
-// a scattered store and most of the spilled registers of every level. Cancellation is rare
-// where it matters (about 100 of 48,500 events in the engine's standard job).
+// clears the entry's handle row, and the dead entry stays where it is until it comes first,
+// where it is dropped without firing, or until dead entries outnumber live ones and a
+// linear pass sweeps them all. Neither store therefore needs to know where an entry is, and
+// a sift moves entries without writing their positions anywhere. Cancellation is rare where
+// it matters (about 100 of 48,500 events in the engine's standard job).
 type queue struct {
-	root    entry
-	fams    [][arity]entry // fams[p] are the children of position p; see above
-	n       int            // entries in the heap: live, dead and the hole
-	dead    int            // cancelled entries still in the heap
-	handles []handleRow    // indexed by handle
-	free    []int32        // handles not in use
-	// hole is set while the entry being fired still occupies the root as a placeholder (see
-	// openHole); holeHandle is its handle, whose row has a nil slot meanwhile.
-	hole       bool
-	holeHandle int32
+	heap      heap
+	wheel     wheel
+	wheelFrom int // heap size from which events may go to the wheel
+	live      int // entries that will fire: not the dead, nor the one being fired
+	heapDead  int // cancelled entries still in the heap
+	wheelDead int // cancelled entries still in the wheel
+
+	handles []handleRow // indexed by handle
+	free    []int32     // handles not in use
+	// firing is the handle of the entry being fired, kept for the first push of its event,
+	// or -1 (see openHole). hole is set while that entry came from the heap and still
+	// occupies its root as a placeholder; linked is its wheel bucket plus one while it came
+	// from the wheel and is still the first of that bucket (see unlink), or 0.
+	firing int32
+	hole   bool
+	linked int
 }
 
-// sentinel fills the unused places of the last family. Its key is after every real key: no
-// real entry has the largest sequence number.
-var sentinel = entry{at: math.MaxInt64, seq: math.MaxUint64, handle: -1}
+// defaultWheelFrom is the heap size from which the queue uses its wheel (see queue).
+const defaultWheelFrom = 128
 
-// minDeadToSweep is how many dead entries the heap may hold before any sweep: below it a
+// minDeadToSweep is how many dead entries the queue may hold before any sweep: below it a
 // sweep would cost more than the dead entries do.
 const minDeadToSweep = 32
 
 // newQueue returns an empty queue with room for capacity entries before it grows.
 func newQueue(capacity int) queue {
 	return queue{
-		root:    sentinel,
-		fams:    make([][arity]entry, 0, capacity/arity),
-		handles: make([]handleRow, 0, capacity),
-		free:    make([]int32, 0, capacity),
+		heap:      newHeap(capacity),
+		wheelFrom: defaultWheelFrom,
+		handles:   make([]handleRow, 0, capacity),
+		free:      make([]int32, 0, capacity),
+		firing:    -1,
 	}
 }
 
-// ref returns the entry at position p, which must be below n.
-func (q *queue) ref(p int) *entry {
-	if p == 0 {
-		return &q.root
+// len returns the number of live entries: not the dead, nor the one being fired.
+func (q *queue) len() int { return q.live }
+
+// peek returns the earliest entry and where it is: the wheel bucket it heads, or -1 for the
+// heap's root. There must be one, and no event being fired.
+func (q *queue) peek() (entry, int) {
+	if q.wheel.n == 0 {
+		return q.heap.root, -1
 	}
-	return &q.fams[(p-1)/arity][(p-1)%arity]
+	return q.peekWheel()
 }
 
-// len returns the number of live entries: not the dead, nor a hole.
-func (q *queue) len() int {
-	n := q.n - q.dead
-	if q.hole {
-		n--
+func (q *queue) peekWheel() (entry, int) {
+	b := q.wheel.front()
+	h := q.wheel.buckets[b].first - 1
+	row := &q.handles[h]
+	first := entry{at: row.at, seq: row.seq, handle: h}
+	if q.heap.n > 0 && earlier(q.heap.root, first) == 1 {
+		return q.heap.root, -1
 	}
-	return n
+	return first, int(b)
 }
 
-// openHole takes the earliest entry out of the queue for firing but leaves a placeholder with
-// its key at the root. If the event schedules something (a timer re-arming itself, a link
-// moving on to its next message), push fills the hole with one pass down the heap instead of
-// a pass down to remove the root and another up to insert: that halves the cost of the most
-// common event. The placeholder's key is the fired one, before every other key queued or to
-// be queued, so the heap order holds around it and it stays at the root. The root is live
-// (see dropDeadRoots).
-func (q *queue) openHole() (entry, *slot) {
-	top := q.root
-	row := &q.handles[top.handle]
+// min returns the earliest entry; there must be one, and no event being fired.
+func (q *queue) min() entry {
+	e, _ := q.peek()
+	return e
+}
+
+// openHole takes the entry peek returned out of the queue for firing, and keeps its handle
+// for the first push of the event: a timer re-arming itself, a link moving on to its next
+// message. An entry from the wheel leaves it. One from the heap leaves a placeholder with
+// its key at the root, and a push fills that hole with one pass down the heap instead of a
+// pass down to remove the root and another up to insert. The placeholder's key is the fired
+// one, before every other key queued or to be queued, so the heap order holds around it and
+// it stays at the root.
+func (q *queue) openHole(e entry, from int) (entry, *slot) {
+	row := &q.handles[e.handle]
 	s := row.slot
-	row.slot = nil
-	s.handle = -1
-	q.hole = true
-	q.holeHandle = top.handle
-	return top, s
+	row.slot, s.handle = nil, -1
+	q.firing = e.handle
+	q.live--
+	q.wheel.advance(e.at)
+	if from >= 0 {
+		q.linked = from + 1
+	} else {
+		q.hole = true
+	}
+	return e, s
 }
 
-// closeHole removes the placeholder if nothing filled it, and any dead entries that came up
-// to the root. Most events fill the hole and leave no dead entry, so it is written to be
-// inlined into the run loop, with the work in tidy.
+// unlink takes the entry being fired out of its wheel bucket. openHole leaves that to the
+// first thing that needs it (a push, a cancellation, closeHole), so that it stays small
+// enough to be inlined into the run loop.
+func (q *queue) unlink() {
+	q.wheel.popFront(uint(q.linked-1), &q.handles[q.firing])
+	q.linked = 0
+}
+
+// closeHole ends the firing of an event: it removes the placeholder if nothing filled it,
+// frees the fired entry's handle if nothing took it, and drops any dead entries that came
+// first. Most events take the handle and leave no dead entry, so it is written to be inlined
+// into the run loop, with the work in tidy.
 func (q *queue) closeHole() {
-	if q.hole || q.dead > 0 {
+	if q.firing >= 0 || q.heapDead|q.wheelDead > 0 {
 		q.tidy()
 	}
 }
 
 func (q *queue) tidy() {
+	if q.linked != 0 {
+		q.unlink()
+	}
 	if q.hole {
 		q.hole = false
-		q.pop()
+		q.heap.pop()
 	}
-	q.dropDeadRoots()
+	if q.firing >= 0 {
+		q.free = append(q.free, q.firing)
+		q.firing = -1
+	}
+	// Dead entries are common (a flush timer cancelled stays in the heap until it comes due)
+	// but rarely first, so look before calling.
+	if q.heapDead > 0 && q.heap.n > 0 && q.handles[q.heap.root.handle].slot == nil || q.wheelDead > 0 {
+		q.dropDead()
+	}
 }
 
-// dropDeadRoots pops dead entries off the root until a live one (or nothing) is there, so
-// that min and openHole see the next event to fire. There must be no hole.
-func (q *queue) dropDeadRoots() {
-	for q.n > 0 && q.handles[q.root.handle].slot == nil {
-		q.pop()
-		q.dead--
+// dropDead removes dead entries from the heap's root and the wheel's front until live ones
+// (or nothing) are there, so that peek sees the next event to fire. The heap's root is left
+// alone while it is the hole.
+func (q *queue) dropDead() {
+	for q.heapDead > 0 && !q.hole && q.heap.n > 0 && q.handles[q.heap.root.handle].slot == nil {
+		q.free = append(q.free, q.heap.root.handle)
+		q.heap.pop()
+		q.heapDead--
+	}
+	if q.wheelDead > 0 {
+		q.dropDeadInWheel()
 	}
 }
 
-// min returns the earliest entry; there must be one, and no hole.
-func (q *queue) min() entry { return q.root }
-
-// slotAt returns the slot of the entry at position p (nil for the hole and dead entries).
-func (q *queue) slotAt(p int) *slot { return q.handles[q.ref(p).handle].slot }
+func (q *queue) dropDeadInWheel() {
+	for q.wheelDead > 0 {
+		b := q.wheel.front()
+		h := q.wheel.buckets[b].first - 1
+		row := &q.handles[h]
+		if row.slot != nil {
+			break
+		}
+		q.wheel.popFront(b, row)
+		q.free = append(q.free, h)
+		q.wheelDead--
+	}
+}
 
 // at returns the instant a queued slot is due.
 func (q *queue) at(s *slot) Time { return q.handles[s.handle].at }
@@ -174,38 +228,55 @@ func (q *queue) push(s *slot, at Time, seq uint64) {
 	if s.queued() {
 		panic("sim: slot pushed twice")
 	}
-	if q.hole {
-		// The hole is at the root (see openHole): the new entry takes its place and handle.
-		q.hole = false
-		h := q.holeHandle
-		q.handles[h] = handleRow{slot: s, at: at}
-		s.handle = h
-		q.root = entry{at: at, seq: seq, handle: h}
-		if len(q.fams) > 0 {
-			q.down(0)
-		}
-		return
-	}
-	var h int32
-	if n := len(q.free); n > 0 {
-		h = q.free[n-1]
-		q.free = q.free[:n-1]
+	q.live++
+	h := q.firing
+	if h < 0 {
+		h = q.newHandle()
 	} else {
-		if len(q.handles) == math.MaxInt32 {
-			panic("sim: more events queued than a handle can name") // MaxPending stops runs long before
+		if q.linked != 0 {
+			q.unlink()
 		}
-		h = int32(len(q.handles))
-		q.handles = append(q.handles, handleRow{})
+		q.firing = -1
 	}
 	s.handle = h
-	q.handles[h] = handleRow{slot: s, at: at}
-	p := q.n
-	q.n++
-	if p > 0 && (p-1)%arity == 0 {
-		q.fams = append(q.fams, [arity]entry{sentinel, sentinel, sentinel, sentinel})
+	row := &q.handles[h]
+	row.slot, row.at, row.inWheel = s, at, false
+	e := entry{at: at, seq: seq, handle: h}
+	if q.hole {
+		// The hole is at the heap's root (see openHole): the new entry takes its place,
+		// unless it would sink into a big heap and the wheel can take it.
+		q.hole = false
+		if q.heap.n <= q.wheelFrom || !q.wheel.accepts(at) {
+			q.heap.replaceRoot(e)
+			return
+		}
+		if q.heap.staysOnTop(e) {
+			q.heap.root = e
+			return
+		}
+		q.heap.pop()
 	}
-	*q.ref(p) = entry{at: at, seq: seq, handle: h}
-	q.up(p)
+	if q.heap.n >= q.wheelFrom && at > q.heap.root.at && q.wheel.accepts(at) {
+		row.seq = seq // only the wheel reads it
+		if q.wheel.insert(q.handles, h, row) {
+			row.inWheel = true
+			return
+		}
+	}
+	q.heap.push(e)
+}
+
+func (q *queue) newHandle() int32 {
+	if n := len(q.free); n > 0 {
+		h := q.free[n-1]
+		q.free = q.free[:n-1]
+		return h
+	}
+	if len(q.handles) == math.MaxInt32 {
+		panic("sim: more events queued than a handle can name") // MaxPending stops runs long before
+	}
+	q.handles = append(q.handles, handleRow{})
+	return int32(len(q.handles) - 1)
 }
 
 // remove cancels s's entry if it is queued, and reports whether it was.
@@ -213,18 +284,23 @@ func (q *queue) remove(s *slot) bool {
 	if !s.queued() {
 		return false
 	}
+	if q.linked != 0 {
+		q.unlink()
+	}
 	row := &q.handles[s.handle]
 	if row.slot != s {
 		panic("sim: queue handle out of step with its slot")
 	}
 	row.slot = nil
 	s.handle = -1
-	q.dead++
-	if q.hole {
-		return true // closeHole tidies up
+	q.live--
+	if row.inWheel {
+		q.wheelDead++
+	} else {
+		q.heapDead++
 	}
-	q.dropDeadRoots()
-	if q.dead > minDeadToSweep && q.dead > q.len() {
+	q.dropDead()
+	if dead := q.heapDead + q.wheelDead; dead > minDeadToSweep && dead > q.live {
 		q.filter(func(*slot) bool { return false })
 	}
 	return true
@@ -237,117 +313,32 @@ func (q *queue) reschedule(s *slot, at Time, seq uint64) {
 	q.push(s, at, seq)
 }
 
-// pop takes the root out of the heap and frees its handle. It is the hole or a dead entry, so
-// no slot needs telling.
-func (q *queue) pop() {
-	q.free = append(q.free, q.root.handle)
-	last := q.n - 1
-	lastEntry := q.ref(last)
-	moved := *lastEntry
-	*lastEntry = sentinel
-	q.n = last
-	if last > 0 && (last-1)%arity == 0 {
-		q.fams = q.fams[:len(q.fams)-1] // the last family held only the entry just moved
-	}
-	if last > 0 {
-		q.root = moved
-		if len(q.fams) > 0 {
-			q.down(0)
-		}
-	}
-}
-
-// filter removes every entry whose slot matches drop, and every dead entry, then restores the
-// heap in O(n). It is how a crash discards everything queued for a host, and how dead entries
-// are swept: rare, so a linear pass is the right cost. The hole, if open, has no slot and is
-// kept; being the earliest entry, it stays at the root.
+// filter removes every entry whose slot matches drop, and every dead entry, in O(n). It is
+// how a crash discards everything queued for a host, and how dead entries are swept: rare,
+// so a linear pass is the right cost. The hole, if open, has no slot and is kept; being the
+// earliest entry, it stays at the heap's root.
 func (q *queue) filter(drop func(s *slot) bool) {
-	kept := make([]entry, 0, q.n)
-	for p := range q.n {
-		e := *q.ref(p)
-		if q.hole && p == 0 {
-			kept = append(kept, e)
-			continue
-		}
-		row := &q.handles[e.handle]
+	if q.linked != 0 {
+		q.unlink()
+	}
+	keep := func(h int32) bool {
+		row := &q.handles[h]
 		if row.slot == nil {
-			q.dead--
+			if row.inWheel {
+				q.wheelDead--
+			} else {
+				q.heapDead--
+			}
 		} else if drop(row.slot) {
 			row.slot.handle = -1
 			row.slot = nil
+			q.live--
 		} else {
-			kept = append(kept, e)
-			continue
+			return true
 		}
-		q.free = append(q.free, e.handle)
+		q.free = append(q.free, h)
+		return false
 	}
-	q.n = 0
-	q.root = sentinel
-	q.fams = q.fams[:0]
-	for p, e := range kept {
-		q.n++
-		if p > 0 && (p-1)%arity == 0 {
-			q.fams = append(q.fams, [arity]entry{sentinel, sentinel, sentinel, sentinel})
-		}
-		*q.ref(p) = e
-	}
-	for p := len(q.fams) - 1; p >= 0; p-- { // positions below len(fams) are those with children
-		q.down(p)
-	}
-}
-
-// up moves the entry at position p towards the root.
-func (q *queue) up(p int) {
-	gap := q.ref(p)
-	e := *gap
-	for p > 0 {
-		parent := (p - 1) / arity
-		pe := q.ref(parent)
-		if earlier(e, *pe) == 0 {
-			break
-		}
-		*gap = *pe
-		gap, p = pe, parent
-	}
-	*gap = e
-}
-
-// down moves the entry at position p away from the root to where it belongs. Which of four
-// siblings is the earliest is a coin toss the branch predictor loses half the time, so a
-// family is decided without branches: a tournament of two pairs and a final, each settled by
-// a borrow.
-//
-// It works top-down, comparing the entry with the earliest child at every level. Sifting
-// bottom-up (the earliest child moved up all the way to a leaf, then the entry rising) saves
-// that comparison, about 10 instructions an event when new events belong near the bottom
-// (BenchmarkTimerEventHold1k), but costs 2.6 times the instructions when they belong near
-// the top (BenchmarkTimerEventBacklog1k: a near timer over a far backlog, as in a run whose
-// harness has armed its fault and phase timers ahead).
-func (q *queue) down(p int) {
-	fams := q.fams
-	gap := q.ref(p)
-	e := *gap
-	for uint(p) < uint(len(fams)) {
-		family := &fams[p]
-		left := int(earlier(family[1], family[0]))      // 0 or 1
-		right := 2 + int(earlier(family[3], family[2])) // 2 or 3
-		pickRight := -int(earlier(family[right&3], family[left&3]))
-		c := (left ^ ((left ^ right) & pickRight)) & 3
-		child := &family[c]
-		if earlier(*child, e) == 0 {
-			break
-		}
-		*gap = *child
-		gap, p = child, arity*p+1+c
-	}
-	*gap = e
-}
-
-// earlier returns 1 if a's key is before b's and 0 otherwise, without a branch: it is the
-// borrow out of the 128-bit subtraction (a.at, a.seq) - (b.at, b.seq). Comparing at as
-// unsigned is exact because nothing is ever queued before time zero.
-func earlier(a, b entry) uint64 {
-	_, borrow := bits.Sub64(a.seq, b.seq, 0)
-	_, borrow = bits.Sub64(uint64(a.at), uint64(b.at), borrow)
-	return borrow
+	q.heap.filter(func(e entry) bool { return (q.hole && e.handle == q.firing) || keep(e.handle) })
+	q.wheel.filter(q.handles, keep)
 }
