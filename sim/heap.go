@@ -38,7 +38,7 @@ func (hp *heap) ref(p int) *entry {
 	if p == 0 {
 		return &hp.root
 	}
-	return &hp.fams[(p-1)/arity][(p-1)%arity]
+	return &hp.fams[uint(p-1)/arity][uint(p-1)%arity]
 }
 
 // grow makes room for one more entry and returns its position.
@@ -115,7 +115,7 @@ func (hp *heap) up(p int) {
 	gap := hp.ref(p)
 	e := *gap
 	for p > 0 {
-		parent := (p - 1) / arity
+		parent := int(uint(p-1) / arity)
 		pe := hp.ref(parent)
 		if earlier(e, *pe) == 0 {
 			break

@@ -164,12 +164,11 @@ func (q *queue) unlink() {
 	q.linked = 0
 }
 
-// closeHole ends the firing of an event: it removes the placeholder if nothing filled it,
-// frees the fired entry's handle if nothing took it, and drops any dead entries that came
-// first. Most events take the handle and leave no dead entry, so it is written to be inlined
-// into the run loop, with the work in tidy.
+// closeHole ends the firing of an event: if nothing took the fired entry's handle, it takes
+// the entry out of its store and frees the handle. Most events take the handle, so it is
+// written to be inlined into the run loop, with the work in tidy.
 func (q *queue) closeHole() {
-	if q.firing >= 0 || q.heapDead|q.wheelDead > 0 {
+	if q.firing >= 0 {
 		q.tidy()
 	}
 }
@@ -182,12 +181,8 @@ func (q *queue) tidy() {
 		q.hole = false
 		q.heap.pop()
 	}
-	if q.firing >= 0 {
-		q.free = append(q.free, q.firing)
-		q.firing = -1
-	}
-	// Dead entries are common (a flush timer cancelled stays in the heap until it comes due)
-	// but rarely first, so look before calling.
+	q.free = append(q.free, q.firing)
+	q.firing = -1
 	if q.heapDead > 0 && q.heap.n > 0 && q.handles[q.heap.root.handle].slot == nil || q.wheelDead > 0 {
 		q.dropDead()
 	}
@@ -224,6 +219,13 @@ func (q *queue) dropDeadInWheel() {
 // at returns the instant a queued slot is due.
 func (q *queue) at(s *slot) Time { return q.handles[s.handle].at }
 
+// push queues s at (at, seq).
+//
+// A dead entry can come first only when the first entry leaves its store, so that is when
+// the queue looks for one: when the fired entry leaves (here, when a push takes its handle,
+// or in tidy) and when an entry is cancelled. Dead entries are common (a cancelled flush
+// timer stays in the heap until it comes due) but rarely first, so it looks before calling
+// dropDead.
 func (q *queue) push(s *slot, at Time, seq uint64) {
 	if s.queued() {
 		panic("sim: slot pushed twice")
@@ -235,6 +237,9 @@ func (q *queue) push(s *slot, at Time, seq uint64) {
 	} else {
 		if q.linked != 0 {
 			q.unlink()
+			if q.wheelDead > 0 {
+				q.dropDead()
+			}
 		}
 		q.firing = -1
 	}
@@ -248,6 +253,9 @@ func (q *queue) push(s *slot, at Time, seq uint64) {
 		q.hole = false
 		if q.heap.n <= q.wheelFrom || !q.wheel.accepts(at) {
 			q.heap.replaceRoot(e)
+			if q.heapDead > 0 && q.handles[q.heap.root.handle].slot == nil {
+				q.dropDead()
+			}
 			return
 		}
 		if q.heap.staysOnTop(e) {
@@ -255,6 +263,9 @@ func (q *queue) push(s *slot, at Time, seq uint64) {
 			return
 		}
 		q.heap.pop()
+		if q.heapDead > 0 && q.heap.n > 0 && q.handles[q.heap.root.handle].slot == nil {
+			q.dropDead()
+		}
 	}
 	if q.heap.n >= q.wheelFrom && at > q.heap.root.at && q.wheel.accepts(at) {
 		row.seq = seq // only the wheel reads it
