@@ -9,8 +9,8 @@ import (
 // with a thousand pending events it measured about a quarter faster than two.
 const arity = 4
 
-// heap is a 4-ary min-heap of entries ordered by (at, seq): the queue's store for events too
-// far ahead for its wheel (see queue). It is written out by hand rather than with
+// heap is a 4-ary min-heap of entries ordered by (at, seq): the queue's store for the events
+// its wheel does not take (see queue). It is written out by hand rather than with
 // container/heap to avoid interface calls on the hot path, and it knows nothing of slots or
 // handles: cancelled entries stay in it until the queue pops them (see queue).
 //

@@ -19,8 +19,8 @@ const (
 // event in it is due in that span, so bucket numbers taken modulo wheelSize never collide,
 // and the earliest event is the first of the first non-empty bucket from base on, found with
 // the occupied bitmap. The queue sends events due further ahead to its heap, as it does an
-// event whose place in its bucket is more than maxWalk entries from the end (many distinct
-// instants in one bucket); it compares the wheel's earliest with the heap's root, so the
+// event whose place is more than maxWalk entries into its bucket and not at its end (many
+// distinct instants in one bucket); it compares the wheel's earliest with the heap's root, so the
 // split never changes the order.
 //
 // A radix heap (a hierarchical timing wheel of 256 one-nanosecond buckets a level, exact in
