@@ -127,9 +127,9 @@ func (w *crashWorld) actions() map[string]func(*rapid.T) {
 			w.k.RunFor(time.Duration(rapid.IntRange(0, 8).Draw(t, "ms")) * ms)
 		},
 		"": func(t *rapid.T) {
-			for i := range w.k.queue.entries {
-				if h := w.k.queue.slotAt(i).owner; h != nil && !h.Up() {
-					t.Fatalf("an event for down host %s is queued", h.Name())
+			for _, e := range queueEntries(&w.k.queue) {
+				if s := w.k.queue.handles[e.handle].slot; s != nil && s.owner != nil && !s.owner.Up() {
+					t.Fatalf("an event for down host %s is queued", s.owner.Name())
 				}
 			}
 		},

@@ -1,14 +1,10 @@
 package sim
 
-import (
-	"math"
-	"math/bits"
-)
+import "math"
 
 // slot is anything the kernel can schedule: a timer, a link's next delivery, a storage
 // operation, a notification. It lives inside the object it belongs to, so scheduling never
-// allocates. At most one queue entry refers to a slot at a time; handle names it, which is
-// what makes cancellation an O(log n) removal instead of lazy garbage.
+// allocates. At most one live queue entry refers to a slot at a time; handle names it.
 type slot struct {
 	handle int32 // the slot's row in the queue's handle table, or -1 when not queued
 	owner  *Host // host whose incarnation must be up for run to be called; nil for the kernel
@@ -17,13 +13,15 @@ type slot struct {
 
 func (s *slot) queued() bool { return s.handle >= 0 }
 
-// entry is one scheduled firing. The key (at, seq) is copied into the entry so comparisons
-// read contiguous memory; seq is unique per push, so keys never tie. The entry names its
-// slot by handle rather than by pointer: the heap array then holds no pointers, so moving
-// entries up and down needs no write barrier, and the garbage collector need not scan it.
-// The engine allocates enough that a collection is often under way; on ten virtual seconds
-// of the standard scenario, slot pointers in the entries (with the same sifting) cost about
-// 2M fewer instructions in the kernel and about 10M more in write barriers (cachegrind).
+// entry is one scheduled firing in the heap. The key (at, seq) is copied into the entry so
+// comparisons read contiguous memory. seq is unique per push, except that a link files its
+// front message again with the message's own key, so a live entry's key may equal a dead
+// one's (see queue), never another live one's. The entry names its slot by handle rather
+// than by pointer: the heap array then holds no pointers, so moving entries up and down
+// needs no write barrier, and the garbage collector need not scan it. The engine allocates
+// enough that a collection is often under way; on ten virtual seconds of the standard
+// scenario, slot pointers in the entries (with the same sifting) cost about 2M fewer
+// instructions in the kernel and about 10M more in write barriers (cachegrind).
 type entry struct {
 	at     Time
 	seq    uint64
@@ -37,266 +35,325 @@ func (e entry) before(f entry) bool {
 	return e.seq < f.seq
 }
 
-// handleRow is a queued slot and its position in the heap. Keeping positions here instead
-// of in the slots means a sift writes only to two dense arrays, never to the scattered
-// objects that own the slots.
+// handleRow is what a handle names: the queued slot (nil once the entry was cancelled, while
+// it is being fired, or when the handle is free), when it is due, and which store holds it.
+// For an entry in the wheel it also holds the entry's sequence number and the next handle of
+// its bucket plus one (the heap keeps its keys in its entries).
 type handleRow struct {
-	slot     *slot
-	position int32
+	slot    *slot
+	at      Time
+	seq     uint64 // in the wheel only
+	next    int32  // in the wheel only
+	inWheel bool
 }
 
-// arity is the number of children per heap node. Four halve the depth of a binary heap,
-// which matters because every level an entry moves also writes the moved slot's position;
-// with a thousand pending events it measured about a quarter faster than two.
+// queue orders the kernel's pending events by (at, seq). It keeps them in a 4-ary heap
+// (heap.go) and in a wheel of sorted buckets for events due within a few milliseconds
+// (wheel.go). The earliest event is the earlier of the wheel's first and the heap's root.
+// Both are exact in (at, seq), so which one holds an event never changes the order; the
+// choice is about cost.
 //
-// A radix heap (a hierarchical timing wheel of 256 one-nanosecond buckets a level, exact in
-// (at, seq), nodes linked by index) was tried in place of the heap: 637 instructions an
-// event instead of 707 in the hold model (BenchmarkTimerEventHold1k), but 478 instead of 228
-// for a single timer and 729 instead of 477 for a link message, since every event is filed
-// two or three times as it cascades down the levels, where a small heap barely moves it.
-const arity = 4
-
-// queue is a 4-ary min-heap of entries ordered by (at, seq) that keeps each slot's position
-// current. It is written out by hand rather than with container/heap to avoid interface
-// calls on the hot path.
+// A small heap is the cheapest queue there is: an event that re-arms itself fills the hole
+// its firing left at the root (see openHole) and barely moves, and with a few dozen events
+// pending a sift is two or three levels. A heap of a thousand, where a new event sinks five
+// levels, costs more than the wheel's constant work. So an event goes to the heap while the
+// heap holds fewer than wheelFrom entries, when it is due beyond the wheel's span, and when
+// it comes out on top of the heap anyway (before the root, or, filling the hole, before the
+// root's children: a harness's near timer over a backlog of far ones); otherwise, since it
+// would sink into a big heap, to the wheel.
+//
+// Cancelling is lazy: Stop (and Reset of an armed timer, which cancels and pushes anew) only
+// clears the entry's handle row, and the dead entry stays where it is until it comes first,
+// where it is dropped without firing, or until dead entries outnumber live ones and a
+// linear pass sweeps them all. Neither store therefore needs to know where an entry is, and
+// a sift moves entries without writing their positions anywhere. Cancellation is rare where
+// it matters (about 100 of 48,500 events in the engine's standard job).
 type queue struct {
-	entries []entry
-	handles []handleRow // indexed by handle; rows of free handles have a nil slot
+	heap      heap
+	wheel     wheel
+	wheelFrom int // heap size from which events may go to the wheel
+	live      int // entries that will fire: not the dead, nor the one being fired
+	heapDead  int // cancelled entries still in the heap
+	wheelDead int // cancelled entries still in the wheel
+
+	handles []handleRow // indexed by handle
 	free    []int32     // handles not in use
-	// hole is set while the entry being fired still occupies the root as a placeholder (see
-	// openHole); holeHandle is its handle, whose row has a nil slot meanwhile.
-	hole       bool
-	holeHandle int32
+	// firing is the handle of the entry being fired, kept for the first push of its event,
+	// or -1 (see openHole). hole is set while that entry came from the heap and still
+	// occupies its root as a placeholder; linked is its wheel bucket plus one while it came
+	// from the wheel and is still the first of that bucket (see unlink), or 0.
+	firing int32
+	hole   bool
+	linked int
 }
+
+// defaultWheelFrom is the heap size from which the queue uses its wheel (see queue). In the
+// hold model (BenchmarkTimerEventHold1k), 128 left an eighth of the events sinking into a
+// heap of 128: 459 instructions and 51 ns an event, against 447 and 48 ns with 32. The
+// standard job (about 50 events pending, 110 at most) costs the same with 16, 32 or 128:
+// 167.2M to 167.4M instructions a job.
+const defaultWheelFrom = 32
+
+// minDeadToSweep is how many dead entries the queue may hold before any sweep: below it a
+// sweep would cost more than the dead entries do.
+const minDeadToSweep = 32
 
 // newQueue returns an empty queue with room for capacity entries before it grows.
 func newQueue(capacity int) queue {
 	return queue{
-		entries: make([]entry, 0, capacity),
-		handles: make([]handleRow, 0, capacity),
-		free:    make([]int32, 0, capacity),
+		heap:      newHeap(capacity),
+		wheelFrom: defaultWheelFrom,
+		handles:   make([]handleRow, 0, capacity),
+		free:      make([]int32, 0, capacity),
+		firing:    -1,
 	}
 }
 
-// len returns the number of queued entries, not counting a hole.
-func (q *queue) len() int {
-	if q.hole {
-		return len(q.entries) - 1
+// len returns the number of live entries: not the dead, nor the one being fired.
+func (q *queue) len() int { return q.live }
+
+// peek returns the earliest entry and where it is: the wheel bucket it heads, or -1 for the
+// heap's root. There must be one, and no event being fired.
+func (q *queue) peek() (entry, int) {
+	if q.wheel.n == 0 {
+		return q.heap.root, -1
 	}
-	return len(q.entries)
+	return q.peekWheel()
 }
 
-// openHole takes the earliest entry out of the queue for firing but leaves a placeholder with
-// its key at the root. If the event schedules something (a timer re-arming itself, a link
-// moving on to its next message), push fills the hole with one pass down the heap instead of
-// a pass down to remove the root and another up to insert: that halves the cost of the most
-// common event. The placeholder's key is the fired one, before every other key queued or to
-// be queued, so the heap order holds around it and it stays at the root.
-func (q *queue) openHole() (entry, *slot) {
-	top := q.entries[0]
-	row := &q.handles[top.handle]
+func (q *queue) peekWheel() (entry, int) {
+	b := q.wheel.front()
+	h := q.wheel.buckets[b].first - 1
+	row := &q.handles[h]
+	first := entry{at: row.at, seq: row.seq, handle: h}
+	if q.heap.n > 0 && earlier(q.heap.root, first) == 1 {
+		return q.heap.root, -1
+	}
+	return first, int(b)
+}
+
+// min returns the earliest entry; there must be one, and no event being fired.
+func (q *queue) min() entry {
+	e, _ := q.peek()
+	return e
+}
+
+// openHole takes the entry peek returned out of the queue for firing, and keeps its handle
+// for the first push of the event: a timer re-arming itself, a link moving on to its next
+// message. An entry from the wheel leaves it. One from the heap leaves a placeholder with
+// its key at the root, and a push fills that hole with one pass down the heap instead of a
+// pass down to remove the root and another up to insert. The placeholder's key is the fired
+// one, before every other key queued or to be queued, so the heap order holds around it and
+// it stays at the root.
+func (q *queue) openHole(e entry, from int) (entry, *slot) {
+	row := &q.handles[e.handle]
 	s := row.slot
-	row.slot = nil
-	s.handle = -1
-	q.hole = true
-	q.holeHandle = top.handle
-	return top, s
+	row.slot, s.handle = nil, -1
+	q.firing = e.handle
+	q.live--
+	q.wheel.advance(e.at)
+	if from >= 0 {
+		q.linked = from + 1
+	} else {
+		q.hole = true
+	}
+	return e, s
 }
 
-// closeHole removes the placeholder if nothing filled it.
+// unlink takes the entry being fired out of its wheel bucket. openHole leaves that to the
+// first thing that needs it (a push, a cancellation, closeHole), so that it stays small
+// enough to be inlined into the run loop.
+func (q *queue) unlink() {
+	q.wheel.popFront(uint(q.linked-1), &q.handles[q.firing])
+	q.linked = 0
+}
+
+// closeHole ends the firing of an event: if nothing took the fired entry's handle, it takes
+// the entry out of its store and frees the handle. Most events take the handle, so it is
+// written to be inlined into the run loop, with the work in tidy.
 func (q *queue) closeHole() {
+	if q.firing >= 0 {
+		q.tidy()
+	}
+}
+
+func (q *queue) tidy() {
+	if q.linked != 0 {
+		q.unlink()
+	}
 	if q.hole {
 		q.hole = false
-		q.removeAt(0)
+		q.heap.pop()
+	}
+	q.free = append(q.free, q.firing)
+	q.firing = -1
+	if q.heapDead > 0 && q.heap.n > 0 && q.handles[q.heap.root.handle].slot == nil || q.wheelDead > 0 {
+		q.dropDead()
 	}
 }
 
-// min returns the earliest entry; there must be one, and no hole.
-func (q *queue) min() entry { return q.entries[0] }
+// dropDead removes dead entries from the heap's root and the wheel's front until live ones
+// (or nothing) are there, so that peek sees the next event to fire. The heap's root is left
+// alone while it is the hole.
+func (q *queue) dropDead() {
+	for q.heapDead > 0 && !q.hole && q.heap.n > 0 && q.handles[q.heap.root.handle].slot == nil {
+		q.free = append(q.free, q.heap.root.handle)
+		q.heap.pop()
+		q.heapDead--
+	}
+	if q.wheelDead > 0 {
+		q.dropDeadInWheel()
+	}
+}
 
-// slotAt returns the slot of the entry at position i (nil for the hole).
-func (q *queue) slotAt(i int) *slot { return q.handles[q.entries[i].handle].slot }
+func (q *queue) dropDeadInWheel() {
+	for q.wheelDead > 0 {
+		b := q.wheel.front()
+		h := q.wheel.buckets[b].first - 1
+		row := &q.handles[h]
+		if row.slot != nil {
+			break
+		}
+		q.wheel.popFront(b, row)
+		q.free = append(q.free, h)
+		q.wheelDead--
+	}
+}
 
 // at returns the instant a queued slot is due.
-func (q *queue) at(s *slot) Time { return q.entries[q.handles[s.handle].position].at }
+func (q *queue) at(s *slot) Time { return q.handles[s.handle].at }
 
+// push queues s at (at, seq).
+//
+// A dead entry can come first only when the first entry leaves its store, so that is when
+// the queue looks for one: when the fired entry leaves (here, when a push takes its handle,
+// or in tidy) and when an entry is cancelled. Dead entries are common (a cancelled flush
+// timer stays in the heap until it comes due) but rarely first, so it looks before calling
+// dropDead.
 func (q *queue) push(s *slot, at Time, seq uint64) {
 	if s.queued() {
 		panic("sim: slot pushed twice")
 	}
-	if q.hole {
-		// The hole is at the root (see openHole): the new entry takes its place and handle.
-		q.hole = false
-		h := q.holeHandle
-		q.handles[h].slot = s
-		s.handle = h
-		q.entries[0] = entry{at: at, seq: seq, handle: h}
-		q.down(0)
-		return
-	}
-	var h int32
-	if n := len(q.free); n > 0 {
-		h = q.free[n-1]
-		q.free = q.free[:n-1]
+	q.live++
+	h := q.firing
+	if h < 0 {
+		h = q.newHandle()
 	} else {
-		if len(q.handles) == math.MaxInt32 {
-			panic("sim: more events queued than a handle can name") // MaxPending stops runs long before
+		if q.linked != 0 {
+			q.unlink()
+			if q.wheelDead > 0 {
+				q.dropDead()
+			}
 		}
-		h = int32(len(q.handles))
-		q.handles = append(q.handles, handleRow{})
+		q.firing = -1
 	}
 	s.handle = h
-	i := len(q.entries)
-	q.handles[h] = handleRow{slot: s, position: int32(i)}
-	q.entries = append(q.entries, entry{at: at, seq: seq, handle: h})
-	q.up(i)
+	row := &q.handles[h]
+	row.slot, row.at, row.inWheel = s, at, false
+	e := entry{at: at, seq: seq, handle: h}
+	if q.hole {
+		// The hole is at the heap's root (see openHole): the new entry takes its place,
+		// unless it would sink into a big heap and the wheel can take it.
+		q.hole = false
+		if q.heap.n <= q.wheelFrom || !q.wheel.accepts(at) {
+			q.heap.replaceRoot(e)
+			if q.heapDead > 0 && q.handles[q.heap.root.handle].slot == nil {
+				q.dropDead()
+			}
+			return
+		}
+		if q.heap.staysOnTop(e) {
+			q.heap.root = e
+			return
+		}
+		q.heap.pop()
+		if q.heapDead > 0 && q.heap.n > 0 && q.handles[q.heap.root.handle].slot == nil {
+			q.dropDead()
+		}
+	}
+	if q.heap.n >= q.wheelFrom && at > q.heap.root.at && q.wheel.accepts(at) {
+		row.seq = seq // only the wheel reads it
+		if q.wheel.insert(q.handles, h, row) {
+			row.inWheel = true
+			return
+		}
+	}
+	q.heap.push(e)
 }
 
-// remove takes s out of the queue if it is there, and reports whether it was.
+func (q *queue) newHandle() int32 {
+	if n := len(q.free); n > 0 {
+		h := q.free[n-1]
+		q.free = q.free[:n-1]
+		return h
+	}
+	if len(q.handles) == math.MaxInt32 {
+		panic("sim: more events queued than a handle can name") // MaxPending stops runs long before
+	}
+	q.handles = append(q.handles, handleRow{})
+	return int32(len(q.handles) - 1)
+}
+
+// remove cancels s's entry if it is queued, and reports whether it was.
 func (q *queue) remove(s *slot) bool {
 	if !s.queued() {
 		return false
 	}
-	row := q.handles[s.handle]
+	if q.linked != 0 {
+		q.unlink()
+	}
+	row := &q.handles[s.handle]
 	if row.slot != s {
 		panic("sim: queue handle out of step with its slot")
 	}
-	q.removeAt(int(row.position))
+	row.slot = nil
+	s.handle = -1
+	q.live--
+	if row.inWheel {
+		q.wheelDead++
+	} else {
+		q.heapDead++
+	}
+	q.dropDead()
+	if dead := q.heapDead + q.wheelDead; dead > minDeadToSweep && dead > q.live {
+		q.filter(func(*slot) bool { return false })
+	}
 	return true
 }
 
-// reschedule moves an already queued slot to a new key.
+// reschedule moves an already queued slot to a new key: it cancels the old entry and pushes a
+// new one.
 func (q *queue) reschedule(s *slot, at Time, seq uint64) {
-	i := int(q.handles[s.handle].position)
-	q.entries[i].at = at
-	q.entries[i].seq = seq
-	if !q.up(i) {
-		q.down(i)
-	}
+	q.remove(s)
+	q.push(s, at, seq)
 }
 
-// removeAt takes out the entry at position i and frees its handle, telling its slot (the
-// hole has none).
-func (q *queue) removeAt(i int) {
-	last := len(q.entries) - 1
-	h := q.entries[i].handle
-	if s := q.handles[h].slot; s != nil {
-		s.handle = -1
-	}
-	q.handles[h].slot = nil
-	q.free = append(q.free, h)
-	if i != last {
-		q.entries[i] = q.entries[last]
-		q.handles[q.entries[i].handle].position = int32(i)
-	}
-	q.entries = q.entries[:last]
-	if i != last {
-		if !q.up(i) {
-			q.down(i)
-		}
-	}
-}
-
-// filter removes every entry whose slot matches drop, then restores the heap in O(n). It is
-// how a crash discards everything queued for a host: rare, so a linear pass is the right cost.
-// The hole, if open, has no slot and is kept.
+// filter removes every entry whose slot matches drop, and every dead entry, in O(n). It is
+// how a crash discards everything queued for a host, and how dead entries are swept: rare,
+// so a linear pass is the right cost. The hole, if open, has no slot and is kept; being the
+// earliest entry, it stays at the heap's root.
 func (q *queue) filter(drop func(s *slot) bool) {
-	kept := q.entries[:0]
-	for _, e := range q.entries {
-		row := &q.handles[e.handle]
-		if row.slot != nil && drop(row.slot) {
+	if q.linked != 0 {
+		q.unlink()
+	}
+	keep := func(h int32) bool {
+		row := &q.handles[h]
+		if row.slot == nil {
+			if row.inWheel {
+				q.wheelDead--
+			} else {
+				q.heapDead--
+			}
+		} else if drop(row.slot) {
 			row.slot.handle = -1
 			row.slot = nil
-			q.free = append(q.free, e.handle)
-			continue
+			q.live--
+		} else {
+			return true
 		}
-		kept = append(kept, e)
+		q.free = append(q.free, h)
+		return false
 	}
-	q.entries = kept
-	for i, e := range q.entries {
-		q.handles[e.handle].position = int32(i)
-	}
-	if n := len(q.entries); n > 1 {
-		for i := (n - 2) / arity; i >= 0; i-- { // (n-2)/arity is the last node with a child
-			q.down(i)
-		}
-	}
-}
-
-// up moves entry i towards the root and reports whether it moved.
-func (q *queue) up(i int) bool {
-	start := i
-	e := q.entries[i]
-	for i > 0 {
-		parent := (i - 1) / arity
-		if !e.before(q.entries[parent]) {
-			break
-		}
-		q.entries[i] = q.entries[parent]
-		q.handles[q.entries[i].handle].position = int32(i)
-		i = parent
-	}
-	q.entries[i] = e
-	q.handles[e.handle].position = int32(i)
-	return i != start
-}
-
-// down moves entry i away from the root to where it belongs. Which of four siblings is the
-// earliest is a coin toss the branch predictor loses half the time, so a full family is
-// decided without branches: a tournament of two pairs and a final, each settled by a borrow.
-//
-// It works top-down, comparing entry i with the earliest child at every level. Sifting
-// bottom-up (the earliest child moved up all the way to a leaf, then entry i rising) saves
-// that comparison, about 10 instructions an event when new events belong near the bottom
-// (BenchmarkTimerEventHold1k), but costs 2.6 times the instructions when they belong near
-// the top (BenchmarkTimerEventBacklog1k: a near timer over a far backlog, as in a run whose
-// harness has armed its fault and phase timers ahead).
-func (q *queue) down(i int) {
-	entries, handles := q.entries, q.handles
-	n := len(entries)
-	e := entries[i]
-	gap := &entries[i] // entries[i], as a pointer, so that moving a child up needs no bounds check
-	for {
-		first := arity*i + 1
-		if first >= n {
-			break
-		}
-		if first+arity > n { // a family of fewer than four
-			child := first
-			for c := first + 1; c < n; c++ {
-				if entries[c].before(entries[child]) {
-					child = c
-				}
-			}
-			if entries[child].before(e) {
-				*gap = entries[child]
-				handles[gap.handle].position = int32(i)
-				gap, i = &entries[child], child
-			}
-			break
-		}
-		family := entries[first : first+arity : first+arity]
-		left := int(earlier(family[1], family[0]))      // 0 or 1
-		right := 2 + int(earlier(family[3], family[2])) // 2 or 3
-		pickRight := -int(earlier(family[right&3], family[left&3]))
-		c := (left ^ ((left ^ right) & pickRight)) & 3
-		child := &family[c]
-		if !child.before(e) {
-			break
-		}
-		*gap = *child
-		handles[child.handle].position = int32(i)
-		gap, i = child, first+c
-	}
-	*gap = e
-	handles[e.handle].position = int32(i)
-}
-
-// earlier returns 1 if a's key is before b's and 0 otherwise, without a branch: it is the
-// borrow out of the 128-bit subtraction (a.at, a.seq) - (b.at, b.seq). Comparing at as
-// unsigned is exact because nothing is ever queued before time zero.
-func earlier(a, b entry) uint64 {
-	_, borrow := bits.Sub64(a.seq, b.seq, 0)
-	_, borrow = bits.Sub64(uint64(a.at), uint64(b.at), borrow)
-	return borrow
+	q.heap.filter(func(e entry) bool { return (q.hole && e.handle == q.firing) || keep(e.handle) })
+	q.wheel.filter(q.handles, keep)
 }

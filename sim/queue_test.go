@@ -2,6 +2,8 @@ package sim
 
 import (
 	"cmp"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -15,12 +17,22 @@ type queued struct {
 	slot *slot
 }
 
-// TestQueueMatchesSortedReference drives the hand-written heap and a plain sorted slice with
-// the same pushes, removals, reschedules and pops, and requires the same answers and an
-// intact handle table after every step.
+// testQueue returns an empty queue whose wheel takes events whatever the heap's size, or
+// that has no wheel, so that tests reach both of its stores with a few events.
+func testQueue(withWheel bool) queue {
+	q := queue{heap: newHeap(0), firing: -1, wheelFrom: math.MaxInt}
+	if withWheel {
+		q.wheelFrom = 0
+	}
+	return q
+}
+
+// TestQueueMatchesSortedReference drives the queue and a plain sorted slice with the same
+// pushes, removals, reschedules and pops, and requires the same answers and an intact handle
+// table after every step.
 func TestQueueMatchesSortedReference(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var q queue
+		q := testQueue(rapid.Bool().Draw(t, "with a wheel"))
 		slots := make([]*slot, 12)
 		for i := range slots {
 			slots[i] = &slot{handle: -1}
@@ -34,7 +46,8 @@ func TestQueueMatchesSortedReference(t *testing.T) {
 		var now Time // pushes never go before the last fired key, as in the kernel
 		schedule := func(t *rapid.T) {
 			s := slots[rapid.IntRange(0, len(slots)-1).Draw(t, "slot")]
-			at := now + Time(rapid.IntRange(0, 20).Draw(t, "delay"))
+			// Delays within a bucket of the wheel, within its span, and past it.
+			at := now + Time(rapid.OneOf(rapid.IntRange(0, 20), rapid.IntRange(0, 10<<wheelShift), rapid.IntRange(0, 2*wheelSize<<wheelShift)).Draw(t, "delay"))
 			seq++
 			if s.queued() {
 				q.reschedule(s, at, seq)
@@ -53,7 +66,7 @@ func TestQueueMatchesSortedReference(t *testing.T) {
 				if len(model) == 0 {
 					t.Skip("empty")
 				}
-				got, s := q.openHole()
+				got, s := q.openHole(q.peek())
 				if got.at != model[0].at || got.seq != model[0].seq || s != model[0].slot {
 					t.Fatalf("fired (%v,%d), want (%v,%d)", got.at, got.seq, model[0].at, model[0].seq)
 				}
@@ -86,6 +99,16 @@ func TestQueueMatchesSortedReference(t *testing.T) {
 				}
 				q.closeHole()
 			},
+			// refile cancels a queued slot and pushes it again with the same key, as a link
+			// does with its front message: a dead entry and a live one then share a key.
+			"refile": func(t *rapid.T) {
+				if len(model) == 0 {
+					t.Skip("empty")
+				}
+				m := model[rapid.IntRange(0, len(model)-1).Draw(t, "refiled")]
+				q.remove(m.slot)
+				q.push(m.slot, m.at, m.seq)
+			},
 			"remove": func(t *rapid.T) {
 				s := slots[rapid.IntRange(0, len(slots)-1).Draw(t, "slot")]
 				wasQueued := slices.ContainsFunc(model, func(e queued) bool { return e.slot == s })
@@ -101,13 +124,17 @@ func TestQueueMatchesSortedReference(t *testing.T) {
 				model = slices.DeleteFunc(model, func(e queued) bool { return doomed(e.slot) })
 			},
 			"": func(t *rapid.T) {
-				if q.hole || q.len() != len(model) {
+				if q.hole || q.firing >= 0 || q.len() != len(model) {
 					t.Fatalf("queue holds %d entries, model %d", q.len(), len(model))
 				}
 				checkQueue(t, &q)
-				for i, e := range q.entries {
-					if m := model[slices.IndexFunc(model, func(m queued) bool { return m.slot == q.slotAt(i) })]; m.at != e.at || m.seq != e.seq {
-						t.Fatalf("entry %d is (%v,%d), the model has (%v,%d)", i, e.at, e.seq, m.at, m.seq)
+				for _, e := range queueEntries(&q) {
+					s := q.handles[e.handle].slot
+					if s == nil {
+						continue // dead
+					}
+					if m := model[slices.IndexFunc(model, func(m queued) bool { return m.slot == s })]; m.at != e.at || m.seq != e.seq {
+						t.Fatalf("entry is (%v,%d), the model has (%v,%d)", e.at, e.seq, m.at, m.seq)
 					}
 				}
 				for _, s := range slots {
@@ -130,20 +157,60 @@ func cmpQueued(a, b queued) int {
 	}
 }
 
-// checkQueue asserts the queue's structure outside a hole: heap order, and a handle table in
-// which every entry's row names a slot that names the row back, at the entry's position, and
-// every other row is free exactly once.
+// queueEntries lists what the queue holds, dead entries and the hole included: the heap's
+// entries in position order, then the wheel's bucket by bucket.
+func queueEntries(q *queue) []entry {
+	var all []entry
+	for p := range q.heap.n {
+		all = append(all, *q.heap.ref(p))
+	}
+	if q.wheel.wheelTable == nil {
+		return all
+	}
+	for b := range q.wheel.buckets {
+		for h := q.wheel.buckets[b].first; h != 0; h = q.handles[h-1].next {
+			row := q.handles[h-1]
+			all = append(all, entry{at: row.at, seq: row.seq, handle: h - 1})
+		}
+	}
+	return all
+}
+
+// checkQueue asserts the queue's structure outside a hole: the heap's order and layout, the
+// wheel's buckets, live first entries in both, and a handle table in which every live
+// entry's row names a slot that names the row back, every dead entry's row is empty (and
+// q.heapDead and q.wheelDead count them), and every other row is free exactly once.
 func checkQueue(t interface{ Fatalf(string, ...any) }, q *queue) {
 	used := make([]bool, len(q.handles))
-	for i, e := range q.entries {
-		if i > 0 && e.before(q.entries[(i-1)/arity]) {
-			t.Fatalf("heap order broken at %d", i)
+	dead := 0
+	inWheel := make(map[int32]bool)
+	if q.wheel.wheelTable != nil {
+		for b := range q.wheel.buckets {
+			for h := q.wheel.buckets[b].first; h != 0; h = q.handles[h-1].next {
+				inWheel[h-1] = true
+			}
 		}
-		row := q.handles[e.handle]
-		if row.slot == nil || row.slot.handle != e.handle || int(row.position) != i {
-			t.Fatalf("entry %d has handle %d with row %+v", i, e.handle, row)
+	}
+	for _, e := range queueEntries(q) {
+		if q.handles[e.handle].inWheel != inWheel[e.handle] {
+			t.Fatalf("entry (%v,%d) has inWheel %v", e.at, e.seq, !inWheel[e.handle])
+		}
+		if used[e.handle] {
+			t.Fatalf("handle %d used twice", e.handle)
 		}
 		used[e.handle] = true
+		row := q.handles[e.handle]
+		if row.at != e.at || (row.inWheel && row.seq != e.seq) {
+			t.Fatalf("entry (%v,%d) has handle %d with row %+v", e.at, e.seq, e.handle, row)
+		}
+		if row.slot == nil {
+			dead++
+		} else if row.slot.handle != e.handle {
+			t.Fatalf("entry (%v,%d) has handle %d, its slot %d", e.at, e.seq, e.handle, row.slot.handle)
+		}
+	}
+	if dead != q.heapDead+q.wheelDead {
+		t.Fatalf("%d dead entries, counted %d", dead, q.heapDead+q.wheelDead)
 	}
 	for _, h := range q.free {
 		if used[h] || q.handles[h].slot != nil {
@@ -153,6 +220,71 @@ func checkQueue(t interface{ Fatalf(string, ...any) }, q *queue) {
 	}
 	if i := slices.Index(used, false); i >= 0 {
 		t.Fatalf("handle %d is neither used nor free", i)
+	}
+	checkHeap(t, &q.heap)
+	if q.heap.n > 0 && q.handles[q.heap.root.handle].slot == nil {
+		t.Fatalf("dead entry at the heap's root")
+	}
+	checkWheel(t, q)
+}
+
+// checkHeap asserts the heap's order and layout: exactly the families that hold an entry, the
+// rest of the last one filled with sentinels.
+func checkHeap(t interface{ Fatalf(string, ...any) }, hp *heap) {
+	for p := 1; p < hp.n; p++ {
+		if hp.ref(p).before(*hp.ref((p - 1) / arity)) {
+			t.Fatalf("heap order broken at %d", p)
+		}
+	}
+	if want := max(hp.n-1+arity-1, 0) / arity; len(hp.fams) != want {
+		t.Fatalf("%d entries in %d families, want %d", hp.n, len(hp.fams), want)
+	}
+	for p := max(hp.n, 1); p <= arity*len(hp.fams); p++ {
+		if *hp.ref(p) != sentinel {
+			t.Fatalf("position %d, past the last entry, holds %+v", p, *hp.ref(p))
+		}
+	}
+}
+
+// checkWheel asserts the wheel's buckets: each in its place in the span, sorted, with the
+// right last element and occupied bit, the count right, and the first entry live.
+func checkWheel(t interface{ Fatalf(string, ...any) }, q *queue) {
+	w := &q.wheel
+	if w.wheelTable == nil {
+		if w.n != 0 {
+			t.Fatalf("a wheel without buckets holds %d entries", w.n)
+		}
+		return
+	}
+	n := 0
+	for b := range w.buckets {
+		bk := w.buckets[b]
+		occupied := w.occupied[b/64]&(1<<(b%64)) != 0
+		if occupied != (bk.first != 0) {
+			t.Fatalf("bucket %d: occupied bit %v, first %d", b, occupied, bk.first)
+		}
+		var prev *handleRow
+		last := int32(0)
+		for h := bk.first; h != 0; h = q.handles[h-1].next {
+			row := &q.handles[h-1]
+			if !w.accepts(row.at) || w.bucketOf(row.at) != uint(b) {
+				t.Fatalf("bucket %d holds (%v,%d), outside the span from %d or in another bucket", b, row.at, row.seq, w.base)
+			}
+			if prev != nil && rowEarlier(row, prev) {
+				t.Fatalf("bucket %d out of order", b)
+			}
+			prev, last = row, h
+			n++
+		}
+		if bk.last != last {
+			t.Fatalf("bucket %d: last %d, want %d", b, bk.last, last)
+		}
+	}
+	if n != w.n {
+		t.Fatalf("the wheel holds %d entries, counted %d", n, w.n)
+	}
+	if w.n > 0 && q.handles[w.buckets[w.front()].first-1].slot == nil {
+		t.Fatalf("dead entry at the wheel's front")
 	}
 }
 
@@ -175,4 +307,74 @@ func TestEarlierAgreesWithBefore(t *testing.T) {
 			t.Fatalf("earlier((%d,%d), (%d,%d)) = %v, before says %v", a.at, a.seq, b.at, b.seq, got, want)
 		}
 	})
+}
+
+// TestQueueSweepsDeadEntries drives the queue the way a busy run with many cancellations
+// would, with more slots than the rapid test draws (enough for dead entries to pass
+// minDeadToSweep, and for crowded wheel buckets), and compares every firing with a sorted
+// reference. It checks that a cancellation never leaves more dead entries than the sweep
+// allows.
+func TestQueueSweepsDeadEntries(t *testing.T) {
+	random := rand.New(rand.NewPCG(1, 2))
+	q := testQueue(true)
+	slots := make([]*slot, 300)
+	for i := range slots {
+		slots[i] = &slot{handle: -1}
+	}
+	var model []queued
+	var seq uint64
+	var now Time
+	sweeps, maxDead := 0, 0
+	for step := range 200_000 {
+		s := slots[random.IntN(len(slots))]
+		switch op := random.IntN(10); {
+		case op < 5: // schedule or reschedule
+			// Crowded buckets (more than maxWalk distinct instants in one, so some events go to
+			// the heap), the rest of the wheel's span, and past it.
+			spans := [...]int{4 << wheelShift, 4 << wheelShift, wheelSize << wheelShift, 3 * wheelSize << wheelShift}
+			at := now + Time(random.IntN(spans[random.IntN(len(spans))]))
+			seq++
+			if s.queued() {
+				q.reschedule(s, at, seq)
+				model = slices.DeleteFunc(model, func(e queued) bool { return e.slot == s })
+			} else {
+				q.push(s, at, seq)
+			}
+			model = append(model, queued{at: at, seq: seq, slot: s})
+			slices.SortFunc(model, cmpQueued)
+		case op < 8: // cancel
+			deadBefore := q.heapDead + q.wheelDead
+			cancelled := q.remove(s)
+			model = slices.DeleteFunc(model, func(e queued) bool { return e.slot == s })
+			if q.heapDead+q.wheelDead < deadBefore {
+				sweeps++
+			}
+			// Only a cancellation adds a dead entry, so it is where the bound is kept; firing
+			// may leave more dead than live until time reaches them.
+			if dead := q.heapDead + q.wheelDead; cancelled && dead > minDeadToSweep && dead > q.len() {
+				t.Fatalf("step %d: %d dead entries beside %d live ones", step, dead, q.len())
+			}
+		default: // fire
+			if len(model) == 0 {
+				continue
+			}
+			got, fired := q.openHole(q.peek())
+			if got.at != model[0].at || got.seq != model[0].seq || fired != model[0].slot {
+				t.Fatalf("step %d: fired (%v,%d), want (%v,%d)", step, got.at, got.seq, model[0].at, model[0].seq)
+			}
+			model = model[1:]
+			now = got.at
+			q.closeHole()
+		}
+		maxDead = max(maxDead, q.heapDead+q.wheelDead)
+		if q.len() != len(model) {
+			t.Fatalf("step %d: queue holds %d live entries, model %d", step, q.len(), len(model))
+		}
+		if step%1000 == 0 {
+			checkQueue(t, &q)
+		}
+	}
+	if sweeps == 0 || maxDead <= minDeadToSweep {
+		t.Fatalf("the test never swept (%d sweeps, at most %d dead): it tests nothing", sweeps, maxDead)
+	}
 }

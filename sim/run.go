@@ -91,7 +91,7 @@ func (k *Kernel) run(target Time, advance bool) StopReason {
 			}
 			return StopIdle
 		}
-		next := k.queue.min()
+		next, from := k.queue.peek()
 		if next.at > horizon {
 			k.now = horizon
 			if horizon == k.config.MaxTime {
@@ -105,7 +105,7 @@ func (k *Kernel) run(target Time, advance bool) StopReason {
 			k.limit = StopLimitEvents
 			return k.limit
 		}
-		k.fire(k.queue.openHole())
+		k.fire(k.queue.openHole(next, from))
 		k.queue.closeHole()
 		if k.queue.len() > k.config.MaxPending {
 			k.limit = StopLimitPending

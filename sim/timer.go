@@ -6,8 +6,8 @@ import (
 )
 
 // Timer calls a function at a virtual instant. A timer is created once and armed, re-armed
-// (Reset) and disarmed (Stop) as often as needed without allocating. A disarmed timer is
-// simply not in the queue: it never fires and costs nothing later.
+// (Reset) and disarmed (Stop) as often as needed without allocating. A disarmed timer never
+// fires; the queue drops its old entry when that entry comes due (see queue).
 //
 // A host timer (Host.NewTimer) belongs to the incarnation that created it: it is disarmed
 // when the host crashes, never fires while the host is down, is deferred while the host is
