@@ -104,9 +104,9 @@ func DefaultProperties(ref Reference) []Property {
 
 // Check runs the selected properties over events (a whole trace, in order) and returns one
 // result per property. It is the single entry point for simrun and for tests; each property
-// is also exported as its own function. The properties run concurrently (judgeConcurrently),
-// each over what Check works out once for all: the kinds of the events (traceIndex) and the
-// replay of the sinks.
+// is also exported as its own function. Over a long trace the properties run concurrently
+// (judgeConcurrently), each over what Check works out once for all: the kinds of the events
+// (traceIndex) and the replay of the sinks.
 func Check(events []trace.Event, ref Reference, opts Options) Report {
 	selected := opts.Properties
 	if selected == nil {
@@ -178,7 +178,12 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 			props = append(props, p)
 		}
 	}
-	report := Report{Results: judgeConcurrently(props, judge)}
+	var report Report
+	if len(events) >= concurrentEvents {
+		report.Results = judgeConcurrently(props, judge)
+	} else {
+		report.Results = judgeInTurn(props, judge)
+	}
 	for _, p := range selected {
 		if !slices.Contains(AllProperties, p) {
 			// A misspelt property must not read as a pass.
