@@ -1,7 +1,6 @@
 package checker
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/anishathalye/porcupine"
@@ -66,7 +65,7 @@ func storeHistory(events []trace.Event) *storeHistoryData {
 			invoke(e.CP, returnPos(i))
 			h.ops = append(h.ops, porcupine.Operation{
 				ClientId: incarnation, Input: linz.RegisterWrite{ID: e.CP},
-				Call: returnPos(i), Return: linz.Pending, Metadata: fmt.Sprintf("seq %d", e.Seq),
+				Call: returnPos(i), Return: linz.Pending, Metadata: seqLabel(e.Seq),
 			})
 		case trace.KindCheckpointComplete:
 			if savepoints[e.CP] {
@@ -79,7 +78,7 @@ func storeHistory(events []trace.Event) *storeHistoryData {
 				invoke(e.CP, returnPos(i))
 				h.ops = append(h.ops, porcupine.Operation{
 					ClientId: incarnation, Input: linz.RegisterWrite{ID: e.CP},
-					Call: returnPos(i), Return: returnPos(i), Metadata: fmt.Sprintf("seq %d", e.Seq),
+					Call: returnPos(i), Return: returnPos(i), Metadata: seqLabel(e.Seq),
 				})
 			}
 			h.writes = append(h.writes, valueAt{e.CP, i})
@@ -98,7 +97,7 @@ func storeHistory(events []trace.Event) *storeHistoryData {
 			h.lastRecover = i
 			h.ops = append(h.ops, porcupine.Operation{
 				ClientId: incarnation, Input: linz.RegisterRead{}, Output: e.CP,
-				Call: call, Return: returnPos(i), Metadata: fmt.Sprintf("seq %d", e.Seq),
+				Call: call, Return: returnPos(i), Metadata: seqLabel(e.Seq),
 			})
 		case trace.KindNotifyComplete, trace.KindSinkCommit:
 			if e.CP == 0 || savepoints[e.CP] || e.CP <= highestVisible {
@@ -113,7 +112,7 @@ func storeHistory(events []trace.Event) *storeHistoryData {
 	for _, o := range observations {
 		h.ops = append(h.ops, porcupine.Operation{
 			ClientId: observer, Input: linz.RegisterAtLeast{ID: o.value},
-			Call: o.pos, Return: o.pos, Metadata: fmt.Sprintf("seq %d", o.seq),
+			Call: o.pos, Return: o.pos, Metadata: seqLabel(o.seq),
 		})
 	}
 	return h

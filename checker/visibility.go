@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -46,15 +47,18 @@ func SinkVisibility(events []trace.Event, opts SearchOptions) Result {
 	var used int64
 	deadline := time.Now().Add(opts.timeout())
 	for _, seg := range h.segments() {
-		message := fmt.Sprintf("reads of the external store around seq %d..%d have no linearization",
-			events[seg.first].Seq, events[seg.last].Seq)
+		// Rendered only for a segment that fails or goes to porcupine: most have one read.
+		message := func() string {
+			return fmt.Sprintf("reads of the external store around seq %d..%d have no linearization",
+				events[seg.first].Seq, events[seg.last].Seq)
+		}
 		if len(seg.reads) == 1 {
 			// Decided without a search (visibility_single.go); porcupine is asked only for
 			// the picture of a violation.
 			if singleReadLinearizable(seg.base, seg.commits, seg.reads[0]) {
 				continue
 			}
-			res = mergeOutcome(res, linz.Outcome{Result: porcupine.Illegal}, events, seg.lastRead, message)
+			res = mergeOutcome(res, linz.Outcome{Result: porcupine.Illegal}, events, seg.lastRead, message())
 			if opts.Picture != nil {
 				res.Note = joinNote(res.Note, visualize(seg, opts, budget-used, time.Until(deadline)))
 			}
@@ -78,7 +82,11 @@ func SinkVisibility(events []trace.Event, opts SearchOptions) Result {
 		if outcome.Result == porcupine.Illegal && err == nil && opts.Picture != nil {
 			res.Note = joinNote(res.Note, pictureNote)
 		}
-		res = mergeOutcome(res, outcome, events, seg.lastRead, message)
+		why := "" // mergeOutcome reads it only for Illegal
+		if outcome.Result == porcupine.Illegal {
+			why = message()
+		}
+		res = mergeOutcome(res, outcome, events, seg.lastRead, why)
 		if outcome.Result != porcupine.Ok {
 			return res
 		}
@@ -262,8 +270,15 @@ func (h *visibilityData) segments() []visibilitySegment {
 func (op visibilityOp) operation() porcupine.Operation {
 	if op.read {
 		return porcupine.Operation{ClientId: op.client, Input: linz.CounterRead{}, Output: op.records,
-			Call: op.call, Return: op.ret, Metadata: fmt.Sprintf("seq %d", op.seq)}
+			Call: op.call, Return: op.ret, Metadata: seqLabel(op.seq)}
 	}
 	return porcupine.Operation{ClientId: op.client, Input: linz.CounterAdd{N: op.records},
-		Call: op.call, Return: op.ret, Metadata: fmt.Sprintf("seq %d", op.seq)}
+		Call: op.call, Return: op.ret, Metadata: seqLabel(op.seq)}
 }
+
+// seqLabel is the metadata of a porcupine operation: the seq of the event it stands for,
+// shown as "seq N" in porcupine's picture (which prints metadata with %v). It is rendered
+// only if a picture is drawn, where a string would be made for every operation searched.
+type seqLabel uint64
+
+func (s seqLabel) String() string { return "seq " + strconv.FormatUint(uint64(s), 10) }
