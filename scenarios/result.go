@@ -8,6 +8,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 // Runner runs one scenario on one seed. The glue in this package (Simulation) is the real
@@ -52,6 +53,12 @@ type RunOptions struct {
 	// history is not linearizable (checker.Options). Nothing is written to a writer whose
 	// history is fine.
 	StoreHistoryPicture, SinkVisibilityPicture io.Writer
+	// Events, when not nil, lends the run an array for the events of its trace, which a run
+	// keeps for its checkers: the run keeps them from the array's start
+	// (trace.Recorder.KeepEventsIn) and leaves the slice, grown if it had to be, in *Events
+	// for the next run. A sweep's worker lends one to each of its runs in turn, which spares
+	// allocating every run's; nothing a run returns points into it.
+	Events *[]trace.Event
 }
 
 // Result is what one run showed. Its JSON form is the line `simrun run -json` prints.

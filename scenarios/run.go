@@ -41,7 +41,11 @@ func newRun(p *Plan, opts RunOptions) (*simRun, error) {
 		return nil, err
 	}
 	rec := trace.NewRecorder(opts.Trace, trace.Header{Scenario: s.Name, Seed: p.Seed, Build: opts.Build})
-	rec.KeepEvents()
+	if opts.Events != nil {
+		rec.KeepEventsIn(*opts.Events)
+	} else {
+		rec.KeepEvents()
+	}
 	m := newMeasurements()
 	rec.Watch(m.observe)
 	limits := sim.Config{MaxTime: sim.Time(s.Limits.MaxVirtualTime), MaxEvents: uint64(s.Limits.MaxEvents)}
@@ -87,6 +91,9 @@ func phases(s *Scenario) faults.Phases {
 
 func (r *simRun) run() (*Result, error) {
 	s := r.plan.Scenario
+	if r.opts.Events != nil {
+		defer func() { *r.opts.Events = r.rec.Events() }() // judged: the next run may have them
+	}
 	if err := r.job.Start(); err != nil {
 		return nil, fmt.Errorf("scenarios: %s: starting the job: %w", s.Name, err)
 	}

@@ -84,6 +84,15 @@ func (r *Recorder) KeepEvents() {
 	r.keep = true
 }
 
+// KeepEventsIn is KeepEvents into buf's array: the events are kept from its start, and a new
+// array is made only when they outgrow it. A caller that records run after run, such as a
+// sweep's worker, passes what Events returned for the last run, once nothing reads it any
+// more, and so allocates (and collects) the events' array once rather than every run.
+func (r *Recorder) KeepEventsIn(buf []Event) {
+	r.KeepEvents()
+	r.events = buf[:0]
+}
+
 // Watch registers fn to see every event after it is recorded, in registration order. Watchers
 // drive event-triggered faults; a watcher may Emit, and the nested event is recorded after the
 // one being watched, before later watchers see that one. fn gets the recorded event by

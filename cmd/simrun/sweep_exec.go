@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 // outcome is a finished job.
@@ -41,8 +42,10 @@ func execute(r scenarios.Runner, jobs func(yield func(job) bool), workers int, b
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			// A worker's runs take turns with one array for their events (RunOptions.Events).
+			var events []trace.Event
 			for j := range todo {
-				done <- runJob(r, j, build)
+				done <- runJob(r, j, build, &events)
 			}
 		})
 	}
@@ -70,7 +73,7 @@ func execute(r scenarios.Runner, jobs func(yield func(job) bool), workers int, b
 	}
 }
 
-func runJob(r scenarios.Runner, j job, build string) outcome {
-	plan, res, err := scenarios.Execute(r, j.scenario, j.seed, scenarios.RunOptions{Build: build})
+func runJob(r scenarios.Runner, j job, build string, events *[]trace.Event) outcome {
+	plan, res, err := scenarios.Execute(r, j.scenario, j.seed, scenarios.RunOptions{Build: build, Events: events})
 	return outcome{job: j, plan: plan, result: res, err: err}
 }
