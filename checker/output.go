@@ -96,8 +96,8 @@ var (
 )
 
 // replay memoizes the replay of one trace's sinks, so that Check replays them once for all
-// the properties that need it.
-// The properties may run concurrently, so the replay is made under a sync.Once.
+// the properties that need it. The properties may run concurrently, so the replay is made
+// under a sync.Once.
 type replay struct {
 	output func() *committedOutput
 }
