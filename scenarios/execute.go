@@ -30,6 +30,16 @@ const (
 // when the Runner says which (RunPanic), and the stack, so that a sweep goes on and the
 // failure gets an artifact; an error means the scenario could not be assembled.
 func Execute(r Runner, s *Scenario, seed uint64, opts RunOptions) (*Plan, *Result, error) {
+	if _, ok := r.(*Simulation); ok {
+		// Plan and Run would each derive the engine configuration and the reference
+		// (runnable), which is a tenth of a short run's cost; planned derives them once.
+		plan, run, err := planned(s, seed)
+		if err != nil {
+			return nil, nil, err
+		}
+		res, err := Run(run, plan, opts)
+		return plan, res, err
+	}
 	plan, err := r.Plan(s, seed)
 	if err != nil {
 		return nil, nil, err

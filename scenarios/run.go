@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ckptsim/ckptsim/checker"
+	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/faults"
 	"github.com/ckptsim/ckptsim/faults/simtarget"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
@@ -35,11 +36,16 @@ type simRun struct {
 const MaxViolations = 10
 
 func newRun(p *Plan, opts RunOptions) (*simRun, error) {
-	s := p.Scenario
 	cfg, ref, err := runnable(p)
 	if err != nil {
 		return nil, err
 	}
+	return newRunWith(p, opts, cfg, ref)
+}
+
+// newRunWith is newRun with p's engine configuration and reference already derived.
+func newRunWith(p *Plan, opts RunOptions, cfg engine.Config, ref checker.Reference) (*simRun, error) {
+	s := p.Scenario
 	rec := trace.NewRecorder(opts.Trace, trace.Header{Scenario: s.Name, Seed: p.Seed, Build: opts.Build})
 	if opts.Events != nil {
 		rec.KeepEventsIn(*opts.Events)

@@ -23,14 +23,44 @@ func NewSimulation() *Simulation { return &Simulation{} }
 // one the engine accepts, with a reference model, and the faults ones the simulation can
 // inject.
 func (*Simulation) Plan(s *Scenario, seed uint64) (*Plan, error) {
+	p, _, err := planned(s, seed)
+	return p, err
+}
+
+// planned is Simulation.Plan, and a Runner that runs that plan as Simulation.Run does with
+// what Plan derived to check it, rather than deriving it again.
+func planned(s *Scenario, seed uint64) (*Plan, Runner, error) {
 	p, err := PlanFor(s, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, ref, err := runnable(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, derivedRun{plan: p, cfg: cfg, ref: ref}, nil
+}
+
+// derivedRun runs one plan with the engine configuration and reference runnable gave it.
+type derivedRun struct {
+	plan *Plan
+	cfg  engine.Config
+	ref  checker.Reference
+}
+
+func (d derivedRun) Plan(s *Scenario, seed uint64) (*Plan, error) {
+	return NewSimulation().Plan(s, seed)
+}
+
+func (d derivedRun) Run(p *Plan, opts RunOptions) (*Result, error) {
+	if p != d.plan {
+		return NewSimulation().Run(p, opts)
+	}
+	r, err := newRunWith(p, opts, d.cfg, d.ref)
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := runnable(p); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return r.judged()
 }
 
 // PlanFor derives what seed decides for s before a run: the fault schedule (the scenario's
@@ -79,6 +109,12 @@ func (*Simulation) Run(p *Plan, opts RunOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return r.judged()
+}
+
+// judged runs r and judges it, turning a panic into a RunPanic that says where the run had
+// got to.
+func (r *simRun) judged() (*Result, error) {
 	defer func() {
 		if recovered := recover(); recovered != nil {
 			panic(r.panicked(recovered))

@@ -43,7 +43,7 @@ type Link struct {
 	inFlight ring[message] // sorted by (at, seq): FIFO, or by arrival time under reorder
 	lastAt   Time          // latest arrival time handed out, so later messages never overtake
 	config   LinkConfig
-	rand     *Rand
+	rand     *Rand  // the link's stream, made on its first draw (stream)
 	sent     uint64 // LinkStats.Sent: accepted by Send (including those then dropped)
 	received uint64 // LinkStats.Delivered
 
@@ -116,7 +116,6 @@ func (k *Kernel) Connect(name string, from, to *Host, config LinkConfig) *Link {
 		from:   from,
 		to:     to,
 		config: config,
-		rand:   k.Stream("link/" + name),
 	}
 	l.deliver = slot{handle: -1, owner: to, run: l.deliverFront}
 	l.writable = slot{handle: -1, owner: from, run: l.notifyWritable}
@@ -214,15 +213,25 @@ func duplicateOf(msg any) any {
 	return msg
 }
 
+// stream returns the link's random stream, "link/<name>", deriving it on the first draw: a
+// stream depends on its name and the seed alone, never on when it is made, and deriving one
+// takes a SHA-256, which a run's many links that never jitter would pay for nothing.
+func (l *Link) stream() *Rand {
+	if l.rand == nil {
+		l.rand = l.k.Stream("link/" + l.name)
+	}
+	return l.rand
+}
+
 // enqueue puts msg in flight, extraLatency later than the link's own latency. A healthy link
 // passes zero rather than reading the fault controls.
 func (l *Link) enqueue(msg any, extraLatency time.Duration) {
 	latency := l.config.Latency + extraLatency
 	if l.config.Jitter > 0 {
-		latency += l.rand.DurationBetween(0, l.config.Jitter)
+		latency += l.stream().DurationBetween(0, l.config.Jitter)
 	}
 	if l.config.ExponentialMean > 0 {
-		extra := l.rand.Exponential(l.config.ExponentialMean)
+		extra := l.stream().Exponential(l.config.ExponentialMean)
 		if l.config.ExponentialCap > 0 {
 			extra = min(extra, l.config.ExponentialCap)
 		}
@@ -231,7 +240,7 @@ func (l *Link) enqueue(msg any, extraLatency time.Duration) {
 	m := message{payload: msg, at: l.k.now.Add(latency), seq: l.k.nextSeq()}
 	front := false
 	if l.faulty && l.reorderWindow > 0 {
-		m.at = m.at.Add(l.rand.DurationBetween(0, l.reorderWindow))
+		m.at = m.at.Add(l.stream().DurationBetween(0, l.reorderWindow))
 		front = l.inFlight.insertSorted(m, messageBefore) == 0
 	} else {
 		m.at = max(m.at, l.lastAt)
