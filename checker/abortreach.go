@@ -37,7 +37,12 @@ func abortReach(ix *traceIndex, ref Reference) Result {
 	events := ix.events
 	faults := ix.faults()
 	jobs := newLifecycle()
-	took := map[uint64]map[string]bool{} // checkpoint -> tasks that took part
+	// Only an aborted checkpoint's participants matter, so only theirs are gathered.
+	aborted := map[uint64]bool{}
+	for i := range ix.only(kindsOf(trace.KindCheckpointAbort)) {
+		aborted[events[i].CP] = true
+	}
+	took := map[uint64]map[string]bool{} // aborted checkpoint -> tasks that took part
 	type owed struct {
 		abort *trace.Event
 		tasks map[string]bool
@@ -73,8 +78,12 @@ func abortReach(ix *traceIndex, ref Reference) Result {
 		jobs.observe(e)
 		switch e.Kind {
 		case trace.KindBarrierRecv, trace.KindBarrierSend, trace.KindSnapshotTaken, trace.KindSnapshotAck, trace.KindSnapshotDecline:
-			// A third of a trace's events come here, most of them for a task already known
-			// to take part, which a lookup tells at less than the cost of storing it again.
+			// A third of a trace's events come here, most of them for a checkpoint that
+			// completes, or for a task already known to take part, which a lookup tells at
+			// less than the cost of storing it again.
+			if !aborted[e.CP] {
+				break
+			}
 			tasks := took[e.CP]
 			if tasks == nil {
 				tasks = map[string]bool{}

@@ -29,16 +29,23 @@ func WellFormed(events []trace.Event) Result {
 				violations = append(violations, violationAt(PropWellFormed, e, "time goes back from t=%d to t=%d", prev.T, e.T))
 			}
 		}
-		violations = append(violations, schemas.judge(e)...)
+		found, kinds := schemas.judge(e)
+		violations = append(violations, found...)
 		if e.Kind == trace.KindSinkWrites {
 			violations = append(violations, judgeWriteLists(e)...)
 		}
-		for _, a := range e.Attrs {
-			if strings.HasPrefix(a.Key, trace.AttrChanMsgsPrefix) && !numberList(a.Value) {
+		for j, a := range e.Attrs {
+			var kind valueKind
+			if kinds != nil {
+				kind = kinds[j]
+			} else {
+				kind = valueKindOf(a.Key)
+			}
+			if kind&numberListValue != 0 && !numberList(a.Value) {
 				violations = append(violations, violationAt(PropWellFormed, e,
 					"attribute %s=%q is not a list of non-negative integers separated by single spaces", a.Key, a.Value))
 			}
-			if !numericAttr(a.Key) {
+			if kind&numberValue == 0 {
 				continue
 			}
 			n, ok := parseInt(a.Value)
@@ -83,31 +90,55 @@ type kindSchema struct {
 	// keys breaks none either (an engine writes the same keys for events of one kind, time
 	// after time), and is judged by comparing its keys with these.
 	keys []string
+	// kinds are the value kinds of keys, worked out once for them (valueKindOf).
+	kinds []valueKind
 }
 
-// judge checks e against the fields and attributes schema v1 gives its kind.
-func (c *schemaCache) judge(e *trace.Event) []Violation {
+// valueKind says what the value of an attribute must look like, by its key.
+type valueKind uint8
+
+const (
+	numberValue     valueKind = 1 << iota // a non-negative decimal integer (numericAttr)
+	numberListValue                       // such integers joined by single spaces (chanmsgs.<task>)
+)
+
+func valueKindOf(key string) valueKind {
+	var kind valueKind
+	if numericAttr(key) {
+		kind |= numberValue
+	}
+	if strings.HasPrefix(key, trace.AttrChanMsgsPrefix) {
+		kind |= numberListValue
+	}
+	return kind
+}
+
+// judge checks e against the fields and attributes schema v1 gives its kind. When e's
+// attribute keys are those of the kind's last good event, it returns their value kinds too,
+// one per attribute, so that WellFormed need not work them out from the keys again.
+func (c *schemaCache) judge(e *trace.Event) ([]Violation, []valueKind) {
 	if c.byKind == nil || e.Kind != c.kind {
 		c.kind, c.last = e.Kind, c.schemaOf(e.Kind)
 	}
 	k := c.last
 	if k == nil {
-		return []Violation{violationAt(PropWellFormed, e, "kind %q is not defined by trace schema v%d", e.Kind, trace.Version)}
+		return []Violation{violationAt(PropWellFormed, e, "kind %q is not defined by trace schema v%d", e.Kind, trace.Version)}, nil
 	}
 	if present := presentFields(e); !k.exact || present&k.required != k.required || present&^k.allowed != 0 {
-		return judgeSchema(e, k.fields)
+		return judgeSchema(e, k.fields), nil
 	}
 	if k.sameKeys(e.Attrs) {
-		return nil
+		return nil, k.kinds
 	}
 	violations := judgeAttrs(e, k.fields, nil)
 	if len(violations) == 0 {
-		k.keys = k.keys[:0]
+		k.keys, k.kinds = k.keys[:0], k.kinds[:0]
 		for _, a := range e.Attrs {
 			k.keys = append(k.keys, a.Key)
+			k.kinds = append(k.kinds, valueKindOf(a.Key))
 		}
 	}
-	return violations
+	return violations, nil
 }
 
 // sameKeys reports whether attrs have the keys of k.keys, in order.
