@@ -117,9 +117,10 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 	}
 	ix := newTraceIndex(events)
 	sinks := newReplay(ix, ref)
-	// The two searches take turns: a caller may hand both the same writer for their
-	// drawings, which must not be written from two goroutines at once.
+	// The two searches take turns when both draw: a caller may hand both the same writer
+	// for their drawings, which must not be written from two goroutines at once.
 	var searching sync.Mutex
+	drawBoth := opts.StoreHistoryPicture != nil && opts.SinkVisibilityPicture != nil
 	judge := func(p Property) Result {
 		var res Result
 		switch p {
@@ -156,12 +157,16 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 		case PropFailureCause:
 			res = failureCause(ix)
 		case PropDurableVisible:
-			searching.Lock()
-			defer searching.Unlock()
+			if drawBoth {
+				searching.Lock()
+				defer searching.Unlock()
+			}
 			res = DurableBeforeVisible(events, search(opts.StoreHistoryPicture))
 		case PropSinkVisibility:
-			searching.Lock()
-			defer searching.Unlock()
+			if drawBoth {
+				searching.Lock()
+				defer searching.Unlock()
+			}
 			res = SinkVisibility(events, search(opts.SinkVisibilityPicture))
 		case PropLiveness:
 			res = liveness(ix, ref, sinks)
@@ -180,7 +185,10 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 	}
 	var report Report
 	if len(events) >= concurrentEvents {
-		report.Results = judgeConcurrently(props, judge)
+		report.Results = judgeConcurrently(props, judge, schedule{
+			prepare: func() { sinks.output() },
+			late:    readsReplay,
+		})
 	} else {
 		report.Results = judgeInTurn(props, judge)
 	}
@@ -191,6 +199,11 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 		}
 	}
 	return report
+}
+
+// readsReplay reports whether Check's judge of p reads the replay of the sinks.
+func readsReplay(p Property) bool {
+	return p == PropExactlyOnce || p == PropAtLeastOnce || p == PropLiveness
 }
 
 // ParseProperty returns the property named name, for command lines and scenario files.

@@ -1,8 +1,11 @@
 package checker
 
 import (
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -11,7 +14,7 @@ import (
 // raise it: the first in property order.
 func TestJudgeConcurrentlyKeepsOrderAndRaisesTheFirstPanic(t *testing.T) {
 	props := []Property{PropWellFormed, PropExactlyOnce, PropConsistentCut, PropLiveness}
-	results := judgeConcurrently(props, func(p Property) Result { return Result{Property: p} })
+	results := judgeConcurrently(props, func(p Property) Result { return Result{Property: p} }, schedule{})
 	var got []Property
 	for _, r := range results {
 		got = append(got, r.Property)
@@ -19,7 +22,7 @@ func TestJudgeConcurrentlyKeepsOrderAndRaisesTheFirstPanic(t *testing.T) {
 	if !slices.Equal(got, props) {
 		t.Fatalf("results for %v, want %v", got, props)
 	}
-	if results := judgeConcurrently(nil, nil); results != nil {
+	if results := judgeConcurrently(nil, nil, schedule{}); results != nil {
 		t.Fatalf("no properties gave %v, want nil", results)
 	}
 	defer func() {
@@ -36,7 +39,7 @@ func TestJudgeConcurrentlyKeepsOrderAndRaisesTheFirstPanic(t *testing.T) {
 			panic(p)
 		}
 		return Result{Property: p}
-	})
+	}, schedule{})
 	t.Fatal("judgeConcurrently returned despite panics")
 }
 
@@ -45,7 +48,7 @@ func TestJudgeConcurrentlyKeepsOrderAndRaisesTheFirstPanic(t *testing.T) {
 func TestJudgeInTurnMatchesConcurrently(t *testing.T) {
 	props := []Property{PropWellFormed, PropExactlyOnce, PropConsistentCut, PropLiveness}
 	judge := func(p Property) Result { return Result{Property: p, Note: "judged " + string(p)} }
-	if inTurn, concurrently := judgeInTurn(props, judge), judgeConcurrently(props, judge); !slices.EqualFunc(inTurn, concurrently,
+	if inTurn, concurrently := judgeInTurn(props, judge), judgeConcurrently(props, judge, schedule{}); !slices.EqualFunc(inTurn, concurrently,
 		func(a, b Result) bool { return a.Property == b.Property && a.Note == b.Note }) {
 		t.Fatalf("in turn %v, concurrently %v", inTurn, concurrently)
 	}
@@ -64,4 +67,50 @@ func TestJudgeInTurnMatchesConcurrently(t *testing.T) {
 		return Result{Property: p}
 	})
 	t.Fatal("judgeInTurn returned despite panics")
+}
+
+// With a schedule, prepare is taken first and the late properties last (on one goroutine,
+// then, every late property comes after prepare), results keep props order, and a panic of
+// prepare reaches the caller as the first late property's, with prepare's stack.
+func TestJudgeConcurrentlyRunsPrepareBeforeLateProperties(t *testing.T) {
+	props := []Property{PropWellFormed, PropExactlyOnce, PropConsistentCut, PropLiveness}
+	for _, procs := range []int{1, 2, 8} {
+		t.Run(strconv.Itoa(procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			var prepared, early atomic.Bool
+			s := schedule{prepare: func() { prepared.Store(true) }, late: readsReplay}
+			results := judgeConcurrently(props, func(p Property) Result {
+				if readsReplay(p) && !prepared.Load() {
+					early.Store(true)
+				}
+				return Result{Property: p}
+			}, s)
+			if procs == 1 && early.Load() {
+				t.Error("a late property was judged before prepare ran")
+			}
+			var got []Property
+			for _, r := range results {
+				got = append(got, r.Property)
+			}
+			if !slices.Equal(got, props) {
+				t.Fatalf("results for %v, want %v", got, props)
+			}
+		})
+	}
+	defer func() {
+		pp, ok := recover().(*PropertyPanic)
+		if !ok || pp.Property != PropExactlyOnce || pp.Value != "replay broke" {
+			t.Fatalf("recovered %v, want prepare's panic as %s's", pp, PropExactlyOnce)
+		}
+		if !strings.Contains(string(pp.Stack), "TestJudgeConcurrentlyRunsPrepareBeforeLateProperties.func") {
+			t.Fatalf("the panic's stack is not prepare's:\n%s", pp.Stack)
+		}
+	}()
+	judgeConcurrently(props, func(p Property) Result {
+		if readsReplay(p) {
+			panic("raised again by " + string(p))
+		}
+		return Result{Property: p}
+	}, schedule{prepare: func() { panic("replay broke") }, late: readsReplay})
+	t.Fatal("judgeConcurrently returned despite panics")
 }

@@ -109,8 +109,11 @@
 // second). Check reads every event's kind once into a bit set per kind, and most properties
 // then visit only the events of the kinds they react to (well-formed and determinism read
 // every event); the sinks are replayed once for the properties that need it. Over a trace of
-// 65,536 events or more the properties run concurrently, each on a goroutine of its own;
-// a shorter one, such as a run of a sweep, is judged a property at a time, which costs less.
+// 65,536 events or more the properties run concurrently, on as many goroutines as the Go
+// runtime runs at once, taking them in turn: first the sink replay, the longest single piece
+// of work, then the properties that do not read it, and last those that do, when it is done;
+// a shorter trace, such as a run of a sweep, is judged a property at a time, which costs
+// less.
 // The porcupine checks work on small histories: one operation per checkpoint and recovery
 // for the store, one per commit and read for the sink, split at quiescent points.
 // A sink segment with a single read, the usual case, is decided exactly by a subset-sum over
