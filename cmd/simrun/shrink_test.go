@@ -115,8 +115,8 @@ func TestBench(t *testing.T) {
 	if b.Jobs != 2 || b.SeedsPerSecondOneJob <= 0 || b.Scaling <= 0 {
 		t.Errorf("bench at the default -j (the app's 2 CPUs) and at -j 1: %+v", b)
 	}
-	if want := 3 * 2; fake.Runs() != int64(want) {
-		t.Errorf("%d runs, want %d: the standard scenario's 3 seeds at -j 1 and -j 2", fake.Runs(), want)
+	if want := 1 + 3*2; fake.Runs() != int64(want) {
+		t.Errorf("%d runs, want %d: one untimed seed, then the standard scenario's 3 seeds at -j 2 and -j 1", fake.Runs(), want)
 	}
 	r = testApp(t, fake).invoke("bench", "-seeds", "2", "-j", "2")
 	if r.code != exitOK || !strings.Contains(r.stdout, "events/s") || !strings.Contains(r.stdout, "virtual s/wall s") || !strings.Contains(r.stdout, "seeds/s") ||
