@@ -32,7 +32,8 @@ const (
 func Execute(r Runner, s *Scenario, seed uint64, opts RunOptions) (*Plan, *Result, error) {
 	if _, ok := r.(*Simulation); ok {
 		// Plan and Run would each derive the engine configuration and the reference
-		// (runnable), which is a tenth of a short run's cost; planned derives them once.
+		// (runnable, whose cache lookup marshals the scenario): 1.5% of a default sweep's
+		// instructions spent twice. planned derives them once.
 		plan, run, err := planned(s, seed)
 		if err != nil {
 			return nil, nil, err
