@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -71,6 +72,17 @@ func TestAlignmentTimeout(t *testing.T) {
 	wantPass(t, AlignmentTimeout(ok.events, ref))
 
 	wantUnknown(t, AlignmentTimeout(b.events, Reference{}), "no alignment timeout")
+
+	// The same alignment, but the trace ends before its deadline: nothing can be judged, so
+	// it is no pass.
+	cut := newTB()
+	cut.barrierSend("m", "k", 1) // m sends (the switch concerns senders only)
+	cut.barrierRecv("m", "s0", 2)
+	cut.wait(100)
+	cut.barrierRecv("m", "s1", 2)
+	if res := AlignmentTimeout(cut.events, ref); res.Verdict != VerdictUnexercised || !strings.Contains(res.Note, "deadline the trace does not reach") {
+		t.Errorf("an alignment the trace ends in: %s", res)
+	}
 }
 
 func TestAbortReach(t *testing.T) {
@@ -105,5 +117,18 @@ func TestAbortReach(t *testing.T) {
 	failover.trigger(2)
 	if res := AbortReach(failover.events, ref); res.Verdict != VerdictUnexercised {
 		t.Errorf("an abort for a failover: %s", res)
+	}
+
+	// k is never told, but the trace ends before the deadline: not a pass.
+	cut := newTB()
+	cut.trigger(1)
+	cut.snap("s", 1)
+	cut.barrierRecv("k", "s", 1)
+	cut.abortFor(1, "expired")
+	cut.notifyAbort("s", 1)
+	cut.wait(500)
+	cut.trigger(2)
+	if res := AbortReach(cut.events, ref); res.Verdict != VerdictUnexercised || !strings.Contains(res.Note, "deadline the trace does not reach") {
+		t.Errorf("an abort the trace ends before the deadline of: %s", res)
 	}
 }
