@@ -54,7 +54,7 @@ const reasonTolerableExceeded = "tolerable-failures-exceeded"
 //
 // A count above the limit when the trace ends is not judged (the failover may be on its way).
 // Without the limit in the reference, or with an abort reason it cannot classify, the verdict
-// is unknown; when no failure was counted and no such failover happened, unexercised.
+// is unknown; when no failure was judged and no such failover happened, unexercised.
 func FailureAccounting(events []trace.Event, ref Reference) Result {
 	return failureAccounting(newTraceIndex(events), ref)
 }
@@ -75,11 +75,16 @@ func failureAccounting(ix *traceIndex, ref Reference) Result {
 		}
 	}
 	res := newResult(PropFailureAccounting, a.violations)
+	judged := a.failures
 	if a.owed != nil {
+		// The failures that took the count above the limit, and those after them, wait for a
+		// failover the trace ends before: they are not judged.
+		judged -= a.count - a.owedCount + 1
 		res.Note = fmt.Sprintf("failures above the limit since seq %d and no failover yet when the trace ends: not judged", a.owed.Seq)
 	}
-	if res.Verdict == VerdictPass && a.failures == 0 && a.failovers == 0 {
-		return unexercisedResult(PropFailureAccounting, "no checkpoint failure counted and no failover for exceeded tolerable failures")
+	if res.Verdict == VerdictPass && judged == 0 && a.failovers == 0 {
+		return unexercisedResult(PropFailureAccounting, "no checkpoint failure judged and no failover for exceeded tolerable failures: "+
+			cmpOrNote(res.Note, "none counted"))
 	}
 	return res
 }

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -82,12 +83,23 @@ func TestFailureAccountingEvidence(t *testing.T) {
 	if res := FailureAccounting(quiet.events, tolerating(3)); res.Verdict != VerdictUnexercised {
 		t.Errorf("no failure at all: %s", res)
 	}
-	// Above the limit at the end of the trace: the failover may be on its way.
+	// Above the limit at the end of the trace: the failover may be on its way, so that
+	// failure is not judged, and with nothing else judged that is no pass.
 	end := newTB()
 	end.trigger(1)
 	end.abort(1)
-	if res := FailureAccounting(end.events, tolerating(0)); res.Verdict != VerdictPass || res.Note == "" {
+	if res := FailureAccounting(end.events, tolerating(0)); res.Verdict != VerdictUnexercised || !strings.Contains(res.Note, "not judged") {
 		t.Errorf("count above the limit at the end: %s", res)
+	}
+	// With an earlier failure judged (the next trigger found it within the limit), the same
+	// end is a pass that says what it left out.
+	judged := newTB()
+	judged.trigger(1)
+	judged.abort(1)
+	judged.trigger(2)
+	judged.abort(2)
+	if res := FailureAccounting(judged.events, tolerating(1)); res.Verdict != VerdictPass || !strings.Contains(res.Note, "not judged") {
+		t.Errorf("a failure judged, then the count above the limit at the end: %s", res)
 	}
 	// A savepoint's failure never counts.
 	sp := newTB()
