@@ -70,27 +70,37 @@
 //	                        a complete or abort of one                     unexercised: none ended
 //	failure-accounting      Reference.Policy.TolerableFailures             unknown: no limit
 //	                        abort reasons it can classify                  unknown: reason not classified
-//	                        a counted failure or such a failover           unexercised: none
+//	                        a counted failure or such a failover, judged   unexercised: none (a count
+//	                          (not left above the limit at the end)          left waiting is not judged)
 //	no-trigger-in-failover  job.failover                                   unexercised: no failover
 //	                        task.restore before it (the job's tasks)       unknown: no end of a failover
 //	no-pending-across-      job.failover                                   unexercised: no failover
 //	  failover
 //	no-trigger-after-finish every task's last lifecycle event task.finish  unexercised: never finished
+//	(these three)           checkpoint.trigger                             unknown: checkpoints ended but
+//	                                                                         none was triggered; else
+//	                                                                         unexercised: none triggered
 //	recovery-bound          Liveness.RecoveryMaxNanos                      unknown: no bound
 //	                        a job.failover with no fault before deadline   unexercised: none judged
 //	alignment-timeout       Policy.AlignmentTimeoutNanos, SwitchMaxNanos   unknown: no timeout or bound
-//	                        barrier.recv at a sending task, no fault        unexercised: none judged
+//	                        barrier.recv at a sending task, no fault and   unexercised: none judged
+//	                          a trace reaching its deadline
 //	failure-cause           a task.crash with a reason                     unexercised: no task failed
 //	                                                                         by itself
 //	abort-reach             Liveness.AbortReachMaxNanos                    unknown: no bound
 //	                        a checkpoint.abort (not failover) of one that  unexercised: none judged
-//	                          tasks took part in, no fault
+//	                          tasks took part in, no fault, and a trace
+//	                          reaching its deadline
 //	durable-before-visible  checkpoint.complete (or recover of one)        unknown: nothing durable
 //	                        checkpoint.persist before each completion      unknown: completion without persist
+//	                        notify.complete, sink.commit of a checkpoint   unexercised: nothing depends
+//	                          or coordinator.recover                         on the store
 //	sink-visibility         sink.read                                      unknown: no reader to judge
 //	liveness                a bound in Reference.Liveness                  unknown: no liveness bound
 //	                        a heal or liveness phase after phase=fault     unknown: fault phase never healed
 //	                        a trace reaching each deadline                 unknown: trace ends before it
+//	                        something its bounds apply to                  unexercised: only the alignment
+//	                                                                         bound, and no alignment
 //	determinism             Reference.TraceHash                            unknown: no trace hash
 //
 // # Reference files

@@ -23,7 +23,9 @@ import (
 // coordinator.crash; each first visibility of a higher id is an observation. The latest id
 // must never go backwards. A recovery behind a visible or durably completed checkpoint is
 // pinned to the coordinator.recover. A history porcupine cannot decide within its budget of
-// model steps (SearchOptions.Steps), or its wall-clock safety net, gives the verdict unknown.
+// model steps (SearchOptions.Steps), or its wall-clock safety net, gives the verdict unknown;
+// one with nothing that depends on the store (no notification, commit of a checkpoint or
+// recovery) is unexercised, since writes alone cannot break the rule.
 func DurableBeforeVisible(events []trace.Event, opts SearchOptions) Result {
 	violations := visibleBeforeDurable(events)
 	h := storeHistory(events)
@@ -32,6 +34,10 @@ func DurableBeforeVisible(events []trace.Event, opts SearchOptions) Result {
 	if res.Verdict == VerdictPass {
 		if missing := missingPersists(events); missing != "" {
 			return unknownResult(PropDurableVisible, missing)
+		}
+		if !observesStore(events) {
+			// Writes alone never break the register's rule: nothing was judged.
+			return unexercisedResult(PropDurableVisible, "nothing made a completion visible or read the store back: no notify.complete, sink.commit of a checkpoint or coordinator.recover")
 		}
 	}
 	if len(h.ops) == 0 || (len(violations) > 0 && opts.Picture == nil) {
@@ -75,6 +81,22 @@ func missingPersists(events []trace.Event) string {
 		return "no checkpoint.complete (or coordinator.recover of one): nothing became durable to judge"
 	}
 	return ""
+}
+
+// observesStore reports whether anything in events depends on what the store holds: a
+// notification or commit of a checkpoint, or a recovery.
+func observesStore(events []trace.Event) bool {
+	for i := range events {
+		switch e := &events[i]; e.Kind {
+		case trace.KindNotifyComplete, trace.KindCoordinatorRecover:
+			return true
+		case trace.KindSinkCommit:
+			if e.CP != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // visibleBeforeDurable is the one-pass half: notifications and commits before completion.

@@ -33,6 +33,23 @@ func TestDurableBeforeVisiblePassesFailoverHistory(t *testing.T) {
 	wantPass(t, DurableBeforeVisible(failoverRun().events, SearchOptions{}))
 }
 
+// Writes to the store with nothing that depends on it (no notification, commit of a
+// checkpoint or recovery) cannot break the rule: unexercised, never a pass.
+func TestDurableBeforeVisibleWithoutObservationsIsUnexercised(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.persist(1)
+	b.complete(1)
+	b.trigger(2)
+	b.persist(2)
+	b.coordCrash()
+	if res := DurableBeforeVisible(b.events, SearchOptions{}); res.Verdict != VerdictUnexercised || !strings.Contains(res.Note, "nothing made a completion visible") {
+		t.Errorf("writes alone: %s", res)
+	}
+	b.notify("sink", 1)
+	wantPass(t, DurableBeforeVisible(b.events, SearchOptions{}))
+}
+
 func TestDurableBeforeVisibleAllowsRecoveringAPendingWrite(t *testing.T) {
 	// The crashed incarnation's write of 2 may have landed after all.
 	b := newTB()

@@ -18,7 +18,8 @@ import (
 // is a violation, since the tasks it asks for a snapshot are being replaced. A
 // coordinator.crash ends the failover early (its successor fails the job over anew), and a
 // trace that ends mid-failover leaves it open. Without a failover the verdict is unexercised;
-// with failovers but no task ever seen to restore (nothing to tell when one ends), unknown.
+// with failovers but no task ever seen to restore (nothing to tell when one ends), unknown;
+// without a checkpoint.trigger in the trace, unknown or unexercised (withoutTriggers).
 func NoTriggerInFailover(events []trace.Event) Result {
 	return noTriggerInFailover(newTraceIndex(events))
 }
@@ -67,7 +68,25 @@ func noTriggerInFailover(ix *traceIndex) Result {
 	case judged == 0:
 		return unknownResult(PropNoTriggerInFailover, "no task.restore before any job.failover: nothing tells when a failover ends")
 	}
+	if res, none := withoutTriggers(ix, PropNoTriggerInFailover); none {
+		return res
+	}
 	return newResult(PropNoTriggerInFailover, violations)
+}
+
+// withoutTriggers is the verdict of a property that judges when checkpoints are triggered,
+// over a trace without a checkpoint.trigger, and true; or false when the trace has one.
+// Without triggers such a property cannot fail, so it never passes: unknown when checkpoints
+// ended all the same (their triggers are missing from the trace), unexercised when the job
+// triggered none.
+func withoutTriggers(ix *traceIndex, p Property) (Result, bool) {
+	if ix.any(kindsOf(trace.KindCheckpointTrigger)) {
+		return Result{}, false
+	}
+	if ix.any(kindsOf(trace.KindCheckpointComplete, trace.KindCheckpointAbort)) {
+		return unknownResult(p, "checkpoints completed or aborted, but the trace has no checkpoint.trigger"), true
+	}
+	return unexercisedResult(p, "no checkpoint triggered in the trace"), true
 }
 
 // NoPendingAcrossFailover checks that a failover leaves no checkpoint pending: every
@@ -75,7 +94,8 @@ func noTriggerInFailover(ix *traceIndex) Result {
 // or aborted by its job.failover, since the tasks that would acknowledge it are being
 // replaced and a checkpoint that lived on would complete, or expire, out of a dead job's
 // snapshots. A coordinator.crash drops what its incarnation had pending (checkpoint-outcome
-// says so). Without a failover the verdict is unexercised.
+// says so). Without a failover the verdict is unexercised; without a checkpoint.trigger in
+// the trace, unknown or unexercised (withoutTriggers).
 func NoPendingAcrossFailover(events []trace.Event) Result {
 	return noPendingAcrossFailover(newTraceIndex(events))
 }
@@ -107,6 +127,9 @@ func noPendingAcrossFailover(ix *traceIndex) Result {
 	}
 	if failovers == 0 {
 		return unexercisedResult(PropNoPendingAcrossFailover, "no job.failover in the trace")
+	}
+	if res, none := withoutTriggers(ix, PropNoPendingAcrossFailover); none {
+		return res
 	}
 	return newResult(PropNoPendingAcrossFailover, violations)
 }

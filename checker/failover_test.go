@@ -1,6 +1,11 @@
 package checker
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
 
 // The failover and finish rules, each with the bug it exists for (FLINK-13969: a trigger
 // racing a failover; a checkpoint left pending across one; a trigger of a finished job).
@@ -81,5 +86,30 @@ func TestNoTriggerAfterFinish(t *testing.T) {
 	running.trigger(1)
 	if res := NoTriggerAfterFinish(running.events); res.Verdict != VerdictUnexercised {
 		t.Errorf("a job that never finished: %s", res)
+	}
+}
+
+// Without a checkpoint.trigger in the trace the three rules about triggers cannot fail, so
+// they never pass: unknown when checkpoints ended all the same (their triggers were not
+// traced), unexercised when the job triggered none.
+func TestTriggerRulesWithoutTriggers(t *testing.T) {
+	untraced := newTB()
+	untraced.restore("a", 0)
+	untraced.snap("a", 1)
+	untraced.persist(1)
+	untraced.complete(1)
+	untraced.failover(1, "task-failure")
+	untraced.restore("a", 1)
+	untraced.finish("a")
+	none := newTB()
+	none.restore("a", 0)
+	none.failover(0, "task-failure")
+	none.restore("a", 0)
+	none.finish("a")
+	for _, check := range []func([]trace.Event) Result{NoTriggerInFailover, NoPendingAcrossFailover, NoTriggerAfterFinish} {
+		wantUnknown(t, check(untraced.events), "no checkpoint.trigger")
+		if res := check(none.events); res.Verdict != VerdictUnexercised || !strings.Contains(res.Note, "no checkpoint triggered") {
+			t.Errorf("a job that triggered no checkpoint: %s", res)
+		}
 	}
 }

@@ -6,7 +6,8 @@ import "github.com/ckptsim/ckptsim/trace"
 // every job task (one the trace saw in its lifecycle) has task.finish as its last lifecycle
 // event, so the final checkpoint is behind it and there is nothing left to snapshot. A
 // restore after that (a failover of the finished job) makes the job run again. Without a
-// finished job the verdict is unexercised.
+// finished job the verdict is unexercised; without a checkpoint.trigger in the trace, unknown
+// or unexercised (withoutTriggers).
 func NoTriggerAfterFinish(events []trace.Event) Result {
 	return noTriggerAfterFinish(newTraceIndex(events))
 }
@@ -30,6 +31,9 @@ func noTriggerAfterFinish(ix *traceIndex) Result {
 	}
 	if finishedAt == nil {
 		return unexercisedResult(PropNoTriggerAfterFinish, "the job never finished in the trace")
+	}
+	if res, none := withoutTriggers(ix, PropNoTriggerAfterFinish); none {
+		return res
 	}
 	return newResult(PropNoTriggerAfterFinish, violations)
 }

@@ -56,6 +56,10 @@ func liveness(ix *traceIndex, ref Reference, sinks *replay) Result {
 			res.Verdict = VerdictUnknown
 		}
 	}
+	if res.Verdict == VerdictPass && l.judged == 0 {
+		// Only the alignment bound applies, and no task aligned after the start.
+		return unexercisedResult(PropLiveness, "no alignment to judge (no barrier.recv of a checkpoint that was not aborted) and no other bound in the reference")
+	}
 	return res
 }
 
@@ -75,6 +79,7 @@ type livenessJudge struct {
 	sinks      *replay
 	violations []Violation
 	unjudged   []string
+	judged     int // deadlines and ends judged, kept or missed
 }
 
 // pastDeadline pins an absence to the first event after deadline (or the last event),
@@ -114,10 +119,12 @@ func (l *livenessJudge) judgeCheckpointAfterHeal() {
 			savepoints[e.CP] = true
 		}
 		if i > l.start && e.T <= deadline && e.Kind == trace.KindCheckpointComplete && !savepoints[e.CP] {
+			l.judged++
 			return
 		}
 	}
 	if finishedAt, ok := l.jobFinishedAt(); ok && finishedAt <= deadline {
+		l.judged++
 		return
 	}
 	if l.endT() < deadline {
@@ -125,6 +132,7 @@ func (l *livenessJudge) judgeCheckpointAfterHeal() {
 			"trace ends at t=%d, before the checkpoint deadline t=%d", l.endT(), deadline))
 		return
 	}
+	l.judged++
 	l.pastDeadline(deadline, "", 0, "no checkpoint completed within %dns after %s at t=%d",
 		bound, l.startName(), startT)
 }
@@ -162,6 +170,7 @@ func (l *livenessJudge) judgeFinish() {
 	if len(tasks) == 0 {
 		return
 	}
+	l.judged++
 	end := lastEvent(l.events)
 	last := l.lastLifecycle()
 	for _, task := range tasks {
@@ -259,6 +268,9 @@ func (l *livenessJudge) judgeAlignment() {
 		}
 		since := max(l.events[a.first].T, startT)
 		deadline := since + bound
+		if a.closed && a.endT <= deadline || l.endT() >= deadline {
+			l.judged++
+		}
 		switch {
 		case a.closed && a.endT <= deadline:
 		case l.endT() < deadline:

@@ -124,6 +124,13 @@ func TestLivenessExemptsAlignmentOfAbortedCheckpoint(t *testing.T) {
 	b.tick(5)
 	b.abort(2) // released by the coordinator's timeout
 	b.tick(2)
+	// The aborted checkpoint's alignment is exempt, and nothing else was judged.
+	if res := Liveness(b.events, ref); res.Verdict != VerdictUnexercised || len(res.Violations) > 0 {
+		t.Fatalf("only an exempt alignment: %s", res)
+	}
+	b.barrierRecv("join", "left", 3)
+	b.snap("join", 3) // aligned in time: judged
+	b.tick(2)
 	wantPass(t, Liveness(b.events, ref))
 }
 
