@@ -85,6 +85,21 @@ func inputsOf(e *trace.Event) []string {
 	return from
 }
 
+// outputsOf returns the receivers of the channels snapshot e counts what it sent on
+// (sent.<to>, out.<to>), in order.
+func outputsOf(e *trace.Event) []string {
+	var to []string
+	for _, a := range e.Attrs {
+		for _, prefix := range []string{trace.AttrSentPrefix, trace.AttrOutPrefix} {
+			if rest, ok := strings.CutPrefix(a.Key, prefix); ok && rest != "" && !slices.Contains(to, rest) {
+				to = append(to, rest)
+			}
+		}
+	}
+	slices.Sort(to)
+	return to
+}
+
 // listsMessages reports whether snapshot e lists the messages of some channel
 // (chanmsgs.<from>).
 func listsMessages(e *trace.Event) bool {
@@ -149,10 +164,11 @@ func judgeRecordedLists(events []trace.Event, complete *trace.Event, cut map[str
 // expected snapshot that was aborted.
 //
 // Evidence: with no expectation the property is unexercised. An expected snapshot whose
-// checkpoint neither completed nor aborted in the trace, a process of it without a snapshot
-// in the cut or without tokens, and a channel the receiver's snapshot does not count, or
-// whose messages it counts but does not list in full where the expectation needs them, make
-// the verdict unknown, and the note says which.
+// checkpoint neither completed nor aborted in the trace, a cut without any snapshot, a process
+// of it without a snapshot in the cut or without tokens, and a channel (named by the
+// expectation, or counted by its sender's or its receiver's snapshot) that the receiver's
+// snapshot does not count, or whose messages it counts but does not list in full where the
+// expectation needs them, make the verdict unknown, and the note says which.
 func ExpectedSnapshots(events []trace.Event, ref Reference) Result {
 	if len(ref.Snapshots) == 0 {
 		return unexercisedResult(PropExpectedSnapshot, "the reference expects no global snapshot")
@@ -218,6 +234,9 @@ func ExpectedSnapshots(events []trace.Event, ref Reference) Result {
 
 // judgeExpected compares the completed cut of x's checkpoint with x.
 func judgeExpected(events []trace.Event, x ExpectedSnapshot, cut map[string]int) (violations []Violation, missing []string) {
+	if len(cut) == 0 {
+		return nil, []string{fmt.Sprintf("%s completed without any snapshot in the trace", x.label())}
+	}
 	for _, process := range slices.Sorted(maps.Keys(x.Tokens)) {
 		index, ok := cut[process]
 		if !ok {
@@ -245,9 +264,13 @@ func judgeExpected(events []trace.Event, x ExpectedSnapshot, cut map[string]int)
 		}
 		channels[name] = [2]string{from, to}
 	}
-	for to, index := range cut {
+	for task, index := range cut {
 		for _, from := range inputsOf(&events[index]) {
-			channels[ChannelName(from, to)] = [2]string{from, to}
+			channels[ChannelName(from, task)] = [2]string{from, task}
+		}
+		// A channel its sender counts is one the cut must record at its receiver too.
+		for _, to := range outputsOf(&events[index]) {
+			channels[ChannelName(task, to)] = [2]string{task, to}
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(channels)) {

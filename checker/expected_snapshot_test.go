@@ -135,6 +135,25 @@ func TestExpectedSnapshotEvidence(t *testing.T) {
 	if res := ExpectedSnapshots(b.events, goldenRef()); res.Verdict != VerdictUnknown || !strings.Contains(res.Note, "N1's snapshot records no tokens") {
 		t.Errorf("no tokens: got %s", res)
 	}
+	// A completed checkpoint without any snapshot: an expectation of no tokens and no
+	// channels still has nothing to be compared with.
+	empty := Reference{Snapshots: []ExpectedSnapshot{{CP: 4}}}
+	b = newTB()
+	b.trigger(4)
+	b.complete(4)
+	if res := ExpectedSnapshots(b.events, empty); res.Verdict != VerdictUnknown || !strings.Contains(res.Note, "without any snapshot") {
+		t.Errorf("no snapshot at all: got %s", res)
+	}
+	// A channel only its sender counts: the receiver's snapshot is missing, so what the
+	// channel held is not recorded, whatever the expectation says of it.
+	senderOnly := Reference{Snapshots: []ExpectedSnapshot{{CP: 4, Tokens: map[string]int64{"N1": 0}}}}
+	b = newTB()
+	b.trigger(4)
+	b.snap("N1", 4, "tokens=0", "sent.N2=2")
+	b.complete(4)
+	if res := ExpectedSnapshots(b.events, senderOnly); res.Verdict != VerdictUnknown || !strings.Contains(res.Note, "without a snapshot of N2, the receiver of N1->N2") {
+		t.Errorf("a channel only its sender counts: got %s", res)
+	}
 }
 
 // TestRecordedListsMustMatchTheCounts: consistent-cut holds a list to its snapshot's counts.
