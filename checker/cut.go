@@ -34,8 +34,9 @@ type channel struct{ from, to string }
 // closed inconsistent, or, for tokens and missing ends, to the snapshot that shows it.
 //
 // Evidence: with no durably completed checkpoint, or a completed checkpoint whose cut holds
-// no snapshot at all, or snapshots none of which counts a channel or tokens, the verdict is
-// unknown and the note names what was missing. Only completed checkpoints are judged, since
+// no snapshot at all, or snapshots none of which counts a channel or tokens, or, for a token
+// workload, a completed cut none of whose snapshots counts tokens, the verdict is unknown
+// and the note names what was missing. Only completed checkpoints are judged, since
 // only they are restored.
 func ConsistentCut(events []trace.Event, ref Reference) Result {
 	return consistentCut(newTraceIndex(events), ref)
@@ -87,9 +88,13 @@ func consistentCut(ix *traceIndex, ref Reference) Result {
 			found, counted := judgeCut(events, e, cut, &channels)
 			violations = append(violations, found...)
 			violations = append(violations, judgeRecordedLists(events, e, cut)...)
-			if ref.tokenWorkload() && countsTokens(events, cut) {
+			switch {
+			case !ref.tokenWorkload():
+			case countsTokens(events, cut):
 				violations = append(violations, judgeTokens(events, e, cut, ref.TokenTotal)...)
 				counted = true
+			default:
+				missing = append(missing, fmt.Sprintf("checkpoint %d of a token workload completed, but no snapshot of its cut counts tokens (tokens, chantokens.*)", e.CP))
 			}
 			if counted {
 				countedCuts++
