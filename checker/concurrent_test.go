@@ -74,13 +74,14 @@ func TestJudgeInTurnMatchesConcurrently(t *testing.T) {
 // prepare reaches the caller as the first late property's, with prepare's stack.
 func TestJudgeConcurrentlyRunsPrepareBeforeLateProperties(t *testing.T) {
 	props := []Property{PropWellFormed, PropExactlyOnce, PropConsistentCut, PropLiveness}
+	late := func(p Property) bool { return p == PropExactlyOnce || p == PropLiveness }
 	for _, procs := range []int{1, 2, 8} {
 		t.Run(strconv.Itoa(procs), func(t *testing.T) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 			var prepared, early atomic.Bool
-			s := schedule{prepare: func() { prepared.Store(true) }, late: readsReplay}
+			s := schedule{prepare: func() { prepared.Store(true) }, late: late}
 			results := judgeConcurrently(props, func(p Property) Result {
-				if readsReplay(p) && !prepared.Load() {
+				if late(p) && !prepared.Load() {
 					early.Store(true)
 				}
 				return Result{Property: p}
@@ -107,10 +108,37 @@ func TestJudgeConcurrentlyRunsPrepareBeforeLateProperties(t *testing.T) {
 		}
 	}()
 	judgeConcurrently(props, func(p Property) Result {
-		if readsReplay(p) {
+		if late(p) {
 			panic("raised again by " + string(p))
 		}
 		return Result{Property: p}
-	}, schedule{prepare: func() { panic("replay broke") }, late: readsReplay})
+	}, schedule{prepare: func() { panic("replay broke") }, late: late})
 	t.Fatal("judgeConcurrently returned despite panics")
+}
+
+// Only the properties that will read the sink replay wait for it: without an expected output
+// none does (the output properties are unknown at once), and liveness only to find what a
+// bounded job left uncommitted. Otherwise a long trace judged without a reference would
+// replay every record for nothing.
+func TestReadsReplayOnlyWhereTheReplayIsRead(t *testing.T) {
+	output := map[string]Expected{"r": {Count: 1}}
+	for _, c := range []struct {
+		ref  Reference
+		want []Property
+	}{
+		{Reference{}, nil},
+		{Reference{Liveness: LivenessBounds{FinishTasks: []string{"sink"}}}, nil},
+		{Reference{Output: output}, []Property{PropExactlyOnce, PropAtLeastOnce}},
+		{Reference{Output: output, Liveness: LivenessBounds{FinishTasks: []string{"sink"}}}, []Property{PropExactlyOnce, PropAtLeastOnce, PropLiveness}},
+	} {
+		var got []Property
+		for _, p := range AllProperties {
+			if readsReplay(p, c.ref) {
+				got = append(got, p)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%+v: %v read the replay, want %v", c.ref, got, c.want)
+		}
+	}
 }
