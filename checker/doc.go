@@ -66,6 +66,9 @@
 //	restore-fidelity        task.restore from a checkpoint                 unexercised: nothing restored
 //	                        state digests on restores and snapshots        unknown: no digest to compare
 //	listener-contract       notify.complete, notify.abort or sink.commit   unexercised: no listener call
+//	                                                                         (but with NotifyMaxNanos set, a
+//	                                                                         completed checkpoint no live
+//	                                                                         task was told of fails)
 //	checkpoint-outcome      checkpoint.request or checkpoint.trigger       unknown: nothing asked for
 //	                        a complete or abort of one                     unexercised: none ended
 //	failure-accounting      Reference.Policy.TolerableFailures             unknown: no limit

@@ -245,8 +245,8 @@ func (s *listenerState) judgeEventualNotification(notifyMaxNanos int64) {
 	}
 	complete := &s.events[target]
 	for id, inc := range s.tasks {
-		if !inc.alive || inc.finished {
-			continue
+		if !inc.alive || inc.exited() {
+			continue // a task that exited must not be notified any more, so it is owed nothing
 		}
 		if inc.lastNotified >= complete.CP || inc.restored >= complete.CP {
 			continue

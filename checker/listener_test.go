@@ -197,6 +197,28 @@ func TestListenerContractFlagsTaskNeverNotifiedAfterHeal(t *testing.T) {
 	wantPass(t, ListenerContract(b.events[:len(b.events)-5], ref))
 }
 
+// A task that exited on the notification covering its carried final snapshot must not be
+// notified again, so it is owed no later notification either: the two rules never demand
+// opposite things of one trace.
+func TestListenerContractOwesAnExitedTaskNoNotification(t *testing.T) {
+	ref := Reference{Liveness: LivenessBounds{NotifyMaxNanos: 50}}
+	b := newTB()
+	b.restore("a", 0)
+	b.restore("b", 0)
+	b.phase("heal")
+	b.snap("a", 1)
+	b.complete(1)
+	b.notify("a", 1)
+	b.notify("b", 1)
+	b.carry("a", 2, 1) // a took its final snapshot for 1, and has exited on its notification
+	b.complete(2)
+	b.notify("b", 2)
+	for range 5 {
+		b.add(trace.Event{Kind: "engine.tick"}) // time passes beyond the deadline
+	}
+	wantPass(t, ListenerContract(b.events, ref))
+}
+
 // A task restored from checkpoint n-1 knows n-1, not n: once n completes after the heal it
 // must still be notified of n.
 func TestListenerContractFlagsTaskRestoredFromThePreviousCheckpointNeverNotified(t *testing.T) {
