@@ -18,7 +18,8 @@ import (
 //     (task.finish is its last lifecycle event), and with every record of ref.Output
 //     committed at least as often as expected;
 //   - no task stays in alignment for a checkpoint (from its first barrier.recv, or from heal
-//     if later) past ref.Liveness.AlignmentMaxNanos without its snapshot.taken, a
+//     if later; a barrier after the task's own snapshot.taken of that checkpoint starts
+//     none) past ref.Liveness.AlignmentMaxNanos without its snapshot.taken, a
 //     snapshot.decline, a newer snapshot, a crash, a restore or a finish, unless that
 //     checkpoint aborted: an aborted checkpoint's alignment is released by the protocol's
 //     own timeout, which the coordinator bounds.
@@ -227,6 +228,10 @@ func (l *livenessJudge) judgeAlignment() {
 	}
 	var all []*alignment
 	byKey := make(map[taskCheckpoint]*alignment)
+	// snapped: the task's snapshot for the checkpoint is taken, so a barrier that comes after
+	// it starts no alignment (a Chandy-Lamport initiator, or an engine that traces its snapshot
+	// when it takes it, hears markers after its own snapshot).
+	snapped := make(map[taskCheckpoint]bool)
 	openByTask := make(map[string][]*alignment)
 	aborted := make(map[uint64]bool)
 	closeWhere := func(task string, t int64, done func(a *alignment) bool) {
@@ -245,13 +250,14 @@ func (l *livenessJudge) judgeAlignment() {
 		switch e.Kind {
 		case trace.KindBarrierRecv:
 			key := taskCheckpoint{e.Task, e.CP}
-			if byKey[key] == nil {
+			if byKey[key] == nil && !snapped[key] {
 				a := &alignment{task: e.Task, cp: e.CP, first: i}
 				byKey[key] = a
 				all = append(all, a)
 				openByTask[e.Task] = append(openByTask[e.Task], a)
 			}
 		case trace.KindSnapshotTaken:
+			snapped[taskCheckpoint{e.Task, e.CP}] = true
 			closeWhere(e.Task, e.T, func(a *alignment) bool { return a.cp <= e.CP })
 		case trace.KindSnapshotDecline, trace.KindNotifyAbort:
 			closeWhere(e.Task, e.T, func(a *alignment) bool { return a.cp == e.CP })

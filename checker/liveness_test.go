@@ -116,6 +116,22 @@ func TestLivenessFlagsTaskBlockedInAlignment(t *testing.T) {
 	}
 }
 
+// A barrier that reaches a task after its own snapshot of that checkpoint (a Chandy-Lamport
+// initiator hears the others' markers after it snapshotted) starts no alignment.
+func TestLivenessIgnoresBarriersAfterTheTasksOwnSnapshot(t *testing.T) {
+	ref := Reference{Liveness: LivenessBounds{AlignmentMaxNanos: 25}}
+	b := newTB()
+	b.phase("heal")
+	b.snap("init", 1)
+	b.barrierRecv("init", "peer", 1)
+	b.tick(5) // 50ns, past the bound, and no further snapshot of init
+	b.barrierRecv("peer", "init", 2)
+	b.snap("peer", 2) // aligned in time: judged
+	if res := Liveness(b.events, ref); res.Verdict != VerdictPass {
+		t.Fatalf("a marker after the task's own snapshot: %s", res)
+	}
+}
+
 func TestLivenessExemptsAlignmentOfAbortedCheckpoint(t *testing.T) {
 	ref := Reference{Liveness: LivenessBounds{AlignmentMaxNanos: 25}}
 	b := newTB()
