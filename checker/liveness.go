@@ -59,7 +59,8 @@ func liveness(ix *traceIndex, ref Reference, sinks *replay) Result {
 	}
 	if res.Verdict == VerdictPass && l.judged == 0 {
 		// Only the alignment bound applies, and no task aligned after the start.
-		return unexercisedResult(PropLiveness, "no alignment to judge (no barrier.recv of a checkpoint that was not aborted) and no other bound in the reference")
+		return unexercisedResult(PropLiveness, "no alignment to judge (none began, or each ended before "+l.startName()+
+			" or was of an aborted checkpoint) and no other bound in the reference")
 	}
 	return res
 }
