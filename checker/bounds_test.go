@@ -47,6 +47,15 @@ func TestRecoveryBound(t *testing.T) {
 		t.Errorf("a partition in force: %s", res)
 	}
 	wantUnknown(t, RecoveryBound(b.events, Reference{}), "no recovery bound")
+
+	// A failover whose deadline the trace ends before is not judged, and the note says why.
+	cut := newTB()
+	cut.failover(0, "task-failure")
+	cut.wait(500)
+	cut.trigger(1)
+	if res := RecoveryBound(cut.events, ref); res.Verdict != VerdictUnexercised || !strings.Contains(res.Note, "the trace ends before the deadline of the failover at seq 0") {
+		t.Errorf("a failover the trace ends in: %s", res)
+	}
 }
 
 func TestAlignmentTimeout(t *testing.T) {
