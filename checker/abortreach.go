@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -133,14 +132,12 @@ func abortReach(ix *traceIndex, ref Reference) Result {
 	// Whatever is still owed when the trace ends was owed until past its end (any later
 	// event would have found it overdue): the trace does not reach that deadline.
 	judged -= len(open)
-	var notes []string
 	if excused > 0 {
-		notes = append(notes, fmt.Sprintf("%d abort(s) with a fault in force before the deadline: not judged", excused))
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d abort(s) with a fault in force before the deadline: not judged", excused))
 	}
 	if len(open) > 0 {
-		notes = append(notes, fmt.Sprintf("%d abort(s) whose deadline the trace does not reach: not judged", len(open)))
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d abort(s) whose deadline the trace does not reach: not judged", len(open)))
 	}
-	res.Note = strings.Join(notes, "; ")
 	if res.Verdict == VerdictPass && judged == 0 {
 		return unexercisedResult(PropAbortReach, "no abort judged: "+cmpOrNote(res.Note, "no checkpoint that tasks took part in was aborted"))
 	}

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -154,14 +153,12 @@ func alignmentTimeout(ix *traceIndex, ref Reference) Result {
 	// An alignment still running when the trace ends ran until past its end (any later event
 	// would have found it overdue): the trace does not reach its deadline.
 	judged -= len(aligning)
-	var notes []string
 	if excused > 0 {
-		notes = append(notes, fmt.Sprintf("%d alignment(s) with a fault in force before the deadline: not judged", excused))
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d alignment(s) with a fault in force before the deadline: not judged", excused))
 	}
 	if len(aligning) > 0 {
-		notes = append(notes, fmt.Sprintf("%d alignment(s) whose deadline the trace does not reach: not judged", len(aligning)))
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d alignment(s) whose deadline the trace does not reach: not judged", len(aligning)))
 	}
-	res.Note = strings.Join(notes, "; ")
 	if res.Verdict == VerdictPass && judged == 0 {
 		return unexercisedResult(PropAlignmentTimeout, "no alignment judged: "+cmpOrNote(res.Note, "no barrier received"))
 	}

@@ -73,31 +73,28 @@ func recordedOn(e *trace.Event, from string) recordedList {
 
 // inputsOf returns the tasks whose channels into snapshot e it counts or lists.
 func inputsOf(e *trace.Event) []string {
-	var from []string
-	for _, a := range e.Attrs {
-		for _, prefix := range []string{trace.AttrChanPrefix, trace.AttrChanMsgsPrefix, trace.AttrChanMorePrefix} {
-			if rest, ok := strings.CutPrefix(a.Key, prefix); ok && rest != "" && !slices.Contains(from, rest) {
-				from = append(from, rest)
-			}
-		}
-	}
-	slices.Sort(from)
-	return from
+	return tasksAfter(e, trace.AttrChanPrefix, trace.AttrChanMsgsPrefix, trace.AttrChanMorePrefix)
 }
 
 // outputsOf returns the receivers of the channels snapshot e counts what it sent on
-// (sent.<to>, out.<to>), in order.
+// (sent.<to>, out.<to>).
 func outputsOf(e *trace.Event) []string {
-	var to []string
+	return tasksAfter(e, trace.AttrSentPrefix, trace.AttrOutPrefix)
+}
+
+// tasksAfter returns, in order and once each, the task ids that follow any of prefixes in
+// e's attribute keys.
+func tasksAfter(e *trace.Event, prefixes ...string) []string {
+	var tasks []string
 	for _, a := range e.Attrs {
-		for _, prefix := range []string{trace.AttrSentPrefix, trace.AttrOutPrefix} {
-			if rest, ok := strings.CutPrefix(a.Key, prefix); ok && rest != "" && !slices.Contains(to, rest) {
-				to = append(to, rest)
+		for _, prefix := range prefixes {
+			if rest, ok := strings.CutPrefix(a.Key, prefix); ok && rest != "" && !slices.Contains(tasks, rest) {
+				tasks = append(tasks, rest)
 			}
 		}
 	}
-	slices.Sort(to)
-	return to
+	slices.Sort(tasks)
+	return tasks
 }
 
 // listsMessages reports whether snapshot e lists the messages of some channel

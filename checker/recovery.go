@@ -2,7 +2,6 @@ package checker
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -71,15 +70,13 @@ func recoveryBound(ix *traceIndex, ref Reference) Result {
 		}
 	}
 	res := newResult(PropRecoveryBound, violations)
-	var notes []string
 	if restart != nil && len(events) > 0 && events[len(events)-1].T <= restart.T+bound {
 		judged-- // the trace ends before its deadline
-		notes = append(notes, fmt.Sprintf("the trace ends before the deadline of the failover at seq %d: not judged", restart.Seq))
+		res.Note = joinNote(res.Note, fmt.Sprintf("the trace ends before the deadline of the failover at seq %d: not judged", restart.Seq))
 	}
 	if excused > 0 {
-		notes = append(notes, fmt.Sprintf("%d failover(s) with a fault in force before the deadline: not judged", excused))
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d failover(s) with a fault in force before the deadline: not judged", excused))
 	}
-	res.Note = strings.Join(notes, "; ")
 	if res.Verdict == VerdictPass && judged == 0 {
 		return unexercisedResult(PropRecoveryBound, "no failover judged: "+cmpOrNote(res.Note, "none in the trace"))
 	}
