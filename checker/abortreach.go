@@ -13,12 +13,17 @@ import (
 // live task that took part in n (it traced a barrier, a snapshot, an ack or a decline for n)
 // hears of it within Reference.Liveness.AbortReachMaxNanos: notify.abort for n, or a
 // completion notification of a newer checkpoint, which supersedes it. A task that crashes,
-// restores or finishes meanwhile, a job.failover and a coordinator.crash end what it owes. A
-// task left waiting for a barrier that will never come, or holding state for a checkpoint
+// restores or finishes meanwhile, a job.failover and a coordinator.crash end what it owes.
+// A task left waiting for a barrier that will never come, or holding state for a checkpoint
 // that is gone, is what the rule exists against: Flink's tasks rely on the abort (and on the
-// cancel markers it starts) to stop aligning. An abort is judged only when no fault was in
-// force until its deadline and the trace reaches it. Without the bound the verdict is
-// unknown; with no abort judged, unexercised.
+// cancel markers it starts) to stop aligning.
+//
+// Some notices never need to come, and the rule does not wait for them. An abort of n is
+// moot for a task already told of a newer completion, or restored from one: the listener
+// contract drops it, and the task holds nothing for n. Only the incarnation that took part
+// is owed: one that crashed or restored before the abort owes nothing. An abort is judged
+// only when no fault was in force until its deadline and the trace reaches it. Without the
+// bound the verdict is unknown; with no abort judged, unexercised.
 func AbortReach(events []trace.Event, ref Reference) Result {
 	return abortReach(newTraceIndex(events), ref)
 }
@@ -37,12 +42,7 @@ func abortReach(ix *traceIndex, ref Reference) Result {
 	events := ix.events
 	faults := ix.faults()
 	jobs := newLifecycle()
-	// Only an aborted checkpoint's participants matter, so only theirs are gathered.
-	aborted := map[uint64]bool{}
-	for i := range ix.only(kindsOf(trace.KindCheckpointAbort)) {
-		aborted[events[i].CP] = true
-	}
-	took := map[uint64]map[string]bool{} // aborted checkpoint -> tasks that took part
+	participants := newAbortParticipants(ix)
 	type owed struct {
 		abort *trace.Event
 		tasks map[string]bool
@@ -76,32 +76,17 @@ func abortReach(ix *traceIndex, ref Reference) Result {
 			j--
 		}
 		jobs.observe(e)
+		participants.observe(e)
 		switch e.Kind {
-		case trace.KindBarrierRecv, trace.KindBarrierSend, trace.KindSnapshotTaken, trace.KindSnapshotAck, trace.KindSnapshotDecline:
-			// A third of a trace's events come here, most of them for a checkpoint that
-			// completes, or for a task already known to take part, which a lookup tells at
-			// less than the cost of storing it again.
-			if !aborted[e.CP] {
-				break
-			}
-			tasks := took[e.CP]
-			if tasks == nil {
-				tasks = map[string]bool{}
-				took[e.CP] = tasks
-			}
-			if !tasks[e.Task] {
-				tasks[e.Task] = true
-			}
 		case trace.KindCheckpointAbort:
-			if e.Reason == "failover" || len(took[e.CP]) == 0 {
+			if e.Reason == "failover" || len(participants.took[e.CP]) == 0 {
 				continue
 			}
 			if !faults.quiet(e.T, e.T+bound) {
 				excused++
 				continue
 			}
-			live := maps.Clone(took[e.CP])
-			maps.DeleteFunc(live, func(task string, _ bool) bool { return !jobs.live(task) })
+			live := participants.owed(e.CP, jobs.live)
 			if len(live) == 0 {
 				continue
 			}

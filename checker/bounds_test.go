@@ -141,3 +141,45 @@ func TestAbortReach(t *testing.T) {
 		t.Errorf("an abort the trace ends before the deadline of: %s", res)
 	}
 }
+
+// Notices that never need to come: an abort that a newer completion made moot before it
+// happened, and participation of an incarnation that is gone.
+func TestAbortReachWaitsForNoMootNotice(t *testing.T) {
+	ref := bounds(LivenessBounds{AbortReachMaxNanos: 1000}, Policy{})
+	moot := newTB()
+	moot.savepoint(1)
+	moot.barrierRecv("k", "s", 1)
+	moot.trigger(2)
+	moot.complete(2)
+	moot.notify("k", 2) // k knows 2 is complete: the abort of 1 is moot for it
+	moot.abortFor(1, "expired")
+	moot.wait(2000)
+	moot.trigger(3)
+	if res := AbortReach(moot.events, ref); res.Verdict != VerdictUnexercised {
+		t.Errorf("a moot abort: %s", res)
+	}
+
+	restored := newTB()
+	restored.trigger(1)
+	restored.barrierRecv("k", "s", 1)
+	restored.crash("k")
+	restored.restore("k", 0) // a new incarnation, which never took part in 1
+	restored.abortFor(1, "expired")
+	restored.wait(2000)
+	restored.trigger(2)
+	if res := AbortReach(restored.events, ref); res.Verdict != VerdictUnexercised {
+		t.Errorf("an abort of what an earlier incarnation took part in: %s", res)
+	}
+
+	// Told of an older completion only, the task still needs the notice.
+	owed := newTB()
+	owed.trigger(1)
+	owed.complete(1)
+	owed.notify("k", 1)
+	owed.trigger(2)
+	owed.barrierRecv("k", "s", 2)
+	owed.abortFor(2, "expired")
+	owed.wait(2000)
+	late := owed.trigger(3)
+	wantFirst(t, AbortReach(owed.events, ref), late, "k, which took part in checkpoint 2, was not told of its abort")
+}
