@@ -24,9 +24,11 @@ func exactlyOnce(events []trace.Event, ref Reference, sinks *replay) Result {
 	out := sinks.output()
 	var violations []Violation
 	var differing []int
+	var pending missingOutput
 	for k := range out.records {
 		r := &out.records[k]
 		switch {
+		case r.count < r.want.Count && pending.mayCome(events, out, k):
 		case r.count < r.want.Count:
 			differing = append(differing, k)
 			violations = append(violations, explainLoss(PropExactlyOnce, events, out, k))
@@ -56,7 +58,7 @@ func exactlyOnce(events []trace.Event, ref Reference, sinks *replay) Result {
 			"commit of transaction %q made %d records visible, but it holds %d writes",
 			e.Txn, records, out.txns[e.Txn].size))
 	}
-	res := newResult(PropExactlyOnce, violations)
+	res := pending.judged(newResult(PropExactlyOnce, violations), out)
 	res.Diff = countsDiff(out, differing)
 	return res
 }
@@ -75,13 +77,14 @@ func atLeastOnce(events []trace.Event, ref Reference, sinks *replay) Result {
 	out := sinks.output()
 	var violations []Violation
 	var lost []int
+	var pending missingOutput
 	for k := range out.records {
-		if r := &out.records[k]; r.count < r.want.Count {
+		if r := &out.records[k]; r.count < r.want.Count && !pending.mayCome(events, out, k) {
 			lost = append(lost, k)
 			violations = append(violations, explainLoss(PropAtLeastOnce, events, out, k))
 		}
 	}
-	res := newResult(PropAtLeastOnce, violations)
+	res := pending.judged(newResult(PropAtLeastOnce, violations), out)
 	res.Diff = countsDiff(out, lost)
 	return res
 }

@@ -10,7 +10,8 @@ import (
 
 // A trace written by another engine, in ckptsim's schema: its sink was notified of
 // checkpoint 1 before the checkpoint was durable, and after a crash it committed the
-// restored transaction again without the store deduplicating it. Record w2 never made it.
+// restored transaction again without the store deduplicating it. The job then finished
+// without record w2.
 const otherEngineTrace = `{"kind":"trace.header","version":1,"scenario":"wordcount","seed":0,"build":"other-engine 0.3"}
 {"seq":0,"t":100,"kind":"checkpoint.trigger","task":"coordinator","cp":1}
 {"seq":1,"t":200,"kind":"sink.write","task":"sink-0","txn":"tx-1","rid":"w1","value":"apple=1"}
@@ -22,6 +23,7 @@ const otherEngineTrace = `{"kind":"trace.header","version":1,"scenario":"wordcou
 {"seq":7,"t":800,"kind":"task.crash","task":"sink-0"}
 {"seq":8,"t":900,"kind":"task.restore","task":"sink-0","cp":1,"state":"9f2c"}
 {"seq":9,"t":1000,"kind":"sink.commit","task":"sink-0","cp":1,"txn":"tx-1","records":1}
+{"seq":10,"t":1100,"kind":"task.finish","task":"sink-0"}
 `
 
 func Example() {

@@ -36,6 +36,9 @@ type committedOutput struct {
 	// storeWrites lists every commit and upsert with the number of records it added to the
 	// store, in trace order, for sink visibility.
 	storeWrites []storeWrite
+	// unfinished says why the job had not finished when the trace ends ("" if it had), so
+	// that a record still missing then may yet come (unfinishedJob).
+	unfinished string
 }
 
 // recordLog is what the trace says about one record id.
@@ -103,7 +106,11 @@ type replay struct {
 }
 
 func newReplay(ix *traceIndex, ref Reference) *replay {
-	return &replay{output: sync.OnceValue(func() *committedOutput { return replayOutput(ix, ref.Output, true) })}
+	return &replay{output: sync.OnceValue(func() *committedOutput {
+		out := replayOutput(ix, ref.Output, true)
+		out.unfinished = unfinishedJob(ix)
+		return out
+	})}
 }
 
 // replayOutput replays the sink events of events. expected may be nil. Without perRecord,

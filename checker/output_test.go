@@ -112,6 +112,7 @@ func TestSinkWritesLossIsPinnedToTheBatch(t *testing.T) {
 	b.writes("sink", "t1", "r1")
 	b.commit("sink", 1, "t1", "records=1")
 	lost := b.writes("sink", "t2", "r2")
+	b.finish("sink")
 	wantFirst(t, ExactlyOnce(b.events, twoRecords), lost,
 		`record "r2" lost: its last write, in transaction "t2", was never committed`)
 }
