@@ -203,7 +203,7 @@ func (l *livenessJudge) judgeFinish() {
 	if len(missing) > 3 {
 		shown += ", ..."
 	}
-	l.flagAtEnd(end, "", "bounded job ended with %d expected records uncommitted (%s)", len(missing), shown)
+	l.flagAtEnd(end, "", "the trace ends with %d expected records of the bounded job uncommitted (%s)", len(missing), shown)
 }
 
 func (l *livenessJudge) flagAtEnd(end *trace.Event, task string, format string, args ...any) {

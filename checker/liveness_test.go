@@ -94,7 +94,7 @@ func TestLivenessRequiresBoundedJobToFinishWithAllOutputCommitted(t *testing.T) 
 	c.crash("sink")
 	end := c.restore("sink", 0)
 	res := Liveness(c.events, ref)
-	wantFirst(t, res, end, "bounded job ended with 2 expected records uncommitted (r1, r2)")
+	wantFirst(t, res, end, "the trace ends with 2 expected records of the bounded job uncommitted (r1, r2)")
 	if len(res.Violations) != 2 || !strings.Contains(res.Violations[1].Message, "sink did not finish (its last lifecycle event is task.restore at seq 5)") {
 		t.Fatalf("want the unfinished sink flagged too:\n%s", res)
 	}

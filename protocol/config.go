@@ -31,7 +31,9 @@ type Config struct {
 	// Interval is the time between periodic triggers; 0 disables periodic
 	// checkpoints (manual triggers and savepoints still work).
 	Interval time.Duration
-	// Timeout is how long a checkpoint may stay pending before it expires.
+	// Timeout is how long a checkpoint may stay pending, from its trigger,
+	// before it expires. The wait for its id (the counter write) does not
+	// count, as in Flink, whose timeout starts with the pending checkpoint.
 	Timeout time.Duration
 	// MaxConcurrent is how many checkpoints and started savepoints may be
 	// in flight at once. A savepoint counts like a checkpoint (as in

@@ -47,8 +47,9 @@ func (c *coordinatorState) savepointWaiting() bool {
 }
 
 // startQueuedSavepoints starts queued savepoints, oldest first, while
-// MaxConcurrent allows. Its timeout runs from the start: the wait for a slot
-// is bounded by the timeouts of the checkpoints ahead of it.
+// MaxConcurrent allows. Its timeout runs from the trigger (as every
+// checkpoint's does): the wait for a slot is bounded by the timeouts of the
+// checkpoints ahead of it.
 func (c *coordinatorState) startQueuedSavepoints(now Time) {
 	queued := func(p *pendingCheckpoint) bool { return p.phase == phaseQueued }
 	for p := c.nextPending(0, queued); p != nil; p = c.nextPending(p.id, queued) {
@@ -62,7 +63,6 @@ func (c *coordinatorState) startQueuedSavepoints(now Time) {
 		if c.slotsInUse() >= c.cfg.MaxConcurrent {
 			return
 		}
-		p.deadline = now.Add(c.cfg.Timeout)
 		c.trigger(now, p)
 	}
 }

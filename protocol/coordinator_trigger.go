@@ -89,7 +89,12 @@ func (c *coordinatorState) reserve(now Time, kind Kind) *pendingCheckpoint {
 		p = &pendingCheckpoint{}
 	}
 	p.id, p.kind, p.mode, p.phase = c.highestID, kind, mode, phaseReserving
-	p.requestedAt, p.deadline = now, now.Add(c.cfg.Timeout)
+	// The timeout runs from the trigger, as Flink's runs from the pending
+	// checkpoint, which exists only once the id counter has answered. A
+	// reservation ends with that answer, never by expiring: an expiry then
+	// would count as a failure for an id that is not yet durable, which the
+	// host cannot trace before the failover it may cause.
+	p.requestedAt, p.deadline = now, NoDeadline
 	c.pending = append(c.pending, p)
 	c.writeCounter()
 	return p
@@ -176,7 +181,7 @@ func (c *coordinatorState) counterPersisted(now Time, value CheckpointID, err er
 func (c *coordinatorState) trigger(now Time, p *pendingCheckpoint) {
 	n := len(c.topo.Tasks)
 	p.phase = phaseCollecting
-	p.triggeredAt = now
+	p.triggeredAt, p.deadline = now, now.Add(c.cfg.Timeout)
 	if len(p.flags) == 3*n {
 		clear(p.flags) // the tables of a completed checkpoint
 	} else {
