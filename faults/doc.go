@@ -40,6 +40,24 @@
 // Schedule.OutOfModel mark them. A scenario that uses one is a negative control: it expects
 // the checkers to report a violation, which shows that the checkers can see the consequence.
 //
+// An out-of-model fault breaks a run only where its effect reaches the output or a restore,
+// and two of them often cannot:
+//
+//   - storage.lost: ckptsim's engine reads every snapshot and metadata write back before it
+//     relies on it, so a lost write is found at once and handled as a failed one (in model:
+//     the checkpoint fails). Only with checkpoint.unverified_writes does a lost write go
+//     unnoticed, and then only a later restore or coordinator recovery that reads it shows a
+//     violation. A snapshot small enough to travel with its acknowledgement
+//     (checkpoint.inline_state_bytes) is never written to the state store at all.
+//   - external.timeout: a transaction times out timeout_ns after it began, and only those
+//     begun while the fault is in force get the short timeout. One that times out before its
+//     pre-commit fails the sink's next write: the task fails, the job restores and replays,
+//     and nothing is lost. Output is lost only when the timeout falls between the
+//     transaction's pre-commit and its commit, that is when timeout_ns is shorter than the
+//     interval plus the checkpoint's completion and notification.
+//
+// data.drop, data.duplicate and data.reorder act on records in flight, which every job has.
+//
 // # Triggers
 //
 // Each Entry of a Schedule pairs a Fault with a Trigger:
