@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -25,9 +26,10 @@ const generatorStream = 0x67656e6572617465
 // protocol must survive: the mode; the topology (every built shape the engine can judge and
 // explicit graphs); parallelism; the workload and its size and pace (for chandy-lamport,
 // random transfers or a script of sends, snapshots, crashes and restarts); the sink; every
-// checkpoint setting (interval, timeout, min pause, 1 to 3 concurrent checkpoints where the
-// mode allows more than one, tolerable failures, alignment timeout, retained checkpoints,
-// inline state, unverified writes); the phases and limits; and the faults: none, a schedule
+// checkpoint setting (interval from 20ms to 2s; timeout from 50ms to a minute; min pause up
+// to twice the interval; 1 to 5 concurrent checkpoints where the mode allows more than one;
+// 0 to 5 tolerable failures; alignment timeout, retained checkpoints, inline state,
+// unverified writes); the phases and limits; and the faults: none, a schedule
 // of in-model entries on times and on trace events, or a swarm. Its expectation is pass with
 // the default properties, so any other verdict on any seed is a bug: in the protocol, the
 // engine, a checker, or this generator.
@@ -97,7 +99,9 @@ func (g *generator) scenario() *Scenario {
 	// The phases first: the input's length and the faults' times are drawn against them.
 	s.Limits.FaultPhase = Millis(100 * g.between(5, 30))
 	s.Limits.HealPhase = Millis(100 * g.between(2, 10))
-	s.Checkpoint.Interval = Millis(g.between(20, 250))
+	// Short intervals make many checkpoints (ids past 9 and 99); long ones leave a job to
+	// run for seconds between two, as production jobs do.
+	s.Checkpoint.Interval = g.spread(Millis(20), Seconds(2))
 	if s.Mode == ModeChandyLamport {
 		g.chandyLamport(s)
 	} else {
@@ -109,10 +113,12 @@ func (g *generator) scenario() *Scenario {
 	}
 	// Progress after heal needs a checkpoint to time out (a trigger lost to a fault leaves
 	// one pending until then), the pause and the interval to pass and the next to complete:
-	// the bound leaves twice that and a second for the job's own recovery.
+	// the bound leaves twice that and a second for the job's own recovery. A bounded job
+	// must also finish in it, so input that runs on past heal adds its tail.
 	c := s.Checkpoint
-	need := 2*(c.Timeout+c.MinPause+c.Interval) + Seconds(1)
 	l := &s.Limits
+	tail := max(0, s.Workload.RecordInterval*Duration(max(s.Workload.Records, s.Workload.Transfers))-l.FaultPhase-l.HealPhase)
+	need := tail + 2*(c.Timeout+c.MinPause+c.Interval) + Seconds(1)
 	l.LivenessBound = max(Seconds(3), need) + Millis(100*g.between(0, 20))
 	if g.r.IntN(2) == 0 {
 		// The phases (the liveness phase runs a quarter past its bound) and up to 5s more.
@@ -465,19 +471,24 @@ func raiseBalances(s *Scenario) {
 
 func (g *generator) checkpoint(s *Scenario) {
 	c := &s.Checkpoint
-	// No shorter than the default: a checkpoint of a job catching up after a failover takes
-	// longer than one in calm, and a timeout below that aborts every attempt, fails over to
-	// the same old checkpoint and starts the catch-up again, for ever. That is the
-	// misconfiguration it is, not a fault a correct protocol survives.
+	// Mostly no shorter than a second and four intervals: a checkpoint of a job catching up
+	// after a failover takes longer than one in calm, and a timeout below that can abort
+	// every attempt, fail over to the same old checkpoint and start the catch-up again.
 	c.Timeout = max(Seconds(1), 4*c.Interval) + Millis(100*g.between(0, 15))
+	if g.r.IntN(3) == 0 {
+		// A third of the draws go far below the interval, or far beyond the run: users
+		// write both, and a timeout is a rule of the protocol like any other.
+		c.Timeout = g.spread(Millis(50), Seconds(60))
+	}
 	if g.r.IntN(2) == 0 {
-		c.MinPause = Millis(g.between(1, c.Interval.Nanos()/int64(time.Millisecond)))
+		// Up to twice the interval: then the pause, not the interval, paces the checkpoints.
+		c.MinPause = g.spread(Millis(1), 2*c.Interval)
 	}
 	if s.Mode != ModeUnaligned && s.Mode != ModeAlignedWithTimeout {
-		c.MaxConcurrent = int(g.between(1, 3))
+		c.MaxConcurrent = int(g.between(1, 5))
 	}
 	if g.r.IntN(2) == 0 {
-		c.TolerableFailures = Tolerating(int(g.between(1, 5)))
+		c.TolerableFailures = Tolerating(int(g.between(0, 5)))
 	}
 	if g.r.IntN(2) == 0 {
 		c.Retained = int(g.between(1, 4))
@@ -666,6 +677,17 @@ func (g *generator) between(lo, hi int64) int64 {
 		panic(fmt.Sprintf("scenarios: generator: empty range [%d, %d]", lo, hi))
 	}
 	return lo + g.r.Int64N(hi-lo+1)
+}
+
+// spread draws a duration from lo to hi, each power of two in the range as likely as any
+// other, so that a range of several orders of magnitude is drawn at every scale. Integers
+// only: a float's logarithm may round differently on another platform.
+func (g *generator) spread(lo, hi Duration) Duration {
+	lowBits, highBits := bits.Len64(uint64(lo)), bits.Len64(uint64(hi))
+	n := int(g.between(int64(lowBits), int64(highBits)))
+	from := max(lo, Duration(1)<<(n-1))
+	to := min(hi, Duration(1)<<n-1)
+	return Duration(g.between(int64(from), int64(max(from, to))))
 }
 
 func pick[T any](g *generator, list []T) T { return list[g.r.IntN(len(list))] }
