@@ -48,63 +48,129 @@
 //
 // # Evidence
 //
-// What each property needs, and what it concludes without it:
+// This section is the contract between an engine and the checkers. Per property, it says
+// which events a trace must hold, with which fields and attributes, and in which order.
+// Order means position in the trace (seq), never time stamps. Fields are those of
+// trace.FieldsOf; well-formed refuses any other. Without the evidence a property is unknown
+// or unexercised, and its note names what was missing. Neither is a pass.
 //
-//	property                needs                                          without it
-//	well-formed             any event                                      unknown: no events
-//	exactly-once,           Reference.Output                               unknown: no expected output
-//	  at-least-once         (sink.write/writes, sink.commit, sink.upsert)  (no commit: records lost, fail)
-//	consistent-cut          checkpoint.complete (or coordinator.recover)   unknown: no cut to judge
-//	                        snapshot.taken or snapshot.carried for each    unknown: checkpoint n completed
-//	                          completed checkpoint                           but no snapshot for it
-//	                        channel counts (sent./recv./chan./out.) or     unknown: no snapshot counts a
-//	                          tokens on those snapshots                      channel or tokens
-//	expected-snapshot       Reference.Snapshots                            unexercised: none expected
-//	                        checkpoint.complete or .abort of each          unknown: never completed
-//	                        tokens, chan.<from> and chanmsgs.<from> on     unknown: a process or channel
-//	                          the snapshots of its cut                       not (fully) recorded
-//	restore-fidelity        task.restore from a checkpoint                 unexercised: nothing restored
-//	                        state digests on restores and snapshots        unknown: no digest to compare
-//	listener-contract       notify.complete, notify.abort or sink.commit   unexercised: no listener call
-//	                                                                         (but with NotifyMaxNanos set, a
-//	                                                                         completed checkpoint no live
-//	                                                                         task was told of fails)
-//	checkpoint-outcome      checkpoint.request or checkpoint.trigger       unknown: nothing asked for
-//	                        a complete or abort of one                     unexercised: none ended
-//	failure-accounting      Reference.Policy.TolerableFailures             unknown: no limit
-//	                        abort reasons it can classify                  unknown: reason not classified
-//	                        a counted failure or such a failover, judged   unexercised: none (a count
-//	                          (not left above the limit at the end)          left waiting is not judged)
-//	no-trigger-in-failover  job.failover                                   unexercised: no failover
-//	                        task.restore before it (the job's tasks)       unknown: no end of a failover
-//	no-pending-across-      job.failover                                   unexercised: no failover
-//	  failover
-//	no-trigger-after-finish every task's last lifecycle event task.finish  unexercised: never finished
-//	(these three)           checkpoint.trigger                             unknown: checkpoints ended but
-//	                                                                         none was triggered; else
-//	                                                                         unexercised: none triggered
-//	recovery-bound          Liveness.RecoveryMaxNanos                      unknown: no bound
-//	                        a job.failover with no fault before deadline   unexercised: none judged
-//	alignment-timeout       Policy.AlignmentTimeoutNanos, SwitchMaxNanos   unknown: no timeout or bound
-//	                        barrier.recv at a sending task, no fault and   unexercised: none judged
-//	                          a trace reaching its deadline
-//	failure-cause           a task.crash with a reason                     unexercised: no task failed
-//	                                                                         by itself
-//	abort-reach             Liveness.AbortReachMaxNanos                    unknown: no bound
-//	                        a checkpoint.abort (not failover) of one that  unexercised: none judged
-//	                          tasks took part in, no fault, and a trace
-//	                          reaching its deadline
-//	durable-before-visible  checkpoint.complete (or recover of one)        unknown: nothing durable
-//	                        checkpoint.persist before each completion      unknown: completion without persist
-//	                        notify.complete, sink.commit of a checkpoint   unexercised: nothing depends
-//	                          or coordinator.recover                         on the store
-//	sink-visibility         sink.read                                      unknown: no reader to judge
-//	liveness                a bound in Reference.Liveness                  unknown: no liveness bound
-//	                        a heal or liveness phase after phase=fault     unknown: fault phase never healed
-//	                        a trace reaching each deadline                 unknown: trace ends before it
-//	                        something its bounds apply to                  unexercised: only the alignment
-//	                                                                         bound, and no alignment
-//	determinism             Reference.TraceHash                            unknown: no trace hash
+// Events several properties share:
+//
+//   - task.restore (task; cp; state): each task, as it starts. A fresh start is cp 0, with
+//     no state. It starts the task's incarnation and makes it one of the job's tasks. Without
+//     it, a task is a job task only once it finishes or crashes: a task that finishes early
+//     then reads as the end of the whole job.
+//   - task.finish (task): a bounded task exits. Trace it after its last notification and
+//     commit, never before.
+//   - task.crash (task; reason): a task fails. A reason says it failed by itself.
+//   - checkpoint.trigger (cp; savepoint=true for a savepoint): before the triggers leave the
+//     coordinator. The savepoint attribute is how every property tells savepoints apart.
+//   - checkpoint.complete (cp): once the metadata write is durable and confirmed, before any
+//     notification of it is sent. A coordinator.recover (cp) that read a checkpoint back
+//     counts as its completion too.
+//   - snapshot.carried (task cp; taken): a checkpoint holds task's final snapshot, taken for
+//     the earlier checkpoint taken. Trace one per carried task and checkpoint. It comes after
+//     that snapshot.taken and before checkpoint.complete cp; ckptsim's engine traces it
+//     just before checkpoint.persist cp. protocol.TaskSnapshot.TakenFor gives taken.
+//   - phase (phase=fault|heal|liveness|end): the run's phases. The liveness phase starts at
+//     phase=liveness, else at phase=heal. A trace with no phase event is healthy throughout.
+//     A phase=fault never followed by heal or liveness leaves the liveness rules unjudged.
+//   - fault (fault; id, window_ns, end): an injected fault. One with window_ns and an id is
+//     in force until a fault event with the same id and end=true, else until the trace
+//     ends. recovery-bound, alignment-timeout and abort-reach skip what a fault overlaps.
+//   - job.failover (cp; reason): the job restarts from checkpoint cp (0: from scratch). The
+//     failover lasts until every job task traced task.restore again.
+//
+// well-formed: any event. seq counts from 0 by one, t never decreases. Numeric attributes
+// (records, start, tokens, taken, the channel counts) are non-negative decimal integers.
+//
+// exactly-once, at-least-once: Reference.Output, and the sink's events in order.
+// sink.write (task txn rid; value) or sink.writes (task txn; rids, values) put records into
+// a transaction. sink.commit (task cp txn; records, start) makes them visible; records is
+// how many became visible, 0 for a repeated commit. sink.upsert (task rid; value) is visible
+// at once. A record never committed is lost: a missing commit reads as data loss.
+//
+// consistent-cut: per completed checkpoint n, its cut. For every task, snapshot.taken n, or a
+// snapshot.carried n naming an earlier snapshot.taken. Both come before checkpoint.complete
+// n; later ones are not in the cut. A checkpoint.abort n drops what n collected before it.
+// Channel counts ride on the snapshots: sent.<to> and out.<to> at the sender, recv.<from>
+// and chan.<from> at the receiver. Count every channel at its ends, zeros included where a
+// channel would otherwise go uncounted. A channel that any event of the trace names, but
+// neither end counts in a completed cut, makes the verdict unknown, naming the channel. A
+// receiver holding records from a sender that finished earlier, with no snapshot of the
+// sender in the cut, is unknown too: snapshot.carried is missing. Any other end missing
+// from the cut holds nothing, so records that need it fail. A completed checkpoint without
+// any snapshot is unknown. Token workloads count tokens and chantokens.<from> instead.
+//
+// expected-snapshot: Reference.Snapshots, and checkpoint.complete or checkpoint.abort of
+// each. The cut is built as for consistent-cut. tokens on each named process's snapshot;
+// chan.<from>, chanmsgs.<from> (and chanmore.<from> when the list is cut short) on each
+// receiver's snapshot.
+//
+// restore-fidelity: task.restore n > 0 (task cp; state) for a restore from a checkpoint. n
+// completed before it and is not a savepoint. state equals the state of that task's
+// snapshot.taken n, or of the one a snapshot.carried n names (a restore may also name the
+// carried snapshot's own checkpoint). A job.failover cp must name a completed checkpoint
+// too. A digest on one side only is unknown. Restores of cp 0 are not judged.
+//
+// listener-contract: notify.complete and notify.abort (task cp) as delivered, after the
+// protocol's filter, before the listener acts; sink.commit after the notification that
+// commits it. An incarnation runs from task.restore to task.crash. It exits at task.finish,
+// or once notified of the checkpoint its snapshot.carried names: trace the carried events,
+// or a later notification reads as reaching a live task. checkpoint.complete n precedes any
+// notify.complete n, and checkpoint.trigger marks savepoints. With
+// LivenessBounds.NotifyMaxNanos, every live task must be notified after the liveness phase
+// starts (phase events, above). A completed checkpoint no live task was told of fails.
+//
+// checkpoint-outcome: checkpoint.request (cp) when a checkpoint is asked for, if it may wait
+// before it starts; else checkpoint.trigger. Each ends with checkpoint.complete, or with
+// checkpoint.abort (cp reason). A coordinator.crash drops what its incarnation had pending.
+// A checkpoint still pending when the job has ended (every task the trace names last traced
+// task.finish) fails. So a finished bounded job still needs the end of each checkpoint.
+//
+// failure-accounting: Reference.Policy.TolerableFailures. checkpoint.abort reasons as
+// protocol.Reason renders them; an unknown reason is unknown. checkpoint.complete,
+// coordinator.crash and job.failover reset the count. A job.failover with reason
+// tolerable-failures-exceeded must follow more failures than the limit.
+//
+// no-trigger-in-failover, no-pending-across-failover: job.failover, task.restore of every
+// job task after it, checkpoint.trigger, complete and abort. Every checkpoint triggered
+// before job.failover completes or aborts before it. Trace checkpoint.abort (reason
+// failover) for the checkpoints a failover ends, before job.failover.
+//
+// no-trigger-after-finish: task.restore (cp 0 included) and task.finish of every job task,
+// and checkpoint.trigger. No trigger follows the task.finish that ends the job.
+//
+// recovery-bound: Liveness.RecoveryMaxNanos, job.failover, then checkpoint.complete of a
+// checkpoint (not a savepoint) or task.finish of every job task within the bound.
+//
+// alignment-timeout: Policy.AlignmentTimeoutNanos and Liveness.SwitchMaxNanos.
+// barrier.recv (task from cp) and then snapshot.taken or barrier.send (task to cp) at the
+// task. Only tasks that trace record.send or barrier.send are judged.
+//
+// failure-cause: task.crash with a reason. It must follow what can fail a healthy task: a
+// fault event on storage or the external system, a job.failover or a coordinator.crash.
+//
+// abort-reach: Liveness.AbortReachMaxNanos, checkpoint.abort (not reason failover), and
+// per task that took part (barrier.send, barrier.recv, snapshot.taken, snapshot.ack or
+// snapshot.decline of it) a notify.abort, or notify.complete of a newer checkpoint, in time.
+//
+// durable-before-visible: checkpoint.persist (cp) before the metadata write starts, and
+// checkpoint.complete after it is durable. notify.complete n after checkpoint.complete n.
+// sink.commit of n's transaction after the completion of some m >= n. coordinator.crash,
+// then coordinator.recover (cp: the latest checkpoint the new incarnation read back, 0 for
+// none) before its first message.
+//
+// sink-visibility: sink.read (task records; start) from each reader, and the commits.
+//
+// liveness: a bound in Reference.Liveness. From the start of the liveness phase (phase
+// events, above; the first event without any), a checkpoint completes within
+// CheckpointAfterHealNanos. Each of FinishTasks traces task.finish last, and the output is
+// committed. No alignment (barrier.recv without its snapshot.taken) outlasts
+// AlignmentMaxNanos, unless snapshot.decline, notify.abort, checkpoint.abort or a lifecycle
+// event ends it. A deadline past the trace's end is unknown.
+//
+// determinism: Reference.TraceHash, and the trace exactly as written.
 //
 // # Reference files
 //
@@ -313,27 +379,18 @@
 // counting from 0 and t in nanoseconds never decreasing, each kind with the fields and
 // attributes trace.FieldsOf gives it. Attribute values may be JSON strings or numbers. The
 // checkers know when an event happened only from its place in the trace, so record each
-// event before anything it causes can be recorded elsewhere (package protocol, "Tracing",
-// says event by event when; above all checkpoint.complete comes before the notifications of
-// the checkpoint leave the coordinator's host). A property whose events are absent is
-// unknown or unexercised, never passed, so emit everything the properties you care about
-// need:
+// event before anything it causes can be recorded elsewhere. Package protocol, "Tracing",
+// maps each protocol output to its event and says when to emit it. "Evidence", above, says
+// what each property needs. In short, emit:
 //
-//   - checkpoint.request (cp) when a checkpoint is asked for, if it may wait before it
-//     starts; checkpoint.trigger (cp; savepoint=true for savepoints), checkpoint.persist and
-//     checkpoint.complete (cp) from the coordinator, checkpoint.abort (cp reason) when it
-//     gives up, coordinator.crash and coordinator.recover (cp: the latest completed id it
-//     read back).
-//   - snapshot.taken (task cp) with state, and per channel sent.<to>, recv.<from>, chan.<from>
-//     and out.<to> counts (zero counts may be left out); tokens and chantokens.<from> for
-//     token workloads. snapshot.carried (task cp; taken) for every checkpoint that holds a
-//     task's snapshot taken for an earlier one. barrier.recv (task from cp) for alignment.
-//   - task.restore (task cp, 0 for a fresh start; state), task.crash, task.finish.
-//   - notify.complete and notify.abort (task cp) when listeners are called.
-//   - sink.write (task txn rid; value), or sink.writes (task txn; rids, values: a batch of
-//     writes as space-separated lists, in write order), sink.commit (task cp txn; records,
-//     start: cp is the checkpoint whose transaction it is), sink.abort (task txn), or
-//     sink.upsert (task rid; value) for idempotent sinks; sink.read (task: the reader;
-//     records, start) for readers.
-//   - phase (phase=fault|heal|liveness|end) if the run has a fault phase.
+//   - checkpoint.request, checkpoint.trigger, checkpoint.persist, checkpoint.complete and
+//     checkpoint.abort from the coordinator; coordinator.crash and coordinator.recover.
+//   - snapshot.taken with state and channel counts; snapshot.carried for every checkpoint
+//     that holds a finished task's earlier final snapshot; barrier.send and barrier.recv.
+//   - task.restore as every task starts (cp 0 when fresh), task.crash, task.finish, and
+//     job.failover when the job restarts.
+//   - notify.complete and notify.abort when listeners are called.
+//   - sink.write or sink.writes, sink.commit, sink.abort or sink.upsert; sink.read for
+//     readers.
+//   - phase events if the run has a fault phase, and fault events for injected faults.
 package checker

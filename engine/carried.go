@@ -2,8 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -15,41 +13,17 @@ import (
 // own the carried snapshot is invisible in the trace, and a checker judging cp's cut would
 // find the task missing from it. It is traced before cp's checkpoint.persist, when the cut
 // is fixed, so that a checkpoint that only a recovering coordinator reads back is judged on
-// the same cut.
+// the same cut. The protocol says which checkpoint the snapshot was taken for
+// (TaskSnapshot.TakenFor); the engine's store keeps it, so it is never unknown here.
 func (c *coordinator) traceCarried(cp *protocol.CompletedCheckpoint) {
 	for i := range cp.Tasks {
 		ts := &cp.Tasks[i]
-		if !ts.Snapshot.Final {
-			continue // only a finished task's snapshot is ever carried over
+		if ts.Snapshot.TakenFor == 0 {
+			panic(fmt.Sprintf("engine: checkpoint %d holds a snapshot of %s taken for no checkpoint", cp.ID, ts.Task))
 		}
-		taken := snapshotTakenFor(ts.Snapshot.Handle)
-		if taken == cp.ID {
+		if !ts.Snapshot.Carried(cp.ID) {
 			continue
 		}
-		c.trace(trace.Event{Kind: trace.KindSnapshotCarried, Task: string(ts.Task), CP: uint64(cp.ID),
-			Attrs: []trace.Attr{{Key: trace.AttrTaken, Value: strconv.FormatUint(uint64(taken), 10)}}})
+		c.trace(trace.SnapshotCarried(string(ts.Task), uint64(cp.ID), uint64(ts.Snapshot.TakenFor)))
 	}
-}
-
-// snapshotTakenFor returns the checkpoint a task snapshot's handle was taken for: a storage
-// key names it (stateKey), and inline state holds it right after the task's name. A handle
-// of neither form is a broken invariant: the engine makes every handle.
-func snapshotTakenFor(handle string) protocol.CheckpointID {
-	if blob, ok := inlineState(handle); ok {
-		r := &stateReader{buf: blob}
-		r.expect(snapshotFormat)
-		r.string() // the task
-		cp := r.uint()
-		if r.err != nil {
-			panic(fmt.Sprintf("engine: inline state handle without its checkpoint: %v", r.err))
-		}
-		return protocol.CheckpointID(cp)
-	}
-	rest, ok := strings.CutPrefix(handle, "state/")
-	if number, _, found := strings.Cut(rest, "/"); ok && found {
-		if cp, err := strconv.ParseUint(number, 10, 64); err == nil {
-			return protocol.CheckpointID(cp)
-		}
-	}
-	panic(fmt.Sprintf("engine: state handle %q names no checkpoint", handle))
 }

@@ -96,13 +96,16 @@ func TestSnapshotDecodeRejectsDamage(t *testing.T) {
 	})
 }
 
+// TestCompletedRoundTrip: the completed-checkpoint store reads back what was written,
+// TakenFor included: a recovered coordinator carries src-0's final snapshot of 5 into later
+// checkpoints, and the engine traces snapshot.carried from it.
 func TestCompletedRoundTrip(t *testing.T) {
 	cps := []protocol.CompletedCheckpoint{{
 		ID: 7, Kind: protocol.KindCheckpoint, TriggeredAt: 100, CompletedAt: 250,
 		Tasks: []protocol.TaskState{
-			{Task: "src-0", Snapshot: protocol.TaskSnapshot{Handle: "state/7/src-0", StateSizeBytes: 40,
-				SourceOffsets: []protocol.SourceOffset{{Split: "src:0", Offset: 12}}, Final: true}},
-			{Task: "sum-0", Snapshot: protocol.TaskSnapshot{Handle: "state/7/sum-0", StateSizeBytes: 90,
+			{Task: "src-0", Snapshot: protocol.TaskSnapshot{Handle: "state/5/src-0", StateSizeBytes: 40,
+				SourceOffsets: []protocol.SourceOffset{{Split: "src:0", Offset: 12}}, Final: true, TakenFor: 5}},
+			{Task: "sum-0", Snapshot: protocol.TaskSnapshot{Handle: "state/7/sum-0", StateSizeBytes: 90, TakenFor: 7,
 				ChannelState: []protocol.ChannelStateHandle{{Input: protocol.ChannelID{From: "src-0", To: "sum-0"}, Handle: "state/7/sum-0#src-0", Records: 3}}}},
 		},
 	}, {ID: 9, Kind: protocol.KindSavepoint, Tasks: []protocol.TaskState{{Task: "src-0"}}}}

@@ -17,7 +17,9 @@ const (
 	completedKey = "meta/completed"
 )
 
-const metadataFormat = "ckptsim.engine.completed.v1"
+// metadataFormat tags the store's layout. v2 added each snapshot's TakenFor, which the
+// coordinator needs after a recovery to trace the snapshots it carries over.
+const metadataFormat = "ckptsim.engine.completed.v2"
 
 func encodeCounter(id protocol.CheckpointID) []byte {
 	return binary.AppendUvarint(nil, uint64(id))
@@ -81,6 +83,7 @@ func writeCompletedCheckpoint(w *stateWriter, c *protocol.CompletedCheckpoint) {
 		} else {
 			w.uint(0)
 		}
+		w.uint(uint64(s.TakenFor))
 	}
 }
 
@@ -108,7 +111,7 @@ func checkpointSize(c *protocol.CompletedCheckpoint) int {
 	for j := range c.Tasks {
 		ts := &c.Tasks[j]
 		s := &ts.Snapshot
-		n += 2*sizeString + len(ts.Task) + len(s.Handle) + 4*sizeNumber
+		n += 2*sizeString + len(ts.Task) + len(s.Handle) + 5*sizeNumber
 		for _, o := range s.SourceOffsets {
 			n += sizeString + len(o.Split) + sizeNumber
 		}
@@ -152,6 +155,7 @@ func decodeCompleted(data []byte) ([]protocol.CompletedCheckpoint, error) {
 				}
 			}
 			s.Final = r.uint() == 1
+			s.TakenFor = protocol.CheckpointID(r.uint())
 		}
 	}
 	if err := r.done(); err != nil {

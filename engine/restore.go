@@ -34,7 +34,10 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 		d, err := decodeSnapshot(t.rt.plan.catalog, data)
 		// A finished task's final snapshot is carried into later checkpoints, so the
 		// state may be from an earlier checkpoint, never from a later one.
-		if err == nil && (d.task != t.plan.id || d.cp > uint64(cp) || d.cp != uint64(cp) && !snap.Final) {
+		// The protocol says which checkpoint the snapshot was taken for (TakenFor): the
+		// state behind the handle must be that one.
+		if err == nil && (d.task != t.plan.id || d.cp > uint64(cp) || d.cp != uint64(cp) && !snap.Final ||
+			snap.TakenFor != 0 && d.cp != uint64(snap.TakenFor)) {
 			err = fmt.Errorf("engine: state under %s is %s's for %d, restoring %d", handleName(snap.Handle), d.task, d.cp, cp)
 		}
 		// A carried final snapshot holds no records overtaken in the output queue: they

@@ -40,8 +40,12 @@ func (c *coordinatorState) ack(now Time, m Message) error {
 }
 
 // fill puts task i's snapshot into p, and starts completion when it was the
-// last one missing.
+// last one missing. An acked snapshot was taken for p whatever the message
+// said (a host's codec may drop TakenFor); a carried one keeps its own.
 func (c *coordinatorState) fill(now Time, p *pendingCheckpoint, i int, snap TaskSnapshot, carried bool) {
+	if !carried {
+		snap.TakenFor = p.id
+	}
 	p.acked[i] = true
 	p.carried[i] = carried
 	p.states[i].Snapshot = snap

@@ -25,6 +25,9 @@ func (c *coordinatorState) recover(now Time, durable Durable) error {
 		if err := c.checkMatchesTopology(&cc); err != nil {
 			return err
 		}
+		if err := checkTakenFor(&cc); err != nil {
+			return err
+		}
 		c.highestID = max(c.highestID, cc.ID)
 		if cc.Kind == KindCheckpoint {
 			checkpoints = append(checkpoints, cc)
@@ -61,6 +64,21 @@ func (c *coordinatorState) checkMatchesTopology(cc *CompletedCheckpoint) error {
 	}
 	if cc.ID == 0 {
 		return fmt.Errorf("protocol: stored checkpoint has id 0")
+	}
+	return nil
+}
+
+// checkTakenFor rejects a stored checkpoint whose snapshots name a checkpoint
+// they cannot have been taken for: a later one, or an earlier one for a
+// snapshot that is not final (only final snapshots are carried over). The
+// host traces snapshot.carried from TakenFor, so a store that mixed it up
+// would make a correct engine's trace judge wrong. 0 (unknown) is accepted.
+func checkTakenFor(cc *CompletedCheckpoint) error {
+	for _, ts := range cc.Tasks {
+		s := ts.Snapshot
+		if s.TakenFor > cc.ID || s.Carried(cc.ID) && !s.Final {
+			return fmt.Errorf("protocol: stored checkpoint %v holds a snapshot of %s taken for %v", cc.ID, ts.Task, s.TakenFor)
+		}
 	}
 	return nil
 }

@@ -605,6 +605,27 @@ TwoPhaseCommit's pre-commit and its commit actions, task.restore is
 Task.Restore, and coordinator.recover names LatestRestorable of a
 coordinator built from a non-empty Durable.
 
+A few events have no single output of their own:
+
+  - snapshot.carried: a task whose snapshot in a write of MetadataWrites
+    was taken for an earlier checkpoint. TaskSnapshot.Carried(cc.ID) says
+    so, and TaskSnapshot.TakenFor is the taken attribute. Only a finished
+    task's final snapshot is ever carried. Without the event, the task is
+    missing from the checkpoint's cut in the trace.
+  - task.restore with checkpoint 0: a task that starts fresh, without
+    Restore. Trace it for every task as it starts, so that the trace
+    names the job's tasks: otherwise a task that finishes early reads as
+    the end of the whole job.
+  - task.finish: TaskReady.Exit, once the task has handled that Ready.
+  - job.failover: a FailoverPlan, naming Restore's id (0 for none).
+  - checkpoint.request: TriggerCheckpoint or TriggerSavepoint, when a
+    checkpoint may wait for a slot before CoordinatorReady.Triggered.
+  - task.crash and coordinator.crash: the host's own failures.
+
+What each property of package checker needs, event by event, is in that
+package's documentation ("Evidence"). A property whose events are missing
+is unknown, never passed.
+
 The checkers know when an event happened only from its position in the
 trace (its seq): not from its time stamp, nor from the goroutine or the
 machine that recorded it. So a host records each event before anything it
@@ -630,10 +651,16 @@ the order around. Event by event:
     as visible before durable, and listener-contract and
     durable-before-visible fail on a correct engine.
   - checkpoint.persist n: before the metadata write of n starts.
+  - snapshot.carried n: once the write of n is in MetadataWrites, before
+    checkpoint.complete n (the checkers judge the cut at the completion),
+    and after the snapshot.taken it names, which the earlier checkpoint
+    traced.
   - checkpoint.trigger and checkpoint.abort: before the triggers and the
     abort notifications in the Messages of their Ready are sent.
   - coordinator.recover: before the new incarnation's first Messages are
     sent, since they announce again the checkpoint it names.
+  - job.failover: before any task of the plan traces its task.restore;
+    the checkers take the failover to last until every task restored.
   - snapshot.taken: when the snapshot is taken (step 1 of the task's
     Ready), before the barriers in that Ready's Sends leave the task, and
     so before its ack; barrier.send before the barrier is put on its

@@ -314,9 +314,9 @@ func Example_boundedInput() {
 	//   map: snapshot 2 []
 	//   map: barrier cp=2 checkpoint aligned -> map->sink
 	//   sink: snapshot 2 []
-	//   send: ack src->coordinator cp=2 handle=src/2 size=0 offsets=[p0:60] final
-	//   send: ack map->coordinator cp=2 handle=map/2 size=0 final
-	//   send: ack sink->coordinator cp=2 handle=sink/2 size=0 final
+	//   send: ack src->coordinator cp=2 handle=src/2 size=0 offsets=[p0:60] taken=2 final
+	//   send: ack map->coordinator cp=2 handle=map/2 size=0 taken=2 final
+	//   send: ack sink->coordinator cp=2 handle=sink/2 size=0 taken=2 final
 	//   storage: completed checkpoint 2
 	//   checkpoint complete: 2
 	//   send: notify-complete coordinator->src cp=2

@@ -273,9 +273,9 @@ func Example_pipeline() {
 	//   map: snapshot 1 []
 	//   map: barrier cp=1 checkpoint aligned -> map->sink
 	//   sink: snapshot 1 []
-	//   send: ack src->coordinator cp=1 handle=src/1 size=0 offsets=[p0:42]
-	//   send: ack map->coordinator cp=1 handle=map/1 size=0
-	//   send: ack sink->coordinator cp=1 handle=sink/1 size=0
+	//   send: ack src->coordinator cp=1 handle=src/1 size=0 offsets=[p0:42] taken=1
+	//   send: ack map->coordinator cp=1 handle=map/1 size=0 taken=1
+	//   send: ack sink->coordinator cp=1 handle=sink/1 size=0 taken=1
 	//   storage: completed checkpoint 1
 	//   checkpoint complete: 1
 	//   send: notify-complete coordinator->src cp=1

@@ -58,6 +58,21 @@ type TaskSnapshot struct {
 	// task finished (Task.Finish): it is the task's last state, and a
 	// completed checkpoint holding it lets the task exit.
 	Final bool
+	// TakenFor is the checkpoint the snapshot was taken for, set by the
+	// protocol like Final (Task.SnapshotCompleted and the coordinator's ack
+	// fill it in). In a CompletedCheckpoint it equals the checkpoint's ID,
+	// except for a finished task's final snapshot carried over into a later
+	// checkpoint: there it names the earlier checkpoint. A host traces that
+	// as snapshot.carried with taken = TakenFor (see "Tracing"). A host that
+	// stores completed checkpoints keeps it with them; 0 means unknown.
+	TakenFor CheckpointID
+}
+
+// Carried reports whether s, held by checkpoint id, is a final snapshot
+// carried over from an earlier checkpoint rather than taken for id. A
+// snapshot whose TakenFor is unknown (0) is not reported as carried.
+func (s TaskSnapshot) Carried(id CheckpointID) bool {
+	return s.TakenFor != 0 && s.TakenFor != id
 }
 
 // String renders the snapshot on one line, fields in a fixed order.
@@ -86,6 +101,10 @@ func (s TaskSnapshot) String() string {
 			b.WriteString(h.String())
 		}
 		b.WriteByte(']')
+	}
+	if s.TakenFor != 0 {
+		b.WriteString(" taken=")
+		b.WriteString(s.TakenFor.String())
 	}
 	if s.Final {
 		b.WriteString(" final")

@@ -45,6 +45,7 @@ func (t *taskState) snapshotCompleted(now Time, id CheckpointID, snap TaskSnapsh
 		return ErrChannelStateOpen
 	}
 	snap.Final = t.inflight[i].final
+	snap.TakenFor = id
 	t.inflight = slices.Delete(t.inflight, i, i+1)
 	if len(t.acked) >= t.cfg.MaxPendingCheckpoints {
 		t.acked = slices.Delete(t.acked, 0, 1)
