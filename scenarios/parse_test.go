@@ -93,8 +93,6 @@ func TestParseErrorsNameTheField(t *testing.T) {
 			"scenario.faults[1].trigger.at_ns: 3.000000001s is after the fault phase (limits.fault_phase 3s): faults are injected only in the fault phase, so this crash.task would never fire"},
 		{"trigger after the run", withField("faults", `[{"trigger": {"type": "at", "at_ns": 50000000000}, "fault": {"kind": "crash.coordinator"}}]`),
 			"scenario.faults[0].trigger.at_ns: 50s is after the fault phase (limits.fault_phase 3s) and after the run's end (limits.max_virtual_time 13.5s): faults are injected only in the fault phase, so this crash.coordinator would never fire"},
-		{"every_fault_fires without faults", withField("expect", `{"verdict": "pass", "every_fault_fires": true}`),
-			"scenario.expect.every_fault_fires: not used without faults or a swarm: there is no fault to fire"},
 		{"fault field the kind does not take", withField("faults", `[{"trigger": {"type": "at"}, "fault": {"kind": "crash.task", "task": "sum-1", "window_ns": 5}}]`), "scenario.faults[0].fault.window_ns: does not apply to crash.task"},
 		{"fault on a missing task", withField("faults", `[{"trigger": {"type": "at"}, "fault": {"kind": "crash.task", "task": "sum-9"}}]`), `scenario.faults[0].fault.task: no task "sum-9"`},
 		{"unknown fault field", withField("faults", `[{"trigger": {"type": "at"}, "fault": {"kind": "crash.task", "task": "sum-1", "when": 1}}]`), "scenario.faults[0].fault.when: unknown field"},

@@ -246,8 +246,8 @@ type Expect struct {
 	Snapshots []ExpectedSnapshot `json:"snapshots,omitempty"`
 	// EveryFaultFires requires every entry of the run's schedule to fire at least once
 	// (Result.FaultsUnfired empty): a run in which one never fired is unexpected, whatever
-	// its verdict, since it did not test what the scenario was written to test. It needs
-	// faults or a swarm to apply to.
+	// its verdict, since it did not test what the scenario was written to test. Without
+	// faults it holds trivially, and is allowed: shrinking a case may remove them all.
 	EveryFaultFires bool `json:"every_fault_fires,omitempty"`
 }
 

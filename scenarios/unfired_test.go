@@ -87,3 +87,27 @@ func TestJudgeOfUnfiredFaults(t *testing.T) {
 		t.Errorf("every fault fired, yet unexpected: %s", fired.Why)
 	}
 }
+
+// Every built-in with a fixed fault list requires its faults to fire, except the ones
+// faultsMayMiss names, which must exist and have faults (so the list cannot rot); no swarm
+// built-in requires it.
+func TestBuiltinsRequireTheirFaultsToFire(t *testing.T) {
+	excused := 0
+	for _, s := range Builtins() {
+		_, mayMiss := faultsMayMiss[s.Name]
+		if mayMiss {
+			excused++
+		}
+		want := len(s.Faults) > 0 && !mayMiss
+		if s.Expect.EveryFaultFires != want {
+			t.Errorf("%s (%d faults, swarm %v, excused %v): every_fault_fires %v, want %v",
+				s.Name, len(s.Faults), s.Swarm != nil, mayMiss, s.Expect.EveryFaultFires, want)
+		}
+		if mayMiss && len(s.Faults) == 0 {
+			t.Errorf("%s is excused from firing its faults but has none", s.Name)
+		}
+	}
+	if excused != len(faultsMayMiss) {
+		t.Errorf("faultsMayMiss names %d scenarios, %d of them built-ins", len(faultsMayMiss), excused)
+	}
+}

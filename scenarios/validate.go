@@ -367,8 +367,6 @@ func (s *Scenario) validateExpect(p *problems, root string) {
 			p.unused(path+".property", e.Property != "", "when the expected verdict is pass")
 		}
 	}
-	p.unused(path+".every_fault_fires", e.EveryFaultFires && len(s.Faults) == 0 && s.Swarm == nil,
-		"without faults or a swarm: there is no fault to fire")
 	seen := map[checker.Property]bool{}
 	for i, name := range s.Check {
 		at := fmt.Sprintf("%s.check[%d]", root, i)
