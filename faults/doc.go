@@ -81,6 +81,20 @@
 // Event triggers count only in the fault phase, and the injector's own fault and phase events
 // never match, so a fault cannot trigger on its own announcement.
 //
+// # Faults that never fire
+//
+// Nothing is injected outside the fault phase: not a fault, not an operator action. A time
+// trigger after it would never fire, so System.CheckSchedule refuses one (CheckTimes: at_ns
+// must be at most the fault phase's length, its last instant included). An event trigger may
+// still never fire: its nth event may not happen in the phase, or its chance may never come
+// up. Injector.Fired counts, per entry, the times its fault was injected, and
+// Injector.Unfired lists the entries that never were, so that a run that passed without its
+// faults says so instead of passing vacuously. An entry fired when its fault was injected
+// (announced by a fault event with its entry index, and handed to the Target): a windowed
+// fault when its window opened, even if heal closed it early; a chance trigger at its first
+// injection of up to max. A trigger that came due once MaxFaults faults had been injected
+// (Skipped) did not fire. A swarm's schedule is judged the same way, entry by entry.
+//
 // # Phases
 //
 // A run has a fault (safety) phase, then heal, then a bounded liveness phase (Phases).

@@ -41,6 +41,7 @@ type Injector struct {
 	c       Config
 	phase   Phase
 	counts  []int // per entry: matches seen (nth) or times fired (chance)
+	fired   []int // per entry: times its fault was injected (see Fired)
 	watched []int // the entries with event triggers, in schedule order
 	nextID  EffectID
 	active  []activeEffect // windowed effects in force, in id order
@@ -80,7 +81,8 @@ func NewInjector(c Config) (*Injector, error) {
 		}
 	}
 	c.Schedule.Entries = append([]Entry(nil), c.Schedule.Entries...) // the caller may reuse its copy
-	in := &Injector{c: c, counts: make([]int, len(c.Schedule.Entries))}
+	n := len(c.Schedule.Entries)
+	in := &Injector{c: c, counts: make([]int, n), fired: make([]int, n)}
 	for i, e := range c.Schedule.Entries {
 		if e.Trigger.Type == OnNth || e.Trigger.Type == OnChance {
 			in.watched = append(in.watched, i)
@@ -199,6 +201,7 @@ func (in *Injector) inject(i int) {
 		return
 	}
 	f := in.c.Schedule.Entries[i].Fault
+	in.fired[i]++
 	in.nextID++
 	id := in.nextID
 	now := in.c.Scheduler.Now()

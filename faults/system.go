@@ -82,11 +82,21 @@ func (s System) endpoint(name string) bool {
 	return name == Coordinator || slices.Contains(s.Tasks, name)
 }
 
-// CheckSchedule checks that every name in sched exists in s: tasks, hosts, link endpoints,
-// stores and trigger tasks; that channel breaks and data faults name data channels; and that
-// external-store faults have a store to hit. It assumes
-// sched is valid (see Schedule.Validate) and names the first offending field.
+// CheckSchedule checks that sched can happen to s: its names (CheckNames) and its times
+// (CheckTimes). It assumes sched is valid (see Schedule.Validate) and names the first
+// offending field.
 func (s System) CheckSchedule(sched Schedule) error {
+	if err := s.CheckNames(sched); err != nil {
+		return err
+	}
+	return s.CheckTimes(sched)
+}
+
+// CheckNames checks that every name in sched exists in s: tasks, hosts, link endpoints,
+// stores and trigger tasks; that channel breaks and data faults name data channels; and that
+// external-store faults have a store to hit. It assumes sched is valid (see
+// Schedule.Validate) and names the first offending field.
+func (s System) CheckNames(sched Schedule) error {
 	for i, e := range sched.Entries {
 		path := fmt.Sprintf("entries[%d]", i)
 		f := e.Fault

@@ -19,6 +19,7 @@ import (
 func Builtins() []*Scenario {
 	all := append(append(positiveScenarios(), regimeScenarios()...), negativeControls()...)
 	for _, s := range all {
+		requireFaultsToFire(s)
 		if err := s.Complete("builtin " + s.Name); err != nil {
 			panic(fmt.Sprintf("scenarios: built-in scenario is invalid: %v", err))
 		}

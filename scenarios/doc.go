@@ -40,6 +40,13 @@
 //     when the coordinator of a finished job still sends (quiet.go: the evidence, sends lost
 //     to exited tasks, never reaches the trace).
 //
+// A fault that never fired is never a silent pass. Validation refuses a time trigger after
+// limits.fault_phase, when the injector injects nothing (validate_fault_times.go), naming the
+// entry. An event trigger may still never fire; Result.FaultsUnfired lists those entries
+// (faults.Injector.Unfired says what fired means) and Result.UnfiredFaults describes them, so
+// a test can assert that its faults happened. Expect.EveryFaultFires, the file's
+// expect.every_fault_fires, makes a judged run with one unexpected, naming it.
+//
 // A chandy-lamport scenario runs its processes as the tasks of one tokens operator: p-0,
 // p-1, ... on a ring (topology cycle), or on an explicit topology the process nodes
 // themselves, called by their names as written (N1, N10, left_2: letters of either case,

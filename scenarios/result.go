@@ -105,6 +105,12 @@ type Result struct {
 	// injections, which differ when a trigger never fired or fired several times.
 	Faults         []faults.Entry `json:"faults"`
 	FaultsInjected int            `json:"faults_injected"`
+	// FaultsUnfired lists, by index into Faults in ascending order, the entries whose fault
+	// was never injected (faults.Injector.Unfired says what fired means): an nth event that
+	// never came, a chance that never came up. A run that passed with one here passed
+	// without that fault. Expect.EveryFaultFires makes such a run unexpected; UnfiredFaults
+	// describes them.
+	FaultsUnfired []int `json:"faults_unfired"`
 	// RecoveryNanos holds, per recovery, the virtual time from the failure to the first
 	// checkpoint completed after it; CheckpointNanos, per completed checkpoint, the time from
 	// trigger to completion. Sweep summaries take their medians and 99th percentiles.
@@ -141,6 +147,7 @@ func (r *Result) Judge(e Expect) {
 	case e.Verdict == VerdictFail && !slices.Contains(r.ViolatedProperties(), e.Property):
 		r.Unexpected, r.Why = true, "violated "+joinProperties(r.ViolatedProperties())+", but not the expected "+string(e.Property)
 	}
+	r.judgeUnfired(e)
 }
 
 // ViolatedProperties returns the distinct properties of r's violations, in Properties order

@@ -119,6 +119,7 @@ func (r *simRun) run() (*Result, error) {
 		CheckpointsAborted:   r.measure.aborted,
 		Faults:               slices.Clone(r.plan.Faults.Entries),
 		FaultsInjected:       r.injector.Injected(),
+		FaultsUnfired:        r.injector.Unfired(),
 		RecoveryNanos:        r.measure.recoveryNanos,
 		CheckpointNanos:      r.measure.checkpointNanos,
 	}

@@ -244,6 +244,11 @@ type Expect struct {
 	Verdict   string             `json:"verdict"` // pass or fail
 	Property  checker.Property   `json:"property,omitempty"`
 	Snapshots []ExpectedSnapshot `json:"snapshots,omitempty"`
+	// EveryFaultFires requires every entry of the run's schedule to fire at least once
+	// (Result.FaultsUnfired empty): a run in which one never fired is unexpected, whatever
+	// its verdict, since it did not test what the scenario was written to test. Without
+	// faults it holds trivially, and is allowed: shrinking a case may remove them all.
+	EveryFaultFires bool `json:"every_fault_fires,omitempty"`
 }
 
 // IsNegativeControl reports whether the scenario is built to fail.

@@ -96,10 +96,12 @@ func (s *Scenario) validateFaults(p *problems, root string, names nameSet) {
 	sched := faults.Schedule{Entries: s.Faults}
 	err := sched.Validate()
 	if err == nil {
-		err = sys.CheckSchedule(sched)
+		err = sys.CheckNames(sched) // times below, in the file's words
 	}
 	if err != nil {
 		p.list = append(p.list, names.renamedHint(faultsPath(err, root+".faults")))
+	} else {
+		s.validateFaultTimes(p, root+".faults")
 	}
 	eachWrite := s.Sink != nil && s.Sink.TraceEachWrite
 	for i, e := range s.Faults {

@@ -20,6 +20,7 @@ func TestBadInput(t *testing.T) {
 	existing := writeFile(t, filepath.Join(dir, "existing.txt"), sentinel)
 	malformed := writeFile(t, filepath.Join(dir, "malformed.json"), `{"name": "x", "mode": "aligned",`)
 	invalid := writeFile(t, filepath.Join(dir, "invalid.json"), strings.Replace(buggyScenario, `"at_ns": 300000000`, `"at_ns": -3`, 1))
+	late := writeFile(t, filepath.Join(dir, "late.json"), strings.Replace(buggyScenario, `"at_ns": 300000000`, `"at_ns": 50000000000`, 1))
 	notArtifact := writeFile(t, filepath.Join(dir, "scenario-not-artifact.json"), buggyScenario)
 	good := goodArtifact(t, dir)
 	data, err := os.ReadFile(good)
@@ -46,6 +47,8 @@ func TestBadInput(t *testing.T) {
 		{"missing scenario file", []string{"run", "-scenario", "missing.json", "-seed", "1"}, "missing.json: no such file"},
 		{"malformed scenario file", []string{"run", "-scenario", malformed, "-seed", "1"}, "malformed.json: scenario: invalid JSON"},
 		{"invalid scenario file", []string{"sweep", "-scenario", invalid}, "scenario.faults[2].trigger.at_ns: must be in [0,"},
+		{"fault after the fault phase", []string{"run", "-scenario", late, "-seed", "1"},
+			"scenario.faults[2].trigger.at_ns: 50s is after the fault phase (limits.fault_phase 3s) and after the run's end (limits.max_virtual_time 13.5s): faults are injected only in the fault phase, so this net.delay would never fire"},
 		{"bad input leaves the trace file alone", []string{"run", "-scenario", "nope", "-seed", "1", "-trace", existing}, "unknown scenario"},
 		{"missing seed", []string{"run", "-scenario", "standard"}, "run: -seed is required"},
 		{"bad seed", []string{"run", "-scenario", "standard", "-seed", "x"}, `invalid value "x" for -seed: must be a non-negative integer`},

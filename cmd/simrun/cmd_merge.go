@@ -126,13 +126,15 @@ type mergedRun struct {
 	Violations      []checker.Violation `json:"violations"`
 	RecoveryNanos   []int64             `json:"recovery_ns"`
 	CheckpointNanos []int64             `json:"checkpoint_ns"`
+	FaultsUnfired   []int               `json:"faults_unfired"`
 	Artifact        string              `json:"artifact"`
 	Drawn           *string             `json:"drawn"` // -generated only
 }
 
 func (r *mergedRun) result() *scenarios.Result {
 	return &scenarios.Result{Scenario: r.Scenario, Seed: r.Seed, Verdict: r.Verdict, Unexpected: r.Unexpected, Why: r.Why,
-		Violations: r.Violations, RecoveryNanos: r.RecoveryNanos, CheckpointNanos: r.CheckpointNanos, Artifact: r.Artifact}
+		Violations: r.Violations, RecoveryNanos: r.RecoveryNanos, CheckpointNanos: r.CheckpointNanos,
+		FaultsUnfired: r.FaultsUnfired, Artifact: r.Artifact}
 }
 
 // runKey orders runs as one sweep does: scenarios in plan order, seeds ascending.

@@ -176,6 +176,9 @@ func printResultTimed(w io.Writer, r *scenarios.Result, time string) {
 	row("time", time)
 	row("checkpoints", fmt.Sprintf("%d completed, %d aborted", r.CheckpointsCompleted, r.CheckpointsAborted))
 	row("injected", fmt.Sprintf("%d of %d faults", r.FaultsInjected, len(r.Faults)))
+	for _, u := range r.UnfiredFaults() {
+		row("never fired", u)
+	}
 }
 
 // describeVerdict says the verdict and how it compares with the expectation.
@@ -257,6 +260,9 @@ func forJSON(r *scenarios.Result) *scenarios.Result {
 	}
 	if c.CheckpointNanos == nil {
 		c.CheckpointNanos = []int64{}
+	}
+	if c.FaultsUnfired == nil {
+		c.FaultsUnfired = []int{}
 	}
 	return &c
 }

@@ -22,6 +22,9 @@ type tally struct {
 	Unknown    int    `json:"unknown"`
 	Limit      int    `json:"limit"`
 	Unexpected int    `json:"unexpected"`
+	// Unfired counts the runs with at least one fault that never fired
+	// (Result.FaultsUnfired): whatever their verdict, they did not test that fault.
+	Unfired int `json:"unfired"`
 	// Medians and 99th percentiles, in virtual nanoseconds, over every recovery and every
 	// completed checkpoint of the scenario's runs; NaN (null in JSON) when there were none.
 	RecoveryP50   jsonFloat `json:"recovery_p50_ns"`
@@ -47,6 +50,9 @@ func (t *tally) add(r *scenarios.Result) {
 	}
 	if r.Unexpected {
 		t.Unexpected++
+	}
+	if len(r.FaultsUnfired) > 0 {
+		t.Unfired++
 	}
 	for _, ns := range r.RecoveryNanos {
 		t.recovery = append(t.recovery, float64(ns))
@@ -113,6 +119,7 @@ func (s *summary) total() *tally {
 		all.Unknown += t.Unknown
 		all.Limit += t.Limit
 		all.Unexpected += t.Unexpected
+		all.Unfired += t.Unfired
 		all.recovery = append(all.recovery, t.recovery...)
 		all.checkpoint = append(all.checkpoint, t.checkpoint...)
 	}
@@ -120,13 +127,14 @@ func (s *summary) total() *tally {
 	return all
 }
 
-// print writes the summary table: runs and verdicts per scenario, then the medians and 99th
-// percentiles of recovery time and checkpoint duration, in virtual time.
+// print writes the summary table: runs and verdicts per scenario, the runs in which a fault
+// never fired, then the medians and 99th percentiles of recovery time and checkpoint
+// duration, in virtual time.
 func (s *summary) print(w io.Writer) {
-	rows := [][]string{{"scenario", "runs", "passed", "failed", "unknown", "limit", "unexpected", "recovery p50", "p99", "checkpoint p50", "p99"}}
+	rows := [][]string{{"scenario", "runs", "passed", "failed", "unknown", "limit", "unexpected", "unfired", "recovery p50", "p99", "checkpoint p50", "p99"}}
 	for _, t := range append(slices.Clone(s.tallies), s.total()) {
 		rows = append(rows, []string{t.Scenario, fmt.Sprint(t.Runs), fmt.Sprint(t.Passed), fmt.Sprint(t.Failed),
-			fmt.Sprint(t.Unknown), fmt.Sprint(t.Limit), fmt.Sprint(t.Unexpected),
+			fmt.Sprint(t.Unknown), fmt.Sprint(t.Limit), fmt.Sprint(t.Unexpected), fmt.Sprint(t.Unfired),
 			formatNanos(float64(t.RecoveryP50)), formatNanos(float64(t.RecoveryP99)),
 			formatNanos(float64(t.CheckpointP50)), formatNanos(float64(t.CheckpointP99))})
 	}
