@@ -87,6 +87,18 @@ func TestNoTriggerAfterFinish(t *testing.T) {
 	if res := NoTriggerAfterFinish(running.events); res.Verdict != VerdictUnexercised {
 		t.Errorf("a job that never finished: %s", res)
 	}
+
+	// An engine that traces no fresh start: a source that finishes first is not the whole
+	// job, since the trace shows the sink at work.
+	quiet := newTB()
+	quiet.trigger(1)
+	quiet.snap("src", 1)
+	quiet.finish("src")
+	quiet.barrierRecv("sink", "src", 1)
+	quiet.trigger(2)
+	if res := NoTriggerAfterFinish(quiet.events); res.Verdict != VerdictUnexercised {
+		t.Errorf("a source finished while the sink runs: %s", res)
+	}
 }
 
 // Without a checkpoint.trigger in the trace the three rules about triggers cannot fail, so

@@ -3,8 +3,8 @@ package checker
 import "github.com/ckptsim/ckptsim/trace"
 
 // NoTriggerAfterFinish checks that no checkpoint is triggered once the job has finished:
-// every job task (one the trace saw in its lifecycle) has task.finish as its last lifecycle
-// event, so the final checkpoint is behind it and there is nothing left to snapshot. A
+// every job task (one the trace shows at work or in its lifecycle) has task.finish as its
+// last lifecycle event, so the final checkpoint is behind it and there is nothing left to snapshot. A
 // restore after that (a failover of the finished job) makes the job run again. Without a
 // finished job the verdict is unexercised; without a checkpoint.trigger in the trace, unknown
 // or unexercised (withoutTriggers).
@@ -15,7 +15,7 @@ func NoTriggerAfterFinish(events []trace.Event) Result {
 func noTriggerAfterFinish(ix *traceIndex) Result {
 	events := ix.events
 	var violations []Violation
-	jobs := newLifecycle()
+	jobs := newJobLifecycle(ix)
 	var finishedAt *trace.Event
 	// The lifecycle's kinds are those it judges too (task.finish, checkpoint.trigger).
 	for i := range ix.only(lifecycleKinds) {

@@ -29,7 +29,7 @@ func recoveryBound(ix *traceIndex, ref Reference) Result {
 	}
 	events := ix.events
 	faults := ix.faults()
-	lifecycle := newLifecycle()
+	lifecycle := newJobLifecycle(ix)
 	var violations []Violation
 	var restart *trace.Event // the failover being judged
 	judged, excused := 0, 0
@@ -93,6 +93,29 @@ type lifecycle struct {
 
 func newLifecycle() *lifecycle {
 	return &lifecycle{savepoints: map[uint64]bool{}, last: map[string]string{}}
+}
+
+// workKinds are the kinds a job task traces while it runs (not snapshot.carried, which the
+// coordinator traces for a task that finished, nor sink.read, which readers outside the job
+// trace).
+var workKinds = kindsOf(trace.KindBarrierSend, trace.KindBarrierRecv, trace.KindSnapshotTaken, trace.KindSnapshotAck,
+	trace.KindSnapshotDecline, trace.KindNotifyComplete, trace.KindNotifyAbort, trace.KindRecordSend, trace.KindRecordRecv,
+	trace.KindSinkWrite, trace.KindSinkWrites, trace.KindSinkPrecommit, trace.KindSinkCommit, trace.KindSinkAbort, trace.KindSinkUpsert)
+
+// newJobLifecycle is a lifecycle that knows, from the start, every task the trace shows at
+// work, each running until it traces task.finish. An engine need not trace a fresh start
+// (task.restore of checkpoint 0): without this, the first task to finish would look like
+// the whole job finishing.
+func newJobLifecycle(ix *traceIndex) *lifecycle {
+	l := newLifecycle()
+	for i := range ix.only(workKinds) {
+		task := ix.events[i].Task
+		if _, seen := l.last[task]; !seen && task != "" && task != trace.CoordinatorTask {
+			l.last[task] = ix.events[i].Kind
+			l.running++
+		}
+	}
+	return l
 }
 
 // lifecycleKinds are the kinds lifecycle.observe reacts to.

@@ -16,7 +16,7 @@ var unfinishedKinds = lifecycleKinds | kindsOf(trace.KindSinkWrite, trace.KindSi
 // may commit it. Whether the job had to finish by then is for liveness to judge, not the
 // output properties. It returns "" for a finished job.
 func unfinishedJob(ix *traceIndex) string {
-	jobs := newLifecycle()
+	jobs := newJobLifecycle(ix)
 	var writers []string
 	wrote := map[string]bool{}
 	for i := range ix.only(unfinishedKinds) {
