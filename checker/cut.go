@@ -47,13 +47,15 @@ type channel struct{ from, to string }
 // the sender, recv. or chan. at the receiver; in a token workload whose cut counts tokens,
 // chantokens.<from> at the receiver will do): otherwise the cut is not judged on it, and
 // the note names the channel and the checkpoint. A channel counted at one end only is
-// judged, the other end's counts read as zero. And a task that finished (task.finish as
-// its last lifecycle event) after taking a snapshot belongs to every later cut with its
-// final snapshot, which snapshot.carried names: a cut without it, where one of its channels
-// has its other end in the cut, is missing that snapshot.carried, and the note names the
-// task and the checkpoint. A task that never finished, or never took a snapshot, is missing
-// from the cut as before, and records that need it fail. A violation found elsewhere still
-// fails the property.
+// judged, the other end's counts read as zero. And a task's final snapshot (its last
+// snapshot.taken before its task.finish, with no restore or crash between) belongs to every
+// later cut, where snapshot.carried names it: a cut completed after that snapshot without
+// the task, where one of its channels has its other end in the cut, is missing that
+// snapshot.carried, and the note names the task and the checkpoint. The task.finish may
+// come after the cut, since a task may finish only once it hears that a checkpoint holding
+// its final snapshot completed. A task that never finishes in the trace, or never took a
+// snapshot, is missing from the cut as before, and records that need it fail. A violation
+// found elsewhere still fails the property.
 func ConsistentCut(events []trace.Event, ref Reference) Result {
 	return consistentCut(newTraceIndex(events), ref)
 }
@@ -72,7 +74,7 @@ func consistentCut(ix *traceIndex, ref Reference) Result {
 	var missing []string
 	var completed, countedCuts int
 	known := knownChannels(ix)
-	finals := newFinalSnapshots()
+	finals := newFinalSnapshots(ix)
 	for i := range ix.only(cutKinds) {
 		e := &events[i]
 		finals.observe(events, i)
