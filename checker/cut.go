@@ -55,7 +55,11 @@ type channel struct{ from, to string }
 // come after the cut, since a task may finish only once it hears that a checkpoint holding
 // its final snapshot completed. A task that never finishes in the trace, or never took a
 // snapshot, is missing from the cut as before, and records that need it fail. A violation
-// found elsewhere still fails the property.
+// found elsewhere still fails the property. Token conservation needs every snapshot of the
+// cut to record its tokens and every known channel inside the cut its tokens in flight
+// (chantokens.<from>, or counts that say nothing was in flight); without them a cut that
+// holds more than the total still fails, since tokens are never negative, and any other is
+// not judged.
 func ConsistentCut(events []trace.Event, ref Reference) Result {
 	return consistentCut(newTraceIndex(events), ref)
 }
@@ -146,7 +150,9 @@ func judgeCompletedCut(events []trace.Event, complete *trace.Event, cut map[stri
 	switch {
 	case !ref.tokenWorkload():
 	case byTokens:
-		violations = append(violations, judgeTokens(events, complete, cut, ref.TokenTotal)...)
+		found, lacking := judgeTokens(events, complete, cut, ref.TokenTotal, ev)
+		violations = append(violations, found...)
+		missing = append(missing, lacking...)
 		counted = true
 	default:
 		missing = append(missing, fmt.Sprintf("checkpoint %d of a token workload completed, but no snapshot of its cut counts tokens (tokens, chantokens.*)", complete.CP))
@@ -278,36 +284,6 @@ func (t *channelTable) read(events []trace.Event, cut map[string]int) {
 			}
 		}
 	}
-}
-
-// countsTokens reports whether any snapshot of cut counts tokens (tokens, chantokens.*): a
-// cut without any says nothing about conservation, even of a total of zero.
-func countsTokens(events []trace.Event, cut map[string]int) bool {
-	for _, index := range cut {
-		for _, a := range events[index].Attrs {
-			if a.Key == trace.AttrTokens || strings.HasPrefix(a.Key, trace.AttrChanTokensPrefix) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// judgeTokens checks token conservation in the checkpoint completed at complete.
-func judgeTokens(events []trace.Event, complete *trace.Event, cut map[string]int, total int64) []Violation {
-	var held, inFlight int64
-	for _, index := range cut {
-		e := &events[index]
-		tokens, _ := intAttr(e, trace.AttrTokens)
-		held += tokens
-		prefixedInts(e, trace.AttrChanTokensPrefix, func(_ string, n int64) { inFlight += n })
-	}
-	if held+inFlight == total {
-		return nil
-	}
-	return []Violation{violationAt(PropConsistentCut, complete,
-		"checkpoint %d holds %d tokens (%d at tasks, %d in flight), expected %d",
-		complete.CP, held+inFlight, held, inFlight, total)}
 }
 
 // summarise joins the first of several missing pieces of evidence with a count of the rest,

@@ -108,6 +108,14 @@ func (t *channelTable) counted(ch channel) bool {
 	return ok && t.counts[k].counted
 }
 
+// inFlight returns the records the cut read last records in flight on ch (chan.<from>).
+func (t *channelTable) inFlight(ch channel) int64 {
+	if k, ok := t.index[ch]; ok {
+		return t.counts[k].inFlight.n
+	}
+	return 0
+}
+
 // hasAttr reports whether e has an attribute key.
 func hasAttr(e *trace.Event, key string) bool {
 	return slices.ContainsFunc(e.Attrs, func(a trace.Attr) bool { return a.Key == key })

@@ -75,11 +75,12 @@ func TestConsistentCutJudgesATokenChannelByItsTokens(t *testing.T) {
 	b.complete(1)
 	wantPass(t, ConsistentCut(b.events, ref))
 
-	// Without chantokens the channel is judged by nothing.
+	// Without chantokens the channel is judged by nothing: neither its counts nor the
+	// tokens in flight on it, which conservation needs.
 	b = newTB()
 	b.barrierSend("p", "q", 1)
 	b.snap("p", 1, "tokens=4")
 	b.snap("q", 1, "tokens=6")
 	b.complete(1)
-	wantUnknown(t, ConsistentCut(b.events, ref), "channel p->q")
+	wantUnknown(t, ConsistentCut(b.events, ref), "q's snapshot (seq 2) records no tokens in flight from p")
 }
