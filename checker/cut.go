@@ -38,13 +38,35 @@ type channel struct{ from, to string }
 // workload, a completed cut none of whose snapshots counts tokens, the verdict is unknown
 // and the note names what was missing. Only completed checkpoints are judged, since
 // only they are restored.
+//
+// Partial evidence is unknown too, never a pass. Zero counts may be left out, so a channel
+// that no snapshot of a cut counts at either end would read 0 + 0 = 0 whatever it carried.
+// A channel the trace shows anywhere (a barrier.send, barrier.recv, record.send or
+// record.recv on it, or a count of it on any snapshot of any checkpoint), both of whose
+// ends are in a completed cut, must be counted there at one end at least (sent. or out. at
+// the sender, recv. or chan. at the receiver; in a token workload whose cut counts tokens,
+// chantokens.<from> at the receiver will do): otherwise the cut is not judged on it, and
+// the note names the channel and the checkpoint. A channel counted at one end only is
+// judged, the other end's counts read as zero. And a task's final snapshot (its last
+// snapshot.taken before its task.finish, with no restore or crash between) belongs to every
+// later cut, where snapshot.carried names it: a cut completed after that snapshot without
+// the task, where one of its channels has its other end in the cut, is missing that
+// snapshot.carried, and the note names the task and the checkpoint. The task.finish may
+// come after the cut, since a task may finish only once it hears that a checkpoint holding
+// its final snapshot completed. A task that never finishes in the trace, or never took a
+// snapshot, is missing from the cut as before, and records that need it fail. A violation
+// found elsewhere still fails the property. Token conservation needs every snapshot of the
+// cut to record its tokens and every known channel inside the cut its tokens in flight
+// (chantokens.<from>, or counts that say nothing was in flight); without them a cut that
+// holds more than the total still fails, since tokens are never negative, and any other is
+// not judged.
 func ConsistentCut(events []trace.Event, ref Reference) Result {
 	return consistentCut(newTraceIndex(events), ref)
 }
 
 // cutKinds are the kinds ConsistentCut reacts to.
 var cutKinds = kindsOf(trace.KindSnapshotTaken, trace.KindSnapshotCarried, trace.KindCheckpointAbort,
-	trace.KindCheckpointComplete, trace.KindCoordinatorRecover)
+	trace.KindCheckpointComplete, trace.KindCoordinatorRecover) | finalKinds
 
 func consistentCut(ix *traceIndex, ref Reference) Result {
 	events := ix.events
@@ -55,8 +77,11 @@ func consistentCut(ix *traceIndex, ref Reference) Result {
 	var violations []Violation
 	var missing []string
 	var completed, countedCuts int
+	known := knownChannels(ix)
+	finals := newFinalSnapshots(ix)
 	for i := range ix.only(cutKinds) {
 		e := &events[i]
+		finals.observe(events, i)
 		switch e.Kind {
 		case trace.KindSnapshotTaken:
 			taken[taskCheckpoint{e.Task, e.CP}] = i
@@ -85,17 +110,9 @@ func consistentCut(ix *traceIndex, ref Reference) Result {
 				missing = append(missing, fmt.Sprintf("checkpoint %d completed but no snapshot.taken or snapshot.carried for it", e.CP))
 				continue
 			}
-			found, counted := judgeCut(events, e, cut, &channels)
+			found, lacking, counted := judgeCompletedCut(events, e, cut, ref, &cutEvidence{known, finals, &channels})
 			violations = append(violations, found...)
-			violations = append(violations, judgeRecordedLists(events, e, cut)...)
-			switch {
-			case !ref.tokenWorkload():
-			case countsTokens(events, cut):
-				violations = append(violations, judgeTokens(events, e, cut, ref.TokenTotal)...)
-				counted = true
-			default:
-				missing = append(missing, fmt.Sprintf("checkpoint %d of a token workload completed, but no snapshot of its cut counts tokens (tokens, chantokens.*)", e.CP))
-			}
+			missing = append(missing, lacking...)
 			if counted {
 				countedCuts++
 			}
@@ -114,6 +131,37 @@ func consistentCut(ix *traceIndex, ref Reference) Result {
 	return res
 }
 
+// cutEvidence is what consistent-cut knows of the whole trace when it judges a cut, and its
+// scratch space.
+type cutEvidence struct {
+	known    []knownChannel  // every channel the trace shows
+	finals   *finalSnapshots // the tasks finished so far
+	channels *channelTable   // scratch space of judgeCut, for every cut
+}
+
+// judgeCompletedCut judges cut, the snapshots of the checkpoint completed at complete: its
+// channels, its recorded message lists and, for a token workload, its tokens. It returns the
+// violations, what was missing to judge the cut whole, and whether anything was counted.
+func judgeCompletedCut(events []trace.Event, complete *trace.Event, cut map[string]int, ref Reference,
+	ev *cutEvidence) (violations []Violation, missing []string, counted bool) {
+	violations, counted = judgeCut(events, complete, cut, ev.channels, ev.finals)
+	violations = append(violations, judgeRecordedLists(events, complete, cut)...)
+	byTokens := ref.tokenWorkload() && countsTokens(events, cut)
+	switch {
+	case !ref.tokenWorkload():
+	case byTokens:
+		found, lacking := judgeTokens(events, complete, cut, ref.TokenTotal, ev)
+		violations = append(violations, found...)
+		missing = append(missing, lacking...)
+		counted = true
+	default:
+		missing = append(missing, fmt.Sprintf("checkpoint %d of a token workload completed, but no snapshot of its cut counts tokens (tokens, chantokens.*)", complete.CP))
+	}
+	missing = append(missing, uncountedChannels(events, complete, cut, ev.channels, ev.known, byTokens)...)
+	missing = append(missing, ev.finals.missingCarried(events, complete, cut, ev.known)...)
+	return violations, missing, counted
+}
+
 // cutOf returns the cut of checkpoint cp being collected, task -> index of its snapshot.
 func cutOf(cuts map[uint64]map[string]int, cp uint64) map[string]int {
 	cut := cuts[cp]
@@ -127,7 +175,8 @@ func cutOf(cuts map[uint64]map[string]int, cp uint64) map[string]int {
 // judgeCut checks every channel of cut, the snapshots of the checkpoint completed at
 // complete, and reports whether any snapshot counted a channel. It reads the counts into
 // channels, which it clears first.
-func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int, channels *channelTable) (violations []Violation, counted bool) {
+func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int, channels *channelTable,
+	finals *finalSnapshots) (violations []Violation, counted bool) {
 	channels.read(events, cut)
 	for i := range channels.counts {
 		c := &channels.counts[i]
@@ -140,6 +189,8 @@ func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int, c
 		receiverIndex, receiverOK := cut[ch.to]
 		sent, overtaken, recv, inFlight := c.sent.n, c.out.n, c.recv.n, c.inFlight.n
 		switch {
+		case finals.absent(ch.from, cut) || finals.absent(ch.to, cut):
+			// A finished task's snapshot.carried is missing: missingCarried names it.
 		case !senderOK && recv+inFlight != 0:
 			violations = append(violations, violationAt(PropConsistentCut, &events[receiverIndex],
 				"checkpoint %d: %s holds %d records from %s, which has no snapshot in it (neither snapshot.taken nor snapshot.carried)",
@@ -233,36 +284,6 @@ func (t *channelTable) read(events []trace.Event, cut map[string]int) {
 			}
 		}
 	}
-}
-
-// countsTokens reports whether any snapshot of cut counts tokens (tokens, chantokens.*): a
-// cut without any says nothing about conservation, even of a total of zero.
-func countsTokens(events []trace.Event, cut map[string]int) bool {
-	for _, index := range cut {
-		for _, a := range events[index].Attrs {
-			if a.Key == trace.AttrTokens || strings.HasPrefix(a.Key, trace.AttrChanTokensPrefix) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// judgeTokens checks token conservation in the checkpoint completed at complete.
-func judgeTokens(events []trace.Event, complete *trace.Event, cut map[string]int, total int64) []Violation {
-	var held, inFlight int64
-	for _, index := range cut {
-		e := &events[index]
-		tokens, _ := intAttr(e, trace.AttrTokens)
-		held += tokens
-		prefixedInts(e, trace.AttrChanTokensPrefix, func(_ string, n int64) { inFlight += n })
-	}
-	if held+inFlight == total {
-		return nil
-	}
-	return []Violation{violationAt(PropConsistentCut, complete,
-		"checkpoint %d holds %d tokens (%d at tasks, %d in flight), expected %d",
-		complete.CP, held+inFlight, held, inFlight, total)}
 }
 
 // summarise joins the first of several missing pieces of evidence with a count of the rest,
