@@ -88,7 +88,10 @@
 // sink.write (task txn rid; value) or sink.writes (task txn; rids, values) put records into
 // a transaction. sink.commit (task cp txn; records, start) makes them visible; records is
 // how many became visible, 0 for a repeated commit. sink.upsert (task rid; value) is visible
-// at once. A record never committed is lost: a missing commit reads as data loss.
+// at once. Once the job has finished (every task seen at work or in its lifecycle, and
+// every sink writer, last traced task.finish), a record never committed is lost: a missing
+// commit reads as data loss. Before that it may still come, and is not judged: the
+// verdict is unknown if nothing else fails, and liveness judges whether the job had to finish.
 //
 // consistent-cut: per completed checkpoint n, its cut. For every task, snapshot.taken n, or a
 // snapshot.carried n naming an earlier snapshot.taken. Both come before checkpoint.complete
@@ -100,7 +103,9 @@
 // receiver holding records from a sender that finished earlier, with no snapshot of the
 // sender in the cut, is unknown too: snapshot.carried is missing. Any other end missing
 // from the cut holds nothing, so records that need it fail. A completed checkpoint without
-// any snapshot is unknown. Token workloads count tokens and chantokens.<from> instead.
+// any snapshot is unknown. Token workloads count tokens and chantokens.<from> instead; a
+// snapshot without tokens, or a channel with records in flight but no chantokens.<from>, is
+// unknown unless the cut already holds more than the total.
 //
 // expected-snapshot: Reference.Snapshots, and checkpoint.complete or checkpoint.abort of
 // each. The cut is built as for consistent-cut. tokens on each named process's snapshot;
