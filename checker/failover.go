@@ -17,7 +17,9 @@ import (
 // checkpoint.trigger after a job.failover and before every job task traced task.restore again
 // is a violation, since the tasks it asks for a snapshot are being replaced. A
 // coordinator.crash ends the failover early (its successor fails the job over anew), and a
-// trace that ends mid-failover leaves it open. Without a failover the verdict is unexercised;
+// trace that ends mid-failover leaves it open. A task that acts again after the failover
+// with no task.restore traced restored unseen, so a trigger before it is not judged
+// (unknown). Without a failover the verdict is unexercised;
 // with failovers but no task ever seen to restore (nothing to tell when one ends), unknown;
 // without a checkpoint.trigger in the trace, unknown or unexercised (withoutTriggers).
 func NoTriggerInFailover(events []trace.Event) Result {
@@ -30,7 +32,7 @@ var failoverKinds = kindsOf(trace.KindJobFailover, trace.KindTaskRestore, trace.
 
 func noTriggerInFailover(ix *traceIndex) Result {
 	events := ix.events
-	var violations []Violation
+	var early []earlyTrigger
 	tasks := map[string]bool{}   // job tasks: seen to restore
 	waiting := map[string]bool{} // tasks still to restore in the current failover
 	var failover *trace.Event
@@ -56,12 +58,11 @@ func noTriggerInFailover(ix *traceIndex) Result {
 			clear(waiting)
 		case trace.KindCheckpointTrigger:
 			if failover != nil {
-				still := slices.Sorted(maps.Keys(waiting))
-				violations = append(violations, violationAt(PropNoTriggerInFailover, e,
-					"checkpoint %d triggered during the failover of seq %d, before %s restored", e.CP, failover.Seq, listSome(still)))
+				early = append(early, earlyTrigger{index: i, failover: failover, waiting: slices.Sorted(maps.Keys(waiting))})
 			}
 		}
 	}
+	violations, untraced := judgeEarlyTriggers(ix, early)
 	switch {
 	case failovers == 0:
 		return unexercisedResult(PropNoTriggerInFailover, "no job.failover in the trace")
@@ -71,7 +72,70 @@ func noTriggerInFailover(ix *traceIndex) Result {
 	if res, none := withoutTriggers(ix, PropNoTriggerInFailover); none {
 		return res
 	}
-	return newResult(PropNoTriggerInFailover, violations)
+	res := newResult(PropNoTriggerInFailover, violations)
+	if len(untraced) > 0 {
+		res.Note = "not judged: " + summarise(untraced)
+		if res.Verdict == VerdictPass {
+			res.Verdict = VerdictUnknown
+		}
+	}
+	return res
+}
+
+// earlyTrigger is a checkpoint.trigger that came while tasks of a failover had not restored.
+type earlyTrigger struct {
+	index    int
+	failover *trace.Event
+	waiting  []string
+}
+
+// judgeEarlyTriggers tells, for each early trigger, which of the tasks it came before are
+// missing from the trace rather than late: a task whose next event is work, not a
+// task.restore, restored without tracing it, so when is unknown. A trigger is a violation
+// when some task it came before traced its restore later; one that came only before
+// untraced restores is not judged, and the second result says so.
+func judgeEarlyTriggers(ix *traceIndex, early []earlyTrigger) (violations []Violation, untraced []string) {
+	if len(early) == 0 {
+		return nil, nil
+	}
+	next := nextLifeOrWork(ix)
+	for _, t := range early {
+		e := &ix.events[t.index]
+		var late, unseen []string
+		for _, task := range t.waiting {
+			if k, ok := next(task, t.index); ok && ix.events[k].Kind != trace.KindTaskRestore {
+				unseen = append(unseen, task)
+			} else {
+				late = append(late, task)
+			}
+		}
+		if len(late) > 0 {
+			violations = append(violations, violationAt(PropNoTriggerInFailover, e,
+				"checkpoint %d triggered during the failover of seq %d, before %s restored", e.CP, t.failover.Seq, listSome(late)))
+			continue
+		}
+		untraced = append(untraced, fmt.Sprintf("checkpoint %d triggered at seq %d, before %s acted again after the failover of seq %d with no task.restore traced",
+			e.CP, e.Seq, listSome(unseen), t.failover.Seq))
+	}
+	return violations, untraced
+}
+
+// nextLifeOrWork returns a function that finds a task's first task.restore, task.crash,
+// task.finish or event at work after index i.
+func nextLifeOrWork(ix *traceIndex) func(task string, i int) (int, bool) {
+	byTask := map[string][]int{}
+	for k := range ix.only(workKinds | kindsOf(trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish)) {
+		task := ix.events[k].Task
+		byTask[task] = append(byTask[task], k)
+	}
+	return func(task string, i int) (int, bool) {
+		list := byTask[task]
+		at, _ := slices.BinarySearch(list, i+1)
+		if at == len(list) {
+			return 0, false
+		}
+		return list[at], true
+	}
 }
 
 // withoutTriggers is the verdict of a property that judges when checkpoints are triggered,

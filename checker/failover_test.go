@@ -125,3 +125,25 @@ func TestTriggerRulesWithoutTriggers(t *testing.T) {
 		}
 	}
 }
+
+// A task that acts again after a failover without a traced task.restore restored unseen:
+// a trigger before it is not judged, while one before a restore traced later still fails.
+func TestNoTriggerInFailoverDoesNotJudgeAnUntracedRestore(t *testing.T) {
+	b := newTB()
+	b.restore("a", 0)
+	b.restore("b", 0)
+	b.failover(0, "task-failure")
+	b.restore("a", 0)
+	b.trigger(1)
+	b.barrierRecv("b", "a", 1) // b is back, its restore untraced
+	wantUnknown(t, NoTriggerInFailover(b.events), "before [b] acted again after the failover")
+
+	late := newTB()
+	late.restore("a", 0)
+	late.restore("b", 0)
+	late.failover(0, "task-failure")
+	late.restore("a", 0)
+	early := late.trigger(1)
+	late.restore("b", 0)
+	wantFirst(t, NoTriggerInFailover(late.events), early, "before [b] restored")
+}

@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -16,6 +17,11 @@ type incarnation struct {
 	// finalTaken is the checkpoint of the task's final snapshot, as a snapshot.carried names
 	// it (0: none seen). A notification of finalTaken or later lets the task exit.
 	finalTaken uint64
+	// replaced: a job.failover came after the incarnation began; the next one is due.
+	replaced bool
+	// untraced: the incarnation began after a failover without a task.restore in the trace,
+	// so what it was restored from is unknown.
+	untraced bool
 }
 
 // exited reports whether the incarnation has exited: traced (task.finish), or told of a
@@ -37,6 +43,8 @@ type listenerState struct {
 	effectiveTxns map[string]int   // transaction -> index of its first commit with effect
 	completions   []int            // checkpoint.complete events of checkpoints, in order
 	violations    []Violation
+	// unjudged says what was not judged for want of a task.restore after a failover.
+	unjudged []string
 }
 
 // ListenerContract checks the listener contract of package protocol, per task incarnation
@@ -85,6 +93,13 @@ func listenerContract(ix *traceIndex, ref Reference) Result {
 	}
 	s.judgeEventualNotification(ref.Liveness.NotifyMaxNanos)
 	res := newResult(PropListenerContract, s.violations)
+	if len(s.unjudged) > 0 {
+		slices.Sort(s.unjudged) // tasks come from a map
+		res.Note = joinNote(res.Note, "not judged: "+summarise(s.unjudged))
+		if res.Verdict == VerdictPass {
+			res.Verdict = VerdictUnknown
+		}
+	}
 	if res.Verdict == VerdictPass && !ix.any(listenerCallKinds) {
 		return unexercisedResult(PropListenerContract, "no notify.complete, notify.abort or sink.commit: no listener was called")
 	}
@@ -99,21 +114,35 @@ var listenerCallKinds = kindsOf(trace.KindNotifyComplete, trace.KindNotifyAbort,
 var listenerKinds = listenerCallKinds | kindsOf(trace.KindCheckpointTrigger, trace.KindCheckpointComplete,
 	trace.KindCoordinatorRecover, trace.KindCheckpointAbort, trace.KindTaskRestore, trace.KindTaskCrash,
 	trace.KindTaskFinish, trace.KindSnapshotCarried, trace.KindSnapshotTaken, trace.KindSnapshotAck,
-	trace.KindSnapshotDecline, trace.KindBarrierSend, trace.KindBarrierRecv, trace.KindSinkWrite, trace.KindSinkWrites)
+	trace.KindSnapshotDecline, trace.KindBarrierSend, trace.KindBarrierRecv, trace.KindSinkWrite, trace.KindSinkWrites,
+	trace.KindJobFailover)
 
 func (s *listenerState) flag(e *trace.Event, format string, args ...any) {
 	s.violations = append(s.violations, violationAt(PropListenerContract, e, format, args...))
 }
 
 // task returns the current incarnation of a task, starting one for a task seen for the first
-// time without a task.restore.
+// time without a task.restore. A task seen again after a failover, with no task.restore
+// traced, is an incarnation restored from a checkpoint the trace does not say.
 func (s *listenerState) task(id string) *incarnation {
 	inc := s.tasks[id]
-	if inc == nil {
-		inc = &incarnation{alive: true}
+	if inc == nil || inc.replaced {
+		inc = &incarnation{alive: true, untraced: inc != nil}
 		s.tasks[id] = inc
 	}
 	return inc
+}
+
+// failover replaces every task: each must trace a task.restore before it acts again.
+func (s *listenerState) failover() {
+	for _, inc := range s.tasks {
+		inc.replaced = true
+	}
+}
+
+// notJudged notes a rule left unjudged because inc's restore is not in the trace.
+func (s *listenerState) notJudged(e *trace.Event, what string) {
+	s.unjudged = append(s.unjudged, fmt.Sprintf("%s at seq %d (%s traced no task.restore after the failover before it)", what, e.Seq, e.Task))
 }
 
 func (s *listenerState) step(i int) {
@@ -138,6 +167,8 @@ func (s *listenerState) step(i int) {
 		s.tasks[e.Task] = &incarnation{alive: true, restored: e.CP}
 	case trace.KindTaskCrash:
 		s.task(e.Task).alive = false
+	case trace.KindJobFailover:
+		s.failover()
 	case trace.KindTaskFinish:
 		s.task(e.Task).finished = true
 	case trace.KindSnapshotCarried:
@@ -209,7 +240,11 @@ func (s *listenerState) notifyComplete(e *trace.Event) {
 func (s *listenerState) sinkCommit(i int) {
 	e := &s.events[i]
 	inc := s.task(e.Task)
-	if e.CP != 0 && inc.lastNotified < e.CP && inc.restored < e.CP {
+	switch {
+	case e.CP == 0 || inc.lastNotified >= e.CP || inc.restored >= e.CP:
+	case inc.untraced:
+		s.notJudged(e, fmt.Sprintf("the commit of transaction %q", e.Txn))
+	default:
 		s.flag(e, "commit of transaction %q of checkpoint %d before %s was notified of checkpoint %d or later",
 			e.Txn, e.CP, e.Task, e.CP)
 	}
@@ -249,6 +284,10 @@ func (s *listenerState) judgeEventualNotification(notifyMaxNanos int64) {
 			continue // a task that exited must not be notified any more, so it is owed nothing
 		}
 		if inc.lastNotified >= complete.CP || inc.restored >= complete.CP {
+			continue
+		}
+		if inc.untraced {
+			s.unjudged = append(s.unjudged, fmt.Sprintf("whether %s was told of checkpoint %d (it traced no task.restore after the last failover)", id, complete.CP))
 			continue
 		}
 		v := violationAt(PropListenerContract, complete,

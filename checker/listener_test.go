@@ -255,3 +255,29 @@ func TestListenerContractIsUnexercisedWithoutListenerCalls(t *testing.T) {
 		t.Fatalf("want unexercised, got %s", res)
 	}
 }
+
+// A failover replaces every task. One that acts again with no task.restore traced was
+// restored from a checkpoint the trace does not say: its recommit is not judged, and the
+// verdict is unknown rather than a failure on missing evidence.
+func TestListenerContractDoesNotJudgeAnUntracedRestore(t *testing.T) {
+	b := newTB()
+	b.restore("sink", 0)
+	b.trigger(1)
+	b.persist(1)
+	b.complete(1)
+	b.failover(1, "task-failure")
+	b.commit("sink", 1, "t1") // the recommit of a restore from 1, whose restore is not traced
+	res := ListenerContract(b.events, Reference{})
+	wantUnknown(t, res, `the commit of transaction "t1"`)
+
+	// With the restore traced, the same commit is judged, and passes.
+	ok := newTB()
+	ok.restore("sink", 0)
+	ok.trigger(1)
+	ok.persist(1)
+	ok.complete(1)
+	ok.failover(1, "task-failure")
+	ok.restore("sink", 1)
+	ok.commit("sink", 1, "t1")
+	wantPass(t, ListenerContract(ok.events, Reference{}))
+}

@@ -122,7 +122,6 @@ func verdictChange(r removal, before, after checker.Result) string {
 	case before.Verdict == checker.VerdictFail && after.Verdict == checker.VerdictPass:
 		return "a fail turned into a pass"
 	case after.Verdict == checker.VerdictFail && partialRemovalClaims[r.kind][before.Property] != "":
-	case after.Verdict == checker.VerdictFail && partialRemovalDefects[r.kind][before.Property] != "":
 	case after.Verdict == checker.VerdictFail:
 		return fmt.Sprintf("%s turned into a fail", before.Verdict)
 	case after.Verdict == checker.VerdictPass:
@@ -323,18 +322,5 @@ var partialRemovalClaims = map[string]map[checker.Property]string{
 	},
 	"attribute records": {
 		checker.PropWellFormed: "records is a required attribute: the events are malformed",
-	},
-}
-
-// partialRemovalDefects lists the properties, outside consistent-cut, that this hunt found
-// deciding on partial evidence and that are not fixed yet, so that the test stays green
-// while they are reported. Each entry should go when its property is fixed.
-var partialRemovalDefects = map[string]map[checker.Property]string{
-	trace.KindTaskRestore: {
-		checker.PropNoTriggerInFailover: "coordinator-failover seed 1: with a task.restore gone the failover never ends, although the task acts again, and a later trigger fails",
-		checker.PropListenerContract:    "coordinator-failover seed 1: with a task.restore gone, a sink's commit after the failover is judged against the notifications of its run before it",
-	},
-	"attribute records": {
-		checker.PropSinkVisibility: "every run: a sink.read without records reads as a read of nothing and fails, instead of unknown",
 	},
 }

@@ -33,8 +33,23 @@ import (
 // an upserted record's value go back to an older one while the count stays put is not
 // flagged: exactly-once judges the values that end up committed, not what readers saw on the
 // way.
+//
+// A sink.read without its records attribute (well-formed flags it) is left out of the
+// history, and a pass with one left out is unknown: that read was not judged.
 func SinkVisibility(events []trace.Event, opts SearchOptions) Result {
 	h := visibilityHistory(events)
+	res := judgeVisibility(events, h, opts)
+	if h.unreadable > 0 {
+		note := fmt.Sprintf("%d sink.read without records (the first at seq %d): not judged", h.unreadable, events[h.firstUnreadable].Seq)
+		res.Note = joinNote(res.Note, note)
+		if res.Verdict == VerdictPass {
+			res.Verdict = VerdictUnknown
+		}
+	}
+	return res
+}
+
+func judgeVisibility(events []trace.Event, h *visibilityData, opts SearchOptions) Result {
 	violations := h.readBounds(events)
 	res := newResult(PropSinkVisibility, violations)
 	if len(h.reads) == 0 {
@@ -124,6 +139,8 @@ type visibilityOp struct {
 type visibilityData struct {
 	commits []visibilityOp // in trace order, so by return
 	reads   []visibilityOp // in trace order
+	// unreadable counts the reads without a records attribute, left out of reads.
+	unreadable, firstUnreadable int
 }
 
 func visibilityHistory(events []trace.Event) *visibilityData {
@@ -152,7 +169,14 @@ func visibilityHistory(events []trace.Event) *visibilityData {
 				call: callPos(events, i), ret: returnPos(i), index: i, records: w.records, client: client(e.Task), seq: e.Seq,
 			})
 		case trace.KindSinkRead:
-			seen, _ := intAttr(e, trace.AttrRecords)
+			seen, ok := intAttr(e, trace.AttrRecords)
+			if !ok {
+				if h.unreadable == 0 {
+					h.firstUnreadable = i
+				}
+				h.unreadable++
+				continue
+			}
 			h.reads = append(h.reads, visibilityOp{
 				call: callPos(events, i), ret: returnPos(i), index: i, records: seen, read: true, client: client(e.Task), seq: e.Seq,
 			})

@@ -171,3 +171,12 @@ func TestSinkVisibilitySegmentsShareTheStepBudget(t *testing.T) {
 	}
 	wantPass(t, judge(two, 2*need))
 }
+
+// A read without its records attribute is not a read of nothing: it is left unjudged.
+func TestSinkVisibilityDoesNotJudgeAReadWithoutRecords(t *testing.T) {
+	b := newTB()
+	b.write("sink", "t1", "r1")
+	b.commitSpan("t1", b.now(), "1")
+	b.add(trace.Event{Kind: trace.KindSinkRead, Task: "reader-0"})
+	wantUnknown(t, SinkVisibility(b.events, SearchOptions{}), "sink.read without records")
+}
