@@ -44,7 +44,13 @@ func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
 		c.savepoints.remember(p.id)
 		return
 	}
-	c.failures = 0
+	if p.id > c.highestCompleted {
+		// As in Flink's failure manager, only a completion newer than every
+		// earlier one starts the failure count again: an older checkpoint
+		// whose metadata write landed late says nothing about the newer
+		// ones that failed since.
+		c.failures = 0
+	}
 	c.haveCompletion = true
 	c.lastCompletion = now
 	c.highestCompleted = max(c.highestCompleted, p.id)
