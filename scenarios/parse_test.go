@@ -107,6 +107,9 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"script outside chandy-lamport", withField("script", `[{"op": "advance", "by": "1ms"}]`), "scenario.script: not used except by mode chandy-lamport"},
 		{"seed range backwards", withField("seeds", `"9-3"`), `scenario.seeds: bad seed range "9-3": the first seed is after the last`},
 		{"limits too short", withField("limits", `{"fault_phase": "5s", "liveness_bound": "5s", "max_virtual_time": "6s"}`), "scenario.limits.max_virtual_time: 6s is shorter than the phases (11.75s)"},
+		{"liveness bound shorter than the interval", withFields("checkpoint", `{"interval": "10s"}`,
+			"workload", `{"kind": "keyed-sum", "records": 1000, "record_interval": "10ms"}`),
+			"scenario.limits.liveness_bound: 5s is shorter than the wait for a checkpoint after heal (checkpoint.interval 10s"},
 		{"check unknown", withField("check", `["exactly-once", "vibes"]`), `scenario.check[1]: "vibes" is not one of`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

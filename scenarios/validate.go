@@ -68,6 +68,7 @@ func (s *Scenario) validate(p *problems, root string) {
 	s.validateSink(p, root+".sink")
 	s.validateCheckpoint(p, root+".checkpoint")
 	s.validateLimits(p, root+".limits")
+	s.validateLivenessBound(p, root+".limits")
 	s.validateNetwork(p, root+".network")
 	s.validatePlantedBug(p, root+".planted_bug")
 	s.validateExpect(p, root)
