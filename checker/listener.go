@@ -44,7 +44,8 @@ type listenerState struct {
 	completions   []int            // checkpoint.complete events of checkpoints, in order
 	violations    []Violation
 	// unjudged says what was not judged for want of a task.restore after a failover.
-	unjudged []string
+	unjudged  []string
+	failoverT int64 // when the latest job.failover happened
 }
 
 // ListenerContract checks the listener contract of package protocol, per task incarnation
@@ -134,10 +135,23 @@ func (s *listenerState) task(id string) *incarnation {
 }
 
 // failover replaces every task: each must trace a task.restore before it acts again.
-func (s *listenerState) failover() {
+func (s *listenerState) failover(e *trace.Event) {
+	s.failoverT = e.T
 	for _, inc := range s.tasks {
 		inc.replaced = true
 	}
+}
+
+// committer returns the incarnation a sink.commit belongs to. A commit is traced when the
+// store answers, so one invoked (its start) before the failover belongs to the incarnation
+// it replaced, even when the answer comes after.
+func (s *listenerState) committer(e *trace.Event) *incarnation {
+	if inc := s.tasks[e.Task]; inc != nil && inc.replaced {
+		if start, ok := intAttr(e, trace.AttrStart); ok && start < s.failoverT {
+			return inc
+		}
+	}
+	return s.task(e.Task)
 }
 
 // notJudged notes a rule left unjudged because inc's restore is not in the trace.
@@ -168,7 +182,7 @@ func (s *listenerState) step(i int) {
 	case trace.KindTaskCrash:
 		s.task(e.Task).alive = false
 	case trace.KindJobFailover:
-		s.failover()
+		s.failover(e)
 	case trace.KindTaskFinish:
 		s.task(e.Task).finished = true
 	case trace.KindSnapshotCarried:
@@ -239,7 +253,7 @@ func (s *listenerState) notifyComplete(e *trace.Event) {
 
 func (s *listenerState) sinkCommit(i int) {
 	e := &s.events[i]
-	inc := s.task(e.Task)
+	inc := s.committer(e)
 	switch {
 	case e.CP == 0 || inc.lastNotified >= e.CP || inc.restored >= e.CP:
 	case inc.untraced:

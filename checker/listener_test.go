@@ -270,6 +270,19 @@ func TestListenerContractDoesNotJudgeAnUntracedRestore(t *testing.T) {
 	res := ListenerContract(b.events, Reference{})
 	wantUnknown(t, res, `the commit of transaction "t1"`)
 
+	// A commit invoked before the failover and answered after it belongs to the replaced
+	// incarnation, and is judged as its own: here it was notified, so it passes.
+	inflight := newTB()
+	inflight.restore("sink", 0)
+	inflight.trigger(1)
+	inflight.persist(1)
+	inflight.complete(1)
+	inflight.notify("sink", 1)
+	start := inflight.now()
+	inflight.failover(1, "task-failure")
+	inflight.commit("sink", 1, "t1", "start="+itoa(start))
+	wantPass(t, ListenerContract(inflight.events, Reference{}))
+
 	// With the restore traced, the same commit is judged, and passes.
 	ok := newTB()
 	ok.restore("sink", 0)
