@@ -101,13 +101,13 @@ const (
 	usageReplay  = "replay [-json] [-trace FILE] [-html FILE] [-perfetto FILE] ARTIFACT"
 	usageShrink  = "shrink ARTIFACT [-o FILE] [-runs N]"
 	usageBench   = "bench [-json] [-seeds N] [-j N]"
-	usageCheck   = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] TRACE"
+	usageCheck   = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] [-html FILE] [-perfetto FILE] TRACE"
 	usageZoo     = "zoo [-list] [-bug ID] [-seeds A-B] [-j N] [-tests] [-keep DIR] [-json]"
 	usageCover   = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
 	usageShow    = "show NAME|FILE"
 	usageVersion = "version"
 	usageExtract = "extract ARTIFACT"
-	usageLive    = "live -scenario NAME|FILE -for DURATION [-crash-every DURATION] [-seed N] [-trace FILE] [-json]"
+	usageLive    = "live -scenario NAME|FILE -for DURATION [-crash-every DURATION] [-seed N] [-trace FILE] [-json] [-html FILE] [-perfetto FILE]"
 )
 
 type command struct {
