@@ -23,6 +23,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 func main() {
@@ -76,6 +77,8 @@ type app struct {
 	builtins       func() []*scenarios.Scenario
 	build          func() string
 	progress       bool // stderr is a terminal: draw a progress line there
+	// runWatch, when not nil, sees the events of the next run runPlan makes (watchRun).
+	runWatch func(*trace.Event)
 	// clock tells the wall time for progress reports (a fake in tests; nil: no reports off a
 	// terminal).
 	clock       func() time.Time
