@@ -2,9 +2,7 @@ package scenarios
 
 import (
 	"fmt"
-	"maps"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/ckptsim/ckptsim/checker"
@@ -156,7 +154,7 @@ func nodeLogic(s *Scenario, n Node) (engine.Logic, error) {
 		return engine.Source{
 			Partitions:    n.Parallelism,
 			Records:       int64(w.Records),
-			RatePerSecond: max(int64(time.Second)/max(w.RecordInterval.Nanos(), 1), 1),
+			RatePerSecond: sourceRatePerSecond(w),
 			Keys:          keys,
 			Seed:          dataSeed,
 		}, nil
@@ -266,24 +264,8 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 	if !slices.Contains(PropertiesToCheck(s), checker.PropExactlyOnce) {
 		ref.Guarantee = checker.GuaranteeAtLeastOnce
 	}
-	ref.Output = make(map[string]checker.Expected)
-	outputs := model.OutputValues()
-	// Sorted, so that which record an error names does not depend on map order.
-	for _, rid := range slices.Sorted(maps.Keys(outputs)) {
-		values := outputs[rid]
-		for _, v := range values[1:] {
-			if v != values[0] {
-				return ref, fmt.Errorf("scenarios: %s: record %s reaches the sink with different values, which the checkers cannot judge", s.Name, rid)
-			}
-		}
-		// A record that reaches the sinks on several paths (a diamond, a broadcast) is
-		// committed once per path, except by an idempotent sink: it upserts by record id,
-		// so the copies, all of one value, are one row.
-		count := len(values)
-		if s.Sink.Kind == SinkIdempotent {
-			count = 1
-		}
-		ref.Output[rid] = checker.Expected{Value: strconv.FormatInt(values[0], 10), Count: count}
+	if ref.Output, err = expectedOutput(s, model); err != nil {
+		return ref, err
 	}
 	return ref, nil
 }

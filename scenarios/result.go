@@ -59,6 +59,11 @@ type RunOptions struct {
 	// for the next run. A sweep's worker lends one to each of its runs in turn, which spares
 	// allocating every run's; nothing a run returns points into it.
 	Events *[]trace.Event
+	// Watch, when not nil, sees every event of the trace as it is recorded
+	// (trace.Recorder.Watch), on the run's goroutine: what a progress report reads. It must
+	// neither change the event nor keep the pointer, and it sees the event after the
+	// run's own watchers, so that it cannot change what the run does.
+	Watch func(*trace.Event)
 }
 
 // Result is what one run showed. Its JSON form is the line `simrun run -json` prints.

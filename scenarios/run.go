@@ -82,6 +82,9 @@ func newRunWith(p *Plan, opts RunOptions, cfg engine.Config, ref checker.Referen
 	if err != nil {
 		return nil, fmt.Errorf("scenarios: %s: %w", s.Name, err)
 	}
+	if opts.Watch != nil {
+		rec.Watch(opts.Watch) // last, after the injector's
+	}
 	return r, nil
 }
 

@@ -86,6 +86,7 @@ func (s *Scenario) validate(p *problems, root string) {
 	s.validateNetworkLinks(p, root+".network", names)
 	s.validateScript(p, root+".script", g, names)
 	s.validateExpectedSnapshots(p, root+".expect.snapshots", g, names)
+	s.validateCost(p, root)
 }
 
 func (s *Scenario) validateTopology(p *problems, path string) bool {

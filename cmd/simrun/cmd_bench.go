@@ -28,6 +28,9 @@ func (a *app) bench(args []string) int {
 	if len(positional) > 0 {
 		return a.fail("bench: unexpected argument %q (usage: simrun %s)", positional[0], usageBench)
 	}
+	if count.value > maxBenchSeeds {
+		return a.fail("bench: -seeds %d is more than %d: a benchmark's rates settle within a few hundred seeds (use simrun sweep for a long run)", count.value, maxBenchSeeds)
+	}
 	var standard *scenarios.Scenario
 	for _, s := range a.builtins() {
 		if s.Name == scenarios.StandardName {
@@ -115,12 +118,21 @@ type sweepBench struct {
 	SeedsPerSecond  float64 `json:"seeds_per_second"`
 }
 
-// benchSweep times the sweep spec on workers goroutines.
+// maxBenchSeeds bounds -seeds: bench runs them twice (at -j N and -j 1), and at about
+// fifteen seeds of the standard scenario a second on one core, the bound is about ten
+// minutes at -j 1.
+const maxBenchSeeds = 10_000
+
+// benchSweep times the sweep spec on workers goroutines, reporting its progress on stderr
+// as a sweep does (never on the measurements on stdout).
 func (a *app) benchSweep(spec sweepSpec, workers int) (sweepBench, error) {
 	var b sweepBench
 	var err error
+	progress := newProgress(a, spec.seeds.Count())
+	defer progress.clear()
 	start := time.Now()
 	execute(a.runner, spec.jobs(), workers, a.build(), func(o outcome) bool {
+		progress.update(o.job, o.err == nil && o.result.Unexpected)
 		if o.err != nil {
 			err = o.err
 			return false

@@ -23,6 +23,8 @@ func (a *app) check(args []string) int {
 	scenarioArg := fs.String("scenario", "", "judge against this built-in scenario's or scenario file's reference, with its properties")
 	checkList := fs.String("check", "", "comma-separated properties to judge, or all (default: every property that applies)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	htmlPath := fs.String("html", "", "write the trace's space-time diagram and verdict (an HTML page) to this file")
+	perfettoPath := fs.String("perfetto", "", "write the trace as trace-event JSON for ui.perfetto.dev to this file")
 	positional, status := a.parseCommand(fs, usageCheck, args)
 	if status >= 0 {
 		return status
@@ -42,26 +44,13 @@ func (a *app) check(args []string) int {
 		}
 	}
 
-	var ref checker.Reference
-	source := "none (the output properties and determinism need one: -reference FILE or -scenario NAME|FILE)"
-	switch {
-	case *refPath != "":
-		var err error
-		if ref, err = loadReference(*refPath); err != nil {
-			return a.fail("check: -reference %v", err)
-		}
-		source = *refPath
-	case *scenarioArg != "":
-		s, err := a.loadScenario(*scenarioArg)
-		if err != nil {
-			return a.fail("check: %v", err)
-		}
-		if ref, err = scenarios.ReferenceFor(s); err != nil {
-			return a.fail("check: %s", trimPackage(err))
-		}
-		// The reference carries the scenario's promises, so that a trace of its run is
-		// judged as the run was.
-		source = "scenario " + s.Name
+	ref, source, err := a.checkReference(*refPath, *scenarioArg)
+	if err != nil {
+		return a.fail("check: %v", err)
+	}
+	draw, err := reserveJudgedDrawings(*htmlPath, *perfettoPath, namedFile{"the trace", tracePath}, namedFile{"-reference", *refPath})
+	if err != nil {
+		return a.fail("check: %v", err)
 	}
 	if props == nil {
 		props = checker.DefaultProperties(ref)
@@ -71,9 +60,14 @@ func (a *app) check(args []string) int {
 	if err != nil {
 		return a.fail("check: %v", err)
 	}
-	report, err := judgeTrace(events, ref, props)
+	report, err := judgeTrace(events, ref, draw.checkerOptions(checker.Options{Properties: props}))
 	if err != nil {
 		return a.fail("check: %s: %v", tracePath, err)
+	}
+	notes := append([]string{fmt.Sprintf("trace %s, judged against %s", tracePath, source)}, reportNotes(report)...)
+	pictures, err := draw.drawJudged(checkTitle(tracePath, header), notes, events, reportViolations(report))
+	if err != nil {
+		return a.fail("check: %v", err)
 	}
 	out := checkJSON{
 		Trace:     tracePath,
@@ -85,11 +79,13 @@ func (a *app) check(args []string) int {
 		Reference: source,
 		Verdict:   string(report.Verdict()),
 		Results:   resultsForJSON(report),
+		drawn:     pictures,
 	}
 	if *asJSON {
 		writeJSON(a.stdout, out)
 	} else {
 		printCheck(a.stdout, out, report)
+		pictures.print(a.stdout)
 	}
 	if report.Verdict() != checker.VerdictPass {
 		return exitUnexpected
@@ -119,15 +115,49 @@ func parseProperties(list string) ([]checker.Property, error) {
 	return props, nil
 }
 
+// checkReference is what check judges against: a reference file, a scenario's reference,
+// or none, and how the report names it.
+func (a *app) checkReference(refPath, scenarioArg string) (checker.Reference, string, error) {
+	switch {
+	case refPath != "":
+		ref, err := loadReference(refPath)
+		if err != nil {
+			return ref, "", fmt.Errorf("-reference %v", err)
+		}
+		return ref, refPath, nil
+	case scenarioArg != "":
+		s, err := a.loadScenario(scenarioArg)
+		if err != nil {
+			return checker.Reference{}, "", err
+		}
+		// The reference carries the scenario's promises, so that a trace of its run is
+		// judged as the run was.
+		ref, err := scenarios.ReferenceFor(s)
+		if err != nil {
+			return ref, "", fmt.Errorf("%s", trimPackage(err))
+		}
+		return ref, "scenario " + s.Name, nil
+	}
+	return checker.Reference{}, "none (the output properties and determinism need one: -reference FILE or -scenario NAME|FILE)", nil
+}
+
+// checkTitle is the title of a judged trace's page: the run its header names, or the file.
+func checkTitle(tracePath string, header trace.Header) string {
+	if header.Scenario != "" {
+		return fmt.Sprintf("%s seed %d (%s, judged by simrun check)", header.Scenario, header.Seed, tracePath)
+	}
+	return tracePath + " (judged by simrun check)"
+}
+
 // judgeTrace runs the checkers. A panic of a checker on a foreign trace is a checker bug, but
 // it is reported on one line like bad input, not as a stack trace.
-func judgeTrace(events []trace.Event, ref checker.Reference, props []checker.Property) (report checker.Report, err error) {
+func judgeTrace(events []trace.Event, ref checker.Reference, opts checker.Options) (report checker.Report, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("the checkers failed on this trace (a checker bug; please report it with the trace): %v", r)
 		}
 	}()
-	return checker.Check(events, ref, checker.Options{Properties: props}), nil
+	return checker.Check(events, ref, opts), nil
 }
 
 // loadReference reads a reference file.
@@ -210,6 +240,7 @@ type checkJSON struct {
 	Reference string        `json:"reference"`
 	Verdict   string        `json:"verdict"`
 	Results   []checkResult `json:"results"`
+	drawn
 }
 
 // checkResult is one property's result in `check -json`.

@@ -39,6 +39,8 @@ func (a *app) liveCommand(args []string) int {
 	fs.Var(&seed, "seed", "seeds the engine's random streams and the choice of crashed tasks (default 1; a live run does not replay)")
 	tracePath := fs.String("trace", "", "write the trace (JSON Lines) to this file")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	htmlPath := fs.String("html", "", "write the run's space-time diagram and verdict (an HTML page) to this file")
+	perfettoPath := fs.String("perfetto", "", "write the run as trace-event JSON for ui.perfetto.dev to this file")
 	positional, status := a.parseCommand(fs, usageLive, args)
 	if status >= 0 {
 		return status
@@ -71,6 +73,10 @@ func (a *app) liveCommand(args []string) int {
 	}
 	if *tracePath == "-" && *asJSON {
 		return a.fail("live: -trace - and -json both write standard output: send the trace to a file")
+	}
+	draw, err := reserveJudgedDrawings(*htmlPath, *perfettoPath, namedFile{"-trace", *tracePath})
+	if err != nil {
+		return a.fail("live: %v", err)
 	}
 	traceFile, err := a.traceOutput(*tracePath)
 	if err != nil {
@@ -108,9 +114,13 @@ func (a *app) liveCommand(args []string) int {
 	if err != nil {
 		return a.fail("live: %s: %s", s.Name, trimPackage(err))
 	}
-	res := judgeLive(plan, ref, rec, outcome)
+	res := judgeLive(plan, ref, rec, outcome, draw)
 	res.WallNanos = time.Since(start).Nanoseconds()
 	res.Judge(s.Expect)
+	pictures, err := draw.drawJudged(fmt.Sprintf("%s seed %d (simrun live)", s.Name, seed.value), liveNotes(res, opts), rec.Events(), res.Violations)
+	if err != nil {
+		return a.fail("live: %s: %v", s.Name, err)
+	}
 	// printResult says a panic's stack is in the artifact, and a live run has none: the
 	// text report prints the stack itself.
 	stack := res.Panic
@@ -119,7 +129,7 @@ func (a *app) liveCommand(args []string) int {
 	}
 
 	if *asJSON {
-		writeJSON(a.stdout, liveJSON{Result: forJSON(res), For: runFor.String(), CrashEvery: crashEvery.String(), Finished: outcome.Finished})
+		writeJSON(a.stdout, liveJSON{Result: forJSON(res), For: runFor.String(), CrashEvery: crashEvery.String(), Finished: outcome.Finished, drawn: pictures})
 	} else {
 		// Trace times are wall-clock times here: the last event's, and the whole run's.
 		printResultTimed(a.stdout, res, fmt.Sprintf("%s traced, %s wall", formatNanos(float64(res.VirtualNanos)), formatNanos(float64(res.WallNanos))))
@@ -130,6 +140,7 @@ func (a *app) liveCommand(args []string) int {
 			}
 			fmt.Fprintf(a.stdout, "%-12s %s\n", "trace file:", where)
 		}
+		pictures.print(a.stdout)
 		if stack != "" {
 			fmt.Fprintf(a.stdout, "%-12s\n", "panic:")
 			for _, line := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
@@ -151,6 +162,7 @@ type liveJSON struct {
 	CrashEvery string `json:"crash_every"`
 	// Finished says the bounded job finished before -for ran out.
 	Finished bool `json:"finished"`
+	drawn
 }
 
 // printLivePlan writes what the run will do before it starts, as printPlan does for a
@@ -184,7 +196,7 @@ func printLivePlan(w io.Writer, p *scenarios.Plan, opts live.Options) {
 // judgeLive turns a live run's trace and outcome into a result, as the simulation's judge
 // does: a panic fails the run; a bounded job cut before it finished and before its liveness
 // bound is judged for safety only and is at best limit; otherwise every property is judged.
-func judgeLive(p *scenarios.Plan, ref checker.Reference, rec *trace.Recorder, out live.Outcome) *scenarios.Result {
+func judgeLive(p *scenarios.Plan, ref checker.Reference, rec *trace.Recorder, out live.Outcome, draw *drawings) *scenarios.Result {
 	s := p.Scenario
 	events := rec.Events()
 	res := &scenarios.Result{
@@ -223,7 +235,7 @@ func judgeLive(p *scenarios.Plan, ref checker.Reference, rec *trace.Recorder, ou
 		}
 		props = judged
 	}
-	res.Record(checker.Check(events, ref, checker.Options{Properties: props, MaxViolations: scenarios.MaxViolations}))
+	res.Record(checker.Check(events, ref, draw.checkerOptions(checker.Options{Properties: props, MaxViolations: scenarios.MaxViolations})))
 	if cut && res.Verdict != scenarios.VerdictFail {
 		res.Verdict, res.Undecided = scenarios.VerdictLimit, nil
 		res.LimitReason = fmt.Sprintf("the job had not finished when -for ran out, %s after progress became owed; "+

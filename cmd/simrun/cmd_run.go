@@ -82,7 +82,9 @@ func (a *app) runOne(args []string) int {
 		printPlan(a.stdout, plan)
 		fmt.Fprintln(a.stdout)
 	}
+	stopProgress := a.watchRun(plan)
 	res, err := a.runPlan(plan, traceFile, draw)
+	stopProgress()
 	if readerGone(err) {
 		// The trace's reader stopped reading (-trace /dev/stdout | head -1): it wants no more.
 		if refFile != nil {

@@ -41,9 +41,13 @@ type porcupinePicture struct {
 	Path     string           `json:"path"`
 }
 
-// reserveDrawings checks, before the run, that each file asked for can be created, so that a
-// path simrun cannot write is bad input before any work. Without either it returns nil.
+// reserveDrawings checks, before the run, that each file asked for can be created and is
+// one checkPicturePaths accepts, so that a path simrun cannot or should not write is bad
+// input before any work. Without either it returns nil.
 func reserveDrawings(htmlPath, perfettoPath string) (*drawings, error) {
+	if err := checkPicturePaths(htmlPath, perfettoPath); err != nil {
+		return nil, err
+	}
 	for _, c := range []struct{ flag, path string }{{"-html", htmlPath}, {"-perfetto", perfettoPath}} {
 		if c.path == "" {
 			continue
@@ -78,14 +82,19 @@ func (d *drawings) options(opts *scenarios.RunOptions) {
 
 // write draws the run into the files asked for.
 func (d *drawings) write(title string, res *scenarios.Result) (drawn, error) {
-	var out drawn
 	_, events, err := trace.ReadAll(&d.trace)
 	if err != nil {
-		return out, fmt.Errorf("reading the run's trace back: %v", err)
+		return drawn{}, fmt.Errorf("reading the run's trace back: %v", err)
 	}
+	return d.draw(spacetime.Run{Title: title, Events: events, Violations: res.Violations})
+}
+
+// draw writes run's pictures into the files asked for, with porcupine's beside the page.
+func (d *drawings) draw(run spacetime.Run) (drawn, error) {
+	var out drawn
 	if d.perfettoPath != "" {
 		var buf bytes.Buffer
-		if err := perfetto.Write(&buf, events, res.Violations); err != nil {
+		if err := perfetto.Write(&buf, run.Events, run.Violations); err != nil {
 			return out, fmt.Errorf("-perfetto: %v", err)
 		}
 		if err := os.WriteFile(d.perfettoPath, buf.Bytes(), 0o644); err != nil {
@@ -96,7 +105,6 @@ func (d *drawings) write(title string, res *scenarios.Result) (drawn, error) {
 	if d.htmlPath == "" {
 		return out, nil
 	}
-	run := spacetime.Run{Title: title, Events: events, Violations: res.Violations}
 	for _, c := range []struct {
 		picture  *bytes.Buffer
 		property checker.Property

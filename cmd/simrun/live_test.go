@@ -91,19 +91,19 @@ func TestLiveJudgement(t *testing.T) {
 	rec.KeepEvents()
 	rec.Emit(1000, trace.Event{Kind: trace.KindTaskRestore, Task: "source-0"})
 
-	res := judgeLive(plan, ref, rec, live.Outcome{EndNanos: 1000})
+	res := judgeLive(plan, ref, rec, live.Outcome{EndNanos: 1000}, nil)
 	if res.Verdict != scenarios.VerdictLimit || !strings.Contains(res.LimitReason, "had not finished") || len(res.Violations) != 0 {
 		t.Errorf("a cut job: verdict %s (%s), violations %v; want limit", res.Verdict, res.LimitReason, res.Violations)
 	}
 	// A cut job whose liveness window reached the bound is judged in full: not finishing
 	// is then a liveness failure.
 	bound := s.Limits.LivenessBound.Nanos() * 5 / 4
-	res = judgeLive(plan, ref, rec, live.Outcome{EndNanos: bound})
+	res = judgeLive(plan, ref, rec, live.Outcome{EndNanos: bound}, nil)
 	if res.Verdict != scenarios.VerdictFail || !containsProperty(res.Violations, checker.PropLiveness) {
 		t.Errorf("a job unfinished after its bound: verdict %s, violations %v; want a liveness failure", res.Verdict, res.Violations)
 	}
 
-	res = judgeLive(plan, ref, rec, live.Outcome{Panic: &live.Panic{Process: "sum-1", Value: "boom", Nanos: 2000}})
+	res = judgeLive(plan, ref, rec, live.Outcome{Panic: &live.Panic{Process: "sum-1", Value: "boom", Nanos: 2000}}, nil)
 	if res.Verdict != scenarios.VerdictFail || len(res.Violations) != 1 || res.Violations[0].Property != scenarios.PropertyPanic ||
 		res.Violations[0].Seq != 0 || !strings.Contains(res.Violations[0].Message, "panic in sum-1 (after task.restore): boom") {
 		t.Errorf("a panic: verdict %s, violations %v", res.Verdict, res.Violations)
@@ -112,7 +112,7 @@ func TestLiveJudgement(t *testing.T) {
 	if !errors.As(broken.Value.(error), new(*protocol.InvariantError)) {
 		t.Fatal("test setup")
 	}
-	res = judgeLive(plan, ref, rec, live.Outcome{Panic: broken})
+	res = judgeLive(plan, ref, rec, live.Outcome{Panic: broken}, nil)
 	if len(res.Violations) != 1 || res.Violations[0].Property != scenarios.PropertyInvariant {
 		t.Errorf("a broken invariant: violations %v", res.Violations)
 	}

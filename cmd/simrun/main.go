@@ -23,6 +23,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 func main() {
@@ -76,6 +77,8 @@ type app struct {
 	builtins       func() []*scenarios.Scenario
 	build          func() string
 	progress       bool // stderr is a terminal: draw a progress line there
+	// runWatch, when not nil, sees the events of the next run runPlan makes (watchRun).
+	runWatch func(*trace.Event)
 	// clock tells the wall time for progress reports (a fake in tests; nil: no reports off a
 	// terminal).
 	clock       func() time.Time
@@ -101,13 +104,13 @@ const (
 	usageReplay  = "replay [-json] [-trace FILE] [-html FILE] [-perfetto FILE] ARTIFACT"
 	usageShrink  = "shrink ARTIFACT [-o FILE] [-runs N]"
 	usageBench   = "bench [-json] [-seeds N] [-j N]"
-	usageCheck   = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] TRACE"
+	usageCheck   = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] [-html FILE] [-perfetto FILE] TRACE"
 	usageZoo     = "zoo [-list] [-bug ID] [-seeds A-B] [-j N] [-tests] [-keep DIR] [-json]"
 	usageCover   = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
 	usageShow    = "show NAME|FILE"
 	usageVersion = "version"
 	usageExtract = "extract ARTIFACT"
-	usageLive    = "live -scenario NAME|FILE -for DURATION [-crash-every DURATION] [-seed N] [-trace FILE] [-json]"
+	usageLive    = "live -scenario NAME|FILE -for DURATION [-crash-every DURATION] [-seed N] [-trace FILE] [-json] [-html FILE] [-perfetto FILE]"
 )
 
 type command struct {

@@ -47,7 +47,7 @@ func readerGone(err error) bool { return errors.Is(err, syscall.EPIPE) }
 // closes the file: a trace that failed to reach the disk is the run's error. draw, when not
 // nil, keeps what -html and -perfetto draw.
 func (a *app) runPlan(plan *scenarios.Plan, traceFile io.WriteCloser, draw *drawings) (*scenarios.Result, error) {
-	opts := scenarios.RunOptions{Build: a.build()}
+	opts := scenarios.RunOptions{Build: a.build(), Watch: a.runWatch}
 	if traceFile != nil {
 		opts.Trace = traceFile
 	}
