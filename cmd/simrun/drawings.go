@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -54,7 +55,8 @@ func reserveDrawings(htmlPath, perfettoPath string) (*drawings, error) {
 		}
 		f, err := os.CreateTemp(filepath.Dir(c.path), ".simrun-draw-*")
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", c.flag, err)
+			// The probe's own name means nothing to the user: name their path.
+			return nil, fmt.Errorf("%s %s: cannot write there: %v", c.flag, c.path, errors.Unwrap(err))
 		}
 		f.Close()
 		os.Remove(f.Name())
