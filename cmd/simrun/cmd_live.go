@@ -45,27 +45,9 @@ func (a *app) liveCommand(args []string) int {
 	if status >= 0 {
 		return status
 	}
-	if len(positional) > 0 {
-		return a.fail("live: unexpected argument %q (usage: simrun %s)", positional[0], usageLive)
-	}
-	if *runFor <= 0 {
-		return a.fail("live: -for must be a positive duration such as 3s (usage: simrun %s)", usageLive)
-	}
-	if *crashEvery < 0 {
-		return a.fail("live: -crash-every must not be negative")
-	}
-	if *crashEvery > 0 && *crashEvery >= *runFor/2 {
-		return a.fail("live: -crash-every %s crashes nothing: crashes come during the first half of -for (%s)", *crashEvery, *runFor/2)
-	}
-	s, err := a.loadScenario(*scenarioArg)
-	if err != nil {
-		return a.fail("live: %v", err)
-	}
-	switch {
-	case s.IsNegativeControl():
-		return a.fail("live: %s is a negative control: it fails only under its faults, which a live run does not inject", s.Name)
-	case len(s.Script) > 0:
-		return a.fail("live: %s has a script, whose steps run on the simulator's clock: a live run cannot follow it", s.Name)
+	s, status := a.liveScenario(positional, *scenarioArg, *runFor, *crashEvery)
+	if status >= 0 {
+		return status
 	}
 	cfg, ref, err := scenarios.LiveJob(s)
 	if err != nil {
@@ -92,22 +74,9 @@ func (a *app) liveCommand(args []string) int {
 		fmt.Fprintln(a.stdout)
 	}
 
-	var out io.Writer
-	if traceFile != nil {
-		out = traceFile
-	}
-	rec := trace.NewRecorder(out, trace.Header{Scenario: s.Name, Seed: seed.value, Build: a.build()})
-	rec.KeepEvents()
 	start := time.Now()
-	outcome, err := live.Run(cfg, rec, opts)
-	if err == nil {
-		err = rec.Flush()
-	}
-	if traceFile != nil {
-		if cerr := traceFile.Close(); err == nil {
-			err = cerr
-		}
-	}
+	rec, outcome, err := recordLive(traceFile, trace.Header{Scenario: s.Name, Seed: seed.value, Build: a.build()},
+		func(rec *trace.Recorder) (live.Outcome, error) { return live.Run(cfg, rec, opts) })
 	if readerGone(err) {
 		return exitOK
 	}
@@ -121,37 +90,87 @@ func (a *app) liveCommand(args []string) int {
 	if err != nil {
 		return a.fail("live: %s: %v", s.Name, err)
 	}
-	// printResult says a panic's stack is in the artifact, and a live run has none: the
-	// text report prints the stack itself.
-	stack := res.Panic
-	if !*asJSON {
-		res.Panic = ""
-	}
-
 	if *asJSON {
 		writeJSON(a.stdout, liveJSON{Result: forJSON(res), For: runFor.String(), CrashEvery: crashEvery.String(), Finished: outcome.Finished, drawn: pictures})
 	} else {
-		// Trace times are wall-clock times here: the last event's, and the whole run's.
-		printResultTimed(a.stdout, res, fmt.Sprintf("%s traced, %s wall", formatNanos(float64(res.VirtualNanos)), formatNanos(float64(res.WallNanos))))
-		if *tracePath != "" {
-			where := *tracePath
-			if where == "-" {
-				where = "standard output"
-			}
-			fmt.Fprintf(a.stdout, "%-12s %s\n", "trace file:", where)
-		}
-		pictures.print(a.stdout)
-		if stack != "" {
-			fmt.Fprintf(a.stdout, "%-12s\n", "panic:")
-			for _, line := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
-				fmt.Fprintln(a.stdout, "  "+line)
-			}
-		}
+		printLiveResult(a.stdout, res, *tracePath, pictures)
 	}
 	if res.Unexpected {
 		return exitUnexpected
 	}
 	return exitOK
+}
+
+// recordLive runs a live job, recording its trace (kept in memory too) into traceFile,
+// which it closes; traceFile may be nil.
+func recordLive(traceFile io.WriteCloser, header trace.Header, run func(*trace.Recorder) (live.Outcome, error)) (*trace.Recorder, live.Outcome, error) {
+	var out io.Writer
+	if traceFile != nil {
+		out = traceFile
+	}
+	rec := trace.NewRecorder(out, header)
+	rec.KeepEvents()
+	outcome, err := run(rec)
+	if err == nil {
+		err = rec.Flush()
+	}
+	if traceFile != nil {
+		if cerr := traceFile.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return rec, outcome, err
+}
+
+// liveScenario loads the scenario of a live run, refusing first what a live run cannot do.
+// The status is -1 when the run may go ahead.
+func (a *app) liveScenario(positional []string, scenarioArg string, runFor, crashEvery time.Duration) (*scenarios.Scenario, int) {
+	switch {
+	case len(positional) > 0:
+		return nil, a.fail("live: unexpected argument %q (usage: simrun %s)", positional[0], usageLive)
+	case runFor <= 0:
+		return nil, a.fail("live: -for must be a positive duration such as 3s (usage: simrun %s)", usageLive)
+	case crashEvery < 0:
+		return nil, a.fail("live: -crash-every must not be negative")
+	case crashEvery > 0 && crashEvery >= runFor/2:
+		return nil, a.fail("live: -crash-every %s crashes nothing: crashes come during the first half of -for (%s)", crashEvery, runFor/2)
+	}
+	s, err := a.loadScenario(scenarioArg)
+	if err != nil {
+		return nil, a.fail("live: %v", err)
+	}
+	switch {
+	case s.IsNegativeControl():
+		return nil, a.fail("live: %s is a negative control: it fails only under its faults, which a live run does not inject", s.Name)
+	case len(s.Script) > 0:
+		return nil, a.fail("live: %s has a script, whose steps run on the simulator's clock: a live run cannot follow it", s.Name)
+	}
+	return s, -1
+}
+
+// printLiveResult prints a live run's text report: the result, with trace times that are
+// wall-clock times (the last event's and the whole run's), where the trace went, the
+// pictures and a panic's stack. printResult would say the stack is in the artifact, and a
+// live run has none, so the stack is printed here.
+func printLiveResult(w io.Writer, res *scenarios.Result, tracePath string, pictures drawn) {
+	stack := res.Panic
+	res.Panic = ""
+	printResultTimed(w, res, fmt.Sprintf("%s traced, %s wall", formatNanos(float64(res.VirtualNanos)), formatNanos(float64(res.WallNanos))))
+	res.Panic = stack
+	if tracePath != "" {
+		where := tracePath
+		if where == "-" {
+			where = "standard output"
+		}
+		fmt.Fprintf(w, "%-12s %s\n", "trace file:", where)
+	}
+	pictures.print(w)
+	if stack != "" {
+		fmt.Fprintf(w, "%-12s\n", "panic:")
+		for _, line := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
+			fmt.Fprintln(w, "  "+line)
+		}
+	}
 }
 
 // liveJSON is `live -json`'s object: the result as `run -json` gives it, and the run's
