@@ -17,7 +17,8 @@ import (
 // switches sends the barrier ahead of its output at once (barrier.send; its unaligned
 // snapshot is traced only when its channel state is sealed), unless the checkpoint ends
 // for it first (it declines it, is told it aborted, the coordinator ends it, a newer barrier
-// comes) or the task stops (crash, restore, finish). A task that still holds
+// comes) or the task stops (crash, restore, finish). A barrier that comes after its
+// checkpoint ended owes nothing: a task told of the abort drops it as stale. A task that still holds
 // the barrier past that deadline never switched: the timer watched another checkpoint
 // (FLINK-22596), or none. Only tasks that send (seen tracing record.send or barrier.send)
 // are judged: nothing in the trace says when a task without outputs switched. An alignment is
@@ -57,6 +58,7 @@ func alignmentTimeout(ix *traceIndex, ref Reference) Result {
 		senders[events[i].Task] = true
 	}
 	savepoints := map[uint64]bool{}
+	ended := map[uint64]bool{}         // checkpoints completed or aborted: no switch is owed for them
 	aligning := map[key]*trace.Event{} // first barrier.recv of an alignment being judged
 	seen := map[key]bool{}             // alignments started, so a later barrier starts none
 	var violations []Violation
@@ -121,7 +123,7 @@ func alignmentTimeout(ix *traceIndex, ref Reference) Result {
 				}
 			}
 			k := key{e.Task, e.CP}
-			if seen[k] || savepoints[e.CP] || !senders[e.Task] {
+			if seen[k] || savepoints[e.CP] || ended[e.CP] || !senders[e.Task] {
 				continue
 			}
 			seen[k] = true
@@ -136,6 +138,7 @@ func alignmentTimeout(ix *traceIndex, ref Reference) Result {
 			delete(aligning, key{e.Task, e.CP})
 			stale = true
 		case trace.KindCheckpointAbort, trace.KindCheckpointComplete:
+			ended[e.CP] = true
 			for k := range aligning {
 				if k.cp == e.CP {
 					delete(aligning, k)

@@ -183,3 +183,19 @@ func TestAbortReachWaitsForNoMootNotice(t *testing.T) {
 	late := owed.trigger(3)
 	wantFirst(t, AbortReach(owed.events, ref), late, "k, which took part in checkpoint 2, was not told of its abort")
 }
+
+// A barrier that comes after its checkpoint aborted owes no switch: a task told of the
+// abort drops it as stale, and nothing is ever forwarded.
+func TestAlignmentTimeoutOwesNothingForAnEndedCheckpoint(t *testing.T) {
+	ref := bounds(LivenessBounds{SwitchMaxNanos: 100}, Policy{AlignmentTimeoutNanos: 500})
+	b := newTB()
+	b.barrierSend("m", "k", 1) // m sends (the switch concerns senders only)
+	b.abortFor(2, "expired")
+	b.notifyAbort("m", 2)
+	b.barrierRecv("m", "s0", 2) // stale
+	b.wait(1000)
+	b.trigger(3)
+	if res := AlignmentTimeout(b.events, ref); res.Verdict != VerdictUnexercised {
+		t.Errorf("a barrier after its checkpoint's abort: %s", res)
+	}
+}
