@@ -44,8 +44,11 @@ const reasonTolerableExceeded = "tolerable-failures-exceeded"
 // completion starts the count again; so do a job.failover (the restarted job counts afresh)
 // and a coordinator.crash (its successor does). Two things are violations:
 //
-//   - a job.failover for tolerable-failures-exceeded while the count is within the limit
-//     (failures counted that should not be, or a limit miscounted), pinned to the failover;
+//   - a job.failover for tolerable-failures-exceeded when the count has not passed the limit
+//     since the last failover (failures counted that should not be, or a limit miscounted),
+//     pinned to the failover. A completion between the failure that passed the limit and
+//     the failover does not make it wrong: the failover waits for the metadata writes in
+//     flight, and one of them may land;
 //   - the count above the limit, and a checkpoint triggered before any failover: the job
 //     carried on checkpointing instead of failing over (a failure not counted, or the
 //     failover forgotten), pinned to that trigger. A completion in between does not excuse
@@ -97,15 +100,19 @@ type failureAccount struct {
 	completed  uint64 // highest completed checkpoint
 	// owed is the abort that took the count above the limit, while no failover followed,
 	// and owedCount the count it took it to.
-	owed       *trace.Event
-	owedCount  int
+	owed      *trace.Event
+	owedCount int
+	// exceeded: the count passed the limit since the job last failed over. The failover
+	// may come after completions that landed meanwhile (metadata writes in flight when the
+	// limit was passed) and started the count again: it is owed all the same.
+	exceeded   bool
 	failures   int // failures counted in all
 	failovers  int // failovers for exceeded tolerable failures
 	violations []Violation
 }
 
 func (a *failureAccount) restart() {
-	a.count, a.owed = 0, nil
+	a.count, a.owed, a.exceeded = 0, nil, false
 	clear(a.counted)
 }
 
@@ -140,7 +147,7 @@ func (a *failureAccount) observe(e *trace.Event) string {
 		a.count++
 		a.failures++
 		if a.count > a.limit && a.owed == nil {
-			a.owed, a.owedCount = e, a.count
+			a.owed, a.owedCount, a.exceeded = e, a.count, true
 		}
 	case trace.KindCoordinatorRecover:
 		// The recovered incarnation counts only above what it read back from the store.
@@ -148,7 +155,7 @@ func (a *failureAccount) observe(e *trace.Event) string {
 	case trace.KindJobFailover:
 		if e.Reason == reasonTolerableExceeded {
 			a.failovers++
-			if a.count <= a.limit {
+			if a.count <= a.limit && !a.exceeded {
 				a.violations = append(a.violations, violationAt(PropFailureAccounting, e,
 					"the job failed over for exceeded tolerable failures with %d failures in a row counted (limit %d)", a.count, a.limit))
 			}

@@ -111,3 +111,24 @@ func TestFailureAccountingEvidence(t *testing.T) {
 		t.Errorf("a failed savepoint: %s", res)
 	}
 }
+
+// The failover owed for a passed limit waits for the metadata writes in flight, and those
+// may land and complete newer checkpoints first: the count starts again, and the failover
+// that follows is still owed. One without the limit ever passed is still early.
+func TestFailureAccountingAllowsCompletionsBeforeTheOwedFailover(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.complete(1)
+	b.trigger(2)
+	b.trigger(3)
+	b.abortFor(2, "persist-failed") // 1 > 0
+	b.complete(3)                   // its write was in flight: the count starts again
+	b.failover(3, reasonTolerableExceeded)
+	wantPass(t, FailureAccounting(b.events, tolerating(0)))
+
+	never := newTB()
+	never.trigger(1)
+	never.complete(1)
+	early := never.failover(1, reasonTolerableExceeded)
+	wantFirst(t, FailureAccounting(never.events, tolerating(0)), early, "with 0 failures in a row counted (limit 0)")
+}
