@@ -199,3 +199,33 @@ func TestAlignmentTimeoutOwesNothingForAnEndedCheckpoint(t *testing.T) {
 		t.Errorf("a barrier after its checkpoint's abort: %s", res)
 	}
 }
+
+// A restarted job catching up may outlast a short timeout: each checkpoint that expires after
+// the first extends the recovery deadline by its lifetime, up to the liveness bound.
+func TestRecoveryBoundAllowsCheckpointsThatOutlastTheirTimeout(t *testing.T) {
+	ref := bounds(LivenessBounds{RecoveryMaxNanos: 1000, CheckpointAfterHealNanos: 5000}, Policy{})
+	catchUp := newTB()
+	catchUp.failover(0, "task-failure")
+	for cp := uint64(1); cp <= 3; cp++ {
+		catchUp.trigger(cp)
+		catchUp.wait(400)
+		catchUp.abortFor(cp, "expired")
+	}
+	catchUp.trigger(4)
+	catchUp.complete(4) // at 1200ns: one expiry is in the bound, the next two extend it
+	catchUp.wait(6000)
+	catchUp.trigger(5)
+	wantPass(t, RecoveryBound(catchUp.events, ref))
+
+	stuck := newTB()
+	stuck.failover(0, "task-failure")
+	for cp := uint64(1); cp <= 20; cp++ {
+		stuck.trigger(cp)
+		stuck.wait(400)
+		stuck.abortFor(cp, "expired")
+	}
+	res := RecoveryBound(stuck.events, ref)
+	if res.Verdict != VerdictFail || !strings.Contains(res.Violations[0].Message, "no checkpoint completed within 5000ns") {
+		t.Errorf("a restart whose checkpoints keep expiring: %s", res)
+	}
+}

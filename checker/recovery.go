@@ -14,13 +14,61 @@ import (
 // too. A failover is judged only when no fault was in force from it to its deadline (a fault
 // may rightly hold up a restart), and when the trace reaches the deadline; the next
 // job.failover or coordinator.crash before it starts a new restart, judged on its own.
-// Without the bound the verdict is unknown; with no failover judged, unexercised.
+//
+// The bound allows for one checkpoint that expires before the next completes. A restarted
+// job catching up may take longer than a short timeout allows, so each further checkpoint
+// that expires extends the deadline by its own lifetime, from trigger to expiry, but never
+// past the liveness bound (Liveness.CheckpointAfterHealNanos): a restart whose checkpoints
+// keep expiring still fails. Without the bound the verdict is unknown; with no failover
+// judged, unexercised.
 func RecoveryBound(events []trace.Event, ref Reference) Result {
 	return recoveryBound(newTraceIndex(events), ref)
 }
 
 // recoveryKinds are the kinds RecoveryBound reacts to (lifecycleKinds among them).
-var recoveryKinds = lifecycleKinds | kindsOf(trace.KindJobFailover, trace.KindCoordinatorCrash, trace.KindCheckpointComplete, trace.KindTaskFinish)
+var recoveryKinds = lifecycleKinds | kindsOf(trace.KindJobFailover, trace.KindCoordinatorCrash, trace.KindCheckpointComplete,
+	trace.KindCheckpointAbort, trace.KindTaskFinish)
+
+// restartJudge follows the failover being judged.
+type restartJudge struct {
+	bound, most int64 // the bound, and how far expiries may extend it
+	faults      *faultSpans
+	restart     *trace.Event // the failover being judged, or nil
+	deadline    int64
+	expiries    int
+	triggered   map[uint64]int64 // checkpoint -> when it was triggered
+	judged      int
+	excused     int
+}
+
+// failover starts judging e, unless a fault is in force before its deadline.
+func (r *restartJudge) failover(e *trace.Event) {
+	r.restart, r.expiries = nil, 0
+	if !r.faults.quiet(e.T, e.T+r.bound) {
+		r.excused++
+		return
+	}
+	r.restart, r.deadline = e, e.T+r.bound
+	r.judged++
+}
+
+// expired extends the deadline for a checkpoint that expired after the first.
+func (r *restartJudge) expired(e *trace.Event) {
+	if r.restart == nil {
+		return
+	}
+	if r.expiries++; r.expiries < 2 {
+		return
+	}
+	deadline := min(r.deadline+e.T-r.triggered[e.CP], r.restart.T+r.most)
+	if !r.faults.quiet(r.restart.T, deadline) {
+		r.restart = nil
+		r.judged--
+		r.excused++
+		return
+	}
+	r.deadline = deadline
+}
 
 func recoveryBound(ix *traceIndex, ref Reference) Result {
 	bound := ref.Liveness.RecoveryMaxNanos
@@ -28,56 +76,59 @@ func recoveryBound(ix *traceIndex, ref Reference) Result {
 		return unknownResult(PropRecoveryBound, "the reference gives no recovery bound (liveness.recovery_max_ns)")
 	}
 	events := ix.events
-	faults := ix.faults()
+	r := &restartJudge{bound: bound, most: max(bound, ref.Liveness.CheckpointAfterHealNanos), faults: ix.faults(), triggered: map[uint64]int64{}}
 	lifecycle := newJobLifecycle(ix)
 	var violations []Violation
-	var restart *trace.Event // the failover being judged
-	judged, excused := 0, 0
 	relevant := ix.of(recoveryKinds)
 	for i := 0; i < len(events); i++ {
-		if restart == nil {
+		if r.restart == nil {
 			// No deadline runs, so only the events of recoveryKinds change anything.
 			if i = relevant.next(i); i == len(events) {
 				break
 			}
 		}
 		e := &events[i]
-		if restart != nil && e.T > restart.T+bound {
+		if r.restart != nil && e.T > r.deadline {
 			violations = append(violations, violationAt(PropRecoveryBound, e,
-				"no checkpoint completed within %dns of the failover at seq %d (t=%d)", bound, restart.Seq, restart.T))
-			restart = nil
+				"no checkpoint completed within %dns of the failover at seq %d (t=%d)", r.deadline-r.restart.T, r.restart.Seq, r.restart.T))
+			r.restart = nil
 		}
 		lifecycle.observe(e)
 		switch e.Kind {
 		case trace.KindJobFailover:
-			restart = nil
-			if faults.quiet(e.T, e.T+bound) {
-				restart = e
-				judged++
-			} else {
-				excused++
+			r.failover(e)
+		case trace.KindCheckpointTrigger:
+			r.triggered[e.CP] = e.T
+		case trace.KindCheckpointAbort:
+			if e.Reason == "expired" {
+				r.expired(e)
 			}
 		case trace.KindCoordinatorCrash:
-			restart = nil
+			r.restart = nil
 		case trace.KindCheckpointComplete:
 			if !lifecycle.savepoint(e.CP) {
-				restart = nil
+				r.restart = nil
 			}
 		case trace.KindTaskFinish:
 			if lifecycle.allFinished() {
-				restart = nil
+				r.restart = nil
 			}
 		}
 	}
+	return r.result(events, violations)
+}
+
+// result is the verdict once the trace is read.
+func (r *restartJudge) result(events []trace.Event, violations []Violation) Result {
 	res := newResult(PropRecoveryBound, violations)
-	if restart != nil && len(events) > 0 && events[len(events)-1].T <= restart.T+bound {
-		judged-- // the trace ends before its deadline
-		res.Note = joinNote(res.Note, fmt.Sprintf("the trace ends before the deadline of the failover at seq %d: not judged", restart.Seq))
+	if r.restart != nil && len(events) > 0 && events[len(events)-1].T <= r.deadline {
+		r.judged-- // the trace ends before its deadline
+		res.Note = joinNote(res.Note, fmt.Sprintf("the trace ends before the deadline of the failover at seq %d: not judged", r.restart.Seq))
 	}
-	if excused > 0 {
-		res.Note = joinNote(res.Note, fmt.Sprintf("%d failover(s) with a fault in force before the deadline: not judged", excused))
+	if r.excused > 0 {
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d failover(s) with a fault in force before the deadline: not judged", r.excused))
 	}
-	if res.Verdict == VerdictPass && judged == 0 {
+	if res.Verdict == VerdictPass && r.judged == 0 {
 		return unexercisedResult(PropRecoveryBound, "no failover judged: "+cmpOrNote(res.Note, "none in the trace"))
 	}
 	return res
