@@ -36,6 +36,7 @@ func noTriggerInFailover(ix *traceIndex) Result {
 	tasks := map[string]bool{}   // job tasks: seen to restore
 	waiting := map[string]bool{} // tasks still to restore in the current failover
 	var failover *trace.Event
+	failoverAt := 0 // its index
 	failovers, judged := 0, 0
 	for i := range ix.only(failoverKinds) {
 		e := &events[i]
@@ -44,7 +45,7 @@ func noTriggerInFailover(ix *traceIndex) Result {
 			failovers++
 			if len(tasks) > 0 {
 				judged++
-				failover = e
+				failover, failoverAt = e, i
 				maps.Copy(waiting, tasks)
 			}
 		case trace.KindTaskRestore:
@@ -58,7 +59,7 @@ func noTriggerInFailover(ix *traceIndex) Result {
 			clear(waiting)
 		case trace.KindCheckpointTrigger:
 			if failover != nil {
-				early = append(early, earlyTrigger{index: i, failover: failover, waiting: slices.Sorted(maps.Keys(waiting))})
+				early = append(early, earlyTrigger{index: i, failover: failover, failoverAt: failoverAt, waiting: slices.Sorted(maps.Keys(waiting))})
 			}
 		}
 	}
@@ -84,26 +85,30 @@ func noTriggerInFailover(ix *traceIndex) Result {
 
 // earlyTrigger is a checkpoint.trigger that came while tasks of a failover had not restored.
 type earlyTrigger struct {
-	index    int
-	failover *trace.Event
-	waiting  []string
+	index      int
+	failover   *trace.Event
+	failoverAt int // the failover's index
+	waiting    []string
 }
 
-// judgeEarlyTriggers tells, for each early trigger, which of the tasks it came before are
-// missing from the trace rather than late: a task whose next event is work, not a
-// task.restore, restored without tracing it, so when is unknown. A trigger is a violation
-// when some task it came before traced its restore later; one that came only before
-// untraced restores is not judged, and the second result says so.
+// judgeEarlyTriggers tells, for each early trigger, which of the tasks it came before
+// restored late and which restored unseen. A task that traces its task.restore after the
+// trigger (before the next failover) restored late: the trigger is a violation. One that
+// traces none, but acts again after the failover, restored without tracing it, so when is
+// unknown: a trigger that came only before such tasks is not judged, and the second result
+// says so. A commit invoked before the failover (its start) is the replaced incarnation's,
+// not a sign of the new one.
 func judgeEarlyTriggers(ix *traceIndex, early []earlyTrigger) (violations []Violation, untraced []string) {
 	if len(early) == 0 {
 		return nil, nil
 	}
-	next := nextLifeOrWork(ix)
+	seen := newRestartEvidence(ix)
 	for _, t := range early {
 		e := &ix.events[t.index]
+		until := seen.windowEnd(t.index)
 		var late, unseen []string
 		for _, task := range t.waiting {
-			if k, ok := next(task, t.index); ok && ix.events[k].Kind != trace.KindTaskRestore {
+			if !seen.restoredIn(task, t.index, until) && seen.workedIn(task, t.failover, t.failoverAt, until) {
 				unseen = append(unseen, task)
 			} else {
 				late = append(late, task)
@@ -114,28 +119,66 @@ func judgeEarlyTriggers(ix *traceIndex, early []earlyTrigger) (violations []Viol
 				"checkpoint %d triggered during the failover of seq %d, before %s restored", e.CP, t.failover.Seq, listSome(late)))
 			continue
 		}
-		untraced = append(untraced, fmt.Sprintf("checkpoint %d triggered at seq %d, before %s acted again after the failover of seq %d with no task.restore traced",
+		untraced = append(untraced, fmt.Sprintf("checkpoint %d triggered at seq %d, before %s acted again after the failover of seq %d with no task.restore traced for it",
 			e.CP, e.Seq, listSome(unseen), t.failover.Seq))
 	}
 	return violations, untraced
 }
 
-// nextLifeOrWork returns a function that finds a task's first task.restore, task.crash,
-// task.finish or event at work after index i.
-func nextLifeOrWork(ix *traceIndex) func(task string, i int) (int, bool) {
-	byTask := map[string][]int{}
-	for k := range ix.only(workKinds | kindsOf(trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish)) {
-		task := ix.events[k].Task
-		byTask[task] = append(byTask[task], k)
-	}
-	return func(task string, i int) (int, bool) {
-		list := byTask[task]
-		at, _ := slices.BinarySearch(list, i+1)
-		if at == len(list) {
-			return 0, false
+// restartEvidence indexes, per task, its task.restore events and its events at work, and
+// the failovers and coordinator crashes that end a restart's window.
+type restartEvidence struct {
+	ix       *traceIndex
+	restores map[string][]int
+	work     map[string][]int
+	restarts []int
+}
+
+func newRestartEvidence(ix *traceIndex) *restartEvidence {
+	r := &restartEvidence{ix: ix, restores: map[string][]int{}, work: map[string][]int{}}
+	for k := range ix.only(workKinds | kindsOf(trace.KindTaskRestore, trace.KindJobFailover, trace.KindCoordinatorCrash)) {
+		e := &ix.events[k]
+		switch e.Kind {
+		case trace.KindTaskRestore:
+			r.restores[e.Task] = append(r.restores[e.Task], k)
+		case trace.KindJobFailover, trace.KindCoordinatorCrash:
+			r.restarts = append(r.restarts, k)
+		default:
+			r.work[e.Task] = append(r.work[e.Task], k)
 		}
-		return list[at], true
 	}
+	return r
+}
+
+// windowEnd is the index of the first failover or coordinator crash after i, or the end.
+func (r *restartEvidence) windowEnd(i int) int {
+	at, _ := slices.BinarySearch(r.restarts, i+1)
+	if at == len(r.restarts) {
+		return len(r.ix.events)
+	}
+	return r.restarts[at]
+}
+
+// restoredIn reports whether task traced a task.restore in (from, until).
+func (r *restartEvidence) restoredIn(task string, from, until int) bool {
+	list := r.restores[task]
+	at, _ := slices.BinarySearch(list, from+1)
+	return at < len(list) && list[at] < until
+}
+
+// workedIn reports whether task acted after the failover and before until, other than by
+// answering a commit it invoked before the failover.
+func (r *restartEvidence) workedIn(task string, failover *trace.Event, failoverAt, until int) bool {
+	list := r.work[task]
+	at, _ := slices.BinarySearch(list, failoverAt+1)
+	for ; at < len(list) && list[at] < until; at++ {
+		e := &r.ix.events[list[at]]
+		if start, ok := intAttr(e, trace.AttrStart); ok && e.Kind == trace.KindSinkCommit && start < failover.T {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // withoutTriggers is the verdict of a property that judges when checkpoints are triggered,

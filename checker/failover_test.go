@@ -146,4 +146,15 @@ func TestNoTriggerInFailoverDoesNotJudgeAnUntracedRestore(t *testing.T) {
 	early := late.trigger(1)
 	late.restore("b", 0)
 	wantFirst(t, NoTriggerInFailover(late.events), early, "before [b] restored")
+
+	// A commit the replaced sink invoked before the failover, answered after it, is not the
+	// new incarnation at work: the restore traced later makes the trigger early.
+	answered := newTB()
+	answered.restore("sink", 0)
+	start := answered.now()
+	answered.failover(0, "task-failure")
+	tooSoon := answered.trigger(1)
+	answered.commit("sink", 1, "t1", "start="+itoa(start))
+	answered.restore("sink", 0)
+	wantFirst(t, NoTriggerInFailover(answered.events), tooSoon, "before [sink] restored")
 }

@@ -2,7 +2,6 @@ package checker
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -17,11 +16,9 @@ type incarnation struct {
 	// finalTaken is the checkpoint of the task's final snapshot, as a snapshot.carried names
 	// it (0: none seen). A notification of finalTaken or later lets the task exit.
 	finalTaken uint64
-	// replaced: a job.failover came after the incarnation began; the next one is due.
-	replaced bool
-	// untraced: the incarnation began after a failover without a task.restore in the trace,
-	// so what it was restored from is unknown.
-	untraced bool
+	// replaced is the incarnation a job.failover replaced by this one, whose commits invoked
+	// before the failover may be answered after it; nil for one begun by task.restore.
+	replaced *incarnation
 }
 
 // exited reports whether the incarnation has exited: traced (task.finish), or told of a
@@ -43,8 +40,6 @@ type listenerState struct {
 	effectiveTxns map[string]int   // transaction -> index of its first commit with effect
 	completions   []int            // checkpoint.complete events of checkpoints, in order
 	violations    []Violation
-	// unjudged says what was not judged for want of a task.restore after a failover.
-	unjudged  []string
 	failoverT int64 // when the latest job.failover happened
 }
 
@@ -94,13 +89,6 @@ func listenerContract(ix *traceIndex, ref Reference) Result {
 	}
 	s.judgeEventualNotification(ref.Liveness.NotifyMaxNanos)
 	res := newResult(PropListenerContract, s.violations)
-	if len(s.unjudged) > 0 {
-		slices.Sort(s.unjudged) // tasks come from a map
-		res.Note = joinNote(res.Note, "not judged: "+summarise(s.unjudged))
-		if res.Verdict == VerdictPass {
-			res.Verdict = VerdictUnknown
-		}
-	}
 	if res.Verdict == VerdictPass && !ix.any(listenerCallKinds) {
 		return unexercisedResult(PropListenerContract, "no notify.complete, notify.abort or sink.commit: no listener was called")
 	}
@@ -123,40 +111,36 @@ func (s *listenerState) flag(e *trace.Event, format string, args ...any) {
 }
 
 // task returns the current incarnation of a task, starting one for a task seen for the first
-// time without a task.restore. A task seen again after a failover, with no task.restore
-// traced, is an incarnation restored from a checkpoint the trace does not say.
+// time without a task.restore.
 func (s *listenerState) task(id string) *incarnation {
 	inc := s.tasks[id]
-	if inc == nil || inc.replaced {
-		inc = &incarnation{alive: true, untraced: inc != nil}
+	if inc == nil {
+		inc = &incarnation{alive: true}
 		s.tasks[id] = inc
 	}
 	return inc
 }
 
-// failover replaces every task: each must trace a task.restore before it acts again.
+// failover replaces every task by an incarnation restored from the checkpoint the
+// job.failover names, as the job restarts from it: so an engine that traces no task.restore
+// for the restart is judged by what the failover says, and a task.restore, when traced,
+// begins the incarnation again.
 func (s *listenerState) failover(e *trace.Event) {
 	s.failoverT = e.T
-	for _, inc := range s.tasks {
-		inc.replaced = true
+	for id, inc := range s.tasks {
+		s.tasks[id] = &incarnation{alive: true, restored: e.CP, replaced: inc}
 	}
 }
 
 // committer returns the incarnation a sink.commit belongs to. A commit is traced when the
 // store answers, so one invoked (its start) before the failover belongs to the incarnation
-// it replaced, even when the answer comes after.
+// the failover replaced, even when the answer comes after.
 func (s *listenerState) committer(e *trace.Event) *incarnation {
-	if inc := s.tasks[e.Task]; inc != nil && inc.replaced {
-		if start, ok := intAttr(e, trace.AttrStart); ok && start < s.failoverT {
-			return inc
-		}
+	inc := s.task(e.Task)
+	if start, ok := intAttr(e, trace.AttrStart); ok && inc.replaced != nil && start < s.failoverT {
+		return inc.replaced
 	}
-	return s.task(e.Task)
-}
-
-// notJudged notes a rule left unjudged because inc's restore is not in the trace.
-func (s *listenerState) notJudged(e *trace.Event, what string) {
-	s.unjudged = append(s.unjudged, fmt.Sprintf("%s at seq %d (%s traced no task.restore after the failover before it)", what, e.Seq, e.Task))
+	return inc
 }
 
 func (s *listenerState) step(i int) {
@@ -254,11 +238,7 @@ func (s *listenerState) notifyComplete(e *trace.Event) {
 func (s *listenerState) sinkCommit(i int) {
 	e := &s.events[i]
 	inc := s.committer(e)
-	switch {
-	case e.CP == 0 || inc.lastNotified >= e.CP || inc.restored >= e.CP:
-	case inc.untraced:
-		s.notJudged(e, fmt.Sprintf("the commit of transaction %q", e.Txn))
-	default:
+	if e.CP != 0 && inc.lastNotified < e.CP && inc.restored < e.CP {
 		s.flag(e, "commit of transaction %q of checkpoint %d before %s was notified of checkpoint %d or later",
 			e.Txn, e.CP, e.Task, e.CP)
 	}
@@ -298,10 +278,6 @@ func (s *listenerState) judgeEventualNotification(notifyMaxNanos int64) {
 			continue // a task that exited must not be notified any more, so it is owed nothing
 		}
 		if inc.lastNotified >= complete.CP || inc.restored >= complete.CP {
-			continue
-		}
-		if inc.untraced {
-			s.unjudged = append(s.unjudged, fmt.Sprintf("whether %s was told of checkpoint %d (it traced no task.restore after the last failover)", id, complete.CP))
 			continue
 		}
 		v := violationAt(PropListenerContract, complete,

@@ -256,41 +256,44 @@ func TestListenerContractIsUnexercisedWithoutListenerCalls(t *testing.T) {
 	}
 }
 
-// A failover replaces every task. One that acts again with no task.restore traced was
-// restored from a checkpoint the trace does not say: its recommit is not judged, and the
-// verdict is unknown rather than a failure on missing evidence.
-func TestListenerContractDoesNotJudgeAnUntracedRestore(t *testing.T) {
-	b := newTB()
-	b.restore("sink", 0)
-	b.trigger(1)
-	b.persist(1)
-	b.complete(1)
-	b.failover(1, "task-failure")
-	b.commit("sink", 1, "t1") // the recommit of a restore from 1, whose restore is not traced
-	res := ListenerContract(b.events, Reference{})
-	wantUnknown(t, res, `the commit of transaction "t1"`)
+// A failover replaces every task by one restored from the checkpoint the job.failover names,
+// whether or not the engine traces the task.restore: a recommit of that checkpoint's
+// transaction is fine, a second notification of it is not, and a commit invoked before the
+// failover belongs to the incarnation it replaced.
+func TestListenerContractJudgesAnUntracedRestoreByItsFailover(t *testing.T) {
+	prefix := func() *tb {
+		b := newTB()
+		b.restore("sink", 0)
+		b.trigger(1)
+		b.persist(1)
+		b.complete(1)
+		return b
+	}
+	recommit := prefix()
+	recommit.failover(1, "task-failure")
+	recommit.commit("sink", 1, "t1") // the restore from 1 recommits its transaction
+	wantPass(t, ListenerContract(recommit.events, Reference{}))
 
-	// A commit invoked before the failover and answered after it belongs to the replaced
-	// incarnation, and is judged as its own: here it was notified, so it passes.
-	inflight := newTB()
-	inflight.restore("sink", 0)
-	inflight.trigger(1)
-	inflight.persist(1)
-	inflight.complete(1)
+	again := prefix()
+	again.notify("sink", 1)
+	again.failover(1, "task-failure")
+	twice := again.notify("sink", 1)
+	wantFirst(t, ListenerContract(again.events, Reference{}), twice, "completion notification for checkpoint 1, but sink was restored from checkpoint 1")
+
+	inflight := prefix()
 	inflight.notify("sink", 1)
 	start := inflight.now()
-	inflight.failover(1, "task-failure")
+	inflight.failover(0, "task-failure")
 	inflight.commit("sink", 1, "t1", "start="+itoa(start))
 	wantPass(t, ListenerContract(inflight.events, Reference{}))
 
-	// With the restore traced, the same commit is judged, and passes.
-	ok := newTB()
-	ok.restore("sink", 0)
-	ok.trigger(1)
-	ok.persist(1)
-	ok.complete(1)
-	ok.failover(1, "task-failure")
-	ok.restore("sink", 1)
-	ok.commit("sink", 1, "t1")
-	wantPass(t, ListenerContract(ok.events, Reference{}))
+	// After heal, a task the failover restored from 1 is not owed a notification of 1.
+	healed := prefix()
+	healed.restore("map", 0)
+	healed.notify("map", 1)
+	healed.failover(1, "task-failure")
+	healed.phase("heal")
+	healed.wait(1000)
+	healed.trigger(2)
+	wantPass(t, ListenerContract(healed.events, Reference{Liveness: LivenessBounds{NotifyMaxNanos: 100}}))
 }
