@@ -12,11 +12,14 @@ import (
 // that cannot yet know n is dead. A task already told of a newer completion, or restored
 // from one, drops the notice of n as moot (the listener contract never lets an abort name
 // an id that may be complete), so nothing is owed to it. Participation in an earlier
-// incarnation owes nothing either: the incarnation that took part is gone.
+// incarnation owes nothing either: the incarnation that took part is gone, by its own crash
+// or restore or by a job.failover, which replaces every task.
 type abortParticipants struct {
 	aborted map[uint64]bool            // every aborted checkpoint of the trace
 	took    map[uint64]map[string]bool // aborted checkpoint -> live incarnations that took part
 	known   map[string]uint64          // task -> newest id its incarnation knows complete
+	// restartedFrom is the checkpoint the latest job.failover restored every task from.
+	restartedFrom uint64
 }
 
 func newAbortParticipants(ix *traceIndex) *abortParticipants {
@@ -52,6 +55,13 @@ func (p *abortParticipants) observe(e *trace.Event) {
 		if e.Kind == trace.KindTaskRestore {
 			p.known[e.Task] = e.CP
 		}
+	case trace.KindJobFailover:
+		// Every task is replaced, restored from the checkpoint the failover names.
+		clear(p.took)
+		for task := range p.known {
+			p.known[task] = e.CP
+		}
+		p.restartedFrom = e.CP
 	}
 }
 
@@ -66,6 +76,6 @@ func (p *abortParticipants) forget(task string) {
 // owed returns the tasks the abort of cp must reach, of those live says are running.
 func (p *abortParticipants) owed(cp uint64, live func(task string) bool) map[string]bool {
 	owed := maps.Clone(p.took[cp])
-	maps.DeleteFunc(owed, func(task string, _ bool) bool { return !live(task) || p.known[task] >= cp })
+	maps.DeleteFunc(owed, func(task string, _ bool) bool { return !live(task) || max(p.known[task], p.restartedFrom) >= cp })
 	return owed
 }

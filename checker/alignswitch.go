@@ -18,7 +18,8 @@ import (
 // snapshot is traced only when its channel state is sealed), unless the checkpoint ends
 // for it first (it declines it, is told it aborted, the coordinator ends it, a newer barrier
 // comes) or the task stops (crash, restore, finish). A barrier that comes after its
-// checkpoint ended owes nothing: a task told of the abort drops it as stale. A task that still holds
+// checkpoint ended (the coordinator completed or aborted it) owes nothing: a task told of
+// the abort drops it as stale, and one that is not yet may align for nothing. A task that still holds
 // the barrier past that deadline never switched: the timer watched another checkpoint
 // (FLINK-22596), or none. Only tasks that send (seen tracing record.send or barrier.send)
 // are judged: nothing in the trace says when a task without outputs switched. An alignment is

@@ -229,3 +229,19 @@ func TestRecoveryBoundAllowsCheckpointsThatOutlastTheirTimeout(t *testing.T) {
 		t.Errorf("a restart whose checkpoints keep expiring: %s", res)
 	}
 }
+
+// A job.failover replaces every task: what an incarnation took part in before it is owed
+// nothing by the tasks that replace it, restore traced or not.
+func TestAbortReachOwesNothingAcrossAFailover(t *testing.T) {
+	ref := bounds(LivenessBounds{AbortReachMaxNanos: 1000}, Policy{})
+	b := newTB()
+	b.trigger(1)
+	b.barrierRecv("k", "s", 1)
+	b.failover(0, "task-failure")
+	b.abortFor(1, "persist-failed") // its metadata write was in flight at the failover
+	b.wait(2000)
+	b.trigger(2)
+	if res := AbortReach(b.events, ref); res.Verdict != VerdictUnexercised {
+		t.Errorf("an abort after the failover that replaced its participants: %s", res)
+	}
+}

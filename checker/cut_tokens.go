@@ -2,6 +2,8 @@ package checker
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -52,8 +54,8 @@ func judgeTokens(events []trace.Event, complete *trace.Event, cut map[string]int
 // nor that nothing was in flight (its counts, read as judgeCut reads them, with chan.<from>
 // 0 or left out).
 func unrecordedTokens(events []trace.Event, cut map[string]int, known []knownChannel, channels *channelTable) string {
-	for task, index := range cut {
-		if !hasAttr(&events[index], trace.AttrTokens) {
+	for _, task := range slices.Sorted(maps.Keys(cut)) { // the note names one: the first by name
+		if index := cut[task]; !hasAttr(&events[index], trace.AttrTokens) {
 			return fmt.Sprintf("%s's snapshot (seq %d) records no tokens", task, events[index].Seq)
 		}
 	}

@@ -41,7 +41,8 @@ const reasonTolerableExceeded = "tolerable-failures-exceeded"
 // the job fails over exactly when its checkpoint failures in a row exceed the limit. A failure
 // is a checkpoint.abort whose reason counts (failureCounts, Flink's classification), of a
 // checkpoint (not a savepoint) with an id above the latest completed one, each id once. A
-// completion starts the count again; so do a job.failover (the restarted job counts afresh)
+// completion of a checkpoint newer than every completed one starts the count again; so do a
+// job.failover (the restarted job counts afresh)
 // and a coordinator.crash (its successor does). Two things are violations:
 //
 //   - a job.failover for tolerable-failures-exceeded when the count has not passed the limit

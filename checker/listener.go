@@ -40,7 +40,7 @@ type listenerState struct {
 	effectiveTxns map[string]int   // transaction -> index of its first commit with effect
 	completions   []int            // checkpoint.complete events of checkpoints, in order
 	violations    []Violation
-	failoverT int64 // when the latest job.failover happened
+	failoverT     int64 // when the latest job.failover happened
 }
 
 // ListenerContract checks the listener contract of package protocol, per task incarnation

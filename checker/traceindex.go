@@ -61,6 +61,9 @@ func kindsOf(kinds ...string) kindSet {
 	return set
 }
 
+// has reports whether kind is in the set; a kind outside the schema never is.
+func (set kindSet) has(kind string) bool { return set&(1<<kindCodes[kind]) != 0 }
+
 func newTraceIndex(events []trace.Event) *traceIndex {
 	ix := &traceIndex{events: events}
 	words := (len(events) + 63) / 64

@@ -6,8 +6,8 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// unfinishedKinds are the kinds unfinishedJob reads: the lifecycle and every sink write.
-var unfinishedKinds = lifecycleKinds | kindsOf(trace.KindSinkWrite, trace.KindSinkWrites, trace.KindSinkUpsert, trace.KindSinkCommit)
+// sinkWriterKinds are the kinds a task traces when it writes to a sink.
+var sinkWriterKinds = writeKinds | kindsOf(trace.KindSinkCommit, trace.KindSinkUpsert)
 
 // unfinishedJob says why output missing at the end of the trace may still come: the job had
 // not finished. A job has finished when every task the trace shows in its lifecycle, and
@@ -19,10 +19,10 @@ func unfinishedJob(ix *traceIndex) string {
 	jobs := newJobLifecycle(ix)
 	var writers []string
 	wrote := map[string]bool{}
-	for i := range ix.only(unfinishedKinds) {
+	for i := range ix.only(lifecycleKinds | sinkWriterKinds) {
 		e := &ix.events[i]
 		jobs.observe(e)
-		if isSinkWrite(e.Kind) && !wrote[e.Task] {
+		if !lifecycleKinds.has(e.Kind) && !wrote[e.Task] {
 			wrote[e.Task] = true
 			writers = append(writers, e.Task)
 		}
@@ -36,14 +36,6 @@ func unfinishedJob(ix *traceIndex) string {
 		return "the job did not finish (some task's last lifecycle event is not task.finish)"
 	}
 	return ""
-}
-
-func isSinkWrite(kind string) bool {
-	switch kind {
-	case trace.KindSinkWrite, trace.KindSinkWrites, trace.KindSinkUpsert, trace.KindSinkCommit:
-		return true
-	}
-	return false
 }
 
 // missingOutput counts the expected records not committed (often enough) by the end of a

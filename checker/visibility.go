@@ -38,13 +38,17 @@ import (
 // history, and a pass with one left out is unknown: that read was not judged.
 func SinkVisibility(events []trace.Event, opts SearchOptions) Result {
 	h := visibilityHistory(events)
+	if h.unreadable == 0 {
+		return judgeVisibility(events, h, opts)
+	}
+	note := fmt.Sprintf("%d sink.read without records (the first at seq %d): not judged", h.unreadable, events[h.firstUnreadable].Seq)
+	if len(h.reads) == 0 {
+		return unknownResult(PropSinkVisibility, note)
+	}
 	res := judgeVisibility(events, h, opts)
-	if h.unreadable > 0 {
-		note := fmt.Sprintf("%d sink.read without records (the first at seq %d): not judged", h.unreadable, events[h.firstUnreadable].Seq)
-		res.Note = joinNote(res.Note, note)
-		if res.Verdict == VerdictPass {
-			res.Verdict = VerdictUnknown
-		}
+	res.Note = joinNote(res.Note, note)
+	if res.Verdict == VerdictPass {
+		res.Verdict = VerdictUnknown
 	}
 	return res
 }

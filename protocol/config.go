@@ -48,7 +48,8 @@ type Config struct {
 	MinPause time.Duration
 	// TolerableFailures is how many checkpoint failures in a row (see
 	// Reason.CountsAsFailure) are tolerated; one more and the coordinator
-	// asks the host to fail the job over. A completion resets the count.
+	// asks the host to fail the job over. A completion newer than every
+	// earlier one resets the count.
 	TolerableFailures int
 	// RetainedCheckpoints is how many completed checkpoints (savepoints
 	// are not counted) stay in the completed-checkpoint store.

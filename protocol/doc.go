@@ -421,7 +421,8 @@ Aborts of checkpoints (not savepoints) with a reason for which
 Reason.CountsAsFailure is true count as failures, unless the checkpoint is
 older than the latest completed one (as in Flink's failure manager: its
 failure says nothing about whether the job makes progress) or the job has
-finished. A completion resets the count; more than Config.TolerableFailures
+finished. A completion newer than every earlier one resets the count (an
+older one whose metadata write lands late does not); more than Config.TolerableFailures
 in a row makes the coordinator ask for a failover. A failover the count
 asked for is dropped if the job finishes before the plan goes out.
 

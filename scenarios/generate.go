@@ -117,7 +117,7 @@ func (g *generator) scenario() *Scenario {
 	// must also finish in it, so input that runs on past heal adds its tail.
 	c := s.Checkpoint
 	l := &s.Limits
-	tail := max(0, s.Workload.RecordInterval*Duration(max(s.Workload.Records, s.Workload.Transfers))-l.FaultPhase-l.HealPhase)
+	tail := max(0, Duration(inputEndNanos(s.Workload))-l.FaultPhase-l.HealPhase)
 	need := tail + 2*(c.Timeout+c.MinPause+c.Interval) + Seconds(1)
 	l.LivenessBound = max(Seconds(3), need) + Millis(100*g.between(0, 20))
 	if g.r.IntN(2) == 0 {

@@ -86,3 +86,16 @@ func saturatingSpan(count, each int64) time.Duration {
 	}
 	return time.Duration(count * each)
 }
+
+// inputEndNanos is when the last input of a dataflow or token workload arrives (0 for a
+// script, or a workload without input): a source's last record at the engine's rate, or a
+// process's last transfer.
+func inputEndNanos(w Workload) int64 {
+	switch {
+	case w.Records > 0:
+		return lastRecordNanos(w)
+	case w.Transfers > 0:
+		return saturatingSpan(int64(w.Transfers), w.RecordInterval.Nanos()).Nanoseconds()
+	}
+	return 0
+}

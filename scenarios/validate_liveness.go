@@ -10,10 +10,10 @@ func (s *Scenario) validateLivenessBound(p *problems, path string) {
 	if c.Interval <= 0 || l.LivenessBound <= 0 || l.LivenessBound >= wait {
 		return
 	}
-	input := s.Workload.RecordInterval * Duration(max(s.Workload.Records, s.Workload.Transfers))
+	input := Duration(inputEndNanos(s.Workload))
 	if len(s.Script) > 0 || input <= l.FaultPhase+l.HealPhase {
 		return
 	}
-	p.add(path+".liveness_bound", "%s is shorter than the wait for a checkpoint after heal (checkpoint.interval %s, checkpoint.min_pause %s), and the input (%s) runs past heal: a correct job may miss it",
+	p.add(path+".liveness_bound", "%s is shorter than the wait for a checkpoint after heal (checkpoint.interval %s, checkpoint.min_pause %s), and the input (until %s) runs past heal: a correct job may miss it",
 		l.LivenessBound, c.Interval, c.MinPause, input)
 }
