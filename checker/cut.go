@@ -51,9 +51,11 @@ type channel struct{ from, to string }
 // snapshot.taken before its task.finish, with no restore or crash between) belongs to every
 // later cut, where snapshot.carried names it: a cut completed after that snapshot without
 // the task, where one of its channels has its other end in the cut, is missing that
-// snapshot.carried, and the note names the task and the checkpoint. The task.finish may
-// come after the cut, since a task may finish only once it hears that a checkpoint holding
-// its final snapshot completed. A task that never finishes in the trace, or never took a
+// snapshot.carried, and the note names the task and the checkpoint, in a trace that traces
+// no snapshot.carried at all; one whose engine traces them says by leaving one out that the
+// cut lacks the task, which is judged (a coordinator that dropped a final snapshot). The
+// task.finish may come after the cut, since a task may finish only once it hears that a
+// checkpoint holding its final snapshot completed. A task that never finishes in the trace, or never took a
 // snapshot, is missing from the cut as before, and records that need it fail. A violation
 // found elsewhere still fails the property. Token conservation needs every snapshot of the
 // cut to record its tokens and every known channel inside the cut its tokens in flight

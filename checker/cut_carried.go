@@ -17,6 +17,10 @@ import (
 type finalSnapshots struct {
 	finishOf  map[int]int    // index of a final snapshot.taken -> index of the task.finish after it
 	lastTaken map[string]int // task -> index of its latest snapshot.taken since it last started
+	// carries: the trace holds snapshot.carried events, so its engine traces them, and a cut
+	// without a finished task says the checkpoint lacks it (a coordinator that dropped a
+	// final snapshot), which is judged, not missing evidence.
+	carries bool
 }
 
 // finalKinds are the kinds finalSnapshots follows.
@@ -27,7 +31,7 @@ var finalKinds = kindsOf(trace.KindSnapshotTaken, trace.KindTaskFinish, trace.Ki
 // task in between. A snapshot from before a restore or crash belongs to a run of the task
 // that did not finish.
 func newFinalSnapshots(ix *traceIndex) *finalSnapshots {
-	f := &finalSnapshots{finishOf: make(map[int]int), lastTaken: make(map[string]int)}
+	f := &finalSnapshots{finishOf: make(map[int]int), lastTaken: make(map[string]int), carries: ix.any(kindsOf(trace.KindSnapshotCarried))}
 	last := make(map[string]int)
 	for i := range ix.only(finalKinds) {
 		e := &ix.events[i]
@@ -69,10 +73,11 @@ func (f *finalSnapshots) final(task string) (taken, finish int, ok bool) {
 	return taken, finish, ok
 }
 
-// absent reports whether task is missing from cut although its latest snapshot is final:
-// its snapshot.carried is missing, so the channels at it are not judged.
+// absent reports whether task is missing from cut although its latest snapshot is final, in
+// a trace that traces no carried snapshot at all: its snapshot.carried is missing, so the
+// channels at it are not judged.
 func (f *finalSnapshots) absent(task string, cut map[string]int) bool {
-	if _, in := cut[task]; in {
+	if _, in := cut[task]; in || f.carries {
 		return false
 	}
 	_, _, ok := f.final(task)

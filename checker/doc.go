@@ -101,7 +101,8 @@
 // channel would otherwise go uncounted. A channel that any event of the trace names, but
 // neither end counts in a completed cut, makes the verdict unknown, naming the channel. A
 // receiver holding records from a sender that finished earlier, with no snapshot of the
-// sender in the cut, is unknown too: snapshot.carried is missing. Any other end missing
+// sender in the cut, is unknown too, in a trace without any snapshot.carried: it is missing.
+// A trace that carries final snapshots elsewhere says the cut lacks the sender. Any other end missing
 // from the cut holds nothing, so records that need it fail. A completed checkpoint without
 // any snapshot is unknown. Token workloads count tokens and chantokens.<from> instead; a
 // snapshot without tokens, or a channel with records in flight but no chantokens.<from>, is

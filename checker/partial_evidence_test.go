@@ -300,6 +300,9 @@ var partialRemovalClaims = map[string]map[checker.Property]string{
 		checker.PropAtLeastOnce: "a batch left out says its records were never written",
 		checker.PropLiveness:    "a batch left out says the output was not all committed",
 	},
+	trace.KindSnapshotCarried: {
+		checker.PropConsistentCut: "the trace carries final snapshots into other cuts, so one left out says that cut lacks the finished task",
+	},
 	trace.KindSnapshotTaken: {
 		checker.PropConsistentCut:   "a snapshot left out says the task has no snapshot in that cut",
 		checker.PropRestoreFidelity: "a task restores from a checkpoint in which the trace now says it took no snapshot",
