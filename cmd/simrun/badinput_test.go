@@ -71,7 +71,7 @@ func TestBadInput(t *testing.T) {
 		{"merge of an artifact", []string{"merge", good}, "merge: " + good + " does not end in the summary line"},
 		{"merge flag", []string{"merge", "-yaml", good}, "merge: unknown flag -yaml"},
 		{"extra argument", []string{"run", "-scenario", "standard", "-seed", "1", "extra"}, `run: unexpected argument "extra"`},
-		{"html in a missing directory", []string{"run", "-scenario", "standard", "-seed", "1", "-html", filepath.Join(dir, "no", "such", "dir", "out.html")}, "run: -html:"},
+		{"html in a missing directory", []string{"run", "-scenario", "standard", "-seed", "1", "-html", filepath.Join(dir, "no", "such", "dir", "out.html")}, "cannot write there"},
 		{"trace into a missing directory", []string{"run", "-scenario", "standard", "-seed", "1", "-trace", filepath.Join(dir, "no", "such", "dir", "t.jsonl")}, "run: -trace:"},
 		{"artifacts dir is a file", []string{"run", "-scenario", "standard", "-seed", "1", "-artifacts", existing}, "-artifacts"},
 		{"replay without artifact", []string{"replay"}, "replay: want exactly one artifact file, got 0"},
