@@ -49,119 +49,147 @@ func alignmentTimeout(ix *traceIndex, ref Reference) Result {
 	case slack <= 0:
 		return unknownResult(PropAlignmentTimeout, "the reference gives no bound on the switch (liveness.switch_max_ns)")
 	}
-	type key struct {
-		task string
-		cp   uint64
+	j := &switchJudge{
+		timeout: timeout, bound: timeout + slack, faults: ix.faults(), senders: map[string]bool{},
+		savepoints: map[uint64]bool{}, ended: map[uint64]bool{}, aligning: map[alignKey]*trace.Event{}, seen: map[alignKey]bool{},
 	}
-	faults := ix.faults()
-	senders := map[string]bool{}
 	for i := range ix.only(senderKinds) {
-		senders[events[i].Task] = true
-	}
-	savepoints := map[uint64]bool{}
-	ended := map[uint64]bool{}         // checkpoints completed or aborted: no switch is owed for them
-	aligning := map[key]*trace.Event{} // first barrier.recv of an alignment being judged
-	seen := map[key]bool{}             // alignments started, so a later barrier starts none
-	var violations []Violation
-	judged, excused := 0, 0
-	// firstDeadline is the earliest deadline of the alignments being judged, recomputed only
-	// after they changed (stale), so that an event before it costs no pass over them.
-	firstDeadline, stale := int64(0), false
-	endTask := func(task string) {
-		for k := range aligning {
-			if k.task == task {
-				delete(aligning, k)
-				stale = true
-			}
-		}
+		j.senders[events[i].Task] = true
 	}
 	relevant := ix.of(alignmentKinds)
 	for i := 0; i < len(events); i++ {
-		if len(aligning) == 0 {
+		if len(j.aligning) == 0 {
 			// No deadline runs, so only the events of alignmentKinds change anything.
 			if i = relevant.next(i); i == len(events) {
 				break
 			}
 		}
 		e := &events[i]
-		if len(aligning) == 0 {
-			stale = false
-			firstDeadline = math.MaxInt64
-		} else if stale {
-			stale = false
-			firstDeadline = math.MaxInt64
-			for _, first := range aligning {
-				firstDeadline = min(firstDeadline, first.T+timeout+slack)
-			}
+		if e.T > j.firstDeadline() {
+			j.overdue(e)
 		}
-		if e.T > firstDeadline {
-			// Some alignment has outlived its deadline: judge them in the order they began.
-			for _, k := range slices.SortedFunc(maps.Keys(aligning), func(x, y key) int { return int(aligning[x].Seq) - int(aligning[y].Seq) }) {
-				first := aligning[k]
-				if e.T > first.T+timeout+slack {
-					violations = append(violations, Violation{
-						Property: PropAlignmentTimeout,
-						Message: oneLine(fmt.Sprintf("%s has not forwarded checkpoint %d's barrier %dns after the first one came at seq %d (alignment timeout %dns): it never switched to unaligned",
-							k.task, k.cp, e.T-first.T, first.Seq, timeout)),
-						Seq: e.Seq, T: e.T, Task: k.task, CP: k.cp,
-					})
-					delete(aligning, k)
-				}
-			}
-			stale = true
-		}
-		switch e.Kind {
-		case trace.KindCheckpointTrigger:
-			if isSavepointTrigger(e) {
-				savepoints[e.CP] = true
-			}
-		case trace.KindBarrierRecv:
-			// A newer barrier ends the older alignments at the task: it moved past them.
-			for k := range aligning {
-				if k.task == e.Task && k.cp < e.CP {
-					delete(aligning, k)
-					stale = true
-				}
-			}
-			k := key{e.Task, e.CP}
-			if seen[k] || savepoints[e.CP] || ended[e.CP] || !senders[e.Task] {
-				continue
-			}
-			seen[k] = true
-			if !faults.quiet(e.T, e.T+timeout+slack) {
-				excused++
-				continue
-			}
-			aligning[k] = e
-			stale = true
-			judged++
-		case trace.KindBarrierSend, trace.KindSnapshotTaken, trace.KindSnapshotDecline, trace.KindNotifyAbort:
-			delete(aligning, key{e.Task, e.CP})
-			stale = true
-		case trace.KindCheckpointAbort, trace.KindCheckpointComplete:
-			ended[e.CP] = true
-			for k := range aligning {
-				if k.cp == e.CP {
-					delete(aligning, k)
-					stale = true
-				}
-			}
-		case trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish:
-			endTask(e.Task)
-		case trace.KindJobFailover, trace.KindCoordinatorCrash:
-			clear(aligning)
-			stale = true
+		j.observe(e)
+	}
+	return j.result()
+}
+
+// alignKey is one task's alignment for one checkpoint.
+type alignKey struct {
+	task string
+	cp   uint64
+}
+
+// switchJudge follows the alignments AlignmentTimeout judges.
+type switchJudge struct {
+	timeout, bound int64 // the alignment timeout, and it plus the slack
+	faults         *faultSpans
+	senders        map[string]bool
+	savepoints     map[uint64]bool
+	ended          map[uint64]bool           // checkpoints completed or aborted: no switch is owed for them
+	aligning       map[alignKey]*trace.Event // first barrier.recv of an alignment being judged
+	seen           map[alignKey]bool         // alignments started, so a later barrier starts none
+	violations     []Violation
+	judged         int
+	excused        int
+	// first is the earliest deadline of the alignments being judged, recomputed only after
+	// they changed (stale), so that an event before it costs no pass over them.
+	first int64
+	stale bool
+}
+
+// firstDeadline is the earliest deadline of the alignments being judged.
+func (j *switchJudge) firstDeadline() int64 {
+	if len(j.aligning) == 0 {
+		j.stale, j.first = false, math.MaxInt64
+	} else if j.stale {
+		j.stale, j.first = false, math.MaxInt64
+		for _, first := range j.aligning {
+			j.first = min(j.first, first.T+j.bound)
 		}
 	}
-	res := newResult(PropAlignmentTimeout, violations)
+	return j.first
+}
+
+// overdue flags the alignments that e finds past their deadline, in the order they began.
+func (j *switchJudge) overdue(e *trace.Event) {
+	byStart := func(x, y alignKey) int { return int(j.aligning[x].Seq) - int(j.aligning[y].Seq) }
+	for _, k := range slices.SortedFunc(maps.Keys(j.aligning), byStart) {
+		first := j.aligning[k]
+		if e.T > first.T+j.bound {
+			j.violations = append(j.violations, Violation{
+				Property: PropAlignmentTimeout,
+				Message: oneLine(fmt.Sprintf("%s has not forwarded checkpoint %d's barrier %dns after the first one came at seq %d (alignment timeout %dns): it never switched to unaligned",
+					k.task, k.cp, e.T-first.T, first.Seq, j.timeout)),
+				Seq: e.Seq, T: e.T, Task: k.task, CP: k.cp,
+			})
+			delete(j.aligning, k)
+		}
+	}
+	j.stale = true
+}
+
+// endWhere ends the alignments done reports.
+func (j *switchJudge) endWhere(done func(k alignKey) bool) {
+	for k := range j.aligning {
+		if done(k) {
+			delete(j.aligning, k)
+			j.stale = true
+		}
+	}
+}
+
+// observe takes the next event of the trace.
+func (j *switchJudge) observe(e *trace.Event) {
+	switch e.Kind {
+	case trace.KindCheckpointTrigger:
+		if isSavepointTrigger(e) {
+			j.savepoints[e.CP] = true
+		}
+	case trace.KindBarrierRecv:
+		// A newer barrier ends the older alignments at the task: it moved past them.
+		j.endWhere(func(k alignKey) bool { return k.task == e.Task && k.cp < e.CP })
+		j.begin(e)
+	case trace.KindBarrierSend, trace.KindSnapshotTaken, trace.KindSnapshotDecline, trace.KindNotifyAbort:
+		delete(j.aligning, alignKey{e.Task, e.CP})
+		j.stale = true
+	case trace.KindCheckpointAbort, trace.KindCheckpointComplete:
+		j.ended[e.CP] = true
+		j.endWhere(func(k alignKey) bool { return k.cp == e.CP })
+	case trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish:
+		j.endWhere(func(k alignKey) bool { return k.task == e.Task })
+	case trace.KindJobFailover, trace.KindCoordinatorCrash:
+		clear(j.aligning)
+		j.stale = true
+	}
+}
+
+// begin starts judging the alignment a barrier.recv opens, if it is one to judge.
+func (j *switchJudge) begin(e *trace.Event) {
+	k := alignKey{e.Task, e.CP}
+	if j.seen[k] || j.savepoints[e.CP] || j.ended[e.CP] || !j.senders[e.Task] {
+		return
+	}
+	j.seen[k] = true
+	if !j.faults.quiet(e.T, e.T+j.bound) {
+		j.excused++
+		return
+	}
+	j.aligning[k] = e
+	j.stale = true
+	j.judged++
+}
+
+// result is the verdict once the trace is read.
+func (j *switchJudge) result() Result {
+	res := newResult(PropAlignmentTimeout, j.violations)
 	// An alignment still running when the trace ends ran until past its end (any later event
 	// would have found it overdue): the trace does not reach its deadline.
-	judged -= len(aligning)
-	if excused > 0 {
-		res.Note = joinNote(res.Note, fmt.Sprintf("%d alignment(s) with a fault in force before the deadline: not judged", excused))
+	judged := j.judged - len(j.aligning)
+	if j.excused > 0 {
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d alignment(s) with a fault in force before the deadline: not judged", j.excused))
 	}
-	if len(aligning) > 0 {
-		res.Note = joinNote(res.Note, fmt.Sprintf("%d alignment(s) whose deadline the trace does not reach: not judged", len(aligning)))
+	if len(j.aligning) > 0 {
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d alignment(s) whose deadline the trace does not reach: not judged", len(j.aligning)))
 	}
 	if res.Verdict == VerdictPass && judged == 0 {
 		return unexercisedResult(PropAlignmentTimeout, "no alignment judged: "+cmpOrNote(res.Note, "no barrier received"))
