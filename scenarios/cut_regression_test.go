@@ -63,3 +63,18 @@ func TestOutputChannelStateKeepsTheCut(t *testing.T) {
 		}
 	}
 }
+
+// A Chandy-Lamport marker lost on one channel lets a process hear of an origin's newer
+// snapshot before the older one's marker comes by another path. The process once failed on
+// that stale marker (failure-cause: a task failed with no fault to blame); it ignores it
+// now, and the older snapshot times out.
+func TestStaleMarkerAfterALostOneFailsNothing(t *testing.T) {
+	s := loadTestScenario(t, "testdata/lost-marker-stale.json")
+	_, res, err := Execute(NewSimulation(), s, 112784, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Unexpected {
+		t.Errorf("%s: %s %v", res.Verdict, res.Why, res.Violations)
+	}
+}

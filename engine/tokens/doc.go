@@ -25,7 +25,10 @@
 // finishes the job when a snapshot shows every process done and nothing in flight. Markers
 // travel as the engine's barrier events; a process records the tokens arriving on a channel
 // until that channel's marker comes. Every global snapshot must account for the total:
-// balances plus tokens recorded in flight (the checkers' cut property).
+// balances plus tokens recorded in flight (the checkers' cut property). A marker lost on the
+// network leaves its snapshot incomplete at the receiver, which times out; a process that
+// then hears of the origin's older snapshot after a newer one ignores the stale marker
+// (chandylamport.ErrStaleMarker), and fails over only on markers no loss explains.
 //
 // A Script replaces the random transfers and periodic snapshots with a hand-written exercise
 // (script.go). Its behaviour tests run whole jobs on scenarios/simenv (run_test.go,

@@ -1,6 +1,9 @@
 package chandylamport
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // The expected failures. Every error this package returns wraps one of these, so hosts can
 // test with errors.Is; the wrapping message names the process, snapshot and channel involved.
@@ -23,6 +26,13 @@ var (
 	// the same snapshot. With FIFO, exactly-once channels this never happens; it means the
 	// host or the network duplicated a marker.
 	ErrDuplicateMarker = errors.New("chandylamport: duplicate marker")
+	// ErrStaleMarker, which wraps ErrDuplicateMarker: the first marker of an origin's
+	// snapshot older than one the process has recorded. A duplicated marker makes it, and so
+	// does a lost one: when an origin's marker of snapshot n is lost on the way to a process
+	// that then hears of snapshot n+1 first, n's marker that comes later by another path is
+	// stale. The process holds nothing for n and never will, so n cannot complete there; a
+	// host on a network that loses markers ignores the error and lets n time out.
+	ErrStaleMarker = fmt.Errorf("%w: stale", ErrDuplicateMarker)
 	// ErrAlreadyRecorded: Join asked a process to record a snapshot it has already recorded.
 	ErrAlreadyRecorded = errors.New("chandylamport: already recorded")
 	// ErrStatePending: the process asked for its state (RecordState) and the host called

@@ -169,3 +169,24 @@ func TestFirstSeqContinuesTheCounter(t *testing.T) {
 		t.Fatalf("Initiate = %v, %v; want a#5", id, err)
 	}
 }
+
+// A marker lost on one channel lets an origin's newer snapshot reach a process first; the
+// older one's marker that comes later by another path is stale, and says so.
+func TestMarkerOfAnOlderSnapshotIsStale(t *testing.T) {
+	p, err := NewProcess[int, int](Config{ID: "b", Inputs: []ProcessID{"a", "n"}, Outputs: []ProcessID{"a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := SnapshotID{Origin: "a", Seq: 2}
+	if err := p.HandleMarker(Marker{Snapshot: newer, Channel: Channel{From: "a", To: "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	p.Ready()
+	if err := p.StateRecorded(newer, 1); err != nil {
+		t.Fatal(err)
+	}
+	older := Marker{Snapshot: SnapshotID{Origin: "a", Seq: 1}, Channel: Channel{From: "n", To: "b"}}
+	if err := p.HandleMarker(older); !errors.Is(err, ErrStaleMarker) || !errors.Is(err, ErrDuplicateMarker) {
+		t.Fatalf("the older snapshot's marker: %v, want ErrStaleMarker, an ErrDuplicateMarker", err)
+	}
+}

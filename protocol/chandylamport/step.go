@@ -85,8 +85,8 @@ func (p *Process[S, M]) HandleMarker(m Marker) error {
 		return fmt.Errorf("%w: %s got %s, but never initiated %s", ErrUnknownSnapshot, p.id, m, m.Snapshot)
 	}
 	if last := p.recordedUpTo[m.Snapshot.Origin]; m.Snapshot.Seq <= last {
-		return fmt.Errorf("%w: %s got %s after finishing it (it has recorded up to %s#%d); a duplicated marker, or joins out of order",
-			ErrDuplicateMarker, p.id, m, m.Snapshot.Origin, last)
+		return fmt.Errorf("%w: %s got %s after finishing it (it has recorded up to %s#%d); a duplicated or earlier lost marker, or joins out of order",
+			ErrStaleMarker, p.id, m, m.Snapshot.Origin, last)
 	}
 	if err := p.checkRoom(m.Snapshot); err != nil {
 		return err
