@@ -40,88 +40,113 @@ func abortReach(ix *traceIndex, ref Reference) Result {
 		return unknownResult(PropAbortReach, "the reference gives no bound on abort notifications (liveness.abort_reach_max_ns)")
 	}
 	events := ix.events
-	faults := ix.faults()
-	jobs := newLifecycle()
-	participants := newAbortParticipants(ix)
-	type owed struct {
-		abort *trace.Event
-		tasks map[string]bool
-	}
-	var open []*owed
-	var violations []Violation
-	judged, excused := 0, 0
+	r := &abortJudge{bound: bound, faults: ix.faults(), jobs: newLifecycle(), participants: newAbortParticipants(ix)}
 	relevant := ix.of(abortReachKinds)
 	for i := 0; i < len(events); i++ {
-		if len(open) == 0 {
+		if len(r.open) == 0 {
 			// No deadline runs, so only the events of abortReachKinds change anything.
 			if i = relevant.next(i); i == len(events) {
 				break
 			}
 		}
 		e := &events[i]
-		for j := 0; j < len(open); j++ {
-			o := open[j]
-			if e.T <= o.abort.T+bound {
-				continue
-			}
-			for _, task := range slices.Sorted(maps.Keys(o.tasks)) {
-				violations = append(violations, Violation{
-					Property: PropAbortReach,
-					Message: oneLine(fmt.Sprintf("%s, which took part in checkpoint %d, was not told of its abort at seq %d (%s) within %dns",
-						task, o.abort.CP, o.abort.Seq, o.abort.Reason, bound)),
-					Seq: e.Seq, T: e.T, Task: task, CP: o.abort.CP,
-				})
-			}
-			open = slices.Delete(open, j, j+1)
-			j--
+		r.overdue(e)
+		r.jobs.observe(e)
+		r.participants.observe(e)
+		r.observe(e)
+		r.open = slices.DeleteFunc(r.open, func(o *owedAbort) bool { return len(o.tasks) == 0 })
+	}
+	return r.result()
+}
+
+// owedAbort is an abort being judged and the tasks it has yet to reach.
+type owedAbort struct {
+	abort *trace.Event
+	tasks map[string]bool
+}
+
+// abortJudge follows the aborts AbortReach judges.
+type abortJudge struct {
+	bound        int64
+	faults       *faultSpans
+	jobs         *lifecycle
+	participants *abortParticipants
+	open         []*owedAbort
+	violations   []Violation
+	judged       int
+	excused      int
+}
+
+// overdue flags every task that an abort has not reached by its deadline, which e passed.
+func (r *abortJudge) overdue(e *trace.Event) {
+	r.open = slices.DeleteFunc(r.open, func(o *owedAbort) bool {
+		if e.T <= o.abort.T+r.bound {
+			return false
 		}
-		jobs.observe(e)
-		participants.observe(e)
-		switch e.Kind {
-		case trace.KindCheckpointAbort:
-			if e.Reason == "failover" || len(participants.took[e.CP]) == 0 {
-				continue
-			}
-			if !faults.quiet(e.T, e.T+bound) {
-				excused++
-				continue
-			}
-			live := participants.owed(e.CP, jobs.live)
-			if len(live) == 0 {
-				continue
-			}
-			judged++
-			open = append(open, &owed{abort: e, tasks: live})
-		case trace.KindNotifyAbort:
-			for _, o := range open {
-				if o.abort.CP == e.CP {
-					delete(o.tasks, e.Task)
-				}
-			}
-		case trace.KindNotifyComplete:
-			for _, o := range open {
-				if e.CP > o.abort.CP {
-					delete(o.tasks, e.Task)
-				}
-			}
-		case trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish:
-			for _, o := range open {
+		for _, task := range slices.Sorted(maps.Keys(o.tasks)) {
+			r.violations = append(r.violations, Violation{
+				Property: PropAbortReach,
+				Message: oneLine(fmt.Sprintf("%s, which took part in checkpoint %d, was not told of its abort at seq %d (%s) within %dns",
+					task, o.abort.CP, o.abort.Seq, o.abort.Reason, r.bound)),
+				Seq: e.Seq, T: e.T, Task: task, CP: o.abort.CP,
+			})
+		}
+		return true
+	})
+}
+
+// observe takes the next event: an abort to judge, or news that ends what one owes.
+func (r *abortJudge) observe(e *trace.Event) {
+	switch e.Kind {
+	case trace.KindCheckpointAbort:
+		r.begin(e)
+	case trace.KindNotifyAbort:
+		for _, o := range r.open {
+			if o.abort.CP == e.CP {
 				delete(o.tasks, e.Task)
 			}
-		case trace.KindJobFailover, trace.KindCoordinatorCrash:
-			open = nil
 		}
-		open = slices.DeleteFunc(open, func(o *owed) bool { return len(o.tasks) == 0 })
+	case trace.KindNotifyComplete:
+		for _, o := range r.open {
+			if e.CP > o.abort.CP {
+				delete(o.tasks, e.Task)
+			}
+		}
+	case trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish:
+		for _, o := range r.open {
+			delete(o.tasks, e.Task)
+		}
+	case trace.KindJobFailover, trace.KindCoordinatorCrash:
+		r.open = nil
 	}
-	res := newResult(PropAbortReach, violations)
+}
+
+// begin starts judging an abort, if any live task took part and no fault excuses it.
+func (r *abortJudge) begin(e *trace.Event) {
+	if e.Reason == "failover" || len(r.participants.took[e.CP]) == 0 {
+		return
+	}
+	if !r.faults.quiet(e.T, e.T+r.bound) {
+		r.excused++
+		return
+	}
+	if live := r.participants.owed(e.CP, r.jobs.live); len(live) > 0 {
+		r.judged++
+		r.open = append(r.open, &owedAbort{abort: e, tasks: live})
+	}
+}
+
+// result is the verdict once the trace is read.
+func (r *abortJudge) result() Result {
+	res := newResult(PropAbortReach, r.violations)
 	// Whatever is still owed when the trace ends was owed until past its end (any later
 	// event would have found it overdue): the trace does not reach that deadline.
-	judged -= len(open)
-	if excused > 0 {
-		res.Note = joinNote(res.Note, fmt.Sprintf("%d abort(s) with a fault in force before the deadline: not judged", excused))
+	judged := r.judged - len(r.open)
+	if r.excused > 0 {
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d abort(s) with a fault in force before the deadline: not judged", r.excused))
 	}
-	if len(open) > 0 {
-		res.Note = joinNote(res.Note, fmt.Sprintf("%d abort(s) whose deadline the trace does not reach: not judged", len(open)))
+	if len(r.open) > 0 {
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d abort(s) whose deadline the trace does not reach: not judged", len(r.open)))
 	}
 	if res.Verdict == VerdictPass && judged == 0 {
 		return unexercisedResult(PropAbortReach, "no abort judged: "+cmpOrNote(res.Note, "no checkpoint that tasks took part in was aborted"))
