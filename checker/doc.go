@@ -57,9 +57,9 @@
 // Events several properties share:
 //
 //   - task.restore (task; cp; state): each task, as it starts. A fresh start is cp 0, with
-//     no state. It starts the task's incarnation and makes it one of the job's tasks. Without
-//     it, a task is a job task only once it finishes or crashes: a task that finishes early
-//     then reads as the end of the whole job.
+//     no state. It starts the task's incarnation. A task is one of the job's tasks once the
+//     trace shows it in its lifecycle or at work (barriers, snapshots, notifications, records,
+//     sink writes), so an engine that traces no fresh start is judged all the same.
 //   - task.finish (task): a bounded task exits. Trace it after its last notification and
 //     commit, never before.
 //   - task.crash (task; reason): a task fails. A reason says it failed by itself.
@@ -79,7 +79,9 @@
 //     in force until a fault event with the same id and end=true, else until the trace
 //     ends. recovery-bound, alignment-timeout and abort-reach skip what a fault overlaps.
 //   - job.failover (cp; reason): the job restarts from checkpoint cp (0: from scratch). The
-//     failover lasts until every job task traced task.restore again.
+//     failover lasts until every job task traced task.restore again. It replaces every
+//     task: what an incarnation did before it is no longer owed anything, and a task that
+//     traces no restore after it counts as restored from cp.
 //
 // well-formed: any event. seq counts from 0 by one, t never decreases. Numeric attributes
 // (records, start, tokens, taken, the channel counts) are non-negative decimal integers.
@@ -102,8 +104,8 @@
 // neither end counts in a completed cut, makes the verdict unknown, naming the channel. A
 // receiver holding records from a sender that finished earlier, with no snapshot of the
 // sender in the cut, is unknown too, in a trace without any snapshot.carried: it is missing.
-// A trace that carries final snapshots elsewhere says the cut lacks the sender. Any other end missing
-// from the cut holds nothing, so records that need it fail. A completed checkpoint without
+// A trace that carries final snapshots elsewhere says the cut lacks the sender. Any other
+// end missing from the cut holds nothing, so records that need it fail. A completed checkpoint without
 // any snapshot is unknown. Token workloads count tokens and chantokens.<from> instead; a
 // snapshot without tokens, or a channel with records in flight but no chantokens.<from>, is
 // unknown unless the cut already holds more than the total.
@@ -135,9 +137,10 @@
 // task.finish) fails. So a finished bounded job still needs the end of each checkpoint.
 //
 // failure-accounting: Reference.Policy.TolerableFailures. checkpoint.abort reasons as
-// protocol.Reason renders them; an unknown reason is unknown. checkpoint.complete,
-// coordinator.crash and job.failover reset the count. A job.failover with reason
-// tolerable-failures-exceeded must follow more failures than the limit.
+// protocol.Reason renders them; an unknown reason is unknown. checkpoint.complete of a
+// checkpoint newer than every completed one, coordinator.crash and job.failover reset the
+// count. A job.failover with reason tolerable-failures-exceeded must follow more failures
+// than the limit since the last failover (completions may land between the two).
 //
 // no-trigger-in-failover, no-pending-across-failover: job.failover, task.restore of every
 // job task after it, checkpoint.trigger, complete and abort. Every checkpoint triggered
@@ -148,11 +151,15 @@
 // and checkpoint.trigger. No trigger follows the task.finish that ends the job.
 //
 // recovery-bound: Liveness.RecoveryMaxNanos, job.failover, then checkpoint.complete of a
-// checkpoint (not a savepoint) or task.finish of every job task within the bound.
+// checkpoint (not a savepoint) or task.finish of every job task within the bound. The
+// checkpoint.trigger and checkpoint.abort (reason expired) of the checkpoints after it:
+// each expiry after the first extends the bound by that checkpoint's lifetime, up to
+// Liveness.CheckpointAfterHealNanos.
 //
 // alignment-timeout: Policy.AlignmentTimeoutNanos and Liveness.SwitchMaxNanos.
 // barrier.recv (task from cp) and then snapshot.taken or barrier.send (task to cp) at the
-// task. Only tasks that trace record.send or barrier.send are judged.
+// task. Only tasks that trace record.send or barrier.send are judged, and only barriers
+// that come before their checkpoint's checkpoint.complete or checkpoint.abort.
 //
 // failure-cause: task.crash with a reason. It must follow what can fail a healthy task: a
 // fault event on storage or the external system, a job.failover or a coordinator.crash.
@@ -160,6 +167,9 @@
 // abort-reach: Liveness.AbortReachMaxNanos, checkpoint.abort (not reason failover), and
 // per task that took part (barrier.send, barrier.recv, snapshot.taken, snapshot.ack or
 // snapshot.decline of it) a notify.abort, or notify.complete of a newer checkpoint, in time.
+// Nothing is owed by a task that already knew of a newer completion (a notify.complete, or
+// a restore from one): it drops the notice as moot. Nor by an incarnation that did not take
+// part: task.crash, task.restore and job.failover end what the one before took part in.
 //
 // durable-before-visible: checkpoint.persist (cp) before the metadata write starts, and
 // checkpoint.complete after it is durable. notify.complete n after checkpoint.complete n.
