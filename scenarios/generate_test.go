@@ -5,14 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
 
-	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 )
 
@@ -178,25 +176,6 @@ func generatedScenario(t *rapid.T) (*Scenario, uint64) {
 	return Generate(seed), seed
 }
 
-// knownGeneratedIssues are false alarms generated scenarios find today, each outside this
-// package's generator, as a test on a run's result. TestCorrectProtocolPassesGeneratedScenarios
-// lets a run that matches one through, so that it fails on anything new.
-var knownGeneratedIssues = []struct {
-	issue   string
-	matches func(s *Scenario, res *Result) bool
-}{
-	{
-		"an idempotent sink writes a record that reaches it on several paths (a diamond, a " +
-			"broadcast) once, as an upsert by record id must, but the reference expects one " +
-			"commit per path: exactly-once, at-least-once and liveness fail",
-		func(s *Scenario, res *Result) bool {
-			return s.Sink != nil && s.Sink.Kind == SinkIdempotent && slices.ContainsFunc(res.Violations, func(v checker.Violation) bool {
-				return strings.Contains(v.Message, "committed 1 times, expected")
-			})
-		},
-	},
-}
-
 // TestCorrectProtocolPassesGeneratedScenarios is the promise of Generate: the correct
 // engine passes every scenario it draws. It runs a few dozen draws (rapid's -rapid.checks
 // when given; the repository pins rapid's seed, see TestMain); `simrun sweep -generated`
@@ -216,12 +195,6 @@ func TestCorrectProtocolPassesGeneratedScenarios(t *testing.T) {
 		}
 		if !res.Unexpected {
 			return
-		}
-		for _, known := range knownGeneratedIssues {
-			if known.matches(s, res) {
-				t.Logf("generator seed %d: known issue: %s", seed, known.issue)
-				return
-			}
 		}
 		var why strings.Builder
 		for i, v := range res.Violations {
