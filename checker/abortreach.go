@@ -138,18 +138,6 @@ func (r *abortJudge) begin(e *trace.Event) {
 
 // result is the verdict once the trace is read.
 func (r *abortJudge) result() Result {
-	res := newResult(PropAbortReach, r.violations)
-	// Whatever is still owed when the trace ends was owed until past its end (any later
-	// event would have found it overdue): the trace does not reach that deadline.
-	judged := r.judged - len(r.open)
-	if r.excused > 0 {
-		res.Note = joinNote(res.Note, fmt.Sprintf("%d abort(s) with a fault in force before the deadline: not judged", r.excused))
-	}
-	if len(r.open) > 0 {
-		res.Note = joinNote(res.Note, fmt.Sprintf("%d abort(s) whose deadline the trace does not reach: not judged", len(r.open)))
-	}
-	if res.Verdict == VerdictPass && judged == 0 {
-		return unexercisedResult(PropAbortReach, "no abort judged: "+cmpOrNote(res.Note, "no checkpoint that tasks took part in was aborted"))
-	}
-	return res
+	return deadlineResult(PropAbortReach, r.violations, r.judged, r.excused, len(r.open), "abort",
+		"no checkpoint that tasks took part in was aborted")
 }

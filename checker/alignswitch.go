@@ -181,18 +181,24 @@ func (j *switchJudge) begin(e *trace.Event) {
 
 // result is the verdict once the trace is read.
 func (j *switchJudge) result() Result {
-	res := newResult(PropAlignmentTimeout, j.violations)
-	// An alignment still running when the trace ends ran until past its end (any later event
-	// would have found it overdue): the trace does not reach its deadline.
-	judged := j.judged - len(j.aligning)
-	if j.excused > 0 {
-		res.Note = joinNote(res.Note, fmt.Sprintf("%d alignment(s) with a fault in force before the deadline: not judged", j.excused))
+	return deadlineResult(PropAlignmentTimeout, j.violations, j.judged, j.excused, len(j.aligning), "alignment", "no barrier received")
+}
+
+// deadlineResult is the verdict of a rule that judges each of its occasions (aborts,
+// alignments) by a deadline: judged were started, excused had a fault in force before
+// theirs, and unreached were still running when the trace ended, which means the trace
+// does not reach their deadline (any later event would have found them overdue), so they
+// are not judged either. With none judged, a pass is unexercised, and none says why.
+func deadlineResult(p Property, violations []Violation, judged, excused, unreached int, what, none string) Result {
+	res := newResult(p, violations)
+	if excused > 0 {
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d %s(s) with a fault in force before the deadline: not judged", excused, what))
 	}
-	if len(j.aligning) > 0 {
-		res.Note = joinNote(res.Note, fmt.Sprintf("%d alignment(s) whose deadline the trace does not reach: not judged", len(j.aligning)))
+	if unreached > 0 {
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d %s(s) whose deadline the trace does not reach: not judged", unreached, what))
 	}
-	if res.Verdict == VerdictPass && judged == 0 {
-		return unexercisedResult(PropAlignmentTimeout, "no alignment judged: "+cmpOrNote(res.Note, "no barrier received"))
+	if res.Verdict == VerdictPass && judged-unreached == 0 {
+		return unexercisedResult(p, fmt.Sprintf("no %s judged: %s", what, cmpOrNote(res.Note, none)))
 	}
 	return res
 }

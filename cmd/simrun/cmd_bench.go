@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/ckptsim/ckptsim/scenarios"
@@ -74,24 +75,9 @@ func (a *app) bench(args []string) int {
 
 	if *asJSON {
 		writeJSON(a.stdout, b)
-		return exitOK
+	} else {
+		printBench(a.stdout, &b, a.build())
 	}
-	fmt.Fprintf(a.stdout, "scenario %s, seeds 1-%d, -j %d, build %s\n", b.Scenario, b.Seeds, b.Jobs, a.build())
-	fmt.Fprintf(a.stdout, "  events            %d in %s wall\n", b.Events, formatNanos(float64(b.WallNanos)))
-	fmt.Fprintf(a.stdout, "  events/s          %.0f\n", b.EventsPerSecond)
-	fmt.Fprintf(a.stdout, "  virtual s/wall s  %.1f\n", b.VirtualPerWall)
-	fmt.Fprintf(a.stdout, "  seeds/s           %.2f (%.2f at -j 1: %.2fx)\n", b.SeedsPerSecond, b.SeedsPerSecondOneJob, b.Scaling)
-	j := b.StandardJob
-	fmt.Fprintf(a.stdout, "standard job alone (engine.StandardConfig, %s virtual, seed 1, no faults or checkers, median of %d)\n",
-		formatNanos(float64(j.VirtualNanos)), standardJobRuns)
-	fmt.Fprintf(a.stdout, "  records/s         %.0f\n", j.RecordsPerSecond)
-	fmt.Fprintf(a.stdout, "  messages/s        %.0f (%d delivered), kernel events/s %.0f (%d)\n", j.MessagesPerSecond, j.Messages, j.KernelEventsPerSecond, j.KernelEvents)
-	fmt.Fprintf(a.stdout, "  virtual s/wall s  %.1f\n", j.VirtualPerWall)
-	m := b.LongRun
-	fmt.Fprintf(a.stdout, "long run (the standard job for %s virtual, its trace streamed: %d events, %s)\n",
-		formatNanos(float64(m.VirtualNanos)), m.TraceEvents, formatBytes(uint64(m.TraceBytes)))
-	fmt.Fprintf(a.stdout, "  live heap         %s after 1s, %s at the end (the store holding %d committed records), peak %s\n",
-		formatBytes(m.FirstLiveHeap), formatBytes(m.LastLiveHeap), m.StoreRows, formatBytes(m.PeakLiveHeap))
 	return exitOK
 }
 
@@ -125,6 +111,26 @@ const maxBenchSeeds = 10_000
 
 // benchSweep times the sweep spec on workers goroutines, reporting its progress on stderr
 // as a sweep does (never on the measurements on stdout).
+// printBench prints bench's text report.
+func printBench(w io.Writer, b *benchResult, build string) {
+	fmt.Fprintf(w, "scenario %s, seeds 1-%d, -j %d, build %s\n", b.Scenario, b.Seeds, b.Jobs, build)
+	fmt.Fprintf(w, "  events            %d in %s wall\n", b.Events, formatNanos(float64(b.WallNanos)))
+	fmt.Fprintf(w, "  events/s          %.0f\n", b.EventsPerSecond)
+	fmt.Fprintf(w, "  virtual s/wall s  %.1f\n", b.VirtualPerWall)
+	fmt.Fprintf(w, "  seeds/s           %.2f (%.2f at -j 1: %.2fx)\n", b.SeedsPerSecond, b.SeedsPerSecondOneJob, b.Scaling)
+	j := b.StandardJob
+	fmt.Fprintf(w, "standard job alone (engine.StandardConfig, %s virtual, seed 1, no faults or checkers, median of %d)\n",
+		formatNanos(float64(j.VirtualNanos)), standardJobRuns)
+	fmt.Fprintf(w, "  records/s         %.0f\n", j.RecordsPerSecond)
+	fmt.Fprintf(w, "  messages/s        %.0f (%d delivered), kernel events/s %.0f (%d)\n", j.MessagesPerSecond, j.Messages, j.KernelEventsPerSecond, j.KernelEvents)
+	fmt.Fprintf(w, "  virtual s/wall s  %.1f\n", j.VirtualPerWall)
+	m := b.LongRun
+	fmt.Fprintf(w, "long run (the standard job for %s virtual, its trace streamed: %d events, %s)\n",
+		formatNanos(float64(m.VirtualNanos)), m.TraceEvents, formatBytes(uint64(m.TraceBytes)))
+	fmt.Fprintf(w, "  live heap         %s after 1s, %s at the end (the store holding %d committed records), peak %s\n",
+		formatBytes(m.FirstLiveHeap), formatBytes(m.LastLiveHeap), m.StoreRows, formatBytes(m.PeakLiveHeap))
+}
+
 func (a *app) benchSweep(spec sweepSpec, workers int) (sweepBench, error) {
 	var b sweepBench
 	var err error
