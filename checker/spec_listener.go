@@ -1,0 +1,42 @@
+package checker
+
+// listenerRules are the checkpoint-listener contract, per task incarnation.
+var listenerRules = []Rule{
+	{
+		ID: "L1", Name: "notify.in-order", Property: PropListenerContract,
+		Says:     "Completion notifications to one incarnation strictly increase and exceed the id it was restored from, so each comes at most once.",
+		Evidence: "notify.complete, task.restore, task.crash",
+		Without:  "unexercised when no listener was called",
+		Covers:   []string{"Msg.notify-complete"},
+		Flink:    "CheckpointListener",
+	},
+	{
+		ID: "L2", Name: "notify.after-complete", Property: PropListenerContract,
+		Says:     "A completion notification for n comes only after checkpoint.complete n, never for an aborted checkpoint or a savepoint; an abort notification never names a completed checkpoint.",
+		Evidence: "notify.complete, notify.abort, checkpoint.complete, checkpoint.abort, checkpoint.trigger (savepoint)",
+		Without:  "unexercised when no listener was called",
+		Flink:    "FLINK-25191",
+	},
+	{
+		ID: "L3", Name: "notify.not-after-exit", Property: PropListenerContract,
+		Says:     "No notification reaches a task that exited: after its task.finish, or after the notification of the checkpoint that carries its final snapshot.",
+		Evidence: "task.finish, snapshot.carried, notify.*",
+		Without:  "unexercised when no listener was called",
+		Covers:   []string{"Msg.task-finished"},
+		Flink:    "FLINK-16383",
+	},
+	{
+		ID: "L4", Name: "commit.after-notify", Property: PropListenerContract,
+		Says:     "A two-phase-commit sink commits checkpoint n's transaction only after a completion notification of some m >= n in the same incarnation, or in one restored from such an m; a repeated commit never takes effect again.",
+		Evidence: "sink.commit with cp and records, notify.complete, task.restore",
+		Without:  "unexercised when no listener was called",
+		Flink:    "TwoPhaseCommitSinkFunction, FLINK-8086",
+	},
+	{
+		ID: "L5", Name: "notify.eventually", Property: PropListenerContract,
+		Says:     "Once faults stop, every live task is notified of, or restored from, the latest completed checkpoint within a bound of its completion.",
+		Evidence: "phase, checkpoint.complete, notify.complete, task.restore, Liveness.NotifyMaxNanos",
+		Without:  "not judged without the bound",
+		Flink:    "FLINK-21080",
+	},
+}

@@ -1,0 +1,32 @@
+package checker
+
+// sinkRules are about the output the job makes visible.
+var sinkRules = []Rule{
+	{
+		ID: "S1", Name: "output.exactly-once", Property: PropExactlyOnce,
+		Says:     "The committed output equals the reference output: each record id committed as often as expected, with its value, and nothing else.",
+		Evidence: "Reference.Output, sink.write(s), sink.commit, sink.upsert, task.finish",
+		Without:  "unknown: no expected output, or the job has not finished and nothing else fails",
+		Covers:   []string{"Mode.aligned", "Mode.unaligned", "Mode.aligned-with-timeout"},
+	},
+	{
+		ID: "S2", Name: "output.at-least-once", Property: PropAtLeastOnce,
+		Says:     "No record of the reference output is lost; duplicates and changed values are allowed.",
+		Evidence: "as output.exactly-once",
+		Without:  "as output.exactly-once",
+		Covers:   []string{"Mode.at-least-once"},
+	},
+	{
+		ID: "S3", Name: "commit.after-durable", Property: PropDurableVisible,
+		Says:     "A sink commits checkpoint n's transaction only after the completion of some m >= n, and a completion notification follows its checkpoint.complete.",
+		Evidence: "sink.commit, notify.complete, checkpoint.complete",
+		Without:  "pass: nothing was made visible",
+		Flink:    "FLINK-31077",
+	},
+	{
+		ID: "S4", Name: "output.linearizable", Property: PropSinkVisibility,
+		Says:     "Readers of the external store see only committed output, and output never shrinks.",
+		Evidence: "sink.read with start, sink.commit, sink.upsert",
+		Without:  "unknown: a read without records, or porcupine could not decide",
+	},
+}

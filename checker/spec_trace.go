@@ -1,0 +1,25 @@
+package checker
+
+// traceRules are about the trace itself and about a run as a whole.
+var traceRules = []Rule{
+	{
+		ID: "G1", Name: "trace.well-formed", Property: PropWellFormed,
+		Says:     "Sequence numbers count from 0 by one, virtual time never goes back, and every event has exactly the fields and attributes its kind's schema gives it.",
+		Evidence: "every event",
+		Without:  "nothing is missing: an empty trace is well formed",
+	},
+	{
+		ID: "G2", Name: "trace.deterministic", Property: PropDeterminism,
+		Says:     "The same scenario and seed give the same trace, event for event.",
+		Evidence: "Reference.TraceHash and the trace as written",
+		Without:  "unknown: the reference has no hash",
+		Covers:   []string{"Config.JitterSeed", "Config.Random"},
+	},
+	{
+		ID: "G3", Name: "task.fails-for-a-cause", Property: PropFailureCause,
+		Says:     "A task fails by itself only after something that can make a healthy task fail: a storage or external-system fault, a failover or a coordinator crash.",
+		Evidence: "task.crash with a reason, fault, job.failover, coordinator.crash",
+		Without:  "pass: a trace without self-reported failures has none without a cause",
+		Flink:    "FLINK-10377",
+	},
+}
