@@ -78,7 +78,8 @@ var AllProperties = []Property{
 // the event's own (a task that was never notified is named on the completion it missed).
 //
 // Its JSON form (simrun's -json output, artifacts) has the fields property, message, seq, t,
-// task and cp, always all six; its String form is the one text form everywhere else.
+// task and cp, always all six, and rule when set; its String form is the one text form
+// everywhere else.
 type Violation struct {
 	Property Property `json:"property"`
 	Message  string   `json:"message"` // one line, for a person
@@ -86,6 +87,9 @@ type Violation struct {
 	T        int64    `json:"t"`       // its virtual time, in nanoseconds
 	Task     string   `json:"task"`
 	CP       uint64   `json:"cp"`
+	// Rule names the rule of the specification (Rules) that the violation breaks, where
+	// its property judges several; empty where the property is its one rule.
+	Rule string `json:"rule,omitempty"`
 }
 
 // String returns the violation as one stable line:
