@@ -27,7 +27,20 @@ import (
 // one with nothing that depends on the store (no notification, commit of a checkpoint or
 // recovery) is unexercised, since writes alone cannot break the rule.
 func DurableBeforeVisible(events []trace.Event, opts SearchOptions) Result {
+	res := durableBeforeVisible(events, opts)
+	for i := range res.Violations {
+		if res.Violations[i].Rule == "" {
+			res.Violations[i].Rule = ruleStoreRecoversLatest
+		}
+	}
+	return res
+}
+
+func durableBeforeVisible(events []trace.Event, opts SearchOptions) Result {
 	violations := visibleBeforeDurable(events)
+	for i := range violations {
+		violations[i].Rule = ruleCommitAfterDurable
+	}
 	h := storeHistory(events)
 	violations = append(violations, h.recoveryBounds(events)...)
 	res := newResult(PropDurableVisible, violations)

@@ -106,8 +106,10 @@ var listenerKinds = listenerCallKinds | kindsOf(trace.KindCheckpointTrigger, tra
 	trace.KindSnapshotDecline, trace.KindBarrierSend, trace.KindBarrierRecv, trace.KindSinkWrite, trace.KindSinkWrites,
 	trace.KindJobFailover)
 
-func (s *listenerState) flag(e *trace.Event, format string, args ...any) {
-	s.violations = append(s.violations, violationAt(PropListenerContract, e, format, args...))
+func (s *listenerState) flag(rule string, e *trace.Event, format string, args ...any) {
+	v := violationAt(PropListenerContract, e, format, args...)
+	v.Rule = rule
+	s.violations = append(s.violations, v)
 }
 
 // task returns the current incarnation of a task, starting one for a task seen for the first
@@ -156,7 +158,7 @@ func (s *listenerState) step(i int) {
 		}
 	case trace.KindCheckpointAbort:
 		if done, ok := s.completedAt[e.CP]; ok {
-			s.flag(e, "checkpoint %d aborted after it completed (seq %d)", e.CP, s.events[done].Seq)
+			s.flag(ruleNotifyAfterComplete, e, "checkpoint %d aborted after it completed (seq %d)", e.CP, s.events[done].Seq)
 		}
 		if _, seen := s.abortedAt[e.CP]; !seen {
 			s.abortedAt[e.CP] = i
@@ -177,10 +179,10 @@ func (s *listenerState) step(i int) {
 		s.notifyComplete(e)
 	case trace.KindNotifyAbort:
 		if inc := s.task(e.Task); inc.alive && inc.exited() {
-			s.flag(e, "%s notified of checkpoint %d's abort after it exited (%s)", e.Task, e.CP, inc.exitWhy())
+			s.flag(ruleNotifyNotAfterExit, e, "%s notified of checkpoint %d's abort after it exited (%s)", e.Task, e.CP, inc.exitWhy())
 		}
 		if done, ok := s.completedAt[e.CP]; ok {
-			s.flag(e, "abort notification for checkpoint %d, which completed (seq %d)", e.CP, s.events[done].Seq)
+			s.flag(ruleNotifyAfterComplete, e, "abort notification for checkpoint %d, which completed (seq %d)", e.CP, s.events[done].Seq)
 		} else {
 			s.abortNotices[e.CP] = append(s.abortNotices[e.CP], i)
 		}
@@ -199,10 +201,10 @@ func (s *listenerState) checkpointComplete(i int) {
 	}
 	s.completedAt[e.CP] = i
 	if aborted, ok := s.abortedAt[e.CP]; ok {
-		s.flag(e, "checkpoint %d completed after it was aborted (seq %d)", e.CP, s.events[aborted].Seq)
+		s.flag(ruleNotifyAfterComplete, e, "checkpoint %d completed after it was aborted (seq %d)", e.CP, s.events[aborted].Seq)
 	}
 	for _, notice := range s.abortNotices[e.CP] {
-		s.flag(&s.events[notice], "abort notification for checkpoint %d, which then completed (seq %d)", e.CP, e.Seq)
+		s.flag(ruleNotifyAfterComplete, &s.events[notice], "abort notification for checkpoint %d, which then completed (seq %d)", e.CP, e.Seq)
 	}
 	delete(s.abortNotices, e.CP)
 	if !s.savepoints[e.CP] {
@@ -216,21 +218,21 @@ func (s *listenerState) notifyComplete(e *trace.Event) {
 	_, aborted := s.abortedAt[e.CP]
 	switch {
 	case !inc.alive:
-		s.flag(e, "%s notified of checkpoint %d after its crash, before any restore", e.Task, e.CP)
+		s.flag(ruleNotifyNotAfterExit, e, "%s notified of checkpoint %d after its crash, before any restore", e.Task, e.CP)
 	case inc.exited():
-		s.flag(e, "%s notified of checkpoint %d after it exited (%s)", e.Task, e.CP, inc.exitWhy())
+		s.flag(ruleNotifyNotAfterExit, e, "%s notified of checkpoint %d after it exited (%s)", e.Task, e.CP, inc.exitWhy())
 	case s.savepoints[e.CP]:
-		s.flag(e, "completion notification for savepoint %d", e.CP)
+		s.flag(ruleNotifyAfterComplete, e, "completion notification for savepoint %d", e.CP)
 	case aborted:
-		s.flag(e, "completion notification for aborted checkpoint %d", e.CP)
+		s.flag(ruleNotifyAfterComplete, e, "completion notification for aborted checkpoint %d", e.CP)
 	case !completed:
-		s.flag(e, "completion notification for checkpoint %d before its checkpoint.complete", e.CP)
+		s.flag(ruleNotifyAfterComplete, e, "completion notification for checkpoint %d before its checkpoint.complete", e.CP)
 	case e.CP <= inc.restored:
-		s.flag(e, "completion notification for checkpoint %d, but %s was restored from checkpoint %d", e.CP, e.Task, inc.restored)
+		s.flag(ruleNotifyInOrder, e, "completion notification for checkpoint %d, but %s was restored from checkpoint %d", e.CP, e.Task, inc.restored)
 	case e.CP == inc.lastNotified:
-		s.flag(e, "second completion notification for checkpoint %d in one incarnation", e.CP)
+		s.flag(ruleNotifyInOrder, e, "second completion notification for checkpoint %d in one incarnation", e.CP)
 	case e.CP < inc.lastNotified:
-		s.flag(e, "completion notification for checkpoint %d after one for checkpoint %d: out of order", e.CP, inc.lastNotified)
+		s.flag(ruleNotifyInOrder, e, "completion notification for checkpoint %d after one for checkpoint %d: out of order", e.CP, inc.lastNotified)
 	}
 	inc.lastNotified = max(inc.lastNotified, e.CP)
 }
@@ -239,7 +241,7 @@ func (s *listenerState) sinkCommit(i int) {
 	e := &s.events[i]
 	inc := s.committer(e)
 	if e.CP != 0 && inc.lastNotified < e.CP && inc.restored < e.CP {
-		s.flag(e, "commit of transaction %q of checkpoint %d before %s was notified of checkpoint %d or later",
+		s.flag(ruleCommitAfterNotify, e, "commit of transaction %q of checkpoint %d before %s was notified of checkpoint %d or later",
 			e.Txn, e.CP, e.Task, e.CP)
 	}
 	first, committed := s.effectiveTxns[e.Txn]
@@ -247,7 +249,7 @@ func (s *listenerState) sinkCommit(i int) {
 	effective := (hasRecords && records > 0) || (!hasRecords && !committed)
 	switch {
 	case effective && committed:
-		s.flag(e, "transaction %q committed again with effect (%d records), first committed at seq %d",
+		s.flag(ruleCommitAfterNotify, e, "transaction %q committed again with effect (%d records), first committed at seq %d",
 			e.Txn, records, s.events[first].Seq)
 	case effective:
 		s.effectiveTxns[e.Txn] = i
@@ -283,7 +285,7 @@ func (s *listenerState) judgeEventualNotification(notifyMaxNanos int64) {
 		v := violationAt(PropListenerContract, complete,
 			"after heal, %s was never notified of completed checkpoint %d (last notified %d, restored from %d)",
 			id, complete.CP, inc.lastNotified, inc.restored)
-		v.Task = id
+		v.Task, v.Rule = id, ruleNotifyEventually
 		s.violations = append(s.violations, v)
 	}
 }

@@ -86,14 +86,14 @@ type livenessJudge struct {
 
 // pastDeadline pins an absence to the first event after deadline (or the last event),
 // naming task and cp rather than that event's own, which has nothing to do with the absence.
-func (l *livenessJudge) pastDeadline(deadline int64, task string, cp uint64, format string, args ...any) {
+func (l *livenessJudge) pastDeadline(rule string, deadline int64, task string, cp uint64, format string, args ...any) {
 	e := lastEvent(l.events)
 	if i := firstAfter(l.events, deadline); i < len(l.events) {
 		e = &l.events[i]
 	}
 	l.violations = append(l.violations, Violation{
 		Property: PropLiveness, Message: oneLine(fmt.Sprintf(format, args...)),
-		Seq: e.Seq, T: e.T, Task: task, CP: cp,
+		Seq: e.Seq, T: e.T, Task: task, CP: cp, Rule: rule,
 	})
 }
 
@@ -135,7 +135,7 @@ func (l *livenessJudge) judgeCheckpointAfterHeal() {
 		return
 	}
 	l.judged++
-	l.pastDeadline(deadline, "", 0, "no checkpoint completed within %dns after %s at t=%d",
+	l.pastDeadline(ruleCheckpointAfterHeal, deadline, "", 0, "no checkpoint completed within %dns after %s at t=%d",
 		bound, l.startName(), startT)
 }
 
@@ -209,7 +209,7 @@ func (l *livenessJudge) judgeFinish() {
 func (l *livenessJudge) flagAtEnd(end *trace.Event, task string, format string, args ...any) {
 	l.violations = append(l.violations, Violation{
 		Property: PropLiveness, Message: oneLine(fmt.Sprintf(format, args...)),
-		Seq: end.Seq, T: end.T, Task: task,
+		Seq: end.Seq, T: end.T, Task: task, Rule: ruleBoundedJobFinishes,
 	})
 }
 
@@ -284,7 +284,7 @@ func (l *livenessJudge) judgeAlignment() {
 			l.unjudged = append(l.unjudged, fmt.Sprintf(
 				"trace ends at t=%d, before %s's alignment deadline t=%d for checkpoint %d", l.endT(), a.task, deadline, a.cp))
 		default:
-			l.pastDeadline(deadline, a.task, a.cp,
+			l.pastDeadline(ruleAlignmentEnds, deadline, a.task, a.cp,
 				"%s blocked in alignment for checkpoint %d for more than %dns (first barrier at seq %d)",
 				a.task, a.cp, bound, l.events[a.first].Seq)
 		}

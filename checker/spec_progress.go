@@ -1,15 +1,22 @@
 package checker
 
+// The progress rules, which liveness's violations name.
+const (
+	ruleCheckpointAfterHeal = "progress.checkpoint-after-heal"
+	ruleBoundedJobFinishes  = "progress.bounded-job-finishes"
+	ruleAlignmentEnds       = "progress.alignment-ends"
+)
+
 // progressRules are about what must happen once faults stop.
 var progressRules = []Rule{
 	{
-		ID: "P1", Name: "progress.checkpoint-after-heal", Property: PropLiveness,
+		ID: "P1", Name: ruleCheckpointAfterHeal, Property: PropLiveness,
 		Says:     "A checkpoint (not a savepoint) completes within a bound of the start of the liveness phase.",
 		Evidence: "phase, checkpoint.complete, Liveness.CheckpointAfterHealNanos",
 		Without:  "unknown when the deadline is past the trace's end",
 	},
 	{
-		ID: "P2", Name: "progress.bounded-job-finishes", Property: PropLiveness,
+		ID: "P2", Name: ruleBoundedJobFinishes, Property: PropLiveness,
 		Says:     "A bounded job's tasks end with task.finish and all of its output committed.",
 		Evidence: "task.finish, sink.commit, Liveness.FinishTasks, Reference.Output",
 		Without:  "unknown when the deadline is past the trace's end",
@@ -17,9 +24,9 @@ var progressRules = []Rule{
 		Flink:    "FLINK-1775",
 	},
 	{
-		ID: "P3", Name: "progress.alignment-ends", Property: PropLiveness,
+		ID: "P3", Name: ruleAlignmentEnds, Property: PropLiveness,
 		Says:     "No task stays in alignment longer than a bound unless the checkpoint aborts.",
 		Evidence: "barrier.recv, snapshot.taken, snapshot.decline, notify.abort, checkpoint.abort, Liveness.AlignmentMaxNanos",
-		Without:  "not judged without the bound",
+		Without:  "not judged without the bound: a zero bound is none",
 	},
 }

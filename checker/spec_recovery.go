@@ -1,5 +1,8 @@
 package checker
 
+// ruleStoreRecoversLatest is durable-before-visible's rule for the store's history.
+const ruleStoreRecoversLatest = "store.recovers-latest"
+
 // recoveryRules are about failover, restore and the completed-checkpoint store.
 var recoveryRules = []Rule{
 	{
@@ -10,7 +13,7 @@ var recoveryRules = []Rule{
 		Covers:   []string{"Kind.savepoint"},
 	},
 	{
-		ID: "R2", Name: "store.recovers-latest", Property: PropDurableVisible,
+		ID: "R2", Name: ruleStoreRecoversLatest, Property: PropDurableVisible,
 		Says:     "A recovered coordinator reads back the latest durably completed checkpoint: never one behind a checkpoint whose completion was made visible or had become durable, never an id that was not written.",
 		Evidence: "checkpoint.persist, checkpoint.complete, coordinator.crash, coordinator.recover, notify.complete, sink.commit",
 		Without:  "unknown: porcupine could not decide the history in its budget",
@@ -21,7 +24,7 @@ var recoveryRules = []Rule{
 		ID: "R3", Name: "recovery.bounded", Property: PropRecoveryBound,
 		Says:     "After every job.failover a checkpoint (not a savepoint) completes, or the job finishes, within a bound, unless a fault strikes meanwhile.",
 		Evidence: "job.failover, checkpoint.complete, task.finish, Liveness.RecoveryMaxNanos",
-		Without:  "not judged without the bound; unknown when the deadline is past the trace",
+		Without:  "unknown without the bound (left out by default); unexercised without a failover",
 		Flink:    "FLINK-13256",
 	},
 }

@@ -1,5 +1,8 @@
 package checker
 
+// ruleCommitAfterDurable is durable-before-visible's rule for what it makes visible.
+const ruleCommitAfterDurable = "commit.after-durable"
+
 // sinkRules are about the output the job makes visible.
 var sinkRules = []Rule{
 	{
@@ -17,16 +20,16 @@ var sinkRules = []Rule{
 		Covers:   []string{"Mode.at-least-once"},
 	},
 	{
-		ID: "S3", Name: "commit.after-durable", Property: PropDurableVisible,
+		ID: "S3", Name: ruleCommitAfterDurable, Property: PropDurableVisible,
 		Says:     "A sink commits checkpoint n's transaction only after the completion of some m >= n, and a completion notification follows its checkpoint.complete.",
 		Evidence: "sink.commit, notify.complete, checkpoint.complete",
-		Without:  "pass: nothing was made visible",
+		Without:  "unknown: a completion without checkpoint.persist; unexercised when nothing was made visible",
 		Flink:    "FLINK-31077",
 	},
 	{
 		ID: "S4", Name: "output.linearizable", Property: PropSinkVisibility,
 		Says:     "Readers of the external store see only committed output, and output never shrinks.",
 		Evidence: "sink.read with start, sink.commit, sink.upsert",
-		Without:  "unknown: a read without records, or porcupine could not decide",
+		Without:  "unknown: no sink.read, or porcupine could not decide",
 	},
 }

@@ -39,7 +39,7 @@ import (
 	"strings"
 )
 
-//go:embed *.diff
+//go:embed *.diff controls/*.diff
 var diffs embed.FS
 
 // Bug is one zoo entry.
@@ -54,6 +54,12 @@ type Bug struct {
 	// names yet (its note says what would): the zoo keeps such a bug so that the table
 	// shows the blind spot instead of hiding it.
 	Property string
+	// Rule is the rule of the specification (checker.Rules) the mistake breaks. A control
+	// must name one, and is caught only by a violation of it.
+	Rule string
+	// Control marks a negative control (controls/*.diff): a mutation written to break one
+	// rule, kept to show that the rule catches it, not a bug replanted from elsewhere.
+	Control bool
 	// Ground is the built-in scenario that hunts it: one whose job has the code path the
 	// bug breaks.
 	Ground string
@@ -70,7 +76,7 @@ type Bug struct {
 
 // headerKeys are the header's fields. A planted bug requires id, planted, property and
 // ground; an absent one requires id, flink and absent and has no diff.
-var headerKeys = []string{"id", "flink", "fix", "planted", "property", "ground", "note", "absent"}
+var headerKeys = []string{"id", "flink", "fix", "planted", "property", "rule", "ground", "note", "absent"}
 
 // Parse reads one zoo file. name is only for errors.
 func Parse(name, text string) (*Bug, error) {
@@ -99,7 +105,7 @@ func Parse(name, text string) (*Bug, error) {
 		}
 	}
 	b.ID, b.Planted, b.Property, b.Ground = fields["id"], fields["planted"], fields["property"], fields["ground"]
-	b.Fix, b.Note, b.Absent = fields["fix"], fields["note"], fields["absent"]
+	b.Fix, b.Note, b.Absent, b.Rule = fields["fix"], fields["note"], fields["absent"], fields["rule"]
 	if f := fields["flink"]; f != "-" {
 		b.Flink = f
 	}
@@ -122,8 +128,23 @@ func Parse(name, text string) (*Bug, error) {
 
 // Bugs returns every zoo entry, in the order of their ids. A file that does not
 // parse is a broken build of the zoo, so it panics.
-func Bugs() []*Bug {
-	names, err := fs.Glob(diffs, "*.diff")
+func Bugs() []*Bug { return load("*.diff") }
+
+// Controls returns the negative controls of the specification's rules (controls/*.diff),
+// in the order of their ids. Each names the rule it breaks.
+func Controls() []*Bug {
+	controls := load("controls/*.diff")
+	for _, c := range controls {
+		if c.Rule == "" || c.Absent != "" {
+			panic(fmt.Sprintf("zoo: control %s: a control plants a mutation and names the rule it breaks", c.ID))
+		}
+		c.Control = true
+	}
+	return controls
+}
+
+func load(pattern string) []*Bug {
+	names, err := fs.Glob(diffs, pattern)
 	if err != nil {
 		panic(err)
 	}
@@ -147,10 +168,10 @@ func Bugs() []*Bug {
 	return out
 }
 
-// Lookup returns the bug with id, or an error that lists the ids.
+// Lookup returns the bug or control with id, or an error that lists the ids.
 func Lookup(id string) (*Bug, error) {
 	var ids []string
-	for _, b := range Bugs() {
+	for _, b := range append(Bugs(), Controls()...) {
 		if b.ID == id {
 			return b, nil
 		}

@@ -199,8 +199,8 @@ func TestCheckBadInput(t *testing.T) {
 		{"missing reference", []string{"check", "-reference", "gone.json", good}, "", "check: -reference gone.json: no such file"},
 		{"two references", []string{"check", "-reference", badRef, "-scenario", "standard", good}, "", "-reference and -scenario both give a reference"},
 		{"unknown scenario", []string{"check", "-scenario", "nope", good}, "", `check: unknown scenario "nope"`},
-		{"unknown property", []string{"check", "-check", "well-formed,exactly-twice", good}, "", `check: -check: unknown property "exactly-twice" (properties: well-formed,`},
-		{"empty property", []string{"check", "-check", "well-formed,", good}, "", `unknown property ""`},
+		{"unknown property", []string{"check", "-check", "well-formed,exactly-twice", good}, "", `check: -check: "exactly-twice" is no property, rule or section of the specification (properties: well-formed,`},
+		{"empty property", []string{"check", "-check", "well-formed,", good}, "", `"" is no property, rule or section`},
 		{"unknown flag", []string{"check", "-refrence", badRef, good}, "", "check: unknown flag -refrence"},
 		{"reference out into a missing directory", []string{"run", "-scenario", "standard", "-seed", "1", "-trace", good, "-reference-out", filepath.Join(dir, "no", "ref.json")}, "", "run: -reference-out " + filepath.Join(dir, "no", "ref.json") + ": no directory"},
 	} {

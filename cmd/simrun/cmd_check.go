@@ -21,7 +21,7 @@ func (a *app) check(args []string) int {
 	fs := newFlags("check")
 	refPath := fs.String("reference", "", "judge against this reference file (JSON; see the README)")
 	scenarioArg := fs.String("scenario", "", "judge against this built-in scenario's or scenario file's reference, with its properties")
-	checkList := fs.String("check", "", "comma-separated properties to judge, or all (default: every property that applies)")
+	checkList := fs.String("check", "", "comma-separated properties, rules or sections of the specification to judge, or all (default: every property that applies)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	htmlPath := fs.String("html", "", "write the trace's space-time diagram and verdict (an HTML page) to this file")
 	perfettoPath := fs.String("perfetto", "", "write the trace as trace-event JSON for ui.perfetto.dev to this file")
@@ -93,24 +93,24 @@ func (a *app) check(args []string) int {
 	return exitOK
 }
 
-// parseProperties reads a -check list: property names separated by commas, or all.
+// parseProperties reads a -check list: names separated by commas, each a property, a rule of
+// the specification or a section of it (checker.Select), or all. A rule selects the property
+// that judges it, whose whole verdict is reported; its violations name their rules.
 func parseProperties(list string) ([]checker.Property, error) {
 	if strings.TrimSpace(list) == "all" {
 		return slices.Clone(checker.AllProperties), nil
 	}
-	var props []checker.Property
-	for name := range strings.SplitSeq(list, ",") {
-		p, err := checker.ParseProperty(strings.TrimSpace(name))
-		if err != nil {
-			names := make([]string, len(checker.AllProperties))
-			for i, p := range checker.AllProperties {
-				names[i] = string(p)
-			}
-			return nil, fmt.Errorf("%s (properties: %s, or all)", trimChecker(err), strings.Join(names, ", "))
+	props, err := checker.Select(strings.Split(list, ","))
+	if err != nil {
+		var props, sections []string
+		for _, p := range checker.AllProperties {
+			props = append(props, string(p))
 		}
-		if !slices.Contains(props, p) {
-			props = append(props, p)
+		for _, s := range checker.Specification() {
+			sections = append(sections, s.Name)
 		}
+		return nil, fmt.Errorf("%s (properties: %s; sections: %s; simrun rules lists the rules; or all)",
+			trimChecker(err), strings.Join(props, ", "), strings.Join(sections, ", "))
 	}
 	return props, nil
 }

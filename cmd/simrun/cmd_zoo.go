@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/zoo"
 )
@@ -38,6 +39,7 @@ func (a *app) zooCommand(args []string) int {
 	fs.Var(&jobs, "j", "runs in parallel in each mutated simrun, one per CPU unless given")
 	asJSON := fs.Bool("json", false, "print one JSON object per bug")
 	unitTests := fs.Bool("tests", false, "also run go test, with the bug planted, on the packages its diff touches")
+	controls := fs.Bool("controls", false, "hunt the specification's negative controls instead: each must be caught by the rule it breaks")
 	keep := fs.String("keep", "", "keep each mutated simrun and its artifacts in DIR/ID, to replay them (default: a temporary directory, removed)")
 	positional, status := a.parseCommand(fs, usageZoo, args)
 	if status >= 0 {
@@ -47,6 +49,9 @@ func (a *app) zooCommand(args []string) int {
 		return a.fail("zoo: unexpected argument %q (usage: simrun %s)", positional[0], usageZoo)
 	}
 	bugs := zoo.Bugs()
+	if *controls {
+		bugs = controlsOf(bugs)
+	}
 	if *bugID != "" {
 		b, err := zoo.Lookup(*bugID)
 		if err != nil {
@@ -84,7 +89,7 @@ func (a *app) zooCommand(args []string) int {
 	}
 	var hunts []*zooHunt
 	for _, b := range bugs {
-		h, err := a.huntZooBug(root, b, *seeds.value, jobs.value, *keep, *unitTests)
+		h, err := a.huntZooBug(root, b, *seeds.value, jobs.value, *keep, *unitTests, *controls)
 		if err != nil {
 			return a.fail("%v", err)
 		}
@@ -96,7 +101,9 @@ func (a *app) zooCommand(args []string) int {
 	for _, h := range hunts {
 		caughtWidth = max(caughtWidth, len(h.caught()))
 	}
-	if !*asJSON {
+	if !*asJSON && *controls {
+		fmt.Fprintf(a.stdout, "%-*s %-*s %-*s %-6s %s\n", width, "control", ruleWidth(bugs), "rule", caughtWidth, caughtHeader, "first", "properties (runs)")
+	} else if !*asJSON {
 		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-*s %-6s %s\n", width, "bug", "flink", "default", caughtWidth, caughtHeader, "first", "properties (runs)")
 	}
 	for _, h := range hunts {
@@ -105,6 +112,12 @@ func (a *app) zooCommand(args []string) int {
 		}
 		if *asJSON {
 			writeJSON(a.stdout, h)
+			continue
+		}
+		if *controls {
+			fmt.Fprintf(a.stdout, "%-*s %-*s %-*s %-6s %s\n", width, h.Bug, ruleWidth(bugs), h.Rule,
+				caughtWidth, h.caught(), orDash(h.firstSeed()), h.propertyList())
+			fmt.Fprintf(a.stdout, "  planted: %s\n", h.Planted)
 			continue
 		}
 		if h.Absent != "" {
@@ -159,8 +172,11 @@ type zooHunt struct {
 	Fix      string `json:"fix,omitempty"`
 	Planted  string `json:"planted"`
 	Expected string `json:"expected"` // the property expected to catch it
-	Ground   string `json:"ground"`
-	Note     string `json:"note,omitempty"`
+	// Rule is the rule of the specification it breaks; a control counts as caught only
+	// by a violation of its rule.
+	Rule   string `json:"rule,omitempty"`
+	Ground string `json:"ground"`
+	Note   string `json:"note,omitempty"`
 	// Absent says why ckptsim has no analogue of the Flink bug; nothing was hunted.
 	Absent string `json:"absent,omitempty"`
 	// CaughtDefault: some run of the default sweep failed a property it was not expected to.
@@ -256,8 +272,8 @@ func idWidth(bugs []*zoo.Bug) int {
 // huntZooBug builds simrun with b planted and runs the default sweep and b's hunting ground
 // on seeds with it. The binary and the runs' artifacts go to keep/ID when keep is set, and
 // to a temporary directory, removed afterwards, when it is not.
-func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, workers int, keep string, unitTests bool) (*zooHunt, error) {
-	h := &zooHunt{Bug: b.ID, Flink: b.Flink, Fix: b.Fix, Planted: b.Planted, Expected: b.Property, Ground: b.Ground, Note: b.Note, Absent: b.Absent, Properties: map[string]int{}, CaughtSeeds: []uint64{}}
+func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, workers int, keep string, unitTests, asControl bool) (*zooHunt, error) {
+	h := &zooHunt{Bug: b.ID, Flink: b.Flink, Fix: b.Fix, Planted: b.Planted, Expected: b.Property, Rule: b.Rule, Ground: b.Ground, Note: b.Note, Absent: b.Absent, Properties: map[string]int{}, CaughtSeeds: []uint64{}}
 	if b.Absent != "" {
 		return h, nil
 	}
@@ -279,22 +295,12 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 		return nil, err
 	}
 	j := strconv.Itoa(workers)
-	defaultRuns, err := runMutated(exe, b, "-json", "-j", j, "-artifacts", filepath.Join(dir, "default"))
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range defaultRuns {
-		if !r.Unexpected {
-			continue
-		}
-		switch r.catch() {
-		case catchProperty:
-			h.CaughtDefault = true
-		case catchPanic:
-			h.DefaultPanic = true
+	if !asControl {
+		// A control measures its rule in its ground; the default sweep is the bugs' measure.
+		if err := huntDefault(h, exe, b, j, dir); err != nil {
+			return nil, err
 		}
 	}
-	h.DefaultPanic = h.DefaultPanic && !h.CaughtDefault
 	groundRuns, err := runMutated(exe, b, "sweep", "-scenario", b.Ground, "-seeds", seeds.String(), "-json", "-j", j, "-artifacts", filepath.Join(dir, "ground"))
 	if err != nil {
 		return nil, err
@@ -302,7 +308,7 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 	firstArtifact := ""
 	for _, r := range groundRuns {
 		h.SeedsRun++
-		switch r.catch() {
+		switch r.catch(b.Rule, asControl) {
 		case catchProperty:
 			h.SeedsCaught++
 			h.CaughtSeeds = append(h.CaughtSeeds, r.Seed)
@@ -338,6 +344,27 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 	return h, nil
 }
 
+// huntDefault runs the default sweep with b planted and notes in h whether it caught it.
+func huntDefault(h *zooHunt, exe string, b *zoo.Bug, j, dir string) error {
+	defaultRuns, err := runMutated(exe, b, "-json", "-j", j, "-artifacts", filepath.Join(dir, "default"))
+	if err != nil {
+		return err
+	}
+	for _, r := range defaultRuns {
+		if !r.Unexpected {
+			continue
+		}
+		switch r.catch("", false) {
+		case catchProperty:
+			h.CaughtDefault = true
+		case catchPanic:
+			h.DefaultPanic = true
+		}
+	}
+	h.DefaultPanic = h.DefaultPanic && !h.CaughtDefault
+	return nil
+}
+
 // mutatedRun is the part of a sweep's JSON line that the zoo reads.
 type mutatedRun struct {
 	Scenario   string `json:"scenario"`
@@ -347,6 +374,7 @@ type mutatedRun struct {
 	Artifact   string `json:"artifact"`
 	Violations []struct {
 		Property string `json:"property"`
+		Rule     string `json:"rule"`
 	} `json:"violations"`
 }
 
@@ -359,15 +387,65 @@ const (
 )
 
 // catch says how a run showed the bug: a failed verdict with a property of the checkers or
-// a broken protocol invariant is a catch; one whose only violation is a panic is not.
-func (r *mutatedRun) catch() catchKind {
+// a broken protocol invariant is a catch; one whose only violation is a panic is not. With
+// byRule, only a violation of rule is a catch: one that names it, or one of the property
+// that judges it when that property judges no other rule.
+func (r *mutatedRun) catch(rule string, byRule bool) catchKind {
 	if r.Verdict != scenarios.VerdictFail {
 		return catchNone
 	}
-	if len(r.properties()) > 0 {
+	if !byRule && len(r.properties()) > 0 {
 		return catchProperty
 	}
+	for _, v := range r.Violations {
+		if byRule && breaksRule(v.Property, v.Rule, rule) {
+			return catchProperty
+		}
+	}
+	if len(r.properties()) > 0 {
+		return catchNone // caught, but by another rule: the control's rule missed it
+	}
 	return catchPanic
+}
+
+// breaksRule reports whether a violation of property, naming rule got (or none), is one of
+// rule want.
+func breaksRule(property, got, want string) bool {
+	if got != "" {
+		return got == want
+	}
+	r, ok := checker.RuleNamed(want)
+	if !ok || string(r.Property) != property {
+		return false
+	}
+	for _, other := range checker.Rules() {
+		if other.Property == r.Property && other.Name != want {
+			return false // the property judges several rules and did not say which
+		}
+	}
+	return true
+}
+
+// controlsOf returns the negative controls of the specification's rules: the zoo's controls
+// and every bug of bugs that names the rule it breaks, in the order of their ids.
+func controlsOf(bugs []*zoo.Bug) []*zoo.Bug {
+	out := zoo.Controls()
+	for _, b := range bugs {
+		if b.Rule != "" {
+			out = append(out, b)
+		}
+	}
+	slices.SortFunc(out, func(x, y *zoo.Bug) int { return strings.Compare(x.ID, y.ID) })
+	return out
+}
+
+// ruleWidth is the width of the controls' rule column.
+func ruleWidth(bugs []*zoo.Bug) int {
+	width := len("rule")
+	for _, b := range bugs {
+		width = max(width, len(b.Rule))
+	}
+	return width
 }
 
 // properties returns the distinct properties the run violated (invariant among them when a

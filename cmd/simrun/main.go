@@ -105,10 +105,11 @@ const (
 	usageShrink  = "shrink ARTIFACT [-o FILE] [-runs N]"
 	usageBench   = "bench [-json] [-seeds N] [-j N]"
 	usageCheck   = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] [-html FILE] [-perfetto FILE] TRACE"
-	usageZoo     = "zoo [-list] [-bug ID] [-seeds A-B] [-j N] [-tests] [-keep DIR] [-json]"
+	usageZoo     = "zoo [-list] [-controls] [-bug ID] [-seeds A-B] [-j N] [-tests] [-keep DIR] [-json]"
 	usageCover   = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
 	usageShow    = "show NAME|FILE"
 	usageVersion = "version"
+	usageRules   = "rules [-json | -markdown]"
 	usageExtract = "extract ARTIFACT"
 	usageLive    = "live -scenario NAME|FILE -for DURATION [-crash-every DURATION] [-seed N] [-trace FILE] [-json] [-html FILE] [-perfetto FILE]"
 )
@@ -130,6 +131,7 @@ var commands = []command{
 	{"shrink", usageShrink, "find a smaller case that fails the same way", (*app).shrink},
 	{"bench", usageBench, "measure speed on the standard scenario", (*app).bench},
 	{"check", usageCheck, "judge a trace file from any engine with every property (TRACE - reads stdin)", (*app).check},
+	{"rules", usageRules, "print the specification: every rule a trace is judged by, with its evidence and controls", (*app).rules},
 	{"zoo", usageZoo, "plant each bug of the bug zoo in a mutated build and count what catches it", (*app).zooCommand},
 	{"cover", usageCover, "measure the protocol's statement coverage that a sweep reaches", (*app).cover},
 	{"show", usageShow, "print a scenario's description and its whole scenario file", (*app).show},

@@ -98,22 +98,32 @@ func TestZooCountsPanicsApart(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"verdict":"fail","violations":[{"property":"panic"}]}`), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.catch() != catchPanic {
-		t.Errorf("a panic counted as %v", r.catch())
+	if r.catch("", false) != catchPanic {
+		t.Errorf("a panic counted as %v", r.catch("", false))
 	}
 	r = mutatedRun{}
 	if err := json.Unmarshal([]byte(`{"verdict":"fail","violations":[{"property":"invariant"}]}`), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.catch() != catchProperty || strings.Join(r.properties(), ",") != "invariant" {
-		t.Errorf("a broken invariant: %v %v", r.catch(), r.properties())
+	if r.catch("", false) != catchProperty || strings.Join(r.properties(), ",") != "invariant" {
+		t.Errorf("a broken invariant: %v %v", r.catch("", false), r.properties())
 	}
 	r = mutatedRun{}
 	if err := json.Unmarshal([]byte(`{"verdict":"fail","violations":[{"property":"panic"},{"property":"exactly-once"}]}`), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.catch() != catchProperty || strings.Join(r.properties(), ",") != "exactly-once" {
-		t.Errorf("a property failure: %v %v", r.catch(), r.properties())
+	if r.catch("", false) != catchProperty || strings.Join(r.properties(), ",") != "exactly-once" {
+		t.Errorf("a property failure: %v %v", r.catch("", false), r.properties())
+	}
+	// A control is caught only by its rule: named, or the only rule of its property.
+	r = mutatedRun{}
+	if err := json.Unmarshal([]byte(`{"verdict":"fail","violations":[{"property":"listener-contract","rule":"notify.in-order"},{"property":"exactly-once"}]}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	for rule, want := range map[string]catchKind{"notify.in-order": catchProperty, "output.exactly-once": catchProperty, "notify.eventually": catchNone, "cut.consistent": catchNone} {
+		if got := r.catch(rule, true); got != want {
+			t.Errorf("control of %s: %v, want %v", rule, got, want)
+		}
 	}
 	for _, tc := range []struct {
 		tests zooTests
