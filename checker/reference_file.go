@@ -521,29 +521,7 @@ func MarshalReference(ref Reference) []byte {
 	if ref.TokenTotal != 0 || ref.TokenWorkload {
 		fmt.Fprintf(&b, ",\n  \"token_total\": %d", ref.TokenTotal)
 	}
-	if l := ref.Liveness; l.CheckpointAfterHealNanos != 0 || l.AlignmentMaxNanos != 0 || l.NotifyMaxNanos != 0 ||
-		l.RecoveryMaxNanos != 0 || l.SwitchMaxNanos != 0 || l.AbortReachMaxNanos != 0 || l.ReactionMaxNanos != 0 ||
-		len(l.FinishTasks) > 0 {
-		var fields []string
-		add := func(name string, nanos int64) {
-			if nanos != 0 {
-				fields = append(fields, fmt.Sprintf("%s: %d", quoteJSON(name), nanos))
-			}
-		}
-		add("checkpoint_after_heal_ns", l.CheckpointAfterHealNanos)
-		add("alignment_max_ns", l.AlignmentMaxNanos)
-		add("notify_max_ns", l.NotifyMaxNanos)
-		add("recovery_max_ns", l.RecoveryMaxNanos)
-		add("switch_max_ns", l.SwitchMaxNanos)
-		add("abort_reach_max_ns", l.AbortReachMaxNanos)
-		add("reaction_max_ns", l.ReactionMaxNanos)
-		if len(l.FinishTasks) > 0 {
-			tasks := make([]string, len(l.FinishTasks))
-			for i, task := range l.FinishTasks {
-				tasks[i] = quoteJSON(task)
-			}
-			fields = append(fields, `"finish_tasks": [`+strings.Join(tasks, ", ")+"]")
-		}
+	if fields := livenessFields(ref.Liveness); len(fields) > 0 {
 		fmt.Fprintf(&b, ",\n  \"liveness\": {%s}", strings.Join(fields, ", "))
 	}
 	if fields := policyFields(ref.Policy); len(fields) > 0 {
@@ -559,38 +537,7 @@ func MarshalReference(ref Reference) []byte {
 		}
 		fmt.Fprintf(&b, ",\n  \"promises\": [%s]", strings.Join(names, ", "))
 	}
-	if len(ref.Snapshots) > 0 {
-		b.WriteString(",\n  \"snapshots\": [")
-		for i, x := range ref.Snapshots {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, "\n    {\"cp\": %d", x.CP)
-			if x.Name != "" {
-				fmt.Fprintf(&b, ", \"name\": %s", quoteJSON(x.Name))
-			}
-			if x.Tokens != nil {
-				var fields []string
-				for _, process := range slices.Sorted(maps.Keys(x.Tokens)) {
-					fields = append(fields, fmt.Sprintf("%s: %d", quoteJSON(process), x.Tokens[process]))
-				}
-				fmt.Fprintf(&b, ", \"tokens\": {%s}", strings.Join(fields, ", "))
-			}
-			if x.Channels != nil {
-				var fields []string
-				for _, name := range slices.Sorted(maps.Keys(x.Channels)) {
-					items := make([]string, len(x.Channels[name]))
-					for k, n := range x.Channels[name] {
-						items[k] = strconv.FormatInt(n, 10)
-					}
-					fields = append(fields, fmt.Sprintf("%s: [%s]", quoteJSON(name), strings.Join(items, ", ")))
-				}
-				fmt.Fprintf(&b, ", \"channels\": {%s}", strings.Join(fields, ", "))
-			}
-			b.WriteByte('}')
-		}
-		b.WriteString("\n  ]")
-	}
+	writeSnapshots(&b, ref.Snapshots)
 	if ref.Output != nil {
 		b.WriteString(",\n  \"output\": {")
 		for i, rid := range slices.Sorted(maps.Keys(ref.Output)) {
@@ -607,6 +554,69 @@ func MarshalReference(ref Reference) []byte {
 	}
 	b.WriteString("\n}\n")
 	return b.Bytes()
+}
+
+// writeSnapshots writes the expected snapshots of a reference file, if there are any.
+func writeSnapshots(b *bytes.Buffer, snapshots []ExpectedSnapshot) {
+	if len(snapshots) == 0 {
+		return
+	}
+	b.WriteString(",\n  \"snapshots\": [")
+	for i, x := range snapshots {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(b, "\n    {\"cp\": %d", x.CP)
+		if x.Name != "" {
+			fmt.Fprintf(b, ", \"name\": %s", quoteJSON(x.Name))
+		}
+		if x.Tokens != nil {
+			var fields []string
+			for _, process := range slices.Sorted(maps.Keys(x.Tokens)) {
+				fields = append(fields, fmt.Sprintf("%s: %d", quoteJSON(process), x.Tokens[process]))
+			}
+			fmt.Fprintf(b, ", \"tokens\": {%s}", strings.Join(fields, ", "))
+		}
+		if x.Channels != nil {
+			var fields []string
+			for _, name := range slices.Sorted(maps.Keys(x.Channels)) {
+				items := make([]string, len(x.Channels[name]))
+				for k, n := range x.Channels[name] {
+					items[k] = strconv.FormatInt(n, 10)
+				}
+				fields = append(fields, fmt.Sprintf("%s: [%s]", quoteJSON(name), strings.Join(items, ", ")))
+			}
+			fmt.Fprintf(b, ", \"channels\": {%s}", strings.Join(fields, ", "))
+		}
+		b.WriteByte('}')
+	}
+	b.WriteString("\n  ]")
+}
+
+// livenessFields are the members of l that a reference file writes, in a fixed order: each
+// bound l gives, then the tasks that must finish.
+func livenessFields(l LivenessBounds) []string {
+	var fields []string
+	add := func(name string, nanos int64) {
+		if nanos != 0 {
+			fields = append(fields, fmt.Sprintf("%s: %d", quoteJSON(name), nanos))
+		}
+	}
+	add("checkpoint_after_heal_ns", l.CheckpointAfterHealNanos)
+	add("alignment_max_ns", l.AlignmentMaxNanos)
+	add("notify_max_ns", l.NotifyMaxNanos)
+	add("recovery_max_ns", l.RecoveryMaxNanos)
+	add("switch_max_ns", l.SwitchMaxNanos)
+	add("abort_reach_max_ns", l.AbortReachMaxNanos)
+	add("reaction_max_ns", l.ReactionMaxNanos)
+	if len(l.FinishTasks) > 0 {
+		tasks := make([]string, len(l.FinishTasks))
+		for i, task := range l.FinishTasks {
+			tasks[i] = quoteJSON(task)
+		}
+		fields = append(fields, `"finish_tasks": [`+strings.Join(tasks, ", ")+"]")
+	}
+	return fields
 }
 
 // policyFields are the members of p that a reference file writes, in a fixed order: each
