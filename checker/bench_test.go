@@ -38,6 +38,10 @@ func benchReference(ref Reference) Reference {
 	ref.Liveness.AbortReachMaxNanos = loose
 	ref.Liveness.SwitchMaxNanos = loose
 	ref.Policy.AlignmentTimeoutNanos = loose
+	// Any pace and any number in flight, and any expiry after the trigger.
+	ref.Policy.IntervalNanos, ref.Policy.MinPauseNanos = Nanos(0), Nanos(0)
+	ref.Policy.MaxConcurrent, ref.Policy.Mode = 1<<20, "aligned"
+	ref.Policy.TimeoutNanos, ref.Liveness.ReactionMaxNanos = 1, loose
 	return ref
 }
 

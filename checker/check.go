@@ -62,9 +62,10 @@ const DefaultMaxViolations = 50
 // output properties are judged, and the two verdicts together tell a loss from a duplicate.
 // A property whose reference data is missing is judged all the same, and is unknown; only
 // the properties that judge the job against a setting of its policy or a bound of their
-// own (failure-accounting, recovery-bound, alignment-timeout, abort-reach), and
-// expected-snapshot without expected snapshots, are left out of
-// that default when the reference does not give it, so that a reference written before they existed judges what it did then.
+// own (failure-accounting, trigger-pacing, checkpoint-timing, recovery-bound,
+// alignment-timeout, abort-reach), and expected-snapshot without expected snapshots, are left
+// out of that default when the reference does not give it, so that a reference written
+// before they existed judges what it did then.
 func DefaultProperties(ref Reference) []Property {
 	var props []Property
 	for _, p := range AllProperties {
@@ -82,6 +83,10 @@ func DefaultProperties(ref Reference) []Property {
 			chosen = slices.Contains(ref.Promises, p)
 		case p == PropFailureAccounting:
 			chosen = ref.Policy.TolerableFailures != nil
+		case p == PropTriggerPacing:
+			chosen = len(pacingMissing(ref.Policy)) == 0
+		case p == PropCheckpointTiming:
+			chosen = len(timingMissing(ref)) == 0
 		case p == PropRecoveryBound:
 			chosen = ref.Liveness.RecoveryMaxNanos > 0
 		case p == PropAlignmentTimeout:
@@ -148,6 +153,10 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 			res = noPendingAcrossFailover(ix)
 		case PropNoTriggerAfterFinish:
 			res = noTriggerAfterFinish(ix)
+		case PropTriggerPacing:
+			res = triggerPacing(ix, ref)
+		case PropCheckpointTiming:
+			res = checkpointTiming(ix, ref)
 		case PropRecoveryBound:
 			res = recoveryBound(ix, ref)
 		case PropAlignmentTimeout:

@@ -19,8 +19,9 @@ func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	// The properties that judge a policy setting need it given; failure-cause, whose
 	// evidence (which failures a task reports of itself) is the engine's own, needs a promise.
 	withPolicy := Reference{
-		Policy:    Policy{TolerableFailures: Tolerating(0), AlignmentTimeoutNanos: 1},
-		Liveness:  LivenessBounds{RecoveryMaxNanos: 1, SwitchMaxNanos: 1, AbortReachMaxNanos: 1},
+		Policy: Policy{TolerableFailures: Tolerating(0), AlignmentTimeoutNanos: 1, IntervalNanos: Nanos(0),
+			MinPauseNanos: Nanos(0), TimeoutNanos: 1, MaxConcurrent: 1, Mode: "aligned"},
+		Liveness:  LivenessBounds{RecoveryMaxNanos: 1, SwitchMaxNanos: 1, AbortReachMaxNanos: 1, ReactionMaxNanos: 1},
 		Snapshots: []ExpectedSnapshot{{CP: 1}},
 	}
 	everyButCause := slices.DeleteFunc(slices.Clone(AllProperties), func(p Property) bool { return p == PropFailureCause })
@@ -35,6 +36,11 @@ func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	}
 	if got := DefaultProperties(Reference{}); slices.Contains(got, PropFailureAccounting) {
 		t.Fatalf("without a tolerable-failure limit: got %v, want failure-accounting left out", got)
+	}
+	partial := withPolicy
+	partial.Policy.Mode, partial.Liveness.ReactionMaxNanos = "", 0
+	if got := DefaultProperties(partial); slices.Contains(got, PropTriggerPacing) || slices.Contains(got, PropCheckpointTiming) {
+		t.Fatalf("without the mode and the reaction bound: got %v, want trigger-pacing and checkpoint-timing left out", got)
 	}
 	promised := DefaultProperties(Reference{Promises: []Property{PropConsistentCut, PropDeterminism}})
 	if !slices.Equal(promised, []Property{PropWellFormed, PropConsistentCut}) {

@@ -63,8 +63,11 @@
 //   - task.finish (task): a bounded task exits. Trace it after its last notification and
 //     commit, never before.
 //   - task.crash (task; reason): a task fails. A reason says it failed by itself.
-//   - checkpoint.trigger (cp; savepoint=true for a savepoint): before the triggers leave the
-//     coordinator. The savepoint attribute is how every property tells savepoints apart.
+//   - checkpoint.trigger (cp; savepoint=true for a savepoint; periodic=true and start for a
+//     trigger of the periodic schedule): before the triggers leave the coordinator. The
+//     savepoint attribute is how every property tells savepoints apart, the periodic one how
+//     trigger-pacing tells the periodic schedule's triggers from checkpoints asked for
+//     outside it; start is when the coordinator decided to trigger, if before the event.
 //   - checkpoint.complete (cp): once the metadata write is durable and confirmed, before any
 //     notification of it is sent. A coordinator.recover (cp) that read a checkpoint back
 //     counts as its completion too.
@@ -149,6 +152,21 @@
 //
 // no-trigger-after-finish: task.restore (cp 0 included) and task.finish of every job task,
 // and checkpoint.trigger. No trigger follows the task.finish that ends the job.
+//
+// trigger-pacing: Reference.Policy.IntervalNanos, MinPauseNanos, MaxConcurrent and Mode.
+// checkpoint.trigger with savepoint=true, or periodic=true and start (the decision, when
+// it came before the trigger: the wait for the id, or for a slot, lies between);
+// checkpoint.complete and checkpoint.abort end what a trigger started; coordinator.crash
+// and job.failover end it all, and start the periodic schedule anew. A trigger without
+// periodic=true is one asked for outside the schedule: the pause and the interval do not
+// pace it. Without a setting the rules that need it are unknown.
+//
+// checkpoint-timing: Reference.Policy.TimeoutNanos and Liveness.ReactionMaxNanos.
+// checkpoint.trigger starts the timeout; checkpoint.persist before the deadline says the
+// metadata write was in flight; checkpoint.abort (reason expired) ends it. snapshot.decline
+// (task cp; reason) from a live task, snapshot.ack and snapshot.carried of the same task
+// and checkpoint (which make the coordinator ignore a decline), task.finish, and fault
+// events: a bound with a fault in force before it is not judged.
 //
 // recovery-bound: Liveness.RecoveryMaxNanos, job.failover, then checkpoint.complete of a
 // checkpoint (not a savepoint) or task.finish of every job task within the bound. The
@@ -339,6 +357,42 @@
 // (FLINK-10377's sink, failing on a notification it should have ignored). Which failures an
 // engine reports of itself is its own, so Check judges this property only where the
 // reference promises it; every scenario of ckptsim's engine does.
+//
+// trigger-pacing. The coordinator triggers as the job's policy says, as Flink's
+// CheckpointRequestDecider and periodic scheduler do. A periodic checkpoint is decided no
+// sooner than MinPause after the latest checkpoint completion its coordinator incarnation
+// saw; a checkpoint asked for outside the schedule and a savepoint are not held back, in
+// Flink as here (a savepoint's completion is not counted either: Flink restarts the pause
+// on it too, which is stricter and passes). A trigger finds fewer than MaxConcurrent
+// checkpoints pending, savepoints counted; where the mode aligns savepoints (aligned,
+// at-least-once) Flink forces a savepoint through, so one may be triggered regardless,
+// and one that waits is fine too. The k-th periodic trigger since the schedule (re)started,
+// at the coordinator's start, a coordinator.crash or a job.failover, is decided no sooner
+// than MinPause plus k-1 intervals after it: Flink's first delay is drawn from [MinPause,
+// Interval], a request queued behind a long checkpoint may run late and the next on time,
+// and a trigger that came within the pause makes the schedule start over, so two triggers
+// may be closer than an interval, but never more than the schedule had turns. A trigger is
+// judged where it was decided (its start), since a checkpoint may complete while the next
+// waits for its id. The rules exist because a coordinator that checkpoints more often than
+// it was told takes the job's time for snapshots (the pause is what keeps a slow job from
+// checkpointing all the time), and one that exceeds MaxConcurrent runs the barriers of
+// more checkpoints through the job at once than its alignments and uploads were sized for.
+//
+// checkpoint-timing. A checkpoint ends when it must, as Flink's CheckpointCanceller and
+// receiveDeclineMessage end it. An abort for expiry comes no sooner than Timeout after the
+// trigger (the timeout runs from the trigger; a checkpoint still waiting for its id has
+// none running); one still pending at its timeout, with no metadata write in flight, has
+// ended within Liveness.ReactionMaxNanos after it. A checkpoint that a live task declined
+// while it was pending, and that the task had not acknowledged nor had its final snapshot
+// carried into, ends within the same bound of the decline, by an abort for the decline's
+// reason (or for a cause of the coordinator's own that came first: its timeout, a newer
+// completion, a failover, the job finishing), never by a completion. The late bounds hold
+// where no fault is in force from the trigger or the decline to the bound: a skewed or
+// paused coordinator host acts late, and a decline may be lost. A decline whose task
+// finished before the checkpoint ended is not judged: its final snapshot may stand in for
+// it, which the trace says only when the checkpoint's metadata is written. The rules exist
+// because a checkpoint left to expire instead of aborted holds every task's alignment and
+// uploads for a whole timeout, and counts as a failure of the wrong kind.
 //
 // recovery-bound, alignment-timeout, abort-reach. Bounds on what must happen in time while no
 // fault is in force; liveness judges only after the heal, these judge the fault phase too,

@@ -76,10 +76,30 @@ type Policy struct {
 	// how long a task may align before it switches to unaligned (alignment-timeout). Zero:
 	// the job has no alignment timeout.
 	AlignmentTimeoutNanos int64
+	// IntervalNanos is the time between periodic triggers (trigger-pacing); zero: the job
+	// takes no periodic checkpoints. Nil: not known. A pointer, since zero is a setting.
+	IntervalNanos *int64
+	// MinPauseNanos is the least time from a checkpoint's completion to the decision to
+	// trigger the next periodic one (trigger-pacing). Nil: not known; zero: no pause.
+	MinPauseNanos *int64
+	// TimeoutNanos is how long a checkpoint may stay pending, from its trigger, before it
+	// expires (checkpoint-timing). Zero: not known.
+	TimeoutNanos int64
+	// MaxConcurrent is how many checkpoints may be pending at once (trigger-pacing). Zero:
+	// not known.
+	MaxConcurrent int
+	// Mode is the job's checkpoint mode as package protocol names it ("aligned",
+	// "unaligned", "aligned-with-timeout", "at-least-once"): it says which savepoints may
+	// be triggered past MaxConcurrent (trigger-pacing). Empty: not known.
+	Mode string
 }
 
 // Tolerating returns a pointer to n, for Policy.TolerableFailures in Go literals.
 func Tolerating(n int) *int { return &n }
+
+// Nanos returns a pointer to n, for Policy.IntervalNanos and Policy.MinPauseNanos in Go
+// literals.
+func Nanos(n int64) *int64 { return &n }
 
 // LivenessBounds are the bounds of the liveness phase. Each bound is measured from the phase
 // event that starts the liveness phase (phase=liveness), or the heal phase when there is no
@@ -109,6 +129,11 @@ type LivenessBounds struct {
 	// took part within this long, unless a fault strikes meanwhile (abort-reach). Zero: not
 	// judged.
 	AbortReachMaxNanos int64
+	// ReactionMaxNanos: how long the coordinator may take, while no fault is in force, to
+	// act on what has fallen due (checkpoint-timing): a checkpoint still pending at its
+	// timeout ends within this long after it, and one a live task declined ends within this
+	// long of the snapshot.decline, the decline's delivery included. Zero: not judged.
+	ReactionMaxNanos int64
 	// FinishTasks are the tasks of a bounded job that must end with task.finish (normally
 	// every task, or at least every source). Empty: the job is unbounded. When set, every
 	// record of Reference.Output must also be committed by the end.

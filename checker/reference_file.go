@@ -23,8 +23,10 @@ import (
 //	  "liveness": {"checkpoint_after_heal_ns": 4000000000, "alignment_max_ns": 2000000000,
 //	               "notify_max_ns": 2000000000, "recovery_max_ns": 4000000000,
 //	               "switch_max_ns": 100000000, "abort_reach_max_ns": 2000000000,
-//	               "finish_tasks": ["source-0", "sink-0"]},
-//	  "policy": {"tolerable_failures": 3, "alignment_timeout_ns": 50000000},
+//	               "reaction_max_ns": 2000000, "finish_tasks": ["source-0", "sink-0"]},
+//	  "policy": {"tolerable_failures": 3, "alignment_timeout_ns": 50000000,
+//	             "interval_ns": 100000000, "min_pause_ns": 0, "timeout_ns": 1000000000,
+//	             "max_concurrent": 1, "mode": "aligned-with-timeout"},
 //	  "trace_hash": "<16 lower-case hex digits>",
 //	  "promises": ["exactly-once", "consistent-cut", "liveness"],
 //	  "snapshots": [
@@ -40,7 +42,9 @@ import (
 // no guarantee, no expected output (the output properties are unknown, which `"output": {}`,
 // an output that must stay empty, is not), no token workload, no liveness bound, no
 // tolerable-failure limit (failure-accounting is unknown; `"tolerable_failures": 0` tolerates
-// none), no alignment timeout, no trace hash, no expected snapshots, no promises (Reference.Promises nil: the default properties follow the guarantee
+// none), no alignment timeout, no interval nor pause (`"interval_ns": 0` takes no periodic
+// checkpoints, `"min_pause_ns": 0` pauses not at all), no timeout, no limit on concurrent
+// checkpoints and no mode (the rules that need them are not judged), no trace hash, no expected snapshots, no promises (Reference.Promises nil: the default properties follow the guarantee
 // alone). An output entry's count defaults to 1; 0 forbids the record. Durations are integer
 // nanoseconds, as in the trace. An expected snapshot (Reference.Snapshots) needs its cp;
 // its tokens map processes to balances and its channels map "from->to" to the tokens of the
@@ -255,10 +259,12 @@ func decodeLiveness(path string, data json.RawMessage) (LivenessBounds, error) {
 			b.SwitchMaxNanos, err = decodeCount(path, value)
 		case "abort_reach_max_ns":
 			b.AbortReachMaxNanos, err = decodeCount(path, value)
+		case "reaction_max_ns":
+			b.ReactionMaxNanos, err = decodeCount(path, value)
 		case "finish_tasks":
 			b.FinishTasks, err = decodeTasks(path, value)
 		default:
-			err = unknownField(path, "checkpoint_after_heal_ns, alignment_max_ns, notify_max_ns, recovery_max_ns, switch_max_ns, abort_reach_max_ns, finish_tasks")
+			err = unknownField(path, "checkpoint_after_heal_ns, alignment_max_ns, notify_max_ns, recovery_max_ns, switch_max_ns, abort_reach_max_ns, reaction_max_ns, finish_tasks")
 		}
 		return err
 	})
@@ -268,23 +274,48 @@ func decodeLiveness(path string, data json.RawMessage) (LivenessBounds, error) {
 func decodePolicy(path string, data json.RawMessage) (Policy, error) {
 	var p Policy
 	err := eachField(data, path, func(key, path string, value json.RawMessage) error {
+		var err error
 		switch key {
 		case "tolerable_failures":
-			n, err := decodeCount(path, value)
-			if err == nil && n > 1<<20 {
+			var n int64
+			if n, err = decodeCount(path, value); err == nil && n > 1<<20 {
 				err = fmt.Errorf("%s: %d is more failures than any job tolerates", path, n)
 			}
 			p.TolerableFailures = Tolerating(int(n))
-			return err
 		case "alignment_timeout_ns":
-			var err error
 			p.AlignmentTimeoutNanos, err = decodeCount(path, value)
-			return err
+		case "interval_ns":
+			var n int64
+			n, err = decodeCount(path, value)
+			p.IntervalNanos = Nanos(n)
+		case "min_pause_ns":
+			var n int64
+			n, err = decodeCount(path, value)
+			p.MinPauseNanos = Nanos(n)
+		case "timeout_ns":
+			if p.TimeoutNanos, err = decodeCount(path, value); err == nil && p.TimeoutNanos == 0 {
+				err = fmt.Errorf("%s: a checkpoint timeout must be positive", path)
+			}
+		case "max_concurrent":
+			var n int64
+			if n, err = decodeCount(path, value); err == nil && (n == 0 || n > 1<<20) {
+				err = fmt.Errorf("%s: must be from 1 to %d, got %d", path, 1<<20, n)
+			}
+			p.MaxConcurrent = int(n)
+		case "mode":
+			if p.Mode, err = decodeString(path, value); err == nil && !slices.Contains(policyModes, p.Mode) {
+				err = fmt.Errorf("%s: %q is not one of %s", path, p.Mode, strings.Join(policyModes, ", "))
+			}
+		default:
+			err = unknownField(path, "tolerable_failures, alignment_timeout_ns, interval_ns, min_pause_ns, timeout_ns, max_concurrent, mode")
 		}
-		return unknownField(path, "tolerable_failures, alignment_timeout_ns")
+		return err
 	})
 	return p, err
 }
+
+// policyModes are the checkpoint modes Policy.Mode may name, as package protocol names them.
+var policyModes = []string{"aligned", "unaligned", "aligned-with-timeout", "at-least-once"}
 
 func decodeTasks(path string, data json.RawMessage) ([]string, error) {
 	var raw []json.RawMessage
@@ -490,37 +521,10 @@ func MarshalReference(ref Reference) []byte {
 	if ref.TokenTotal != 0 || ref.TokenWorkload {
 		fmt.Fprintf(&b, ",\n  \"token_total\": %d", ref.TokenTotal)
 	}
-	if l := ref.Liveness; l.CheckpointAfterHealNanos != 0 || l.AlignmentMaxNanos != 0 || l.NotifyMaxNanos != 0 ||
-		l.RecoveryMaxNanos != 0 || l.SwitchMaxNanos != 0 || l.AbortReachMaxNanos != 0 || len(l.FinishTasks) > 0 {
-		var fields []string
-		add := func(name string, nanos int64) {
-			if nanos != 0 {
-				fields = append(fields, fmt.Sprintf("%s: %d", quoteJSON(name), nanos))
-			}
-		}
-		add("checkpoint_after_heal_ns", l.CheckpointAfterHealNanos)
-		add("alignment_max_ns", l.AlignmentMaxNanos)
-		add("notify_max_ns", l.NotifyMaxNanos)
-		add("recovery_max_ns", l.RecoveryMaxNanos)
-		add("switch_max_ns", l.SwitchMaxNanos)
-		add("abort_reach_max_ns", l.AbortReachMaxNanos)
-		if len(l.FinishTasks) > 0 {
-			tasks := make([]string, len(l.FinishTasks))
-			for i, task := range l.FinishTasks {
-				tasks[i] = quoteJSON(task)
-			}
-			fields = append(fields, `"finish_tasks": [`+strings.Join(tasks, ", ")+"]")
-		}
+	if fields := livenessFields(ref.Liveness); len(fields) > 0 {
 		fmt.Fprintf(&b, ",\n  \"liveness\": {%s}", strings.Join(fields, ", "))
 	}
-	if p := ref.Policy; p.TolerableFailures != nil || p.AlignmentTimeoutNanos != 0 {
-		var fields []string
-		if p.TolerableFailures != nil {
-			fields = append(fields, fmt.Sprintf(`"tolerable_failures": %d`, *p.TolerableFailures))
-		}
-		if p.AlignmentTimeoutNanos != 0 {
-			fields = append(fields, fmt.Sprintf(`"alignment_timeout_ns": %d`, p.AlignmentTimeoutNanos))
-		}
+	if fields := policyFields(ref.Policy); len(fields) > 0 {
 		fmt.Fprintf(&b, ",\n  \"policy\": {%s}", strings.Join(fields, ", "))
 	}
 	if ref.TraceHash != "" {
@@ -533,38 +537,7 @@ func MarshalReference(ref Reference) []byte {
 		}
 		fmt.Fprintf(&b, ",\n  \"promises\": [%s]", strings.Join(names, ", "))
 	}
-	if len(ref.Snapshots) > 0 {
-		b.WriteString(",\n  \"snapshots\": [")
-		for i, x := range ref.Snapshots {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, "\n    {\"cp\": %d", x.CP)
-			if x.Name != "" {
-				fmt.Fprintf(&b, ", \"name\": %s", quoteJSON(x.Name))
-			}
-			if x.Tokens != nil {
-				var fields []string
-				for _, process := range slices.Sorted(maps.Keys(x.Tokens)) {
-					fields = append(fields, fmt.Sprintf("%s: %d", quoteJSON(process), x.Tokens[process]))
-				}
-				fmt.Fprintf(&b, ", \"tokens\": {%s}", strings.Join(fields, ", "))
-			}
-			if x.Channels != nil {
-				var fields []string
-				for _, name := range slices.Sorted(maps.Keys(x.Channels)) {
-					items := make([]string, len(x.Channels[name]))
-					for k, n := range x.Channels[name] {
-						items[k] = strconv.FormatInt(n, 10)
-					}
-					fields = append(fields, fmt.Sprintf("%s: [%s]", quoteJSON(name), strings.Join(items, ", ")))
-				}
-				fmt.Fprintf(&b, ", \"channels\": {%s}", strings.Join(fields, ", "))
-			}
-			b.WriteByte('}')
-		}
-		b.WriteString("\n  ]")
-	}
+	writeSnapshots(&b, ref.Snapshots)
 	if ref.Output != nil {
 		b.WriteString(",\n  \"output\": {")
 		for i, rid := range slices.Sorted(maps.Keys(ref.Output)) {
@@ -581,6 +554,96 @@ func MarshalReference(ref Reference) []byte {
 	}
 	b.WriteString("\n}\n")
 	return b.Bytes()
+}
+
+// writeSnapshots writes the expected snapshots of a reference file, if there are any.
+func writeSnapshots(b *bytes.Buffer, snapshots []ExpectedSnapshot) {
+	if len(snapshots) == 0 {
+		return
+	}
+	b.WriteString(",\n  \"snapshots\": [")
+	for i, x := range snapshots {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(b, "\n    {\"cp\": %d", x.CP)
+		if x.Name != "" {
+			fmt.Fprintf(b, ", \"name\": %s", quoteJSON(x.Name))
+		}
+		if x.Tokens != nil {
+			var fields []string
+			for _, process := range slices.Sorted(maps.Keys(x.Tokens)) {
+				fields = append(fields, fmt.Sprintf("%s: %d", quoteJSON(process), x.Tokens[process]))
+			}
+			fmt.Fprintf(b, ", \"tokens\": {%s}", strings.Join(fields, ", "))
+		}
+		if x.Channels != nil {
+			var fields []string
+			for _, name := range slices.Sorted(maps.Keys(x.Channels)) {
+				items := make([]string, len(x.Channels[name]))
+				for k, n := range x.Channels[name] {
+					items[k] = strconv.FormatInt(n, 10)
+				}
+				fields = append(fields, fmt.Sprintf("%s: [%s]", quoteJSON(name), strings.Join(items, ", ")))
+			}
+			fmt.Fprintf(b, ", \"channels\": {%s}", strings.Join(fields, ", "))
+		}
+		b.WriteByte('}')
+	}
+	b.WriteString("\n  ]")
+}
+
+// livenessFields are the members of l that a reference file writes, in a fixed order: each
+// bound l gives, then the tasks that must finish.
+func livenessFields(l LivenessBounds) []string {
+	var fields []string
+	add := func(name string, nanos int64) {
+		if nanos != 0 {
+			fields = append(fields, fmt.Sprintf("%s: %d", quoteJSON(name), nanos))
+		}
+	}
+	add("checkpoint_after_heal_ns", l.CheckpointAfterHealNanos)
+	add("alignment_max_ns", l.AlignmentMaxNanos)
+	add("notify_max_ns", l.NotifyMaxNanos)
+	add("recovery_max_ns", l.RecoveryMaxNanos)
+	add("switch_max_ns", l.SwitchMaxNanos)
+	add("abort_reach_max_ns", l.AbortReachMaxNanos)
+	add("reaction_max_ns", l.ReactionMaxNanos)
+	if len(l.FinishTasks) > 0 {
+		tasks := make([]string, len(l.FinishTasks))
+		for i, task := range l.FinishTasks {
+			tasks[i] = quoteJSON(task)
+		}
+		fields = append(fields, `"finish_tasks": [`+strings.Join(tasks, ", ")+"]")
+	}
+	return fields
+}
+
+// policyFields are the members of p that a reference file writes, in a fixed order: each
+// setting p gives, zero included where zero is a setting.
+func policyFields(p Policy) []string {
+	var fields []string
+	add := func(name string, n int64, given bool) {
+		if given {
+			fields = append(fields, fmt.Sprintf("%s: %d", quoteJSON(name), n))
+		}
+	}
+	if p.TolerableFailures != nil {
+		add("tolerable_failures", int64(*p.TolerableFailures), true)
+	}
+	add("alignment_timeout_ns", p.AlignmentTimeoutNanos, p.AlignmentTimeoutNanos != 0)
+	if p.IntervalNanos != nil {
+		add("interval_ns", *p.IntervalNanos, true)
+	}
+	if p.MinPauseNanos != nil {
+		add("min_pause_ns", *p.MinPauseNanos, true)
+	}
+	add("timeout_ns", p.TimeoutNanos, p.TimeoutNanos != 0)
+	add("max_concurrent", int64(p.MaxConcurrent), p.MaxConcurrent != 0)
+	if p.Mode != "" {
+		fields = append(fields, `"mode": `+quoteJSON(p.Mode))
+	}
+	return fields
 }
 
 // quoteJSON writes s as a JSON string, leaving <, > and & as they are.

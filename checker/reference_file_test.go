@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ckptsim/ckptsim/protocol"
 )
 
 // exampleReferenceFile is the format's example from the package comment of reference_file.go.
@@ -13,8 +15,10 @@ const exampleReferenceFile = `{
   "liveness": {"checkpoint_after_heal_ns": 4000000000, "alignment_max_ns": 2000000000,
                "notify_max_ns": 2000000000, "recovery_max_ns": 4000000000,
                "switch_max_ns": 100000000, "abort_reach_max_ns": 2000000000,
-               "finish_tasks": ["source-0", "sink-0"]},
-  "policy": {"tolerable_failures": 3, "alignment_timeout_ns": 50000000},
+               "reaction_max_ns": 2000000, "finish_tasks": ["source-0", "sink-0"]},
+  "policy": {"tolerable_failures": 3, "alignment_timeout_ns": 50000000,
+             "interval_ns": 100000000, "min_pause_ns": 0, "timeout_ns": 1000000000,
+             "max_concurrent": 1, "mode": "aligned-with-timeout"},
   "trace_hash": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
   "output": {
     "source:0:1": {"value": "7", "count": 1},
@@ -33,9 +37,11 @@ func TestParseReferenceExample(t *testing.T) {
 		Liveness: LivenessBounds{
 			CheckpointAfterHealNanos: 4_000_000_000, AlignmentMaxNanos: 2_000_000_000, NotifyMaxNanos: 2_000_000_000,
 			RecoveryMaxNanos: 4_000_000_000, SwitchMaxNanos: 100_000_000, AbortReachMaxNanos: 2_000_000_000,
-			FinishTasks: []string{"source-0", "sink-0"},
+			ReactionMaxNanos: 2_000_000, FinishTasks: []string{"source-0", "sink-0"},
 		},
-		Policy:    Policy{TolerableFailures: Tolerating(3), AlignmentTimeoutNanos: 50_000_000},
+		Policy: Policy{TolerableFailures: Tolerating(3), AlignmentTimeoutNanos: 50_000_000,
+			IntervalNanos: Nanos(100_000_000), MinPauseNanos: Nanos(0), TimeoutNanos: 1_000_000_000,
+			MaxConcurrent: 1, Mode: "aligned-with-timeout"},
 		TraceHash: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
 	}
 	if !reflect.DeepEqual(ref, want) {
@@ -91,6 +97,12 @@ func TestParseReferenceErrors(t *testing.T) {
 		{`{"promises": ["liveness", "exactly-twice"]}`, `reference.promises[1]: "exactly-twice" is not a property`},
 		{`{"promises": ["liveness", "liveness"]}`, `reference.promises[1]: "liveness" is listed twice`},
 		{`{"promises": [1]}`, "reference.promises[0]: must be a string, got a number"},
+		{`{"policy": {"interval": 5}}`, "reference.policy.interval: unknown field (known: tolerable_failures, alignment_timeout_ns, interval_ns,"},
+		{`{"policy": {"interval_ns": -5}}`, "reference.policy.interval_ns: must be a non-negative integer"},
+		{`{"policy": {"timeout_ns": 0}}`, "reference.policy.timeout_ns: a checkpoint timeout must be positive"},
+		{`{"policy": {"max_concurrent": 0}}`, "reference.policy.max_concurrent: must be from 1 to"},
+		{`{"policy": {"mode": "exactly-once"}}`, `reference.policy.mode: "exactly-once" is not one of aligned, unaligned,`},
+		{`{"liveness": {"reaction_max_ns": "1ms"}}`, "reference.liveness.reaction_max_ns: must be a non-negative integer, got a string"},
 	} {
 		_, err := ParseReference([]byte(tc.file))
 		if err == nil {
@@ -101,6 +113,24 @@ func TestParseReferenceErrors(t *testing.T) {
 		if !strings.Contains(msg, tc.want) || !strings.HasPrefix(msg, "checker: reference") || strings.Contains(msg, "\n") {
 			t.Errorf("%s:\n got %q\nwant one line starting \"checker: reference\" and containing %q", tc.file, msg, tc.want)
 		}
+	}
+}
+
+// TestReferencePolicyRoundTrip: a zero interval and a zero pause are settings and survive
+// the file, unlike settings left out; and the modes a policy may name are the protocol's.
+func TestReferencePolicyRoundTrip(t *testing.T) {
+	assertRoundTrip(t, Reference{Policy: Policy{IntervalNanos: Nanos(0), MinPauseNanos: Nanos(0)}})
+	assertRoundTrip(t, Reference{Policy: Policy{TimeoutNanos: 5, MaxConcurrent: 3, Mode: "at-least-once"}})
+	ref, err := ParseReference([]byte(`{"policy": {"tolerable_failures": 1}}`))
+	if err != nil || ref.Policy.IntervalNanos != nil || ref.Policy.MinPauseNanos != nil {
+		t.Errorf("a policy without interval or pause: %+v, %v", ref.Policy, err)
+	}
+	var modes []string
+	for m := protocol.ModeAligned; m <= protocol.ModeAtLeastOnce; m++ {
+		modes = append(modes, m.String())
+	}
+	if !reflect.DeepEqual(modes, policyModes) {
+		t.Errorf("policy modes %v, the protocol's %v", policyModes, modes)
 	}
 }
 

@@ -34,6 +34,12 @@ const (
 	PropNoPendingAcrossFailover Property = "no-pending-across-failover"
 	// PropNoTriggerAfterFinish: no checkpoint is triggered once the job has finished.
 	PropNoTriggerAfterFinish Property = "no-trigger-after-finish"
+	// PropTriggerPacing: periodic triggers keep the interval and the minimum pause, and no
+	// trigger exceeds the checkpoints that may be pending at once.
+	PropTriggerPacing Property = "trigger-pacing"
+	// PropCheckpointTiming: a checkpoint expires at its timeout, neither before nor long
+	// after, and one a task declined ends at once.
+	PropCheckpointTiming Property = "checkpoint-timing"
 	// PropRecoveryBound: after every failover a checkpoint completes within a bound.
 	PropRecoveryBound Property = "recovery-bound"
 	// PropAlignmentTimeout: a task aligning with a timeout switches to unaligned in time.
@@ -61,6 +67,8 @@ var AllProperties = []Property{
 	PropNoTriggerInFailover,
 	PropNoPendingAcrossFailover,
 	PropNoTriggerAfterFinish,
+	PropTriggerPacing,
+	PropCheckpointTiming,
 	PropRecoveryBound,
 	PropAlignmentTimeout,
 	PropAbortReach,

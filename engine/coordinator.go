@@ -216,11 +216,7 @@ func (c *coordinator) handleReady() {
 			if tr.ID > c.counter.durable {
 				panic(fmt.Sprintf("engine: coordinator: checkpoint %d triggered before its id was durable (counter %d)", tr.ID, c.counter.durable))
 			}
-			e := trace.Event{Kind: trace.KindCheckpointTrigger, CP: uint64(tr.ID)}
-			if tr.Kind == protocol.KindSavepoint {
-				e.Attrs = []trace.Attr{{Key: trace.AttrSavepoint, Value: "true"}}
-			}
-			c.trace(e)
+			c.trace(triggerEvent(tr))
 		}
 		// Sent as pointers into the Ready's slice, which the protocol never writes again
 		// (the host owns it): a message boxed by value cost an allocation per send.
@@ -252,6 +248,18 @@ func (c *coordinator) handleReady() {
 		c.stopped = true
 	}
 	c.armTick()
+}
+
+// triggerEvent is the checkpoint.trigger of tr: a savepoint says so, and a periodic trigger
+// says when it was decided (its id reserved), which is where the pacing rules judge it.
+func triggerEvent(tr protocol.TriggeredCheckpoint) trace.Event {
+	switch {
+	case tr.Periodic:
+		return trace.PeriodicCheckpointTrigger(uint64(tr.ID), int64(tr.RequestedAt))
+	case tr.Kind == protocol.KindSavepoint:
+		return trace.CheckpointTrigger(uint64(tr.ID), true)
+	}
+	return trace.CheckpointTrigger(uint64(tr.ID), false)
 }
 
 // traceAbort traces a checkpoint's abort, or holds it back while the durable counter does

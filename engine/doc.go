@@ -140,7 +140,8 @@
 //
 // Every event of trace/schema.go, when it happens:
 //
-//   - coordinator: checkpoint.trigger (savepoint=true for savepoints), checkpoint.persist when
+//   - coordinator: checkpoint.trigger (savepoint=true for savepoints; periodic=true and
+//     start, the id's reservation, for the periodic schedule's), checkpoint.persist when
 //     the metadata write starts, checkpoint.complete when it is durable, checkpoint.abort with
 //     the protocol's reason, coordinator.crash, coordinator.recover with the latest restorable
 //     id read back, job.failover with the checkpoint restored from.

@@ -20,6 +20,16 @@ type TriggeredCheckpoint struct {
 	Kind Kind
 	Mode Mode
 	At   Time
+	// Periodic says the periodic schedule triggered the checkpoint; a
+	// checkpoint asked for outside it (TriggerCheckpoint, the final
+	// checkpoint of a finished job) and a savepoint are not periodic.
+	// MinPause and Interval pace the periodic ones only.
+	Periodic bool
+	// RequestedAt is when the coordinator decided to take the checkpoint
+	// and reserved its id: MinPause and Interval are judged there, and the
+	// counter write (and, for a savepoint, the wait for a slot) lies
+	// between it and At.
+	RequestedAt Time
 }
 
 // String renders "cp=n kind mode t=at".

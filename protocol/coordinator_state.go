@@ -31,6 +31,8 @@ type pendingCheckpoint struct {
 	phase       phase
 	requestedAt Time
 	triggeredAt Time
+	// periodic: the periodic schedule asked for it (TriggeredCheckpoint).
+	periodic bool
 	// ackedAt is when the last ack arrived: the CompletedAt recorded in
 	// the store (the confirmation time is never durable anywhere).
 	ackedAt  Time

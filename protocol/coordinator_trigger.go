@@ -66,7 +66,7 @@ func (c *coordinatorState) maybeTrigger(now Time) {
 	}
 	if c.nextPeriodic != NoDeadline && now >= c.nextPeriodic && now >= c.pauseOver() {
 		c.nextPeriodic = now.Add(c.cfg.Interval)
-		c.reserve(now, KindCheckpoint)
+		c.reserve(now, KindCheckpoint).periodic = true
 	}
 }
 
@@ -88,7 +88,7 @@ func (c *coordinatorState) reserve(now Time, kind Kind) *pendingCheckpoint {
 	} else {
 		p = &pendingCheckpoint{}
 	}
-	p.id, p.kind, p.mode, p.phase = c.highestID, kind, mode, phaseReserving
+	p.id, p.kind, p.mode, p.phase, p.periodic = c.highestID, kind, mode, phaseReserving, false
 	// The timeout runs from the trigger, as Flink's runs from the pending
 	// checkpoint, which exists only once the id counter has answered. A
 	// reservation ends with that answer, never by expiring: an expiry then
@@ -203,7 +203,8 @@ func (c *coordinatorState) trigger(now Time, p *pendingCheckpoint) {
 			c.ready.Messages = append(c.ready.Messages, TriggerMessage(task, p.id, p.kind, p.mode, now))
 		}
 	}
-	c.ready.Triggered = push(c.ready.Triggered, TriggeredCheckpoint{ID: p.id, Kind: p.kind, Mode: p.mode, At: now})
+	c.ready.Triggered = push(c.ready.Triggered, TriggeredCheckpoint{ID: p.id, Kind: p.kind, Mode: p.mode, At: now,
+		Periodic: p.periodic, RequestedAt: p.requestedAt})
 	if p.remaining == 0 {
 		// Every task fully finished while the id was being reserved:
 		// the checkpoint consists of final snapshots only and is

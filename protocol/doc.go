@@ -594,7 +594,8 @@ call. It is a switch rather than a build tag so that a plain
 # Tracing
 
 Every event of the ckptsim trace schema maps onto an input or output the
-host already handles: checkpoint.trigger is CoordinatorReady.Triggered,
+host already handles: checkpoint.trigger is CoordinatorReady.Triggered
+(periodic=true and start, its RequestedAt, when TriggeredCheckpoint.Periodic),
 checkpoint.persist is a write of MetadataWrites, checkpoint.complete is
 Completed, checkpoint.abort is Aborted (with its Reason), barrier.send is
 a barrier in TaskReady.Sends, barrier.recv is a barrier passed to

@@ -224,6 +224,27 @@ func recoveryMaxNanos(s *Scenario, cfg *engine.Config) int64 {
 	return min(bound.Nanoseconds(), s.Limits.LivenessBound.Nanos())
 }
 
+// reactionMaxNanos is how long the coordinator may take to act on what has fallen due, when
+// no fault holds it up: a decline is one message from a task, which the network delivers
+// within its largest delay, and the coordinator acts on it, and on a timeout, in the
+// instant it learns of it. Twice the delay, and a millisecond, leave room to spare and stay
+// far below any timeout, so a checkpoint left to expire instead still shows.
+func reactionMaxNanos(s *Scenario) int64 {
+	return 2*s.MaxNetworkDelay().Nanos() + int64(time.Millisecond)
+}
+
+// pacing states the coordinator's policy in ref: the settings the trigger-pacing and
+// checkpoint-timing properties judge the coordinator's decisions by.
+func pacing(ref *checker.Reference, s *Scenario, cfg *engine.Config) {
+	c := cfg.Checkpoint
+	ref.Policy.IntervalNanos = checker.Nanos(c.Interval.Nanoseconds())
+	ref.Policy.MinPauseNanos = checker.Nanos(c.MinPause.Nanoseconds())
+	ref.Policy.TimeoutNanos = c.Timeout.Nanoseconds()
+	ref.Policy.MaxConcurrent = c.MaxConcurrent
+	ref.Policy.Mode = c.Mode.String()
+	ref.Liveness.ReactionMaxNanos = reactionMaxNanos(s)
+}
+
 // reference computes what a correct run of the job must produce and the bounds its
 // liveness is judged by, as the checkers want it.
 func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
@@ -240,6 +261,11 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 		},
 	}
 	ref.Policy.TolerableFailures = checker.Tolerating(cfg.Checkpoint.TolerableFailures)
+	if s.Mode != ModeChandyLamport {
+		// A token workload's snapshots follow its own initiators, not the coordinator's
+		// policy, so only a barrier job's reference states it.
+		pacing(&ref, s, cfg)
+	}
 	if cfg.Checkpoint.Mode == protocol.ModeAlignedWithTimeout {
 		ref.Policy.AlignmentTimeoutNanos = cfg.Checkpoint.AlignmentTimeout.Nanoseconds()
 		// The switch is a timer at the task: once it fires the barrier goes out at once, so

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"time"
+
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
 )
@@ -14,6 +16,15 @@ func LiveJob(s *Scenario) (engine.Config, checker.Reference, error) {
 	if err != nil {
 		return engine.Config{}, checker.Reference{}, err
 	}
+	if ref.Liveness.ReactionMaxNanos > 0 {
+		// A live host wakes for a timer or a message when its goroutine is scheduled, not
+		// in the instant the simulator acts in: a loaded machine delays it by far more than
+		// the network's delay.
+		ref.Liveness.ReactionMaxNanos = max(ref.Liveness.ReactionMaxNanos, liveReactionMaxNanos)
+	}
 	cfg, err := engineConfig(s)
 	return cfg, ref, err
 }
+
+// liveReactionMaxNanos is the least reaction bound of a live run.
+const liveReactionMaxNanos = int64(100 * time.Millisecond)

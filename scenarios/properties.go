@@ -43,6 +43,8 @@ func Promises(s *Scenario) []checker.Property {
 // durable completion before visibility, that the job fails over exactly when its
 // checkpoint failures exceed the tolerable limit, and that checkpoints are triggered only
 // while the job runs: none during a failover, none pending across one, none after the end;
+// that triggers keep the policy's pause, interval and concurrency, and that a checkpoint
+// ends at its timeout, or at once when a task declines it;
 // that a failover recovers, and an abort reaches its tasks, within bounds while no fault
 // holds them up; and, aligning with a timeout, that a task switches to unaligned in time. Output is never lost by any sink; it is exact only
 // when the mode aligns (or stores channel state) and the sink commits transactionally or
@@ -58,7 +60,7 @@ func defaultPromises(s *Scenario) []checker.Property {
 	}
 	props = append(props, checker.PropListenerContract, checker.PropDurableVisible, checker.PropFailureAccounting,
 		checker.PropNoTriggerInFailover, checker.PropNoPendingAcrossFailover, checker.PropNoTriggerAfterFinish,
-		checker.PropRecoveryBound, checker.PropAbortReach)
+		checker.PropTriggerPacing, checker.PropCheckpointTiming, checker.PropRecoveryBound, checker.PropAbortReach)
 	if s.Mode == ModeAlignedWithTimeout {
 		props = append(props, checker.PropAlignmentTimeout)
 	}

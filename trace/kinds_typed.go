@@ -47,6 +47,16 @@ func CheckpointTrigger(cp uint64, savepoint bool) Event {
 	return e
 }
 
+// PeriodicCheckpointTrigger returns a checkpoint.trigger event of the periodic schedule:
+// checkpoint cp starts, decided at start (NoStart: at the trigger itself).
+func PeriodicCheckpointTrigger(cp uint64, start int64) Event {
+	e := Event{Kind: KindCheckpointTrigger, Task: CoordinatorTask, CP: cp, Attrs: []Attr{{Key: AttrPeriodic, Value: "true"}}}
+	if start >= 0 {
+		e.Attrs = append(e.Attrs, Attr{Key: AttrStart, Value: strconv.FormatInt(start, 10)})
+	}
+	return e
+}
+
 // CheckpointPersist returns a checkpoint.persist event: the metadata write of checkpoint cp to
 // the completed-checkpoint store begins.
 func CheckpointPersist(cp uint64) Event {

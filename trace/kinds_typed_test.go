@@ -15,8 +15,9 @@ import (
 // TestEveryKindHasAConstructor fails on a kind that has no entry here, so a kind added to
 // the schema needs a constructor before the tests pass again.
 var constructed = map[string][]trace.Event{
-	trace.KindCheckpointRequest:  {trace.CheckpointRequest(1)},
-	trace.KindCheckpointTrigger:  {trace.CheckpointTrigger(1, true), trace.CheckpointTrigger(2, false)},
+	trace.KindCheckpointRequest: {trace.CheckpointRequest(1)},
+	trace.KindCheckpointTrigger: {trace.CheckpointTrigger(1, true), trace.CheckpointTrigger(2, false),
+		trace.PeriodicCheckpointTrigger(3, 250), trace.PeriodicCheckpointTrigger(4, trace.NoStart)},
 	trace.KindCheckpointPersist:  {trace.CheckpointPersist(1)},
 	trace.KindCheckpointComplete: {trace.CheckpointComplete(1)},
 	trace.KindCheckpointAbort:    {trace.CheckpointAbort(2, "expired"), trace.CheckpointAbort(2, "")},

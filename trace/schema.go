@@ -12,7 +12,7 @@ const (
 	// never starts cannot vanish unseen; checkpoint.trigger follows when it starts, and
 	// checkpoint.complete or checkpoint.abort ends it either way.
 	KindCheckpointRequest  = "checkpoint.request"  // task=coordinator cp
-	KindCheckpointTrigger  = "checkpoint.trigger"  // task=coordinator cp; attrs: savepoint=true
+	KindCheckpointTrigger  = "checkpoint.trigger"  // task=coordinator cp; attrs: savepoint=true, periodic=true, start
 	KindCheckpointPersist  = "checkpoint.persist"  // task=coordinator cp: metadata write to the completed-checkpoint store begins
 	KindCheckpointComplete = "checkpoint.complete" // task=coordinator cp: the metadata write is durable
 	KindCheckpointAbort    = "checkpoint.abort"    // task=coordinator cp reason
@@ -110,7 +110,9 @@ const (
 	// AttrRecords counts records: committed by a sink.commit, or seen by a sink.read.
 	AttrRecords = "records"
 	// AttrStart is the virtual time, in nanoseconds, at which an operation that ends with this
-	// event began (sink.commit, sink.read), for linearizability checks.
+	// event began (sink.commit, sink.read), for linearizability checks; on a checkpoint.trigger,
+	// when the coordinator decided to take the checkpoint, if before the trigger (the pause
+	// between checkpoints is judged there).
 	AttrStart = "start"
 	// AttrValue is the value a sink wrote for a record.
 	AttrValue = "value"
@@ -120,6 +122,9 @@ const (
 	AttrValues = "values"
 	// AttrSavepoint marks a checkpoint.trigger of a savepoint.
 	AttrSavepoint = "savepoint"
+	// AttrPeriodic marks a checkpoint.trigger of the periodic schedule: the interval and the
+	// minimum pause pace these, not a checkpoint asked for outside the schedule.
+	AttrPeriodic = "periodic"
 	// AttrPhase names the phase a phase event starts.
 	AttrPhase = "phase"
 )

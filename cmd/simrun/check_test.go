@@ -321,7 +321,8 @@ func TestCheckForeignTrace(t *testing.T) {
 		switch p {
 		case checker.PropRestoreFidelity:
 			want = string(p) + ": unexercised (" // the foreign run never restores
-		case checker.PropFailureAccounting, checker.PropRecoveryBound, checker.PropAlignmentTimeout, checker.PropAbortReach:
+		case checker.PropFailureAccounting, checker.PropRecoveryBound, checker.PropAlignmentTimeout, checker.PropAbortReach,
+			checker.PropTriggerPacing, checker.PropCheckpointTiming:
 			continue // its reference gives no policy or bound for them: not judged
 		case checker.PropFailureCause:
 			continue // judged only where promised: which failures an engine reports is its own
@@ -345,7 +346,7 @@ func TestCheckForeignTrace(t *testing.T) {
 	a := testApp(t, nil)
 	a.stdin = bytes.NewReader(data)
 	r = a.invoke("check", "-json", "-reference", refPath, "-")
-	if out := decodeCheck(t, r); r.code != exitOK || out.Verdict != "pass" || out.Trace != "-" || len(out.Results) != len(checker.AllProperties)-6 { // the four without policy or bound, failure-cause and expected-snapshot
+	if out := decodeCheck(t, r); r.code != exitOK || out.Verdict != "pass" || out.Trace != "-" || len(out.Results) != len(checker.AllProperties)-8 { // the six without policy or bound, failure-cause and expected-snapshot
 		t.Errorf("from stdin: exit %d, %+v", r.code, out)
 	}
 
