@@ -43,7 +43,7 @@ var coordinatorRules = []Rule{
 		Without:  "unexercised in a job that never finished",
 	},
 	{
-		ID: "C7", Name: "trigger.min-pause", Property: PropTriggerPacing,
+		ID: "C6", Name: "trigger.min-pause", Property: PropTriggerPacing,
 		Says:     "A periodic checkpoint is not decided within MinPause of the latest checkpoint completion (not a savepoint's) that its coordinator incarnation traced before the decision; a checkpoint asked for outside the schedule and a savepoint are not held back by the pause.",
 		Evidence: "checkpoint.trigger (periodic=true, start: when it was decided), checkpoint.complete, coordinator.crash, Reference.Policy.MinPauseNanos",
 		Without:  "unknown: the reference does not give the pause; no trigger marked periodic judges nothing",
@@ -51,7 +51,7 @@ var coordinatorRules = []Rule{
 		Flink:    "CheckpointRequestDecider.chooseRequestToExecute (a periodic request that is not forced, too early, is dropped and the trigger rescheduled)",
 	},
 	{
-		ID: "C8", Name: "trigger.max-concurrent", Property: PropTriggerPacing,
+		ID: "C7", Name: "trigger.max-concurrent", Property: PropTriggerPacing,
 		Says:     "A checkpoint or savepoint is triggered only while fewer than MaxConcurrent are pending (triggered, not yet complete or aborted, in the running coordinator incarnation), savepoints counted; in modes aligned and at-least-once a savepoint may be forced through regardless, and may also wait like a checkpoint.",
 		Evidence: "checkpoint.trigger (savepoint=true), checkpoint.complete, checkpoint.abort, coordinator.crash, job.failover, Reference.Policy.MaxConcurrent and Mode",
 		Without:  "unknown: the reference does not give MaxConcurrent or the mode; unknown or unexercised without a trigger",
@@ -59,7 +59,7 @@ var coordinatorRules = []Rule{
 		Flink:    "CheckpointRequestDecider.chooseRequestToExecute; CheckpointCoordinator.triggerSavepoint (forced unless unaligned checkpoints are enabled)",
 	},
 	{
-		ID: "C9", Name: "trigger.interval", Property: PropTriggerPacing,
+		ID: "C8", Name: "trigger.interval", Property: PropTriggerPacing,
 		Says:     "The k-th periodic checkpoint since the schedule (re)started (the coordinator's start, a coordinator.crash, a job.failover) is decided no sooner than MinPause plus k-1 Intervals after it; with Interval 0 none is periodic.",
 		Evidence: "checkpoint.trigger (periodic=true, start), coordinator.crash, job.failover, Reference.Policy.IntervalNanos and MinPauseNanos",
 		Without:  "unknown: the reference does not give the interval or the pause; no trigger marked periodic judges nothing",
@@ -67,7 +67,7 @@ var coordinatorRules = []Rule{
 		Flink:    "CheckpointCoordinator.startCheckpointScheduler (first delay drawn from [minPause, interval]), ScheduledTrigger, rescheduleTrigger",
 	},
 	{
-		ID: "C10", Name: "checkpoint.expires-at-timeout", Property: PropCheckpointTiming,
+		ID: "C9", Name: "checkpoint.expires-at-timeout", Property: PropCheckpointTiming,
 		Says:     "A checkpoint aborts as expired no sooner than Timeout after its trigger; one still pending at its timeout with no metadata write in flight has ended ReactionMaxNanos after it, wherever no fault is in force from its trigger on.",
 		Evidence: "checkpoint.trigger, checkpoint.persist, checkpoint.complete, checkpoint.abort (reason expired), coordinator.crash, job.failover, fault, Reference.Policy.TimeoutNanos, Reference.Liveness.ReactionMaxNanos",
 		Without:  "unknown: the reference does not give the timeout or the reaction bound, or a late completion has no checkpoint.persist; unexercised when nothing expired or outlived its timeout",
@@ -75,7 +75,7 @@ var coordinatorRules = []Rule{
 		Flink:    "CheckpointCoordinator.createPendingCheckpoint (CheckpointCanceller scheduled at checkpointTimeout)",
 	},
 	{
-		ID: "C11", Name: "checkpoint.decline-aborts", Property: PropCheckpointTiming,
+		ID: "C10", Name: "checkpoint.decline-aborts", Property: PropCheckpointTiming,
 		Says:     "A checkpoint that a live task declined while it was pending, neither acknowledged by the task nor holding its carried final snapshot, ends within ReactionMaxNanos of the decline with an abort for a decline's reason (or for a cause of the coordinator's own that came first), never by expiring later nor by completing, wherever no fault is in force meanwhile.",
 		Evidence: "snapshot.decline (reason), snapshot.ack, snapshot.carried, checkpoint.trigger, checkpoint.complete, checkpoint.abort, task.restore, task.crash, task.finish, fault, Reference.Liveness.ReactionMaxNanos",
 		Without:  "unknown: the reference does not give the reaction bound; unexercised when no live task declined a pending checkpoint",
