@@ -17,7 +17,7 @@ func TestEveryBugAppliesToTheTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bugs := Bugs()
+	bugs := append(Bugs(), Controls()...)
 	var ids []string
 	for _, b := range bugs {
 		ids = append(ids, b.ID)

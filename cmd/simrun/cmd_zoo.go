@@ -301,9 +301,19 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 			return nil, err
 		}
 	}
-	groundRuns, err := runMutated(exe, b, "sweep", "-scenario", b.Ground, "-seeds", seeds.String(), "-json", "-j", j, "-artifacts", filepath.Join(dir, "ground"))
+	ground := []string{"sweep", "-scenario", b.Ground, "-seeds", seeds.String(), "-json"}
+	groundRuns, err := runMutated(exe, b, append(ground, "-j", j, "-artifacts", filepath.Join(dir, "ground"))...)
 	if err != nil {
 		return nil, err
+	}
+	if asControl && breaksRule(string(checker.PropDeterminism), "", b.Rule) {
+		// A sweep's runs have no pinned hash to judge determinism by: run the ground again,
+		// on one worker, and compare each seed's trace hash with the first run's.
+		again, err := runMutated(exe, b, append(ground, "-j", "1", "-artifacts", filepath.Join(dir, "again"))...)
+		if err != nil {
+			return nil, err
+		}
+		judgeRerun(groundRuns, again)
 	}
 	firstArtifact := ""
 	for _, r := range groundRuns {
@@ -344,6 +354,22 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 	return h, nil
 }
 
+// judgeRerun marks as a determinism failure every run of first whose seed gave another
+// trace hash in again, the same sweep run a second time.
+func judgeRerun(first, again []mutatedRun) {
+	hashes := map[uint64]string{}
+	for _, r := range again {
+		hashes[r.Seed] = r.TraceHash
+	}
+	for i := range first {
+		r := &first[i]
+		if other, ok := hashes[r.Seed]; ok && other != r.TraceHash {
+			r.Verdict = scenarios.VerdictFail
+			r.Violations = append(r.Violations, mutatedViolation{Property: string(checker.PropDeterminism)})
+		}
+	}
+}
+
 // huntDefault runs the default sweep with b planted and notes in h whether it caught it.
 func huntDefault(h *zooHunt, exe string, b *zoo.Bug, j, dir string) error {
 	defaultRuns, err := runMutated(exe, b, "-json", "-j", j, "-artifacts", filepath.Join(dir, "default"))
@@ -367,15 +393,19 @@ func huntDefault(h *zooHunt, exe string, b *zoo.Bug, j, dir string) error {
 
 // mutatedRun is the part of a sweep's JSON line that the zoo reads.
 type mutatedRun struct {
-	Scenario   string `json:"scenario"`
-	Seed       uint64 `json:"seed"`
-	Verdict    string `json:"verdict"`
-	Unexpected bool   `json:"unexpected"`
-	Artifact   string `json:"artifact"`
-	Violations []struct {
-		Property string `json:"property"`
-		Rule     string `json:"rule"`
-	} `json:"violations"`
+	Scenario   string             `json:"scenario"`
+	Seed       uint64             `json:"seed"`
+	Verdict    string             `json:"verdict"`
+	Unexpected bool               `json:"unexpected"`
+	Artifact   string             `json:"artifact"`
+	TraceHash  string             `json:"trace_hash"`
+	Violations []mutatedViolation `json:"violations"`
+}
+
+// mutatedViolation is the part of a violation that the zoo reads.
+type mutatedViolation struct {
+	Property string `json:"property"`
+	Rule     string `json:"rule"`
 }
 
 type catchKind int
