@@ -23,6 +23,11 @@
 //	@@ -52,5 +52,3 @@
 //	...
 //
+// A header may also name the rule of the specification the mistake breaks (rule, one of
+// checker.Rules): such a bug is also a negative control of that rule. The folder controls/
+// holds mutations written only as controls, for rules no bug reaches; each names its rule.
+// simrun zoo -controls hunts both and counts a catch only by a violation of the rule.
+//
 // A bug replanted from Flink names its issue (flink) and the change that fixed it there
 // (fix: a commit or pull request), and says in note how closely the replanting follows it.
 // A Flink bug that ckptsim has no analogue for is kept too, so the zoo's table says so
