@@ -42,10 +42,10 @@ type coordinator struct {
 	// discarded marks the stored checkpoints the protocol dropped from retention, until a
 	// store without them is durable.
 	discarded map[protocol.CheckpointID]bool
-	// heldReleases are released state handles a discarded checkpoint in the durable store
-	// still names: they are deleted once a store without it is durable, so that the store
-	// never names deleted state.
-	heldReleases []string
+	// heldReleases are released state a discarded checkpoint in the durable store still
+	// names: it is deleted once a store without it is durable, so that the store never
+	// names deleted state.
+	heldReleases []protocol.StateRelease
 
 	counter idCounter
 	// deferredAborts are aborts of ids the durable counter does not cover yet (see

@@ -230,12 +230,13 @@ func (c *coordinator) storeWritten() {
 		}
 	}
 	held := c.heldReleases[:0]
-	for _, h := range c.heldReleases {
-		if c.storeNames(h) {
-			held = append(held, h)
+	for _, r := range c.heldReleases {
+		if c.storeNames(r.Snapshot.Handle) {
+			held = append(held, r)
 			continue
 		}
-		deleteState(c.proc, h)
+		deleteState(c.proc, r.Snapshot.Handle)
+		c.traceRelease(r)
 	}
 	c.heldReleases = held
 }
@@ -268,10 +269,27 @@ func (c *coordinator) release(r protocol.StateRelease) {
 		// Nothing to delete: the state lives in the metadata of the checkpoints that hold it.
 		// (storeNames does not know inline handles.)
 	case c.storeNames(h):
-		c.heldReleases = append(c.heldReleases, h)
+		c.heldReleases = append(c.heldReleases, r)
+		return // traced when it is deleted
 	default:
 		c.proc.Delete(h)
 	}
+	c.traceRelease(r)
+}
+
+// traceRelease traces the release of r's state once the coordinator has deleted it (or
+// dropped it, inline), naming the checkpoint the snapshot was taken for: a carried final
+// snapshot's own, which is the snapshot.taken the state came from.
+func (c *coordinator) traceRelease(r protocol.StateRelease) {
+	c.trace(trace.StateRelease(string(r.Task), uint64(takenFor(r))))
+}
+
+// takenFor is the checkpoint r's snapshot was taken for.
+func takenFor(r protocol.StateRelease) protocol.CheckpointID {
+	if r.Snapshot.TakenFor != 0 {
+		return r.Snapshot.TakenFor
+	}
+	return r.Checkpoint
 }
 
 // storeNames reports whether a checkpoint in the durable store names state handle h, which

@@ -144,11 +144,14 @@
 //     start, the id's reservation, for the periodic schedule's), checkpoint.persist when
 //     the metadata write starts, checkpoint.complete when it is durable, checkpoint.abort with
 //     the protocol's reason, coordinator.crash, coordinator.recover with the latest restorable
-//     id read back, job.failover with the checkpoint restored from.
+//     id read back, job.failover with the checkpoint restored from, state.release (task, and
+//     the checkpoint the snapshot was taken for) as it deletes released state (at once, or
+//     once a store write no longer names it) or drops inline state.
 //   - tasks: barrier.send and barrier.recv per channel; snapshot.taken with state (the digest
 //     of the uploaded snapshot, its XXH64 in hex (Digest): operator state, source offsets,
-//     counters, channel state, 2PC state), sent.<to>, recv.<from> and chan.<from>; snapshot.ack and snapshot.decline as the
-//     messages leave; notify.complete and notify.abort as delivered to the listener;
+//     counters, channel state, 2PC state), sent.<to>, recv.<from> and chan.<from>; snapshot.ack (final=true for a
+//     final snapshot) and snapshot.decline as the messages leave; state.release as a task
+//     deletes an upload that finished after its checkpoint was given up; notify.complete and notify.abort as delivered to the listener;
 //     task.crash (reason set for failures other than crashes), task.restore with cp (0 for a
 //     fresh start) and state, task.finish when a bounded task exits; record.send and
 //     record.recv with Config.TraceRecords.

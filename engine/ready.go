@@ -51,6 +51,7 @@ func (t *task) handleReady() {
 		}
 		for _, r := range rd.Released {
 			deleteState(t.proc, r.Snapshot.Handle)
+			t.trace(trace.StateRelease(t.plan.id, uint64(takenFor(r))))
 		}
 		for i := range rd.Messages {
 			t.sendControl(&rd.Messages[i])
@@ -98,7 +99,7 @@ func (t *task) ackInlined() {
 func (t *task) sendControl(m *protocol.Message) {
 	switch m.Type {
 	case protocol.MsgAck:
-		t.trace(trace.Event{Kind: trace.KindSnapshotAck, Task: t.plan.id, CP: uint64(m.Checkpoint)})
+		t.trace(trace.SnapshotAck(t.plan.id, uint64(m.Checkpoint), m.Snapshot.Final))
 	case protocol.MsgDecline:
 		t.trace(trace.Event{Kind: trace.KindSnapshotDecline, Task: t.plan.id, CP: uint64(m.Checkpoint), Reason: m.Reason.String()})
 	}

@@ -201,6 +201,7 @@ func (ps *pendingSnapshot) writeDone(err error) {
 	t, cp := ps.task, ps.req.Checkpoint
 	if t.snapshots[cp] != ps {
 		deleteState(t.proc, ps.snap.Handle) // the checkpoint was aborted meanwhile
+		t.trace(trace.StateRelease(t.plan.id, uint64(cp)))
 		return
 	}
 	if err != nil {

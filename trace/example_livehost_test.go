@@ -410,7 +410,7 @@ func (t *liveTask) handleReady() {
 		for _, m := range rd.Messages {
 			switch m.Type {
 			case protocol.MsgAck:
-				t.rec.Emit(trace.SnapshotAck(t.id, uint64(m.Checkpoint)))
+				t.rec.Emit(trace.SnapshotAck(t.id, uint64(m.Checkpoint), m.Snapshot.Final))
 			case protocol.MsgDecline:
 				t.rec.Emit(trace.SnapshotDecline(t.id, uint64(m.Checkpoint), m.Reason.String()))
 			}

@@ -82,8 +82,9 @@ var fieldsByKind = map[string]*Fields{
 	KindBarrierRecv:     {Required: []string{"task", "from", "cp"}},
 	KindSnapshotTaken:   {Required: []string{"task", "cp"}, Attrs: []string{AttrState, AttrTokens}, AttrPrefixes: snapshotCounts},
 	KindSnapshotCarried: {Required: []string{"task", "cp"}, RequiredAttrs: []string{AttrTaken}},
-	KindSnapshotAck:     {Required: []string{"task", "cp"}},
+	KindSnapshotAck:     {Required: []string{"task", "cp"}, Attrs: []string{AttrFinal}},
 	KindSnapshotDecline: {Required: []string{"task", "cp"}, Optional: []string{"reason"}},
+	KindStateRelease:    {Required: []string{"task", "cp"}},
 
 	KindNotifyComplete: {Required: []string{"task", "cp"}},
 	KindNotifyAbort:    {Required: []string{"task", "cp"}},

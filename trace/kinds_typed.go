@@ -193,14 +193,24 @@ func SnapshotCarried(task string, cp, taken uint64) Event {
 }
 
 // SnapshotAck returns a snapshot.ack event: task acknowledges its snapshot for checkpoint cp
-// to the coordinator.
-func SnapshotAck(task string, cp uint64) Event {
-	return Event{Kind: KindSnapshotAck, Task: task, CP: cp}
+// to the coordinator; final marks a final snapshot, taken after the task's input ended.
+func SnapshotAck(task string, cp uint64, final bool) Event {
+	e := Event{Kind: KindSnapshotAck, Task: task, CP: cp}
+	if final {
+		e.Attrs = []Attr{{Key: AttrFinal, Value: "true"}}
+	}
+	return e
 }
 
 // SnapshotDecline returns a snapshot.decline event: task declines checkpoint cp, for reason.
 func SnapshotDecline(task string, cp uint64, reason string) Event {
 	return Event{Kind: KindSnapshotDecline, Task: task, CP: cp, Reason: reason}
+}
+
+// StateRelease returns a state.release event: the state task uploaded for checkpoint cp
+// (the checkpoint its snapshot was taken for, a carried snapshot's own) is given up.
+func StateRelease(task string, cp uint64) Event {
+	return Event{Kind: KindStateRelease, Task: task, CP: cp}
 }
 
 // NotifyComplete returns a notify.complete event: task's listeners are told that checkpoint cp

@@ -44,8 +44,9 @@ var constructed = map[string][]trace.Event{
 		trace.SnapshotTaken("sum-0", 2, trace.SnapshotState{}),
 	},
 	trace.KindSnapshotCarried: {trace.SnapshotCarried("src-0", 3, 2)},
-	trace.KindSnapshotAck:     {trace.SnapshotAck("sum-0", 1)},
+	trace.KindSnapshotAck:     {trace.SnapshotAck("sum-0", 1, true), trace.SnapshotAck("sum-0", 1, false)},
 	trace.KindSnapshotDecline: {trace.SnapshotDecline("sum-0", 2, "upload-failed"), trace.SnapshotDecline("sum-0", 2, "")},
+	trace.KindStateRelease:    {trace.StateRelease("sum-0", 1)},
 
 	trace.KindNotifyComplete: {trace.NotifyComplete("sink-0", 1)},
 	trace.KindNotifyAbort:    {trace.NotifyAbort("sink-0", 2)},

@@ -29,8 +29,13 @@ const (
 	// that finished emits nothing more, so its last state stands for every later cut. It
 	// comes before the checkpoint's checkpoint.persist, when the cut is fixed.
 	KindSnapshotCarried = "snapshot.carried" // task cp; attrs: taken
-	KindSnapshotAck     = "snapshot.ack"     // task cp
+	KindSnapshotAck     = "snapshot.ack"     // task cp; attrs: final=true
 	KindSnapshotDecline = "snapshot.decline" // task cp reason
+	// KindStateRelease says that the state task uploaded for checkpoint cp (the checkpoint
+	// the snapshot was taken for, which a carried snapshot keeps) is gone: the engine
+	// deleted it, or dropped it where it lived inline, in a message or in the metadata of
+	// checkpoints no longer kept. Deletion is idempotent, so a snapshot may be released twice.
+	KindStateRelease = "state.release" // task cp
 
 	// Listener notifications, as delivered to a task's listeners.
 	KindNotifyComplete = "notify.complete" // task cp
@@ -125,6 +130,10 @@ const (
 	// AttrPeriodic marks a checkpoint.trigger of the periodic schedule: the interval and the
 	// minimum pause pace these, not a checkpoint asked for outside the schedule.
 	AttrPeriodic = "periodic"
+	// AttrFinal marks a snapshot.ack of a final snapshot: one a task took after its input
+	// ended, which later checkpoints and savepoints may carry instead of a snapshot of their
+	// own.
+	AttrFinal = "final"
 	// AttrPhase names the phase a phase event starts.
 	AttrPhase = "phase"
 )
@@ -138,6 +147,7 @@ var kinds = []string{
 	KindCheckpointRequest, KindCheckpointTrigger, KindCheckpointPersist, KindCheckpointComplete, KindCheckpointAbort,
 	KindCoordinatorCrash, KindCoordinatorRecover, KindJobFailover,
 	KindBarrierSend, KindBarrierRecv, KindSnapshotTaken, KindSnapshotCarried, KindSnapshotAck, KindSnapshotDecline,
+	KindStateRelease,
 	KindNotifyComplete, KindNotifyAbort,
 	KindTaskCrash, KindTaskRestore, KindTaskFinish,
 	KindSinkWrite, KindSinkWrites, KindSinkPrecommit, KindSinkCommit, KindSinkAbort, KindSinkRead, KindSinkUpsert,
