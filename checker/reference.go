@@ -72,6 +72,10 @@ type Policy struct {
 	// one more and it must fail over (failure-accounting). Nil: not known, and
 	// failure-accounting is unknown. A pointer, since zero tolerates none.
 	TolerableFailures *int
+	// RetainedCheckpoints is how many completed checkpoints (the latest, by id) the job
+	// keeps restorable: their state must not be released (state-release), and what falls
+	// out of them must be. Zero: not known, and state-release is unknown.
+	RetainedCheckpoints int
 	// AlignmentTimeoutNanos is, for a job that aligns with a timeout (aligned-with-timeout),
 	// how long a task may align before it switches to unaligned (alignment-timeout). Zero:
 	// the job has no alignment timeout.

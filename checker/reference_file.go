@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -24,7 +25,7 @@ import (
 //	               "notify_max_ns": 2000000000, "recovery_max_ns": 4000000000,
 //	               "switch_max_ns": 100000000, "abort_reach_max_ns": 2000000000,
 //	               "reaction_max_ns": 2000000, "finish_tasks": ["source-0", "sink-0"]},
-//	  "policy": {"tolerable_failures": 3, "alignment_timeout_ns": 50000000,
+//	  "policy": {"tolerable_failures": 3, "retained_checkpoints": 2, "alignment_timeout_ns": 50000000,
 //	             "interval_ns": 100000000, "min_pause_ns": 0, "timeout_ns": 1000000000,
 //	             "max_concurrent": 1, "mode": "aligned-with-timeout"},
 //	  "trace_hash": "<16 lower-case hex digits>",
@@ -42,7 +43,8 @@ import (
 // no guarantee, no expected output (the output properties are unknown, which `"output": {}`,
 // an output that must stay empty, is not), no token workload, no liveness bound, no
 // tolerable-failure limit (failure-accounting is unknown; `"tolerable_failures": 0` tolerates
-// none), no alignment timeout, no interval nor pause (`"interval_ns": 0` takes no periodic
+// none), no retained-checkpoint count (state-release is unknown; a count is at least 1), no
+// alignment timeout, no interval nor pause (`"interval_ns": 0` takes no periodic
 // checkpoints, `"min_pause_ns": 0` pauses not at all), no timeout, no limit on concurrent
 // checkpoints and no mode (the rules that need them are not judged), no trace hash, no expected snapshots, no promises (Reference.Promises nil: the default properties follow the guarantee
 // alone). An output entry's count defaults to 1; 0 forbids the record. Durations are integer
@@ -282,6 +284,12 @@ func decodePolicy(path string, data json.RawMessage) (Policy, error) {
 				err = fmt.Errorf("%s: %d is more failures than any job tolerates", path, n)
 			}
 			p.TolerableFailures = Tolerating(int(n))
+		case "retained_checkpoints":
+			var n int64
+			if n, err = decodeCount(path, value); err == nil && (n < 1 || n > protocol.MaxRetainedCheckpointsLimit) {
+				err = fmt.Errorf("%s: must be from 1 to %d, got %d", path, protocol.MaxRetainedCheckpointsLimit, n)
+			}
+			p.RetainedCheckpoints = int(n)
 		case "alignment_timeout_ns":
 			p.AlignmentTimeoutNanos, err = decodeCount(path, value)
 		case "interval_ns":
@@ -307,7 +315,7 @@ func decodePolicy(path string, data json.RawMessage) (Policy, error) {
 				err = fmt.Errorf("%s: %q is not one of %s", path, p.Mode, strings.Join(policyModes, ", "))
 			}
 		default:
-			err = unknownField(path, "tolerable_failures, alignment_timeout_ns, interval_ns, min_pause_ns, timeout_ns, max_concurrent, mode")
+			err = unknownField(path, "tolerable_failures, retained_checkpoints, alignment_timeout_ns, interval_ns, min_pause_ns, timeout_ns, max_concurrent, mode")
 		}
 		return err
 	})
@@ -631,6 +639,7 @@ func policyFields(p Policy) []string {
 	if p.TolerableFailures != nil {
 		add("tolerable_failures", int64(*p.TolerableFailures), true)
 	}
+	add("retained_checkpoints", int64(p.RetainedCheckpoints), p.RetainedCheckpoints != 0)
 	add("alignment_timeout_ns", p.AlignmentTimeoutNanos, p.AlignmentTimeoutNanos != 0)
 	if p.IntervalNanos != nil {
 		add("interval_ns", *p.IntervalNanos, true)

@@ -16,7 +16,7 @@ const exampleReferenceFile = `{
                "notify_max_ns": 2000000000, "recovery_max_ns": 4000000000,
                "switch_max_ns": 100000000, "abort_reach_max_ns": 2000000000,
                "reaction_max_ns": 2000000, "finish_tasks": ["source-0", "sink-0"]},
-  "policy": {"tolerable_failures": 3, "alignment_timeout_ns": 50000000,
+  "policy": {"tolerable_failures": 3, "retained_checkpoints": 2, "alignment_timeout_ns": 50000000,
              "interval_ns": 100000000, "min_pause_ns": 0, "timeout_ns": 1000000000,
              "max_concurrent": 1, "mode": "aligned-with-timeout"},
   "trace_hash": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
@@ -39,7 +39,7 @@ func TestParseReferenceExample(t *testing.T) {
 			RecoveryMaxNanos: 4_000_000_000, SwitchMaxNanos: 100_000_000, AbortReachMaxNanos: 2_000_000_000,
 			ReactionMaxNanos: 2_000_000, FinishTasks: []string{"source-0", "sink-0"},
 		},
-		Policy: Policy{TolerableFailures: Tolerating(3), AlignmentTimeoutNanos: 50_000_000,
+		Policy: Policy{TolerableFailures: Tolerating(3), RetainedCheckpoints: 2, AlignmentTimeoutNanos: 50_000_000,
 			IntervalNanos: Nanos(100_000_000), MinPauseNanos: Nanos(0), TimeoutNanos: 1_000_000_000,
 			MaxConcurrent: 1, Mode: "aligned-with-timeout"},
 		TraceHash: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
@@ -93,11 +93,14 @@ func TestParseReferenceErrors(t *testing.T) {
 		{`{"output": {"": {"value": "1"}}}`, `reference.output[""]: empty record id`},
 		{`{"output": {"r1": {"value": "1"}, "r1": {"value": "2"}}}`, `reference.output["r1"]: duplicate key`},
 		{`{"output": {"r1": "1"}}`, `reference.output["r1"]: must be an object, got a string`},
+		{`{"policy": {"retained_checkpoints": 0}}`, "reference.policy.retained_checkpoints: must be from 1 to 1024, got 0"},
+		{`{"policy": {"retained_checkpoints": 1025}}`, "reference.policy.retained_checkpoints: must be from 1 to 1024, got 1025"},
+		{`{"policy": {"retained": 2}}`, "reference.policy.retained: unknown field (known: tolerable_failures, retained_checkpoints,"},
 		{`{"promises": "liveness"}`, "reference.promises: must be an array of property names, got a string"},
 		{`{"promises": ["liveness", "exactly-twice"]}`, `reference.promises[1]: "exactly-twice" is not a property`},
 		{`{"promises": ["liveness", "liveness"]}`, `reference.promises[1]: "liveness" is listed twice`},
 		{`{"promises": [1]}`, "reference.promises[0]: must be a string, got a number"},
-		{`{"policy": {"interval": 5}}`, "reference.policy.interval: unknown field (known: tolerable_failures, alignment_timeout_ns, interval_ns,"},
+		{`{"policy": {"interval": 5}}`, "reference.policy.interval: unknown field (known: tolerable_failures, retained_checkpoints, alignment_timeout_ns, interval_ns,"},
 		{`{"policy": {"interval_ns": -5}}`, "reference.policy.interval_ns: must be a non-negative integer"},
 		{`{"policy": {"timeout_ns": 0}}`, "reference.policy.timeout_ns: a checkpoint timeout must be positive"},
 		{`{"policy": {"max_concurrent": 0}}`, "reference.policy.max_concurrent: must be from 1 to"},
@@ -142,6 +145,17 @@ func TestReferencePromisesRoundTrip(t *testing.T) {
 	ref, err := ParseReference([]byte(`{"guarantee": "exactly-once"}`))
 	if err != nil || ref.Promises != nil {
 		t.Errorf("a file without promises: %+v, %v", ref, err)
+	}
+}
+
+// TestReferenceRetainedCheckpointsRoundTrip: the retained-checkpoint count survives the
+// file alone and beside the other policy fields; a file without it reads as not knowing it.
+func TestReferenceRetainedCheckpointsRoundTrip(t *testing.T) {
+	assertRoundTrip(t, Reference{Policy: Policy{RetainedCheckpoints: 1}})
+	assertRoundTrip(t, Reference{Policy: Policy{TolerableFailures: Tolerating(0), RetainedCheckpoints: 1024}})
+	ref, err := ParseReference([]byte(`{"policy": {"tolerable_failures": 2}}`))
+	if err != nil || ref.Policy.RetainedCheckpoints != 0 {
+		t.Errorf("a file without retained_checkpoints: %+v, %v", ref, err)
 	}
 }
 

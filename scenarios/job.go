@@ -261,6 +261,7 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 		},
 	}
 	ref.Policy.TolerableFailures = checker.Tolerating(cfg.Checkpoint.TolerableFailures)
+	ref.Policy.RetainedCheckpoints = cfg.Checkpoint.RetainedCheckpoints
 	if s.Mode != ModeChandyLamport {
 		// A token workload's snapshots follow its own initiators, not the coordinator's
 		// policy, so only a barrier job's reference states it.
