@@ -63,9 +63,11 @@ const DefaultMaxViolations = 50
 // A property whose reference data is missing is judged all the same, and is unknown; only
 // the properties that judge the job against a setting of its policy or a bound of their
 // own (failure-accounting, trigger-pacing, checkpoint-timing, recovery-bound,
-// alignment-timeout, abort-reach), and expected-snapshot without expected snapshots, are left
-// out of that default when the reference does not give it, so that a reference written
-// before they existed judges what it did then.
+// alignment-timeout, abort-reach, state-release), and expected-snapshot without expected
+// snapshots, are left out of that default when the reference does not give it, so that a
+// reference written before they existed judges what it did then. failure-cause and
+// failover-cause read which failures an engine reports of itself, which is the engine's
+// own: they are judged only where promised.
 func DefaultProperties(ref Reference) []Property {
 	var props []Property
 	for _, p := range AllProperties {
@@ -93,7 +95,9 @@ func DefaultProperties(ref Reference) []Property {
 			chosen = ref.Policy.AlignmentTimeoutNanos > 0 && ref.Liveness.SwitchMaxNanos > 0
 		case p == PropAbortReach:
 			chosen = ref.Liveness.AbortReachMaxNanos > 0
-		case p == PropFailureCause:
+		case p == PropStateRelease:
+			chosen = ref.Policy.RetainedCheckpoints > 0
+		case p == PropFailureCause || p == PropFailoverCause:
 			// Which failures an engine reports of itself, and with what reason, is its own:
 			// judged only where the reference promises it.
 			chosen = false
@@ -165,6 +169,10 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 			res = abortReach(ix, ref)
 		case PropFailureCause:
 			res = failureCause(ix)
+		case PropFailoverCause:
+			res = failoverCause(ix)
+		case PropStateRelease:
+			res = stateRelease(ix, ref)
 		case PropDurableVisible:
 			if drawBoth {
 				searching.Lock()

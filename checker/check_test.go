@@ -16,20 +16,26 @@ func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	}
 	// Promising nothing in particular, a reference is judged by every property: both output
 	// properties tell a loss from a duplicate, and determinism is unknown without a hash.
-	// The properties that judge a policy setting need it given; failure-cause, whose
-	// evidence (which failures a task reports of itself) is the engine's own, needs a promise.
+	// The properties that judge a policy setting need it given; failure-cause and
+	// failover-cause, whose evidence (which failures a task reports of itself) is the
+	// engine's own, need a promise.
 	withPolicy := Reference{
-		Policy: Policy{TolerableFailures: Tolerating(0), AlignmentTimeoutNanos: 1, IntervalNanos: Nanos(0),
+		Policy: Policy{TolerableFailures: Tolerating(0), RetainedCheckpoints: 1, AlignmentTimeoutNanos: 1, IntervalNanos: Nanos(0),
 			MinPauseNanos: Nanos(0), TimeoutNanos: 1, MaxConcurrent: 1, Mode: "aligned"},
 		Liveness:  LivenessBounds{RecoveryMaxNanos: 1, SwitchMaxNanos: 1, AbortReachMaxNanos: 1, ReactionMaxNanos: 1},
 		Snapshots: []ExpectedSnapshot{{CP: 1}},
 	}
-	everyButCause := slices.DeleteFunc(slices.Clone(AllProperties), func(p Property) bool { return p == PropFailureCause })
+	everyButCause := slices.DeleteFunc(slices.Clone(AllProperties), func(p Property) bool { return p == PropFailureCause || p == PropFailoverCause })
 	if got := DefaultProperties(withPolicy); !slices.Equal(got, everyButCause) {
-		t.Fatalf("without promises or a guarantee: got %v, want every property but failure-cause", got)
+		t.Fatalf("without promises or a guarantee: got %v, want every property but failure-cause and failover-cause", got)
 	}
-	if got := DefaultProperties(Reference{Promises: []Property{PropFailureCause}}); !slices.Contains(got, PropFailureCause) {
-		t.Fatalf("failure-cause promised: got %v", got)
+	for _, p := range []Property{PropFailureCause, PropFailoverCause} {
+		if got := DefaultProperties(Reference{Promises: []Property{p}}); !slices.Contains(got, p) {
+			t.Fatalf("%s promised: got %v", p, got)
+		}
+	}
+	if got := DefaultProperties(Reference{}); slices.Contains(got, PropStateRelease) {
+		t.Fatalf("without a retained-checkpoint count: got %v, want state-release left out", got)
 	}
 	if got := DefaultProperties(Reference{}); slices.Contains(got, PropExpectedSnapshot) {
 		t.Fatalf("without expected snapshots: got %v, want expected-snapshot left out", got)

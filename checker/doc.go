@@ -180,7 +180,31 @@
 // that come before their checkpoint's checkpoint.complete or checkpoint.abort.
 //
 // failure-cause: task.crash with a reason. It must follow what can fail a healthy task: a
-// fault event on storage or the external system, a job.failover or a coordinator.crash.
+// fault event on the external system, a job.failover or a coordinator.crash, or, for a task
+// that has not traced its task.restore since the job last failed over, a storage fault.
+//
+// failover-cause: job.failover with its reason, and since the previous job.failover a
+// task.crash (reason task-failure) or a coordinator.crash (reason coordinator-recovery); a
+// failover without a reason needs either. Per task incarnation (from task.restore, or the
+// last job.failover, to task.crash), each snapshot.taken is an upload under way until the
+// task traces snapshot.ack, snapshot.decline, notify.abort or state.release of it, or
+// notify.complete of it or a newer checkpoint. Fault events with id, window_ns and end
+// (storage.fail, storage.unavailable: writes fail; external.* and faults naming ext or
+// extstore: the external system fails). A task whose upload fails traces snapshot.decline
+// (reason upload-failed) and runs on.
+//
+// state-release: Policy.RetainedCheckpoints. snapshot.ack (task cp; final=true for a final
+// snapshot) for each snapshot a task uploaded and acknowledged, and state.release (task cp:
+// cp is the checkpoint the snapshot was taken for, a carried snapshot's own) wherever the
+// engine deletes uploaded state, the coordinator and the task alike, once per deletion.
+// What a completed checkpoint or savepoint holds: its snapshot.carried events, else the
+// task's snapshot.ack or snapshot.taken for it, before checkpoint.complete (or a
+// coordinator.recover that read it back). checkpoint.trigger (savepoint=true) marks the
+// savepoints, checkpoint.abort ends what a checkpoint collected, and task.finish of every
+// job task ends the job, after which every acked snapshot nothing retained holds must have
+// been released. The excuses read coordinator.crash, task.crash, job.failover and fault
+// events (net.*, pause.host, crash.host). A trace with acks that nothing holds and no
+// state.release at all is unknown.
 //
 // abort-reach: Liveness.AbortReachMaxNanos, checkpoint.abort (not reason failover), and
 // per task that took part (barrier.send, barrier.recv, snapshot.taken, snapshot.ack or
@@ -350,13 +374,47 @@
 // pending, since its successor starts both anew.
 //
 // failure-cause. A task fails by itself (a task.crash with a reason, which an injected crash
-// does not carry) only after something that can make a healthy task fail: a storage or
-// external-system fault, a fault on the external system's host or links, or a restart (a
+// does not carry) only after something that can make a healthy task fail: an
+// external-system fault, a fault on the external system's host or links, a restart (a
 // job.failover or coordinator.crash, after which fenced writers and older transactions are
-// met). Otherwise the task failed for nothing and the failover that follows is needless
-// (FLINK-10377's sink, failing on a notification it should have ignored). Which failures an
-// engine reports of itself is its own, so Check judges this property only where the
-// reference promises it; every scenario of ckptsim's engine does.
+// met), or a storage fault while the task restores (reading its state back fails).
+// Otherwise the task failed for nothing and the failover that follows is needless
+// (FLINK-10377's sink, failing on a notification it should have ignored). A storage fault
+// is no cause for a running task to fail: its uploads fail, and a failed upload declines
+// the checkpoint (failover-cause). Which failures an engine reports of itself is its own, so
+// Check judges this property only where the reference promises it; every scenario of
+// ckptsim's engine does.
+//
+// failover-cause. The job fails over only for a cause, found since it last failed over: a
+// task failure, a coordinator crash, or checkpoint failures beyond the budget (which
+// failure-accounting counts). And a checkpoint's failure at a task stays a checkpoint
+// failure: a task whose snapshot cannot be uploaded declines the checkpoint (upload-failed),
+// the budget counts it, and the job fails over only once the budget is exceeded, as Flink's
+// asynchronous snapshot failure declines the checkpoint (CHECKPOINT_ASYNC_EXCEPTION) for
+// the CheckpointFailureManager. Failing the task instead restarts a job whose budget
+// tolerates the failure. The trace shows the upload's failure only as a storage fault that
+// fails writes while the snapshot was under way; a task that fails by itself then, with no
+// external-system fault in force that could fail it too, failed on its upload. Judged only
+// where the reference promises it, like failure-cause.
+//
+// state-release. Uploaded state lives exactly as long as something may restore it. A
+// snapshot is held by every completed checkpoint whose cut names it and by every completed
+// savepoint; the job keeps Policy.RetainedCheckpoints checkpoints, the latest by id, and
+// savepoints belong to the user. No state.release may name a snapshot a retained checkpoint
+// or a savepoint holds, whatever coordinator crashes and recoveries came between (the
+// recovered coordinator reads the same store, savepoints included), and no checkpoint may
+// complete holding released state: either leaves a restore point without its state. Once
+// the job has finished, every acked snapshot nothing retained holds must have been released:
+// those of aborted checkpoints (PendingCheckpoint.abort in Flink), late and duplicate acks
+// (CheckpointCoordinator's discardSubtaskState) and checkpoints that fell out of retention
+// (the completed-checkpoint store's subsumption). Not owed: a final snapshot, which
+// savepoints may share, so the protocol leaves it to the host; state a coordinator crash
+// orphaned (a checkpoint pending at the crash, or one discarded just before it), as a new
+// JobManager leaves the old one's; and an ack the coordinator may not have heard of (a fault
+// that loses or delays messages, a crash of the sending task, or, in ckptsim's engine, which
+// drops a replaced attempt's messages, a failover before the next completion). The rule
+// exists because a release too early makes a checkpoint unrestorable, and a release never
+// made fills the checkpoint storage with state no one will read.
 //
 // trigger-pacing. The coordinator triggers as the job's policy says, as Flink's
 // CheckpointRequestDecider and periodic scheduler do. A periodic checkpoint is decided no
@@ -456,7 +514,9 @@
 //   - checkpoint.request, checkpoint.trigger, checkpoint.persist, checkpoint.complete and
 //     checkpoint.abort from the coordinator; coordinator.crash and coordinator.recover.
 //   - snapshot.taken with state and channel counts; snapshot.carried for every checkpoint
-//     that holds a finished task's earlier final snapshot; barrier.send and barrier.recv.
+//     that holds a finished task's earlier final snapshot; barrier.send and barrier.recv;
+//     snapshot.ack (final=true for a final snapshot) and state.release where uploaded state
+//     is deleted.
 //   - task.restore as every task starts (cp 0 when fresh), task.crash, task.finish, and
 //     job.failover when the job restarts.
 //   - notify.complete and notify.abort when listeners are called.

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -11,11 +12,16 @@ import (
 // external system refused), unlike an injected crash, which has none. It must follow, earlier
 // in the trace, something that can make a healthy task fail:
 //
-//   - a fault of a storage or external-system kind (storage.*, external.*), or any fault
-//     acting on the external system's host or its links (a fault event naming "ext" or
-//     "extstore"): reads and writes fail, commits time out;
+//   - a fault of an external-system kind (external.*), or any fault acting on the external
+//     system's host or its links (a fault event naming "ext" or "extstore"): reads and
+//     writes fail, commits time out;
 //   - a job.failover or a coordinator.crash: a restarted job meets what the old one left
-//     behind (a fenced writer, a transaction of an older attempt).
+//     behind (a fenced writer, a transaction of an older attempt);
+//   - a storage fault (storage.*), for a task that has not restored yet in its incarnation
+//     (no task.restore since the job last failed over, or since it last crashed): reading
+//     its state back fails. Once a task runs, a storage fault reaches it only through its
+//     uploads, and a failed upload declines the checkpoint (failover-cause judges that), so
+//     the fault is no cause for the task to fail.
 //
 // Anything else is a failure without a cause (FLINK-10377: a sink that failed on a late
 // notification it should have ignored), pinned to the task.crash; the failover that follows
@@ -26,32 +32,43 @@ func FailureCause(events []trace.Event) Result {
 }
 
 // failureCauseKinds are the kinds FailureCause reacts to.
-var failureCauseKinds = kindsOf(trace.KindFault, trace.KindJobFailover, trace.KindCoordinatorCrash, trace.KindTaskCrash)
+var failureCauseKinds = kindsOf(trace.KindFault, trace.KindJobFailover, trace.KindCoordinatorCrash, trace.KindTaskCrash, trace.KindTaskRestore)
 
 func failureCause(ix *traceIndex) Result {
 	events := ix.events
 	var violations []Violation
-	var cause *trace.Event // the first thing that can make a task fail
+	var cause *trace.Event   // the first thing that can make a running task fail
+	var storage *trace.Event // the first storage fault: it can fail a task that restores
+	restored := map[string]bool{}
 	judged := 0
 	for i := range ix.only(failureCauseKinds) {
 		e := &events[i]
 		switch e.Kind {
 		case trace.KindFault:
-			if cause == nil && canFailTasks(e) {
-				cause = e
+			switch {
+			case isFaultEnd(e):
+			case strings.HasPrefix(e.Fault, "storage."):
+				storage = cmp.Or(storage, e)
+			case canFailTasks(e):
+				cause = cmp.Or(cause, e)
 			}
 		case trace.KindJobFailover, trace.KindCoordinatorCrash:
-			if cause == nil {
-				cause = e
+			cause = cmp.Or(cause, e)
+			if e.Kind == trace.KindJobFailover {
+				clear(restored)
 			}
+		case trace.KindTaskRestore:
+			restored[e.Task] = true
 		case trace.KindTaskCrash:
+			restoring := !restored[e.Task]
+			restored[e.Task] = false
 			if e.Reason == "" {
 				continue
 			}
 			judged++
-			if cause == nil {
+			if cause == nil && (storage == nil || !restoring) {
 				violations = append(violations, violationAt(PropFailureCause, e,
-					"%s failed by itself (%s) with no storage or external-system fault, failover or coordinator crash before it", e.Task, e.Reason))
+					"%s failed by itself (%s) with no external-system fault, failover or coordinator crash before it, nor a storage fault while it restored", e.Task, e.Reason))
 			}
 		}
 	}

@@ -41,3 +41,21 @@ func TestFailureCauseFlagsAFailureWithoutCause(t *testing.T) {
 		t.Errorf("only injected crashes: %s, want unexercised", res.Verdict)
 	}
 }
+
+// TestFailureCauseStorageOnlyWhileRestoring: a storage fault can fail a task only while it
+// reads its state back, before its task.restore; once it runs, a failure after a storage
+// fault alone has no cause (a failed upload declines instead), until a failover restarts it.
+func TestFailureCauseStorageOnlyWhileRestoring(t *testing.T) {
+	b := newTB()
+	b.restore("map-0", 0)
+	b.fault("storage.fail", "id=1")
+	bad := b.failTask("map-0", "upload: write failed")
+	wantFirst(t, FailureCause(b.events), bad, "nor a storage fault while it restored")
+
+	c := newTB()
+	c.fault("storage.unavailable", "id=1")
+	c.restore("map-0", 0)
+	c.crash("map-0")
+	c.failTask("map-0", "restore: unavailable") // the next incarnation, restoring
+	wantPass(t, FailureCause(c.events))
+}

@@ -199,7 +199,7 @@ func everyOtherRemovals() []removal {
 	var out []removal
 	for _, kind := range []string{trace.KindSnapshotAck, trace.KindSnapshotTaken, trace.KindSnapshotCarried,
 		trace.KindBarrierRecv, trace.KindNotifyComplete, trace.KindCheckpointPersist, trace.KindTaskRestore,
-		trace.KindTaskFinish, trace.KindSinkCommit, trace.KindSinkWrite, trace.KindSinkWrites} {
+		trace.KindTaskFinish, trace.KindSinkCommit, trace.KindSinkWrite, trace.KindSinkWrites, trace.KindStateRelease} {
 		seen := 0
 		out = append(out, removal{"every other " + kind, kind, func(e *trace.Event) (trace.Event, bool) {
 			if e.Kind != kind {
@@ -279,6 +279,7 @@ var partialRemovalClaims = map[string]map[checker.Property]string{
 		checker.PropAtLeastOnce:    "a sink task's writes and commits are gone: its records were never committed",
 		checker.PropSinkVisibility: "a sink task's commits are gone, so what a reader saw was never committed",
 		checker.PropLiveness:       "a task of finish_tasks never finishes, and a sink's output is never committed",
+		checker.PropFailoverCause:  "the task's task.crash is gone, so the failover for its failure has no cause in the trace",
 	},
 	"checkpoint": {
 		checker.PropConsistentCut:    "a later snapshot.carried names a snapshot.taken that is no longer there",
@@ -288,6 +289,7 @@ var partialRemovalClaims = map[string]map[checker.Property]string{
 		checker.PropLiveness:         "the checkpoint's commits and completion are gone: output not committed, no checkpoint after the heal",
 		checker.PropListenerContract: "a sink commits on the notification of a checkpoint whose notify.complete is gone",
 		checker.PropDurableVisible:   "a sink commits on the completion of a checkpoint whose checkpoint.complete is gone",
+		checker.PropStateRelease:     "the completion that took an older checkpoint out of retention is gone, so the older one reads as retained when its state is released",
 	},
 	trace.KindSinkCommit: {
 		checker.PropExactlyOnce:    "a commit left out says its records were not committed",
@@ -299,6 +301,9 @@ var partialRemovalClaims = map[string]map[checker.Property]string{
 		checker.PropExactlyOnce: "a batch left out says its records were never written",
 		checker.PropAtLeastOnce: "a batch left out says its records were never written",
 		checker.PropLiveness:    "a batch left out says the output was not all committed",
+	},
+	trace.KindStateRelease: {
+		checker.PropStateRelease: "a release left out says the state was never deleted",
 	},
 	trace.KindSnapshotCarried: {
 		checker.PropConsistentCut: "the trace carries final snapshots into other cuts, so one left out says that cut lacks the finished task",

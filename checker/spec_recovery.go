@@ -27,4 +27,28 @@ var recoveryRules = []Rule{
 		Without:  "unknown without the bound (left out by default); unexercised without a failover",
 		Flink:    "FLINK-13256",
 	},
+	{
+		ID: "R4", Name: ruleFailoverHasCause, Property: PropFailoverCause,
+		Says:     "Every job.failover follows its cause since the job last failed over (a task.crash for task-failure, a coordinator.crash for coordinator-recovery; the failure count for tolerable-failures-exceeded), and a snapshot that cannot be uploaded declines its checkpoint: a task never fails because of its own upload.",
+		Evidence: "job.failover with its reason, task.crash (reason: it failed by itself), coordinator.crash, snapshot.taken, snapshot.ack, snapshot.decline, notify.abort, notify.complete, state.release, task.restore, fault (storage.fail, storage.unavailable; external faults)",
+		Without:  "unexercised without a failover and without a task failing by itself while it uploads; not judged: a failover for a reason of another engine, a failure while an external fault is in force too",
+		Covers:   []string{"Reason.task-failure", "Reason.coordinator-recovery", "Reason.upload-failed"},
+		Flink:    "AsyncCheckpointRunnable (CHECKPOINT_ASYNC_EXCEPTION), CheckpointFailureManager",
+	},
+	{
+		ID: "R5", Name: ruleStateKept, Property: PropStateRelease,
+		Says:     "No state.release names a snapshot that a retained checkpoint (one of the latest RetainedCheckpoints completed, by id) or a completed savepoint holds, across coordinator crashes and recoveries, and none completes holding released state.",
+		Evidence: "state.release, snapshot.ack, snapshot.taken, snapshot.carried, checkpoint.complete, coordinator.recover, checkpoint.trigger (savepoint), Reference.Policy.RetainedCheckpoints",
+		Without:  "unknown: the reference gives no retained count, or snapshots were acked but no state.release traced; unexercised without acks or releases",
+		Covers:   []string{"Config.RetainedCheckpoints", "Kind.savepoint"},
+		Flink:    "CompletedCheckpointStore (subsumption), CheckpointProperties.forSavepoint (never discarded)",
+	},
+	{
+		ID: "R6", Name: ruleStateReleased, Property: PropStateRelease,
+		Says:     "Once the job has finished, every acked snapshot (late and duplicate acks and those of aborted checkpoints included) that no retained checkpoint or completed savepoint holds has been released, but for what is left by design: a final snapshot (savepoints may share it, so the protocol leaves it to the host, to delete with the job), state a coordinator crash orphaned (a checkpoint pending at the crash, or one discarded just before it, as a new JobManager leaves the old one's), and an ack the coordinator may not have heard of (lost or delayed by a fault, sent by a task that crashed, or overtaken by a failover: ckptsim's engine drops a replaced attempt's messages, which Flink does not).",
+		Evidence: "as state.kept, and snapshot.ack (final), checkpoint.abort, coordinator.crash, job.failover, task.crash, task.finish, fault (net.*, pause.host, crash.host)",
+		Without:  "unknown as state.kept; not judged while the job has not finished; unexercised when nothing was owed a release and none traced",
+		Covers:   []string{"Reason.subsumed", "Reason.expired"},
+		Flink:    "CheckpointCoordinator.discardSubtaskState, PendingCheckpoint.abort",
+	},
 }

@@ -48,6 +48,11 @@ const (
 	PropAbortReach Property = "abort-reach"
 	// PropFailureCause: a task fails by itself only after something that can make it fail.
 	PropFailureCause Property = "failure-cause"
+	// PropFailoverCause: the job fails over only for a cause, and a snapshot that cannot be
+	// uploaded declines its checkpoint instead of failing its task.
+	PropFailoverCause Property = "failover-cause"
+	// PropStateRelease: uploaded state is released exactly when nothing retained holds it.
+	PropStateRelease Property = "state-release"
 	// PropExpectedSnapshot: each global snapshot the reference expects completes with the
 	// expected tokens and recorded messages.
 	PropExpectedSnapshot Property = "expected-snapshot"
@@ -73,6 +78,8 @@ var AllProperties = []Property{
 	PropAlignmentTimeout,
 	PropAbortReach,
 	PropFailureCause,
+	PropFailoverCause,
+	PropStateRelease,
 	PropDurableVisible,
 	PropSinkVisibility,
 	PropLiveness,

@@ -33,14 +33,18 @@ func Promises(s *Scenario) []checker.Property {
 }
 
 // defaultPromises is what a mode and sink promise. Every mode promises faithful restores,
-// progress after heal, that a task fails by itself only for a cause (a storage or
-// external-system fault, or a restart), and that every checkpoint asked for completes or aborts (no false
+// progress after heal, that a task fails by itself only for a cause (an external-system
+// fault, a restart, or a storage fault while it restores), that the job fails over only
+// for a cause and never because an upload failed, and that every checkpoint asked for
+// completes or aborts (no false
 // alarm in the catalogue: a barrier job's coordinator aborts what it gives up on, a crash
 // drops what it had pending, and what a cut-off run leaves pending is not judged); every
 // mode but at-least-once promises consistent snapshots (an at-least-once barrier never
 // blocks, so a snapshot may reflect records sent after the sender's: that is where its
 // duplicates come from). The checkpoint modes also promise the listener contract and
-// durable completion before visibility, that the job fails over exactly when its
+// durable completion before visibility, that uploaded state is released exactly when no
+// retained checkpoint or savepoint holds it (the token engine keeps every snapshot), that
+// the job fails over exactly when its
 // checkpoint failures exceed the tolerable limit, and that checkpoints are triggered only
 // while the job runs: none during a failover, none pending across one, none after the end;
 // that triggers keep the policy's pause, interval and concurrency, and that a checkpoint
@@ -51,14 +55,15 @@ func Promises(s *Scenario) []checker.Property {
 // idempotently; transactional sinks also promise that readers see only committed, growing
 // output.
 func defaultPromises(s *Scenario) []checker.Property {
-	props := []checker.Property{checker.PropRestoreFidelity, checker.PropLiveness, checker.PropCheckpointOutcome, checker.PropFailureCause}
+	props := []checker.Property{checker.PropRestoreFidelity, checker.PropLiveness, checker.PropCheckpointOutcome, checker.PropFailureCause,
+		checker.PropFailoverCause}
 	if s.Mode != ModeAtLeastOnce {
 		props = append(props, checker.PropConsistentCut)
 	}
 	if s.Mode == ModeChandyLamport {
 		return props
 	}
-	props = append(props, checker.PropListenerContract, checker.PropDurableVisible, checker.PropFailureAccounting,
+	props = append(props, checker.PropListenerContract, checker.PropDurableVisible, checker.PropStateRelease, checker.PropFailureAccounting,
 		checker.PropNoTriggerInFailover, checker.PropNoPendingAcrossFailover, checker.PropNoTriggerAfterFinish,
 		checker.PropTriggerPacing, checker.PropCheckpointTiming, checker.PropRecoveryBound, checker.PropAbortReach)
 	if s.Mode == ModeAlignedWithTimeout {

@@ -322,9 +322,9 @@ func TestCheckForeignTrace(t *testing.T) {
 		case checker.PropRestoreFidelity:
 			want = string(p) + ": unexercised (" // the foreign run never restores
 		case checker.PropFailureAccounting, checker.PropRecoveryBound, checker.PropAlignmentTimeout, checker.PropAbortReach,
-			checker.PropTriggerPacing, checker.PropCheckpointTiming:
+			checker.PropTriggerPacing, checker.PropCheckpointTiming, checker.PropStateRelease:
 			continue // its reference gives no policy or bound for them: not judged
-		case checker.PropFailureCause:
+		case checker.PropFailureCause, checker.PropFailoverCause:
 			continue // judged only where promised: which failures an engine reports is its own
 		case checker.PropExpectedSnapshot:
 			continue // its reference expects no snapshot: not judged
@@ -346,7 +346,7 @@ func TestCheckForeignTrace(t *testing.T) {
 	a := testApp(t, nil)
 	a.stdin = bytes.NewReader(data)
 	r = a.invoke("check", "-json", "-reference", refPath, "-")
-	if out := decodeCheck(t, r); r.code != exitOK || out.Verdict != "pass" || out.Trace != "-" || len(out.Results) != len(checker.AllProperties)-8 { // the six without policy or bound, failure-cause and expected-snapshot
+	if out := decodeCheck(t, r); r.code != exitOK || out.Verdict != "pass" || out.Trace != "-" || len(out.Results) != len(checker.AllProperties)-10 { // the seven without policy or bound, the two causes and expected-snapshot
 		t.Errorf("from stdin: exit %d, %+v", r.code, out)
 	}
 

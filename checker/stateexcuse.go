@@ -1,0 +1,164 @@
+package checker
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// excuse says why an acked snapshot that nothing holds is not owed a release by the
+// end of the job, or returns "" when it is. Each excuse is state that Flink, or the
+// protocol's contract with the host, leaves behind, or that the trace cannot show the
+// coordinator ever heard of:
+//
+//   - a final snapshot (snapshot.ack with final=true): once it may be in a completed
+//     checkpoint, savepoints may share it, and the coordinator does not keep their contents
+//     to check, so it leaves it to the host, which deletes it with the job (Flink has no
+//     such sharing: a finished task reports empty state);
+//   - state that a coordinator crash orphaned: that of a checkpoint pending at the crash
+//     (a coordinator.crash after its checkpoint.trigger, no completion), whose successor
+//     knows only the store, neither the pending checkpoints nor the acks on their way to
+//     the dead incarnation; and that of a checkpoint that fell out of retention before a
+//     crash, whose release died with the incarnation. A new JobManager likewise knows
+//     nothing of the old one's pending checkpoints, nor of the subsumed ones it had yet to
+//     discard, and leaves their files behind;
+//   - an ack the coordinator may never have heard of: one sent while a fault that loses
+//     messages was in force (net.drop, net.partition, net.break, crash.host) until its
+//     checkpoint ended, or by a task that crashed meanwhile, its message lost with it (Flink
+//     deletes a failed checkpoint's exclusive directory, and such state with it; a store
+//     without directories can only delete what it was told of);
+//   - an ack followed by a job.failover before any checkpoint completed again, or with a
+//     fault that delays messages (net.*, pause.host, crash.host) in force in between:
+//     ckptsim's engine drops the messages of a replaced attempt, so the ack may never have
+//     reached the protocol. Flink discards such a late ack's state (CheckpointCoordinator's
+//     discardSubtaskState): this excuse covers a gap of the engine, not of Flink.
+func (r *releaseEvidence) excuse(a ackRecord, completed bool, lossy, delaying *faultWindows) string {
+	cp := a.key.cp
+	switch {
+	case a.final:
+		return "final snapshots"
+	case completed:
+		if at, ok := r.discardedAt[cp]; ok && r.crashAfter(at, math.MaxInt) {
+			return "snapshots a coordinator crash orphaned"
+		}
+		return "" // the coordinator had it: what fell out of retention is released
+	case r.orphanedByCrash(a, cp):
+		return "snapshots a coordinator crash orphaned"
+	}
+	end := max(r.ended[cp], a.event.T)
+	if lossy.overlapping(a.event.T, end) != nil || r.taskCrashed(a.key.task, a.event.T, end) {
+		return "acks the coordinator may not have heard of"
+	}
+	if f, ok := r.nextFailover(a.at); ok && (r.noCompletionBetween(a.at, f.at) || delaying.overlapping(a.event.T, f.t) != nil) {
+		return "acks of tasks a failover replaced"
+	}
+	return ""
+}
+
+// releaseEvidence is what the excuses read: coordinator crashes, failovers, task crashes,
+// and when each checkpoint started, ended and left retention.
+type releaseEvidence struct {
+	crashes     []int              // indices of coordinator.crash events
+	failovers   []failoverAt       // the job.failover events
+	completions []int              // indices of completions (the ledger adds them)
+	taskCrashes map[string][]int64 // when each task crashed
+	triggered   map[uint64]int     // index of each checkpoint's trigger
+	abortedAt   map[uint64]int     // index of each checkpoint's abort
+	ended       map[uint64]int64   // time of each checkpoint's abort
+	discardedAt map[uint64]int     // index of the completion that took a checkpoint out of retention (the ledger's)
+}
+
+// failoverAt is where a job.failover is: its index and time.
+type failoverAt struct {
+	at int
+	t  int64
+}
+
+func newReleaseEvidence() *releaseEvidence {
+	return &releaseEvidence{taskCrashes: map[string][]int64{}, triggered: map[uint64]int{}, abortedAt: map[uint64]int{},
+		ended: map[uint64]int64{}, discardedAt: map[uint64]int{}}
+}
+
+// observe takes the event at index i.
+func (r *releaseEvidence) observe(i int, e *trace.Event) {
+	switch e.Kind {
+	case trace.KindCheckpointTrigger:
+		r.triggered[e.CP] = i
+	case trace.KindCheckpointAbort:
+		r.abortedAt[e.CP], r.ended[e.CP] = i, e.T
+	case trace.KindCoordinatorCrash:
+		r.crashes = append(r.crashes, i)
+	case trace.KindJobFailover:
+		r.failovers = append(r.failovers, failoverAt{at: i, t: e.T})
+	case trace.KindTaskCrash:
+		r.taskCrashes[e.Task] = append(r.taskCrashes[e.Task], e.T)
+	}
+}
+
+// orphanedByCrash reports whether a coordinator crashed while checkpoint cp was pending
+// (after its trigger, before its abort), or while ack a may have been on its way to it
+// (after the ack, before any checkpoint completed again).
+func (r *releaseEvidence) orphanedByCrash(a ackRecord, cp uint64) bool {
+	end, aborted := r.abortedAt[cp]
+	if !aborted {
+		end = math.MaxInt
+	}
+	if r.crashAfter(r.triggered[cp], end) {
+		return true
+	}
+	at, _ := slices.BinarySearch(r.crashes, a.at+1)
+	return at < len(r.crashes) && r.noCompletionBetween(a.at, r.crashes[at])
+}
+
+// crashAfter reports whether a coordinator.crash lies after index from and before index to.
+func (r *releaseEvidence) crashAfter(from, to int) bool {
+	at, _ := slices.BinarySearch(r.crashes, from+1)
+	return at < len(r.crashes) && r.crashes[at] < to
+}
+
+// taskCrashed reports whether task traced task.crash at some time from from to to.
+func (r *releaseEvidence) taskCrashed(task string, from, to int64) bool {
+	for _, t := range r.taskCrashes[task] {
+		if t >= from && t <= to {
+			return true
+		}
+	}
+	return false
+}
+
+// nextFailover returns the first job.failover after index i.
+func (r *releaseEvidence) nextFailover(i int) (failoverAt, bool) {
+	at, _ := slices.BinarySearchFunc(r.failovers, i+1, func(f failoverAt, i int) int { return f.at - i })
+	if at == len(r.failovers) {
+		return failoverAt{}, false
+	}
+	return r.failovers[at], true
+}
+
+// noCompletionBetween reports whether no checkpoint completed after index from and before
+// index to.
+func (r *releaseEvidence) noCompletionBetween(from, to int) bool {
+	next, _ := slices.BinarySearch(r.completions, from+1)
+	return next == len(r.completions) || r.completions[next] > to
+}
+
+// lossyFaults are the fault kinds (by prefix) that can lose a message between a task and
+// the coordinator; delayingFaults those that can delay or lose one.
+var lossyFaults = []string{"net.drop", "net.partition", "net.break", "crash.host"}
+
+// delayingFaults: see lossyFaults.
+var delayingFaults = []string{"net.", "pause.host", "crash.host"}
+
+// windowsOf returns the windows of the faults whose kind starts with one of prefixes.
+func windowsOf(ix *traceIndex, prefixes []string) *faultWindows {
+	w := &faultWindows{}
+	for i := range ix.only(faultKinds) {
+		e := &ix.events[i]
+		if slices.ContainsFunc(prefixes, func(k string) bool { return strings.HasPrefix(e.Fault, k) }) {
+			w.observe(e)
+		}
+	}
+	return w
+}

@@ -1,0 +1,310 @@
+package checker
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// The two rules of uploaded state, judged by PropStateRelease. State is what a task uploads
+// for a snapshot and acknowledges (snapshot.ack); it goes when the engine releases it
+// (state.release, task and the checkpoint the snapshot was taken for). The names are those
+// of the specification's table.
+const (
+	ruleStateKept     = "state.kept"
+	ruleStateReleased = "state.released"
+)
+
+// StateRelease checks what becomes of uploaded state, as Flink's checkpoint coordinator and
+// completed-checkpoint store decide it. A snapshot is held by a completed checkpoint whose
+// cut names it (the task's own snapshot for the checkpoint, or the final snapshot a
+// snapshot.carried names), and by a completed savepoint the same way.
+//
+//   - state.kept: no state.release names a snapshot that a retained checkpoint (one of the
+//     Reference.Policy.RetainedCheckpoints latest completed checkpoints, by id) or a
+//     completed savepoint holds, and no checkpoint or savepoint completes holding state
+//     released before. Coordinator crashes change nothing: a recovered coordinator reads
+//     the same store, and savepoints belong to the user.
+//   - state.released: once the job has finished (every job task's last lifecycle event is
+//     task.finish), every acked snapshot that no retained checkpoint or completed savepoint
+//     holds has been released: the snapshots of aborted checkpoints, of checkpoints that
+//     fell out of retention, and late and duplicate acks alike.
+//
+// What a correct engine leaves is not owed (releaseEvidence.excuse): a final snapshot, state acked
+// to a coordinator that crashed before its checkpoint completed, and an ack that a fault
+// may have lost. Without the retained count the verdict is unknown; with acks but no
+// state.release at all, unknown too (the trace does not say what the engine deleted); with
+// neither, unexercised.
+func StateRelease(events []trace.Event, ref Reference) Result {
+	return stateRelease(newTraceIndex(events), ref)
+}
+
+// stateReleaseKinds are the kinds stateLedger.observe reacts to (lifecycleKinds among them).
+var stateReleaseKinds = lifecycleKinds | kindsOf(trace.KindCheckpointComplete, trace.KindCoordinatorRecover, trace.KindJobFailover,
+	trace.KindCoordinatorCrash, trace.KindCheckpointAbort, trace.KindSnapshotTaken, trace.KindSnapshotCarried,
+	trace.KindSnapshotAck, trace.KindStateRelease, trace.KindFault)
+
+func stateRelease(ix *traceIndex, ref Reference) Result {
+	if ref.Policy.RetainedCheckpoints <= 0 {
+		return unknownResult(PropStateRelease, "the reference gives no retained-checkpoint count (policy.retained_checkpoints)")
+	}
+	l := newStateLedger(ref.Policy.RetainedCheckpoints)
+	jobs := newJobLifecycle(ix)
+	for i := range ix.only(stateReleaseKinds) {
+		e := &ix.events[i]
+		jobs.observe(e)
+		l.observe(i, e)
+	}
+	owed, excused := l.unreleased(ix)
+	switch {
+	case l.releases == 0 && len(owed) > 0:
+		first := owed[0].event
+		return unknownResult(PropStateRelease, fmt.Sprintf("%s's snapshot for %d was acked at seq %d and nothing holds it, but the trace has no state.release at all: it does not say what the engine deleted",
+			first.Task, first.CP, first.Seq))
+	case l.releases == 0:
+		return unexercisedResult(PropStateRelease, cmpOrNote(excused, "no state released, and none owed a release"))
+	}
+	note := excused
+	if jobs.allFinished() {
+		l.leaked(owed, &ix.events[len(ix.events)-1])
+	} else if len(owed) > 0 {
+		note = fmt.Sprintf("the job did not finish: %d acked snapshots nothing holds are not released yet, which is not judged", len(owed))
+	}
+	res := newResult(PropStateRelease, l.violations)
+	res.Note = note
+	return res
+}
+
+// snapshotKey names one uploaded snapshot: its task and the checkpoint it was taken for.
+type snapshotKey struct {
+	task string
+	cp   uint64
+}
+
+// cutEntry is what a checkpoint holds of one task: the checkpoint its snapshot was taken
+// for, and whether a snapshot.carried said so (which no ack or snapshot overrides).
+type cutEntry struct {
+	taken   uint64
+	carried bool
+}
+
+// ackRecord is one snapshot's first acknowledgement.
+type ackRecord struct {
+	key   snapshotKey
+	at    int // its index in the trace
+	event *trace.Event
+	final bool
+}
+
+// stateLedger follows which snapshots checkpoints and savepoints hold, and what was acked
+// and released; evidence keeps what the excuses read.
+type stateLedger struct {
+	retain     int
+	savepoints map[uint64]bool
+	cuts       map[uint64]map[string]cutEntry // per checkpoint, per task, until it completes
+	retained   []uint64                       // the retained checkpoints, ascending
+	completed  map[uint64]bool                // every completed checkpoint and savepoint
+	holdersOf  map[uint64][]snapshotKey       // what each retained checkpoint and savepoint holds
+	holds      map[snapshotKey]int            // how many of them hold a snapshot
+	released   map[snapshotKey]*trace.Event   // each snapshot's first release
+	releases   int
+	acks       []ackRecord
+	acked      map[snapshotKey]bool
+	evidence   *releaseEvidence
+	violations []Violation
+}
+
+func newStateLedger(retain int) *stateLedger {
+	return &stateLedger{
+		retain: retain, savepoints: map[uint64]bool{}, cuts: map[uint64]map[string]cutEntry{},
+		completed: map[uint64]bool{}, holdersOf: map[uint64][]snapshotKey{}, holds: map[snapshotKey]int{},
+		released: map[snapshotKey]*trace.Event{}, acked: map[snapshotKey]bool{}, evidence: newReleaseEvidence(),
+	}
+}
+
+// observe takes the event at index i.
+func (l *stateLedger) observe(i int, e *trace.Event) {
+	l.evidence.observe(i, e)
+	switch e.Kind {
+	case trace.KindCheckpointTrigger:
+		if isSavepointTrigger(e) {
+			l.savepoints[e.CP] = true
+		}
+	case trace.KindSnapshotTaken:
+		l.cut(e.CP, e.Task, cutEntry{taken: e.CP}, false)
+	case trace.KindSnapshotAck:
+		l.cut(e.CP, e.Task, cutEntry{taken: e.CP}, false)
+		key := snapshotKey{e.Task, e.CP}
+		if !l.acked[key] {
+			l.acked[key] = true
+			final, _ := e.Attr(trace.AttrFinal)
+			l.acks = append(l.acks, ackRecord{key: key, at: i, event: e, final: final == "true"})
+		}
+	case trace.KindSnapshotCarried:
+		if taken, ok := intAttr(e, trace.AttrTaken); ok {
+			l.cut(e.CP, e.Task, cutEntry{taken: uint64(taken), carried: true}, true)
+		}
+	case trace.KindCheckpointComplete:
+		l.complete(i, e)
+	case trace.KindCoordinatorRecover:
+		if e.CP != 0 {
+			l.complete(i, e) // read back from the store: completed, whether or not traced so
+		}
+	case trace.KindCheckpointAbort:
+		delete(l.cuts, e.CP) // it will hold nothing
+	case trace.KindStateRelease:
+		l.release(e)
+	}
+}
+
+// cut records what checkpoint cp holds of task; a carried snapshot replaces the task's own.
+func (l *stateLedger) cut(cp uint64, task string, entry cutEntry, replace bool) {
+	if l.completed[cp] {
+		return // a late ack: the checkpoint holds what it held when it completed
+	}
+	c := l.cuts[cp]
+	if c == nil {
+		c = map[string]cutEntry{}
+		l.cuts[cp] = c
+	}
+	if _, set := c[task]; !set || replace {
+		c[task] = entry
+	}
+}
+
+// complete makes checkpoint (or savepoint) e.CP hold its cut, and a checkpoint beyond the
+// retained count let go of the oldest.
+func (l *stateLedger) complete(i int, e *trace.Event) {
+	cp := e.CP
+	if l.completed[cp] {
+		return
+	}
+	l.completed[cp] = true
+	l.evidence.completions = append(l.evidence.completions, i)
+	var keys []snapshotKey
+	for _, task := range sortedKeys(l.cuts[cp]) {
+		keys = append(keys, snapshotKey{task, l.cuts[cp][task].taken})
+	}
+	delete(l.cuts, cp)
+	for _, key := range keys {
+		if r := l.released[key]; r != nil {
+			l.violations = append(l.violations, forRule(ruleStateKept, violationAt(PropStateRelease, e,
+				"%s %d completed holding %s's snapshot for %d, whose state was released at seq %d", l.kindOf(cp), cp, key.task, key.cp, r.Seq)))
+		}
+		l.holds[key]++
+	}
+	l.holdersOf[cp] = keys
+	if l.savepoints[cp] {
+		return // savepoints belong to the user: held for good
+	}
+	at, _ := slices.BinarySearch(l.retained, cp)
+	l.retained = slices.Insert(l.retained, at, cp)
+	if len(l.retained) > l.retain {
+		l.discard(l.retained[0])
+		l.evidence.discardedAt[l.retained[0]] = i
+		l.retained = l.retained[1:]
+	}
+}
+
+// discard lets go of what checkpoint cp held, once it fell out of retention.
+func (l *stateLedger) discard(cp uint64) {
+	for _, key := range l.holdersOf[cp] {
+		l.holds[key]--
+	}
+	delete(l.holdersOf, cp)
+}
+
+// release judges a state.release against what holds the snapshot.
+func (l *stateLedger) release(e *trace.Event) {
+	l.releases++
+	key := snapshotKey{e.Task, e.CP}
+	if l.holds[key] > 0 {
+		holder := l.holder(key)
+		l.violations = append(l.violations, forRule(ruleStateKept, violationAt(PropStateRelease, e,
+			"the state of %s's snapshot for %d was released while %s %d holds it", e.Task, e.CP, l.heldAs(holder), holder)))
+	}
+	if l.released[key] == nil {
+		l.released[key] = e
+	}
+}
+
+// holder returns the lowest retained checkpoint or savepoint that holds key.
+func (l *stateLedger) holder(key snapshotKey) uint64 {
+	var found uint64
+	for cp, keys := range l.holdersOf {
+		if slices.Contains(keys, key) && (found == 0 || cp < found) {
+			found = cp
+		}
+	}
+	return found
+}
+
+func (l *stateLedger) kindOf(cp uint64) string {
+	if l.savepoints[cp] {
+		return "savepoint"
+	}
+	return "checkpoint"
+}
+
+// heldAs names a holder: a savepoint, or a checkpoint among the retained ones.
+func (l *stateLedger) heldAs(cp uint64) string {
+	if l.savepoints[cp] {
+		return "completed savepoint"
+	}
+	return fmt.Sprintf("checkpoint (one of the %d retained)", l.retain)
+}
+
+// forRule names the rule a violation breaks.
+func forRule(rule string, v Violation) Violation {
+	v.Rule = rule
+	return v
+}
+
+// sortedKeys returns m's keys in order, so that what reaches a report never follows map
+// order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// unreleased returns the acks owed a release that the trace does not show, in trace order,
+// and a note that counts those a correct engine leaves (releaseEvidence.excuse), if any.
+func (l *stateLedger) unreleased(ix *traceIndex) (owed []ackRecord, note string) {
+	lossy, delaying := windowsOf(ix, lossyFaults), windowsOf(ix, delayingFaults)
+	excused := map[string]int{}
+	for _, a := range l.acks {
+		if l.holds[a.key] > 0 || l.released[a.key] != nil {
+			continue
+		}
+		if why := l.evidence.excuse(a, l.completed[a.key.cp], lossy, delaying); why != "" {
+			excused[why]++
+			continue
+		}
+		owed = append(owed, a)
+	}
+	if len(excused) == 0 {
+		return owed, ""
+	}
+	var parts []string
+	for _, why := range sortedKeys(excused) {
+		parts = append(parts, fmt.Sprintf("%d %s", excused[why], why))
+	}
+	return owed, "not owed a release: " + strings.Join(parts, ", ")
+}
+
+// leaked reports each owed ack as state.released broken, pinned to the last event: the end
+// of the finished job's trace is where the leak became final.
+func (l *stateLedger) leaked(owed []ackRecord, last *trace.Event) {
+	for _, a := range owed {
+		v := violationAt(PropStateRelease, last,
+			"%s's snapshot for %d, acked at seq %d, was never released, and no retained checkpoint or savepoint holds it", a.key.task, a.key.cp, a.event.Seq)
+		v.Task, v.CP = a.key.task, a.key.cp
+		l.violations = append(l.violations, forRule(ruleStateReleased, v))
+	}
+}

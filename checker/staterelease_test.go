@@ -1,0 +1,196 @@
+package checker
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// stateAck and stateRelease append the events state-release reads.
+func (b *tb) stateAck(task string, cp uint64, pairs ...string) uint64 {
+	return b.add(trace.Event{Kind: trace.KindSnapshotAck, Task: task, CP: cp, Attrs: attrs(pairs...)})
+}
+func (b *tb) stateRelease(task string, cp uint64) uint64 {
+	return b.add(trace.Event{Kind: trace.KindStateRelease, Task: task, CP: cp})
+}
+
+// checkpointOf appends a checkpoint that every task of tasks acks, and its completion.
+func (b *tb) checkpointOf(cp uint64, tasks ...string) uint64 {
+	b.trigger(cp)
+	for _, task := range tasks {
+		b.snap(task, cp)
+		b.stateAck(task, cp)
+	}
+	return b.complete(cp)
+}
+
+func retaining(n int) Reference { return Reference{Policy: Policy{RetainedCheckpoints: n}} }
+
+// TestStateKeptFlagsReleasingRetainedState: with one checkpoint retained, releasing the
+// latest completed checkpoint's state is a violation; once a newer one completed, the
+// release is what retention asks for.
+func TestStateKeptFlagsReleasingRetainedState(t *testing.T) {
+	b := newTB()
+	b.restore("map-0", 0)
+	b.checkpointOf(1, "map-0")
+	bad := b.stateRelease("map-0", 1)
+	v := wantFirst(t, StateRelease(b.events, retaining(1)), bad, "map-0's snapshot for 1 was released while checkpoint (one of the 1 retained) 1 holds it")
+	wantRule(t, v, ruleStateKept)
+
+	good := newTB()
+	good.restore("map-0", 0)
+	good.checkpointOf(1, "map-0")
+	good.checkpointOf(2, "map-0")
+	good.stateRelease("map-0", 1)
+	wantPass(t, StateRelease(good.events, retaining(1)))
+	// With two retained, checkpoint 1 is still held.
+	if res := StateRelease(good.events, retaining(2)); res.Verdict != VerdictFail {
+		t.Fatalf("two retained: want a violation, got:\n%s", res)
+	}
+}
+
+// TestStateKeptHoldsSavepointsAcrossRecovery: a completed savepoint's state is never
+// released, also after the coordinator crashed and recovered; a carried final snapshot is
+// held by the checkpoint that carries it, and a checkpoint may not complete holding state
+// released before.
+func TestStateKeptHoldsSavepointsAcrossRecovery(t *testing.T) {
+	b := newTB()
+	b.restore("map-0", 0)
+	b.checkpointOf(1, "map-0")
+	b.savepoint(2)
+	b.snap("map-0", 2)
+	b.stateAck("map-0", 2)
+	b.complete(2)
+	b.checkpointOf(3, "map-0")
+	b.coordCrash()
+	b.recover(3)
+	b.checkpointOf(4, "map-0")
+	b.stateRelease("map-0", 1) // out of retention: fine
+	bad := b.stateRelease("map-0", 2)
+	v := wantFirst(t, StateRelease(b.events, retaining(1)), bad, "released while completed savepoint 2 holds it")
+	wantRule(t, v, ruleStateKept)
+
+	c := newTB()
+	c.restore("src-0", 0)
+	c.trigger(1)
+	c.snap("src-0", 1)
+	c.stateAck("src-0", 1)
+	c.abort(1)
+	c.stateRelease("src-0", 1)
+	c.trigger(2)
+	c.carry("src-0", 2, 1)
+	late := c.complete(2)
+	wantFirst(t, StateRelease(c.events, retaining(1)), late, "checkpoint 2 completed holding src-0's snapshot for 1, whose state was released at seq")
+}
+
+// leakyRun is a finished job that acks map-0's snapshot for 2 late, after checkpoint 2
+// aborted, and releases it only if told to. Checkpoint 1 falls out of retention and is
+// released; the final snapshot for 4, and the snapshot for 5, whose coordinator crashed
+// with it pending, are not owed a release.
+func leakyRun(release bool) *tb {
+	b := newTB()
+	b.restore("map-0", 0)
+	b.checkpointOf(1, "map-0")
+	b.trigger(2)
+	b.snap("map-0", 2)
+	b.abort(2)
+	b.stateAck("map-0", 2) // late
+	if release {
+		b.stateRelease("map-0", 2)
+	}
+	b.checkpointOf(3, "map-0")
+	b.stateRelease("map-0", 1)
+	b.trigger(4)
+	b.stateAck("map-0", 4, "final=true")
+	b.abort(4)
+	b.trigger(5)
+	b.stateAck("map-0", 5)
+	b.coordCrash()
+	b.recover(3)
+	b.finish("map-0")
+	return b
+}
+
+// TestStateReleasedFlagsALeak: once the job finished, a late ack's state must have been
+// released; the excuses are counted in the note.
+func TestStateReleasedFlagsALeak(t *testing.T) {
+	b := leakyRun(false)
+	res := StateRelease(b.events, retaining(1))
+	v := wantFirst(t, res, uint64(len(b.events)-1), "map-0's snapshot for 2, acked at seq")
+	wantRule(t, v, ruleStateReleased)
+	if v.Task != "map-0" || v.CP != 2 || len(res.Violations) != 1 {
+		t.Fatalf("want one leak, of map-0's snapshot for 2, got:\n%s", res)
+	}
+
+	res = StateRelease(leakyRun(true).events, retaining(1))
+	wantPass(t, res)
+	for _, excuse := range []string{"1 final snapshots", "1 snapshots a coordinator crash orphaned"} {
+		if !strings.Contains(res.Note, excuse) {
+			t.Errorf("the note does not count %q: %s", excuse, res.Note)
+		}
+	}
+}
+
+// TestStateReleasedWaitsForTheEnd: before the job finished, what is not released yet is
+// not judged, and the note says so.
+func TestStateReleasedWaitsForTheEnd(t *testing.T) {
+	b := leakyRun(false)
+	b.events = b.events[:len(b.events)-1] // no task.finish
+	res := StateRelease(b.events, retaining(1))
+	if res.Verdict != VerdictPass || !strings.Contains(res.Note, "the job did not finish") {
+		t.Fatalf("want pass, its note saying the job did not finish, got:\n%s", res)
+	}
+}
+
+// TestStateReleaseWithoutEvidence: without the retained count, unknown; with acks nothing
+// holds and no state.release at all, unknown, naming the first such ack; with neither acks
+// nor releases, unexercised.
+func TestStateReleaseWithoutEvidence(t *testing.T) {
+	b := leakyRun(true)
+	wantUnknown(t, StateRelease(b.events, Reference{}), "policy.retained_checkpoints")
+
+	quiet := newTB()
+	quiet.restore("map-0", 0)
+	quiet.checkpointOf(1, "map-0")
+	quiet.checkpointOf(2, "map-0")
+	quiet.finish("map-0")
+	wantUnknown(t, StateRelease(quiet.events, retaining(1)),
+		"map-0's snapshot for 1 was acked at seq 3 and nothing holds it, but the trace has no state.release at all")
+	// All of it still held: nothing to release, nothing judged.
+	if res := StateRelease(quiet.events, retaining(2)); res.Verdict != VerdictUnexercised {
+		t.Fatalf("nothing owed: want unexercised, got:\n%s", res)
+	}
+	none := newTB()
+	none.restore("map-0", 0)
+	none.finish("map-0")
+	if res := StateRelease(none.events, retaining(1)); res.Verdict != VerdictUnexercised {
+		t.Fatalf("no acks: want unexercised, got:\n%s", res)
+	}
+}
+
+// TestStateReleasedExcusesAReleaseACrashTook: the state of a checkpoint that fell out of
+// retention is owed a release, unless a coordinator crash came after that and took the
+// release with it.
+func TestStateReleasedExcusesAReleaseACrashTook(t *testing.T) {
+	run := func(crash bool) []trace.Event {
+		b := newTB()
+		b.restore("map-0", 0)
+		b.checkpointOf(1, "map-0")
+		b.checkpointOf(2, "map-0")
+		b.checkpointOf(3, "map-0")
+		b.stateRelease("map-0", 1) // but not 2
+		if crash {
+			b.coordCrash()
+			b.recover(3)
+		}
+		b.finish("map-0")
+		return b.events
+	}
+	events := run(false)
+	wantFirst(t, StateRelease(events, retaining(1)), uint64(len(events)-1), "map-0's snapshot for 2, acked at seq 7, was never released")
+	res := StateRelease(run(true), retaining(1))
+	if res.Verdict != VerdictPass || !strings.Contains(res.Note, "1 snapshots a coordinator crash orphaned") {
+		t.Fatalf("want pass, the crash excusing the snapshot for 2, got:\n%s", res)
+	}
+}
