@@ -38,7 +38,8 @@ const (
 //     only once the budget is exceeded. With an external fault in force as well, the crash
 //     may be the sink's, and it is not judged.
 //
-// Without a failover and without a task failing by itself while it uploads, unexercised.
+// Without a failover and without a task failing by itself while it uploads, unexercised;
+// with only what is not judged, unknown.
 func FailoverCause(events []trace.Event) Result {
 	return failoverCause(newTraceIndex(events))
 }

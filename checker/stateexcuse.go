@@ -8,17 +8,18 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// excuse says why an acked snapshot that nothing holds is not owed a release by the
-// end of the job, or returns "" when it is. Each excuse is state that Flink, or the
-// protocol's contract with the host, leaves behind, or that the trace cannot show the
-// coordinator ever heard of:
+// excuse says why an acked snapshot that nothing holds is not owed a release by the end of
+// the job (completed: its checkpoint completed), or returns "" when it is. Each excuse is
+// state that Flink, or the protocol's contract with the host, leaves behind, or that the
+// trace cannot show the coordinator ever heard of:
 //
 //   - a final snapshot (snapshot.ack with final=true): once it may be in a completed
 //     checkpoint, savepoints may share it, and the coordinator does not keep their contents
 //     to check, so it leaves it to the host, which deletes it with the job (Flink has no
 //     such sharing: a finished task reports empty state);
 //   - state that a coordinator crash orphaned: that of a checkpoint pending at the crash
-//     (a coordinator.crash after its checkpoint.trigger, no completion), whose successor
+//     (a coordinator.crash after its checkpoint.trigger and before its abort), or acked
+//     while the crash came before any checkpoint completed again, since the successor
 //     knows only the store, neither the pending checkpoints nor the acks on their way to
 //     the dead incarnation; and that of a checkpoint that fell out of retention before a
 //     crash, whose release died with the incarnation. A new JobManager likewise knows

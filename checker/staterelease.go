@@ -32,11 +32,11 @@ const (
 //     holds has been released: the snapshots of aborted checkpoints, of checkpoints that
 //     fell out of retention, and late and duplicate acks alike.
 //
-// What a correct engine leaves is not owed (releaseEvidence.excuse): a final snapshot, state acked
-// to a coordinator that crashed before its checkpoint completed, and an ack that a fault
-// may have lost. Without the retained count the verdict is unknown; with acks but no
-// state.release at all, unknown too (the trace does not say what the engine deleted); with
-// neither, unexercised.
+// What is left by design is not owed (releaseEvidence.excuse): a final snapshot, state a
+// coordinator crash orphaned, and an ack the coordinator may not have heard of. Without the
+// retained count the verdict is unknown; with acks owed a release but no state.release at
+// all, unknown too (the trace does not say what the engine deleted); with no release and
+// none owed, unexercised.
 func StateRelease(events []trace.Event, ref Reference) Result {
 	return stateRelease(newTraceIndex(events), ref)
 }
