@@ -78,9 +78,12 @@ func (c *Coordinator) TriggerCheckpoint(now Time) error {
 }
 
 // TriggerSavepoint reserves a savepoint's id and returns it. The savepoint
-// starts once its id is durable and a MaxConcurrent slot is free, ahead of
-// any checkpoint waiting for one; it counts towards MaxPendingCheckpoints
-// from the start. Savepoints are always aligned, never subsumed, never
+// starts once its id is durable: at once in ModeAligned and ModeAtLeastOnce,
+// whatever MaxConcurrent and MinPause say (as Flink forces a savepoint
+// unless unaligned checkpoints are enabled); in ModeUnaligned and
+// ModeAlignedWithTimeout once a MaxConcurrent slot is free, ahead of any
+// checkpoint waiting for one. Once started it holds a slot, so checkpoints
+// wait for it. It counts towards MaxPendingCheckpoints from the start. Savepoints are always aligned, never subsumed, never
 // restored from automatically, and never notified as complete. A topology
 // with a cycle can take no savepoint (ErrCyclicTopology).
 func (c *Coordinator) TriggerSavepoint(now Time) (CheckpointID, error) {

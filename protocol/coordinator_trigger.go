@@ -157,7 +157,7 @@ func (c *coordinatorState) counterPersisted(now Time, value CheckpointID, err er
 			// Reserved before the completion that showed every task done: there is
 			// nothing left for it to record, so it is never triggered.
 			c.abort(now, p, ReasonJobFinished, "")
-		case p.kind == KindSavepoint && c.slotsInUse() >= c.cfg.MaxConcurrent:
+		case p.kind == KindSavepoint && !c.savepointsForced() && c.slotsInUse() >= c.cfg.MaxConcurrent:
 			p.phase = phaseQueued
 			p.deadline = NoDeadline
 		default:

@@ -59,7 +59,7 @@ own):
 	c.CounterPersisted(now, value, err) // after writing rd.CounterWrites[i]
 	c.MetadataPersisted(now, id, err)   // after writing rd.MetadataWrites[i]
 	c.TriggerCheckpoint(now)            // outside the schedule
-	c.TriggerSavepoint(now)             // returns the savepoint's id; waits for a slot
+	c.TriggerSavepoint(now)             // returns the savepoint's id; forced, or waits for a slot
 	c.RequestFailover(now, reason)      // then, once the plan is carried out: c.JobRestarted(now)
 	rd := c.Ready()                     // CoordinatorReady; c.HasReady() says whether there is one
 	c.LatestRestorable()                // what a coordinator.recover event names
@@ -500,13 +500,19 @@ checkpoint is left to expire and no failure counts any more.
 
 # Savepoints
 
-TriggerSavepoint reserves an id at once. The savepoint takes a
-MaxConcurrent slot like a checkpoint (as in Flink): it starts when a slot
-is free, ahead of any checkpoint waiting for one, and its Timeout runs
-from its start. Why a slot: an unaligned barrier is sent with Priority and
-may overtake an aligned barrier queued before it; a task that sees the
-newer barrier first can no longer take part in the older savepoint. A
-savepoint is aligned in every mode (no channel state, so it can be
+TriggerSavepoint reserves an id at once. As in Flink, whose coordinator
+forces a savepoint unless unaligned checkpoints are enabled, the savepoint
+starts as soon as its id is durable in ModeAligned and ModeAtLeastOnce,
+whatever MaxConcurrent says and however many savepoints already run; in
+ModeUnaligned and ModeAlignedWithTimeout it waits for a MaxConcurrent slot,
+ahead of any checkpoint waiting for one. Why a slot there: an unaligned
+barrier is sent with Priority and may overtake an aligned barrier queued
+before it; a task that sees the newer barrier first can no longer take
+part in the older savepoint. In the other modes nothing is sent with
+Priority, so a forced savepoint is safe. Either way a started savepoint
+holds a slot like a checkpoint, so checkpoints wait for it, MinPause never
+holds a savepoint back (it paces periodic checkpoints, in Flink too), and
+its Timeout runs from its start. A savepoint is aligned in every mode (no channel state, so it can be
 restored into a changed job); it is never subsumed (a newer checkpoint
 completing does not end it, and its completion does not end older
 checkpoints); never used for automatic recovery; and never notified as

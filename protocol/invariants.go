@@ -38,8 +38,10 @@ func (c *coordinatorState) invariants() string {
 	switch {
 	case len(c.pending) > c.cfg.MaxPendingCheckpoints:
 		return fmt.Sprintf("%d pending checkpoints, above MaxPendingCheckpoints %d", len(c.pending), c.cfg.MaxPendingCheckpoints)
-	case c.slotsInUse() > c.cfg.MaxConcurrent:
+	case c.slotsInUse() > c.cfg.MaxConcurrent && !c.savepointsForced():
 		return fmt.Sprintf("%d checkpoints occupy a slot, above MaxConcurrent %d", c.slotsInUse(), c.cfg.MaxConcurrent)
+	case c.checkpointsInFlight() > c.cfg.MaxConcurrent:
+		return fmt.Sprintf("%d checkpoints in flight, above MaxConcurrent %d", c.checkpointsInFlight(), c.cfg.MaxConcurrent)
 	case len(c.completed) > c.cfg.RetainedCheckpoints:
 		return fmt.Sprintf("%d completed checkpoints retained, above RetainedCheckpoints %d", len(c.completed), c.cfg.RetainedCheckpoints)
 	case c.counterWriting != 0 && c.counterWriting > c.highestID:
@@ -180,6 +182,18 @@ func (t *taskState) invariants() string {
 		}
 	}
 	return ""
+}
+
+// checkpointsInFlight counts the checkpoints (not savepoints) that occupy a
+// slot: MaxConcurrent bounds them even where savepoints go beyond it.
+func (c *coordinatorState) checkpointsInFlight() int {
+	n := 0
+	for _, p := range c.pending {
+		if p.kind == KindCheckpoint && p.occupiesSlot() {
+			n++
+		}
+	}
+	return n
 }
 
 // blockedBySomeAlignment reports whether an alignment that blocks inputs has its barrier

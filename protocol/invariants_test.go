@@ -38,10 +38,19 @@ func TestCoordinatorInvariantsCatchBrokenState(t *testing.T) {
 			c.pending = append(c.pending, &pendingCheckpoint{id: 2, phase: phaseReserving}, &pendingCheckpoint{id: 1, phase: phaseReserving})
 			c.highestID = 2
 		}, "out of order: 1 after 2"},
-		"slots": {func(c *coordinatorState) {
+		"checkpoints": {func(c *coordinatorState) {
 			for id := CheckpointID(1); id <= 3; id++ {
 				c.pending = append(c.pending, &pendingCheckpoint{id: id, kind: KindCheckpoint, phase: phaseReserving})
 			}
+			c.highestID = 3
+		}, "3 checkpoints in flight, above MaxConcurrent 2"},
+		// Only where savepoints wait for a slot does a started one count
+		// against the bound.
+		"slots": {func(c *coordinatorState) {
+			c.cfg.Mode = ModeAlignedWithTimeout
+			c.pending = append(c.pending, &pendingCheckpoint{id: 1, kind: KindCheckpoint, phase: phaseReserving},
+				&pendingCheckpoint{id: 2, kind: KindSavepoint, phase: phaseCollecting},
+				&pendingCheckpoint{id: 3, kind: KindCheckpoint, phase: phaseReserving})
 			c.highestID = 3
 		}, "3 checkpoints occupy a slot, above MaxConcurrent 2"},
 		"acks": {func(c *coordinatorState) {
