@@ -339,7 +339,8 @@ next input:
  5. Released: delete this uploaded state.
  6. Messages: send to the coordinator (acks, declines, task-finished). A
     task declines a stale barrier or trigger of a checkpoint it will not
-    take part in, so the coordinator need not wait for the timeout.
+    take part in, so the coordinator need not wait for the timeout, and
+    declines what a cancel marker makes it give up (ReasonCanceled).
  7. Notifications: deliver each to the task's listeners, in order, with
     Notification.Deliver. Why after the snapshots: a notification for n
     commits what the snapshot of n pre-committed, so it must never overtake
@@ -383,8 +384,11 @@ handled in.
   - ModeAtLeastOnce: barriers are counted, inputs never block; the snapshot
     is taken when the barrier arrived on every open input. Records that
     overtook the barrier on one input are in the snapshot and replayed after
-    recovery: duplicates are expected. Needs an acyclic graph, like
-    ModeAligned: the snapshot waits for the back edge's barrier.
+    recovery: duplicates are expected. Several checkpoints may be counting
+    at once; an end of partition that completes several snapshots only the
+    newest, as Flink's barrier tracker does, and gives up the older ones.
+    Needs an acyclic graph, like ModeAligned: the snapshot waits for the
+    back edge's barrier.
 
 Savepoints are aligned in every mode, so a job with a cycle can take none
 (TriggerSavepoint returns ErrCyclicTopology), and a job with a cycle
@@ -402,6 +406,13 @@ order, channels are FIFO), so a barrier or cancel marker for n on an input
 proves that every older checkpoint's barrier will never arrive there. That
 is the rule behind "a newer barrier aborts an older pending alignment": the
 older checkpoint is declined (ReasonNewerBarrier) and canceled downstream.
+A cancel marker for n goes further, as in Flink's barrier handlers: it ends
+every older checkpoint still aligning at the task, whichever inputs
+delivered its barrier, because the task forwards the marker and nothing
+older may follow it on its outputs. A task keeps the rule on what it sends
+(it panics rather than break it): a cancel marker it owes while an older
+checkpoint still aligns waits until that one's barrier or marker has gone
+out, and none is sent once a newer id went downstream.
 
 # Aborts
 
@@ -415,7 +426,13 @@ failover: those tasks are being replaced) and releases the state uploaded
 for it. A task that abandons a checkpoint while still aligning (or
 recording channel state) for it sends a cancel marker on every output, so
 that downstream tasks stop waiting for a barrier that will not come, or
-stop recording for it.
+stop recording for it. A task that receives a cancel marker declines what
+it gives up with its own reason, ReasonCanceled (as Flink's task declines
+with CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER), which counts as no
+failure. A task told of an abort before anything of the checkpoint reached
+it sends a cancel marker in place of the barrier when the checkpoint's
+barrier, trigger or marker comes (as Flink's task does since FLINK-18238),
+so a downstream task aligning for it does not wait for its own notice.
 
 Aborts of checkpoints (not savepoints) with a reason for which
 Reason.CountsAsFailure is true count as failures, unless the checkpoint is

@@ -94,6 +94,8 @@ func TestTaskInvariantsCatchBrokenState(t *testing.T) {
 		"heard": {func(t *taskState) {
 			t.alignments = []*alignment{{id: 4, seen: []bool{false}, missing: 1}}
 		}, "aligning for 4, above the highest id heard of 0"},
+		"sent": {func(t *taskState) { t.sentUpTo = 2 }, "sent checkpoint 2 downstream, above the highest id heard of 0"},
+		"owed": {func(t *taskState) { t.staleUpTo, t.cancelOwed = 3, 3 }, "owes the cancel marker of 3 with no older alignment"},
 	} {
 		_, task := invariantJob(t)
 		if broken := task.invariants(); broken != "" {
