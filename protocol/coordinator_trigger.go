@@ -91,9 +91,9 @@ func (c *coordinatorState) reserve(now Time, kind Kind) *pendingCheckpoint {
 	p.id, p.kind, p.mode, p.phase, p.periodic = c.highestID, kind, mode, phaseReserving, false
 	// The timeout runs from the trigger, as Flink's runs from the pending
 	// checkpoint, which exists only once the id counter has answered. A
-	// reservation ends with that answer, never by expiring: an expiry then
-	// would count as a failure for an id that is not yet durable, which the
-	// host cannot trace before the failover it may cause.
+	// reservation ends with that answer, never by expiring: the host knows
+	// whether the write failed, and only a failed write is a failure
+	// (ReasonTriggerFailed, counted once per id like any other).
 	p.requestedAt, p.deadline = now, NoDeadline
 	c.pending = append(c.pending, p)
 	c.writeCounter()

@@ -682,6 +682,17 @@ the order around. Event by event:
     traced.
   - checkpoint.trigger and checkpoint.abort: before the triggers and the
     abort notifications in the Messages of their Ready are sent.
+  - checkpoint.abort of an id whose counter write failed
+    (ReasonTriggerFailed): the id was never durable, so trace it only once
+    the counter covers it (write it again), or a recovering coordinator
+    could hand out an id the trace already shows aborted. The abort counts
+    as a failure at once, and the checkers count failures in trace order:
+    until it is traced, hold what bears on the count. Carry out a
+    FailoverPlan (the count may have asked for it) and report the outcome
+    of a metadata write (a completion starts the count again) only after
+    the abort is traced. Leave out the abort of a savepoint that never
+    started: only checkpoint.trigger marks a savepoint, so its abort would
+    read as a counted checkpoint failure.
   - coordinator.recover: before the new incarnation's first Messages are
     sent, since they announce again the checkpoint it names.
   - job.failover: before any task of the plan traces its task.restore;
