@@ -717,11 +717,43 @@ a PCG seeded with Config.JitterSeed.
 Time is virtual nanoseconds (an int64), on one clock for the whole job
 (a new coordinator incarnation gets times at or after the old one's);
 durations in Config are time.Duration. The coordinator measures timeouts
-from the id reservation (a savepoint that waited for a slot: from its
-start), MinPause from the last completion, Interval between triggers, and
-re-sends notifications Timeout after they last went out; the first
-trigger is at the start plus a jitter uniform in [MinPause, Interval]. A
-task measures alignment timeouts from the first barrier it received.
+from the trigger (neither the counter write nor a savepoint's wait for a
+slot counts), MinPause from the last completion of a checkpoint,
+Interval between triggers, and re-sends notifications Timeout after they
+last went out; the first trigger is at the start plus a jitter uniform
+in [MinPause, Interval]. A task measures alignment timeouts from the
+first barrier it received.
+
+# Where this differs from Flink
+
+The protocol follows Flink's semantics except where this section says
+otherwise; each difference has its reason.
+
+Declines. A task declines every checkpoint it gives up for a newer
+barrier or a cancel marker (ReasonNewerBarrier, ReasonCanceled), in every
+mode, an end of partition that completes several included. Flink's
+aligned and unaligned barrier handler declines the cancelled checkpoint
+but drops an older one it was aligning without a word, and its
+at-least-once barrier tracker drops older checkpoints silently once a
+newer one completes. Why: a checkpoint nobody declines waits at the
+coordinator until a newer one completes and subsumes it, or until it
+expires, which counts as a failure; the decline ends it at once and
+counts nothing.
+
+Notified aborts. A task told that a checkpoint was aborted before any of
+it arrived sends the cancel marker at the first barrier of it and ignores
+the others; Flink's task, whose barrier handler does not hear of the
+notification, aligns first and sends the marker where it would have
+snapshotted. The marker means the same either way; sending it at once
+spares this task and the tasks downstream an alignment for a dead
+checkpoint.
+
+Too many alignments. At MaxPendingCheckpoints alignments a task refuses
+the newest checkpoint; Flink's barrier tracker forgets the oldest of the
+checkpoints it tracks instead. Why: every bound in the protocol refuses
+the newest request and never drops what is under way (see "Limits"); the
+refused checkpoint's cancel marker waits until the older ones have sent
+their barriers, so ids on the channel still increase.
 
 # Out of scope
 
