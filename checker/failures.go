@@ -7,21 +7,22 @@ import (
 )
 
 // failureCounts classifies the reasons of checkpoint.abort as Flink's checkpoint failure
-// manager does: true for a failure that counts towards the tolerable checkpoint failures
+// manager does, and as protocol.Reason.CountsAsFailure does (a test keeps the two in
+// agreement): true for a failure that counts towards the tolerable checkpoint failures
 // (expired; a snapshot that could not be written, an asynchronous failure; a decline because
-// something is wrong at a task; metadata that could not be finalized), false for an end that
-// says nothing about the job's health (subsumed; overtaken by a newer barrier; cancelled; a
-// failover or a finished job; a failure to trigger, before the checkpoint existed). A reason
-// not listed cannot be judged.
+// something is wrong at a task; metadata that could not be finalized; an id counter that
+// could not be written, an I/O failure while triggering, Flink's IO_EXCEPTION), false for an
+// end that says nothing about the job's health (subsumed; overtaken by a newer barrier;
+// cancelled; a failover or a finished job). A reason not listed cannot be judged.
 var failureCounts = map[string]bool{
 	"expired":                true,
 	"upload-failed":          true,
 	"channel-state-overflow": true,
 	"too-many-pending":       true,
 	"persist-failed":         true,
+	"trigger-failed":         true,
 	"declined":               true, // a decline without a finer reason, as other engines trace it
 
-	"trigger-failed":              false,
 	"newer-barrier":               false,
 	"canceled":                    false,
 	"aborted":                     false,
@@ -40,7 +41,10 @@ const reasonTolerableExceeded = "tolerable-failures-exceeded"
 // FailureAccounting checks the tolerable-failure rule (Reference.Policy.TolerableFailures):
 // the job fails over exactly when its checkpoint failures in a row exceed the limit. A failure
 // is a checkpoint.abort whose reason counts (failureCounts, Flink's classification), of a
-// checkpoint (not a savepoint) with an id above the latest completed one, each id once. A
+// checkpoint (not a savepoint) with an id above the latest completed one, each id once. Only
+// a checkpoint.trigger with savepoint=true marks a savepoint, so the abort of an id never
+// triggered (its counter write failed, say) reads as a checkpoint's: an engine traces no
+// such abort of a savepoint. A
 // completion of a checkpoint newer than every completed one starts the count again; so do a
 // job.failover (the restarted job counts afresh)
 // and a coordinator.crash (its successor does). Two things are violations:

@@ -1,9 +1,11 @@
 package checker
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -31,15 +33,40 @@ func TestFailureAccountingCatchesAMissedFailover(t *testing.T) {
 	wantFirst(t, FailureAccounting(b.events, tolerating(1)), late, "checkpoint 5 triggered, but 2 failures in a row (limit 1)")
 }
 
+// A counter store that keeps failing: each failed counter write is a failure (an I/O
+// failure while triggering, which Flink counts), so the job must fail over (the D6 kind of
+// bug: a job that never checkpoints and never fails over). The checkpoints were never
+// triggered; their aborts are all the trace has of them.
+func TestFailureAccountingCountsFailedTriggers(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.complete(1)
+	b.abortFor(2, "trigger-failed") // 1
+	b.abortFor(3, "trigger-failed") // 2 > 1
+	late := b.trigger(4)
+	wantFirst(t, FailureAccounting(b.events, tolerating(1)), late, "checkpoint 4 triggered, but 2 failures in a row (limit 1)")
+}
+
+// failureCounts and the protocol's Reason.CountsAsFailure classify every reason alike: the
+// checker judges the protocol's traces by the protocol's own rule.
+func TestFailureCountsAgreeWithTheProtocol(t *testing.T) {
+	for r := protocol.Reason(1); r.String() != fmt.Sprintf("reason(%d)", r); r++ {
+		counts, known := failureCounts[r.String()]
+		if !known || counts != r.CountsAsFailure() {
+			t.Errorf("reason %s: failureCounts %v (known %v), CountsAsFailure %v", r, counts, known, r.CountsAsFailure())
+		}
+	}
+}
+
 // A failover for exceeded failures with the count within the limit: failures were counted
-// that Flink's classification does not count (a trigger failure, a subsumed checkpoint, an id
-// at or below the latest completion, the same id twice).
+// that Flink's classification does not count (a cancelled or subsumed checkpoint, an id at
+// or below the latest completion, the same id twice).
 func TestFailureAccountingCatchesAnEarlyFailover(t *testing.T) {
 	b := newTB()
 	b.trigger(1)
 	b.abortFor(1, "expired") // 1
 	b.abortFor(1, "expired") // the same id again: not counted
-	b.abortFor(2, "trigger-failed")
+	b.abortFor(2, "canceled")
 	b.abortFor(3, "subsumed")
 	b.trigger(5)
 	b.complete(5)

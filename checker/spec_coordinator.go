@@ -13,7 +13,7 @@ var coordinatorRules = []Rule{
 	},
 	{
 		ID: "C2", Name: "failure.budget", Property: PropFailureAccounting,
-		Says:     "A checkpoint failure counts towards the budget when its reason is expired, upload-failed, persist-failed, channel-state-overflow or too-many-pending, once per id and only above the latest completed checkpoint; a subsumed, cancelled, overtaken, failed-over or finished checkpoint, and a savepoint, count nothing; a newer completion, a failover and a coordinator crash start the count again; the job fails over for tolerable-failures-exceeded exactly when the count exceeds the budget, never within it, and no checkpoint is triggered after the budget was exceeded without a failover in between.",
+		Says:     "A checkpoint failure counts towards the budget when its reason is expired, upload-failed, persist-failed, trigger-failed, channel-state-overflow or too-many-pending, once per id and only above the latest completed checkpoint; a subsumed, cancelled, overtaken, failed-over or finished checkpoint, and a savepoint, count nothing; a newer completion, a failover and a coordinator crash start the count again; the job fails over for tolerable-failures-exceeded exactly when the count exceeds the budget, never within it, and no checkpoint is triggered after the budget was exceeded without a failover in between.",
 		Evidence: "checkpoint.abort reasons, checkpoint.trigger, checkpoint.complete, job.failover with its reason, coordinator.crash, Reference.Policy.TolerableFailures",
 		Without:  "unknown: the reference does not give the budget, or an abort's reason is unknown",
 		Covers: []string{"Config.TolerableFailures", "Reason.expired", "Reason.upload-failed", "Reason.persist-failed",

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
@@ -98,20 +99,49 @@ func TestCoordinatorStopsWhenTheJobIsDone(t *testing.T) {
 	}
 }
 
-// TestSavepointWaitsForASlot: a savepoint requested while a checkpoint holds the only
-// MaxConcurrent slot reserves its id at once but starts (checkpoint.trigger with
-// savepoint=true) only after that checkpoint ended; it then completes, and the output stays
-// exact.
+// TestSavepointWaitsForASlot: in an unaligned job, a savepoint requested while a checkpoint
+// holds the only MaxConcurrent slot reserves its id at once but starts (checkpoint.trigger
+// with savepoint=true) only after that checkpoint ended; it then completes, and the output
+// stays exact.
 func TestSavepointWaitsForASlot(t *testing.T) {
+	sp := savepointDuringCheckpoint(t, protocol.ModeUnaligned)
+	if sp.firstEnded < 0 || sp.trigger < sp.firstEnded {
+		t.Errorf("savepoint %d triggered at seq %d, before checkpoint %d ended (seq %d)", sp.id, sp.trigger, sp.first, sp.firstEnded)
+	}
+}
+
+// TestSavepointIsForced: in an aligned job the same savepoint starts while the checkpoint
+// still holds the slot, as Flink forces a savepoint unless unaligned checkpoints are
+// enabled; both complete, and the output stays exact.
+func TestSavepointIsForced(t *testing.T) {
+	sp := savepointDuringCheckpoint(t, protocol.ModeAligned)
+	if sp.firstEnded < 0 || sp.trigger > sp.firstEnded {
+		t.Errorf("savepoint %d triggered at seq %d, after checkpoint %d ended (seq %d)", sp.id, sp.trigger, sp.first, sp.firstEnded)
+	}
+}
+
+// savepointRun is where in the trace a savepoint requested during the first checkpoint
+// started, and where that checkpoint ended.
+type savepointRun struct {
+	id, first                     uint64
+	trigger, complete, firstEnded int64
+}
+
+// savepointDuringCheckpoint runs a bounded job in mode, asks for a savepoint just after
+// the first checkpoint's trigger, and checks that the savepoint completes and the output is
+// exact.
+func savepointDuringCheckpoint(t *testing.T, mode protocol.Mode) savepointRun {
+	t.Helper()
 	cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 300, 2000, engine.TwoPhaseCommit))
+	cfg.Checkpoint.Mode = mode
 	cfg.RecordCost = 200 * time.Microsecond // checkpoints take a while to align
 	job, err := simenv.NewJob(3, cfg, simenv.DefaultConfig(2), nil, sim.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	job.Recorder.KeepEvents()
-	var savepoint uint64
 	requested := false
+	sp := savepointRun{trigger: -1, complete: -1, firstEnded: -1}
 	job.Recorder.Watch(func(e *trace.Event) {
 		if requested || e.Kind != trace.KindCheckpointTrigger {
 			return
@@ -123,7 +153,7 @@ func TestSavepointWaitsForASlot(t *testing.T) {
 			if err != nil {
 				t.Errorf("savepoint: %v", err)
 			}
-			savepoint = id
+			sp.id = id
 		})
 	})
 	if err := job.Start(); err != nil {
@@ -132,29 +162,28 @@ func TestSavepointWaitsForASlot(t *testing.T) {
 	if r := job.RunUntilFinished(30 * time.Second); r != sim.StopStopped {
 		t.Fatalf("run ended with %v, not finished", r)
 	}
-	var first, spTrigger, spComplete, firstEnded int64 = -1, -1, -1, -1
+	first := int64(-1)
 	for _, e := range job.Recorder.Events() {
 		switch {
 		case e.Kind == trace.KindCheckpointTrigger && first < 0:
 			first = int64(e.CP)
-		case e.Kind == trace.KindCheckpointTrigger && e.CP == savepoint:
+		case e.Kind == trace.KindCheckpointTrigger && e.CP == sp.id:
 			if v, _ := e.Attr(trace.AttrSavepoint); v != "true" {
-				t.Errorf("seq %d: savepoint %d triggered without savepoint=true", e.Seq, savepoint)
+				t.Errorf("seq %d: savepoint %d triggered without savepoint=true", e.Seq, sp.id)
 			}
-			spTrigger = int64(e.Seq)
-		case (e.Kind == trace.KindCheckpointComplete || e.Kind == trace.KindCheckpointAbort) && int64(e.CP) == first && firstEnded < 0:
-			firstEnded = int64(e.Seq)
-		case e.Kind == trace.KindCheckpointComplete && e.CP == savepoint:
-			spComplete = int64(e.Seq)
+			sp.trigger = int64(e.Seq)
+		case (e.Kind == trace.KindCheckpointComplete || e.Kind == trace.KindCheckpointAbort) && int64(e.CP) == first && sp.firstEnded < 0:
+			sp.firstEnded = int64(e.Seq)
+		case e.Kind == trace.KindCheckpointComplete && e.CP == sp.id:
+			sp.complete = int64(e.Seq)
 		}
 	}
-	if savepoint == 0 || spTrigger < 0 || spComplete < 0 {
-		t.Fatalf("savepoint %d: trigger at seq %d, completion at seq %d", savepoint, spTrigger, spComplete)
-	}
-	if firstEnded < 0 || spTrigger < firstEnded {
-		t.Errorf("savepoint %d triggered at seq %d, before checkpoint %d ended (seq %d)", savepoint, spTrigger, first, firstEnded)
+	sp.first = uint64(first)
+	if sp.id == 0 || sp.trigger < 0 || sp.complete < 0 {
+		t.Fatalf("savepoint %d: trigger at seq %d, completion at seq %d", sp.id, sp.trigger, sp.complete)
 	}
 	exactOutput(t, cfg, job)
+	return sp
 }
 
 // TestBoundedJobWithoutPeriodicCheckpoints: with Interval 0 no checkpoint is ever

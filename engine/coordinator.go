@@ -51,6 +51,11 @@ type coordinator struct {
 	// deferredAborts are aborts of ids the durable counter does not cover yet (see
 	// traceAbort).
 	deferredAborts []protocol.Abort
+	// heldMetadata are outcomes of metadata writes, and heldFailover a failover plan,
+	// that wait for a counted abort among deferredAborts to be traced (see
+	// holdsForCountedAbort); heldFailover is nil if none.
+	heldMetadata []metadataOutcome
+	heldFailover *protocol.FailoverPlan
 
 	tick deadlineTimer
 
@@ -237,7 +242,7 @@ func (c *coordinator) handleReady() {
 			c.release(r)
 		}
 		if rd.Failover != nil {
-			c.failover(*rd.Failover)
+			c.failoverAfterItsCauses(*rd.Failover)
 		}
 		if rd.JobFinished && !c.dead {
 			c.rt.finished = true
@@ -270,7 +275,14 @@ func triggerEvent(tr protocol.TriggeredCheckpoint) trace.Event {
 // checkpoint that completes after it aborted). So the abort waits for a counter write that
 // covers it (writeCounter makes one), and dies with the incarnation if none comes: then
 // the id was never used, as far as anyone can tell.
+//
+// A savepoint whose counter write failed is not traced at all: nothing of it is in the
+// trace (only a trigger marks a savepoint, and it never had one), so its abort would read
+// as a checkpoint's, counted as a failure where the protocol counts none.
 func (c *coordinator) traceAbort(a protocol.Abort) {
+	if a.Kind == protocol.KindSavepoint && a.Reason == protocol.ReasonTriggerFailed {
+		return
+	}
 	if a.Checkpoint > c.counter.durable {
 		c.deferredAborts = append(c.deferredAborts, a)
 		c.counter.cover = max(c.counter.cover, a.Checkpoint)
@@ -280,7 +292,7 @@ func (c *coordinator) traceAbort(a protocol.Abort) {
 }
 
 // traceCoveredAborts traces the held-back aborts the durable counter now covers, in the
-// order they happened.
+// order they happened, and then what waited for them.
 func (c *coordinator) traceCoveredAborts() {
 	waiting := c.deferredAborts[:0]
 	for _, a := range c.deferredAborts {
@@ -291,6 +303,7 @@ func (c *coordinator) traceCoveredAborts() {
 		waiting = append(waiting, a)
 	}
 	c.deferredAborts = waiting
+	c.releaseHeld()
 }
 
 // failover cancels every task and deploys the job again from the plan's checkpoint after

@@ -174,8 +174,7 @@ func (m *metadataWrite) writeDone(err error) {
 	if w.adds {
 		id := c.metaQueue[0].ID
 		c.metaQueue = c.metaQueue[1:]
-		c.proto.MetadataPersisted(c.now(), id, err)
-		c.handleReady()
+		c.confirmMetadata(id, err)
 	} else if err != nil {
 		c.metaRetryArmed = true
 		c.proc.After(c.rt.cfg.StorageRetry, func() {

@@ -1,10 +1,13 @@
 package engine_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/sim"
@@ -110,4 +113,61 @@ func checkAbortsStayAborted(t *testing.T, job *simenv.Job) {
 			}
 		}
 	}
+}
+
+// TestFailingCounterStoreFailsOver: the id counter's writes keep failing for a while, so
+// every checkpoint aborts before it starts (trigger-failed). That is an I/O failure while
+// triggering, which counts, as in Flink: one more than tolerated and the job fails over,
+// instead of running on without a checkpoint. The aborts wait in the trace for a counter
+// write that covers their ids, and the failover waits for them, so that the trace shows
+// the failures before the failover they caused.
+func TestFailingCounterStoreFailsOver(t *testing.T) {
+	cfg := engine.DefaultConfig(engine.KeyedSumGraph(2, 600, 1000, engine.TwoPhaseCommit))
+	cfg.Checkpoint.TolerableFailures = 1
+	job, err := simenv.NewJob(5, cfg, simenv.DefaultConfig(2), nil, sim.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job.Recorder.KeepEvents()
+	failing := false
+	job.Env.Storage().SetFaultHook(func(o sim.StoreOp) sim.StoreFault {
+		if failing && o.Kind == sim.OpPut && strings.HasPrefix(o.Key, "meta/counter") {
+			return sim.StoreFault{Kind: sim.StoreFaultFail}
+		}
+		return sim.StoreFault{}
+	})
+	armed := false
+	job.Recorder.Watch(func(e *trace.Event) {
+		if armed || e.Kind != trace.KindCheckpointComplete {
+			return
+		}
+		armed, failing = true, true
+		job.Kernel.After(500*time.Millisecond, func() { failing = false })
+	})
+	if err := job.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if r := job.RunUntilFinished(30 * time.Second); r != sim.StopStopped {
+		t.Fatalf("run ended with %v at %v, not finished", r, job.Kernel.Now())
+	}
+	failed, failovers := 0, 0
+	for _, e := range job.Recorder.Events() {
+		switch {
+		case e.Kind == trace.KindCheckpointAbort && e.Reason == protocol.ReasonTriggerFailed.String():
+			failed++
+		case e.Kind == trace.KindJobFailover && e.Reason == protocol.ReasonTolerableFailuresExceeded.String():
+			failovers++
+			if failed <= cfg.Checkpoint.TolerableFailures {
+				t.Errorf("seq %d: failover with %d failed triggers traced before it", e.Seq, failed)
+			}
+		}
+	}
+	if failovers == 0 {
+		t.Errorf("no failover for exceeded tolerable failures (%d failed triggers)", failed)
+	}
+	res := checker.FailureAccounting(job.Recorder.Events(), checker.Reference{Policy: checker.Policy{TolerableFailures: checker.Tolerating(1)}})
+	if res.Verdict != checker.VerdictPass {
+		t.Errorf("failure-accounting: %v", res)
+	}
+	exactOutput(t, cfg, job)
 }

@@ -175,9 +175,10 @@ func (rt *Runtime) TriggerCheckpoint() error {
 }
 
 // TriggerSavepoint asks the coordinator for a savepoint and returns its id. The id is
-// reserved now, but the savepoint takes a MaxConcurrent slot like a checkpoint and starts
-// when one is free (and its id is durable): its checkpoint.trigger event, with
-// savepoint=true, says when.
+// reserved now, and the savepoint starts once its id is durable: at once in the aligned and
+// at-least-once modes (forced through MaxConcurrent, as in Flink), when a MaxConcurrent
+// slot is free in the unaligned ones. Its checkpoint.trigger event, with savepoint=true,
+// says when.
 func (rt *Runtime) TriggerSavepoint() (uint64, error) {
 	if rt.kind != nil {
 		return 0, fmt.Errorf("engine: a %s job has no savepoints", rt.kindName())

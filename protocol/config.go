@@ -36,11 +36,14 @@ type Config struct {
 	// count, as in Flink, whose timeout starts with the pending checkpoint.
 	Timeout time.Duration
 	// MaxConcurrent is how many checkpoints and started savepoints may be
-	// in flight at once. A savepoint counts like a checkpoint (as in
-	// Flink): when no slot is free it waits, ahead of any checkpoint.
-	// Unaligned modes need 1: a second in-flight unaligned checkpoint would
-	// have to record channel state for the first, and an unaligned barrier
-	// sent with Priority could overtake a concurrent savepoint's barrier.
+	// in flight at once. A started savepoint holds a slot like a
+	// checkpoint (as in Flink), so checkpoints wait for it. A savepoint
+	// itself goes beyond the bound in ModeAligned and ModeAtLeastOnce (Flink
+	// forces it); in the unaligned modes it waits for a slot, ahead of any
+	// checkpoint. Unaligned modes need 1: a second in-flight unaligned
+	// checkpoint would have to record channel state for the first, and an
+	// unaligned barrier sent with Priority could overtake a concurrent
+	// savepoint's barrier.
 	MaxConcurrent int
 	// MinPause is the least time between the completion of one checkpoint
 	// and the trigger of the next, so a slow job is not checkpointing all

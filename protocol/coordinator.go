@@ -48,10 +48,13 @@ func (c *Coordinator) Step(now Time, m Message) error {
 
 // CounterPersisted reports the outcome of the outstanding CounterWrites
 // entry (there is at most one). On success the checkpoints with ids up to
-// value are triggered (a savepoint waits for a MaxConcurrent slot), and if
-// ids were reserved meanwhile the next write is asked for; on failure they
-// are aborted with ReasonTriggerFailed (which, as in Flink, does not count
-// as a checkpoint failure). A value that is not the outstanding write panics.
+// value are triggered (a savepoint in a job with unaligned checkpoints waits
+// for a MaxConcurrent slot), and if ids were reserved meanwhile the next
+// write is asked for; on failure they are aborted with ReasonTriggerFailed,
+// which counts as a checkpoint failure (an I/O failure while triggering, as
+// in Flink); see "Tracing" in the package documentation for what a host
+// that traces the abort owes. A value that is not the outstanding write
+// panics.
 func (c *Coordinator) CounterPersisted(now Time, value CheckpointID, err error) {
 	c.counterPersisted(now, value, err)
 	c.verify()
@@ -78,9 +81,12 @@ func (c *Coordinator) TriggerCheckpoint(now Time) error {
 }
 
 // TriggerSavepoint reserves a savepoint's id and returns it. The savepoint
-// starts once its id is durable and a MaxConcurrent slot is free, ahead of
-// any checkpoint waiting for one; it counts towards MaxPendingCheckpoints
-// from the start. Savepoints are always aligned, never subsumed, never
+// starts once its id is durable: at once in ModeAligned and ModeAtLeastOnce,
+// whatever MaxConcurrent and MinPause say (as Flink forces a savepoint
+// unless unaligned checkpoints are enabled); in ModeUnaligned and
+// ModeAlignedWithTimeout once a MaxConcurrent slot is free, ahead of any
+// checkpoint waiting for one. Once started it holds a slot, so checkpoints
+// wait for it. It counts towards MaxPendingCheckpoints from the start. Savepoints are always aligned, never subsumed, never
 // restored from automatically, and never notified as complete. A topology
 // with a cycle can take no savepoint (ErrCyclicTopology).
 func (c *Coordinator) TriggerSavepoint(now Time) (CheckpointID, error) {

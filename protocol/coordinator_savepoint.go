@@ -34,6 +34,18 @@ func (s *savepointMemory) mayBe(id CheckpointID) bool {
 	return found
 }
 
+// savepointsForced reports whether savepoints start as soon as their id is
+// durable, beyond MaxConcurrent, as Flink forces them
+// (CheckpointCoordinator.triggerSavepoint) unless unaligned checkpoints are
+// enabled. In ModeAligned and ModeAtLeastOnce no barrier is ever sent with
+// Priority, so nothing can overtake a concurrent savepoint's aligned barrier
+// and a task sees every checkpoint's barriers in id order. With unaligned
+// checkpoints (ModeUnaligned, and ModeAlignedWithTimeout, which may switch)
+// a savepoint waits for a slot, as Flink's unforced request does.
+func (c *coordinatorState) savepointsForced() bool {
+	return c.cfg.Mode == ModeAligned || c.cfg.Mode == ModeAtLeastOnce
+}
+
 // savepointWaiting reports whether a savepoint was requested and has not
 // started: checkpoints wait behind it, so a savepoint is never starved by
 // periodic checkpoints taking every MaxConcurrent slot.
@@ -47,7 +59,8 @@ func (c *coordinatorState) savepointWaiting() bool {
 }
 
 // startQueuedSavepoints starts queued savepoints, oldest first, while
-// MaxConcurrent allows. Its timeout runs from the trigger (as every
+// MaxConcurrent allows. Only a job with unaligned checkpoints queues them
+// (savepointsForced). Its timeout runs from the trigger (as every
 // checkpoint's does): the wait for a slot is bounded by the timeouts of the
 // checkpoints ahead of it.
 func (c *coordinatorState) startQueuedSavepoints(now Time) {

@@ -57,10 +57,13 @@ type pendingCheckpoint struct {
 
 // occupiesSlot reports whether p counts towards MaxConcurrent: every
 // checkpoint from its reservation on, and a savepoint once it starts. A
-// savepoint counts like a checkpoint (as in Flink) because an unaligned
-// barrier sent with Priority may overtake the aligned barrier of a
-// concurrent savepoint, and a task that sees the newer barrier first can
-// no longer take part in the savepoint.
+// started savepoint holds a slot like a checkpoint (as in Flink, where
+// pending savepoints are pending checkpoints): a checkpoint waits for it. A
+// savepoint waits for a slot itself only in a job with unaligned
+// checkpoints (see savepointsForced), because an unaligned barrier sent
+// with Priority may overtake the aligned barrier of a concurrent savepoint,
+// and a task that sees the newer barrier first can no longer take part in
+// the savepoint.
 func (p *pendingCheckpoint) occupiesSlot() bool {
 	switch p.phase {
 	case phaseCollecting, phasePersisting:

@@ -91,9 +91,9 @@ func (c *coordinatorState) reserve(now Time, kind Kind) *pendingCheckpoint {
 	p.id, p.kind, p.mode, p.phase, p.periodic = c.highestID, kind, mode, phaseReserving, false
 	// The timeout runs from the trigger, as Flink's runs from the pending
 	// checkpoint, which exists only once the id counter has answered. A
-	// reservation ends with that answer, never by expiring: an expiry then
-	// would count as a failure for an id that is not yet durable, which the
-	// host cannot trace before the failover it may cause.
+	// reservation ends with that answer, never by expiring: the host knows
+	// whether the write failed, and only a failed write is a failure
+	// (ReasonTriggerFailed, counted once per id like any other).
 	p.requestedAt, p.deadline = now, NoDeadline
 	c.pending = append(c.pending, p)
 	c.writeCounter()
@@ -157,7 +157,7 @@ func (c *coordinatorState) counterPersisted(now Time, value CheckpointID, err er
 			// Reserved before the completion that showed every task done: there is
 			// nothing left for it to record, so it is never triggered.
 			c.abort(now, p, ReasonJobFinished, "")
-		case p.kind == KindSavepoint && c.slotsInUse() >= c.cfg.MaxConcurrent:
+		case p.kind == KindSavepoint && !c.savepointsForced() && c.slotsInUse() >= c.cfg.MaxConcurrent:
 			p.phase = phaseQueued
 			p.deadline = NoDeadline
 		default:

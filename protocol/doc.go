@@ -59,7 +59,7 @@ own):
 	c.CounterPersisted(now, value, err) // after writing rd.CounterWrites[i]
 	c.MetadataPersisted(now, id, err)   // after writing rd.MetadataWrites[i]
 	c.TriggerCheckpoint(now)            // outside the schedule
-	c.TriggerSavepoint(now)             // returns the savepoint's id; waits for a slot
+	c.TriggerSavepoint(now)             // returns the savepoint's id; forced, or waits for a slot
 	c.RequestFailover(now, reason)      // then, once the plan is carried out: c.JobRestarted(now)
 	rd := c.Ready()                     // CoordinatorReady; c.HasReady() says whether there is one
 	c.LatestRestorable()                // what a coordinator.recover event names
@@ -339,7 +339,8 @@ next input:
  5. Released: delete this uploaded state.
  6. Messages: send to the coordinator (acks, declines, task-finished). A
     task declines a stale barrier or trigger of a checkpoint it will not
-    take part in, so the coordinator need not wait for the timeout.
+    take part in, so the coordinator need not wait for the timeout, and
+    declines what a cancel marker makes it give up (ReasonCanceled).
  7. Notifications: deliver each to the task's listeners, in order, with
     Notification.Deliver. Why after the snapshots: a notification for n
     commits what the snapshot of n pre-committed, so it must never overtake
@@ -383,8 +384,11 @@ handled in.
   - ModeAtLeastOnce: barriers are counted, inputs never block; the snapshot
     is taken when the barrier arrived on every open input. Records that
     overtook the barrier on one input are in the snapshot and replayed after
-    recovery: duplicates are expected. Needs an acyclic graph, like
-    ModeAligned: the snapshot waits for the back edge's barrier.
+    recovery: duplicates are expected. Several checkpoints may be counting
+    at once; an end of partition that completes several snapshots only the
+    newest, as Flink's barrier tracker does, and gives up the older ones.
+    Needs an acyclic graph, like ModeAligned: the snapshot waits for the
+    back edge's barrier.
 
 Savepoints are aligned in every mode, so a job with a cycle can take none
 (TriggerSavepoint returns ErrCyclicTopology), and a job with a cycle
@@ -402,6 +406,13 @@ order, channels are FIFO), so a barrier or cancel marker for n on an input
 proves that every older checkpoint's barrier will never arrive there. That
 is the rule behind "a newer barrier aborts an older pending alignment": the
 older checkpoint is declined (ReasonNewerBarrier) and canceled downstream.
+A cancel marker for n goes further, as in Flink's barrier handlers: it ends
+every older checkpoint still aligning at the task, whichever inputs
+delivered its barrier, because the task forwards the marker and nothing
+older may follow it on its outputs. A task keeps the rule on what it sends
+(it panics rather than break it): a cancel marker it owes while an older
+checkpoint still aligns waits until that one's barrier or marker has gone
+out, and none is sent once a newer id went downstream.
 
 # Aborts
 
@@ -415,7 +426,13 @@ failover: those tasks are being replaced) and releases the state uploaded
 for it. A task that abandons a checkpoint while still aligning (or
 recording channel state) for it sends a cancel marker on every output, so
 that downstream tasks stop waiting for a barrier that will not come, or
-stop recording for it.
+stop recording for it. A task that receives a cancel marker declines what
+it gives up with its own reason, ReasonCanceled (as Flink's task declines
+with CHECKPOINT_DECLINED_ON_CANCELLATION_BARRIER), which counts as no
+failure. A task told of an abort before anything of the checkpoint reached
+it sends a cancel marker in place of the barrier when the checkpoint's
+barrier, trigger or marker comes (as Flink's task does since FLINK-18238),
+so a downstream task aligning for it does not wait for its own notice.
 
 Aborts of checkpoints (not savepoints) with a reason for which
 Reason.CountsAsFailure is true count as failures, unless the checkpoint is
@@ -500,13 +517,19 @@ checkpoint is left to expire and no failure counts any more.
 
 # Savepoints
 
-TriggerSavepoint reserves an id at once. The savepoint takes a
-MaxConcurrent slot like a checkpoint (as in Flink): it starts when a slot
-is free, ahead of any checkpoint waiting for one, and its Timeout runs
-from its start. Why a slot: an unaligned barrier is sent with Priority and
-may overtake an aligned barrier queued before it; a task that sees the
-newer barrier first can no longer take part in the older savepoint. A
-savepoint is aligned in every mode (no channel state, so it can be
+TriggerSavepoint reserves an id at once. As in Flink, whose coordinator
+forces a savepoint unless unaligned checkpoints are enabled, the savepoint
+starts as soon as its id is durable in ModeAligned and ModeAtLeastOnce,
+whatever MaxConcurrent says and however many savepoints already run; in
+ModeUnaligned and ModeAlignedWithTimeout it waits for a MaxConcurrent slot,
+ahead of any checkpoint waiting for one. Why a slot there: an unaligned
+barrier is sent with Priority and may overtake an aligned barrier queued
+before it; a task that sees the newer barrier first can no longer take
+part in the older savepoint. In the other modes nothing is sent with
+Priority, so a forced savepoint is safe. Either way a started savepoint
+holds a slot like a checkpoint, so checkpoints wait for it, MinPause never
+holds a savepoint back (it paces periodic checkpoints, in Flink too), and
+its Timeout runs from its start. A savepoint is aligned in every mode (no channel state, so it can be
 restored into a changed job); it is never subsumed (a newer checkpoint
 completing does not end it, and its completion does not end older
 checkpoints); never used for automatic recovery; and never notified as
@@ -659,6 +682,17 @@ the order around. Event by event:
     traced.
   - checkpoint.trigger and checkpoint.abort: before the triggers and the
     abort notifications in the Messages of their Ready are sent.
+  - checkpoint.abort of an id whose counter write failed
+    (ReasonTriggerFailed): the id was never durable, so trace it only once
+    the counter covers it (write it again), or a recovering coordinator
+    could hand out an id the trace already shows aborted. The abort counts
+    as a failure at once, and the checkers count failures in trace order:
+    until it is traced, hold what bears on the count. Carry out a
+    FailoverPlan (the count may have asked for it) and report the outcome
+    of a metadata write (a completion starts the count again) only after
+    the abort is traced. Leave out the abort of a savepoint that never
+    started: only checkpoint.trigger marks a savepoint, so its abort would
+    read as a counted checkpoint failure.
   - coordinator.recover: before the new incarnation's first Messages are
     sent, since they announce again the checkpoint it names.
   - job.failover: before any task of the plan traces its task.restore;
@@ -683,11 +717,43 @@ a PCG seeded with Config.JitterSeed.
 Time is virtual nanoseconds (an int64), on one clock for the whole job
 (a new coordinator incarnation gets times at or after the old one's);
 durations in Config are time.Duration. The coordinator measures timeouts
-from the id reservation (a savepoint that waited for a slot: from its
-start), MinPause from the last completion, Interval between triggers, and
-re-sends notifications Timeout after they last went out; the first
-trigger is at the start plus a jitter uniform in [MinPause, Interval]. A
-task measures alignment timeouts from the first barrier it received.
+from the trigger (neither the counter write nor a savepoint's wait for a
+slot counts), MinPause from the last completion of a checkpoint,
+Interval between triggers, and re-sends notifications Timeout after they
+last went out; the first trigger is at the start plus a jitter uniform
+in [MinPause, Interval]. A task measures alignment timeouts from the
+first barrier it received.
+
+# Where this differs from Flink
+
+The protocol follows Flink's semantics except where this section says
+otherwise; each difference has its reason.
+
+Declines. A task declines every checkpoint it gives up for a newer
+barrier or a cancel marker (ReasonNewerBarrier, ReasonCanceled), in every
+mode, an end of partition that completes several included. Flink's
+aligned and unaligned barrier handler declines the cancelled checkpoint
+but drops an older one it was aligning without a word, and its
+at-least-once barrier tracker drops older checkpoints silently once a
+newer one completes. Why: a checkpoint nobody declines waits at the
+coordinator until a newer one completes and subsumes it, or until it
+expires, which counts as a failure; the decline ends it at once and
+counts nothing.
+
+Notified aborts. A task told that a checkpoint was aborted before any of
+it arrived sends the cancel marker at the first barrier of it and ignores
+the others; Flink's task, whose barrier handler does not hear of the
+notification, aligns first and sends the marker where it would have
+snapshotted. The marker means the same either way; sending it at once
+spares this task and the tasks downstream an alignment for a dead
+checkpoint.
+
+Too many alignments. At MaxPendingCheckpoints alignments a task refuses
+the newest checkpoint; Flink's barrier tracker forgets the oldest of the
+checkpoints it tracks instead. Why: every bound in the protocol refuses
+the newest request and never drops what is under way (see "Limits"); the
+refused checkpoint's cancel marker waits until the older ones have sent
+their barriers, so ids on the channel still increase.
 
 # Out of scope
 

@@ -38,8 +38,10 @@ func (c *coordinatorState) invariants() string {
 	switch {
 	case len(c.pending) > c.cfg.MaxPendingCheckpoints:
 		return fmt.Sprintf("%d pending checkpoints, above MaxPendingCheckpoints %d", len(c.pending), c.cfg.MaxPendingCheckpoints)
-	case c.slotsInUse() > c.cfg.MaxConcurrent:
+	case c.slotsInUse() > c.cfg.MaxConcurrent && !c.savepointsForced():
 		return fmt.Sprintf("%d checkpoints occupy a slot, above MaxConcurrent %d", c.slotsInUse(), c.cfg.MaxConcurrent)
+	case c.checkpointsInFlight() > c.cfg.MaxConcurrent:
+		return fmt.Sprintf("%d checkpoints in flight, above MaxConcurrent %d", c.checkpointsInFlight(), c.cfg.MaxConcurrent)
 	case len(c.completed) > c.cfg.RetainedCheckpoints:
 		return fmt.Sprintf("%d completed checkpoints retained, above RetainedCheckpoints %d", len(c.completed), c.cfg.RetainedCheckpoints)
 	case c.counterWriting != 0 && c.counterWriting > c.highestID:
@@ -136,6 +138,10 @@ func (t *taskState) invariants() string {
 		return fmt.Sprintf("last notified %d below the restored checkpoint %d", t.lastNotified, t.restoredFrom)
 	case t.recording != nil && !slices.Contains(t.alignments, t.recording):
 		return fmt.Sprintf("records channel state for %d, which is no alignment", t.recording.id)
+	case t.sentUpTo > t.staleUpTo:
+		return fmt.Sprintf("sent checkpoint %d downstream, above the highest id heard of %d", t.sentUpTo, t.staleUpTo)
+	case t.cancelOwed != 0 && (len(t.alignments) == 0 || t.alignments[0].id >= t.cancelOwed):
+		return fmt.Sprintf("owes the cancel marker of %d with no older alignment to wait for", t.cancelOwed)
 	}
 	open := 0
 	for _, o := range t.inputOpen {
@@ -180,6 +186,18 @@ func (t *taskState) invariants() string {
 		}
 	}
 	return ""
+}
+
+// checkpointsInFlight counts the checkpoints (not savepoints) that occupy a
+// slot: MaxConcurrent bounds them even where savepoints go beyond it.
+func (c *coordinatorState) checkpointsInFlight() int {
+	n := 0
+	for _, p := range c.pending {
+		if p.kind == KindCheckpoint && p.occupiesSlot() {
+			n++
+		}
+	}
+	return n
 }
 
 // blockedBySomeAlignment reports whether an alignment that blocks inputs has its barrier

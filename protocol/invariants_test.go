@@ -38,10 +38,19 @@ func TestCoordinatorInvariantsCatchBrokenState(t *testing.T) {
 			c.pending = append(c.pending, &pendingCheckpoint{id: 2, phase: phaseReserving}, &pendingCheckpoint{id: 1, phase: phaseReserving})
 			c.highestID = 2
 		}, "out of order: 1 after 2"},
-		"slots": {func(c *coordinatorState) {
+		"checkpoints": {func(c *coordinatorState) {
 			for id := CheckpointID(1); id <= 3; id++ {
 				c.pending = append(c.pending, &pendingCheckpoint{id: id, kind: KindCheckpoint, phase: phaseReserving})
 			}
+			c.highestID = 3
+		}, "3 checkpoints in flight, above MaxConcurrent 2"},
+		// Only where savepoints wait for a slot does a started one count
+		// against the bound.
+		"slots": {func(c *coordinatorState) {
+			c.cfg.Mode = ModeAlignedWithTimeout
+			c.pending = append(c.pending, &pendingCheckpoint{id: 1, kind: KindCheckpoint, phase: phaseReserving},
+				&pendingCheckpoint{id: 2, kind: KindSavepoint, phase: phaseCollecting},
+				&pendingCheckpoint{id: 3, kind: KindCheckpoint, phase: phaseReserving})
 			c.highestID = 3
 		}, "3 checkpoints occupy a slot, above MaxConcurrent 2"},
 		"acks": {func(c *coordinatorState) {
@@ -85,6 +94,8 @@ func TestTaskInvariantsCatchBrokenState(t *testing.T) {
 		"heard": {func(t *taskState) {
 			t.alignments = []*alignment{{id: 4, seen: []bool{false}, missing: 1}}
 		}, "aligning for 4, above the highest id heard of 0"},
+		"sent": {func(t *taskState) { t.sentUpTo = 2 }, "sent checkpoint 2 downstream, above the highest id heard of 0"},
+		"owed": {func(t *taskState) { t.staleUpTo, t.cancelOwed = 3, 3 }, "owes the cancel marker of 3 with no older alignment"},
 	} {
 		_, task := invariantJob(t)
 		if broken := task.invariants(); broken != "" {

@@ -11,7 +11,8 @@ package protocol_test
 // notifications only for durable checkpoints, aborted never completed,
 // released state never held by a stored or pending checkpoint and never
 // used again, the state of discarded checkpoints released unless shared,
-// retention, bounds (savepoints count towards MaxConcurrent), failover
+// retention, bounds (a started savepoint holds a MaxConcurrent slot, and
+// goes beyond the bound where Flink forces it), failover
 // plans naming the newest restorable checkpoint, and no failover of a
 // finished job.
 
@@ -698,7 +699,10 @@ func (m *coordinatorMachine) checkDiscardReleased(t *rapid.T, d protocol.Complet
 }
 
 func (m *coordinatorMachine) checkInvariants(t *rapid.T) {
-	pending, concurrent := 0, 0
+	// Flink forces a savepoint through MaxConcurrent unless unaligned
+	// checkpoints are enabled; a forced one never waits once its id is durable.
+	forced := m.cfg.Mode == protocol.ModeAligned || m.cfg.Mode == protocol.ModeAtLeastOnce
+	pending, concurrent, checkpoints := 0, 0, 0
 	for _, cp := range m.cps {
 		if cp.phase >= modelCompleted {
 			continue
@@ -707,6 +711,12 @@ func (m *coordinatorMachine) checkInvariants(t *rapid.T) {
 		if cp.kind == protocol.KindCheckpoint || cp.phase != modelReserved {
 			concurrent++
 		}
+		if cp.kind == protocol.KindCheckpoint {
+			checkpoints++
+		}
+		if forced && cp.kind == protocol.KindSavepoint && cp.phase == modelReserved && cp.id <= m.counter {
+			t.Fatalf("savepoint %v waits though its id is durable (counter %v) in mode %v", cp.id, m.counter, m.cfg.Mode)
+		}
 		if m.jobFinished && cp.phase == modelCollecting && !m.complete(cp) {
 			t.Fatalf("job finished, checkpoint %v still waits for tasks", cp.id)
 		}
@@ -714,8 +724,11 @@ func (m *coordinatorMachine) checkInvariants(t *rapid.T) {
 	if pending > m.cfg.MaxPendingCheckpoints {
 		t.Fatalf("%d pending checkpoints, bound %d", pending, m.cfg.MaxPendingCheckpoints)
 	}
-	if concurrent > m.cfg.MaxConcurrent {
+	if concurrent > m.cfg.MaxConcurrent && !forced {
 		t.Fatalf("%d checkpoints and started savepoints in flight, bound %d", concurrent, m.cfg.MaxConcurrent)
+	}
+	if checkpoints > m.cfg.MaxConcurrent {
+		t.Fatalf("%d checkpoints in flight, bound %d", checkpoints, m.cfg.MaxConcurrent)
 	}
 	if got := m.coord.Status().Pending; len(got) != pending {
 		t.Fatalf("coordinator has pending %v, model has %d", got, pending)

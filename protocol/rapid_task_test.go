@@ -58,6 +58,15 @@ type taskMachine struct {
 	recentAcks []protocol.CheckpointID
 	aborted    map[protocol.CheckpointID]bool       // given up by the task
 	barriers   map[protocol.CheckpointID][]struct{} // forwarded barriers (output 0)
+	// delivered counts the channel events delivered; lastBarrierAt[id] is
+	// the count at the last barrier of id delivered so far, and
+	// newestCancelAt[id] the count at the first cancel marker for an id
+	// above id: a checkpoint a newer cancel marker overtook before its
+	// barriers were all in is given up (Flink's barrier handlers do so).
+	delivered      int
+	lastBarrierAt  map[protocol.CheckpointID]int
+	newerCancelAt  map[protocol.CheckpointID]int
+	lastSentOnOut0 protocol.CheckpointID // highest id of a barrier or marker on output 0
 
 	restored      protocol.CheckpointID
 	lastSnapshot  protocol.CheckpointID
@@ -84,6 +93,9 @@ func newTaskMachine(t *rapid.T, mode protocol.Mode) *taskMachine {
 		aborted:  map[protocol.CheckpointID]bool{},
 		barriers: map[protocol.CheckpointID][]struct{}{},
 		outputs:  rapid.IntRange(1, 2).Draw(t, "outputs"),
+
+		lastBarrierAt: map[protocol.CheckpointID]int{},
+		newerCancelAt: map[protocol.CheckpointID]int{},
 	}
 	m.kinds = make([]protocol.Kind, m.ids+1)
 	for id := 1; id <= m.ids; id++ {
@@ -240,8 +252,7 @@ func (m *taskMachine) Deliver(t *rapid.T) {
 	}
 	isNew := it.event.Checkpoint > m.seenMax
 	m.seenMax = max(m.seenMax, it.event.Checkpoint)
-	err := m.task.Receive(m.now, i, it.event)
-	rd := m.handleReady(t, err)
+	rd := m.handleReady(t, m.receive(i, it.event))
 	// Unaligned: the first barrier of a new checkpoint snapshots at once.
 	if m.mode == protocol.ModeUnaligned && isNew && it.event.Type == protocol.EventBarrier &&
 		it.event.Kind == protocol.KindCheckpoint && !m.notified && !m.exited {
@@ -249,6 +260,22 @@ func (m *taskMachine) Deliver(t *rapid.T) {
 			t.Fatalf("unaligned first barrier of %v did not snapshot at once: %+v", it.event.Checkpoint, rd)
 		}
 	}
+}
+
+// receive delivers a channel event of input i and counts it.
+func (m *taskMachine) receive(i int, ev protocol.ChannelEvent) error {
+	m.delivered++
+	switch ev.Type {
+	case protocol.EventBarrier:
+		m.lastBarrierAt[ev.Checkpoint] = m.delivered
+	case protocol.EventCancelMarker:
+		for id := protocol.CheckpointID(1); id < ev.Checkpoint; id++ {
+			if _, ok := m.newerCancelAt[id]; !ok {
+				m.newerCancelAt[id] = m.delivered
+			}
+		}
+	}
+	return m.task.Receive(m.now, i, ev)
 }
 
 // admit consumes the next record of input i.
@@ -468,6 +495,15 @@ func (m *taskMachine) handleReady(t *rapid.T, err error) protocol.TaskReady {
 		}
 	}
 	for _, s := range rd.Sends {
+		if s.Output == 0 && (s.Event.Type == protocol.EventBarrier || s.Event.Type == protocol.EventCancelMarker) {
+			// Ids on a channel never go backwards: a barrier above every
+			// id before it, a marker at least as high.
+			id := s.Event.Checkpoint
+			if id < m.lastSentOnOut0 || (s.Event.Type == protocol.EventBarrier && id == m.lastSentOnOut0) {
+				t.Fatalf("%v sent after %v on output 0", s.Event, m.lastSentOnOut0)
+			}
+			m.lastSentOnOut0 = id
+		}
 		if s.Event.Type != protocol.EventBarrier || s.Output != 0 {
 			continue
 		}
@@ -608,7 +644,7 @@ func (m *taskMachine) finish(t *rapid.T) {
 					if it.event.Type == protocol.EventEndOfPartition {
 						m.closed[i] = true
 					}
-					m.handle(t, m.task.Receive(m.now, i, it.event))
+					m.handle(t, m.receive(i, it.event))
 				}
 				progress = true
 			}
@@ -633,7 +669,9 @@ func (m *taskMachine) finish(t *rapid.T) {
 		for i := range m.streams {
 			everywhere = everywhere && m.barrierDelivered(i, id)
 		}
-		if everywhere && m.cut[id] == nil {
+		cancelled, ok := m.newerCancelAt[id]
+		overtaken := ok && cancelled < m.lastBarrierAt[id]
+		if everywhere && m.cut[id] == nil && !overtaken {
 			t.Fatalf("checkpoint %v has its barrier on every input but was never snapshotted (%v)", id, m.mode)
 		}
 	}

@@ -29,7 +29,8 @@ const (
 	// checkpoint's metadata, so it never became durable.
 	ReasonPersistFailed
 	// ReasonTriggerFailed: the coordinator could not persist the id counter
-	// for the checkpoint, so it was never triggered.
+	// for the checkpoint, so it was never triggered. The write is I/O, and
+	// an I/O failure while triggering is Flink's IO_EXCEPTION, which counts.
 	ReasonTriggerFailed
 	// ReasonSubsumed: a newer checkpoint completed first; the older pending
 	// one is no longer needed.
@@ -61,15 +62,18 @@ const (
 // Config.TolerableFailures. The classification is Flink's (its checkpoint
 // failure manager): a checkpoint that expired, a snapshot that could not be
 // written (an asynchronous failure), a decline because something is wrong at
-// a task, and metadata that could not be finalized count. A checkpoint that
-// was subsumed, ended by a failover or a finished job, overtaken by a newer
-// barrier or cancelled did not fail, it was no longer needed; and a failure
-// to trigger (the id counter could not be written) happens before the
-// checkpoint exists, so it does not count either.
+// a task, metadata that could not be finalized, and an id counter that could
+// not be written count. The last is an I/O failure while triggering, which
+// Flink's coordinator reports as IO_EXCEPTION rather than as the uncounted
+// TRIGGER_CHECKPOINT_FAILURE: a job whose counter store keeps failing makes
+// no progress, and must fail over like one whose snapshots keep failing. A
+// checkpoint that was subsumed, ended by a failover or a finished job,
+// overtaken by a newer barrier or cancelled did not fail, it was no longer
+// needed.
 func (r Reason) CountsAsFailure() bool {
 	switch r {
 	case ReasonExpired, ReasonUploadFailed, ReasonChannelStateOverflow,
-		ReasonTooManyPending, ReasonPersistFailed:
+		ReasonTooManyPending, ReasonPersistFailed, ReasonTriggerFailed:
 		return true
 	}
 	return false

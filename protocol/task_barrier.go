@@ -41,7 +41,7 @@ func (t *taskState) receiveBarrier(now Time, input int, b ChannelEvent) error {
 	}
 	// Every older checkpoint whose barrier has not come on this input
 	// never will: this input has moved past it.
-	t.abortOlderUnseen(now, b.Checkpoint, input, ReasonNewerBarrier)
+	t.abortOlderUnseen(b.Checkpoint, input)
 	a := t.findAlignment(b.Checkpoint)
 	if a == nil {
 		if b.Checkpoint <= t.staleUpTo {
@@ -50,8 +50,11 @@ func (t *taskState) receiveBarrier(now Time, input int, b ChannelEvent) error {
 			// Priority may pass an aligned savepoint's). Say so unless
 			// this task has a snapshot of it, rather than let the
 			// checkpoint run into its timeout; a duplicate decline is
-			// ignored by the coordinator.
+			// ignored by the coordinator. A checkpoint the coordinator
+			// said was aborted gets a cancel marker in place of its
+			// barrier (cancelNotifiedAbort).
 			t.declineStale(b.Checkpoint)
+			t.cancelNotifiedAbort(b.Checkpoint)
 			return nil
 		}
 		t.staleUpTo = b.Checkpoint
@@ -172,6 +175,7 @@ func (t *taskState) alignmentDone(now Time, a *alignment) {
 			t.inflight[i].sealed = true
 			t.ready.Sealed = push(t.ready.Sealed, a.id)
 		}
+		t.payOwedCancel()
 		return
 	}
 	if !t.requestSnapshot(a, false) {
@@ -180,6 +184,7 @@ func (t *taskState) alignmentDone(now Time, a *alignment) {
 	}
 	t.removeAlignment(a)
 	t.send(Barrier(a.id, a.kind, a.mode, a.timestamp), false)
+	t.payOwedCancel()
 }
 
 // removeAlignment forgets a and gives its inputs back to normal processing.
@@ -207,12 +212,13 @@ func (t *taskState) removeAlignment(a *alignment) {
 
 // abortAlignment gives up checkpoint a at this task. Downstream tasks are
 // sent a cancel marker so they stop waiting for a barrier that this task
-// will not forward (or drop state they record for it); the host is told to
-// drop a snapshot already requested; the coordinator gets a decline when
-// this task is the first to know.
+// will not forward (or drop state they record for it), in id order (see
+// cancelDownstream); the host is told to drop a snapshot already
+// requested; the coordinator gets a decline when this task is the first
+// to know.
 func (t *taskState) abortAlignment(a *alignment, reason Reason, decline bool) {
 	t.removeAlignment(a)
-	t.send(CancelMarker(a.id), false)
+	t.cancelDownstream(a.id)
 	if i := t.findInflight(a.id); i >= 0 {
 		t.dropInflight(i, reason)
 	} else {
@@ -223,9 +229,9 @@ func (t *taskState) abortAlignment(a *alignment, reason Reason, decline bool) {
 	}
 }
 
-// abortOlderUnseen aborts alignments older than id that still wait for a
-// barrier on input.
-func (t *taskState) abortOlderUnseen(now Time, id CheckpointID, input int, reason Reason) {
+// abortOlderUnseen aborts, and declines, the alignments older than id, a
+// barrier that came on input, that still wait for their barrier there.
+func (t *taskState) abortOlderUnseen(id CheckpointID, input int) {
 	for {
 		var victim *alignment
 		for _, a := range t.alignments {
@@ -237,14 +243,14 @@ func (t *taskState) abortOlderUnseen(now Time, id CheckpointID, input int, reaso
 		if victim == nil {
 			return
 		}
-		t.abortAlignment(victim, reason, reason == ReasonNewerBarrier)
+		t.abortAlignment(victim, ReasonNewerBarrier, true)
 	}
 }
 
 // refuse declines a checkpoint this task cannot take part in, and cancels
 // it downstream so no one waits for it.
 func (t *taskState) refuse(id CheckpointID, kind Kind, reason Reason) {
-	t.send(CancelMarker(id), false)
+	t.cancelDownstream(id)
 	t.ready.Aborted = push(t.ready.Aborted, Abort{Checkpoint: id, Kind: kind, Reason: reason, Task: t.cfg.ID})
 	t.ready.Messages = push(t.ready.Messages, DeclineMessage(t.cfg.ID, id, reason))
 }

@@ -35,8 +35,11 @@ func (t *taskState) trigger(now Time, m Message) {
 		// A duplicate, or overtaken by a newer trigger (reordered
 		// control messages): in the second case this task will never
 		// snapshot id, so it says so now rather than let the checkpoint
-		// run into its timeout.
+		// run into its timeout. Or the coordinator told this task id was
+		// aborted before the trigger came: a cancel marker goes out in
+		// place of the barrier.
 		t.declineStale(id)
+		t.cancelNotifiedAbort(id)
 		return
 	}
 	t.staleUpTo = id

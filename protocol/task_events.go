@@ -1,25 +1,5 @@
 package protocol
 
-// receiveCancelMarker handles the upstream's announcement that checkpoint id
-// was abandoned. The marker is forwarded once, so every task downstream
-// stops waiting; older checkpoints still waiting on this input are dead too
-// (ids on a channel only increase).
-func (t *taskState) receiveCancelMarker(now Time, input int, id CheckpointID) error {
-	if id == 0 {
-		return ErrBadInput
-	}
-	t.abortOlderUnseen(now, id, input, ReasonCanceled)
-	if a := t.findAlignment(id); a != nil {
-		t.abortAlignment(a, ReasonCanceled, false)
-		return nil
-	}
-	if id > t.staleUpTo {
-		t.staleUpTo = id
-		t.send(CancelMarker(id), false)
-	}
-	return nil
-}
-
 // endOfPartition closes an input. Alignments stop waiting for it, which may
 // complete them: a finished upstream must not hold a checkpoint hostage.
 func (t *taskState) endOfPartition(now Time, input int) {
@@ -27,19 +7,42 @@ func (t *taskState) endOfPartition(now Time, input int) {
 	t.inputDrained[input] = true
 	t.openInputs--
 	t.action[input] = inputProcess
-	var done []*alignment
+	var newest *alignment
 	for _, a := range t.alignments {
 		if !a.seen[input] {
 			a.seen[input] = true // the closed input no longer counts
 			a.missing--
 			if a.missing == 0 {
-				done = append(done, a)
+				newest = a // alignments are ordered by id
 			}
 		}
 	}
-	for _, a := range done {
-		if t.findAlignment(a.id) == a {
-			t.alignmentDone(now, a)
-		}
+	if newest != nil {
+		t.completeOnEndOfPartition(now, newest)
 	}
+}
+
+// completeOnEndOfPartition finishes the alignments that the closed input
+// completed, newest being the newest of them. Several can complete at once
+// only when the others inputs carried the barriers of several checkpoints
+// (at-least-once, which never blocks). As Flink's barrier tracker does, only
+// the newest is snapshotted: the older ones are given up and declined, as
+// when a newer barrier overtakes them. An older one whose snapshot was taken
+// already (unaligned) only waited for its channel state, now complete.
+// Every older alignment left is complete: one still missing another input
+// would have been ended when newest's barrier came on that input.
+func (t *taskState) completeOnEndOfPartition(now Time, newest *alignment) {
+	for len(t.alignments) > 0 && t.alignments[0] != newest {
+		older := t.alignments[0]
+		if older.missing != 0 {
+			panic("protocol: task " + string(t.cfg.ID) + ": alignment " + older.id.String() +
+				" still waits for a barrier that newer " + newest.id.String() + " passed")
+		}
+		if older.snapshotTaken {
+			t.alignmentDone(now, older)
+			continue
+		}
+		t.abortAlignment(older, ReasonNewerBarrier, true)
+	}
+	t.alignmentDone(now, newest)
 }

@@ -49,6 +49,7 @@ func (t *taskState) exit() {
 	for len(t.inflight) > 0 {
 		t.dropInflight(0, ReasonTaskFinished)
 	}
+	t.cancelOwed = 0 // end of partition releases the downstream tasks as well
 	t.send(EndOfPartition(), false)
 	t.ready.Exit = true
 }

@@ -78,6 +78,15 @@ type taskState struct {
 	// checkpoint it restored from. Barriers and triggers at or below it
 	// are stale: this task either took part already or never will.
 	staleUpTo CheckpointID
+	// sentUpTo is the highest id of a barrier or cancel marker this task
+	// sent on its outputs. Ids on a channel never go backwards: a receiver
+	// takes a newer id as proof that an older one will not come, so send
+	// refuses to break the rule (see checkOutputOrder).
+	sentUpTo CheckpointID
+	// cancelOwed is the newest checkpoint this task gave up while an older
+	// one still aligned here: its cancel marker waits until that one has
+	// sent its barrier or marker (see cancelDownstream). 0: none.
+	cancelOwed CheckpointID
 	// alignments are ordered by id, at most MaxPendingCheckpoints.
 	alignments []*alignment
 	// recording is the alignment whose channel state is being recorded
@@ -235,6 +244,7 @@ func (t *taskState) checkInput(input int) error {
 }
 
 func (t *taskState) send(ev ChannelEvent, priority bool) {
+	t.checkOutputOrder(ev)
 	t.ready.Sends = grow(t.ready.Sends, len(t.cfg.Outputs))
 	for o := range t.cfg.Outputs {
 		t.ready.Sends = append(t.ready.Sends, Send{Output: o, Event: ev, Priority: priority})
