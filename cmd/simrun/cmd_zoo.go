@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,8 +60,8 @@ func (a *app) zooCommand(args []string) int {
 		}
 		bugs = []*zoo.Bug{b}
 	}
-	width := idWidth(bugs)
 	if *list {
+		width := idWidth(bugs)
 		for _, b := range bugs {
 			if *asJSON {
 				writeJSON(a.stdout, zooListed{Bug: b.ID, Flink: b.Flink, Fix: b.Fix, Planted: b.Planted, Expected: b.Property, Ground: b.Ground, Note: b.Note, Absent: b.Absent})
@@ -96,61 +97,71 @@ func (a *app) zooCommand(args []string) int {
 		hunts = append(hunts, h)
 	}
 	missed := 0
-	caughtHeader := fmt.Sprintf("caught in ground, seeds %s", seeds.value)
-	caughtWidth := len(caughtHeader)
-	for _, h := range hunts {
-		caughtWidth = max(caughtWidth, len(h.caught()))
-	}
-	if !*asJSON && *controls {
-		fmt.Fprintf(a.stdout, "%-*s %-*s %-*s %-6s %s\n", width, "control", ruleWidth(bugs), "rule", caughtWidth, caughtHeader, "first", "properties (runs)")
-	} else if !*asJSON {
-		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-*s %-6s %s\n", width, "bug", "flink", "default", caughtWidth, caughtHeader, "first", "properties (runs)")
-	}
 	for _, h := range hunts {
 		if h.Absent == "" && !h.CaughtDefault && h.SeedsCaught == 0 {
 			missed++
 		}
 		if *asJSON {
 			writeJSON(a.stdout, h)
-			continue
 		}
-		if *controls {
-			fmt.Fprintf(a.stdout, "%-*s %-*s %-*s %-6s %s\n", width, h.Bug, ruleWidth(bugs), h.Rule,
-				caughtWidth, h.caught(), orDash(h.firstSeed()), h.propertyList())
-			fmt.Fprintf(a.stdout, "  planted: %s\n", h.Planted)
-			continue
-		}
-		if h.Absent != "" {
-			fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %s\n", width, h.Bug, orDash(h.Flink), "absent", "-")
-			fmt.Fprintf(a.stdout, "  no analogue: %s\n", h.Absent)
-			if h.Fix != "" {
-				fmt.Fprintf(a.stdout, "  fix:     %s\n", h.Fix)
-			}
-			continue
-		}
-		fmt.Fprintf(a.stdout, "%-*s %-11s %-8s %-*s %-6s %s\n", width, h.Bug, orDash(h.Flink), h.defaultWord(),
-			caughtWidth, h.caught(), orDash(h.firstSeed()), h.propertyList())
-		fmt.Fprintf(a.stdout, "  planted: %s (%s)\n", h.Planted, expectation(h.Expected))
-		if len(h.CaughtSeeds) > 0 {
-			fmt.Fprintf(a.stdout, "  caught:  seeds %s\n", joinSeeds(h.CaughtSeeds))
-		}
-		if h.Fix != "" {
-			fmt.Fprintf(a.stdout, "  fix:     %s\n", h.Fix)
-		}
-		if h.Flink != "" && h.Note != "" {
-			fmt.Fprintf(a.stdout, "  note:    %s\n", h.Note)
-		}
-		if h.Replay != "" {
-			fmt.Fprintf(a.stdout, "  replay:  %s\n", h.Replay)
-		}
-		if h.Tests != nil {
-			fmt.Fprintf(a.stdout, "  tests:   %s\n", h.Tests)
-		}
+	}
+	if !*asJSON {
+		writeZooTable(a.stdout, hunts, bugs, seeds.value.String(), *controls)
 	}
 	if missed > 0 {
 		return exitUnexpected
 	}
 	return exitOK
+}
+
+// writeZooTable prints the hunts as simrun zoo's table: one row per bug (or control) and its
+// details under it.
+func writeZooTable(w io.Writer, hunts []*zooHunt, bugs []*zoo.Bug, seeds string, controls bool) {
+	width := idWidth(bugs)
+	caughtHeader := fmt.Sprintf("caught in ground, seeds %s", seeds)
+	caughtWidth := len(caughtHeader)
+	for _, h := range hunts {
+		caughtWidth = max(caughtWidth, len(h.caught()))
+	}
+	if controls {
+		fmt.Fprintf(w, "%-*s %-*s %-*s %-6s %s\n", width, "control", ruleWidth(bugs), "rule", caughtWidth, caughtHeader, "first", "properties (runs)")
+		for _, h := range hunts {
+			fmt.Fprintf(w, "%-*s %-*s %-*s %-6s %s\n", width, h.Bug, ruleWidth(bugs), h.Rule,
+				caughtWidth, h.caught(), orDash(h.firstSeed()), h.propertyList())
+			fmt.Fprintf(w, "  planted: %s\n", h.Planted)
+		}
+		return
+	}
+	fmt.Fprintf(w, "%-*s %-11s %-8s %-*s %-6s %s\n", width, "bug", "flink", "default", caughtWidth, caughtHeader, "first", "properties (runs)")
+	for _, h := range hunts {
+		if h.Absent != "" {
+			fmt.Fprintf(w, "%-*s %-11s %-8s %s\n", width, h.Bug, orDash(h.Flink), "absent", "-")
+			fmt.Fprintf(w, "  no analogue: %s\n", h.Absent)
+			writeDetail(w, "fix:    ", h.Fix)
+			continue
+		}
+		fmt.Fprintf(w, "%-*s %-11s %-8s %-*s %-6s %s\n", width, h.Bug, orDash(h.Flink), h.defaultWord(),
+			caughtWidth, h.caught(), orDash(h.firstSeed()), h.propertyList())
+		fmt.Fprintf(w, "  planted: %s (%s)\n", h.Planted, expectation(h.Expected))
+		if len(h.CaughtSeeds) > 0 {
+			fmt.Fprintf(w, "  caught:  seeds %s\n", joinSeeds(h.CaughtSeeds))
+		}
+		writeDetail(w, "fix:    ", h.Fix)
+		if h.Flink != "" {
+			writeDetail(w, "note:   ", h.Note)
+		}
+		writeDetail(w, "replay: ", h.Replay)
+		if h.Tests != nil {
+			fmt.Fprintf(w, "  tests:   %s\n", h.Tests)
+		}
+	}
+}
+
+// writeDetail prints one labelled line under a bug's row, if value is set.
+func writeDetail(w io.Writer, label, value string) {
+	if value != "" {
+		fmt.Fprintf(w, "  %s %s\n", label, value)
+	}
 }
 
 // zooListed is a zoo bug as -list -json prints it: its header.
