@@ -86,6 +86,10 @@ var fieldsByKind = map[string]*Fields{
 	KindSnapshotDecline: {Required: []string{"task", "cp"}, Optional: []string{"reason"}},
 	KindStateRelease:    {Required: []string{"task", "cp"}},
 
+	KindTriggerRecv: {Required: []string{"task", "cp"}},
+	KindMarkerSend:  {Required: []string{"task", "to", "cp"}},
+	KindMarkerRecv:  {Required: []string{"task", "from", "cp"}},
+
 	KindNotifyComplete: {Required: []string{"task", "cp"}},
 	KindNotifyAbort:    {Required: []string{"task", "cp"}},
 

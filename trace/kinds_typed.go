@@ -213,6 +213,24 @@ func StateRelease(task string, cp uint64) Event {
 	return Event{Kind: KindStateRelease, Task: task, CP: cp}
 }
 
+// TriggerRecv returns a trigger.recv event: task takes the coordinator's trigger of
+// checkpoint cp in.
+func TriggerRecv(task string, cp uint64) Event {
+	return Event{Kind: KindTriggerRecv, Task: task, CP: cp}
+}
+
+// MarkerSend returns a marker.send event: task puts a cancel marker of checkpoint cp on its
+// channel to task to.
+func MarkerSend(task, to string, cp uint64) Event {
+	return Event{Kind: KindMarkerSend, Task: task, To: to, CP: cp}
+}
+
+// MarkerRecv returns a marker.recv event: task takes in a cancel marker of checkpoint cp from
+// task from.
+func MarkerRecv(task, from string, cp uint64) Event {
+	return Event{Kind: KindMarkerRecv, Task: task, From: from, CP: cp}
+}
+
 // NotifyComplete returns a notify.complete event: task's listeners are told that checkpoint cp
 // completed.
 func NotifyComplete(task string, cp uint64) Event {

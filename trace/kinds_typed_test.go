@@ -27,6 +27,9 @@ var constructed = map[string][]trace.Event{
 
 	trace.KindBarrierSend: {trace.BarrierSend("src-0", "sum-0", 1)},
 	trace.KindBarrierRecv: {trace.BarrierRecv("sum-0", "src-0", 1)},
+	trace.KindTriggerRecv: {trace.TriggerRecv("src-0", 1)},
+	trace.KindMarkerSend:  {trace.MarkerSend("sum-0", "sink-0", 2)},
+	trace.KindMarkerRecv:  {trace.MarkerRecv("sink-0", "sum-0", 2)},
 	trace.KindSnapshotTaken: {
 		trace.SnapshotTaken("sum-0", 1, trace.SnapshotState{
 			State: "9f2c",

@@ -37,6 +37,17 @@ const (
 	// checkpoints no longer kept. Deletion is idempotent, so a snapshot may be released twice.
 	KindStateRelease = "state.release" // task cp
 
+	// Triggers and cancel markers at the tasks.
+	// KindTriggerRecv: task takes the coordinator's trigger of checkpoint cp in, before it
+	// handles it. Only a task the coordinator triggers directly (a source, or a task whose
+	// upstreams have all finished) receives one.
+	KindTriggerRecv = "trigger.recv" // task cp
+	// KindMarkerSend and KindMarkerRecv: a cancel marker of checkpoint cp goes onto task's
+	// channel to task to, or task takes one in from task from. A cancel marker says in band
+	// that the sender gave its part of cp up, so the receiver stops waiting for its barrier.
+	KindMarkerSend = "marker.send" // task to cp
+	KindMarkerRecv = "marker.recv" // task from cp
+
 	// Listener notifications, as delivered to a task's listeners.
 	KindNotifyComplete = "notify.complete" // task cp
 	KindNotifyAbort    = "notify.abort"    // task cp
@@ -148,6 +159,7 @@ var kinds = []string{
 	KindCoordinatorCrash, KindCoordinatorRecover, KindJobFailover,
 	KindBarrierSend, KindBarrierRecv, KindSnapshotTaken, KindSnapshotCarried, KindSnapshotAck, KindSnapshotDecline,
 	KindStateRelease,
+	KindTriggerRecv, KindMarkerSend, KindMarkerRecv,
 	KindNotifyComplete, KindNotifyAbort,
 	KindTaskCrash, KindTaskRestore, KindTaskFinish,
 	KindSinkWrite, KindSinkWrites, KindSinkPrecommit, KindSinkCommit, KindSinkAbort, KindSinkRead, KindSinkUpsert,
