@@ -147,7 +147,9 @@
 //     id read back, job.failover with the checkpoint restored from, state.release (task, and
 //     the checkpoint the snapshot was taken for) as it deletes released state (at once, or
 //     once a store write no longer names it) or drops inline state.
-//   - tasks: barrier.send and barrier.recv per channel; snapshot.taken with state (the digest
+//   - tasks: barrier.send and barrier.recv per channel; trigger.recv as a trigger from the
+//     coordinator goes into the protocol; marker.send and marker.recv per cancel marker and
+//     channel; snapshot.taken with state (the digest
 //     of the uploaded snapshot, its XXH64 in hex (Digest): operator state, source offsets,
 //     counters, channel state, 2PC state), sent.<to>, recv.<from> and chan.<from>; snapshot.ack (final=true for a
 //     final snapshot) and snapshot.decline as the messages leave; state.release as a task

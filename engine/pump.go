@@ -203,6 +203,8 @@ func (t *task) receiveEvent(i int, ev protocol.ChannelEvent) {
 	switch ev.Type {
 	case protocol.EventBarrier:
 		t.trace(trace.Event{Kind: trace.KindBarrierRecv, Task: t.plan.id, From: in.from, CP: uint64(ev.Checkpoint)})
+	case protocol.EventCancelMarker:
+		t.trace(trace.MarkerRecv(t.plan.id, in.from, uint64(ev.Checkpoint)))
 	case protocol.EventEndOfData, protocol.EventEndOfPartition:
 		in.ended = true
 	}

@@ -30,8 +30,11 @@ func (t *task) handleReady() {
 		}
 		for _, s := range rd.Sends {
 			o := t.outputs[s.Output]
-			if s.Event.Type == protocol.EventBarrier {
+			switch s.Event.Type {
+			case protocol.EventBarrier:
 				t.trace(trace.Event{Kind: trace.KindBarrierSend, Task: t.plan.id, To: o.to, CP: uint64(s.Event.Checkpoint)})
+			case protocol.EventCancelMarker:
+				t.trace(trace.MarkerSend(t.plan.id, o.to, uint64(s.Event.Checkpoint)))
 			}
 			if !s.Priority || !t.sendPriority(s.Output, s.Event) {
 				t.sendEvent(s.Output, s.Event)

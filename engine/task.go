@@ -176,8 +176,13 @@ func (t *task) enqueue(from string, i int, item inItem) {
 	t.pump()
 }
 
-// step hands a control message from the coordinator to the protocol.
+// step hands a control message from the coordinator to the protocol. A trigger is traced as
+// it goes in, so that the checkers can ask what the task did with it; a sink that exited in
+// the protocol's view, and only waits for the store's answers, takes nothing in any more.
 func (t *task) step(m protocol.Message) {
+	if m.Type == protocol.MsgTrigger && (t.sink == nil || !t.sink.exitWhenIdle) {
+		t.trace(trace.TriggerRecv(t.plan.id, uint64(m.Checkpoint)))
+	}
 	// Stale and duplicate messages are absorbed by the protocol; other errors are bugs.
 	if err := t.proto.Step(t.now(), m); err != nil && err != protocol.ErrUnknownCheckpoint {
 		panic(fmt.Sprintf("engine: %s: step %s: %v", t.plan.id, m, err))

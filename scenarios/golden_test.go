@@ -13,18 +13,20 @@ import "testing"
 // its state by another digest. The three barrier jobs changed once more when a periodic
 // checkpoint.trigger began to say so, and when it was decided: periodic=true and start; and
 // again with the state.release events and final=true on the snapshot.ack of a final
-// snapshot, without a change of behaviour: the token job traces neither.)
+// snapshot, without a change of behaviour: the token job traces neither; and again when
+// their tasks began to trace the triggers and cancel markers they take in and send:
+// trigger.recv, marker.send and marker.recv.)
 var pinnedHashes = []struct {
 	scenario string
 	seed     uint64
 	hash     string
 }{
-	{"pipeline-calm", 1, "9717464bdf9a936d"},
+	{"pipeline-calm", 1, "a82afbb7a2b426b3"},
 	// A failed counter write counts as a checkpoint failure (Flink's IO_EXCEPTION): both
 	// runs meet a metadata store that fails the counter's writes, and now fail over for
 	// exceeded tolerable failures once the writes succeed again.
-	{StandardName, 1, "98d632c22959ea12"},
-	{"storage-faults", 2, "92f3c5f6465def49"},
+	{StandardName, 1, "d5b4434d95909d74"},
+	{"storage-faults", 2, "d2d0d5e26a64c1d8"},
 	// A token job has no sink, and no longer runs a reader polling the empty external store:
 	// the sink.read events every 100ms are gone from its trace. Scripted snapshots start at
 	// their time (ids reserved ahead in blocks, no counter write per start), which moves it too,
