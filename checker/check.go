@@ -97,6 +97,10 @@ func DefaultProperties(ref Reference) []Property {
 			chosen = ref.Liveness.AbortReachMaxNanos > 0
 		case p == PropStateRelease:
 			chosen = ref.Policy.RetainedCheckpoints > 0
+		case p == PropBarrierHandling:
+			// A token workload's processes snapshot as Chandy-Lamport has them: no
+			// triggers to answer, no cancel markers.
+			chosen = !ref.tokenWorkload()
 		case p == PropFailureCause || p == PropFailoverCause:
 			// Which failures an engine reports of itself, and with what reason, is its own:
 			// judged only where the reference promises it.
@@ -167,6 +171,8 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 			res = alignmentTimeout(ix, ref)
 		case PropAbortReach:
 			res = abortReach(ix, ref)
+		case PropBarrierHandling:
+			res = barrierHandling(ix)
 		case PropFailureCause:
 			res = failureCause(ix)
 		case PropFailoverCause:

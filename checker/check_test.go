@@ -10,7 +10,7 @@ func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	got := DefaultProperties(Reference{Guarantee: GuaranteeAtLeastOnce, TraceHash: "ab"})
 	want := []Property{PropWellFormed, PropAtLeastOnce, PropConsistentCut, PropRestoreFidelity,
 		PropListenerContract, PropCheckpointOutcome, PropNoTriggerInFailover, PropNoPendingAcrossFailover, PropNoTriggerAfterFinish,
-		PropDurableVisible, PropSinkVisibility, PropLiveness, PropDeterminism}
+		PropBarrierHandling, PropDurableVisible, PropSinkVisibility, PropLiveness, PropDeterminism}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}

@@ -213,6 +213,23 @@
 // a restore from one): it drops the notice as moot. Nor by an incarnation that did not take
 // part: task.crash, task.restore and job.failover end what the one before took part in.
 //
+// barrier-handling: per task incarnation, in trace order. trigger.recv (task cp) as a task
+// takes the coordinator's trigger in, before it acts on it; then its answer, snapshot.taken
+// or barrier.send of cp or snapshot.decline cp, before the task's next input: trigger.recv,
+// barrier.recv, marker.recv (task from cp, a cancel marker taken in), notify.complete,
+// notify.abort or record.recv. barrier.send and marker.send (task to cp) for every barrier
+// and cancel marker put on a channel, in the order they go onto it, a cancel marker the
+// task owes before its next input: after a snapshot.decline, or a notify.abort that ends an
+// alignment, of a checkpoint whose barrier.recv came while it was the newest the task knew
+// of; after a new marker.recv; after a barrier.recv or trigger.recv of a checkpoint it was
+// told aborted. A task's outputs are what its sends, and the receives
+// of others, name. snapshot.ack, notify.abort, notify.complete and task.restore say what
+// the task knew; task.crash, task.restore, task.finish and job.failover end an
+// incarnation and what it owed. A trace that triggers checkpoints without any trigger.recv
+// is unknown; so is one where a cancel marker is owed but that holds no marker.send or
+// marker.recv at all, and one without marker.recv where a receiver evidently took a marker
+// in (a newer barrier followed it on its channel).
+//
 // durable-before-visible: checkpoint.persist (cp) before the metadata write starts, and
 // checkpoint.complete after it is durable. notify.complete n after checkpoint.complete n.
 // sink.commit of n's transaction after the completion of some m >= n. coordinator.crash,
@@ -465,6 +482,27 @@
 // completion, within Liveness.AbortReachMaxNanos. A missed deadline is pinned to the first
 // event after it.
 //
+// barrier-handling. What a task does with the checkpoint traffic that reaches it, rules T5
+// to T9 of the specification, each at once: before the task takes anything else in. A
+// trigger is answered with a snapshot or a decline; a task that takes a trigger in and then
+// something else before either leaves the checkpoint to run into its timeout (Flink's task
+// declines a trigger it cannot act on). A duplicate of a trigger it answered owes nothing,
+// nor one of a checkpoint it knows ended. The barriers and cancel markers a sender puts on
+// one channel name newer and newer checkpoints (a cancel marker may follow its own
+// checkpoint's barrier), since a barrier or marker of n is what tells the receiver that no
+// older barrier comes on that channel any more. A task that gives up a checkpoint after its
+// barrier came (it declines it, or is told it aborted while still aligning it, when
+// ckptsim's tasks drop the alignment) cancels it on every output that carried nothing of it
+// or newer, so that no downstream alignment waits for a barrier that will not come (Flink's
+// abortCheckpointOnBarrier; FLINK-18238). A cancel marker ends its checkpoint and every older one at the
+// task, whichever input their barriers came on: no snapshot or barrier of them follows it.
+// When it is news (newer than anything the task knew of, or the checkpoint the task is
+// aligning) the task also declines it, so that the coordinator aborts it at once, and
+// passes it on. A barrier or trigger of a checkpoint the task was told aborted, newer than
+// anything else it took in, is cancelled downstream and never forwarded or snapshotted
+// (FLINK-18238). What an incarnation owed ends with it; what is owed where the trace ends
+// is not judged, and the note counts it.
+//
 // durable-before-visible. No completion becomes visible before it is durable, and failover
 // never forgets one. A notify.complete for n must follow checkpoint.complete n; a sink.commit
 // of n's transaction must follow the completion of some m >= n. The coordinator's failover is
@@ -516,7 +554,7 @@
 //   - snapshot.taken with state and channel counts; snapshot.carried for every checkpoint
 //     that holds a finished task's earlier final snapshot; barrier.send and barrier.recv;
 //     snapshot.ack (final=true for a final snapshot) and state.release where uploaded state
-//     is deleted.
+//     is deleted; trigger.recv, marker.send and marker.recv.
 //   - task.restore as every task starts (cp 0 when fresh), task.crash, task.finish, and
 //     job.failover when the job restarts.
 //   - notify.complete and notify.abort when listeners are called.

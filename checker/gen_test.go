@@ -249,6 +249,7 @@ func (g *generator) checkpoint() bool {
 	cp := g.cp
 	g.emit(trace.Event{Kind: trace.KindCheckpointTrigger, Task: coord, CP: cp})
 	for s := range g.p.sources {
+		g.emit(trace.Event{Kind: trace.KindTriggerRecv, Task: srcName(s), CP: cp})
 		pairs := []string{"state=" + sourceDigest(g.state, s)}
 		for k := range g.p.sinks {
 			pairs = append(pairs, fmt.Sprintf("sent.%s=%d", sinkName(k), g.state.sent[s][k]))

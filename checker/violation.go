@@ -46,6 +46,9 @@ const (
 	PropAlignmentTimeout Property = "alignment-timeout"
 	// PropAbortReach: an aborted checkpoint's tasks are told within a bound.
 	PropAbortReach Property = "abort-reach"
+	// PropBarrierHandling: a task answers a trigger at once, its channels' ids never go
+	// back, and it passes cancel markers on as the specification's task rules say.
+	PropBarrierHandling Property = "barrier-handling"
 	// PropFailureCause: a task fails by itself only after something that can make it fail.
 	PropFailureCause Property = "failure-cause"
 	// PropFailoverCause: the job fails over only for a cause, and a snapshot that cannot be
@@ -77,6 +80,7 @@ var AllProperties = []Property{
 	PropRecoveryBound,
 	PropAlignmentTimeout,
 	PropAbortReach,
+	PropBarrierHandling,
 	PropFailureCause,
 	PropFailoverCause,
 	PropStateRelease,

@@ -50,7 +50,8 @@ func Promises(s *Scenario) []checker.Property {
 // that triggers keep the policy's pause, interval and concurrency, and that a checkpoint
 // ends at its timeout, or at once when a task declines it;
 // that a failover recovers, and an abort reaches its tasks, within bounds while no fault
-// holds them up; and, aligning with a timeout, that a task switches to unaligned in time. Output is never lost by any sink; it is exact only
+// holds them up; that tasks answer triggers and pass cancel markers on as the
+// specification's task rules say; and, aligning with a timeout, that a task switches to unaligned in time. Output is never lost by any sink; it is exact only
 // when the mode aligns (or stores channel state) and the sink commits transactionally or
 // idempotently; transactional sinks also promise that readers see only committed, growing
 // output.
@@ -65,7 +66,7 @@ func defaultPromises(s *Scenario) []checker.Property {
 	}
 	props = append(props, checker.PropListenerContract, checker.PropDurableVisible, checker.PropStateRelease, checker.PropFailureAccounting,
 		checker.PropNoTriggerInFailover, checker.PropNoPendingAcrossFailover, checker.PropNoTriggerAfterFinish,
-		checker.PropTriggerPacing, checker.PropCheckpointTiming, checker.PropRecoveryBound, checker.PropAbortReach)
+		checker.PropTriggerPacing, checker.PropCheckpointTiming, checker.PropRecoveryBound, checker.PropAbortReach, checker.PropBarrierHandling)
 	if s.Mode == ModeAlignedWithTimeout {
 		props = append(props, checker.PropAlignmentTimeout)
 	}

@@ -240,6 +240,7 @@ const headerAndPhase = `{"kind":"trace.header","version":1,"scenario":"empty","s
 // it is notified, a reader sees them, and every task finishes.
 var foreignEvents = []map[string]any{
 	{"kind": "checkpoint.trigger", "task": "coordinator", "cp": 1},
+	{"kind": "trigger.recv", "task": "source-0", "cp": 1},
 	{"kind": "sink.write", "task": "sink-0", "txn": "tx-1", "rid": "r1", "value": "apple=1"},
 	{"kind": "sink.write", "task": "sink-0", "txn": "tx-1", "rid": "r2", "value": "pear=1"},
 	{"kind": "snapshot.taken", "task": "source-0", "cp": 1, "state": "off=2", "sent.sink-0": 2},
@@ -367,7 +368,7 @@ func TestCheckForeignTrace(t *testing.T) {
 		if res.Property != "exactly-once" {
 			continue
 		}
-		if len(res.Violations) != 2 || res.Violations[0].Message != `record "r1" duplicated: committed 2 times, expected 1` || res.Violations[0].Seq != 18 || res.Violations[0].Task != "sink-0" {
+		if len(res.Violations) != 2 || res.Violations[0].Message != `record "r1" duplicated: committed 2 times, expected 1` || res.Violations[0].Seq != 19 || res.Violations[0].Task != "sink-0" {
 			t.Errorf("exactly-once violations: %+v", res.Violations)
 		}
 	}

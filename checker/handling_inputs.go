@@ -1,0 +1,83 @@
+package checker
+
+import (
+	"fmt"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// triggerIn takes a trigger.recv: the task owes an answer at once (task.answers-trigger),
+// unless it answered the checkpoint already (a duplicate) or knows it ended, where a decline
+// would tell the coordinator nothing.
+func (j *handlingJudge) triggerIn(th *taskHandling, e *trace.Event) {
+	j.occasions++
+	if !th.at(e.CP).answered && !th.knowsOver(e.CP) {
+		th.owedTrigger = e
+	}
+	j.knownAbortIn(th, e, "the trigger")
+	th.highestIn = max(th.highestIn, e.CP)
+}
+
+// barrierIn takes a barrier.recv. The task takes part in a checkpoint whose barrier comes
+// while it is newer than anything the task knows of; an older one is stale.
+func (j *handlingJudge) barrierIn(th *taskHandling, e *trace.Event) {
+	if e.CP > th.movedPast() {
+		th.at(e.CP).tookPart = true
+	}
+	j.knownAbortIn(th, e, "a barrier")
+	th.highestIn = max(th.highestIn, e.CP)
+}
+
+// knownAbortIn judges a barrier or trigger of a checkpoint the task was told aborted
+// (cancel.on-known-abort): unless something newer came in first, or a completion or
+// restore made the checkpoint moot, the task cancels it at once on every output that
+// carried nothing of it or newer, so that downstream stops waiting for its barrier.
+func (j *handlingJudge) knownAbortIn(th *taskHandling, e *trace.Event, what string) {
+	c := th.cps[e.CP]
+	if c == nil || c.toldAborted == nil || c.cancelOwed || e.CP < th.highestIn || e.CP <= th.lastNotified || e.CP <= th.restoredFrom {
+		return
+	}
+	c.cancelOwed = true // a second barrier of it owes nothing new
+	j.owe(th, ruleCancelOnAbort, e, e.CP,
+		fmt.Sprintf("took %s of checkpoint %d in after notify.abort of it (seq %d)", what, e.CP, c.toldAborted.Seq))
+}
+
+// markerIn takes a marker.recv (cancel.on-marker). A cancel marker of a checkpoint newer
+// than anything the task knows of, or of one it is still aligning, makes the task give its
+// part up at once: it declines the checkpoint and cancels it on every output still waiting
+// for it. Whatever the marker's news, no barrier or snapshot of it or of an older
+// checkpoint may follow: the marker proves that none of their barriers comes on its
+// channel any more.
+func (j *handlingJudge) markerIn(th *taskHandling, e *trace.Event) {
+	j.occasions++
+	c := th.at(e.CP)
+	if (e.CP > th.movedPast() || th.aligning(e.CP)) && !th.knowsOver(e.CP) {
+		if !c.declined {
+			th.owedDeclines = append(th.owedDeclines, e)
+		}
+		j.owe(th, ruleCancelOnMarker, e, e.CP, fmt.Sprintf("took a cancel marker of checkpoint %d in", e.CP))
+	}
+	c.cancelledIn = true
+	if th.cancelled == nil || e.CP > th.cancelled.CP {
+		th.cancelled = e
+	}
+	th.highestIn = max(th.highestIn, e.CP)
+}
+
+// owe makes the task owe a cancel marker of cp, at once, on every output still waiting for
+// it. In a trace that holds no cancel marker at all the occasion is noted instead: such a
+// trace may come from an emitter that does not trace them.
+func (j *handlingJudge) owe(th *taskHandling, rule string, cause *trace.Event, cp uint64, why string) {
+	j.occasions++
+	waiting := th.waitingFor(j.outputs[th.name], cp)
+	if len(waiting) == 0 {
+		return
+	}
+	if !j.markersTraced {
+		if j.markerless == nil {
+			j.markerless = cause
+		}
+		return
+	}
+	th.owedCancels = append(th.owedCancels, owedCancel{rule: rule, cp: cp, cause: cause, why: why, outputs: waiting})
+}

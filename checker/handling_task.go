@@ -1,0 +1,141 @@
+package checker
+
+import (
+	"slices"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// taskHandling is what BarrierHandling knows of one task incarnation: what it took in, what
+// it sent on each output, and what it still owes at once.
+type taskHandling struct {
+	name string
+	// highestIn is the newest checkpoint a trigger, barrier or cancel marker named.
+	highestIn uint64
+	// abortedUpTo, lastNotified and restoredFrom are the newest checkpoint the task was
+	// told aborted, told complete and restored from: it has moved past all of them.
+	abortedUpTo, lastNotified, restoredFrom uint64
+	// cancelled is the newest cancel marker taken in: it ended every checkpoint up to it.
+	cancelled *trace.Event
+	cps       map[uint64]*cpAtTask
+	lastOut   map[string]sentEvent // per output, the last barrier or cancel marker
+	// What the task owes before it takes anything else in.
+	owedTrigger  *trace.Event   // a trigger not yet answered
+	owedDeclines []*trace.Event // cancel markers whose checkpoint is not yet declined
+	owedCancels  []owedCancel
+}
+
+// cpAtTask is one checkpoint at one task incarnation.
+type cpAtTask struct {
+	tookPart    bool         // its barrier came while it was newer than all the task knew
+	taken       bool         // snapshot.taken
+	answered    bool         // snapshotted, forwarded, declined or acked
+	declined    bool         // snapshot.decline
+	cancelledIn bool         // a cancel marker of it came
+	toldAborted *trace.Event // notify.abort
+	cancelOwed  bool         // a barrier or trigger after toldAborted owed its cancel
+}
+
+// sentEvent is a barrier or cancel marker a task put on a channel.
+type sentEvent struct {
+	cp     uint64
+	marker bool
+	seq    uint64
+}
+
+// owedCancel is a checkpoint a task must cancel at once on the outputs listed.
+type owedCancel struct {
+	rule    string
+	cp      uint64
+	cause   *trace.Event
+	why     string // what the task did at cause, for the message
+	outputs []string
+}
+
+func newTaskHandling(name string) *taskHandling {
+	return &taskHandling{name: name, cps: map[uint64]*cpAtTask{}, lastOut: map[string]sentEvent{}}
+}
+
+// at returns checkpoint cp at the task.
+func (th *taskHandling) at(cp uint64) *cpAtTask {
+	c := th.cps[cp]
+	if c == nil {
+		c = &cpAtTask{}
+		th.cps[cp] = c
+	}
+	return c
+}
+
+// movedPast is the newest checkpoint the task knows of in any way: a barrier, trigger or
+// cancel marker of it, its abort or completion, or its restore. A barrier of an older one
+// is stale: the task either took part already or never will.
+func (th *taskHandling) movedPast() uint64 {
+	return max(th.highestIn, th.abortedUpTo, th.lastNotified, th.restoredFrom)
+}
+
+// knowsOver reports whether the task was told that cp ended: aborted, or complete (itself
+// or a newer one), or restored from.
+func (th *taskHandling) knowsOver(cp uint64) bool {
+	c := th.cps[cp]
+	return c != nil && c.toldAborted != nil || cp <= th.lastNotified || cp <= th.restoredFrom
+}
+
+// aligning reports whether the task still collects cp's barriers: it took part, and cp
+// neither ended there nor was snapshotted in full.
+func (th *taskHandling) aligning(cp uint64) bool {
+	c := th.cps[cp]
+	return c != nil && c.tookPart && !c.taken && !c.declined && !c.cancelledIn && c.toldAborted == nil
+}
+
+// waitingFor lists the outputs (of outputs) that carried no barrier or cancel marker of cp
+// or of anything newer: downstream, they may still wait for cp's barrier.
+func (th *taskHandling) waitingFor(outputs []string, cp uint64) []string {
+	var waiting []string
+	for _, to := range outputs {
+		if last, ok := th.lastOut[to]; !ok || last.cp < cp {
+			waiting = append(waiting, to)
+		}
+	}
+	return waiting
+}
+
+// discharge drops the cancels owed on output to that a barrier or marker of cp settles: a
+// cancel marker of the checkpoint or a newer one, or a newer barrier.
+func (th *taskHandling) discharge(to string, cp uint64, marker bool) {
+	for i := range th.owedCancels {
+		c := &th.owedCancels[i]
+		if cp > c.cp || marker && cp == c.cp {
+			c.outputs = slices.DeleteFunc(c.outputs, func(o string) bool { return o == to })
+		}
+	}
+	th.owedCancels = slices.DeleteFunc(th.owedCancels, func(c owedCancel) bool { return len(c.outputs) == 0 })
+}
+
+// channelOutputs returns, per task, the tasks its channels lead to, as either end shows them:
+// what it sent to (barriers, markers, records) and what others took in from it.
+func channelOutputs(ix *traceIndex) map[string][]string {
+	sets := map[string]map[string]bool{}
+	add := func(from, to string) {
+		if from == "" || to == "" {
+			return
+		}
+		if sets[from] == nil {
+			sets[from] = map[string]bool{}
+		}
+		sets[from][to] = true
+	}
+	for i := range ix.only(kindsOf(trace.KindBarrierSend, trace.KindMarkerSend, trace.KindRecordSend)) {
+		add(ix.events[i].Task, ix.events[i].To)
+	}
+	for i := range ix.only(kindsOf(trace.KindBarrierRecv, trace.KindMarkerRecv, trace.KindRecordRecv)) {
+		add(ix.events[i].From, ix.events[i].Task)
+	}
+	outputs := make(map[string][]string, len(sets))
+	for from, tos := range sets {
+		for to := range tos {
+			outputs[from] = append(outputs[from], to)
+		}
+		slices.Sort(outputs[from])
+	}
+	return outputs
+}
