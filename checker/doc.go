@@ -221,8 +221,8 @@
 // and cancel marker put on a channel, in the order they go onto it, a cancel marker the
 // task owes before its next input: after a snapshot.decline, or a notify.abort that ends an
 // alignment, of a checkpoint whose barrier.recv came while it was the newest the task knew
-// of; after a new marker.recv; after a barrier.recv or trigger.recv of a checkpoint it was
-// told aborted. A task's outputs are what its sends, and the receives
+// of; after a new marker.recv; after a barrier.recv, trigger.recv or marker.recv of a
+// checkpoint it was told aborted. A task's outputs are what its sends, and the receives
 // of others, name. snapshot.ack, notify.abort, notify.complete and task.restore say what
 // the task knew; task.crash, task.restore, task.finish and job.failover end an
 // incarnation and what it owed. A trace that triggers checkpoints without any trigger.recv
@@ -498,10 +498,14 @@
 // task, whichever input their barriers came on: no snapshot or barrier of them follows it.
 // When it is news (newer than anything the task knew of, or the checkpoint the task is
 // aligning) the task also declines it, so that the coordinator aborts it at once, and
-// passes it on. A barrier or trigger of a checkpoint the task was told aborted, newer than
-// anything else it took in, is cancelled downstream and never forwarded or snapshotted
-// (FLINK-18238). What an incarnation owed ends with it; what is owed where the trace ends
-// is not judged, and the note counts it.
+// passes it on. A barrier, trigger or cancel marker of a checkpoint the task was told
+// aborted, newer than anything else it took in, is cancelled downstream and never forwarded
+// or snapshotted
+// (FLINK-18238). A cancel marker owed on an output may wait while the task still aligns an
+// older checkpoint whose barrier or marker has not gone there (sent first, it would make the
+// older one's ids go back), or while a newer marker owed there waits so (it settles the
+// older one too), and is due at once when neither holds. What an incarnation
+// owed ends with it; what is owed where the trace ends is not judged, and the note counts it.
 //
 // durable-before-visible. No completion becomes visible before it is durable, and failover
 // never forgets one. A notify.complete for n must follow checkpoint.complete n; a sink.commit

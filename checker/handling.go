@@ -11,19 +11,21 @@ import (
 // trace order. It answers a trigger at once, by a snapshot or a decline
 // (task.answers-trigger). The barriers and cancel markers it sends on one channel never go
 // back (channel.ids-increase). When it gives up a checkpoint whose barrier it took part in
-// (it declines it, or is told it aborted while still aligning), it cancels that checkpoint
-// on every output still waiting for it (cancel.on-give-up). A
-// cancel marker ends the checkpoint it names and every older one at the task: a new one is
-// declined and passed on at once, and nothing of them is snapshotted or forwarded after it
-// (cancel.on-marker). A barrier or trigger of a checkpoint the task was told aborted is
+// (it declines it, or is told it aborted while still aligning it), it cancels that
+// checkpoint on every output still waiting for it (cancel.on-give-up). A cancel marker ends
+// the checkpoint it names and every older one at the task: a new one is declined and passed
+// on at once, and nothing of them is snapshotted or forwarded after it (cancel.on-marker).
+// A barrier, trigger or cancel marker of a checkpoint the task was told aborted is
 // cancelled on its outputs at once, never forwarded (cancel.on-known-abort).
 //
 // "At once" means before the task takes in anything else: a trigger, barrier, cancel
-// marker, notification or record of its own. What is still owed when the incarnation ends
-// (crash, restore, finish, failover) is owed no more; what is owed when the trace ends is
-// not judged. Without trigger.recv in a trace that triggers checkpoints, or without any
-// marker.send or marker.recv where a rule needs one, the verdict is unknown, naming the
-// kind; with nothing to judge, unexercised.
+// marker, notification or record of its own. A cancel marker may wait while an older
+// checkpoint the task still aligns has not gone to that output (or while a newer marker
+// owed there waits so, which settles it too), and is due at once after. What is still
+// owed when the incarnation ends (crash, restore, finish, failover) is owed no more; what
+// is owed when the trace ends is not judged. Without trigger.recv in a trace that triggers
+// checkpoints, or without any marker.send or marker.recv where a rule needs one, the
+// verdict is unknown, naming the kind; with nothing to judge, unexercised.
 func BarrierHandling(events []trace.Event) Result { return barrierHandling(newTraceIndex(events)) }
 
 // The names of the rules BarrierHandling judges, as the specification gives them.
@@ -111,6 +113,7 @@ func (j *handlingJudge) observe(e *trace.Event) {
 		j.toldAborted(th, e)
 	case trace.KindNotifyComplete:
 		th.lastNotified = max(th.lastNotified, e.CP)
+		th.endUpTo(e.CP)
 	case trace.KindBarrierSend, trace.KindMarkerSend:
 		j.sent(th, e)
 	case trace.KindSnapshotTaken:
@@ -134,13 +137,31 @@ func (j *handlingJudge) overdue(th *taskHandling, e *trace.Event) {
 			"%s took a cancel marker of checkpoint %d in at seq %d and then %s before it declined %d",
 			th.name, d.CP, d.Seq, inputText(e), d.CP)
 	}
+	newest := map[string]uint64{} // per output, the newest cancel marker owed there
 	for _, c := range th.owedCancels {
 		for _, to := range c.outputs {
+			newest[to] = max(newest[to], c.cp)
+		}
+	}
+	var held []owedCancel
+	for _, c := range th.owedCancels {
+		var waiting []string
+		for _, to := range c.outputs {
+			// A newer marker owed there would settle this one too: while it may wait,
+			// so may this.
+			if th.heldBack(to, newest[to]) {
+				waiting = append(waiting, to)
+				continue
+			}
 			j.violate(c.rule, e, th.name, c.cp, "%s %s at seq %d and then %s before a cancel marker of %d (or anything newer) went to %s",
 				th.name, c.why, c.cause.Seq, inputText(e), c.cp, to)
 		}
+		if len(waiting) > 0 {
+			c.outputs = waiting
+			held = append(held, c)
+		}
 	}
-	th.owedTrigger, th.owedDeclines, th.owedCancels = nil, nil, nil
+	th.owedTrigger, th.owedDeclines, th.owedCancels = nil, nil, held
 }
 
 // violate records a violation of rule, pinned to e but naming task and cp.

@@ -23,13 +23,14 @@ func (j *handlingJudge) triggerIn(th *taskHandling, e *trace.Event) {
 func (j *handlingJudge) barrierIn(th *taskHandling, e *trace.Event) {
 	if e.CP > th.movedPast() {
 		th.at(e.CP).tookPart = true
+		th.inProgress[e.CP] = true
 	}
 	j.knownAbortIn(th, e, "a barrier")
 	th.highestIn = max(th.highestIn, e.CP)
 }
 
-// knownAbortIn judges a barrier or trigger of a checkpoint the task was told aborted
-// (cancel.on-known-abort): unless something newer came in first, or a completion or
+// knownAbortIn judges a barrier, trigger or cancel marker of a checkpoint the task was told
+// aborted (cancel.on-known-abort): unless something newer came in first, or a completion or
 // restore made the checkpoint moot, the task cancels it at once on every output that
 // carried nothing of it or newer, so that downstream stops waiting for its barrier.
 func (j *handlingJudge) knownAbortIn(th *taskHandling, e *trace.Event, what string) {
@@ -56,8 +57,11 @@ func (j *handlingJudge) markerIn(th *taskHandling, e *trace.Event) {
 			th.owedDeclines = append(th.owedDeclines, e)
 		}
 		j.owe(th, ruleCancelOnMarker, e, e.CP, fmt.Sprintf("took a cancel marker of checkpoint %d in", e.CP))
+	} else {
+		j.knownAbortIn(th, e, "a cancel marker")
 	}
 	c.cancelledIn = true
+	th.endUpTo(e.CP)
 	if th.cancelled == nil || e.CP > th.cancelled.CP {
 		th.cancelled = e
 	}

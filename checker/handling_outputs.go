@@ -38,6 +38,7 @@ func sentText(marker bool) string {
 // snapshotTaken takes a snapshot.taken.
 func (j *handlingJudge) snapshotTaken(th *taskHandling, e *trace.Event) {
 	th.at(e.CP).taken = true
+	delete(th.inProgress, e.CP)
 	j.snapshotOf(th, e, "took a snapshot")
 }
 
@@ -67,6 +68,7 @@ func (j *handlingJudge) snapshotOf(th *taskHandling, e *trace.Event, did string)
 func (j *handlingJudge) declined(th *taskHandling, e *trace.Event) {
 	c := th.at(e.CP)
 	c.declined, c.answered = true, true
+	delete(th.inProgress, e.CP)
 	if th.owedTrigger != nil && th.owedTrigger.CP == e.CP {
 		th.owedTrigger = nil
 	}
@@ -84,5 +86,6 @@ func (j *handlingJudge) toldAborted(th *taskHandling, e *trace.Event) {
 		j.owe(th, ruleCancelOnGiveUp, e, e.CP, fmt.Sprintf("was told checkpoint %d aborted while aligning it", e.CP))
 	}
 	th.at(e.CP).toldAborted = e
+	delete(th.inProgress, e.CP)
 	th.abortedUpTo = max(th.abortedUpTo, e.CP)
 }

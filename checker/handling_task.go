@@ -18,7 +18,10 @@ type taskHandling struct {
 	// cancelled is the newest cancel marker taken in: it ended every checkpoint up to it.
 	cancelled *trace.Event
 	cps       map[uint64]*cpAtTask
-	lastOut   map[string]sentEvent // per output, the last barrier or cancel marker
+	// inProgress are the checkpoints the task took part in and has not ended: neither
+	// snapshotted, declined, cancelled nor told aborted or subsumed.
+	inProgress map[uint64]bool
+	lastOut    map[string]sentEvent // per output, the last barrier or cancel marker
 	// What the task owes before it takes anything else in.
 	owedTrigger  *trace.Event   // a trigger not yet answered
 	owedDeclines []*trace.Event // cancel markers whose checkpoint is not yet declined
@@ -53,7 +56,7 @@ type owedCancel struct {
 }
 
 func newTaskHandling(name string) *taskHandling {
-	return &taskHandling{name: name, cps: map[uint64]*cpAtTask{}, lastOut: map[string]sentEvent{}}
+	return &taskHandling{name: name, cps: map[uint64]*cpAtTask{}, inProgress: map[uint64]bool{}, lastOut: map[string]sentEvent{}}
 }
 
 // at returns checkpoint cp at the task.
@@ -97,6 +100,28 @@ func (th *taskHandling) waitingFor(outputs []string, cp uint64) []string {
 		}
 	}
 	return waiting
+}
+
+// endUpTo ends the checkpoints in progress at the task up to cp.
+func (th *taskHandling) endUpTo(cp uint64) {
+	for k := range th.inProgress {
+		if k <= cp {
+			delete(th.inProgress, k)
+		}
+	}
+}
+
+// heldBack reports whether a cancel marker of cp owed on output to may still wait: the
+// task aligns an older checkpoint whose barrier or marker has not gone to that output yet,
+// and a marker of cp before it would make the older one's ids go back.
+func (th *taskHandling) heldBack(to string, cp uint64) bool {
+	last := th.lastOut[to].cp
+	for k := range th.inProgress {
+		if k < cp && last < k {
+			return true
+		}
+	}
+	return false
 }
 
 // discharge drops the cancels owed on output to that a barrier or marker of cp settles: a

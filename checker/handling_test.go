@@ -194,6 +194,52 @@ func TestAbortNoticeWhileAligningWithoutCancelIsCaught(t *testing.T) {
 	wantPass(t, BarrierHandling(b.events))
 }
 
+// TestCancelMayWaitForAnOlderAlignment: at-least-once, sum-0 still aligns checkpoint 1 when
+// it refuses 2; the marker of 2 may wait until the barrier of 1 went out (ids on the channel
+// never go back), and is due at once after it.
+func TestCancelMayWaitForAnOlderAlignment(t *testing.T) {
+	refusal := func() *tb {
+		b := newTB()
+		b.recordSend("sum-0", "sink-0")
+		b.barrierRecv("sum-0", "src-0", 1)
+		b.barrierRecv("sum-0", "src-0", 2)
+		b.decline("sum-0", 2)
+		b.barrierRecv("sum-0", "src-1", 1) // the marker of 2 still waits for 1
+		b.snap("sum-0", 1)
+		b.barrierSend("sum-0", "sink-0", 1)
+		return b
+	}
+	b := refusal()
+	b.markerSend("sum-0", "sink-0", 2)
+	b.barrierRecv("sum-0", "src-0", 3)
+	wantPass(t, BarrierHandling(b.events))
+
+	b = refusal()
+	next := b.barrierRecv("sum-0", "src-0", 3)
+	b.markerSend("sum-0", "sink-0", 3)
+	wantHandling(t, BarrierHandling(b.events), next, ruleCancelOnGiveUp, "sum-0 declined checkpoint 2 after its barrier came")
+}
+
+// TestCancelMayWaitForANewerOwedMarker: told that 3 aborted while 1 and 2 still align, and
+// then that 1 aborted, sum-0 may let the marker of 3, still held back by 2, settle 1 too.
+func TestCancelMayWaitForANewerOwedMarker(t *testing.T) {
+	b := newTB()
+	b.recordSend("sum-0", "sink-0")
+	b.markerRecv("sink-1", "sum-1", 9)
+	for cp := uint64(1); cp <= 3; cp++ {
+		b.barrierRecv("sum-0", "src-0", cp)
+	}
+	b.notifyAbort("sum-0", 3)
+	b.notifyAbort("sum-0", 1)
+	b.barrierRecv("sum-0", "src-0", 4)
+	b.barrierRecv("sum-0", "src-1", 2)
+	b.snap("sum-0", 2)
+	b.barrierSend("sum-0", "sink-0", 2)
+	b.markerSend("sum-0", "sink-0", 3)
+	b.barrierRecv("sum-0", "src-1", 4)
+	wantPass(t, BarrierHandling(b.events))
+}
+
 // TestDeclineInATraceWithoutMarkersIsUnknown: without any cancel marker in the trace, a
 // missing one may be an emitter that does not trace them.
 func TestDeclineInATraceWithoutMarkersIsUnknown(t *testing.T) {
@@ -237,7 +283,7 @@ func TestSnapshotAfterCancelMarkerIsCaught(t *testing.T) {
 }
 
 // TestCancelMarkerHandledPasses: declined and passed on at once; a marker of a checkpoint
-// the task aligns ends it; a marker of one the task was told aborted owes nothing.
+// the task aligns ends it; a marker of one the task was told aborted owes no decline.
 func TestCancelMarkerHandledPasses(t *testing.T) {
 	b := newTB()
 	b.recordSend("sum-0", "sink-0")
@@ -250,6 +296,7 @@ func TestCancelMarkerHandledPasses(t *testing.T) {
 	b.decline("sum-0", 4)
 	b.notifyAbort("sum-0", 5)
 	b.markerRecv("sum-0", "src-0", 5)
+	b.markerSend("sum-0", "sink-0", 5)
 	b.barrierRecv("sum-0", "src-0", 6)
 	wantPass(t, BarrierHandling(b.events))
 }
@@ -308,6 +355,25 @@ func TestKnownAbortCancelledPasses(t *testing.T) {
 	b.barrierRecv("sum-0", "src-0", 8)
 	b.barrierRecv("sum-0", "src-1", 7) // stale: 8 came first
 	b.barrierRecv("sum-0", "src-1", 8)
+	wantPass(t, BarrierHandling(b.events))
+}
+
+// TestKnownAbortMarkerIsPassedOn: a cancel marker of a checkpoint sum-0 was told aborted,
+// before anything of it came, is passed on like its barrier would be.
+func TestKnownAbortMarkerIsPassedOn(t *testing.T) {
+	b := newTB()
+	b.recordSend("sum-0", "sink-0")
+	b.notifyAbort("sum-0", 5)
+	b.markerRecv("sum-0", "src-0", 5)
+	next := b.barrierRecv("sum-0", "src-0", 6)
+	wantHandling(t, BarrierHandling(b.events), next, ruleCancelOnAbort, "took a cancel marker of checkpoint 5 in after notify.abort of it")
+
+	b = newTB()
+	b.recordSend("sum-0", "sink-0")
+	b.notifyAbort("sum-0", 5)
+	b.markerRecv("sum-0", "src-0", 5)
+	b.markerSend("sum-0", "sink-0", 5)
+	b.barrierRecv("sum-0", "src-0", 6)
 	wantPass(t, BarrierHandling(b.events))
 }
 
