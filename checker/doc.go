@@ -500,8 +500,10 @@
 // aligning) the task also declines it, so that the coordinator aborts it at once, and
 // passes it on. A barrier, trigger or cancel marker of a checkpoint the task was told
 // aborted, newer than anything else it took in, is cancelled downstream and never forwarded
-// or snapshotted
-// (FLINK-18238). A cancel marker owed on an output may wait while the task still aligns an
+// or snapshotted (FLINK-18238). A marker owed for an abort notice, or for a barrier that
+// came after one, may also wait until the abandoned alignment would have completed, as
+// Flink's does (it checks for the notice when it would trigger the checkpoint); sending
+// anything newer on the output settles it. A cancel marker owed on an output may wait while the task still aligns an
 // older checkpoint whose barrier or marker has not gone there (sent first, it would make the
 // older one's ids go back), or while a newer marker owed there waits so (it settles the
 // older one too), and is due at once when neither holds. What an incarnation

@@ -149,7 +149,7 @@ func (j *handlingJudge) overdue(th *taskHandling, e *trace.Event) {
 		for _, to := range c.outputs {
 			// A newer marker owed there would settle this one too: while it may wait,
 			// so may this.
-			if th.heldBack(to, newest[to]) {
+			if c.flinkMayWait || th.heldBack(to, newest[to]) {
 				waiting = append(waiting, to)
 				continue
 			}

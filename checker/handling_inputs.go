@@ -31,8 +31,9 @@ func (j *handlingJudge) barrierIn(th *taskHandling, e *trace.Event) {
 
 // knownAbortIn judges a barrier, trigger or cancel marker of a checkpoint the task was told
 // aborted (cancel.on-known-abort): unless something newer came in first, or a completion or
-// restore made the checkpoint moot, the task cancels it at once on every output that
-// carried nothing of it or newer, so that downstream stops waiting for its barrier.
+// restore made the checkpoint moot, the task cancels it on every output that carried
+// nothing of it or newer, so that downstream stops waiting for its barrier: at once for a
+// trigger, and for a barrier at once or when the alignment would have completed (Flink).
 func (j *handlingJudge) knownAbortIn(th *taskHandling, e *trace.Event, what string) {
 	c := th.cps[e.CP]
 	if c == nil || c.toldAborted == nil || c.cancelOwed || e.CP < th.highestIn || e.CP <= th.lastNotified || e.CP <= th.restoredFrom {
@@ -83,5 +84,8 @@ func (j *handlingJudge) owe(th *taskHandling, rule string, cause *trace.Event, c
 		}
 		return
 	}
-	th.owedCancels = append(th.owedCancels, owedCancel{rule: rule, cp: cp, cause: cause, why: why, outputs: waiting})
+	// A notice, or a barrier after one, ends an alignment that Flink lets run to its end
+	// before it sends the marker (SubtaskCheckpointCoordinatorImpl.checkAndClearAbortedStatus).
+	wait := cause.Kind == trace.KindNotifyAbort || cause.Kind == trace.KindBarrierRecv && rule == ruleCancelOnAbort
+	th.owedCancels = append(th.owedCancels, owedCancel{rule: rule, cp: cp, cause: cause, why: why, outputs: waiting, flinkMayWait: wait})
 }

@@ -79,8 +79,9 @@ func (j *handlingJudge) declined(th *taskHandling, e *trace.Event) {
 }
 
 // toldAborted takes a notify.abort. A task told so while still aligning the checkpoint
-// gives its part up (cancel.on-give-up): ckptsim's tasks drop the alignment then, and
-// cancel it on every output still waiting for its barrier.
+// gives its part up (cancel.on-give-up) and cancels it on every output still waiting for
+// its barrier: ckptsim's tasks at once, Flink's when the alignment would have completed,
+// so no input is a deadline for it.
 func (j *handlingJudge) toldAborted(th *taskHandling, e *trace.Event) {
 	if th.aligning(e.CP) && !th.knowsOver(e.CP) {
 		j.owe(th, ruleCancelOnGiveUp, e, e.CP, fmt.Sprintf("was told checkpoint %d aborted while aligning it", e.CP))

@@ -53,6 +53,10 @@ type owedCancel struct {
 	cause   *trace.Event
 	why     string // what the task did at cause, for the message
 	outputs []string
+	// flinkMayWait: Flink sends this marker when the alignment it abandoned would have
+	// completed rather than at once, so no input is a deadline for it. Sending anything
+	// newer on the output settles it; one never sent is liveness's to find.
+	flinkMayWait bool
 }
 
 func newTaskHandling(name string) *taskHandling {

@@ -50,7 +50,7 @@ var taskRules = []Rule{
 	},
 	{
 		ID: "T7", Name: "cancel.on-give-up", Property: PropBarrierHandling,
-		Says:     "A task that gives up a checkpoint after its barrier came (it declines it, or is told it aborted while still aligning it) sends, at once, a cancel marker of it on every output that carried no barrier or cancel marker of it or of a newer one; the marker may wait while an older checkpoint the task still aligns has not gone to that output (or while a newer marker it owes there waits so), and follows it at once.",
+		Says:     "A task that gives up a checkpoint after its barrier came (it declines it, or is told it aborted while still aligning it) sends a cancel marker of it on every output that carried no barrier or cancel marker of it or of a newer one: at once after a decline, and after an abort notice at once or when the abandoned alignment would have completed, as Flink does; the marker may wait while an older checkpoint the task still aligns has not gone to that output (or while a newer marker it owes there waits so), and follows it at once.",
 		Evidence: "barrier.recv (of a checkpoint newer than all the task knew), then snapshot.decline or notify.abort, and marker.send per output before the task's next input; barrier.send and marker.send for what each output carried",
 		Without:  "unknown: a give-up owes a cancel marker in a trace without any marker.send or marker.recv",
 		Covers:   []string{"Event.cancel-marker"},
@@ -66,7 +66,7 @@ var taskRules = []Rule{
 	},
 	{
 		ID: "T9", Name: "cancel.on-known-abort", Property: PropBarrierHandling,
-		Says:     "A barrier, trigger or cancel marker of a checkpoint the task was told aborted (and nothing newer came in before it) makes the task send, at once, a cancel marker of it on every output that carried nothing of it or newer; the task never forwards that checkpoint's barrier nor snapshots it.",
+		Says:     "A barrier, trigger or cancel marker of a checkpoint the task was told aborted (and nothing newer came in before it) makes the task send a cancel marker of it on every output that carried nothing of it or newer, at once for a trigger or marker and, for a barrier, at once or when the alignment would have completed, as Flink does; the task never forwards that checkpoint's barrier nor snapshots it.",
 		Evidence: "notify.abort, then barrier.recv, trigger.recv or marker.recv of the checkpoint, marker.send per output before the next input; barrier.send and snapshot.taken after notify.abort",
 		Without:  "unknown: a barrier owes a cancel marker in a trace without any marker.send or marker.recv",
 		Covers:   []string{"Event.cancel-marker"},
