@@ -646,6 +646,14 @@ A few events have no single output of their own:
   - checkpoint.request: TriggerCheckpoint or TriggerSavepoint, when a
     checkpoint may wait for a slot before CoordinatorReady.Triggered.
   - task.crash and coordinator.crash: the host's own failures.
+  - trigger.recv: an MsgTrigger as the host passes it to Task.Receive, so
+    that the answer a task owes (a snapshot or a decline) can be judged.
+  - marker.send and marker.recv: a cancel marker in TaskReady.Sends, and
+    one passed to Task.Receive, as barrier.send and barrier.recv are for
+    barriers.
+  - state.release: the host deletes state CoordinatorReady.Released
+    listed (or a late upload it abandons), naming the task and the
+    checkpoint the snapshot was taken for.
 
 What each property of package checker needs, event by event, is in that
 package's documentation ("Evidence"). A property whose events are missing
