@@ -125,81 +125,9 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 	if selected == nil {
 		selected = DefaultProperties(ref)
 	}
-	search := func(picture io.Writer) SearchOptions {
-		return SearchOptions{Steps: opts.SearchSteps, Timeout: opts.SearchTimeout, Picture: picture}
-	}
 	ix := newTraceIndex(events)
-	sinks := newReplay(ix, ref)
-	// The two searches take turns when both draw: a caller may hand both the same writer
-	// for their drawings, which must not be written from two goroutines at once.
-	var searching sync.Mutex
-	drawBoth := opts.StoreHistoryPicture != nil && opts.SinkVisibilityPicture != nil
-	judge := func(p Property) Result {
-		var res Result
-		switch p {
-		case PropWellFormed:
-			res = WellFormed(events)
-		case PropExactlyOnce:
-			res = exactlyOnce(events, ref, sinks)
-		case PropAtLeastOnce:
-			res = atLeastOnce(events, ref, sinks)
-		case PropConsistentCut:
-			res = consistentCut(ix, ref)
-		case PropExpectedSnapshot:
-			res = ExpectedSnapshots(events, ref)
-		case PropRestoreFidelity:
-			res = restoreFidelity(ix)
-		case PropListenerContract:
-			res = listenerContract(ix, ref)
-		case PropCheckpointOutcome:
-			res = checkpointOutcome(ix)
-		case PropFailureAccounting:
-			res = failureAccounting(ix, ref)
-		case PropNoTriggerInFailover:
-			res = noTriggerInFailover(ix)
-		case PropNoPendingAcrossFailover:
-			res = noPendingAcrossFailover(ix)
-		case PropNoTriggerAfterFinish:
-			res = noTriggerAfterFinish(ix)
-		case PropTriggerPacing:
-			res = triggerPacing(ix, ref)
-		case PropCheckpointTiming:
-			res = checkpointTiming(ix, ref)
-		case PropRecoveryBound:
-			res = recoveryBound(ix, ref)
-		case PropAlignmentTimeout:
-			res = alignmentTimeout(ix, ref)
-		case PropAbortReach:
-			res = abortReach(ix, ref)
-		case PropBarrierHandling:
-			res = barrierHandling(ix)
-		case PropFailureCause:
-			res = failureCause(ix)
-		case PropFailoverCause:
-			res = failoverCause(ix)
-		case PropStateRelease:
-			res = stateRelease(ix, ref)
-		case PropDurableVisible:
-			if drawBoth {
-				searching.Lock()
-				defer searching.Unlock()
-			}
-			res = DurableBeforeVisible(events, search(opts.StoreHistoryPicture))
-		case PropSinkVisibility:
-			if drawBoth {
-				searching.Lock()
-				defer searching.Unlock()
-			}
-			res = SinkVisibility(events, search(opts.SinkVisibilityPicture))
-		case PropLiveness:
-			res = liveness(ix, ref, sinks)
-		case PropDeterminism:
-			res = Determinism(events, ref)
-		default:
-			panic("checker: property without a check: " + string(p))
-		}
-		return capViolations(res, opts.MaxViolations)
-	}
+	j := &judging{events: events, ix: ix, ref: ref, sinks: newReplay(ix, ref), opts: opts,
+		drawBoth: opts.StoreHistoryPicture != nil && opts.SinkVisibilityPicture != nil}
 	var props []Property
 	for _, p := range AllProperties {
 		if slices.Contains(selected, p) {
@@ -208,12 +136,12 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 	}
 	var report Report
 	if len(events) >= concurrentEvents {
-		report.Results = judgeConcurrently(props, judge, schedule{
-			prepare: func() { sinks.output() },
+		report.Results = judgeConcurrently(props, j.judge, schedule{
+			prepare: func() { j.sinks.output() },
 			late:    func(p Property) bool { return readsReplay(p, ref) },
 		})
 	} else {
-		report.Results = judgeInTurn(props, judge)
+		report.Results = judgeInTurn(props, j.judge)
 	}
 	for _, p := range selected {
 		if !slices.Contains(AllProperties, p) {
@@ -222,6 +150,77 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 		}
 	}
 	return report
+}
+
+// judging is what Check works out once for all the properties of one trace: the kinds of
+// its events (traceIndex) and the replay of its sinks.
+type judging struct {
+	events []trace.Event
+	ix     *traceIndex
+	ref    Reference
+	sinks  *replay
+	opts   Options
+	// The two searches take turns when both draw: a caller may hand both the same writer
+	// for their drawings, which must not be written from two goroutines at once.
+	searching sync.Mutex
+	drawBoth  bool
+}
+
+// judges maps each property to the function that judges it.
+var judges = map[Property]func(j *judging) Result{
+	PropWellFormed:              func(j *judging) Result { return WellFormed(j.events) },
+	PropExactlyOnce:             func(j *judging) Result { return exactlyOnce(j.events, j.ref, j.sinks) },
+	PropAtLeastOnce:             func(j *judging) Result { return atLeastOnce(j.events, j.ref, j.sinks) },
+	PropConsistentCut:           func(j *judging) Result { return consistentCut(j.ix, j.ref) },
+	PropExpectedSnapshot:        func(j *judging) Result { return ExpectedSnapshots(j.events, j.ref) },
+	PropRestoreFidelity:         func(j *judging) Result { return restoreFidelity(j.ix) },
+	PropListenerContract:        func(j *judging) Result { return listenerContract(j.ix, j.ref) },
+	PropCheckpointOutcome:       func(j *judging) Result { return checkpointOutcome(j.ix) },
+	PropFailureAccounting:       func(j *judging) Result { return failureAccounting(j.ix, j.ref) },
+	PropNoTriggerInFailover:     func(j *judging) Result { return noTriggerInFailover(j.ix) },
+	PropNoPendingAcrossFailover: func(j *judging) Result { return noPendingAcrossFailover(j.ix) },
+	PropNoTriggerAfterFinish:    func(j *judging) Result { return noTriggerAfterFinish(j.ix) },
+	PropTriggerPacing:           func(j *judging) Result { return triggerPacing(j.ix, j.ref) },
+	PropCheckpointTiming:        func(j *judging) Result { return checkpointTiming(j.ix, j.ref) },
+	PropRecoveryBound:           func(j *judging) Result { return recoveryBound(j.ix, j.ref) },
+	PropAlignmentTimeout:        func(j *judging) Result { return alignmentTimeout(j.ix, j.ref) },
+	PropAbortReach:              func(j *judging) Result { return abortReach(j.ix, j.ref) },
+	PropBarrierHandling:         func(j *judging) Result { return barrierHandling(j.ix) },
+	PropFailureCause:            func(j *judging) Result { return failureCause(j.ix) },
+	PropFailoverCause:           func(j *judging) Result { return failoverCause(j.ix) },
+	PropStateRelease:            func(j *judging) Result { return stateRelease(j.ix, j.ref) },
+	PropDurableVisible: func(j *judging) Result {
+		defer j.takeTurn()()
+		return DurableBeforeVisible(j.events, j.search(j.opts.StoreHistoryPicture))
+	},
+	PropSinkVisibility: func(j *judging) Result {
+		defer j.takeTurn()()
+		return SinkVisibility(j.events, j.search(j.opts.SinkVisibilityPicture))
+	},
+	PropLiveness:    func(j *judging) Result { return liveness(j.ix, j.ref, j.sinks) },
+	PropDeterminism: func(j *judging) Result { return Determinism(j.events, j.ref) },
+}
+
+// judge returns p's result, its violations capped.
+func (j *judging) judge(p Property) Result {
+	f := judges[p]
+	if f == nil {
+		panic("checker: property without a check: " + string(p))
+	}
+	return capViolations(f(j), j.opts.MaxViolations)
+}
+
+// takeTurn waits for the other search when both draw, and returns what ends the turn.
+func (j *judging) takeTurn() (done func()) {
+	if !j.drawBoth {
+		return func() {}
+	}
+	j.searching.Lock()
+	return j.searching.Unlock
+}
+
+func (j *judging) search(picture io.Writer) SearchOptions {
+	return SearchOptions{Steps: j.opts.SearchSteps, Timeout: j.opts.SearchTimeout, Picture: picture}
 }
 
 // readsReplay reports whether Check's judge of p reads the replay of the sinks against ref:

@@ -71,6 +71,9 @@ func TestSpecificationIsComplete(t *testing.T) {
 		if !judged[p] {
 			t.Errorf("property %s judges no rule of the specification", p)
 		}
+		if judges[p] == nil {
+			t.Errorf("property %s has no judge in Check", p)
+		}
 	}
 }
 
