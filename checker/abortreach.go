@@ -123,7 +123,7 @@ func (r *abortJudge) observe(e *trace.Event) {
 
 // begin starts judging an abort, if any live task took part and no fault excuses it.
 func (r *abortJudge) begin(e *trace.Event) {
-	if e.Reason == "failover" || len(r.participants.took[e.CP]) == 0 {
+	if e.Reason == reasonFailover || len(r.participants.took[e.CP]) == 0 {
 		return
 	}
 	if !r.faults.quiet(e.T, e.T+r.bound) {

@@ -35,8 +35,12 @@ var failureCounts = map[string]bool{
 	"job-finished":                false,
 }
 
-// reasonTolerableExceeded is the reason of the job.failover that the failure count owes.
-const reasonTolerableExceeded = "tolerable-failures-exceeded"
+// The reasons of a job.failover that the failure count owes, and of the aborts a
+// failover makes.
+const (
+	reasonTolerableExceeded = "tolerable-failures-exceeded"
+	reasonFailover          = "failover"
+)
 
 // FailureAccounting checks the tolerable-failure rule (Reference.Policy.TolerableFailures):
 // the job fails over exactly when its checkpoint failures in a row exceed the limit. A failure

@@ -78,14 +78,15 @@ func (j *handlingJudge) owe(th *taskHandling, rule string, cause *trace.Event, c
 	if len(waiting) == 0 {
 		return
 	}
-	if !j.markersTraced {
+	// A notice, or a barrier after one, ends an alignment that Flink lets run to its end
+	// before it sends the marker (SubtaskCheckpointCoordinatorImpl.checkAndClearAbortedStatus).
+	// Such a marker is never judged missing, so it needs no evidence of markers either.
+	wait := cause.Kind == trace.KindNotifyAbort || cause.Kind == trace.KindBarrierRecv && rule == ruleCancelOnAbort
+	if !j.markersTraced && !wait {
 		if j.markerless == nil {
 			j.markerless = cause
 		}
 		return
 	}
-	// A notice, or a barrier after one, ends an alignment that Flink lets run to its end
-	// before it sends the marker (SubtaskCheckpointCoordinatorImpl.checkAndClearAbortedStatus).
-	wait := cause.Kind == trace.KindNotifyAbort || cause.Kind == trace.KindBarrierRecv && rule == ruleCancelOnAbort
 	th.owedCancels = append(th.owedCancels, owedCancel{rule: rule, cp: cp, cause: cause, why: why, outputs: waiting, flinkMayWait: wait})
 }

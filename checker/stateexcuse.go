@@ -30,8 +30,9 @@ import (
 //     checkpoint ended, or by a task that crashed meanwhile, its message lost with it (Flink
 //     deletes a failed checkpoint's exclusive directory, and such state with it; a store
 //     without directories can only delete what it was told of);
-//   - an ack followed by a job.failover before any checkpoint completed again, or with a
-//     fault that delays messages (net.*, pause.host, crash.host) in force in between:
+//   - an ack followed by a job.failover before any checkpoint completed again, or of a
+//     checkpoint that failover aborted (reason failover), or with a fault that delays
+//     messages (net.*, pause.host, crash.host) in force in between:
 //     ckptsim's engine drops the messages of a replaced attempt, so the ack may never have
 //     reached the protocol. Flink discards such a late ack's state (CheckpointCoordinator's
 //     discardSubtaskState): this excuse covers a gap of the engine, not of Flink.
@@ -52,7 +53,7 @@ func (r *releaseEvidence) excuse(a ackRecord, completed bool, lossy, delaying *f
 	if lossy.overlapping(a.event.T, end) != nil || r.taskCrashed(a.key.task, a.event.T, end) {
 		return "acks the coordinator may not have heard of"
 	}
-	if f, ok := r.nextFailover(a.at); ok && (r.noCompletionBetween(a.at, f.at) || delaying.overlapping(a.event.T, f.t) != nil) {
+	if f, ok := r.nextFailover(a.at); ok && (r.noCompletionBetween(a.at, f.at) || r.failedOver[cp] || delaying.overlapping(a.event.T, f.t) != nil) {
 		return "acks of tasks a failover replaced"
 	}
 	return ""
@@ -68,6 +69,7 @@ type releaseEvidence struct {
 	triggered   map[uint64]int     // index of each checkpoint's trigger
 	abortedAt   map[uint64]int     // index of each checkpoint's abort
 	ended       map[uint64]int64   // time of each checkpoint's abort
+	failedOver  map[uint64]bool    // checkpoints aborted for a failover (reason failover)
 	discardedAt map[uint64]int     // index of the completion that took a checkpoint out of retention (the ledger's)
 }
 
@@ -79,7 +81,7 @@ type failoverAt struct {
 
 func newReleaseEvidence() *releaseEvidence {
 	return &releaseEvidence{taskCrashes: map[string][]int64{}, triggered: map[uint64]int{}, abortedAt: map[uint64]int{},
-		ended: map[uint64]int64{}, discardedAt: map[uint64]int{}}
+		ended: map[uint64]int64{}, discardedAt: map[uint64]int{}, failedOver: map[uint64]bool{}}
 }
 
 // observe takes the event at index i.
@@ -89,6 +91,7 @@ func (r *releaseEvidence) observe(i int, e *trace.Event) {
 		r.triggered[e.CP] = i
 	case trace.KindCheckpointAbort:
 		r.abortedAt[e.CP], r.ended[e.CP] = i, e.T
+		r.failedOver[e.CP] = e.Reason == reasonFailover
 	case trace.KindCoordinatorCrash:
 		r.crashes = append(r.crashes, i)
 	case trace.KindJobFailover:
