@@ -61,18 +61,7 @@ func (a *app) zooCommand(args []string) int {
 		bugs = []*zoo.Bug{b}
 	}
 	if *list {
-		width := idWidth(bugs)
-		for _, b := range bugs {
-			if *asJSON {
-				writeJSON(a.stdout, zooListed{Bug: b.ID, Flink: b.Flink, Fix: b.Fix, Planted: b.Planted, Expected: b.Property, Ground: b.Ground, Note: b.Note, Absent: b.Absent})
-				continue
-			}
-			if b.Absent != "" {
-				fmt.Fprintf(a.stdout, "%-*s %-11s %-23s %s\n", width, b.ID, orDash(b.Flink), "no analogue", b.Absent)
-				continue
-			}
-			fmt.Fprintf(a.stdout, "%-*s %-11s %-23s %s\n", width, b.ID, orDash(b.Flink), "in "+b.Ground, b.Planted)
-		}
+		writeZooList(a.stdout, bugs, *asJSON)
 		return exitOK
 	}
 	wd, err := os.Getwd()
@@ -96,22 +85,34 @@ func (a *app) zooCommand(args []string) int {
 		}
 		hunts = append(hunts, h)
 	}
-	missed := 0
-	for _, h := range hunts {
-		if h.Absent == "" && !h.CaughtDefault && h.SeedsCaught == 0 {
-			missed++
-		}
-		if *asJSON {
+	if *asJSON {
+		for _, h := range hunts {
 			writeJSON(a.stdout, h)
 		}
-	}
-	if !*asJSON {
+	} else {
 		writeZooTable(a.stdout, hunts, bugs, seeds.value.String(), *controls)
 	}
-	if missed > 0 {
-		return exitUnexpected
+	for _, h := range hunts {
+		if h.Absent == "" && !h.CaughtDefault && h.SeedsCaught == 0 {
+			return exitUnexpected // a hole in the harness
+		}
 	}
 	return exitOK
+}
+
+// writeZooList prints zoo -list: each bug's header, one line or one JSON object each.
+func writeZooList(w io.Writer, bugs []*zoo.Bug, asJSON bool) {
+	width := idWidth(bugs)
+	for _, b := range bugs {
+		switch {
+		case asJSON:
+			writeJSON(w, zooListed{Bug: b.ID, Flink: b.Flink, Fix: b.Fix, Planted: b.Planted, Expected: b.Property, Rule: b.Rule, Ground: b.Ground, Note: b.Note, Absent: b.Absent})
+		case b.Absent != "":
+			fmt.Fprintf(w, "%-*s %-11s %-23s %s\n", width, b.ID, orDash(b.Flink), "no analogue", b.Absent)
+		default:
+			fmt.Fprintf(w, "%-*s %-11s %-23s %s\n", width, b.ID, orDash(b.Flink), "in "+b.Ground, b.Planted)
+		}
+	}
 }
 
 // writeZooTable prints the hunts as simrun zoo's table: one row per bug (or control) and its
@@ -171,6 +172,7 @@ type zooListed struct {
 	Fix      string `json:"fix,omitempty"`
 	Planted  string `json:"planted"`
 	Expected string `json:"expected"` // the property expected to catch it
+	Rule     string `json:"rule,omitempty"`
 	Ground   string `json:"ground"`
 	Note     string `json:"note,omitempty"`
 	Absent   string `json:"absent,omitempty"`
@@ -326,24 +328,7 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 		}
 		judgeRerun(groundRuns, again)
 	}
-	firstArtifact := ""
-	for _, r := range groundRuns {
-		h.SeedsRun++
-		switch r.catch(b.Rule, asControl) {
-		case catchProperty:
-			h.SeedsCaught++
-			h.CaughtSeeds = append(h.CaughtSeeds, r.Seed)
-			if h.FirstSeed == 0 || r.Seed < h.FirstSeed {
-				h.FirstSeed, firstArtifact = r.Seed, r.Artifact
-			}
-			for _, p := range r.properties() {
-				h.Properties[p]++
-			}
-		case catchPanic:
-			h.SeedsPanic++
-		}
-	}
-	slices.Sort(h.CaughtSeeds)
+	firstArtifact := h.tally(groundRuns, b.Rule, asControl)
 	if unitTests {
 		failed, err := zoo.TestPackages(root, b, filepath.Join(dir, zoo.OverlayFile))
 		if err != nil {
@@ -363,6 +348,29 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 		h.Replay = fmt.Sprintf("%s zoo -bug %s -seeds %d-%d -keep simrun-zoo", a.invocation, b.ID, h.FirstSeed, h.FirstSeed)
 	}
 	return h, nil
+}
+
+// tally counts the hunting ground's runs into h and returns the artifact of the lowest
+// catching seed.
+func (h *zooHunt) tally(runs []mutatedRun, rule string, byRule bool) (firstArtifact string) {
+	for _, r := range runs {
+		h.SeedsRun++
+		switch r.catch(rule, byRule) {
+		case catchProperty:
+			h.SeedsCaught++
+			h.CaughtSeeds = append(h.CaughtSeeds, r.Seed)
+			if h.FirstSeed == 0 || r.Seed < h.FirstSeed {
+				h.FirstSeed, firstArtifact = r.Seed, r.Artifact
+			}
+			for _, p := range r.properties() {
+				h.Properties[p]++
+			}
+		case catchPanic:
+			h.SeedsPanic++
+		}
+	}
+	slices.Sort(h.CaughtSeeds)
+	return firstArtifact
 }
 
 // judgeRerun marks as a determinism failure every run of first whose seed gave another
