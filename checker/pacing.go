@@ -205,7 +205,7 @@ func (j *pacingJudge) maxConcurrent(e *trace.Event, savepoint bool) {
 }
 
 // minPause judges a periodic trigger, decided at decided, against the latest completion
-// that came before the decision.
+// that came strictly before the decision.
 func (j *pacingJudge) minPause(e *trace.Event, decided int64) {
 	if j.policy.MinPauseNanos == nil {
 		return
@@ -213,8 +213,11 @@ func (j *pacingJudge) minPause(e *trace.Event, decided int64) {
 	pause := *j.policy.MinPauseNanos
 	for i := len(j.completions) - 1; i >= 0; i-- {
 		c := j.completions[i]
-		if c.T > decided {
-			continue // completed while this one waited for its id: after the decision
+		if c.T >= decided {
+			// Completed while this one waited for its id, after the decision; or at the
+			// same instant, where a time cannot say which came first (a coordinator host
+			// that resumes takes its overdue tick and the completion at once).
+			continue
 		}
 		if gap := decided - c.T; gap < pause {
 			j.flag(e, ruleMinPause, "periodic checkpoint %d was decided %dns after checkpoint %d completed (seq %d): the minimum pause is %dns",

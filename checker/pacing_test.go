@@ -63,7 +63,13 @@ func TestTriggerPacingKeepsThePause(t *testing.T) {
 	b.complete(5)
 	b.at(500).coordCrash()
 	b.at(600).periodic(6, 600)
+	b.at(700).complete(6)
+	b.at(704).periodic(7, 700) // decided at the instant 6 completed: which came first is unknown
 	wantPass(t, TriggerPacing(b.events, pacingPolicy(100, 70, 2)))
+
+	early := b.at(710).periodic(8, 701)
+	v := wantFirst(t, TriggerPacing(b.events, pacingPolicy(100, 70, 2)), early, "decided 1ns after checkpoint 6 completed")
+	wantRule(t, v, ruleMinPause)
 }
 
 func TestTriggerPacingCatchesTooManyPending(t *testing.T) {
