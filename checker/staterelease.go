@@ -44,7 +44,7 @@ func StateRelease(events []trace.Event, ref Reference) Result {
 // stateReleaseKinds are the kinds stateLedger.observe reacts to (lifecycleKinds among them).
 var stateReleaseKinds = lifecycleKinds | kindsOf(trace.KindCheckpointComplete, trace.KindCoordinatorRecover, trace.KindJobFailover,
 	trace.KindCoordinatorCrash, trace.KindCheckpointAbort, trace.KindSnapshotTaken, trace.KindSnapshotCarried,
-	trace.KindSnapshotAck, trace.KindStateRelease, trace.KindFault)
+	trace.KindSnapshotAck, trace.KindStateRelease, trace.KindFault, trace.KindCheckpointPersist)
 
 func stateRelease(ix *traceIndex, ref Reference) Result {
 	if ref.Policy.RetainedCheckpoints <= 0 {
@@ -106,6 +106,7 @@ type stateLedger struct {
 	cuts       map[uint64]map[string]cutEntry // per checkpoint, per task, until it completes
 	retained   []uint64                       // the retained checkpoints, ascending
 	completed  map[uint64]bool                // every completed checkpoint and savepoint
+	persisting map[uint64]bool                // metadata writes begun, not yet completed or aborted
 	holdersOf  map[uint64][]snapshotKey       // what each retained checkpoint and savepoint holds
 	holds      map[snapshotKey]int            // how many of them hold a snapshot
 	released   map[snapshotKey]*trace.Event   // each snapshot's first release
@@ -119,7 +120,7 @@ type stateLedger struct {
 func newStateLedger(retain int) *stateLedger {
 	return &stateLedger{
 		retain: retain, savepoints: map[uint64]bool{}, cuts: map[uint64]map[string]cutEntry{},
-		completed: map[uint64]bool{}, holdersOf: map[uint64][]snapshotKey{}, holds: map[snapshotKey]int{},
+		completed: map[uint64]bool{}, persisting: map[uint64]bool{}, holdersOf: map[uint64][]snapshotKey{}, holds: map[snapshotKey]int{},
 		released: map[snapshotKey]*trace.Event{}, acked: map[snapshotKey]bool{}, evidence: newReleaseEvidence(),
 	}
 }
@@ -146,14 +147,15 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 		if taken, ok := intAttr(e, trace.AttrTaken); ok {
 			l.cut(e.CP, e.Task, cutEntry{taken: uint64(taken), carried: true}, true)
 		}
+	case trace.KindCheckpointPersist:
+		l.persisting[e.CP] = true
 	case trace.KindCheckpointComplete:
 		l.complete(i, e)
 	case trace.KindCoordinatorRecover:
-		if e.CP != 0 {
-			l.complete(i, e) // read back from the store: completed, whether or not traced so
-		}
+		l.recover(i, e)
 	case trace.KindCheckpointAbort:
 		delete(l.cuts, e.CP) // it will hold nothing
+		delete(l.persisting, e.CP)
 	case trace.KindStateRelease:
 		l.release(e)
 	}
@@ -182,6 +184,7 @@ func (l *stateLedger) complete(i int, e *trace.Event) {
 		return
 	}
 	l.completed[cp] = true
+	delete(l.persisting, cp)
 	l.evidence.completions = append(l.evidence.completions, i)
 	var keys []snapshotKey
 	for _, task := range sortedKeys(l.cuts[cp]) {
@@ -206,6 +209,29 @@ func (l *stateLedger) complete(i int, e *trace.Event) {
 		l.evidence.discardedAt[l.retained[0]] = i
 		l.retained = l.retained[1:]
 	}
+}
+
+// recover takes a coordinator.recover. The checkpoint it read back completed, whether or
+// not traced so. So may every older one whose metadata write was still in flight when the
+// coordinator crashed: the trace cannot say whether it landed, and if it did, the recovered
+// coordinator retains it and lets older ones go. Taken as completed, it never makes a
+// release of an older checkpoint's state a false alarm; the price is that such a release
+// is not judged where the write was in fact lost.
+func (l *stateLedger) recover(i int, e *trace.Event) {
+	if e.CP == 0 {
+		return
+	}
+	var maybe []uint64
+	for cp := range l.persisting {
+		if cp < e.CP {
+			maybe = append(maybe, cp)
+		}
+	}
+	slices.Sort(maybe)
+	for _, cp := range maybe {
+		l.complete(i, &trace.Event{Kind: trace.KindCheckpointComplete, CP: cp, Seq: e.Seq, T: e.T})
+	}
+	l.complete(i, e)
 }
 
 // discard lets go of what checkpoint cp held, once it fell out of retention.

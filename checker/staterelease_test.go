@@ -225,3 +225,31 @@ func TestStateReleasedExcusesAnAckAFailoverOvertook(t *testing.T) {
 	b := run("expired")
 	wantRule(t, wantFirst(t, StateRelease(b.events, retaining(1)), uint64(len(b.events)-1), "map-0's snapshot for 2"), ruleStateReleased)
 }
+
+// TestStateKeptAfterARecoveryOfAnUntracedCompletion: checkpoint 3's metadata write was in
+// flight when the coordinator crashed, and the successor read back 4. If 3's write landed,
+// the store retains 3 and 4, so releasing 2 keeps the rule; releasing 3 or 4 does not.
+func TestStateKeptAfterARecoveryOfAnUntracedCompletion(t *testing.T) {
+	run := func(released uint64) (*tb, uint64) {
+		b := newTB()
+		b.restore("map-0", 0)
+		b.checkpointOf(2, "map-0")
+		for _, cp := range []uint64{3, 4} {
+			b.trigger(cp)
+			b.snap("map-0", cp)
+			b.stateAck("map-0", cp)
+		}
+		b.persist(4)
+		b.persist(3)
+		b.complete(4)
+		b.coordCrash()
+		b.recover(4)
+		return b, b.stateRelease("map-0", released)
+	}
+	b, _ := run(2)
+	if res := StateRelease(b.events, retaining(2)); res.Verdict == VerdictFail {
+		t.Errorf("releasing 2 once 3 may have landed: %v", res)
+	}
+	b, bad := run(3)
+	wantRule(t, wantFirst(t, StateRelease(b.events, retaining(2)), bad, "released while checkpoint (one of the 2 retained) 3 holds it"), ruleStateKept)
+}
