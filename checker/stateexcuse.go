@@ -27,7 +27,9 @@ import (
 //     discard, and leaves their files behind;
 //   - an ack the coordinator may never have heard of: one sent while a fault that loses
 //     messages was in force (net.drop, net.partition, net.break, crash.host) until its
-//     checkpoint ended, or by a task that crashed meanwhile, its message lost with it (Flink
+//     checkpoint ended, or at any time later when a fault that delays messages was in force
+//     as it was sent (it may meet the loss on its way), or by a task that crashed
+//     meanwhile, its message lost with it (Flink
 //     deletes a failed checkpoint's exclusive directory, and such state with it; a store
 //     without directories can only delete what it was told of);
 //   - an ack followed by a job.failover before any checkpoint completed again, or of a
@@ -50,6 +52,11 @@ func (r *releaseEvidence) excuse(a ackRecord, completed bool, lossy, delaying *f
 		return "snapshots a coordinator crash orphaned"
 	}
 	end := max(r.ended[cp], a.event.T)
+	if delaying.overlapping(a.event.T, a.event.T) != nil {
+		// Sent under a delay, the ack may arrive in a loss that begins much later (a
+		// partition that cuts the route it is still on): any later loss may have taken it.
+		end = math.MaxInt64
+	}
 	if lossy.overlapping(a.event.T, end) != nil || r.taskCrashed(a.key.task, a.event.T, end) {
 		return "acks the coordinator may not have heard of"
 	}

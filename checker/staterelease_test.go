@@ -253,3 +253,36 @@ func TestStateKeptAfterARecoveryOfAnUntracedCompletion(t *testing.T) {
 	b, bad := run(3)
 	wantRule(t, wantFirst(t, StateRelease(b.events, retaining(2)), bad, "released while checkpoint (one of the 2 retained) 3 holds it"), ruleStateKept)
 }
+
+// TestStateReleasedExcusesAnAckDelayedIntoALoss: map-0 acks an aborted checkpoint while a
+// net.delay is in force; the delayed ack may meet a partition that begins after the
+// checkpoint ended, and be lost there. Without the delay the ack was heard, and its state
+// is owed a release.
+func TestStateReleasedExcusesAnAckDelayedIntoALoss(t *testing.T) {
+	run := func(delayed bool) *tb {
+		b := newTB()
+		b.restore("map-0", 0)
+		if delayed {
+			b.windowed("net.delay", "d")
+		}
+		b.trigger(1)
+		b.snap("map-0", 1)
+		b.stateAck("map-0", 1)
+		b.abortFor(1, "upload-failed")
+		if delayed {
+			b.faultEnd("net.delay", "d")
+		}
+		b.windowed("net.partition", "p")
+		b.faultEnd("net.partition", "p")
+		b.checkpointOf(2, "map-0")
+		b.checkpointOf(3, "map-0")
+		b.stateRelease("map-0", 2)
+		b.finish("map-0")
+		return b
+	}
+	if res := StateRelease(run(true).events, retaining(1)); res.Verdict == VerdictFail || !strings.Contains(res.Note, "acks the coordinator may not have heard of") {
+		t.Fatalf("want the delayed ack excused, got:\n%s", res)
+	}
+	b := run(false)
+	wantRule(t, wantFirst(t, StateRelease(b.events, retaining(1)), uint64(len(b.events)-1), "map-0's snapshot for 1"), ruleStateReleased)
+}
