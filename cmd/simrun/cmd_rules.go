@@ -66,6 +66,9 @@ func writeRulesText(w io.Writer, controls map[string][]string) {
 			if len(r.Covers) > 0 {
 				fmt.Fprintf(w, "      governs:  %s\n", strings.Join(r.Covers, ", "))
 			}
+			if r.Flink != "" {
+				fmt.Fprintf(w, "      flink:    %s\n", r.Flink)
+			}
 			fmt.Fprintf(w, "      controls: %s\n", orDash(strings.Join(controls[r.Name], ", ")))
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ckptsim/ckptsim/checker"
@@ -35,5 +36,27 @@ func TestEveryRuleHasAControl(t *testing.T) {
 		if _, ok := checker.RuleNamed(rule); !ok {
 			t.Errorf("controls %v name rule %q, which the specification does not have", ids, rule)
 		}
+	}
+}
+
+// TestRulesCommand: simrun rules prints every rule, -json one object per rule with its
+// controls, and two forms at once are bad usage.
+func TestRulesCommand(t *testing.T) {
+	r := realRun("rules")
+	if r.code != exitOK {
+		t.Fatalf("rules: exit %d, %q", r.code, r.stderr)
+	}
+	for _, rule := range checker.Rules() {
+		if !strings.Contains(r.stdout, " "+rule.Name+" ("+string(rule.Property)+")") {
+			t.Errorf("rules does not list %s", rule.Name)
+		}
+	}
+	r = realRun("rules", "-json")
+	if lines := strings.Count(r.stdout, "\n"); r.code != exitOK || lines != len(checker.Rules()) {
+		t.Errorf("rules -json: exit %d, %d lines for %d rules", r.code, lines, len(checker.Rules()))
+	}
+	r = realRun("rules", "-json", "-markdown")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "-json and -markdown both choose a form") {
+		t.Errorf("rules -json -markdown: exit %d, %q", r.code, r.stderr)
 	}
 }
