@@ -107,6 +107,7 @@ type stateLedger struct {
 	retained   []uint64                       // the retained checkpoints, ascending
 	completed  map[uint64]bool                // every completed checkpoint and savepoint
 	persisting map[uint64]bool                // metadata writes begun, not yet completed or aborted
+	mayHave    map[uint64]bool                // taken as completed at a recovery: its write may have landed
 	holdersOf  map[uint64][]snapshotKey       // what each retained checkpoint and savepoint holds
 	holds      map[snapshotKey]int            // how many of them hold a snapshot
 	released   map[snapshotKey]*trace.Event   // each snapshot's first release
@@ -120,7 +121,7 @@ type stateLedger struct {
 func newStateLedger(retain int) *stateLedger {
 	return &stateLedger{
 		retain: retain, savepoints: map[uint64]bool{}, cuts: map[uint64]map[string]cutEntry{},
-		completed: map[uint64]bool{}, persisting: map[uint64]bool{}, holdersOf: map[uint64][]snapshotKey{}, holds: map[snapshotKey]int{},
+		completed: map[uint64]bool{}, persisting: map[uint64]bool{}, mayHave: map[uint64]bool{}, holdersOf: map[uint64][]snapshotKey{}, holds: map[snapshotKey]int{},
 		released: map[snapshotKey]*trace.Event{}, acked: map[snapshotKey]bool{}, evidence: newReleaseEvidence(),
 	}
 }
@@ -229,6 +230,7 @@ func (l *stateLedger) recover(i int, e *trace.Event) {
 	}
 	slices.Sort(maybe)
 	for _, cp := range maybe {
+		l.mayHave[cp] = true
 		l.complete(i, &trace.Event{Kind: trace.KindCheckpointComplete, CP: cp, Seq: e.Seq, T: e.T})
 	}
 	l.complete(i, e)
@@ -308,7 +310,9 @@ func (l *stateLedger) unreleased(ix *traceIndex) (owed []ackRecord, note string)
 		if l.holds[a.key] > 0 || l.released[a.key] != nil {
 			continue
 		}
-		if why := l.evidence.excuse(a, l.completed[a.key.cp], lossy, delaying); why != "" {
+		// A write that may not have landed leaves its state orphaned by the crash, as before.
+		completed := l.completed[a.key.cp] && !l.mayHave[a.key.cp]
+		if why := l.evidence.excuse(a, completed, lossy, delaying); why != "" {
 			excused[why]++
 			continue
 		}

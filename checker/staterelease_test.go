@@ -252,6 +252,17 @@ func TestStateKeptAfterARecoveryOfAnUntracedCompletion(t *testing.T) {
 	}
 	b, bad := run(3)
 	wantRule(t, wantFirst(t, StateRelease(b.events, retaining(2)), bad, "released while checkpoint (one of the 2 retained) 3 holds it"), ruleStateKept)
+
+	// Had 3's write been lost, its state would be orphaned by the crash: once 3 falls out of
+	// retention, the job owes no release of it.
+	b, _ = run(2)
+	b.checkpointOf(5, "map-0")
+	b.checkpointOf(6, "map-0")
+	b.stateRelease("map-0", 4)
+	b.finish("map-0")
+	if res := StateRelease(b.events, retaining(2)); res.Verdict == VerdictFail {
+		t.Errorf("the state of a write in flight at the crash, never released: %v", res)
+	}
 }
 
 // TestStateReleasedExcusesAnAckDelayedIntoALoss: map-0 acks an aborted checkpoint while a
