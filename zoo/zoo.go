@@ -62,9 +62,6 @@ type Bug struct {
 	// Rule is the rule of the specification (checker.Rules) the mistake breaks. A control
 	// must name one, and is caught only by a violation of it.
 	Rule string
-	// Control marks a negative control (controls/*.diff): a mutation written to break one
-	// rule, kept to show that the rule catches it, not a bug replanted from elsewhere.
-	Control bool
 	// Ground is the built-in scenario that hunts it: one whose job has the code path the
 	// bug breaks.
 	Ground string
@@ -143,7 +140,6 @@ func Controls() []*Bug {
 		if c.Rule == "" || c.Absent != "" {
 			panic(fmt.Sprintf("zoo: control %s: a control plants a mutation and names the rule it breaks", c.ID))
 		}
-		c.Control = true
 	}
 	return controls
 }
