@@ -235,11 +235,14 @@ func (c *coordinator) handleReady() {
 		for _, d := range rd.Discarded {
 			c.discarded[d.ID] = true
 		}
-		if len(rd.Discarded) > 0 {
-			c.writeMetadata()
-		}
 		for _, r := range rd.Released {
 			c.release(r)
+		}
+		// After the releases: a write that drops discarded checkpoints is what lets their
+		// held state go, so it must see the releases of this same step (else, at the end
+		// of a job, the last of them waits for a write that never comes).
+		if len(rd.Discarded) > 0 {
+			c.writeMetadata()
 		}
 		if rd.Failover != nil {
 			c.failoverAfterItsCauses(*rd.Failover)
