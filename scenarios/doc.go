@@ -83,8 +83,9 @@
 // The catalogue is a few dozen points; Generate draws a scenario from a seed anywhere in the
 // space a correct protocol must survive (every mode, topology, workload, sink, checkpoint
 // setting, limit and in-model fault style), expecting a pass. simrun sweep -generated runs
-// the scenario of each seed on that seed, and TestCorrectProtocolPassesGeneratedScenarios
-// runs a few dozen through rapid, so that a false alarm anywhere in the space, not only in
+// the scenario of each seed on that seed. Drawn is the same draw as a rapid generator, whose
+// failures shrink by structure, and TestCorrectProtocolPassesGeneratedScenarios runs a few
+// dozen through it, so that a false alarm anywhere in the space, not only in
 // the catalogue, shows up as an unexpected verdict.
 //
 // # Artifacts and shrinking

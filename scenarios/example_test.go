@@ -50,7 +50,8 @@ func Example_expectedFailure() {
 
 // A property over generated scenarios: Generate draws a whole scenario (mode, topology,
 // workload, settings and faults) from a seed, and the correct engine must pass every one.
-// With pgregory.net/rapid, draw the seed with rapid.Uint64() inside rapid.Check.
+// With pgregory.net/rapid, draw the scenario with Drawn inside rapid.Check, so that a
+// failure shrinks by the scenario's structure.
 func Example_generatedScenarios() {
 	sim := scenarios.NewSimulation()
 	for seed := uint64(1); seed <= 5; seed++ {

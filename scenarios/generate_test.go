@@ -169,17 +169,11 @@ func TestGenerateCoversTheKnobs(t *testing.T) {
 	}
 }
 
-// generatedScenario is the rapid adapter of Generate: rapid draws the generator's seed, and
-// the scenario runs on that seed, as `simrun sweep -generated` runs it.
-func generatedScenario(t *rapid.T) (*Scenario, uint64) {
-	seed := rapid.Uint64().Draw(t, "generator seed")
-	return Generate(seed), seed
-}
-
-// TestCorrectProtocolPassesGeneratedScenarios is the promise of Generate: the correct
-// engine passes every scenario it draws. It runs a few dozen draws (rapid's -rapid.checks
-// when given; the repository pins rapid's seed, see TestMain); `simrun sweep -generated`
-// runs the same space at scale.
+// TestCorrectProtocolPassesGeneratedScenarios is the promise of the generator: the correct
+// engine passes every scenario it draws. It runs a few dozen draws of Drawn (rapid's
+// -rapid.checks when given; the repository pins rapid's seed, see TestMain), so that a
+// failure shrinks by the scenario's structure; `simrun sweep -generated` runs the same space
+// at scale, seed by seed.
 func TestCorrectProtocolPassesGeneratedScenarios(t *testing.T) {
 	if checks := flag.Lookup("rapid.checks"); checks != nil && checks.Value.String() == "100" {
 		// rapid's default: too many full runs for `go test ./...`.
@@ -188,10 +182,11 @@ func TestCorrectProtocolPassesGeneratedScenarios(t *testing.T) {
 	}
 	sim := NewSimulation()
 	rapid.Check(t, func(t *rapid.T) {
-		s, seed := generatedScenario(t)
+		s := Drawn().Draw(t, "scenario")
+		seed := rapid.Uint64().Draw(t, "seed")
 		p, res, err := Execute(sim, s, seed, RunOptions{})
 		if err != nil {
-			t.Fatalf("generator seed %d: scenario rejected: %v\n%s", seed, err, Marshal(s))
+			t.Fatalf("seed %d: drawn scenario rejected: %v\n%s", seed, err, Marshal(s))
 		}
 		if !res.Unexpected {
 			return
@@ -203,7 +198,7 @@ func TestCorrectProtocolPassesGeneratedScenarios(t *testing.T) {
 			}
 			why.WriteString("\n  " + v.String())
 		}
-		t.Fatalf("generator seed %d: %s: %s%s\n%s\nsweep: go run ./cmd/simrun sweep -generated -seeds %d", seed, res.Verdict, res.Why, why.String(), saveForReplay(t, p, res), seed)
+		t.Fatalf("seed %d: %s: %s%s\n%s", seed, res.Verdict, res.Why, why.String(), saveForReplay(t, p, res))
 	})
 }
 
