@@ -1,7 +1,10 @@
 package explore
 
 import (
+	"cmp"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 )
 
 // Input is what one run of the exploration runs: the genome its scenario is drawn from and
@@ -96,4 +99,21 @@ func (c *Corpus) Choose(r *rand.Rand) *Entry {
 		x -= w
 	}
 	panic("explore: a choice beyond the total energy")
+}
+
+// Rarest returns the n features the fewest runs reached, fewest first (ties by name), each
+// as "feature count".
+func (c *Corpus) Rarest(n int) []string {
+	names := make([]string, 0, len(c.Hits))
+	for f := range c.Hits {
+		names = append(names, f)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(c.Hits[a], c.Hits[b]), cmp.Compare(a, b))
+	})
+	var out []string
+	for _, f := range names[:min(n, len(names))] {
+		out = append(out, f+" "+strconv.Itoa(c.Hits[f]))
+	}
+	return out
 }

@@ -158,6 +158,7 @@ func (x *explorer) stats() Stats {
 	s := x.s
 	s.Corpus = len(x.corpus.Entries)
 	s.Features = len(x.corpus.Hits)
+	s.Rarest = x.corpus.Rarest(maxRarest)
 	s.Mutations, s.Productive = map[string]int{}, map[string]int{}
 	for m := range mutationCount {
 		if x.mutations[m] > 0 {

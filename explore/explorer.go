@@ -59,7 +59,13 @@ type Stats struct {
 	// Refusals are the first few reasons the generator or the planner gave for a discarded
 	// mutant, to tell a generator bug from bad luck.
 	Refusals []string `json:"refusals,omitempty"`
+	// Rarest are the features the fewest runs reached, each with its count ("cp:100+ 1"):
+	// what the exploration barely got to.
+	Rarest []string `json:"rarest,omitempty"`
 }
+
+// maxRarest is how many features Stats.Rarest lists.
+const maxRarest = 8
 
 // maxRefusals is how many refusals Stats keeps.
 const maxRefusals = 3
