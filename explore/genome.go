@@ -57,6 +57,8 @@ func (r *recorder) Uint64() uint64 {
 	if n >= maxDraws {
 		panic(fmt.Sprintf("explore: a scenario draw took more than %d values", maxDraws))
 	}
+	// The tail advances on every read, so that the value at a position past g's end does not
+	// depend on how many of g's values were read.
 	v := r.tail.Uint64()
 	if n < len(r.given) {
 		v = r.given[n]
@@ -67,8 +69,7 @@ func (r *recorder) Uint64() uint64 {
 
 // Draw runs scenarios.GenerateFrom on genome g and returns the scenario with the genome it
 // actually consumed: g cut to what the generator read, or g extended by the tail's draws.
-// The tail advances on every read, used or not, so that the values past g's end depend only
-// on their position, and a genome that is a prefix of another continues the same way.
+// Drawing the consumed genome again draws the same scenario: it holds every value read.
 // GenerateFrom panics on a draw it cannot complete (an invalid scenario, a generator bug
 // that mutation found); Draw returns that as an error, so that the mutant is discarded and
 // counted instead of ending the exploration.
@@ -79,11 +80,9 @@ func Draw(g Genome) (s *scenarios.Scenario, consumed Genome, err error) {
 			s, consumed, err = nil, nil, fmt.Errorf("explore: the generator refused the draw: %v", p)
 		}
 	}()
-	s = scenarios.GenerateFrom(r)
+	s = generateFrom(r)
 	return s, r.taken, nil
 }
 
-// key identifies a genome for deduplication: the same genome drawn twice is one input.
-func (g Genome) key() uint64 {
-	return g.tailKey()
-}
+// generateFrom is scenarios.GenerateFrom; tests replace it with a generator that refuses.
+var generateFrom = scenarios.GenerateFrom

@@ -53,6 +53,9 @@ func (a *app) exploreZoo(o exploreOptions, bugID string) int {
 	var rows []exploreZooRow
 	for _, b := range bugs {
 		dir := filepath.Join(tmp, b.ID)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return a.fail("explore: %v", err)
+		}
 		exe, err := zoo.Build(root, b, dir)
 		if err != nil {
 			return a.fail("%v", err)
