@@ -93,7 +93,7 @@ func (a *app) writeExploreZoo(rows []exploreZooRow, o exploreOptions) {
 	for _, r := range rows {
 		fmt.Fprintf(a.stdout, "%-*s  %-34s  %s\n", width, r.Bug, r.Guided, r.Uniform)
 	}
-	fmt.Fprintf(a.stdout, "budget %s each, seed %d, %d workers\n", o.budget, o.seed, o.workers)
+	fmt.Fprintf(a.stdout, "budget %s each, seed %d, %d worker(s)\n", o.budget, o.seed, o.workers)
 	for _, m := range []struct {
 		name string
 		f    catchFigures
