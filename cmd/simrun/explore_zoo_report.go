@@ -98,21 +98,15 @@ func (a *app) writeExploreZoo(rows []exploreZooRow, o exploreOptions) {
 		name string
 		f    catchFigures
 	}{{"guided", g}, {"uniform", u}} {
-		fmt.Fprintf(a.stdout, "%-7s caught %d of %d; median %s runs, %s; max %s runs, %s\n", m.name, m.f.Caught, m.f.Bugs,
-			intOrNot(m.f.MedianRuns), secondsOrNot(m.f.MedianSeconds), intOrNot(m.f.MaxRuns), secondsOrNot(m.f.MaxSeconds))
+		fmt.Fprintf(a.stdout, "%-7s caught %d of %d; median %s; max %s\n", m.name, m.f.Caught, m.f.Bugs,
+			runsAndSeconds(m.f.MedianRuns, m.f.MedianSeconds), runsAndSeconds(m.f.MaxRuns, m.f.MaxSeconds))
 	}
 }
 
-func intOrNot(v *int) string {
-	if v == nil {
-		return "(not caught)"
+// runsAndSeconds is "12 runs, 0.8s", or "not caught" for a figure that falls on a miss.
+func runsAndSeconds(runs *int, seconds *float64) string {
+	if runs == nil || seconds == nil {
+		return "not caught"
 	}
-	return fmt.Sprint(*v)
-}
-
-func secondsOrNot(v *float64) string {
-	if v == nil {
-		return "(not caught)"
-	}
-	return fmt.Sprintf("%.1fs", *v)
+	return fmt.Sprintf("%d runs, %.1fs", *runs, *seconds)
 }
