@@ -111,6 +111,7 @@ const (
 	usageVersion = "version"
 	usageRules   = "rules [-json | -markdown]"
 	usageExtract = "extract ARTIFACT"
+	usageExplore = "explore -for DURATION [-seed N] [-uniform] [-j N] [-first] [-artifacts DIR] [-json] | explore -zoo [-bug ID] -for DURATION [-seed N] [-j N] [-json]"
 	usageLive    = "live -scenario NAME|FILE -for DURATION [-crash-every DURATION] [-seed N] [-trace FILE] [-json] [-html FILE] [-perfetto FILE]"
 )
 
@@ -125,6 +126,7 @@ var commands = []command{
 	{"list", usageList, "list the built-in scenarios", (*app).list},
 	{"run", usageRun, "run one scenario on one seed", (*app).runOne},
 	{"sweep", usageSweep, "run scenarios over ranges of seeds", (*app).sweep},
+	{"explore", usageExplore, "explore generated scenarios for a wall-clock budget, guided by what runs reach (or -uniform), reporting unexpected verdicts", (*app).exploreCommand},
 	{"merge", usageMerge, "merge the sweep -json outputs of a sweep's shards into one sweep's summary", (*app).merge},
 	{"live", usageLive, "run one scenario's job in real time on goroutines and the wall clock, crashing tasks with -crash-every, and judge its trace", (*app).liveCommand},
 	{"replay", usageReplay, "rerun an artifact's case and check its trace hash", (*app).replay},
