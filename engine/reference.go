@@ -60,10 +60,7 @@ func ComputeReference(g *Graph, opts ReferenceOptions) (*Reference, error) {
 			}
 			in = slices.Grow(in, l.Partitions*int(n))
 			for p := 0; p < l.Partitions; p++ {
-				log := newPartitionLog(name, p, l)
-				for o := int64(0); o < n; o++ {
-					in = append(in, log.record(o))
-				}
+				in = newPartitionLog(name, p, l).appendRecords(in, n)
 				ref.Offsets[name+":"+strconv.Itoa(p)] = n
 			}
 			streams[name], ordered[name] = in, true
