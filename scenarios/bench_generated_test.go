@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"flag"
+	"os"
+	"runtime/debug"
 	"testing"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -14,8 +16,13 @@ var generatedSeeds = flag.Int("generated-seeds", 200, "seeds 1..N that Benchmark
 // BenchmarkGeneratedSweep runs what `simrun sweep -generated -seeds 1-N` runs on one worker:
 // each seed's drawn scenario on the simulator, judged by every checker, the runs lending
 // each other their events' array as a sweep's worker does. Wall time wanders with the
-// machine's load; README "How fast" counts its instructions as well.
+// machine's load; README "How fast" counts its instructions as well. The seeds' scenarios
+// are drawn inside the loop, as a sweep draws them.
 func BenchmarkGeneratedSweep(b *testing.B) {
+	// Collect garbage as simrun does (cmd/simrun's main), unless GOGC says otherwise.
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
 	var events []trace.Event
 	n := uint64(*generatedSeeds)
 	for b.Loop() {
