@@ -159,14 +159,36 @@ var workKinds = kindsOf(trace.KindBarrierSend, trace.KindBarrierRecv, trace.Kind
 // the whole job finishing.
 func newJobLifecycle(ix *traceIndex) *lifecycle {
 	l := newLifecycle()
-	for i := range ix.only(workKinds) {
-		task := ix.events[i].Task
-		if _, seen := l.last[task]; !seen && task != "" && task != trace.CoordinatorTask {
-			l.last[task] = ix.events[i].Kind
-			l.running++
-		}
+	for _, w := range ix.workers() {
+		l.last[w.task] = w.kind
+		l.running++
 	}
 	return l
+}
+
+// worker is a job task the trace shows at work, with the kind of its first such event.
+type worker struct{ task, kind string }
+
+// workersOf lists the job tasks at work in ix, in the order of their first work event: what
+// newJobLifecycle starts from. Four properties start a lifecycle of their own, so the trace
+// index finds the workers once for all of them. A task's work events come in runs, so an
+// event of the task before it costs a string comparison, not a map lookup.
+func workersOf(ix *traceIndex) []worker {
+	var workers []worker
+	seen := map[string]bool{"": true, trace.CoordinatorTask: true}
+	last := ""
+	for i := range ix.only(workKinds) {
+		e := &ix.events[i]
+		if e.Task == last {
+			continue
+		}
+		last = e.Task
+		if !seen[e.Task] {
+			seen[e.Task] = true
+			workers = append(workers, worker{task: e.Task, kind: e.Kind})
+		}
+	}
+	return workers
 }
 
 // lifecycleKinds are the kinds lifecycle.observe reacts to.

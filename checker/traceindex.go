@@ -25,7 +25,8 @@ type traceIndex struct {
 	// for event i. A kind the trace does not hold has no words.
 	ofKind [64][]uint64
 
-	faults func() *faultSpans // faultSpansOf(events), computed on first use
+	faults  func() *faultSpans // faultSpansOf(events), computed on first use
+	workers func() []worker    // workersOf(ix), computed on first use
 }
 
 // kindCode numbers the kinds of the schema from 1, in trace.Kinds order; 0 is any other
@@ -84,6 +85,7 @@ func newTraceIndex(events []trace.Event) *traceIndex {
 		bits[i/64] |= 1 << (i % 64)
 	}
 	ix.faults = sync.OnceValue(func() *faultSpans { return faultSpansOf(ix) })
+	ix.workers = sync.OnceValue(func() []worker { return workersOf(ix) })
 	return ix
 }
 

@@ -91,6 +91,27 @@ func (c *catalog) rid(r rec) string {
 	return string(c.appendRID(b[:0], r))
 }
 
+// rids renders the record ids of records, as rid would one by one, into one string that
+// each id slices: one allocation per buffer an upsert or append sink writes, not one per
+// record.
+func (c *catalog) rids(records []rec) []string {
+	// A buffer of a few hundred records fits on the stack; a longer one spills to the heap.
+	var scratch [4096]byte
+	var endsArray [256]int
+	text, ends := scratch[:0], endsArray[:0]
+	for _, r := range records {
+		text = c.appendRID(text, r)
+		ends = append(ends, len(text))
+	}
+	all := string(text)
+	ids := make([]string, len(records))
+	start := 0
+	for i, end := range ends {
+		ids[i], start = all[start:end], end
+	}
+	return ids
+}
+
 // record renders r as a Record.
 func (c *catalog) record(r rec) Record {
 	return Record{RID: c.rid(r), Key: c.keys[r.key], Value: r.value}

@@ -88,3 +88,24 @@ func TestCatalogKeysAreSorted(t *testing.T) {
 		}
 	}
 }
+
+// TestRIDsAreEachRID: the ids rids renders together are those rid renders one at a time,
+// for runs shorter and longer than its stack buffers.
+func TestRIDsAreEachRID(t *testing.T) {
+	g := KeyedSumGraph(3, 2000, 0, TwoPhaseCommit)
+	g.Operators[0].Logic = Source{Partitions: 2, Records: 2000, Keys: 12, Seed: 9}
+	c := newCatalog(&g)
+	log := newCatalogLog(c, "src", 1, g.Operators[0].Logic.(Source))
+	for _, n := range []int{0, 1, 255, 256, 257, 2000} {
+		recs := log.appendRecs(nil, 0, n)
+		got := c.rids(recs)
+		if len(got) != n {
+			t.Fatalf("%d records: %d ids", n, len(got))
+		}
+		for i, r := range recs {
+			if want := c.rid(r); got[i] != want {
+				t.Fatalf("%d records: id %d is %q, want %q", n, i, got[i], want)
+			}
+		}
+	}
+}

@@ -51,33 +51,16 @@ func ComputeReference(g *Graph, opts ReferenceOptions) (*Reference, error) {
 	ordered := make(map[string]bool, len(g.Operators)) // per-key order is the log's order
 	for _, name := range g.topologicalOrder() {
 		op := g.Operator(name)
-		var in []Record
-		keyOrder := true
-		for _, e := range g.inEdges(name) {
-			copies := 1
-			if e.Partitioning == Broadcast {
-				copies = op.Parallelism
-			}
-			if !ordered[e.From] || ((e.Partitioning == Rebalance || e.Partitioning == Broadcast) && op.Parallelism > 1) {
-				keyOrder = false
-			}
-			for _, r := range streams[e.From] {
-				for range copies {
-					in = append(in, r)
-				}
-			}
-		}
+		in, keyOrder := referenceInput(g, op, streams, ordered)
 		switch l := op.Logic.(type) {
 		case Source:
 			n := l.Records
 			if n == 0 {
 				n = opts.UnboundedRecords
 			}
+			in = slices.Grow(in, l.Partitions*int(n))
 			for p := 0; p < l.Partitions; p++ {
-				log := newPartitionLog(name, p, l)
-				for o := int64(0); o < n; o++ {
-					in = append(in, log.record(o))
-				}
+				in = newPartitionLog(name, p, l).appendRecords(in, n)
 				ref.Offsets[name+":"+strconv.Itoa(p)] = n
 			}
 			streams[name], ordered[name] = in, true
@@ -89,7 +72,7 @@ func ComputeReference(g *Graph, opts ReferenceOptions) (*Reference, error) {
 			}
 			streams[name], ordered[name] = out, keyOrder
 		case Filter:
-			var out []Record
+			out := make([]Record, 0, len(in))
 			for _, r := range in {
 				if l.keep(r.Value) {
 					out = append(out, r)
@@ -105,8 +88,8 @@ func ComputeReference(g *Graph, opts ReferenceOptions) (*Reference, error) {
 			state := make(map[string]int64)
 			out := make([]Record, len(in))
 			for i, r := range in {
-				state[r.Key] = l.Fn.fold(state[r.Key], r.Value)
-				r.Value = state[r.Key]
+				r.Value = l.Fn.fold(state[r.Key], r.Value)
+				state[r.Key] = r.Value
 				out[i] = r
 			}
 			ref.State[name] = state
@@ -118,6 +101,48 @@ func ComputeReference(g *Graph, opts ReferenceOptions) (*Reference, error) {
 		}
 	}
 	return ref, nil
+}
+
+// referenceInput returns what operator op reads in the reference: its inputs' streams in
+// edge order, each record as many times as its edge delivers it, and whether that input
+// keeps each key's records in log order. The streams are never written once made, so a
+// lone edge that delivers each record once is its upstream's stream itself, not a copy;
+// otherwise the input is sized once, since growing it by appends was most of the cost of a
+// generated sweep's references.
+func referenceInput(g *Graph, op *Operator, streams map[string][]Record, ordered map[string]bool) ([]Record, bool) {
+	edges := g.inEdges(op.Name)
+	keyOrder, size := true, 0
+	for _, e := range edges {
+		if !ordered[e.From] || ((e.Partitioning == Rebalance || e.Partitioning == Broadcast) && op.Parallelism > 1) {
+			keyOrder = false
+		}
+		size += len(streams[e.From]) * edgeCopies(e, op)
+	}
+	if len(edges) == 1 && edgeCopies(edges[0], op) == 1 {
+		return streams[edges[0].From], keyOrder
+	}
+	if size == 0 {
+		return nil, keyOrder
+	}
+	in := make([]Record, 0, size)
+	for _, e := range edges {
+		copies := edgeCopies(e, op)
+		for _, r := range streams[e.From] {
+			for range copies {
+				in = append(in, r)
+			}
+		}
+	}
+	return in, keyOrder
+}
+
+// edgeCopies is how many copies of each record edge e delivers to op: one per task of op
+// for a broadcast, one otherwise.
+func edgeCopies(e Edge, op *Operator) int {
+	if e.Partitioning == Broadcast {
+		return op.Parallelism
+	}
+	return 1
 }
 
 // topologicalOrder returns the operators with every operator after its inputs, ties in

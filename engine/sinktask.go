@@ -210,9 +210,9 @@ func (s *sinkPart) write(records []rec) {
 	if req.op != opWrite {
 		s.plainRecords += int64(len(records))
 		req.records = s.plainRecords
-		req.rids, req.values = make([]string, len(records)), make([]int64, len(records))
+		req.rids, req.values = c.rids(records), make([]int64, len(records))
 		for i, r := range records {
-			req.rids[i], req.values[i] = c.rid(r), r.value
+			req.values[i] = r.value
 		}
 	}
 	// Upserts are traced by the store as sink.upsert when they become visible.

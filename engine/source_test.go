@@ -74,3 +74,21 @@ func TestKeyValueRemainders(t *testing.T) {
 		}
 	})
 }
+
+// TestAppendRecordsIsRecord: the records appendRecords renders together are those record
+// renders one at a time.
+func TestAppendRecordsIsRecord(t *testing.T) {
+	for _, records := range []int64{0, 1, 9, 10, 11, 1234} {
+		l := newPartitionLog("src", 3, Source{Partitions: 4, Records: records, RatePerSecond: 100, Keys: 5, Seed: 7})
+		prior := Record{RID: "x", Key: "y", Value: 1}
+		got := l.appendRecords([]Record{prior}, records)
+		if int64(len(got)) != records+1 || got[0] != prior {
+			t.Fatalf("%d records: appended %d after %v", records, len(got)-1, got[0])
+		}
+		for o := range records {
+			if want := l.record(o); got[o+1] != want {
+				t.Fatalf("%d records: record %d is %+v, want %+v", records, o, got[o+1], want)
+			}
+		}
+	}
+}

@@ -133,10 +133,10 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 		s.Received(req.writer, req.nonce, req.records-int64(len(req.rids)), len(req.rids))
 		for i, rid := range req.rids {
 			s.Upsert(req.writer, rid, req.values[i])
-			p.trace(trace.Event{Kind: trace.KindSinkUpsert, Task: req.writer, RID: rid, Attrs: []trace.Attr{
-				{Key: trace.AttrStart, Value: start},
-				{Key: trace.AttrValue, Value: strconv.FormatInt(req.values[i], 10)},
-			}})
+			// The attributes come from a block (an event never changes once emitted).
+			attrs := p.rt.writeAttrs.next()
+			*attrs = [2]trace.Attr{{Key: trace.AttrStart, Value: start}, {Key: trace.AttrValue, Value: strconv.FormatInt(req.values[i], 10)}}
+			p.trace(trace.Event{Kind: trace.KindSinkUpsert, Task: req.writer, RID: rid, Attrs: attrs[:]})
 		}
 	case opAppend:
 		// An append is a transaction of its own, committed at once: its records were

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"encoding/json"
+	"hash/maphash"
 	"sync"
 
 	"github.com/ckptsim/ckptsim/checker"
@@ -15,9 +16,18 @@ import (
 // scenario. The cache is keyed by the scenario's content, not its address, so that a
 // scenario changed in place (shrink makes smaller copies, but callers may do otherwise)
 // never sees another's reference, and it is bounded, since shrink makes many variants.
+//
+// A reference is kept only when its scenario comes a second time. A generated sweep draws a
+// new scenario for every seed, so none ever does, and keeping each one (some megabytes of
+// expected records) until the cache started over held hundreds of megabytes that every
+// garbage collection marked again: a generated sweep at -j 2 peaked at 480 MB. A sweep of
+// one scenario over many seeds computes its reference twice and then shares it.
 
 // maxCachedReferences bounds the cache; when it is full it starts over.
 const maxCachedReferences = 64
+
+// maxSeenScenarios bounds the set of scenarios seen once; when it is full it starts over.
+const maxSeenScenarios = 1024
 
 type referenceResult struct {
 	ref checker.Reference
@@ -27,7 +37,14 @@ type referenceResult struct {
 var references struct {
 	sync.Mutex
 	byScenario map[string]referenceResult
+	// seen holds a hash of each scenario asked for once and not cached. A collision only
+	// caches a reference early: lookups compare the whole content.
+	seen map[uint64]bool
 }
+
+// seenSeed seeds the hashes of references.seen. What is cached never changes a result, so
+// a seed that differs from run to run is harmless.
+var seenSeed = maphash.MakeSeed()
 
 // cachedReference is reference, computed once per scenario content.
 func cachedReference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
@@ -45,6 +62,13 @@ func cachedReference(s *Scenario, cfg *engine.Config) (checker.Reference, error)
 	ref, err := reference(s, cfg)
 	references.Lock()
 	defer references.Unlock()
+	if h := maphash.String(seenSeed, key); !references.seen[h] {
+		if references.seen == nil || len(references.seen) >= maxSeenScenarios {
+			references.seen = make(map[uint64]bool)
+		}
+		references.seen[h] = true
+		return ref, err
+	}
 	if references.byScenario == nil || len(references.byScenario) >= maxCachedReferences {
 		references.byScenario = make(map[string]referenceResult)
 	}

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"encoding/json"
 	"slices"
 	"sync"
 	"testing"
@@ -65,5 +66,37 @@ func TestReferenceCarriesThePromises(t *testing.T) {
 		if got, want := checker.DefaultProperties(ref), PropertiesToCheck(s); !slices.Equal(got, want) {
 			t.Errorf("%s: the reference chooses %v, a run checks %v", s.Name, got, want)
 		}
+	}
+}
+
+// TestReferenceCachedOnSecondSight: a scenario's reference is kept only once the scenario
+// comes again, so that a generated sweep, whose scenarios never repeat, keeps none.
+func TestReferenceCachedOnSecondSight(t *testing.T) {
+	s := Generate(987654321)
+	cfg, err := engineConfig(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cached := func() bool {
+		data, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		references.Lock()
+		defer references.Unlock()
+		_, ok := references.byScenario[string(data)]
+		return ok
+	}
+	if _, err := cachedReference(s, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cached() {
+		t.Fatal("a scenario seen once has its reference cached")
+	}
+	if _, err := cachedReference(s, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if !cached() {
+		t.Fatal("a scenario seen twice has no reference cached")
 	}
 }
