@@ -76,6 +76,16 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 	// The reply is built on the stack and sent only if it must be: most requests are
 	// pipelined writes whose success is not answered.
 	reply := storeReply{op: req.op, nonce: req.nonce, txn: req.txn, cp: req.cp, start: req.start}
+	if req.op == opWrite || req.op == opUpsert || req.op == opAppend {
+		switch s.WriteFaultFor(req.writer) {
+		case extstore.WriteLost:
+			return // as if lost on the way: the sink's counts find it out
+		case extstore.WriteRefused:
+			reply.err = fmt.Errorf("%w: write refused", extstore.ErrTransient)
+			p.answer(from, reply)
+			return
+		}
+	}
 	switch req.op {
 	case opInit:
 		epoch, aborted := s.InitWriter(req.writer, req.nonce)
@@ -163,9 +173,14 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 			return
 		}
 	}
+	p.answer(from, reply)
+}
+
+// answer sends reply to the requester.
+func (p *storeProcess) answer(to string, reply storeReply) {
 	sent := p.rt.storeReplies.next()
 	*sent = reply
-	p.proc.Send(from, sent)
+	p.proc.Send(to, sent)
 }
 
 // begin opens transaction id for the writer of req and arms its timeout.
