@@ -24,7 +24,9 @@ type Fault struct {
 
 	Message Message `json:"message,omitempty"` // net.drop
 	Store   string  `json:"store,omitempty"`   // storage.*: empty means every store
-	// Key limits a storage fault to the keys that start with it (empty: every key).
+	// Key limits a storage fault to the keys that start with it, as the store names them
+	// (empty: every key). Where one medium holds several stores under prefixes of their own,
+	// a key is named without its store's prefix.
 	Key string `json:"key,omitempty"`
 
 	// Probability applies per message, record, write or commit, in (0, 1].

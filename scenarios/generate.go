@@ -83,6 +83,9 @@ type generator struct {
 	// own input (see input).
 	copies      int
 	sourceTasks int
+	// late is the completion count a long run's late faults wait for (0: an ordinary run;
+	// see lateRun).
+	late int
 }
 
 // maxCopies bounds how many times a broadcast or a diamond may multiply each record, and
@@ -102,6 +105,7 @@ func (g *generator) scenario() *Scenario {
 	// Short intervals make many checkpoints (ids past 9 and 99); long ones leave a job to
 	// run for seconds between two, as production jobs do.
 	s.Checkpoint.Interval = g.spread(Millis(20), Seconds(2))
+	g.late = g.lateRun(s)
 	if s.Mode == ModeChandyLamport {
 		g.chandyLamport(s)
 	} else {
@@ -133,12 +137,20 @@ func (g *generator) scenario() *Scenario {
 	if len(s.Faults) > 0 && g.r.IntN(2) == 0 {
 		s.Faults = append(s.Faults, g.crashAfterCheckpoint(s))
 	}
+	if s.Swarm == nil && g.late > 0 {
+		s.Faults = append(s.Faults, g.lateFaults(s, g.late)...)
+	}
+	if s.Swarm == nil && g.r.IntN(6) == 0 {
+		s.Faults = append(s.Faults, g.savepointRestore(s)...)
+	}
 	// Drawn after that, for the same reason.
 	if s.Mode == ModeChandyLamport && s.Topology.Kind == TopologyExplicit {
 		g.processTokens(s)
 	}
 	// Drawn after that, for the same reason.
 	g.network(s)
+	// After every fault, which the bound on open transactions counts.
+	g.transactionTimeouts(s)
 	// A wait for snapshots in a run with injected faults may outlast the fault phase (a
 	// partition or an unavailable store can hold its snapshots until after), which ends the
 	// run at a limit without any bug: waits stay only in fault-free draws. Removing them
@@ -475,14 +487,19 @@ func (g *generator) checkpoint(s *Scenario) {
 	// after a failover takes longer than one in calm, and a timeout below that can abort
 	// every attempt, fail over to the same old checkpoint and start the catch-up again.
 	c.Timeout = max(Seconds(1), 4*c.Interval) + Millis(100*g.between(0, 15))
-	if g.r.IntN(3) == 0 {
+	if g.r.IntN(3) == 0 && g.late == 0 {
 		// A third of the draws go far below the interval, or far beyond the run: users
-		// write both, and a timeout is a rule of the protocol like any other.
+		// write both, and a timeout is a rule of the protocol like any other. A long run
+		// keeps the one above, which lets its many checkpoints complete.
 		c.Timeout = g.spread(Millis(50), Seconds(60))
 	}
 	if g.r.IntN(2) == 0 {
 		// Up to twice the interval: then the pause, not the interval, paces the checkpoints.
+		// A long run, paced for its count of completions, pauses at most half of one.
 		c.MinPause = g.spread(Millis(1), 2*c.Interval)
+		if g.late > 0 {
+			c.MinPause = g.spread(Millis(1), c.Interval/2)
+		}
 	}
 	if s.Mode != ModeUnaligned && s.Mode != ModeAlignedWithTimeout {
 		c.MaxConcurrent = int(g.between(1, 5))
@@ -521,7 +538,11 @@ func (g *generator) checkpoint(s *Scenario) {
 func (g *generator) faults(s *Scenario) {
 	sys := s.System()
 	kinds := inModelKinds(sys)
-	switch g.r.IntN(6) {
+	choices := 6
+	if g.late > 0 {
+		choices = 4 // a schedule, which the late faults join; never a swarm
+	}
+	switch g.r.IntN(choices) {
 	case 0:
 	case 1, 2, 3:
 		for range g.between(1, 8) {
@@ -530,7 +551,7 @@ func (g *generator) faults(s *Scenario) {
 	default:
 		w := &Swarm{}
 		if g.r.IntN(2) == 0 {
-			drawable := slices.DeleteFunc(slices.Clone(kinds), faults.Kind.Action)
+			drawable := slices.DeleteFunc(slices.Clone(kinds), func(k faults.Kind) bool { return !k.Swarmable() || k.OutOfModel() })
 			for _, i := range g.r.Perm(len(drawable))[:g.between(1, 5)] {
 				w.Kinds = append(w.Kinds, drawable[i])
 			}
@@ -551,11 +572,18 @@ func (g *generator) faults(s *Scenario) {
 }
 
 // inModelKinds are the fault kinds the protocol must survive that sys has something for.
+// storage.lost is among them: the generator draws verified writes beside it (see faults),
+// which find every lost write (faults.StorageLost). external.timeout is not: it is in model
+// only with a timeout above what the run's transactions need, which transactionTimeouts
+// draws once every other fault is known.
 func inModelKinds(sys faults.System) []faults.Kind {
 	var out []faults.Kind
 	for _, k := range faults.Kinds() {
-		if k.OutOfModel() || (k == faults.ExternalCommitFail && !sys.ExternalStore) ||
-			(k == faults.NetBreak && len(sys.Channels) == 0) {
+		switch {
+		case k.OutOfModel() && k != faults.StorageLost,
+			k == faults.ExternalCommitFail && !sys.ExternalStore,
+			(k == faults.ExternalWriteFail || k == faults.ExternalWriteLost) && !sys.SinkWrites,
+			k == faults.NetBreak && len(sys.Channels) == 0:
 			continue
 		}
 		out = append(out, k)
@@ -565,7 +593,7 @@ func inModelKinds(sys faults.System) []faults.Kind {
 
 // mayDamageWrites reports whether s's faults may tear or corrupt a durable write.
 func mayDamageWrites(s *Scenario) bool {
-	damaging := []faults.Kind{faults.StorageTorn, faults.StorageCorrupt}
+	damaging := []faults.Kind{faults.StorageTorn, faults.StorageCorrupt, faults.StorageLost}
 	if s.Swarm != nil {
 		return len(s.Swarm.Kinds) == 0 || slices.ContainsFunc(s.Swarm.Kinds, func(k faults.Kind) bool { return slices.Contains(damaging, k) })
 	}
@@ -585,7 +613,11 @@ func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.
 		trigger = faults.At(at)
 		windowMax = min(phase/2, phase-at)
 	case 2:
-		trigger = faults.Nth(int(g.between(1, 8)), g.match(s, sys))
+		n := g.between(1, 8)
+		if g.late > 0 && g.r.IntN(2) == 0 {
+			n = g.between(1, int64(g.late)) // a long run has events to count far
+		}
+		trigger = faults.Nth(int(n), g.match(s, sys))
 	default:
 		trigger = faults.Chance(float64(g.between(1, 20))/100, int(g.between(1, 3)), g.match(s, sys))
 	}
@@ -628,13 +660,14 @@ func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.
 	case faults.NetClog:
 		l := pick(g, links)
 		f.From, f.To, f.WindowNanos = l.From, l.To, window()
-	case faults.StorageFail, faults.StorageTorn, faults.StorageCorrupt:
+	case faults.StorageFail, faults.StorageTorn, faults.StorageCorrupt, faults.StorageReadFail, faults.StorageLost:
 		f.Store, f.Probability, f.WindowNanos = store(), probability(), window()
+		f.Key = g.storeKey(f.Store)
 	case faults.StorageSlow:
 		f.Store, f.DelayNanos, f.WindowNanos = store(), max(1, window()/10), window()
 	case faults.StorageUnavailable:
 		f.Store, f.WindowNanos = store(), window()
-	case faults.ExternalCommitFail:
+	case faults.ExternalCommitFail, faults.ExternalWriteFail, faults.ExternalWriteLost:
 		f.Probability, f.WindowNanos = probability(), window()
 	case faults.ClockSkew:
 		// Timers that run fast or slow by up to 20%, as the swarm draws them.

@@ -37,21 +37,12 @@ func newStorageHalf(store *sim.Store, r *rand.Rand) *storageHalf {
 	return h
 }
 
-// covers reports whether the effect hits key. A key prefix is matched below the store's
-// own: "meta/completed.1" in the metadata store, or "completed.1" (the key as the store's
-// user names it) both pick one copy of the completed-checkpoint store.
+// covers reports whether the effect hits key: a key of its store (any, for none) whose
+// name within that store starts with the effect's prefix. "completed.1" in the metadata
+// store is one copy of the completed-checkpoint store; "meta/completed.1" with no store
+// names the same.
 func (e storageEffect) covers(key string) bool {
-	if e.store != "" {
-		own := storeKeyPrefixes[e.store]
-		if !strings.HasPrefix(key, own) {
-			return false
-		}
-		if e.prefix != "" && !strings.HasPrefix(key, e.prefix) && !strings.HasPrefix(key[len(own):], e.prefix) {
-			return false
-		}
-		return true
-	}
-	return strings.HasPrefix(key, e.prefix)
+	return strings.HasPrefix(key, storeKeyPrefixes[e.store]+e.prefix)
 }
 
 func (h *storageHalf) add(e storageEffect) { h.effects = append(h.effects, e) }
