@@ -123,6 +123,12 @@ func (g *generator) scenario() *Scenario {
 	l := &s.Limits
 	tail := max(0, Duration(inputEndNanos(s.Workload))-l.FaultPhase-l.HealPhase)
 	need := tail + 2*(c.Timeout+c.MinPause+c.Interval) + Seconds(1)
+	if g.late > 0 {
+		// A long run's faults may each rewind the job to an old checkpoint, and the
+		// rewound input is made again at its pace: progress lost in the fault phase, up to
+		// all of it, still has to be made after heal.
+		need += l.FaultPhase
+	}
 	l.LivenessBound = max(Seconds(3), need) + Millis(100*g.between(0, 20))
 	if g.r.IntN(2) == 0 {
 		// The phases (the liveness phase runs a quarter past its bound) and up to 5s more.
@@ -146,6 +152,11 @@ func (g *generator) scenario() *Scenario {
 	// Drawn after that, for the same reason.
 	if s.Mode == ModeChandyLamport && s.Topology.Kind == TopologyExplicit {
 		g.processTokens(s)
+	}
+	// Faults drawn after the choice of unverified writes may damage writes, which only
+	// verified writes find (see faults): they turn it off again.
+	if mayDamageWrites(s) {
+		s.Checkpoint.UnverifiedWrites = false
 	}
 	// Drawn after that, for the same reason.
 	g.network(s)
