@@ -105,6 +105,12 @@ func (g *generator) scenario() *Scenario {
 	// Short intervals make many checkpoints (ids past 9 and 99); long ones leave a job to
 	// run for seconds between two, as production jobs do.
 	s.Checkpoint.Interval = g.spread(Millis(20), Seconds(2))
+	switch g.r.IntN(32) {
+	case 0:
+		s.Checkpoint.Interval = g.spread(Millis(5), Millis(20)) // a checkpoint every few records
+	case 1:
+		s.Checkpoint.Interval = g.spread(Seconds(2), Seconds(20)) // longer than the fault phase
+	}
 	g.late = g.lateRun(s)
 	if s.Mode == ModeChandyLamport {
 		g.chandyLamport(s)
@@ -231,6 +237,9 @@ func (g *generator) dataflow(s *Scenario) {
 	s.Workload.Kind = pick(g, []string{WorkloadKeyedSum, WorkloadPassThrough})
 	if s.Workload.Kind == WorkloadKeyedSum {
 		s.Workload.Keys = int(g.between(1, 32))
+		if g.r.IntN(8) == 0 {
+			s.Workload.Keys = int(g.spread(1, maxKeys)) // more keys than records, now and then
+		}
 	}
 	t := &s.Topology
 	t.Kind = pick(g, dataflowTopologies)
@@ -243,8 +252,14 @@ func (g *generator) dataflow(s *Scenario) {
 	switch t.Kind {
 	case TopologyPipeline:
 		t.Stages = int(g.between(1, 3))
+		if g.r.IntN(8) == 0 {
+			t.Stages = int(g.between(4, 12))
+		}
 	case TopologyFanInUnion:
 		t.Inputs = int(g.between(2, 4))
+		if g.r.IntN(8) == 0 {
+			t.Inputs = int(g.between(5, 10))
+		}
 		g.sourceTasks *= t.Inputs
 	case TopologyDiamond:
 		g.copies = 2
@@ -386,6 +401,9 @@ func (g *generator) chandyLamport(s *Scenario) {
 	t := &s.Topology
 	n := int(g.between(2, 6))
 	if g.r.IntN(2) == 0 {
+		if g.r.IntN(8) == 0 {
+			n = int(g.between(7, 16)) // a cycle's processes need no names drawn
+		}
 		t.Kind, t.Processes = TopologyCycle, n
 	} else {
 		// A ring in a drawn order, so every process reaches every other, plus drawn chords.
@@ -415,6 +433,10 @@ func (g *generator) chandyLamport(s *Scenario) {
 	w := &s.Workload
 	w.Kind = WorkloadTokens
 	w.MaxTransfer = g.between(1, 20)
+	if g.r.IntN(8) == 0 {
+		// Up to the largest transfer a file may ask for; the balances grow with it.
+		w.MaxTransfer = int64(g.spread(21, 1_000_000))
+	}
 	// Ten of the largest transfer at least: with less, the processes take turns holding the
 	// few tokens there are, each transfer waits for one to arrive, and a job of a thousand
 	// transfers outlasts the run for its slowness alone.
@@ -514,15 +536,34 @@ func (g *generator) checkpoint(s *Scenario) {
 	}
 	if s.Mode != ModeUnaligned && s.Mode != ModeAlignedWithTimeout {
 		c.MaxConcurrent = int(g.between(1, 5))
+		if g.r.IntN(8) == 0 {
+			c.MaxConcurrent = int(g.between(6, maxConcurrent))
+		}
 	}
 	if g.r.IntN(2) == 0 {
 		c.TolerableFailures = Tolerating(int(g.between(0, 5)))
+		if g.r.IntN(8) == 0 {
+			c.TolerableFailures = Tolerating(int(g.spread(6, 1000)))
+		}
 	}
 	if g.r.IntN(2) == 0 {
 		c.Retained = int(g.between(1, 4))
+		if g.r.IntN(8) == 0 {
+			c.Retained = int(g.spread(5, 100))
+		}
+	}
+	if g.late > 0 && c.Retained < 2 && g.r.IntN(3) != 0 {
+		// A store of several checkpoints, so that a recovery chooses among ids on both
+		// sides of a digit edge.
+		c.Retained = int(g.between(2, 12))
 	}
 	if s.Mode == ModeAlignedWithTimeout {
 		c.AlignmentTimeout = Millis(g.between(1, 50))
+		if g.r.IntN(4) == 0 {
+			// From a nanosecond (every barrier goes unaligned at once) to beyond the
+			// checkpoint timeout (none does).
+			c.AlignmentTimeout = g.spread(1, 2*c.Timeout)
+		}
 	}
 	// No bound on channel state (max_buffered_records) is drawn: one small enough to make a
 	// checkpoint overflow also overflows every checkpoint of a catch-up after a failover,
@@ -569,6 +610,9 @@ func (g *generator) faults(s *Scenario) {
 			slices.Sort(w.Kinds)
 		}
 		w.MaxFaults = int(g.between(1, 12))
+		if g.r.IntN(8) == 0 {
+			w.MaxFaults = int(g.spread(13, 200)) // the fault phase, not the count, bounds them
+		}
 		if g.r.IntN(2) == 0 {
 			w.MaxWindow = Millis(g.between(10, s.Limits.FaultPhase.Nanos()/2/int64(time.Millisecond)))
 		}
@@ -681,8 +725,12 @@ func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.
 	case faults.ExternalCommitFail, faults.ExternalWriteFail, faults.ExternalWriteLost:
 		f.Probability, f.WindowNanos = probability(), window()
 	case faults.ClockSkew:
-		// Timers that run fast or slow by up to 20%, as the swarm draws them.
+		// Timers that run fast or slow by up to 20%, as the swarm draws them, and now and
+		// then by up to the most a file may ask for.
 		f.Host, f.SkewPPM, f.WindowNanos = pick(g, sys.Hosts), g.between(1, 200_000), window()
+		if g.r.IntN(4) == 0 {
+			f.SkewPPM = int64(g.spread(200_001, Duration(faults.MaxSkewPPM)))
+		}
 		if g.r.IntN(2) == 0 {
 			f.SkewPPM = -f.SkewPPM
 		}
