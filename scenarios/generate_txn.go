@@ -56,6 +56,9 @@ func openTransactionBound(s *Scenario) Duration {
 			fires = e.Trigger.Max
 		}
 		f := e.Fault
+		if f.Kind == faults.ExternalTimeout {
+			continue // above the bound, it aborts nothing, and so holds nothing up
+		}
 		if f.Kind == faults.RestartDelay {
 			extraRestart += Duration(fires) * Duration(f.DelayNanos)
 		}
@@ -69,13 +72,16 @@ func openTransactionBound(s *Scenario) Duration {
 // engine must survive: a third of the time a configured one, a third of the time an
 // external.timeout in the fault phase, each from one to three times the bound on how long
 // a transaction may stay open (openTransactionBound). It runs after every fault is drawn,
-// which the bound counts; an external.timeout slows nothing, so adding one leaves the
-// bound as it was.
+// which the bound counts; an external.timeout above it aborts nothing, so the bound leaves
+// it out, and adding one leaves the bound as it was.
 func (g *generator) transactionTimeouts(s *Scenario) {
 	if s.Sink == nil || s.Sink.Kind != SinkTwoPhaseCommit {
 		return
 	}
-	bound := openTransactionBound(s)
+	// The bound of the scenario as it will run: with the defaults Complete fills in.
+	c := s.Clone()
+	c.applyDefaults()
+	bound := openTransactionBound(c)
 	timeout := func() Duration { return bound + Duration(g.between(0, 2*bound.Nanos())) }
 	switch g.r.IntN(3) {
 	case 0:
