@@ -58,6 +58,7 @@ func (t *taskState) receiveBarrier(now Time, input int, b ChannelEvent) error {
 			return nil
 		}
 		t.staleUpTo = b.Checkpoint
+		t.heardInBandUpTo = b.Checkpoint
 		a = t.startAlignment(now, input, b)
 	} else {
 		if a.seen[input] {

@@ -43,6 +43,7 @@ func (t *taskState) trigger(now Time, m Message) {
 		return
 	}
 	t.staleUpTo = id
+	t.heardInBandUpTo = id
 	// Nothing older can complete here any more: a barrier of it could
 	// only follow this trigger's barrier on the outputs, and ids on a
 	// channel must increase.
