@@ -25,7 +25,9 @@ func (g *generator) lateRun(s *Scenario) int {
 	if g.r.IntN(5) != 0 {
 		return 0
 	}
-	k := int(g.between(1, maxLateCompletions))
+	// Each power of two of the range as likely as any other, as spread draws durations:
+	// counts in the hundreds cost the most to reach, and are drawn no less than the rest.
+	k := int(g.spread(1, maxLateCompletions))
 	if g.r.IntN(3) == 0 {
 		k = pick(g, digitEdges)
 	}
