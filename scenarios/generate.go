@@ -126,15 +126,7 @@ func (g *generator) scenario() *Scenario {
 	// The phases first: the input's length and the faults' times are drawn against them.
 	s.Limits.FaultPhase = Millis(100 * g.between(5, 30))
 	s.Limits.HealPhase = Millis(100 * g.between(2, 10))
-	// Short intervals make many checkpoints (ids past 9 and 99); long ones leave a job to
-	// run for seconds between two, as production jobs do.
-	s.Checkpoint.Interval = g.spread(Millis(20), Seconds(2))
-	switch g.r.IntN(32) {
-	case 0:
-		s.Checkpoint.Interval = g.spread(Millis(5), Millis(20)) // a checkpoint every few records
-	case 1:
-		s.Checkpoint.Interval = g.spread(Seconds(2), Seconds(20)) // longer than the fault phase
-	}
+	s.Checkpoint.Interval = g.interval()
 	g.late = g.lateRun(s)
 	if s.Mode == ModeChandyLamport {
 		g.chandyLamport(s)
@@ -145,29 +137,7 @@ func (g *generator) scenario() *Scenario {
 	if s.Mode == ModeChandyLamport {
 		raiseBalances(s)
 	}
-	// Progress after heal needs a checkpoint to time out (a trigger lost to a fault leaves
-	// one pending until then), the pause and the interval to pass and the next to complete:
-	// the bound leaves twice that and a second for the job's own recovery. A bounded job
-	// must also finish in it, so input that runs on past heal adds its tail.
-	c := s.Checkpoint
-	l := &s.Limits
-	tail := max(0, Duration(inputEndNanos(s.Workload))-l.FaultPhase-l.HealPhase)
-	need := tail + 2*(c.Timeout+c.MinPause+c.Interval) + Seconds(1)
-	if g.late > 0 {
-		// A long run's faults may each rewind the job to an old checkpoint, and the
-		// rewound input is made again at its pace: progress lost in the fault phase, up to
-		// all of it, still has to be made after heal.
-		need += l.FaultPhase
-	}
-	l.LivenessBound = max(Seconds(3), need) + Millis(100*g.between(0, 20))
-	if g.r.IntN(2) == 0 {
-		// The phases (the liveness phase runs a quarter past its bound) and up to 5s more.
-		l.MaxVirtualTime = l.FaultPhase + l.HealPhase + l.LivenessBound*5/4 + Millis(100*g.between(0, 50))
-	}
-	if g.r.IntN(2) == 0 {
-		// Far above what the largest draw needs, so that no run ends at the limit.
-		l.MaxEvents = g.between(defaultMaxEvents, 5*defaultMaxEvents)
-	}
+	g.limits(s)
 	g.faults(s)
 	// Drawn last, so that adding it moved no other draw of a seed.
 	if len(s.Faults) > 0 && g.r.IntN(2) == 0 {
@@ -200,6 +170,46 @@ func (g *generator) scenario() *Scenario {
 		s.Script = slices.DeleteFunc(s.Script, func(st Step) bool { return st.Op == StepWaitSnapshots })
 	}
 	return s
+}
+
+// interval draws the checkpoint interval. Short intervals make many checkpoints (ids past
+// 9 and 99); long ones leave a job to run for seconds between two, as production jobs do.
+func (g *generator) interval() Duration {
+	interval := g.spread(Millis(20), Seconds(2))
+	switch g.r.IntN(32) {
+	case 0:
+		interval = g.spread(Millis(5), Millis(20)) // a checkpoint every few records
+	case 1:
+		interval = g.spread(Seconds(2), Seconds(20)) // longer than the fault phase
+	}
+	return interval
+}
+
+// limits draws the liveness bound and the run's limits, once the input and the checkpoint
+// settings are known. Progress after heal needs a checkpoint to time out (a trigger lost
+// to a fault leaves one pending until then), the pause and the interval to pass and the
+// next to complete: the bound leaves twice that and a second for the job's own recovery.
+// A bounded job must also finish in it, so input that runs on past heal adds its tail.
+func (g *generator) limits(s *Scenario) {
+	c := s.Checkpoint
+	l := &s.Limits
+	tail := max(0, Duration(inputEndNanos(s.Workload))-l.FaultPhase-l.HealPhase)
+	need := tail + 2*(c.Timeout+c.MinPause+c.Interval) + Seconds(1)
+	if g.late > 0 {
+		// A long run's faults may each rewind the job to an old checkpoint, and the
+		// rewound input is made again at its pace: progress lost in the fault phase, up to
+		// all of it, still has to be made after heal.
+		need += l.FaultPhase
+	}
+	l.LivenessBound = max(Seconds(3), need) + Millis(100*g.between(0, 20))
+	if g.r.IntN(2) == 0 {
+		// The phases (the liveness phase runs a quarter past its bound) and up to 5s more.
+		l.MaxVirtualTime = l.FaultPhase + l.HealPhase + l.LivenessBound*5/4 + Millis(100*g.between(0, 50))
+	}
+	if g.r.IntN(2) == 0 {
+		// Far above what the largest draw needs, so that no run ends at the limit.
+		l.MaxEvents = g.between(defaultMaxEvents, 5*defaultMaxEvents)
+	}
 }
 
 // processTokens gives, half the time, some processes of an explicit topology balances of
@@ -564,23 +574,7 @@ func (g *generator) checkpoint(s *Scenario) {
 			c.MaxConcurrent = int(g.between(6, maxConcurrent))
 		}
 	}
-	if g.r.IntN(2) == 0 {
-		c.TolerableFailures = Tolerating(int(g.between(0, 5)))
-		if g.r.IntN(8) == 0 {
-			c.TolerableFailures = Tolerating(int(g.spread(6, 1000)))
-		}
-	}
-	if g.r.IntN(2) == 0 {
-		c.Retained = int(g.between(1, 4))
-		if g.r.IntN(8) == 0 {
-			c.Retained = int(g.spread(5, 100))
-		}
-	}
-	if g.late > 0 && c.Retained < 2 && g.r.IntN(3) != 0 {
-		// A store of several checkpoints, so that a recovery chooses among ids on both
-		// sides of a digit edge.
-		c.Retained = int(g.between(2, 12))
-	}
+	g.failuresAndRetention(c)
 	if s.Mode == ModeAlignedWithTimeout {
 		c.AlignmentTimeout = Millis(g.between(1, 50))
 		if g.r.IntN(4) == 0 {
@@ -611,6 +605,29 @@ func (g *generator) checkpoint(s *Scenario) {
 		// Every write of the completed-checkpoint store carries every retained checkpoint,
 		// inline state and all: a hundred of them make each write megabytes.
 		c.Retained = min(c.Retained, 4)
+	}
+}
+
+// failuresAndRetention draws, half the time each, the failures tolerated in a row and the
+// checkpoints retained: mostly a few, now and then up to a thousand failures and a
+// hundred checkpoints.
+func (g *generator) failuresAndRetention(c *Checkpoint) {
+	if g.r.IntN(2) == 0 {
+		c.TolerableFailures = Tolerating(int(g.between(0, 5)))
+		if g.r.IntN(8) == 0 {
+			c.TolerableFailures = Tolerating(int(g.spread(6, 1000)))
+		}
+	}
+	if g.r.IntN(2) == 0 {
+		c.Retained = int(g.between(1, 4))
+		if g.r.IntN(8) == 0 {
+			c.Retained = int(g.spread(5, 100))
+		}
+	}
+	if g.late > 0 && c.Retained < 2 && g.r.IntN(3) != 0 {
+		// A store of several checkpoints, so that a recovery chooses among ids on both
+		// sides of a digit edge.
+		c.Retained = int(g.between(2, 12))
 	}
 }
 
@@ -684,27 +701,10 @@ func mayDamageWrites(s *Scenario) bool {
 	return slices.ContainsFunc(s.Faults, func(e faults.Entry) bool { return slices.Contains(damaging, e.Fault.Kind) })
 }
 
-// entry draws one scheduled fault of kind k with its trigger: a time in the fault phase, the
-// nth of a kind of trace event, or a chance at each such event. A timed windowed fault ends
-// inside the fault phase; one triggered by an event gets at most a quarter of it.
+// entry draws one scheduled fault of kind k with its trigger (see trigger), a window no
+// longer than the trigger allows, and the parameters of its kind.
 func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.Entry {
-	phase := s.Limits.FaultPhase.Nanos()
-	var trigger faults.Trigger
-	windowMax := max(1, phase/4)
-	switch g.r.IntN(4) {
-	case 0, 1:
-		at := g.between(0, phase-1)
-		trigger = faults.At(at)
-		windowMax = min(phase/2, phase-at)
-	case 2:
-		n := g.between(1, 8)
-		if g.late > 0 && g.r.IntN(2) == 0 {
-			n = g.between(1, int64(g.late)) // a long run has events to count far
-		}
-		trigger = faults.Nth(int(n), g.match(s, sys))
-	default:
-		trigger = faults.Chance(float64(g.between(1, 20))/100, int(g.between(1, 3)), g.match(s, sys))
-	}
+	trigger, windowMax := g.trigger(s, sys)
 	window := func() int64 { return g.between(max(1, windowMax/10), windowMax) }
 	probability := func() float64 { return float64(g.between(1, 10)) / 10 }
 	store := func() string { return pick(g, []string{"", StoreState, StoreMetadata}) }
@@ -767,6 +767,26 @@ func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.
 		panic("scenarios: the generator draws no fault of kind " + string(k))
 	}
 	return faults.Entry{Trigger: trigger, Fault: f}
+}
+
+// trigger draws when a scheduled fault fires, and the longest window it may then have: a
+// time in the fault phase, ending inside it; or, with at most a quarter of the phase, the
+// nth of a kind of trace event (in a long run, up to its count of completions), or a chance
+// at each such event.
+func (g *generator) trigger(s *Scenario, sys faults.System) (faults.Trigger, int64) {
+	phase := s.Limits.FaultPhase.Nanos()
+	switch g.r.IntN(4) {
+	case 0, 1:
+		at := g.between(0, phase-1)
+		return faults.At(at), min(phase/2, phase-at)
+	case 2:
+		n := g.between(1, 8)
+		if g.late > 0 && g.r.IntN(2) == 0 {
+			n = g.between(1, int64(g.late)) // a long run has events to count far
+		}
+		return faults.Nth(int(n), g.match(s, sys)), max(1, phase/4)
+	}
+	return faults.Chance(float64(g.between(1, 20))/100, int(g.between(1, 3)), g.match(s, sys)), max(1, phase/4)
 }
 
 // match draws the trace events an event trigger counts: a kind the run emits, of one task or
