@@ -53,6 +53,7 @@ func (t *taskState) receiveBarrier(now Time, input int, b ChannelEvent) error {
 			// ignored by the coordinator. A checkpoint the coordinator
 			// said was aborted gets a cancel marker in place of its
 			// barrier (cancelNotifiedAbort).
+			t.heardInBandUpTo = max(t.heardInBandUpTo, b.Checkpoint)
 			t.declineStale(b.Checkpoint)
 			t.cancelNotifiedAbort(b.Checkpoint)
 			return nil

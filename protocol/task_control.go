@@ -38,6 +38,7 @@ func (t *taskState) trigger(now Time, m Message) {
 		// run into its timeout. Or the coordinator told this task id was
 		// aborted before the trigger came: a cancel marker goes out in
 		// place of the barrier.
+		t.heardInBandUpTo = max(t.heardInBandUpTo, id)
 		t.declineStale(id)
 		t.cancelNotifiedAbort(id)
 		return
