@@ -44,7 +44,8 @@ const generatorStream = 0x67656e6572617465
 //     chooses among ids on both sides of a digit edge; and a read failure or corruption of
 //     one copy of the completed-checkpoint store right before one;
 //   - savepoints followed by a coordinator or task crash at the next completion, or a few
-//     later, so that the job restores the savepoint or the checkpoints after it;
+//     later, so that a recovery meets a store whose newest entry is a savepoint (which a
+//     correct job does not restore: savepoints commit nothing) or the checkpoints after it;
 //   - failed reads and writes of single keys or copies of every durable store
 //     (storage.read-fail, storage.fail, torn, corrupted and lost writes with a key prefix),
 //     and refused or lost writes of every sink kind (external.write-fail, -lost);

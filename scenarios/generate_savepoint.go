@@ -5,13 +5,15 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// savepointRestore draws a savepoint and a crash right after it completes, so that the
-// job restores from the savepoint: a coordinator crash (its recovery finds the savepoint
-// newest in the store) or a task crash (the failover restores the newest checkpoint or
-// savepoint). The savepoint is asked for at the j-th completed checkpoint, and the crash
-// comes at the next completion, which is the savepoint's unless a periodic checkpoint
-// in flight completes first, or, one time in three, one to three completions later, so
-// that later checkpoints are restored instead and the savepoint must be left alone.
+// savepointRestore draws a savepoint and a crash right after it completes, when it is the
+// newest state in the store: a coordinator crash, whose recovery reads the store with the
+// savepoint in it, or a task crash, whose failover picks what to restore. The protocol
+// keeps savepoints out of the restorable list (they commit nothing and subsume nothing),
+// so a correct job restores the checkpoint before it, and a recovery that takes the
+// savepoint for the newest checkpoint shows. The savepoint is asked for at the j-th completed checkpoint, and the
+// crash comes at the next completion, which is the savepoint's unless a periodic
+// checkpoint in flight completes first, or, one time in three, one to three completions
+// later, with checkpoints after the savepoint to restore instead.
 func (g *generator) savepointRestore(s *Scenario) []faults.Entry {
 	m := faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}
 	j := int(g.between(1, 5))
