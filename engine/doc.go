@@ -129,8 +129,9 @@
 //
 // Runtime.CrashTask and FailTask (a lost connection, say) kill a task's incarnation;
 // CrashCoordinator kills the coordinator, and StartCoordinator starts the next incarnation
-// (simenv does so when the coordinator's host restarts); SetTxnTimeout, FailStoreCommits and
-// SetCommitFaultHook act on the external store; SetExtraRestartDelay delays failover
+// (simenv does so when the coordinator's host restarts); SetTxnTimeout, FailStoreCommits,
+// SetCommitFaultHook and SetSinkWriteFaultHook (a sink's write refused, or lost on the way)
+// act on the external store; SetExtraRestartDelay delays failover
 // restarts. Classify names the class of any message the engine sends (records, barrier,
 // trigger, ack, notify, ...), so that network faults can pick what to drop or hold. None of
 // them steps the engine: they mark state and schedule work, so they may be called from a

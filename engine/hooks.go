@@ -83,6 +83,13 @@ func (rt *Runtime) CoordinatorRunning() bool {
 // injection draws its probabilities inside fn.
 func (rt *Runtime) SetCommitFaultHook(fn func(writer, txn string) bool) { rt.store.SetCommitHook(fn) }
 
+// SetSinkWriteFaultHook installs fn, asked at every sink write the external store receives
+// (by writer): it says whether the store applies the write, refuses it, or never gets it.
+// nil removes it. Fault injection draws its probabilities inside fn.
+func (rt *Runtime) SetSinkWriteFaultHook(fn func(writer string) extstore.WriteFault) {
+	rt.store.SetWriteHook(fn)
+}
+
 // SetExtraRestartDelay adds d to every failover restart (and deployment retry) scheduled
 // from now on, until set back to 0.
 func (rt *Runtime) SetExtraRestartDelay(d time.Duration) { rt.extraRestartDelay = d }

@@ -76,6 +76,9 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 	// The reply is built on the stack and sent only if it must be: most requests are
 	// pipelined writes whose success is not answered.
 	reply := storeReply{op: req.op, nonce: req.nonce, txn: req.txn, cp: req.cp, start: req.start}
+	if p.writeFaulted(from, req, reply) {
+		return
+	}
 	switch req.op {
 	case opInit:
 		epoch, aborted := s.InitWriter(req.writer, req.nonce)
@@ -88,20 +91,7 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 	case opWrite:
 		reply.err = s.WriteRefs(req.writer, req.epoch, req.txn, req.refs)
 	case opPrepare:
-		applied, err := s.Prepare(req.writer, req.epoch, req.txn, req.cp, int(req.records))
-		reply.err = err
-		switch {
-		case applied && err == nil:
-			p.trace(trace.Event{Kind: trace.KindSinkPrecommit, Task: req.writer, CP: req.cp, Txn: req.txn})
-		case applied:
-			p.traceAbort(s.Txn(req.txn)) // incomplete: writes were lost on the way
-		}
-		// A prepare sent again (its answer was lost) finds the next transaction begun.
-		if req.next != "" && s.Txn(req.next) == nil {
-			if err := p.begin(req, req.next); reply.err == nil {
-				reply.err = err
-			}
-		}
+		reply.err = p.prepare(req)
 	case opCommit:
 		applied, t, err := s.Commit(req.writer, req.txn)
 		reply.err = err
@@ -115,29 +105,9 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 			reply.err = err
 		}
 	case opRecover:
-		outcomes, err := s.Recover(req.writer, req.epoch, req.commit)
-		reply.err = err
-		for _, o := range outcomes {
-			switch {
-			case o.Commit && o.Applied:
-				p.traceCommit(o.T, req.start)
-			case !o.Commit && o.Applied:
-				p.traceAbort(o.T)
-			}
-			if o.Err != nil && reply.err == nil {
-				reply.err = o.Err
-			}
-		}
+		reply.err = p.recover(req)
 	case opUpsert:
-		start := strconv.FormatInt(req.start, 10)
-		s.Received(req.writer, req.nonce, req.records-int64(len(req.rids)), len(req.rids))
-		for i, rid := range req.rids {
-			s.Upsert(req.writer, rid, req.values[i])
-			// The attributes come from a block (an event never changes once emitted).
-			attrs := p.rt.writeAttrs.next()
-			*attrs = [2]trace.Attr{{Key: trace.AttrStart, Value: start}, {Key: trace.AttrValue, Value: strconv.FormatInt(req.values[i], 10)}}
-			p.trace(trace.Event{Kind: trace.KindSinkUpsert, Task: req.writer, RID: rid, Attrs: attrs[:]})
-		}
+		p.upsert(req)
 	case opAppend:
 		// An append is a transaction of its own, committed at once: its records were
 		// traced by the sink as sink.write under req.txn.
@@ -163,9 +133,83 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 			return
 		}
 	}
+	p.answer(from, reply)
+}
+
+// answer sends reply to the requester.
+func (p *storeProcess) answer(to string, reply storeReply) {
 	sent := p.rt.storeReplies.next()
 	*sent = reply
-	p.proc.Send(from, sent)
+	p.proc.Send(to, sent)
+}
+
+// writeFaulted carries out an injected fault on a sink's write (extstore.WriteFault), and
+// reports whether there was one: a lost write is not applied and not answered, a refused
+// one is not applied and answered with its failure.
+func (p *storeProcess) writeFaulted(from string, req *storeRequest, reply storeReply) bool {
+	if req.op != opWrite && req.op != opUpsert && req.op != opAppend {
+		return false
+	}
+	switch p.store.WriteFaultFor(req.writer) {
+	case extstore.WriteLost:
+		return true // as if lost on the way: the sink's counts find it out
+	case extstore.WriteRefused:
+		reply.err = fmt.Errorf("%w: write refused", extstore.ErrTransient)
+		p.answer(from, reply)
+		return true
+	}
+	return false
+}
+
+// upsert applies an upsert sink's batch, traced record by record as it becomes visible.
+func (p *storeProcess) upsert(req *storeRequest) {
+	s := p.store
+	start := strconv.FormatInt(req.start, 10)
+	s.Received(req.writer, req.nonce, req.records-int64(len(req.rids)), len(req.rids))
+	for i, rid := range req.rids {
+		s.Upsert(req.writer, rid, req.values[i])
+		// The attributes come from a block (an event never changes once emitted).
+		attrs := p.rt.writeAttrs.next()
+		*attrs = [2]trace.Attr{{Key: trace.AttrStart, Value: start}, {Key: trace.AttrValue, Value: strconv.FormatInt(req.values[i], 10)}}
+		p.trace(trace.Event{Kind: trace.KindSinkUpsert, Task: req.writer, RID: rid, Attrs: attrs[:]})
+	}
+}
+
+// prepare pre-commits req's transaction and begins the next one, and returns the outcome.
+func (p *storeProcess) prepare(req *storeRequest) error {
+	s := p.store
+	applied, err := s.Prepare(req.writer, req.epoch, req.txn, req.cp, int(req.records))
+	switch {
+	case applied && err == nil:
+		p.trace(trace.Event{Kind: trace.KindSinkPrecommit, Task: req.writer, CP: req.cp, Txn: req.txn})
+	case applied:
+		p.traceAbort(s.Txn(req.txn)) // incomplete: writes were lost on the way
+	}
+	// A prepare sent again (its answer was lost) finds the next transaction begun.
+	if req.next != "" && s.Txn(req.next) == nil {
+		if berr := p.begin(req, req.next); err == nil {
+			err = berr
+		}
+	}
+	return err
+}
+
+// recover commits or aborts a restored writer's pending transactions, and returns the
+// first failure.
+func (p *storeProcess) recover(req *storeRequest) error {
+	outcomes, err := p.store.Recover(req.writer, req.epoch, req.commit)
+	for _, o := range outcomes {
+		switch {
+		case o.Commit && o.Applied:
+			p.traceCommit(o.T, req.start)
+		case !o.Commit && o.Applied:
+			p.traceAbort(o.T)
+		}
+		if o.Err != nil && err == nil {
+			err = o.Err
+		}
+	}
+	return err
 }
 
 // begin opens transaction id for the writer of req and arms its timeout.

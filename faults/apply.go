@@ -39,22 +39,28 @@ func apply(t Target, id EffectID, f Fault) {
 		t.ReorderRecords(id, l)
 
 	case StorageFail:
-		t.FailWrites(id, f.Store, f.Probability)
+		t.FailWrites(id, Keys{Store: f.Store, Prefix: f.Key}, f.Probability)
+	case StorageReadFail:
+		t.FailReads(id, Keys{Store: f.Store, Prefix: f.Key}, f.Probability)
 	case StorageSlow:
 		t.SlowWrites(id, f.Store, f.DelayNanos)
 	case StorageTorn:
-		t.TearWrites(id, f.Store, f.Probability)
+		t.TearWrites(id, Keys{Store: f.Store, Prefix: f.Key}, f.Probability)
 	case StorageCorrupt:
-		t.CorruptWrites(id, f.Store, f.Probability)
+		t.CorruptWrites(id, Keys{Store: f.Store, Prefix: f.Key}, f.Probability)
 	case StorageUnavailable:
 		t.MakeUnavailable(id, f.Store)
 	case StorageLost:
-		t.LoseAckedWrites(id, f.Store, f.Probability)
+		t.LoseAckedWrites(id, Keys{Store: f.Store, Prefix: f.Key}, f.Probability)
 
 	case ExternalTimeout:
 		t.TimeOutTransactions(id, f.TimeoutNanos)
 	case ExternalCommitFail:
 		t.FailCommits(id, f.Probability)
+	case ExternalWriteFail:
+		t.FailSinkWrites(id, f.Probability, false)
+	case ExternalWriteLost:
+		t.FailSinkWrites(id, f.Probability, true)
 
 	case ClockSkew:
 		t.SkewTimers(id, f.Host, f.SkewPPM)

@@ -52,6 +52,8 @@ func (b Budget) Validate(sys System) error {
 			return fmt.Errorf("faults: budget: Kinds[%d]: %s is out of model; set OutOfModel to draw it", i, k)
 		case k.Action():
 			return fmt.Errorf("faults: budget: Kinds[%d]: %s is an operator action, which the swarm never draws; schedule it", i, k)
+		case !k.Swarmable():
+			return fmt.Errorf("faults: budget: Kinds[%d]: the swarm does not draw %s; schedule it", i, k)
 		case slices.Index(b.Kinds, k) != i:
 			return fmt.Errorf("faults: budget: Kinds[%d]: %s listed twice", i, k)
 		}

@@ -7,8 +7,10 @@
 // constants). Kinds cover processes (crash a task, a host or the coordinator; pause a host;
 // delay restarts), the network (drop barriers or control messages, break a channel, delay,
 // partition, clog), data records (drop, duplicate, reorder), durable storage (failed, slow,
-// torn, corrupted writes; unavailability; lost acknowledged writes), the external
-// transactional store (transaction timeout, transient commit failure) and time (timer skew).
+// torn, corrupted writes; failed reads; unavailability; lost acknowledged writes; each of
+// the probabilistic ones narrowed to keys by a prefix if need be, such as one of two copies
+// of a value), the external store sinks write to (transaction timeout, transient commit
+// failure, a write refused or lost on its way) and time (timer skew).
 // Instant kinds (crash.task, crash.coordinator, net.break) happen once; every other kind lasts
 // for its window_ns and is then undone.
 //
@@ -30,7 +32,8 @@
 // safe, and once they stop it must make progress. Dropped barriers and control messages are in
 // model (timeouts and newer barriers recover); so are crashes, partitions (a data channel
 // stalls, it does not skip), torn and corrupted writes (detected on restore) and transient
-// commit failures (retried).
+// commit failures (retried), failed reads (retried, never taken for a missing value) and
+// sink writes refused or lost (the sink checks its counts, fails, and the job replays).
 //
 // Five kinds break the assumptions on purpose: data.drop, data.duplicate, data.reorder,
 // storage.lost and external.timeout. The last is the classic exactly-once trap: a store that
@@ -41,7 +44,9 @@
 // the checkers to report a violation, which shows that the checkers can see the consequence.
 //
 // An out-of-model fault breaks a run only where its effect reaches the output or a restore,
-// and two of them often cannot:
+// and two of them often cannot, so that scenarios.Generate draws them where they cannot
+// (storage.lost beside verified writes; external.timeout above the time a transaction may
+// stay open):
 //
 //   - storage.lost: ckptsim's engine reads every snapshot and metadata write back before it
 //     relies on it, so a lost write is found at once and handled as a failed one (in model:
@@ -133,6 +138,10 @@
 // MaxWindowNanos and over before the fault phase ends, MinLiveHosts hosts never crashed or
 // paused, and no out-of-model kind unless asked for. The schedule, not the seed, is what an
 // artifact stores, so a replay does not depend on the swarm's draws staying the same.
+// Operator actions and the operation faults added since the swarm's draws were fixed
+// (storage.read-fail, external.write-fail, external.write-lost) are never drawn
+// (Kind.Swarmable): one more kind in the plan would shift every later draw of every swarm.
+// Schedules take them like any other kind.
 //
 // # Shrinking
 //

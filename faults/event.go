@@ -34,7 +34,7 @@ func faultEvent(entry int, id EffectID, f Fault, end bool) trace.Event {
 		add(AttrEnd, "true")
 	}
 	for _, s := range []struct{ key, value string }{
-		{"host", f.Host}, {"message", string(f.Message)}, {"store", f.Store},
+		{"host", f.Host}, {"message", string(f.Message)}, {"store", f.Store}, {"key", f.Key},
 	} {
 		if s.value != "" {
 			add(s.key, s.value)

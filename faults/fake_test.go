@@ -114,28 +114,34 @@ func (f *fakeTarget) DuplicateRecords(id EffectID, l Link, p float64) {
 	f.log("DuplicateRecords(%d, %s, %v)", id, l, p)
 }
 func (f *fakeTarget) ReorderRecords(id EffectID, l Link) { f.log("ReorderRecords(%d, %s)", id, l) }
-func (f *fakeTarget) FailWrites(id EffectID, store string, p float64) {
-	f.log("FailWrites(%d, %s, %v)", id, store, p)
+func (f *fakeTarget) FailWrites(id EffectID, keys Keys, p float64) {
+	f.log("FailWrites(%d, %s, %v)", id, keys.Store+keys.Prefix, p)
 }
 func (f *fakeTarget) SlowWrites(id EffectID, store string, delayNanos int64) {
 	f.log("SlowWrites(%d, %s, %d)", id, store, delayNanos)
 }
-func (f *fakeTarget) TearWrites(id EffectID, store string, p float64) {
-	f.log("TearWrites(%d, %s, %v)", id, store, p)
+func (f *fakeTarget) TearWrites(id EffectID, keys Keys, p float64) {
+	f.log("TearWrites(%d, %s, %v)", id, keys.Store+keys.Prefix, p)
 }
-func (f *fakeTarget) CorruptWrites(id EffectID, store string, p float64) {
-	f.log("CorruptWrites(%d, %s, %v)", id, store, p)
+func (f *fakeTarget) CorruptWrites(id EffectID, keys Keys, p float64) {
+	f.log("CorruptWrites(%d, %s, %v)", id, keys.Store+keys.Prefix, p)
 }
 func (f *fakeTarget) MakeUnavailable(id EffectID, store string) {
 	f.log("MakeUnavailable(%d, %s)", id, store)
 }
-func (f *fakeTarget) LoseAckedWrites(id EffectID, store string, p float64) {
-	f.log("LoseAckedWrites(%d, %s, %v)", id, store, p)
+func (f *fakeTarget) LoseAckedWrites(id EffectID, keys Keys, p float64) {
+	f.log("LoseAckedWrites(%d, %s, %v)", id, keys.Store+keys.Prefix, p)
 }
 func (f *fakeTarget) TimeOutTransactions(id EffectID, timeoutNanos int64) {
 	f.log("TimeOutTransactions(%d, %d)", id, timeoutNanos)
 }
 func (f *fakeTarget) FailCommits(id EffectID, p float64) { f.log("FailCommits(%d, %v)", id, p) }
+func (f *fakeTarget) FailReads(id EffectID, keys Keys, p float64) {
+	f.log("FailReads(%d, %s, %v)", id, keys.Store+keys.Prefix, p)
+}
+func (f *fakeTarget) FailSinkWrites(id EffectID, p float64, lost bool) {
+	f.log("FailSinkWrites(%d, %v, %v)", id, p, lost)
+}
 func (f *fakeTarget) SkewTimers(id EffectID, host string, skewPPM int64) {
 	f.log("SkewTimers(%d, %s, %d)", id, host, skewPPM)
 }

@@ -24,6 +24,10 @@ type Fault struct {
 
 	Message Message `json:"message,omitempty"` // net.drop
 	Store   string  `json:"store,omitempty"`   // storage.*: empty means every store
+	// Key limits a storage fault to the keys that start with it, as the store names them
+	// (empty: every key). Where one medium holds several stores under prefixes of their own,
+	// a key is named without its store's prefix.
+	Key string `json:"key,omitempty"`
 
 	// Probability applies per message, record, write or commit, in (0, 1].
 	Probability float64 `json:"probability,omitempty"`
@@ -85,6 +89,7 @@ func (f Fault) setFields() field {
 	mark(fieldDelay, f.DelayNanos != 0)
 	mark(fieldTimeout, f.TimeoutNanos != 0)
 	mark(fieldSkew, f.SkewPPM != 0)
+	mark(fieldKey, f.Key != "")
 	return set
 }
 
@@ -96,6 +101,9 @@ func (f Fault) checkValues(path string) error {
 		if n.value != "" && !validName(n.value) {
 			return fieldErr(join(path, n.name), "invalid name %q (1 to %d of a-z A-Z 0-9 - _ . : / @)", n.value, MaxNameBytes)
 		}
+	}
+	if f.Key != "" && !validName(f.Key) {
+		return fieldErr(join(path, "key"), "invalid key prefix %q (1 to %d of a-z A-Z 0-9 - _ . : / @)", f.Key, MaxNameBytes)
 	}
 	if f.Task == Coordinator {
 		return fieldErr(join(path, "task"), "the coordinator is crashed with %s", CrashCoordinator)
@@ -140,7 +148,7 @@ func (f Fault) String() string {
 	}
 	for _, n := range []struct{ key, value string }{
 		{"task", f.Task}, {"host", f.Host}, {"from", f.From}, {"to", f.To},
-		{"message", string(f.Message)}, {"store", f.Store},
+		{"message", string(f.Message)}, {"store", f.Store}, {"key", f.Key},
 	} {
 		if n.value != "" {
 			add(n.key, n.value)

@@ -47,6 +47,11 @@ var everyKind = []kindCase{
 	{Fault{Kind: ExternalTimeout, TimeoutNanos: 40, WindowNanos: 50}, "TimeOutTransactions(1, 40)"},
 	{Fault{Kind: ExternalCommitFail, Probability: 0.3, WindowNanos: 50}, "FailCommits(1, 0.3)"},
 	{Fault{Kind: ClockSkew, Host: "h1", SkewPPM: -5000, WindowNanos: 50}, "SkewTimers(1, h1, -5000)"},
+	{Fault{Kind: StorageReadFail, Store: "metadata", Key: "meta/completed.1", Probability: 1, WindowNanos: 50},
+		"FailReads(1, metadatameta/completed.1, 1)"},
+	{Fault{Kind: StorageFail, Key: "state/", Probability: 0.5, WindowNanos: 50}, "FailWrites(1, state/, 0.5)"},
+	{Fault{Kind: ExternalWriteFail, Probability: 0.5, WindowNanos: 50}, "FailSinkWrites(1, 0.5, false)"},
+	{Fault{Kind: ExternalWriteLost, Probability: 0.25, WindowNanos: 50}, "FailSinkWrites(1, 0.25, true)"},
 }
 
 func TestEveryKindIsCoveredByEveryKindTable(t *testing.T) {

@@ -51,10 +51,19 @@ const (
 	DataReorder Kind = "data.reorder"
 )
 
-// Storage faults, on one durable store (store) or on all of them (store empty).
+// Storage faults, on one durable store (store) or on all of them (store empty). The kinds
+// that take a probability also take key: when set, only operations on keys that start with
+// it are hit (a list by its prefix), so that one copy of a value written twice, or one
+// checkpoint's state, fails while the rest of the store works.
 const (
 	// StorageFail makes writes fail with a probability; the writer is told.
 	StorageFail Kind = "storage.fail"
+	// StorageReadFail makes reads (gets and lists) fail with a probability; the reader is told.
+	// In model: a failed read says nothing about what is stored, so a correct engine retries
+	// it, or fails what it was doing, and never takes it for a missing or damaged value (a
+	// recovery that then fell back to an older checkpoint would restore state older than
+	// output a sink has committed).
+	StorageReadFail Kind = "storage.read-fail"
 	// StorageSlow makes every write take delay_ns longer.
 	StorageSlow Kind = "storage.slow"
 	// StorageTorn makes writes, with a probability, succeed but store only a prefix; the damage
@@ -66,11 +75,16 @@ const (
 	// StorageUnavailable makes the store refuse every read and write for window_ns.
 	StorageUnavailable Kind = "storage.unavailable"
 	// StorageLost acknowledges writes and then, with a probability, loses them. Out of model: the
-	// protocol trusts an acknowledged write.
+	// protocol trusts an acknowledged write. A job that reads every write back before it
+	// relies on it (the engine's default; not with checkpoint.unverified_writes) finds a lost
+	// write at once and handles it as a failed one, so there it is survivable, and a
+	// generated scenario draws it only there.
 	StorageLost Kind = "storage.lost"
 )
 
-// External-store faults, on the transactional store behind two-phase-commit sinks.
+// External-store faults, on the store every sink writes to: transactions are the
+// two-phase-commit sink's; writes are every sink's (records into a transaction, upserts,
+// appends).
 const (
 	// ExternalTimeout makes the store abort transactions open longer than timeout_ns, for
 	// window_ns: the classic exactly-once data-loss trap when it is shorter than the time from
@@ -82,6 +96,16 @@ const (
 	ExternalTimeout Kind = "external.timeout"
 	// ExternalCommitFail makes commits fail transiently with a probability; a retry may succeed.
 	ExternalCommitFail Kind = "external.commit-fail"
+	// ExternalWriteFail makes the store refuse a sink's write with a probability, applying
+	// none of it, and answer that it failed. In model: the sink fails its task, and the job
+	// restores its last checkpoint and writes the records again.
+	ExternalWriteFail Kind = "external.write-fail"
+	// ExternalWriteLost loses a sink's write on its way to the store with a probability:
+	// nothing is applied and nobody is told. In model because the engine verifies its
+	// writes: a pre-commit carries the count of records written into its transaction, and
+	// an upsert or append sink confirms its count at every snapshot, so a loss fails the
+	// snapshot before any checkpoint can count the records as written.
+	ExternalWriteLost Kind = "external.write-lost"
 )
 
 // Operator actions: not faults, but what a user of the job does at a chosen moment, scheduled
@@ -117,12 +141,13 @@ const (
 	fieldDelay
 	fieldTimeout
 	fieldSkew
+	fieldKey
 )
 
 // fieldNames are the JSON names of the fields, used in errors; the order is the bit order.
 var fieldNames = []string{
 	"task", "host", "from", "to", "oneway", "message", "store", "probability",
-	"window_ns", "delay_ns", "timeout_ns", "skew_ppm",
+	"window_ns", "delay_ns", "timeout_ns", "skew_ppm", "key",
 }
 
 func (f field) name() string {
@@ -170,21 +195,27 @@ var kindTable = map[Kind]kindInfo{
 		required: fieldProbability | fieldWindow, windowed: true, outOfModel: true},
 	DataReorder: {allowed: linkFields | fieldWindow, required: fieldWindow, windowed: true, outOfModel: true},
 
-	StorageFail: {allowed: fieldStore | fieldProbability | fieldWindow,
+	StorageFail: {allowed: fieldStore | fieldKey | fieldProbability | fieldWindow,
+		required: fieldProbability | fieldWindow, windowed: true},
+	StorageReadFail: {allowed: fieldStore | fieldKey | fieldProbability | fieldWindow,
 		required: fieldProbability | fieldWindow, windowed: true},
 	StorageSlow: {allowed: fieldStore | fieldDelay | fieldWindow,
 		required: fieldDelay | fieldWindow, windowed: true},
-	StorageTorn: {allowed: fieldStore | fieldProbability | fieldWindow,
+	StorageTorn: {allowed: fieldStore | fieldKey | fieldProbability | fieldWindow,
 		required: fieldProbability | fieldWindow, windowed: true},
-	StorageCorrupt: {allowed: fieldStore | fieldProbability | fieldWindow,
+	StorageCorrupt: {allowed: fieldStore | fieldKey | fieldProbability | fieldWindow,
 		required: fieldProbability | fieldWindow, windowed: true},
 	StorageUnavailable: {allowed: fieldStore | fieldWindow, required: fieldWindow, windowed: true},
-	StorageLost: {allowed: fieldStore | fieldProbability | fieldWindow,
+	StorageLost: {allowed: fieldStore | fieldKey | fieldProbability | fieldWindow,
 		required: fieldProbability | fieldWindow, windowed: true, outOfModel: true},
 
 	ExternalTimeout: {allowed: fieldTimeout | fieldWindow, required: fieldTimeout | fieldWindow,
 		windowed: true, outOfModel: true},
 	ExternalCommitFail: {allowed: fieldProbability | fieldWindow,
+		required: fieldProbability | fieldWindow, windowed: true},
+	ExternalWriteFail: {allowed: fieldProbability | fieldWindow,
+		required: fieldProbability | fieldWindow, windowed: true},
+	ExternalWriteLost: {allowed: fieldProbability | fieldWindow,
 		required: fieldProbability | fieldWindow, windowed: true},
 
 	ClockSkew: {allowed: fieldHost | fieldSkew | fieldWindow, required: fieldHost | fieldSkew | fieldWindow, windowed: true},
@@ -205,10 +236,24 @@ var allKinds = []Kind{
 	ClockSkew,
 }
 
+// operationKinds are the faults on single storage operations, added after the swarm's
+// kinds were fixed. The swarm does not draw them: one more kind in allKinds would shift
+// every later draw of every swarm, and so every swarm run recorded so far. Schedules
+// (and so the generator's schedules) use them like any other kind.
+var operationKinds = []Kind{StorageReadFail, ExternalWriteFail, ExternalWriteLost}
+
 var actionKinds = []Kind{TriggerSavepoint, TriggerCheckpoint}
 
-// Kinds returns every kind, faults then operator actions, in a fixed order.
-func Kinds() []Kind { return append(slices.Clone(allKinds), actionKinds...) }
+// Kinds returns every kind, the swarm's faults, the operation faults, then operator
+// actions, in a fixed order.
+func Kinds() []Kind {
+	return slices.Concat(allKinds, operationKinds, actionKinds)
+}
+
+// Swarmable reports whether a swarm may draw k: not an operator action, and not one of
+// the operation faults added after the swarm's draws were fixed. It panics on an unknown
+// kind.
+func (k Kind) Swarmable() bool { return !k.Action() && !slices.Contains(operationKinds, k) }
 
 // Action reports whether k is an operator action rather than a fault. It panics on an
 // unknown kind.

@@ -71,7 +71,7 @@ func TestSwarmCoversKinds(t *testing.T) {
 			}
 		}
 		for _, k := range Kinds() {
-			if want := (outOfModel || !k.OutOfModel()) && !k.Action(); drawn[k] != want {
+			if want := (outOfModel || !k.OutOfModel()) && k.Swarmable(); drawn[k] != want {
 				t.Errorf("OutOfModel=%v: kind %s drawn=%v, want %v", outOfModel, k, drawn[k], want)
 			}
 		}

@@ -25,6 +25,9 @@ type System struct {
 	Stores []string
 	// ExternalStore says whether a two-phase-commit sink writes to an external store.
 	ExternalStore bool
+	// SinkWrites says whether sinks of any kind write to the external store, which the
+	// external.write-* faults hit.
+	SinkWrites bool
 	// FaultPhaseNanos is the length of the fault phase; swarm faults start and end inside it.
 	FaultPhaseNanos int64
 }
@@ -116,6 +119,8 @@ func (s System) CheckNames(sched Schedule) error {
 			return fieldErr(path+".fault.to", "%s needs a data channel, and %s->%s is none", f.Kind, f.From, f.To)
 		case (f.Kind == ExternalTimeout || f.Kind == ExternalCommitFail) && !s.ExternalStore:
 			return fieldErr(path+".fault.kind", "%s needs an external store, and the system has none", f.Kind)
+		case (f.Kind == ExternalWriteFail || f.Kind == ExternalWriteLost) && !s.SinkWrites:
+			return fieldErr(path+".fault.kind", "%s needs a sink that writes, and the system has none", f.Kind)
 		case e.Trigger.Task != "" && !s.endpoint(e.Trigger.Task):
 			return fieldErr(path+".trigger.task", "no task %q in the system", e.Trigger.Task)
 		}

@@ -82,23 +82,33 @@ type NetworkTarget interface {
 	ReorderRecords(id EffectID, link Link)
 }
 
+// Keys selects what a storage fault hits: the store named Store (empty: every store), and
+// in it the keys that start with Prefix (empty: every key; a list is hit by its prefix).
+type Keys struct {
+	Store  string
+	Prefix string
+}
+
 // StorageTarget acts on durable stores; an empty store means every store.
 type StorageTarget interface {
-	// FailWrites fails writes with probability; the writer sees the error.
-	FailWrites(id EffectID, store string, probability float64)
+	// FailWrites fails writes to keys with probability; the writer sees the error.
+	FailWrites(id EffectID, keys Keys, probability float64)
+	// FailReads fails reads (gets and lists) of keys with probability; the reader sees the
+	// error.
+	FailReads(id EffectID, keys Keys, probability float64)
 	// SlowWrites makes every write take delayNanos longer.
 	SlowWrites(id EffectID, store string, delayNanos int64)
 	// TearWrites acknowledges writes but stores only a prefix, with probability; reading the
 	// data back detects it.
-	TearWrites(id EffectID, store string, probability float64)
+	TearWrites(id EffectID, keys Keys, probability float64)
 	// CorruptWrites acknowledges writes but stores damaged bytes, with probability; reading the
 	// data back detects it.
-	CorruptWrites(id EffectID, store string, probability float64)
+	CorruptWrites(id EffectID, keys Keys, probability float64)
 	// MakeUnavailable refuses every read and write.
 	MakeUnavailable(id EffectID, store string)
 	// LoseAckedWrites acknowledges writes and then loses them, with probability (out of
 	// model).
-	LoseAckedWrites(id EffectID, store string, probability float64)
+	LoseAckedWrites(id EffectID, keys Keys, probability float64)
 }
 
 // ExternalStoreTarget acts on the transactional store behind two-phase-commit sinks.
@@ -107,6 +117,9 @@ type ExternalStoreTarget interface {
 	TimeOutTransactions(id EffectID, timeoutNanos int64)
 	// FailCommits makes commits fail transiently with probability.
 	FailCommits(id EffectID, probability float64)
+	// FailSinkWrites makes the store refuse each sink write with probability, answering
+	// that it failed, or, when lost, drop it unanswered as if lost on the way.
+	FailSinkWrites(id EffectID, probability float64, lost bool)
 }
 
 // OperatorTarget carries out the operator actions. A request the system refuses now (no

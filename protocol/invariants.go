@@ -140,6 +140,8 @@ func (t *taskState) invariants() string {
 		return fmt.Sprintf("records channel state for %d, which is no alignment", t.recording.id)
 	case t.sentUpTo > t.staleUpTo:
 		return fmt.Sprintf("sent checkpoint %d downstream, above the highest id heard of %d", t.sentUpTo, t.staleUpTo)
+	case t.heardInBandUpTo > t.staleUpTo:
+		return fmt.Sprintf("heard of %d in band, above the highest id heard of %d", t.heardInBandUpTo, t.staleUpTo)
 	case t.cancelOwed != 0 && (len(t.alignments) == 0 || t.alignments[0].id >= t.cancelOwed):
 		return fmt.Sprintf("owes the cancel marker of %d with no older alignment to wait for", t.cancelOwed)
 	}

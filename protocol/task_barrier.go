@@ -53,11 +53,13 @@ func (t *taskState) receiveBarrier(now Time, input int, b ChannelEvent) error {
 			// ignored by the coordinator. A checkpoint the coordinator
 			// said was aborted gets a cancel marker in place of its
 			// barrier (cancelNotifiedAbort).
+			t.heardInBandUpTo = max(t.heardInBandUpTo, b.Checkpoint)
 			t.declineStale(b.Checkpoint)
 			t.cancelNotifiedAbort(b.Checkpoint)
 			return nil
 		}
 		t.staleUpTo = b.Checkpoint
+		t.heardInBandUpTo = b.Checkpoint
 		a = t.startAlignment(now, input, b)
 	} else {
 		if a.seen[input] {

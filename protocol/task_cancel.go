@@ -34,10 +34,25 @@ func (t *taskState) receiveCancelMarker(now Time, input int, id CheckpointID) er
 	if id > t.staleUpTo {
 		// The first this task hears of id: it will never take part.
 		t.staleUpTo = id
+		t.heardInBandUpTo = id
 		t.cancelDownstream(id)
 		t.ready.Messages = push(t.ready.Messages, DeclineMessage(t.cfg.ID, id, ReasonCanceled))
 		return nil
 	}
+	if id > t.heardInBandUpTo && id > t.lastNotified && id > t.restoredFrom && id > t.sentUpTo && id > t.cancelOwed {
+		// Only the coordinator's notices told this task of anything as new:
+		// it takes no part in id, and, as Flink's barrier handler does with
+		// a marker newer than its current checkpoint, it passes the marker
+		// on. The abort notice of id need not be remembered: a burst of
+		// notices longer than the window of abortsNotified pushes it out,
+		// and without the marker downstream would align for id until its
+		// own notice came. (Nothing of id went downstream yet, nor is owed:
+		// once is enough.)
+		t.heardInBandUpTo = id
+		t.cancelDownstream(id)
+		return nil
+	}
+	t.heardInBandUpTo = max(t.heardInBandUpTo, id)
 	t.cancelNotifiedAbort(id)
 	return nil
 }

@@ -38,11 +38,13 @@ func (t *taskState) trigger(now Time, m Message) {
 		// run into its timeout. Or the coordinator told this task id was
 		// aborted before the trigger came: a cancel marker goes out in
 		// place of the barrier.
+		t.heardInBandUpTo = max(t.heardInBandUpTo, id)
 		t.declineStale(id)
 		t.cancelNotifiedAbort(id)
 		return
 	}
 	t.staleUpTo = id
+	t.heardInBandUpTo = id
 	// Nothing older can complete here any more: a barrier of it could
 	// only follow this trigger's barrier on the outputs, and ids on a
 	// channel must increase.

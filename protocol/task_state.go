@@ -78,6 +78,11 @@ type taskState struct {
 	// checkpoint it restored from. Barriers and triggers at or below it
 	// are stale: this task either took part already or never will.
 	staleUpTo CheckpointID
+	// heardInBandUpTo is staleUpTo without the abort notices: the highest id
+	// that reached this task as a barrier, a trigger or a cancel marker, or
+	// that it restored from. It is what Flink's barrier handler knows as its
+	// current checkpoint, which the coordinator's notices do not move.
+	heardInBandUpTo CheckpointID
 	// sentUpTo is the highest id of a barrier or cancel marker this task
 	// sent on its outputs. Ids on a channel never go backwards: a receiver
 	// takes a newer id as proof that an older one will not come, so send
@@ -140,6 +145,7 @@ func (t *taskState) restore(now Time, from CheckpointID, snap TaskSnapshot) erro
 	t.started = true
 	t.restoredFrom = from
 	t.staleUpTo = from
+	t.heardInBandUpTo = from
 	if snap.Final {
 		// The task had finished before the checkpoint: its output is
 		// complete and committed by that checkpoint, so it leaves at once.

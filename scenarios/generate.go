@@ -24,23 +24,48 @@ const generatorStream = 0x67656e6572617465
 
 // Generate draws a scenario from seed over every knob of the scenario file that a correct
 // protocol must survive: the mode; the topology (every built shape the engine can judge and
-// explicit graphs); parallelism; the workload and its size and pace (for chandy-lamport,
-// random transfers or a script of sends, snapshots, crashes and restarts); the sink; every
-// checkpoint setting (interval from 20ms to 2s; timeout from 50ms to a minute; min pause up
-// to twice the interval; 1 to 5 concurrent checkpoints where the mode allows more than one;
-// 0 to 5 tolerable failures; alignment timeout, retained checkpoints, inline state,
-// unverified writes); the phases and limits; and the faults: none, a schedule
-// of in-model entries on times and on trace events, or a swarm. Its expectation is pass with
-// the default properties, so any other verdict on any seed is a bug: in the protocol, the
-// engine, a checker, or this generator.
+// explicit graphs, up to 12 stages, 10 inputs or 16 cycle processes now and then); the
+// parallelism; the workload and its size and pace (1 to 100,000 keys; for chandy-lamport,
+// random transfers of up to a million tokens or a script of sends, snapshots, crashes and
+// restarts); the sink; every checkpoint setting (intervals from 5ms to 20s, mostly 20ms to
+// 2s; timeouts from 50ms to a minute; min pause up to twice the interval; 1 to 16
+// concurrent checkpoints where the mode allows more than one; 0 to 1000 tolerable failures;
+// 1 to 100 retained checkpoints; alignment timeouts from a nanosecond to twice the
+// checkpoint timeout; inline state; unverified writes); the phases and limits; and the
+// faults: none, a schedule of in-model entries on times and on trace events, or a swarm.
+// TestGenerateSpansTheSpace checks that every field and fault kind is drawn or listed as
+// left out with its reason.
+//
+// Four regimes are drawn on purpose, since faults at random almost never reach them:
+//   - long runs (one draw in five): intervals of 20 to 40ms and a fault phase long enough
+//     for k checkpoints to complete, k from 1 to 300 or at 9, 10, 11, 99, 100 and 101, and
+//     faults after the k-th completion, or at the completion of checkpoint 9, 10, 99 or 100:
+//     mostly coordinator crashes, beside several retained checkpoints, so that recovery
+//     chooses among ids on both sides of a digit edge; and a read failure or corruption of
+//     one copy of the completed-checkpoint store right before one;
+//   - savepoints followed by a coordinator or task crash at the next completion, or a few
+//     later, so that a recovery meets a store whose newest entry is a savepoint (which a
+//     correct job does not restore: savepoints commit nothing) or the checkpoints after it;
+//   - failed reads and writes of single keys or copies of every durable store
+//     (storage.read-fail, storage.fail, torn, corrupted and lost writes with a key prefix),
+//     and refused or lost writes of every sink kind (external.write-fail, -lost);
+//   - transaction timeouts of a two-phase-commit sink, configured or injected as
+//     external.timeout, above the bound on how long a transaction may stay open
+//     (openTransactionBound documents the formula).
+//
+// Its expectation is pass with the default properties, so any other verdict on any seed is
+// a bug: in the protocol, the engine, a checker, or this generator.
 //
 // What it leaves out, and why:
-//   - out-of-model faults (data.*, storage.lost, external.timeout), which are built to
-//     fail;
-//   - a transaction timeout the run could outlast, and unverified writes beside torn or
-//     corrupted ones: both are the misconfigurations negative controls show;
+//   - faults no protocol survives: data.* always; storage.lost beside unverified writes,
+//     which cannot see it; external.timeout below the bound above;
+//   - unverified writes beside torn, corrupted or lost ones, which only the read-back
+//     catches: the misconfiguration negative controls show;
 //   - dataflow cycles, whose output depends on timing (this build refuses to judge them),
 //     and graphs that feed a sum a key's records from several channels, for the same reason;
+//   - a bound on channel state (see checkpoint), network delays above 3ms and
+//     parallelism above 8: regimes that cost far more to run
+//     than they reach;
 //   - unbounded input, which a scenario file cannot ask for: every source is bounded. The
 //     input is either short, ending inside the fault phase (faults then hit a finishing
 //     job), or long enough to outlast the fault and heal phases.
@@ -83,6 +108,9 @@ type generator struct {
 	// own input (see input).
 	copies      int
 	sourceTasks int
+	// late is the completion count a long run's late faults wait for (0: an ordinary run;
+	// see lateRun).
+	late int
 }
 
 // maxCopies bounds how many times a broadcast or a diamond may multiply each record, and
@@ -99,9 +127,8 @@ func (g *generator) scenario() *Scenario {
 	// The phases first: the input's length and the faults' times are drawn against them.
 	s.Limits.FaultPhase = Millis(100 * g.between(5, 30))
 	s.Limits.HealPhase = Millis(100 * g.between(2, 10))
-	// Short intervals make many checkpoints (ids past 9 and 99); long ones leave a job to
-	// run for seconds between two, as production jobs do.
-	s.Checkpoint.Interval = g.spread(Millis(20), Seconds(2))
+	s.Checkpoint.Interval = g.interval()
+	g.late = g.lateRun(s)
 	if s.Mode == ModeChandyLamport {
 		g.chandyLamport(s)
 	} else {
@@ -111,14 +138,70 @@ func (g *generator) scenario() *Scenario {
 	if s.Mode == ModeChandyLamport {
 		raiseBalances(s)
 	}
-	// Progress after heal needs a checkpoint to time out (a trigger lost to a fault leaves
-	// one pending until then), the pause and the interval to pass and the next to complete:
-	// the bound leaves twice that and a second for the job's own recovery. A bounded job
-	// must also finish in it, so input that runs on past heal adds its tail.
+	g.limits(s)
+	g.faults(s)
+	// Drawn last, so that adding it moved no other draw of a seed.
+	if len(s.Faults) > 0 && g.r.IntN(2) == 0 {
+		s.Faults = append(s.Faults, g.crashAfterCheckpoint(s))
+	}
+	if s.Swarm == nil && g.late > 0 {
+		s.Faults = append(s.Faults, g.lateFaults(s, g.late)...)
+	}
+	if s.Swarm == nil && g.r.IntN(6) == 0 {
+		s.Faults = append(s.Faults, g.savepointRestore(s)...)
+	}
+	// Drawn after that, for the same reason.
+	if s.Mode == ModeChandyLamport && s.Topology.Kind == TopologyExplicit {
+		g.processTokens(s)
+	}
+	// Faults drawn after the choice of unverified writes may damage writes, which only
+	// verified writes find (see faults): they turn it off again.
+	if mayDamageWrites(s) {
+		s.Checkpoint.UnverifiedWrites = false
+	}
+	// Drawn after that, for the same reason.
+	g.network(s)
+	// After every fault, which the bound on open transactions counts.
+	g.transactionTimeouts(s)
+	// A wait for snapshots in a run with injected faults may outlast the fault phase (a
+	// partition or an unavailable store can hold its snapshots until after), which ends the
+	// run at a limit without any bug: waits stay only in fault-free draws. Removing them
+	// draws nothing, so no other draw moves.
+	if len(s.Faults) > 0 || s.Swarm != nil {
+		s.Script = slices.DeleteFunc(s.Script, func(st Step) bool { return st.Op == StepWaitSnapshots })
+	}
+	return s
+}
+
+// interval draws the checkpoint interval. Short intervals make many checkpoints (ids past
+// 9 and 99); long ones leave a job to run for seconds between two, as production jobs do.
+func (g *generator) interval() Duration {
+	interval := g.spread(Millis(20), Seconds(2))
+	switch g.r.IntN(32) {
+	case 0:
+		interval = g.spread(Millis(5), Millis(20)) // a checkpoint every few records
+	case 1:
+		interval = g.spread(Seconds(2), Seconds(20)) // longer than the fault phase
+	}
+	return interval
+}
+
+// limits draws the liveness bound and the run's limits, once the input and the checkpoint
+// settings are known. Progress after heal needs a checkpoint to time out (a trigger lost
+// to a fault leaves one pending until then), the pause and the interval to pass and the
+// next to complete: the bound leaves twice that and a second for the job's own recovery.
+// A bounded job must also finish in it, so input that runs on past heal adds its tail.
+func (g *generator) limits(s *Scenario) {
 	c := s.Checkpoint
 	l := &s.Limits
 	tail := max(0, Duration(inputEndNanos(s.Workload))-l.FaultPhase-l.HealPhase)
 	need := tail + 2*(c.Timeout+c.MinPause+c.Interval) + Seconds(1)
+	if g.late > 0 {
+		// A long run's faults may each rewind the job to an old checkpoint, and the
+		// rewound input is made again at its pace: progress lost in the fault phase, up to
+		// all of it, still has to be made after heal.
+		need += l.FaultPhase
+	}
 	l.LivenessBound = max(Seconds(3), need) + Millis(100*g.between(0, 20))
 	if g.r.IntN(2) == 0 {
 		// The phases (the liveness phase runs a quarter past its bound) and up to 5s more.
@@ -128,25 +211,6 @@ func (g *generator) scenario() *Scenario {
 		// Far above what the largest draw needs, so that no run ends at the limit.
 		l.MaxEvents = g.between(defaultMaxEvents, 5*defaultMaxEvents)
 	}
-	g.faults(s)
-	// Drawn last, so that adding it moved no other draw of a seed.
-	if len(s.Faults) > 0 && g.r.IntN(2) == 0 {
-		s.Faults = append(s.Faults, g.crashAfterCheckpoint(s))
-	}
-	// Drawn after that, for the same reason.
-	if s.Mode == ModeChandyLamport && s.Topology.Kind == TopologyExplicit {
-		g.processTokens(s)
-	}
-	// Drawn after that, for the same reason.
-	g.network(s)
-	// A wait for snapshots in a run with injected faults may outlast the fault phase (a
-	// partition or an unavailable store can hold its snapshots until after), which ends the
-	// run at a limit without any bug: waits stay only in fault-free draws. Removing them
-	// draws nothing, so no other draw moves.
-	if len(s.Faults) > 0 || s.Swarm != nil {
-		s.Script = slices.DeleteFunc(s.Script, func(st Step) bool { return st.Op == StepWaitSnapshots })
-	}
-	return s
 }
 
 // processTokens gives, half the time, some processes of an explicit topology balances of
@@ -208,6 +272,9 @@ func (g *generator) dataflow(s *Scenario) {
 	s.Workload.Kind = pick(g, []string{WorkloadKeyedSum, WorkloadPassThrough})
 	if s.Workload.Kind == WorkloadKeyedSum {
 		s.Workload.Keys = int(g.between(1, 32))
+		if g.r.IntN(8) == 0 {
+			s.Workload.Keys = int(g.spread(1, maxKeys)) // more keys than records, now and then
+		}
 	}
 	t := &s.Topology
 	t.Kind = pick(g, dataflowTopologies)
@@ -220,8 +287,14 @@ func (g *generator) dataflow(s *Scenario) {
 	switch t.Kind {
 	case TopologyPipeline:
 		t.Stages = int(g.between(1, 3))
+		if g.r.IntN(8) == 0 {
+			t.Stages = int(g.between(4, 12))
+		}
 	case TopologyFanInUnion:
 		t.Inputs = int(g.between(2, 4))
+		if g.r.IntN(8) == 0 {
+			t.Inputs = int(g.between(5, 10))
+		}
 		g.sourceTasks *= t.Inputs
 	case TopologyDiamond:
 		g.copies = 2
@@ -363,6 +436,9 @@ func (g *generator) chandyLamport(s *Scenario) {
 	t := &s.Topology
 	n := int(g.between(2, 6))
 	if g.r.IntN(2) == 0 {
+		if g.r.IntN(8) == 0 {
+			n = int(g.between(7, 16)) // a cycle's processes need no names drawn
+		}
 		t.Kind, t.Processes = TopologyCycle, n
 	} else {
 		// A ring in a drawn order, so every process reaches every other, plus drawn chords.
@@ -392,6 +468,10 @@ func (g *generator) chandyLamport(s *Scenario) {
 	w := &s.Workload
 	w.Kind = WorkloadTokens
 	w.MaxTransfer = g.between(1, 20)
+	if g.r.IntN(8) == 0 {
+		// Up to the largest transfer a file may ask for; the balances grow with it.
+		w.MaxTransfer = int64(g.spread(21, 1_000_000))
+	}
 	// Ten of the largest transfer at least: with less, the processes take turns holding the
 	// few tokens there are, each transfer waits for one to arrive, and a job of a thousand
 	// transfers outlasts the run for its slowness alone.
@@ -475,26 +555,34 @@ func (g *generator) checkpoint(s *Scenario) {
 	// after a failover takes longer than one in calm, and a timeout below that can abort
 	// every attempt, fail over to the same old checkpoint and start the catch-up again.
 	c.Timeout = max(Seconds(1), 4*c.Interval) + Millis(100*g.between(0, 15))
-	if g.r.IntN(3) == 0 {
+	if g.r.IntN(3) == 0 && g.late == 0 {
 		// A third of the draws go far below the interval, or far beyond the run: users
-		// write both, and a timeout is a rule of the protocol like any other.
+		// write both, and a timeout is a rule of the protocol like any other. A long run
+		// keeps the one above, which lets its many checkpoints complete.
 		c.Timeout = g.spread(Millis(50), Seconds(60))
 	}
 	if g.r.IntN(2) == 0 {
 		// Up to twice the interval: then the pause, not the interval, paces the checkpoints.
+		// A long run, paced for its count of completions, pauses at most half of one.
 		c.MinPause = g.spread(Millis(1), 2*c.Interval)
+		if g.late > 0 {
+			c.MinPause = g.spread(Millis(1), c.Interval/2)
+		}
 	}
 	if s.Mode != ModeUnaligned && s.Mode != ModeAlignedWithTimeout {
 		c.MaxConcurrent = int(g.between(1, 5))
+		if g.r.IntN(8) == 0 {
+			c.MaxConcurrent = int(g.between(6, maxConcurrent))
+		}
 	}
-	if g.r.IntN(2) == 0 {
-		c.TolerableFailures = Tolerating(int(g.between(0, 5)))
-	}
-	if g.r.IntN(2) == 0 {
-		c.Retained = int(g.between(1, 4))
-	}
+	g.failuresAndRetention(c)
 	if s.Mode == ModeAlignedWithTimeout {
 		c.AlignmentTimeout = Millis(g.between(1, 50))
+		if g.r.IntN(4) == 0 {
+			// From a nanosecond (every barrier goes unaligned at once) to beyond the
+			// checkpoint timeout (none does).
+			c.AlignmentTimeout = g.spread(1, 2*c.Timeout)
+		}
 	}
 	// No bound on channel state (max_buffered_records) is drawn: one small enough to make a
 	// checkpoint overflow also overflows every checkpoint of a catch-up after a failover,
@@ -514,6 +602,34 @@ func (g *generator) checkpoint(s *Scenario) {
 	case 1:
 		c.InlineStateBytes = int(g.between(1, int64(engine.MaxInlineStateBytes)))
 	}
+	if c.InlineStateBytes > 0 {
+		// Every write of the completed-checkpoint store carries every retained checkpoint,
+		// inline state and all: a hundred of them make each write megabytes.
+		c.Retained = min(c.Retained, 4)
+	}
+}
+
+// failuresAndRetention draws, half the time each, the failures tolerated in a row and the
+// checkpoints retained: mostly a few, now and then up to a thousand failures and a
+// hundred checkpoints.
+func (g *generator) failuresAndRetention(c *Checkpoint) {
+	if g.r.IntN(2) == 0 {
+		c.TolerableFailures = Tolerating(int(g.between(0, 5)))
+		if g.r.IntN(8) == 0 {
+			c.TolerableFailures = Tolerating(int(g.spread(6, 1000)))
+		}
+	}
+	if g.r.IntN(2) == 0 {
+		c.Retained = int(g.between(1, 4))
+		if g.r.IntN(8) == 0 {
+			c.Retained = int(g.spread(5, 100))
+		}
+	}
+	if g.late > 0 && c.Retained < 2 && g.r.IntN(3) != 0 {
+		// A store of several checkpoints, so that a recovery chooses among ids on both
+		// sides of a digit edge.
+		c.Retained = int(g.between(2, 12))
+	}
 }
 
 // faults draws none, a schedule, or a swarm. Unverified writes go only with faults that
@@ -521,7 +637,11 @@ func (g *generator) checkpoint(s *Scenario) {
 func (g *generator) faults(s *Scenario) {
 	sys := s.System()
 	kinds := inModelKinds(sys)
-	switch g.r.IntN(6) {
+	choices := 6
+	if g.late > 0 {
+		choices = 4 // a schedule, which the late faults join; never a swarm
+	}
+	switch g.r.IntN(choices) {
 	case 0:
 	case 1, 2, 3:
 		for range g.between(1, 8) {
@@ -530,13 +650,16 @@ func (g *generator) faults(s *Scenario) {
 	default:
 		w := &Swarm{}
 		if g.r.IntN(2) == 0 {
-			drawable := slices.DeleteFunc(slices.Clone(kinds), faults.Kind.Action)
+			drawable := slices.DeleteFunc(slices.Clone(kinds), func(k faults.Kind) bool { return !k.Swarmable() || k.OutOfModel() })
 			for _, i := range g.r.Perm(len(drawable))[:g.between(1, 5)] {
 				w.Kinds = append(w.Kinds, drawable[i])
 			}
 			slices.Sort(w.Kinds)
 		}
 		w.MaxFaults = int(g.between(1, 12))
+		if g.r.IntN(8) == 0 {
+			w.MaxFaults = int(g.spread(13, 200)) // the fault phase, not the count, bounds them
+		}
 		if g.r.IntN(2) == 0 {
 			w.MaxWindow = Millis(g.between(10, s.Limits.FaultPhase.Nanos()/2/int64(time.Millisecond)))
 		}
@@ -551,11 +674,18 @@ func (g *generator) faults(s *Scenario) {
 }
 
 // inModelKinds are the fault kinds the protocol must survive that sys has something for.
+// storage.lost is among them: the generator draws verified writes beside it (see faults),
+// which find every lost write (faults.StorageLost). external.timeout is not: it is in model
+// only with a timeout above what the run's transactions need, which transactionTimeouts
+// draws once every other fault is known.
 func inModelKinds(sys faults.System) []faults.Kind {
 	var out []faults.Kind
 	for _, k := range faults.Kinds() {
-		if k.OutOfModel() || (k == faults.ExternalCommitFail && !sys.ExternalStore) ||
-			(k == faults.NetBreak && len(sys.Channels) == 0) {
+		switch {
+		case k.OutOfModel() && k != faults.StorageLost,
+			k == faults.ExternalCommitFail && !sys.ExternalStore,
+			(k == faults.ExternalWriteFail || k == faults.ExternalWriteLost) && !sys.SinkWrites,
+			k == faults.NetBreak && len(sys.Channels) == 0:
 			continue
 		}
 		out = append(out, k)
@@ -565,30 +695,17 @@ func inModelKinds(sys faults.System) []faults.Kind {
 
 // mayDamageWrites reports whether s's faults may tear or corrupt a durable write.
 func mayDamageWrites(s *Scenario) bool {
-	damaging := []faults.Kind{faults.StorageTorn, faults.StorageCorrupt}
+	damaging := []faults.Kind{faults.StorageTorn, faults.StorageCorrupt, faults.StorageLost}
 	if s.Swarm != nil {
 		return len(s.Swarm.Kinds) == 0 || slices.ContainsFunc(s.Swarm.Kinds, func(k faults.Kind) bool { return slices.Contains(damaging, k) })
 	}
 	return slices.ContainsFunc(s.Faults, func(e faults.Entry) bool { return slices.Contains(damaging, e.Fault.Kind) })
 }
 
-// entry draws one scheduled fault of kind k with its trigger: a time in the fault phase, the
-// nth of a kind of trace event, or a chance at each such event. A timed windowed fault ends
-// inside the fault phase; one triggered by an event gets at most a quarter of it.
+// entry draws one scheduled fault of kind k with its trigger (see trigger), a window no
+// longer than the trigger allows, and the parameters of its kind.
 func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.Entry {
-	phase := s.Limits.FaultPhase.Nanos()
-	var trigger faults.Trigger
-	windowMax := max(1, phase/4)
-	switch g.r.IntN(4) {
-	case 0, 1:
-		at := g.between(0, phase-1)
-		trigger = faults.At(at)
-		windowMax = min(phase/2, phase-at)
-	case 2:
-		trigger = faults.Nth(int(g.between(1, 8)), g.match(s, sys))
-	default:
-		trigger = faults.Chance(float64(g.between(1, 20))/100, int(g.between(1, 3)), g.match(s, sys))
-	}
+	trigger, windowMax := g.trigger(s, sys)
 	window := func() int64 { return g.between(max(1, windowMax/10), windowMax) }
 	probability := func() float64 { return float64(g.between(1, 10)) / 10 }
 	store := func() string { return pick(g, []string{"", StoreState, StoreMetadata}) }
@@ -628,17 +745,22 @@ func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.
 	case faults.NetClog:
 		l := pick(g, links)
 		f.From, f.To, f.WindowNanos = l.From, l.To, window()
-	case faults.StorageFail, faults.StorageTorn, faults.StorageCorrupt:
+	case faults.StorageFail, faults.StorageTorn, faults.StorageCorrupt, faults.StorageReadFail, faults.StorageLost:
 		f.Store, f.Probability, f.WindowNanos = store(), probability(), window()
+		f.Key = g.storeKey(f.Store)
 	case faults.StorageSlow:
 		f.Store, f.DelayNanos, f.WindowNanos = store(), max(1, window()/10), window()
 	case faults.StorageUnavailable:
 		f.Store, f.WindowNanos = store(), window()
-	case faults.ExternalCommitFail:
+	case faults.ExternalCommitFail, faults.ExternalWriteFail, faults.ExternalWriteLost:
 		f.Probability, f.WindowNanos = probability(), window()
 	case faults.ClockSkew:
-		// Timers that run fast or slow by up to 20%, as the swarm draws them.
+		// Timers that run fast or slow by up to 20%, as the swarm draws them, and now and
+		// then by up to the most a file may ask for.
 		f.Host, f.SkewPPM, f.WindowNanos = pick(g, sys.Hosts), g.between(1, 200_000), window()
+		if g.r.IntN(4) == 0 {
+			f.SkewPPM = int64(g.spread(200_001, Duration(faults.MaxSkewPPM)))
+		}
 		if g.r.IntN(2) == 0 {
 			f.SkewPPM = -f.SkewPPM
 		}
@@ -646,6 +768,26 @@ func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.
 		panic("scenarios: the generator draws no fault of kind " + string(k))
 	}
 	return faults.Entry{Trigger: trigger, Fault: f}
+}
+
+// trigger draws when a scheduled fault fires, and the longest window it may then have: a
+// time in the fault phase, ending inside it; or, with at most a quarter of the phase, the
+// nth of a kind of trace event (in a long run, up to its count of completions), or a chance
+// at each such event.
+func (g *generator) trigger(s *Scenario, sys faults.System) (faults.Trigger, int64) {
+	phase := s.Limits.FaultPhase.Nanos()
+	switch g.r.IntN(4) {
+	case 0, 1:
+		at := g.between(0, phase-1)
+		return faults.At(at), min(phase/2, phase-at)
+	case 2:
+		n := g.between(1, 8)
+		if g.late > 0 && g.r.IntN(2) == 0 {
+			n = g.between(1, int64(g.late)) // a long run has events to count far
+		}
+		return faults.Nth(int(n), g.match(s, sys)), max(1, phase/4)
+	}
+	return faults.Chance(float64(g.between(1, 20))/100, int(g.between(1, 3)), g.match(s, sys)), max(1, phase/4)
 }
 
 // match draws the trace events an event trigger counts: a kind the run emits, of one task or

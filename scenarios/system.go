@@ -21,6 +21,7 @@ func (s *Scenario) System() faults.System {
 		Hosts:           g.Hosts(),
 		Stores:          []string{StoreState, StoreMetadata},
 		ExternalStore:   s.Sink != nil && s.Sink.Kind == SinkTwoPhaseCommit,
+		SinkWrites:      s.Sink != nil,
 		FaultPhaseNanos: s.Limits.FaultPhase.Nanos(),
 	}
 	sys.Channels = g.Channels()

@@ -127,28 +127,32 @@ func (t *simTarget) Heal() {
 
 // The storage methods are the storage half's, not the World's.
 
-func (t *simTarget) FailWrites(id faults.EffectID, store string, probability float64) {
-	t.storage.add(storageEffect{id: id, kind: faults.StorageFail, store: store, probability: probability})
+func (t *simTarget) FailWrites(id faults.EffectID, keys faults.Keys, probability float64) {
+	t.storage.add(storageEffect{id: id, kind: faults.StorageFail, store: keys.Store, prefix: keys.Prefix, probability: probability})
+}
+
+func (t *simTarget) FailReads(id faults.EffectID, keys faults.Keys, probability float64) {
+	t.storage.add(storageEffect{id: id, kind: faults.StorageReadFail, store: keys.Store, prefix: keys.Prefix, probability: probability})
 }
 
 func (t *simTarget) SlowWrites(id faults.EffectID, store string, delayNanos int64) {
 	t.storage.add(storageEffect{id: id, kind: faults.StorageSlow, store: store, delay: time.Duration(delayNanos)})
 }
 
-func (t *simTarget) TearWrites(id faults.EffectID, store string, probability float64) {
-	t.storage.add(storageEffect{id: id, kind: faults.StorageTorn, store: store, probability: probability})
+func (t *simTarget) TearWrites(id faults.EffectID, keys faults.Keys, probability float64) {
+	t.storage.add(storageEffect{id: id, kind: faults.StorageTorn, store: keys.Store, prefix: keys.Prefix, probability: probability})
 }
 
-func (t *simTarget) CorruptWrites(id faults.EffectID, store string, probability float64) {
-	t.storage.add(storageEffect{id: id, kind: faults.StorageCorrupt, store: store, probability: probability})
+func (t *simTarget) CorruptWrites(id faults.EffectID, keys faults.Keys, probability float64) {
+	t.storage.add(storageEffect{id: id, kind: faults.StorageCorrupt, store: keys.Store, prefix: keys.Prefix, probability: probability})
 }
 
 func (t *simTarget) MakeUnavailable(id faults.EffectID, store string) {
 	t.storage.add(storageEffect{id: id, kind: faults.StorageUnavailable, store: store})
 }
 
-func (t *simTarget) LoseAckedWrites(id faults.EffectID, store string, probability float64) {
-	t.storage.add(storageEffect{id: id, kind: faults.StorageLost, store: store, probability: probability})
+func (t *simTarget) LoseAckedWrites(id faults.EffectID, keys faults.Keys, probability float64) {
+	t.storage.add(storageEffect{id: id, kind: faults.StorageLost, store: keys.Store, prefix: keys.Prefix, probability: probability})
 }
 
 var _ faults.Target = (*simTarget)(nil)

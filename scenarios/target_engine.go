@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/engine/extstore"
 	"github.com/ckptsim/ckptsim/faults"
 	"github.com/ckptsim/ckptsim/faults/simtarget"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
@@ -25,6 +26,13 @@ type engineHalf struct {
 	baseTimeout time.Duration
 	timeouts    []timeoutEffect
 	commitFails []commitFailEffect
+	writeFails  []writeFailEffect
+}
+
+type writeFailEffect struct {
+	id          faults.EffectID
+	probability float64
+	lost        bool
 }
 
 type timeoutEffect struct {
@@ -99,7 +107,33 @@ func (e *engineHalf) failCommit(writer, txn string) bool {
 	return fail
 }
 
+func (e *engineHalf) FailSinkWrites(id faults.EffectID, probability float64, lost bool) {
+	e.writeFails = append(e.writeFails, writeFailEffect{id: id, probability: probability, lost: lost})
+	e.rt.SetSinkWriteFaultHook(e.failWrite)
+}
+
+// failWrite is the store's write hook: one draw per active effect and write, in effect
+// order, so the draws are deterministic; the first effect that hits decides.
+func (e *engineHalf) failWrite(writer string) extstore.WriteFault {
+	outcome := extstore.WriteApplied
+	for _, f := range e.writeFails {
+		if e.rand.Float64() < f.probability && outcome == extstore.WriteApplied {
+			outcome = extstore.WriteRefused
+			if f.lost {
+				outcome = extstore.WriteLost
+			}
+		}
+	}
+	return outcome
+}
+
 func (e *engineHalf) End(id faults.EffectID) {
+	if i := slices.IndexFunc(e.writeFails, func(f writeFailEffect) bool { return f.id == id }); i >= 0 {
+		e.writeFails = slices.Delete(e.writeFails, i, i+1)
+		if len(e.writeFails) == 0 {
+			e.rt.SetSinkWriteFaultHook(nil)
+		}
+	}
 	if i := slices.IndexFunc(e.timeouts, func(t timeoutEffect) bool { return t.id == id }); i >= 0 {
 		e.timeouts = slices.Delete(e.timeouts, i, i+1)
 		e.applyTimeout()

@@ -26,6 +26,7 @@ type storageEffect struct {
 	id          faults.EffectID
 	kind        faults.Kind
 	store       string // "" for every store
+	prefix      string // within the store, only keys that start with it ("" for all)
 	probability float64
 	delay       time.Duration
 }
@@ -36,8 +37,12 @@ func newStorageHalf(store *sim.Store, r *rand.Rand) *storageHalf {
 	return h
 }
 
+// covers reports whether the effect hits key: a key of its store (any, for none) whose
+// name within that store starts with the effect's prefix. "completed.1" in the metadata
+// store is one copy of the completed-checkpoint store; "meta/completed.1" with no store
+// names the same.
 func (e storageEffect) covers(key string) bool {
-	return e.store == "" || strings.HasPrefix(key, storeKeyPrefixes[e.store])
+	return strings.HasPrefix(key, storeKeyPrefixes[e.store]+e.prefix)
 }
 
 func (h *storageHalf) add(e storageEffect) { h.effects = append(h.effects, e) }
@@ -49,12 +54,20 @@ func (h *storageHalf) end(id faults.EffectID) {
 func (h *storageHalf) heal() { h.effects = nil }
 
 // decide is the store's fault hook. Writes (puts and deletes) can fail, slow down, tear,
-// corrupt or be lost; every operation fails while its store is unavailable.
+// corrupt or be lost; reads (gets and lists) can fail; every operation fails while its
+// store is unavailable.
 func (h *storageHalf) decide(op sim.StoreOp) sim.StoreFault {
 	var decision sim.StoreFault
 	write := op.Kind == sim.OpPut || op.Kind == sim.OpDelete
 	for _, e := range h.effects {
 		if !e.covers(op.Key) {
+			continue
+		}
+		if e.kind == faults.StorageReadFail {
+			// One draw per matching effect and read, in effect order, like writes below.
+			if !write && decision.Kind == sim.StoreFaultNone && h.rand.Float64() < e.probability {
+				decision.Kind = sim.StoreFaultFail
+			}
 			continue
 		}
 		switch e.kind {

@@ -125,6 +125,7 @@ type Store struct {
 	upsertRows  []Row          // the upsert table in first-write order
 	failCommits int
 	commitHook  func(writer, txn string) bool
+	writeHook   func(writer string) WriteFault
 	writers     map[string]*writerSession
 }
 

@@ -60,6 +60,7 @@
 //	data.duplicate     duplicate filter on data routes, class record
 //	data.reorder       reorder window (Config.ReorderWindow) on data routes
 //	storage.fail       fault hook: puts and deletes fail (sim.ErrWriteFailed)
+//	storage.read-fail  fault hook: gets and lists fail (sim.ErrReadFailed)
 //	storage.slow       fault hook: puts and deletes take delay_ns longer (slows add up)
 //	storage.torn       fault hook: puts store a prefix; reads give sim.ErrCorrupt
 //	storage.corrupt    fault hook: puts store a flipped bit; reads give sim.ErrCorrupt
@@ -70,7 +71,10 @@
 //	pause.host         sim.Host.Pause, renewed every quantum while in force
 //	restart.delay      restarts at the end of a crash wait longer; RestartDelay for the rest
 //
-// Reads are never slowed or failed except by unavailability: the kinds speak of writes.
+// Reads are never slowed, and fail only by storage.read-fail and unavailability. A
+// storage fault with a key hits only the operations on keys that start with it (a list by
+// its prefix). external.write-fail and external.write-lost are the engine half's, like the
+// other external-store kinds.
 //
 // # Overlapping effects
 //

@@ -17,14 +17,15 @@ type ack struct{ cp int }
 // coordinator and fails the external store's transactions.
 type exampleEngine struct{}
 
-func (exampleEngine) CrashTask(task string)                      { fmt.Println("engine: crash", task) }
-func (exampleEngine) CrashCoordinator()                          { fmt.Println("engine: crash coordinator") }
-func (exampleEngine) TriggerSavepoint()                          {}
-func (exampleEngine) TriggerCheckpoint()                         {}
-func (exampleEngine) TimeOutTransactions(faults.EffectID, int64) {}
-func (exampleEngine) FailCommits(faults.EffectID, float64)       {}
-func (exampleEngine) End(faults.EffectID)                        {}
-func (exampleEngine) Heal()                                      { fmt.Println("engine: heal") }
+func (exampleEngine) CrashTask(task string)                         { fmt.Println("engine: crash", task) }
+func (exampleEngine) CrashCoordinator()                             { fmt.Println("engine: crash coordinator") }
+func (exampleEngine) TriggerSavepoint()                             {}
+func (exampleEngine) TriggerCheckpoint()                            {}
+func (exampleEngine) TimeOutTransactions(faults.EffectID, int64)    {}
+func (exampleEngine) FailCommits(faults.EffectID, float64)          {}
+func (exampleEngine) FailSinkWrites(faults.EffectID, float64, bool) {}
+func (exampleEngine) End(faults.EffectID)                           {}
+func (exampleEngine) Heal()                                         { fmt.Println("engine: heal") }
 
 // A glue maps the fault model's names onto its kernel, composes the World with its engine
 // half into a faults.Target, and lets the injector drive both. Here a task acknowledges a

@@ -304,6 +304,10 @@ func (e *recordingEngine) FailCommits(id faults.EffectID, p float64) {
 	e.own = append(e.own, id)
 	e.log("FailCommits(%d, %v)", id, p)
 }
+func (e *recordingEngine) FailSinkWrites(id faults.EffectID, p float64, lost bool) {
+	e.own = append(e.own, id)
+	e.log("FailSinkWrites(%d, %v, %v)", id, p, lost)
+}
 func (e *recordingEngine) End(id faults.EffectID) {
 	if slices.Contains(e.own, id) {
 		e.log("End(%d)", id)

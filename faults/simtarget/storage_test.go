@@ -76,7 +76,7 @@ func TestStorageFaults(t *testing.T) {
 				}
 			}
 			c.check(t, r, during, after, other, readBack)
-			// Reads are hit only by unavailability.
+			// Reads are hit only by unavailability (read failures have a test of their own).
 			wantRead := error(nil)
 			if c.fault.Kind == faults.StorageUnavailable {
 				wantRead = sim.ErrUnavailable
@@ -123,4 +123,23 @@ func TestStorageProbabilityAndOverlap(t *testing.T) {
 	if slow.at != 21*ms { // 15 + 1 + 2 + 3
 		t.Errorf("put under two slow-write effects completed at %v, want 21ms", slow.at)
 	}
+}
+
+// A read failure with a key prefix fails the reads of the keys under it and no other
+// operation: one copy of a value kept twice is unreadable while the other reads.
+func TestStorageReadFailOnOneKey(t *testing.T) {
+	r := newRig(t, rigOptions{seed: 1})
+	r.put(5*ms, "disk", "copy.0", "v0")
+	r.put(5*ms, "disk", "copy.1", "v1")
+	hit := r.get(15*ms, "disk", "copy.1")
+	spared := r.get(15*ms, "disk", "copy.0")
+	write := r.put(15*ms, "disk", "copy.1", "v2")
+	after := r.get(25*ms, "disk", "copy.1")
+	r.inject(rigPhases, faults.Entry{Trigger: faults.At(nanos(10.5)), Fault: faults.Fault{
+		Kind: faults.StorageReadFail, Store: "disk", Key: "copy.1", Probability: 1, WindowNanos: nanos(10)}})
+	r.run(100)
+	wantErr(t, "get of the hit key", hit, sim.ErrReadFailed)
+	wantErr(t, "get of the other key", spared, nil)
+	wantErr(t, "put of the hit key", write, nil)
+	wantErr(t, "get after the window", after, nil)
 }

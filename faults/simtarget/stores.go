@@ -2,6 +2,7 @@ package simtarget
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ckptsim/ckptsim/faults"
@@ -13,6 +14,7 @@ type storeOp uint8
 
 const (
 	storeFail        storeOp = iota + 1 // writes fail: ErrWriteFailed
+	storeReadFail                       // reads fail: ErrReadFailed
 	storeSlow                           // writes take longer
 	storeTorn                           // puts store a prefix: reads see ErrCorrupt
 	storeCorrupt                        // puts store a flipped bit: reads see ErrCorrupt
@@ -26,6 +28,7 @@ type storeRule struct {
 	op          storeOp
 	probability float64
 	delay       time.Duration
+	prefix      string // only keys that start with it ("" for all)
 }
 
 // storeState is the World's view of one store: the effects active on it, in id order.
@@ -60,18 +63,22 @@ func (s *storeState) apply() {
 	}
 }
 
-// decide is the store's fault hook, asked as each operation is issued. Only writes (puts and
-// deletes) are hit; torn and corrupt apply to puts only, as a delete has no bytes to damage.
-// Slow rules add up. Probabilistic rules are visited in id order, each drawing one number from
-// the World's storage stream, until one hits; it decides what goes wrong.
+// decide is the store's fault hook, asked as each operation is issued. Read failures hit
+// gets and lists; every other rule hits writes (puts and deletes) only, and torn and
+// corrupt puts only, as a delete has no bytes to damage. Slow rules add up. Probabilistic
+// rules are visited in id order, each drawing one number from the World's storage stream,
+// until one hits; it decides what goes wrong.
 func (s *storeState) decide(op sim.StoreOp) sim.StoreFault {
 	var f sim.StoreFault
-	if op.Kind != sim.OpPut && op.Kind != sim.OpDelete {
-		return f
-	}
+	write := op.Kind == sim.OpPut || op.Kind == sim.OpDelete
 	for _, r := range s.rules {
+		if !strings.HasPrefix(op.Key, r.prefix) || write != (r.op != storeReadFail) {
+			continue
+		}
 		var kind sim.StoreFaultKind
 		switch r.op {
+		case storeReadFail:
+			kind = sim.StoreFaultFail
 		case storeSlow:
 			f.ExtraLatency += r.delay
 			continue
@@ -140,8 +147,14 @@ func (w *World) startOnStores(id faults.EffectID, store string, r storeRule) {
 
 // FailWrites fails puts and deletes with probability until End(id); the writer gets
 // sim.ErrWriteFailed and nothing is written.
-func (w *World) FailWrites(id faults.EffectID, store string, probability float64) {
-	w.startOnStores(id, store, storeRule{op: storeFail, probability: probability})
+func (w *World) FailWrites(id faults.EffectID, keys faults.Keys, probability float64) {
+	w.startOnStores(id, keys.Store, storeRule{op: storeFail, probability: probability, prefix: keys.Prefix})
+}
+
+// FailReads fails gets and lists of keys with probability until End(id); the reader gets
+// sim.ErrReadFailed.
+func (w *World) FailReads(id faults.EffectID, keys faults.Keys, probability float64) {
+	w.startOnStores(id, keys.Store, storeRule{op: storeReadFail, probability: probability, prefix: keys.Prefix})
 }
 
 // SlowWrites makes every put and delete issued until End(id) take delayNanos longer.
@@ -151,14 +164,14 @@ func (w *World) SlowWrites(id faults.EffectID, store string, delayNanos int64) {
 
 // TearWrites acknowledges puts but stores only a prefix, with probability; a read of the key
 // returns sim.ErrCorrupt.
-func (w *World) TearWrites(id faults.EffectID, store string, probability float64) {
-	w.startOnStores(id, store, storeRule{op: storeTorn, probability: probability})
+func (w *World) TearWrites(id faults.EffectID, keys faults.Keys, probability float64) {
+	w.startOnStores(id, keys.Store, storeRule{op: storeTorn, probability: probability, prefix: keys.Prefix})
 }
 
 // CorruptWrites acknowledges puts but flips a bit of the stored value, with probability; a
 // read of the key returns sim.ErrCorrupt.
-func (w *World) CorruptWrites(id faults.EffectID, store string, probability float64) {
-	w.startOnStores(id, store, storeRule{op: storeCorrupt, probability: probability})
+func (w *World) CorruptWrites(id faults.EffectID, keys faults.Keys, probability float64) {
+	w.startOnStores(id, keys.Store, storeRule{op: storeCorrupt, probability: probability, prefix: keys.Prefix})
 }
 
 // MakeUnavailable makes every operation that comes to apply until End(id) fail with
@@ -169,6 +182,6 @@ func (w *World) MakeUnavailable(id faults.EffectID, store string) {
 
 // LoseAckedWrites acknowledges puts and deletes and then drops them, with probability (out of
 // model): a later read finds the old value, or sim.ErrNotFound.
-func (w *World) LoseAckedWrites(id faults.EffectID, store string, probability float64) {
-	w.startOnStores(id, store, storeRule{op: storeLost, probability: probability})
+func (w *World) LoseAckedWrites(id faults.EffectID, keys faults.Keys, probability float64) {
+	w.startOnStores(id, keys.Store, storeRule{op: storeLost, probability: probability, prefix: keys.Prefix})
 }

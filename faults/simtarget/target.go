@@ -52,6 +52,11 @@ func (t Target) FailCommits(id faults.EffectID, probability float64) {
 	t.Engine.FailCommits(id, probability)
 }
 
+// FailSinkWrites is the engine half's.
+func (t Target) FailSinkWrites(id faults.EffectID, probability float64, lost bool) {
+	t.Engine.FailSinkWrites(id, probability, lost)
+}
+
 // End passes id to both halves; each undoes the effect if it started it.
 func (t Target) End(id faults.EffectID) {
 	t.World.End(id)

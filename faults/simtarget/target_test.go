@@ -36,6 +36,9 @@ var oneOfEach = map[faults.Kind]faults.Fault{
 	faults.ExternalTimeout:    {Kind: faults.ExternalTimeout, TimeoutNanos: 5},
 	faults.ExternalCommitFail: {Kind: faults.ExternalCommitFail, Probability: 0.5},
 	faults.ClockSkew:          {Kind: faults.ClockSkew, Host: "h-coord", SkewPPM: 100},
+	faults.StorageReadFail:    {Kind: faults.StorageReadFail, Key: "k", Probability: 0.5},
+	faults.ExternalWriteFail:  {Kind: faults.ExternalWriteFail, Probability: 0.5},
+	faults.ExternalWriteLost:  {Kind: faults.ExternalWriteLost, Probability: 0.25},
 }
 
 // Every kind goes through the composite Target: the engine half gets exactly the
@@ -54,9 +57,9 @@ func TestTargetSplitsEveryKind(t *testing.T) {
 		}
 		entries = append(entries, faults.Entry{Trigger: faults.At(nanos(1 + float64(i))), Fault: f})
 	}
-	r.inject(faults.Phases{FaultNanos: nanos(25), LivenessNanos: nanos(10)}, entries...)
-	r.run(24.5)
-	// The effects started after 14.5ms are still in force: heal ends them.
+	r.inject(faults.Phases{FaultNanos: nanos(30), LivenessNanos: nanos(10)}, entries...)
+	r.run(29.5)
+	// The effects started after 19.5ms are still in force: heal ends them.
 	if r.world.Active() == 0 {
 		t.Fatal("no kernel-level effect in force before heal")
 	}
@@ -66,10 +69,14 @@ func TestTargetSplitsEveryKind(t *testing.T) {
 		"CrashCoordinator()",
 		"TimeOutTransactions(20, 5)",
 		"FailCommits(21, 0.5)",
+		"FailSinkWrites(24, 0.5, false)",
+		"FailSinkWrites(25, 0.25, true)",
 		"TriggerSavepoint()",
 		"TriggerCheckpoint()",
 		"End(20)",
 		"End(21)",
+		"End(24)",
+		"End(25)",
 		"Heal()",
 	}, r.engine.calls)
 	if r.world.Active() != 0 {
@@ -172,7 +179,7 @@ func TestUnknownHostOrStorePanics(t *testing.T) {
 		f    func()
 	}{
 		{"host", func() { r.world.CrashHost(1, "h-gone") }},
-		{"store", func() { r.world.FailWrites(2, "tape", 1) }},
+		{"store", func() { r.world.FailWrites(2, faults.Keys{Store: "tape"}, 1) }},
 	} {
 		name, f := c.name, c.f
 		func() {

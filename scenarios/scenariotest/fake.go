@@ -36,7 +36,8 @@ type Fake struct {
 // shrinking the input has a known answer.
 const MinFailingInput = 10
 
-// DefaultFails fails a run when its schedule holds an out-of-model fault, or when it is a
+// DefaultFails fails a run when its schedule holds a fault out of model in it
+// (Scenario.InModel), or when it is a
 // negative control with any fault at all, provided the input (records, token transfers, or
 // script steps) is at least MinFailingInput. The property is the negative control's, or exactly-once for a scenario expected to pass.
 func DefaultFails(p *scenarios.Plan) []checker.Property {
@@ -53,7 +54,7 @@ func DefaultFails(p *scenarios.Plan) []checker.Property {
 	}
 	trigger := false
 	for _, e := range p.Faults.Entries {
-		trigger = trigger || e.Fault.OutOfModel() || s.IsNegativeControl()
+		trigger = trigger || !s.InModel(e.Fault) || s.IsNegativeControl()
 	}
 	if !trigger {
 		return nil
