@@ -99,7 +99,7 @@ type app struct {
 const (
 	usageList    = "list [-json]"
 	usageRun     = "run -scenario NAME|FILE -seed N [-trace FILE] [-reference-out FILE] [-html FILE] [-perfetto FILE] [-artifacts DIR] [-json]"
-	usageSweep   = "sweep [-scenario NAME|FILE|all | -generated] [-seeds A-B] [-j N] [-shard I/N | -shards N] [-artifacts DIR] [-failfast] [-json] [-o FILE]"
+	usageSweep   = "sweep [-scenario NAME|FILE|all | -generated] [-seeds A-B] [-generic A-B] [-j N] [-shard I/N | -shards N] [-artifacts DIR] [-failfast] [-json] [-o FILE]"
 	usageMerge   = "merge [-json] [-partial] FILE..."
 	usageReplay  = "replay [-json] [-trace FILE] [-html FILE] [-perfetto FILE] ARTIFACT"
 	usageShrink  = "shrink ARTIFACT [-o FILE] [-runs N]"
@@ -169,7 +169,7 @@ func (a *app) main(args []string) int {
 
 func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: simrun [command] [flags]")
-	fmt.Fprintln(w, "\nWith no command, simrun sweeps every built-in scenario over its default seeds.")
+	fmt.Fprintf(w, "\nWith no command, simrun sweeps every built-in scenario over its default seeds, then generated seeds 1-%d.\n", genericSeedCount)
 	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands {
 		fmt.Fprintf(w, "  simrun %s\n        %s\n", c.usage, c.summary)
