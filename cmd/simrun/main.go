@@ -103,9 +103,9 @@ const (
 	usageMerge   = "merge [-json] [-partial] FILE..."
 	usageReplay  = "replay [-json] [-trace FILE] [-html FILE] [-perfetto FILE] ARTIFACT"
 	usageShrink  = "shrink ARTIFACT [-o FILE] [-runs N]"
-	usageBench   = "bench [-json] [-seeds N] [-j N]"
+	usageBench   = "bench [-json] [-seeds N] [-j N] [-generated]"
 	usageCheck   = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] [-html FILE] [-perfetto FILE] TRACE"
-	usageZoo     = "zoo [-list] [-controls] [-bug ID] [-seeds A-B] [-j N] [-tests] [-keep DIR] [-json]"
+	usageZoo     = "zoo [-list] [-controls] [-bug ID] [-seeds A-B] [-generic A-B] [-first] [-j N] [-tests] [-keep DIR] [-json]"
 	usageCover   = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
 	usageShow    = "show NAME|FILE"
 	usageVersion = "version"
@@ -129,7 +129,7 @@ var commands = []command{
 	{"live", usageLive, "run one scenario's job in real time on goroutines and the wall clock, crashing tasks with -crash-every, and judge its trace", (*app).liveCommand},
 	{"replay", usageReplay, "rerun an artifact's case and check its trace hash", (*app).replay},
 	{"shrink", usageShrink, "find a smaller case that fails the same way", (*app).shrink},
-	{"bench", usageBench, "measure speed on the standard scenario", (*app).bench},
+	{"bench", usageBench, "measure speed on the standard scenario (or the default sweep's generic part)", (*app).bench},
 	{"check", usageCheck, "judge a trace file from any engine with every property (TRACE - reads stdin)", (*app).check},
 	{"rules", usageRules, "print the specification: every rule a trace is judged by, with its evidence and controls", (*app).rules},
 	{"zoo", usageZoo, "plant each bug of the bug zoo in a mutated build and count what catches it", (*app).zooCommand},
