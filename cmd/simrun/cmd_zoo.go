@@ -143,7 +143,7 @@ func writeZooTable(w io.Writer, hunts []*zooHunt, bugs []*zoo.Bug, seeds, generi
 	genericHeader := scenarios.GeneratedName + " " + generic
 	genericWidth := len(genericHeader)
 	fmt.Fprintf(w, "%-*s %-11s %-9s %-*s %-6s %-*s %-6s %s\n", width, "bug", "flink", "catalogue", caughtWidth, caughtHeader, "first",
-		genericWidth, genericHeader, "first", "properties (runs)")
+		genericWidth, genericHeader, "first", "properties in ground (runs)")
 	var gaps []string
 	for _, h := range hunts {
 		if h.Absent != "" {

@@ -196,7 +196,7 @@ func TestZooTableReportsTheGenericPart(t *testing.T) {
 	writeZooTable(&out, hunts, bugs, "1-20", "7-9", false)
 	squeezed := strings.Join(strings.Fields(out.String()), " ")
 	for _, want := range []string{
-		"catalogue caught in ground, seeds 1-20 first generated 7-9 first properties (runs)",
+		"catalogue caught in ground, seeds 1-20 first generated 7-9 first properties in ground (runs)",
 		"no 0/0 in - 2/3 9 -",
 		"generic: first seed 9, exactly-once 2, liveness 1",
 		"yes 0/0 in - 0/2 - -",
