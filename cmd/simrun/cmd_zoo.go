@@ -24,11 +24,13 @@ import (
 var zooSeeds = scenarios.SeedRange{First: 1, Last: 20}
 
 // zooCommand is `simrun zoo`: for each bug of the bug zoo (package zoo), build a mutated
-// simrun with the bug planted, run the default sweep and the bug's hunting ground over the
-// seeds with it, and report whether and how the checkers caught it. It needs the source tree
-// (found from the working directory) and a Go toolchain, like `go run ./cmd/simrun`. Exit
-// status: 0 when every bug is caught by the default sweep or its hunting ground, 1 when one
-// is not (a hole in the harness), 2 for bad usage or a diff that no longer applies.
+// simrun with the bug planted, run the default sweep (its catalogue and its generic part
+// apart) and the bug's hunting ground over the seeds with it, and report whether and how the
+// checkers caught it: by the regimes written for it (the catalogue and the ground) and by
+// the generic part alone. It needs the source tree (found from the working directory) and a
+// Go toolchain, like `go run ./cmd/simrun`. Exit status: 0 when every bug is caught
+// somewhere, 1 when one is not (a hole in the harness), 2 for bad usage or a diff that no
+// longer applies.
 func (a *app) zooCommand(args []string) int {
 	fs := newFlags("zoo")
 	list := fs.Bool("list", false, "list the zoo's bugs without hunting them")

@@ -1,6 +1,9 @@
 // Command simrun sweeps, runs, replays and shrinks ckptsim scenarios, and judges trace files
 // that any engine wrote in the schema of package trace (simrun check).
 //
+// With no command it runs the default sweep: the catalogue of built-in scenarios, each over
+// its own seeds, then the generic part, generated seeds 1-2000 (generic.go).
+//
 // Every run is a pure function of its scenario and seed. simrun prints the seed and what it
 // derives first, judges each run against what its scenario expects, and saves a replayable
 // artifact for every unexpected failure. Exit status: 0 when every verdict is what its
