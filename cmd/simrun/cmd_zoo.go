@@ -41,7 +41,6 @@ func (a *app) zooCommand(args []string) int {
 	defaultGeneric := defaultGenericSeeds
 	generic := seedRangeFlag{value: &defaultGeneric}
 	fs.Var(&generic, "generic", "seed range A-B of the default sweep's generic part")
-	first := fs.Bool("first", false, "stop the generic part at its first unexpected run: the first catching seed of a wide -generic, for less CPU")
 	jobs := positiveInt{value: a.cpus}
 	fs.Var(&jobs, "j", "runs in parallel in each mutated simrun, one per CPU unless given")
 	asJSON := fs.Bool("json", false, "print one JSON object per bug")
@@ -85,7 +84,7 @@ func (a *app) zooCommand(args []string) int {
 	}
 	var hunts []*zooHunt
 	for _, b := range bugs {
-		opts := zooOptions{seeds: *seeds.value, generic: *generic.value, firstOnly: *first, workers: jobs.value, keep: *keep, unitTests: *unitTests, asControl: *controls}
+		opts := zooOptions{seeds: *seeds.value, generic: *generic.value, workers: jobs.value, keep: *keep, unitTests: *unitTests, asControl: *controls}
 		h, err := a.huntZooBug(root, b, opts)
 		if err != nil {
 			return a.fail("%v", err)
@@ -125,7 +124,8 @@ func writeZooList(w io.Writer, bugs []*zoo.Bug, asJSON bool) {
 // writeZooTable prints the hunts as simrun zoo's table: one row per bug (or control) and its
 // details under it. A bug's row says what caught it twice: the named regimes (the
 // catalogue, and its hunting ground over seeds) and the generic part (generated seeds
-// generic) alone; a last line names the bugs only the regimes catch.
+// generic) alone, by its first catching seed; a last line names the bugs only the regimes
+// catch.
 func writeZooTable(w io.Writer, hunts []*zooHunt, bugs []*zoo.Bug, seeds, generic string, controls bool) {
 	width := idWidth(bugs)
 	caughtHeader := fmt.Sprintf("caught in ground, seeds %s", seeds)
@@ -143,9 +143,10 @@ func writeZooTable(w io.Writer, hunts []*zooHunt, bugs []*zoo.Bug, seeds, generi
 		return
 	}
 	genericHeader := scenarios.GeneratedName + " " + generic
-	genericWidth := len(genericHeader)
-	fmt.Fprintf(w, "%-*s %-11s %-9s %-*s %-6s %-*s %-6s %s\n", width, "bug", "flink", "catalogue", caughtWidth, caughtHeader, "first",
-		genericWidth, genericHeader, "first", "properties in ground (runs)")
+	firstHeader := "first of " + genericHeader
+	firstWidth := len(firstHeader)
+	fmt.Fprintf(w, "%-*s %-11s %-9s %-*s %-6s %-*s %s\n", width, "bug", "flink", "catalogue", caughtWidth, caughtHeader, "first",
+		firstWidth, firstHeader, "properties in ground (runs)")
 	var gaps []string
 	for _, h := range hunts {
 		if h.Absent != "" {
@@ -154,8 +155,8 @@ func writeZooTable(w io.Writer, hunts []*zooHunt, bugs []*zoo.Bug, seeds, generi
 			writeDetail(w, "fix:    ", h.Fix)
 			continue
 		}
-		fmt.Fprintf(w, "%-*s %-11s %-9s %-*s %-6s %-*s %-6s %s\n", width, h.Bug, orDash(h.Flink), h.catalogueWord(),
-			caughtWidth, h.caught(), orDash(h.firstSeed()), genericWidth, h.Generic.caughtOf(), orDash(h.Generic.firstSeed()), h.propertyList())
+		fmt.Fprintf(w, "%-*s %-11s %-9s %-*s %-6s %-*s %s\n", width, h.Bug, orDash(h.Flink), h.catalogueWord(),
+			caughtWidth, h.caught(), orDash(h.firstSeed()), firstWidth, h.Generic.firstCell(), h.propertyList())
 		fmt.Fprintf(w, "  planted: %s (%s)\n", h.Planted, expectation(h.Expected))
 		if len(h.CaughtSeeds) > 0 {
 			fmt.Fprintf(w, "  caught:  seeds %s\n", joinSeeds(h.CaughtSeeds))
@@ -306,7 +307,6 @@ func idWidth(bugs []*zoo.Bug) int {
 type zooOptions struct {
 	seeds     scenarios.SeedRange // the hunting ground's
 	generic   scenarios.SeedRange // the default sweep's generic part's
-	firstOnly bool                // stop the generic part at its first unexpected run
 	workers   int
 	keep      string
 	unitTests bool

@@ -108,7 +108,7 @@ const (
 	usageShrink  = "shrink ARTIFACT [-o FILE] [-runs N]"
 	usageBench   = "bench [-json] [-seeds N] [-j N] [-generated]"
 	usageCheck   = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] [-html FILE] [-perfetto FILE] TRACE"
-	usageZoo     = "zoo [-list] [-controls] [-bug ID] [-seeds A-B] [-generic A-B] [-first] [-j N] [-tests] [-keep DIR] [-json]"
+	usageZoo     = "zoo [-list] [-controls] [-bug ID] [-seeds A-B] [-generic A-B] [-j N] [-tests] [-keep DIR] [-json]"
 	usageCover   = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
 	usageShow    = "show NAME|FILE"
 	usageVersion = "version"
