@@ -105,10 +105,12 @@ func (a *app) sweep(args []string) int {
 		if path := a.save(policy, o.plan, r); path != "" {
 			saved++
 		}
-		if *asJSON && o.generated {
-			writeJSON(a.stdout, generatedRunJSON{Result: forJSON(r), Drawn: scenarios.Summary(o.scenario)})
-		} else if *asJSON {
-			writeJSON(a.stdout, forJSON(r))
+		if *asJSON {
+			if o.generated {
+				writeJSON(a.stdout, generatedRunJSON{Result: forJSON(r), Drawn: scenarios.Summary(o.scenario)})
+			} else {
+				writeJSON(a.stdout, forJSON(r))
+			}
 			if r.Unexpected && r.Artifact != "" {
 				progress.clear()
 				fmt.Fprintf(a.stderr, "simrun: unexpected %s on %s seed %d; replay with: %s\n", r.Verdict, r.Scenario, r.Seed, a.replayCommand(r.Artifact))

@@ -94,6 +94,10 @@ func TestDefaultSweepsGenericFailureReplays(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
 		}
 	}
+	asJSON := a.invoke("-generic", "3", "-json")
+	if !strings.Contains(asJSON.stderr, "simrun: unexpected fail on generated seed 3; replay with: simrun replay "+path) {
+		t.Errorf("sweep -json says nothing of the generic failure on stderr: %q", asJSON.stderr)
+	}
 	replay := a.invoke("replay", filepath.Join(dir, path))
 	if replay.code != exitUnexpected || !strings.Contains(replay.stdout, "trace hash matches the artifact") {
 		t.Errorf("replay: exit %d\n%s%s", replay.code, replay.stdout, replay.stderr)
