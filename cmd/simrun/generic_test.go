@@ -75,7 +75,7 @@ func TestDefaultSweepsGenericFailureReplays(t *testing.T) {
 		if p.Scenario.Name == scenarios.GeneratedName && p.Seed == 3 {
 			return []checker.Property{checker.PropExactlyOnce}
 		}
-		return nil
+		return scenariotest.DefaultFails(p) // the negative controls fail, as they should
 	}}
 	a := testApp(t, fake)
 	r := a.invoke("-generic", "2-4")
@@ -88,7 +88,7 @@ func TestDefaultSweepsGenericFailureReplays(t *testing.T) {
 		"  drawn: " + scenarios.Summary(scenarios.Generate(3)),
 		"  replay: simrun replay " + path,
 		"\ngenerated 2-4  ",
-		"1 artifacts in simrun-artifacts",
+		"\n1 artifacts in simrun-artifacts",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)
