@@ -20,7 +20,7 @@ func (a *app) sweep(args []string) int {
 	var seeds seedRangeFlag
 	fs.Var(&seeds, "seeds", "seed range A-B of every part (default: each scenario's own seeds, and 1-"+fmt.Sprint(genericSeedCount)+" for the generic part)")
 	var generic seedRangeFlag
-	fs.Var(&generic, "generic", "seed range A-B of the generic part alone (default: -seeds, else 1-"+fmt.Sprint(genericSeedCount)+")")
+	fs.Var(&generic, "generic", "seed range A-B of the generic part only (default: -seeds, else 1-"+fmt.Sprint(genericSeedCount)+")")
 	jobs := positiveInt{value: a.cpus}
 	fs.Var(&jobs, "j", "runs in parallel, one per CPU unless given")
 	var shard shardFlag
