@@ -98,9 +98,15 @@ func (a *app) zooCommand(args []string) int {
 	} else {
 		writeZooTable(a.stdout, hunts, bugs, seeds.value.String(), generic.value.String(), *controls)
 	}
+	return zooStatus(hunts)
+}
+
+// zooStatus is simrun zoo's exit status: exitUnexpected when some bug with an analogue was
+// caught nowhere, a hole in the harness.
+func zooStatus(hunts []*zooHunt) int {
 	for _, h := range hunts {
 		if h.Absent == "" && !h.caughtAnywhere() {
-			return exitUnexpected // a hole in the harness
+			return exitUnexpected
 		}
 	}
 	return exitOK
