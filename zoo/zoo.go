@@ -5,7 +5,8 @@
 // directory and leaves the source tree as it is.
 //
 // A zoo bug measures the harness: does the default sweep catch it, and how many seeds of
-// its hunting ground does that take (simrun zoo). The diffs and the applier live in one
+// its hunting ground does that take; and does the default sweep's generic part, generated
+// scenarios that no one wrote for the bug, catch it too, and from which seed (simrun zoo). The diffs and the applier live in one
 // package so that the binary carries the diffs (embedded) and needs nothing at run time but
 // the source tree they patch and a Go toolchain: no patch(1), nothing outside the standard
 // library, and no import of the code it patches.

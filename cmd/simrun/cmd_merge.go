@@ -59,7 +59,7 @@ func (a *app) merge(args []string) int {
 		}
 	}
 
-	var sum summary
+	sum := summary{labels: genericLabels(merged.Plan)}
 	saved := 0
 	var artifactDirs []string
 	err = mergeRuns(inputs, merged.Plan, func(raw []byte, r *mergedRun) {
@@ -128,7 +128,7 @@ type mergedRun struct {
 	CheckpointNanos []int64             `json:"checkpoint_ns"`
 	FaultsUnfired   []int               `json:"faults_unfired"`
 	Artifact        string              `json:"artifact"`
-	Drawn           *string             `json:"drawn"` // -generated only
+	Drawn           *string             `json:"drawn"` // the generic part's runs only
 }
 
 func (r *mergedRun) result() *scenarios.Result {

@@ -13,12 +13,14 @@ import (
 )
 
 // sweep is `simrun sweep`, and with no arguments the default job: every built-in scenario
-// over its default seeds.
+// over its default seeds, then the generic part (generic.go).
 func (a *app) sweep(args []string) int {
 	fs := newFlags("sweep")
-	scenarioArg := fs.String("scenario", "all", "built-in scenario name, scenario file, or all")
+	scenarioArg := fs.String("scenario", "", "built-in scenario name, scenario file, or all (the catalogue alone); default: the catalogue, then the generic part")
 	var seeds seedRangeFlag
-	fs.Var(&seeds, "seeds", "seed range A-B (default: each scenario's own seeds)")
+	fs.Var(&seeds, "seeds", "seed range A-B of every part (default: each scenario's own seeds, and 1-"+fmt.Sprint(genericSeedCount)+" for the generic part)")
+	var generic seedRangeFlag
+	fs.Var(&generic, "generic", "seed range A-B of the generic part only (default: -seeds, else 1-"+fmt.Sprint(genericSeedCount)+")")
 	jobs := positiveInt{value: a.cpus}
 	fs.Var(&jobs, "j", "runs in parallel, one per CPU unless given")
 	var shard shardFlag
@@ -41,21 +43,19 @@ func (a *app) sweep(args []string) int {
 	if err != nil {
 		return a.fail("sweep: %v", err)
 	}
-	spec := sweepSpec{seeds: seeds.value, shard: choice.shard, generated: *generated}
+	parts, err := chooseParts(fs, *scenarioArg, seeds.value, generic.value, *generated)
+	if err != nil {
+		return a.fail("sweep: %v", err)
+	}
+	spec := sweepSpec{seeds: seeds.value, shard: choice.shard, generic: parts.generic}
 	var skipped []skippedScenario
 	switch {
-	case *generated && given(fs, "scenario"):
-		return a.fail("sweep: -generated draws each seed's scenario; give no -scenario")
-	case *generated && seeds.value == nil:
-		return a.fail("sweep: -generated needs -seeds A-B: each seed draws its own scenario")
-	case *generated:
-		// The jobs draw the scenarios, one per seed.
-	case *scenarioArg == "all":
+	case parts.catalogue:
 		spec.scenarios, skipped = a.runnableBuiltins(spec.seeds)
 		for _, s := range skipped {
 			fmt.Fprintf(a.stderr, "simrun: skipping %s: %s\n", s.Scenario, s.Reason)
 		}
-	default:
+	case parts.generic == nil:
 		s, err := a.loadScenario(*scenarioArg)
 		if err != nil {
 			return a.fail("sweep: %v", err)
@@ -88,7 +88,7 @@ func (a *app) sweep(args []string) int {
 			fmt.Fprintln(a.stdout, choice.describe())
 		}
 	}
-	var sum summary
+	sum := summary{labels: genericLabels(spec.plan())}
 	total := spec.total()
 	progress := newProgress(a, total)
 	var jobErr error
@@ -105,10 +105,12 @@ func (a *app) sweep(args []string) int {
 		if path := a.save(policy, o.plan, r); path != "" {
 			saved++
 		}
-		if *asJSON && spec.generated {
-			writeJSON(a.stdout, generatedRunJSON{Result: forJSON(r), Drawn: scenarios.Summary(o.scenario)})
-		} else if *asJSON {
-			writeJSON(a.stdout, forJSON(r))
+		if *asJSON {
+			if o.generated {
+				writeJSON(a.stdout, generatedRunJSON{Result: forJSON(r), Drawn: scenarios.Summary(o.scenario)})
+			} else {
+				writeJSON(a.stdout, forJSON(r))
+			}
 			if r.Unexpected && r.Artifact != "" {
 				progress.clear()
 				fmt.Fprintf(a.stderr, "simrun: unexpected %s on %s seed %d; replay with: %s\n", r.Verdict, r.Scenario, r.Seed, a.replayCommand(r.Artifact))
@@ -116,7 +118,7 @@ func (a *app) sweep(args []string) int {
 		} else if r.Unexpected {
 			progress.clear()
 			a.printUnexpected(r)
-			if spec.generated {
+			if o.generated {
 				fmt.Fprintln(a.stdout, "  drawn: "+scenarios.Summary(o.scenario))
 			}
 		}
@@ -225,9 +227,10 @@ func (a *app) printSweepEnd(sum *summary, all *tally, skipped []skippedScenario,
 }
 
 // generatedUsage is the -generated flag's help.
-const generatedUsage = "draw each seed's scenario with scenarios.Generate (the scenario space, not the catalogue) and run it on that seed; needs -seeds"
+const generatedUsage = "run the generic part alone: draw each seed's scenario with scenarios.Generate (the scenario space, not the catalogue) and run it on that seed"
 
-// generatedRunJSON is a line of `sweep -generated -json`: the run, and what its seed drew.
+// generatedRunJSON is a line of a generic run in `sweep -json`: the run, and what its seed
+// drew.
 type generatedRunJSON struct {
 	*scenarios.Result
 	Drawn string `json:"drawn"`

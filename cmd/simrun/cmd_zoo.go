@@ -24,11 +24,13 @@ import (
 var zooSeeds = scenarios.SeedRange{First: 1, Last: 20}
 
 // zooCommand is `simrun zoo`: for each bug of the bug zoo (package zoo), build a mutated
-// simrun with the bug planted, run the default sweep and the bug's hunting ground over the
-// seeds with it, and report whether and how the checkers caught it. It needs the source tree
-// (found from the working directory) and a Go toolchain, like `go run ./cmd/simrun`. Exit
-// status: 0 when every bug is caught by the default sweep or its hunting ground, 1 when one
-// is not (a hole in the harness), 2 for bad usage or a diff that no longer applies.
+// simrun with the bug planted, run the default sweep (its catalogue and its generic part
+// apart) and the bug's hunting ground over the seeds with it, and report whether and how the
+// checkers caught it: by the regimes written for it (the catalogue and the ground) and by
+// the generic part alone. It needs the source tree (found from the working directory) and a
+// Go toolchain, like `go run ./cmd/simrun`. Exit status: 0 when every bug is caught
+// somewhere, 1 when one is not (a hole in the harness), 2 for bad usage or a diff that no
+// longer applies.
 func (a *app) zooCommand(args []string) int {
 	fs := newFlags("zoo")
 	list := fs.Bool("list", false, "list the zoo's bugs without hunting them")
@@ -36,6 +38,9 @@ func (a *app) zooCommand(args []string) int {
 	defaultSeeds := zooSeeds // the flag may only replace its value, but never share the default
 	seeds := seedRangeFlag{value: &defaultSeeds}
 	fs.Var(&seeds, "seeds", "seed range A-B of each bug's hunting ground")
+	defaultGeneric := defaultGenericSeeds
+	generic := seedRangeFlag{value: &defaultGeneric}
+	fs.Var(&generic, "generic", "seed range A-B of the default sweep's generic part")
 	jobs := positiveInt{value: a.cpus}
 	fs.Var(&jobs, "j", "runs in parallel in each mutated simrun, one per CPU unless given")
 	asJSON := fs.Bool("json", false, "print one JSON object per bug")
@@ -79,7 +84,8 @@ func (a *app) zooCommand(args []string) int {
 	}
 	var hunts []*zooHunt
 	for _, b := range bugs {
-		h, err := a.huntZooBug(root, b, *seeds.value, jobs.value, *keep, *unitTests, *controls)
+		opts := zooOptions{seeds: *seeds.value, generic: *generic.value, workers: jobs.value, keep: *keep, unitTests: *unitTests, asControl: *controls}
+		h, err := a.huntZooBug(root, b, opts)
 		if err != nil {
 			return a.fail("%v", err)
 		}
@@ -90,11 +96,17 @@ func (a *app) zooCommand(args []string) int {
 			writeJSON(a.stdout, h)
 		}
 	} else {
-		writeZooTable(a.stdout, hunts, bugs, seeds.value.String(), *controls)
+		writeZooTable(a.stdout, hunts, bugs, seeds.value.String(), generic.value.String(), *controls)
 	}
+	return zooStatus(hunts)
+}
+
+// zooStatus is simrun zoo's exit status: exitUnexpected when some bug with an analogue was
+// caught nowhere, a hole in the harness.
+func zooStatus(hunts []*zooHunt) int {
 	for _, h := range hunts {
-		if h.Absent == "" && !h.CaughtDefault && h.SeedsCaught == 0 {
-			return exitUnexpected // a hole in the harness
+		if h.Absent == "" && !h.caughtAnywhere() {
+			return exitUnexpected
 		}
 	}
 	return exitOK
@@ -116,8 +128,11 @@ func writeZooList(w io.Writer, bugs []*zoo.Bug, asJSON bool) {
 }
 
 // writeZooTable prints the hunts as simrun zoo's table: one row per bug (or control) and its
-// details under it.
-func writeZooTable(w io.Writer, hunts []*zooHunt, bugs []*zoo.Bug, seeds string, controls bool) {
+// details under it. A bug's row says what caught it twice: the named regimes (the
+// catalogue, and its hunting ground over seeds) and the generic part (generated seeds
+// generic) alone, by its first catching seed; a last line names the bugs only the regimes
+// catch.
+func writeZooTable(w io.Writer, hunts []*zooHunt, bugs []*zoo.Bug, seeds, generic string, controls bool) {
 	width := idWidth(bugs)
 	caughtHeader := fmt.Sprintf("caught in ground, seeds %s", seeds)
 	caughtWidth := len(caughtHeader)
@@ -133,19 +148,28 @@ func writeZooTable(w io.Writer, hunts []*zooHunt, bugs []*zoo.Bug, seeds string,
 		}
 		return
 	}
-	fmt.Fprintf(w, "%-*s %-11s %-8s %-*s %-6s %s\n", width, "bug", "flink", "default", caughtWidth, caughtHeader, "first", "properties (runs)")
+	genericHeader := scenarios.GeneratedName + " " + generic
+	firstHeader := "first of " + genericHeader
+	firstWidth := len(firstHeader)
+	fmt.Fprintf(w, "%-*s %-11s %-9s %-*s %-6s %-*s %s\n", width, "bug", "flink", "catalogue", caughtWidth, caughtHeader, "first",
+		firstWidth, firstHeader, "properties in ground (runs)")
+	var gaps []string
 	for _, h := range hunts {
 		if h.Absent != "" {
-			fmt.Fprintf(w, "%-*s %-11s %-8s %s\n", width, h.Bug, orDash(h.Flink), "absent", "-")
+			fmt.Fprintf(w, "%-*s %-11s %-9s %s\n", width, h.Bug, orDash(h.Flink), "absent", "-")
 			fmt.Fprintf(w, "  no analogue: %s\n", h.Absent)
 			writeDetail(w, "fix:    ", h.Fix)
 			continue
 		}
-		fmt.Fprintf(w, "%-*s %-11s %-8s %-*s %-6s %s\n", width, h.Bug, orDash(h.Flink), h.defaultWord(),
-			caughtWidth, h.caught(), orDash(h.firstSeed()), h.propertyList())
+		fmt.Fprintf(w, "%-*s %-11s %-9s %-*s %-6s %-*s %s\n", width, h.Bug, orDash(h.Flink), h.catalogueWord(),
+			caughtWidth, h.caught(), orDash(h.firstSeed()), firstWidth, h.Generic.firstCell(), h.propertyList())
 		fmt.Fprintf(w, "  planted: %s (%s)\n", h.Planted, expectation(h.Expected))
 		if len(h.CaughtSeeds) > 0 {
 			fmt.Fprintf(w, "  caught:  seeds %s\n", joinSeeds(h.CaughtSeeds))
+		}
+		fmt.Fprintf(w, "  generic: %s\n", h.Generic.describe(genericHeader))
+		if h.Generic != nil && h.Generic.SeedsCaught == 0 {
+			gaps = append(gaps, h.Bug)
 		}
 		writeDetail(w, "fix:    ", h.Fix)
 		if h.Flink != "" {
@@ -155,6 +179,9 @@ func writeZooTable(w io.Writer, hunts []*zooHunt, bugs []*zoo.Bug, seeds string,
 		if h.Tests != nil {
 			fmt.Fprintf(w, "  tests:   %s\n", h.Tests)
 		}
+	}
+	if len(gaps) > 0 {
+		fmt.Fprintf(w, "caught only by the regimes written for them (%d, gaps in %s): %s\n", len(gaps), genericHeader, strings.Join(gaps, ", "))
 	}
 }
 
@@ -192,23 +219,18 @@ type zooHunt struct {
 	Note   string `json:"note,omitempty"`
 	// Absent says why ckptsim has no analogue of the Flink bug; nothing was hunted.
 	Absent string `json:"absent,omitempty"`
-	// CaughtDefault: some run of the default sweep failed a property it was not expected to.
-	// DefaultPanic: the default sweep saw the bug only as a panic (the panic
+	// CaughtCatalogue: some run of the default sweep's catalogue failed a property it was
+	// not expected to. CataloguePanic: the catalogue saw the bug only as a panic (the panic
 	// violation), which is not a catch.
-	CaughtDefault bool `json:"caught_default"`
-	DefaultPanic  bool `json:"default_panic,omitempty"`
-	// SeedsRun runs of the hunting ground, SeedsCaught of them failed a property, and
-	// SeedsPanic more showed only a panic. FirstSeed is the lowest catching seed, 0 if none.
-	SeedsRun    int    `json:"seeds_run"`
-	SeedsCaught int    `json:"seeds_caught"`
-	SeedsPanic  int    `json:"seeds_panic,omitempty"`
-	FirstSeed   uint64 `json:"first_seed"`
-	// CaughtSeeds are the catching seeds, in order (with -keep, each one's artifact is in
-	// KEEP/ID/ground).
-	CaughtSeeds []uint64 `json:"caught_seeds"`
-	// Properties counts, per property, the hunting ground's runs that violated it.
-	Properties map[string]int `json:"properties"`
-	Replay     string         `json:"replay,omitempty"`
+	CaughtCatalogue bool `json:"caught_catalogue"`
+	CataloguePanic  bool `json:"catalogue_panic,omitempty"`
+	// zooCatch is what the hunting ground caught.
+	zooCatch
+	// Generic is what the default sweep's generic part caught alone, over GenericSeeds (nil
+	// for a control, which the default sweep does not measure).
+	Generic      *zooCatch `json:"generic,omitempty"`
+	GenericSeeds string    `json:"generic_seeds,omitempty"`
+	Replay       string    `json:"replay,omitempty"`
 	// Tests is what go test said of the touched packages with the bug planted (-tests).
 	Tests *zooTests `json:"tests,omitempty"`
 }
@@ -227,25 +249,30 @@ func (z *zooTests) String() string {
 	return "go test " + pkgs + " fails " + strings.Join(z.Failed, ", ")
 }
 
-func (h *zooHunt) defaultWord() string {
+func (h *zooHunt) catalogueWord() string {
 	switch {
-	case h.CaughtDefault:
+	case h.CaughtCatalogue:
 		return "yes"
-	case h.DefaultPanic:
+	case h.CataloguePanic:
 		return "panic"
 	}
 	return "no"
 }
 
-func (h *zooHunt) firstSeed() string {
-	if h.FirstSeed == 0 {
+// caughtAnywhere: the catalogue, the hunting ground or the generic part caught the bug.
+func (h *zooHunt) caughtAnywhere() bool {
+	return h.CaughtCatalogue || h.SeedsCaught > 0 || h.Generic != nil && h.Generic.SeedsCaught > 0
+}
+
+func (c *zooCatch) firstSeed() string {
+	if c == nil || c.FirstSeed == 0 {
 		return ""
 	}
-	return strconv.FormatUint(h.FirstSeed, 10)
+	return strconv.FormatUint(c.FirstSeed, 10)
 }
 
 // propertyList renders Properties most runs first (ties by name), with the panics last.
-func (h *zooHunt) propertyList() string {
+func (h *zooCatch) propertyList() string {
 	var names []string
 	for p := range h.Properties {
 		names = append(names, p)
@@ -282,11 +309,22 @@ func idWidth(bugs []*zoo.Bug) int {
 	return width
 }
 
+// zooOptions are simrun zoo's settings for each bug's hunt.
+type zooOptions struct {
+	seeds     scenarios.SeedRange // the hunting ground's
+	generic   scenarios.SeedRange // the default sweep's generic part's
+	workers   int
+	keep      string
+	unitTests bool
+	asControl bool
+}
+
 // huntZooBug builds simrun with b planted and runs the default sweep and b's hunting ground
 // on seeds with it. The binary and the runs' artifacts go to keep/ID when keep is set, and
 // to a temporary directory, removed afterwards, when it is not.
-func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, workers int, keep string, unitTests, asControl bool) (*zooHunt, error) {
-	h := &zooHunt{Bug: b.ID, Flink: b.Flink, Fix: b.Fix, Planted: b.Planted, Expected: b.Property, Rule: b.Rule, Ground: b.Ground, Note: b.Note, Absent: b.Absent, Properties: map[string]int{}, CaughtSeeds: []uint64{}}
+func (a *app) huntZooBug(root string, b *zoo.Bug, o zooOptions) (*zooHunt, error) {
+	seeds, keep, unitTests, asControl := o.seeds, o.keep, o.unitTests, o.asControl
+	h := &zooHunt{Bug: b.ID, Flink: b.Flink, Fix: b.Fix, Planted: b.Planted, Expected: b.Property, Rule: b.Rule, Ground: b.Ground, Note: b.Note, Absent: b.Absent, zooCatch: newZooCatch()}
 	if b.Absent != "" {
 		return h, nil
 	}
@@ -307,10 +345,10 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 	if err != nil {
 		return nil, err
 	}
-	j := strconv.Itoa(workers)
+	j := strconv.Itoa(o.workers)
 	if !asControl {
 		// A control measures its rule in its ground; the default sweep is the bugs' measure.
-		if err := huntDefault(h, exe, b, j, dir); err != nil {
+		if err := a.huntDefault(h, exe, b, o, dir); err != nil {
 			return nil, err
 		}
 	}
@@ -350,9 +388,9 @@ func (a *app) huntZooBug(root string, b *zoo.Bug, seeds scenarios.SeedRange, wor
 	return h, nil
 }
 
-// tally counts the hunting ground's runs into h and returns the artifact of the lowest
-// catching seed.
-func (h *zooHunt) tally(runs []mutatedRun, rule string, byRule bool) (firstArtifact string) {
+// tally counts runs into h and returns the artifact of the lowest catching seed. With
+// byRule, only a violation of rule is a catch (a control's measure).
+func (h *zooCatch) tally(runs []mutatedRun, rule string, byRule bool) (firstArtifact string) {
 	for _, r := range runs {
 		h.SeedsRun++
 		switch r.catch(rule, byRule) {
@@ -389,27 +427,6 @@ func judgeRerun(first, again []mutatedRun) {
 	}
 }
 
-// huntDefault runs the default sweep with b planted and notes in h whether it caught it.
-func huntDefault(h *zooHunt, exe string, b *zoo.Bug, j, dir string) error {
-	defaultRuns, err := runMutated(exe, b, "-json", "-j", j, "-artifacts", filepath.Join(dir, "default"))
-	if err != nil {
-		return err
-	}
-	for _, r := range defaultRuns {
-		if !r.Unexpected {
-			continue
-		}
-		switch r.catch("", false) {
-		case catchProperty:
-			h.CaughtDefault = true
-		case catchPanic:
-			h.DefaultPanic = true
-		}
-	}
-	h.DefaultPanic = h.DefaultPanic && !h.CaughtDefault
-	return nil
-}
-
 // mutatedRun is the part of a sweep's JSON line that the zoo reads.
 type mutatedRun struct {
 	Scenario   string             `json:"scenario"`
@@ -419,6 +436,8 @@ type mutatedRun struct {
 	Artifact   string             `json:"artifact"`
 	TraceHash  string             `json:"trace_hash"`
 	Violations []mutatedViolation `json:"violations"`
+	// Drawn is set on the generic part's runs only (the scenario their seed drew).
+	Drawn string `json:"drawn"`
 }
 
 // mutatedViolation is the part of a violation that the zoo reads.

@@ -1,6 +1,9 @@
 // Command simrun sweeps, runs, replays and shrinks ckptsim scenarios, and judges trace files
 // that any engine wrote in the schema of package trace (simrun check).
 //
+// With no command it runs the default sweep: the catalogue of built-in scenarios, each over
+// its own seeds, then the generic part, generated seeds 1-2000 (generic.go).
+//
 // Every run is a pure function of its scenario and seed. simrun prints the seed and what it
 // derives first, judges each run against what its scenario expects, and saves a replayable
 // artifact for every unexpected failure. Exit status: 0 when every verdict is what its
@@ -99,13 +102,13 @@ type app struct {
 const (
 	usageList    = "list [-json]"
 	usageRun     = "run -scenario NAME|FILE -seed N [-trace FILE] [-reference-out FILE] [-html FILE] [-perfetto FILE] [-artifacts DIR] [-json]"
-	usageSweep   = "sweep [-scenario NAME|FILE|all | -generated] [-seeds A-B] [-j N] [-shard I/N | -shards N] [-artifacts DIR] [-failfast] [-json] [-o FILE]"
+	usageSweep   = "sweep [-scenario NAME|FILE|all | -generated] [-seeds A-B] [-generic A-B] [-j N] [-shard I/N | -shards N] [-artifacts DIR] [-failfast] [-json] [-o FILE]"
 	usageMerge   = "merge [-json] [-partial] FILE..."
 	usageReplay  = "replay [-json] [-trace FILE] [-html FILE] [-perfetto FILE] ARTIFACT"
 	usageShrink  = "shrink ARTIFACT [-o FILE] [-runs N]"
-	usageBench   = "bench [-json] [-seeds N] [-j N]"
+	usageBench   = "bench [-json] [-seeds N] [-j N] [-generated]"
 	usageCheck   = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] [-html FILE] [-perfetto FILE] TRACE"
-	usageZoo     = "zoo [-list] [-controls] [-bug ID] [-seeds A-B] [-j N] [-tests] [-keep DIR] [-json]"
+	usageZoo     = "zoo [-list] [-controls] [-bug ID] [-seeds A-B] [-generic A-B] [-j N] [-tests] [-keep DIR] [-json]"
 	usageCover   = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
 	usageShow    = "show NAME|FILE"
 	usageVersion = "version"
@@ -131,7 +134,7 @@ var commands = []command{
 	{"live", usageLive, "run one scenario's job in real time on goroutines and the wall clock, crashing tasks with -crash-every, and judge its trace", (*app).liveCommand},
 	{"replay", usageReplay, "rerun an artifact's case and check its trace hash", (*app).replay},
 	{"shrink", usageShrink, "find a smaller case that fails the same way", (*app).shrink},
-	{"bench", usageBench, "measure speed on the standard scenario", (*app).bench},
+	{"bench", usageBench, "measure speed on the standard scenario (or the default sweep's generic part)", (*app).bench},
 	{"check", usageCheck, "judge a trace file from any engine with every property (TRACE - reads stdin)", (*app).check},
 	{"rules", usageRules, "print the specification: every rule a trace is judged by, with its evidence and controls", (*app).rules},
 	{"zoo", usageZoo, "plant each bug of the bug zoo in a mutated build and count what catches it", (*app).zooCommand},
@@ -171,7 +174,7 @@ func (a *app) main(args []string) int {
 
 func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: simrun [command] [flags]")
-	fmt.Fprintln(w, "\nWith no command, simrun sweeps every built-in scenario over its default seeds.")
+	fmt.Fprintf(w, "\nWith no command, simrun sweeps every built-in scenario over its default seeds, then generated seeds 1-%d.\n", genericSeedCount)
 	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands {
 		fmt.Fprintf(w, "  simrun %s\n        %s\n", c.usage, c.summary)

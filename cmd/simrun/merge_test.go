@@ -60,8 +60,9 @@ func chdirNew(t *testing.T, dir, name string) {
 
 // TestMergeOfShardsIsTheWholeSweep: for any number of shards, merging their sweep -json
 // outputs prints what the one sweep prints, as text and as JSON (bar each run's wall_ns),
-// with its exit status: over the catalogue (with negative controls), over generated
-// scenarios, and over a scenario with unexpected failures and their artifacts.
+// with its exit status: over the default sweep (the catalogue with its negative controls,
+// then the generic part), over generated scenarios alone, and over scenarios with unexpected
+// failures and their artifacts.
 func TestMergeOfShardsIsTheWholeSweep(t *testing.T) {
 	dir := t.TempDir()
 	buggy := writeFile(t, filepath.Join(dir, "buggy.json"), buggyScenario)
@@ -78,7 +79,8 @@ func TestMergeOfShardsIsTheWholeSweep(t *testing.T) {
 		args   []string
 		code   int
 	}{
-		{"catalogue", &scenariotest.Fake{}, []string{"-seeds", "1-3"}, exitOK},
+		{"default sweep", &scenariotest.Fake{}, []string{"-seeds", "1-3"}, exitOK},
+		{"default sweep failing in its generic part", failsOn5, []string{"-seeds", "1-2", "-generic", "4-6"}, exitUnexpected},
 		{"limits", limited, []string{"-scenario", "pipeline-calm", "-seeds", "1-11"}, exitUnexpected},
 		{"generated", &scenariotest.Fake{}, []string{"-generated", "-seeds", "4-12"}, exitOK},
 		{"generated with an unexpected failure", failsOn5, []string{"-generated", "-seeds", "3-9"}, exitUnexpected},

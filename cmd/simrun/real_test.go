@@ -53,11 +53,13 @@ func TestRealReplayOfANegativeControl(t *testing.T) {
 	}
 }
 
-// TestRealDefaultJob runs `simrun` with no arguments: every built-in over its default seeds
-// gives the verdict its scenario expects.
+// TestRealDefaultJob runs `simrun` as a newcomer does: every built-in over its default seeds
+// gives the verdict its scenario expects, and so do the generic part's first seeds. The
+// whole generic part (genericSeedCount seeds, some 15 s on two cores and many times that
+// under -race) is left to simrun itself; TestDefaultJobSweepsTheCatalogue checks its range.
 func TestRealDefaultJob(t *testing.T) {
 	inTempDir(t)
-	r := realRun()
+	r := realRun("-generic", "1-20")
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}

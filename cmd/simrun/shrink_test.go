@@ -105,6 +105,9 @@ func TestBench(t *testing.T) {
 	if b.Scenario != scenarios.StandardName || b.Seeds != 3 || b.Events == 0 || b.EventsPerSecond <= 0 || b.SeedsPerSecond <= 0 || b.VirtualPerWall <= 0 {
 		t.Errorf("bench result %+v", b)
 	}
+	if b.StandardJob == nil || b.LongRun == nil {
+		t.Fatalf("bench measured no standard job or long run: %s", r.stdout)
+	}
 	if j := b.StandardJob; j.VirtualNanos != int64(standardJobSpan/10) || j.Records < 7000 || j.Messages == 0 || j.KernelEvents < j.Messages || j.MessagesPerSecond <= 0 || j.WallNanos <= 0 || j.VirtualPerWall <= 0 || j.RecordsPerSecond <= 0 {
 		t.Errorf("standard job result %+v", j)
 	}
@@ -122,5 +125,26 @@ func TestBench(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stdout, "events/s") || !strings.Contains(r.stdout, "virtual s/wall s") || !strings.Contains(r.stdout, "seeds/s") ||
 		!strings.Contains(r.stdout, "standard job alone") || !strings.Contains(r.stdout, "records/s") || !strings.Contains(r.stdout, "live heap") {
 		t.Errorf("text bench: exit %d:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestBenchGenerated: bench -generated times the generic part's seeds, at -j N and -j 1
+// after one untimed seed, and measures nothing else.
+func TestBenchGenerated(t *testing.T) {
+	fake := &scenariotest.Fake{}
+	r := testApp(t, fake).invoke("bench", "-generated", "-json", "-seeds", "4")
+	var b benchResult
+	if err := json.Unmarshal([]byte(r.stdout), &b); r.code != exitOK || err != nil {
+		t.Fatalf("exit %d (%v): %s%s", r.code, err, r.stdout, r.stderr)
+	}
+	if b.Scenario != scenarios.GeneratedName || b.Seeds != 4 || b.SeedsPerSecond <= 0 || b.SeedsPerSecondOneJob <= 0 || b.StandardJob != nil || b.LongRun != nil {
+		t.Errorf("bench -generated %+v", b)
+	}
+	if want := 1 + 4*2; fake.Runs() != int64(want) {
+		t.Errorf("%d runs, want %d", fake.Runs(), want)
+	}
+	r = testApp(t, fake).invoke("bench", "-generated", "-seeds", "2", "-j", "1")
+	if r.code != exitOK || !strings.HasPrefix(r.stdout, "the generic part: generated, seeds 1-2, -j 1") || strings.Contains(r.stdout, "standard job") {
+		t.Errorf("text bench -generated: exit %d:\n%s", r.code, r.stdout)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -98,6 +99,9 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 // summary is the tallies of a sweep, one per scenario in sweep order.
 type summary struct {
 	tallies []*tally
+	// labels names a scenario's row in the table when its name alone says too little (the
+	// generic part's row says its seeds); the JSON keeps the name.
+	labels map[string]string
 }
 
 func (s *summary) add(r *scenarios.Result) {
@@ -133,7 +137,8 @@ func (s *summary) total() *tally {
 func (s *summary) print(w io.Writer) {
 	rows := [][]string{{"scenario", "runs", "passed", "failed", "unknown", "limit", "unexpected", "unfired", "recovery p50", "p99", "checkpoint p50", "p99"}}
 	for _, t := range append(slices.Clone(s.tallies), s.total()) {
-		rows = append(rows, []string{t.Scenario, fmt.Sprint(t.Runs), fmt.Sprint(t.Passed), fmt.Sprint(t.Failed),
+		name := cmp.Or(s.labels[t.Scenario], t.Scenario)
+		rows = append(rows, []string{name, fmt.Sprint(t.Runs), fmt.Sprint(t.Passed), fmt.Sprint(t.Failed),
 			fmt.Sprint(t.Unknown), fmt.Sprint(t.Limit), fmt.Sprint(t.Unexpected), fmt.Sprint(t.Unfired),
 			formatNanos(float64(t.RecoveryP50)), formatNanos(float64(t.RecoveryP99)),
 			formatNanos(float64(t.CheckpointP50)), formatNanos(float64(t.CheckpointP99))})

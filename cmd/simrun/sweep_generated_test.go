@@ -81,12 +81,17 @@ func jsonEqual(t *testing.T, a, b []byte) bool {
 
 func TestSweepGeneratedRefusesWhatItCannotUse(t *testing.T) {
 	a := testApp(t, &scenariotest.Fake{})
-	for _, args := range [][]string{
-		{"sweep", "-generated"},
-		{"sweep", "-generated", "-seeds", "1-3", "-scenario", "standard"},
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", "-generated", "-seeds", "1-3", "-scenario", "standard"}, "simrun: sweep: -generated"},
+		{[]string{"sweep", "-generic", "1-3", "-scenario", "standard"}, "simrun: sweep: -generic"},
+		{[]string{"sweep", "-generic", "1-3", "-scenario", "all"}, "simrun: sweep: -generic"},
+		{[]string{"-generic", "3-1"}, "simrun: sweep: invalid value"},
 	} {
-		if r := a.invoke(args...); r.code != exitUsage || !strings.HasPrefix(r.stderr, "simrun: sweep: -generated") {
-			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		if r := a.invoke(tc.args...); r.code != exitUsage || !strings.HasPrefix(r.stderr, tc.want) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q, want one line starting %q", tc.args, r.code, r.stderr, tc.want)
 		}
 	}
 }

@@ -8,15 +8,15 @@ import (
 	"github.com/ckptsim/ckptsim/scenarios"
 )
 
-// sweepSpec is what a sweep covers: scenarios in order, each over a seed range, filtered to
-// one shard.
+// sweepSpec is what a sweep covers: scenarios in order, each over a seed range, then the
+// generic part, all filtered to one shard.
 type sweepSpec struct {
 	scenarios []*scenarios.Scenario
 	seeds     *scenarios.SeedRange // overrides each scenario's default seeds when set
 	shard     shardFlag
-	// generated draws each seed's scenario with scenarios.Generate instead: scenarios is
-	// empty and seeds is set.
-	generated bool
+	// generic is the generic part's seeds, run after the scenarios: each seed runs the
+	// scenario scenarios.Generate draws from it. Nil: no generic part.
+	generic *scenarios.SeedRange
 }
 
 // job is one run of a sweep; index is its position in the sweep's deterministic order.
@@ -24,6 +24,8 @@ type job struct {
 	index    int
 	scenario *scenarios.Scenario
 	seed     uint64
+	// generated: the job is of the generic part, its scenario drawn from its seed.
+	generated bool
 }
 
 func (s *sweepSpec) rangeOf(sc *scenarios.Scenario) scenarios.SeedRange {
@@ -34,48 +36,48 @@ func (s *sweepSpec) rangeOf(sc *scenarios.Scenario) scenarios.SeedRange {
 }
 
 // jobs yields the sweep's runs lazily, so a range of a million seeds costs no memory up
-// front: scenarios in order, seeds ascending, only those the shard holds.
+// front: scenarios in order, then the generic part, seeds ascending, only those the shard
+// holds. A generic job's scenario is drawn when it is yielded, not before.
 func (s *sweepSpec) jobs() iter.Seq[job] {
 	return func(yield func(job) bool) {
 		index := 0
-		if s.generated {
-			for seed := s.seeds.First; ; seed++ {
-				if s.shard.contains(seed) {
-					if !yield(job{index: index, scenario: scenarios.Generate(seed), seed: seed}) {
-						return
-					}
-					index++
-				}
-				if seed == s.seeds.Last {
-					return
-				}
-			}
-		}
-		for _, sc := range s.scenarios {
-			r := s.rangeOf(sc)
+		// each yields the jobs of one seed range; false stops the whole sweep.
+		each := func(r scenarios.SeedRange, next func(seed uint64) job) bool {
 			for seed := r.First; ; seed++ {
 				if s.shard.contains(seed) {
-					if !yield(job{index: index, scenario: sc, seed: seed}) {
-						return
+					j := next(seed)
+					j.index = index
+					if !yield(j) {
+						return false
 					}
 					index++
 				}
 				if seed == r.Last {
-					break
+					return true
 				}
 			}
+		}
+		for _, sc := range s.scenarios {
+			if !each(s.rangeOf(sc), func(seed uint64) job { return job{scenario: sc, seed: seed} }) {
+				return
+			}
+		}
+		if s.generic != nil {
+			each(*s.generic, func(seed uint64) job {
+				return job{scenario: scenarios.Generate(seed), seed: seed, generated: true}
+			})
 		}
 	}
 }
 
 // total returns the number of jobs, for the progress line.
 func (s *sweepSpec) total() uint64 {
-	if s.generated {
-		return s.shard.countIn(*s.seeds)
-	}
 	var n uint64
 	for _, sc := range s.scenarios {
 		n += s.shard.countIn(s.rangeOf(sc))
+	}
+	if s.generic != nil {
+		n += s.shard.countIn(*s.generic)
 	}
 	return n
 }
@@ -92,16 +94,16 @@ type plannedScenario struct {
 	Digest string `json:"digest,omitempty"`
 }
 
-// plan returns the sweep's scenarios in order, each with its seed range: the whole sweep,
-// whatever the shard.
+// plan returns the sweep's scenarios in order, each with its seed range, and the generic
+// part last: the whole sweep, whatever the shard.
 func (s *sweepSpec) plan() []plannedScenario {
-	if s.generated {
-		return []plannedScenario{{Scenario: scenarios.GeneratedName, Seeds: *s.seeds}}
-	}
 	plan := make([]plannedScenario, len(s.scenarios))
 	for i, sc := range s.scenarios {
 		sum := sha256.Sum256(scenarios.Marshal(sc))
 		plan[i] = plannedScenario{Scenario: sc.Name, Seeds: s.rangeOf(sc), Digest: hex.EncodeToString(sum[:8])}
+	}
+	if s.generic != nil {
+		plan = append(plan, plannedScenario{Scenario: scenarios.GeneratedName, Seeds: *s.generic})
 	}
 	return plan
 }

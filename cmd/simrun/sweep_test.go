@@ -100,7 +100,8 @@ func TestSweepOutputDoesNotDependOnParallelism(t *testing.T) {
 		}
 	}
 	keys, summary := runKeys(t, outputs[0])
-	if want := 4 * len(scenarios.Builtins()); len(keys) != want || summary["runs"] != float64(want) {
+	// -seeds 1-4 replaces every part's seeds: each built-in's and the generic part's.
+	if want := 4 * (len(scenarios.Builtins()) + 1); len(keys) != want || summary["runs"] != float64(want) {
 		t.Errorf("%d runs (summary %v), want %d", len(keys), summary["runs"], want)
 	}
 	if summary["unexpected"] != 0.0 || summary["failed"] == 0.0 {
@@ -132,6 +133,8 @@ func TestSweepFailFast(t *testing.T) {
 	}
 }
 
+// TestDefaultJobSweepsTheCatalogue: simrun with no arguments prints a row per built-in and
+// one for the generic part, generated seeds 1-genericSeedCount, then the total.
 func TestDefaultJobSweepsTheCatalogue(t *testing.T) {
 	inTempDir(t)
 	r := testApp(t, &scenariotest.Fake{}).invoke()
@@ -152,6 +155,10 @@ func TestDefaultJobSweepsTheCatalogue(t *testing.T) {
 		if !strings.Contains(r.stdout, row) {
 			t.Errorf("no summary row for %s", s.Name)
 		}
+	}
+	generic := fmt.Sprintf("\ngenerated 1-%d  %d ", genericSeedCount, genericSeedCount)
+	if !strings.Contains(strings.Join(strings.Fields(r.stdout), " "), strings.Join(strings.Fields(generic), " ")) {
+		t.Errorf("no row %q for the generic part:\n%s", generic, r.stdout)
 	}
 	if !strings.Contains(r.stdout, "\ntotal ") {
 		t.Errorf("no total row:\n%s", r.stdout)

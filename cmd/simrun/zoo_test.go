@@ -15,15 +15,17 @@ import (
 
 // TestRealZooCatchesABug runs `simrun zoo` end to end on one bug and two seeds: it plants
 // forget-channel-state in a mutated simrun built with go build -overlay, runs the default
-// sweep and the hunting ground with it, and must report the bug caught by both, by
-// consistent-cut, from seed 1; the replay command it prints, with -keep, replays the first
-// catch with the kept mutated binary and matches its trace hash.
+// sweep (its catalogue, and a generic part cut to a few seeds) and the hunting ground with
+// it, and must report the bug caught by the catalogue and the ground, by consistent-cut,
+// from seed 1, and the generic part's seeds counted apart; the replay command it prints,
+// with -keep, replays the first catch with the kept mutated binary and matches its trace
+// hash.
 func TestRealZooCatchesABug(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a mutated simrun")
 	}
 	keep := t.TempDir()
-	r := realRun("zoo", "-bug", "forget-channel-state", "-seeds", "1-2", "-j", "2", "-keep", keep, "-json")
+	r := realRun("zoo", "-bug", "forget-channel-state", "-seeds", "1-2", "-generic", "1-6", "-j", "2", "-keep", keep, "-json")
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -31,10 +33,15 @@ func TestRealZooCatchesABug(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &h); err != nil {
 		t.Fatalf("%v: %s", err, r.stdout)
 	}
-	if h.Bug != "forget-channel-state" || h.Ground != "explicit-unaligned" || h.Expected != "consistent-cut" || !h.CaughtDefault ||
+	if h.Bug != "forget-channel-state" || h.Ground != "explicit-unaligned" || h.Expected != "consistent-cut" || !h.CaughtCatalogue ||
 		h.SeedsRun != 2 || h.SeedsCaught != 2 || h.FirstSeed != 1 || h.Properties["consistent-cut"] != 2 || h.SeedsPanic != 0 ||
 		!slices.Equal(h.CaughtSeeds, []uint64{1, 2}) {
 		t.Errorf("hunt %+v", h)
+	}
+	// The generic part stops at its first catch: its seeds run are those up to it.
+	if g := h.Generic; h.GenericSeeds != "1-6" || g == nil ||
+		!(g.SeedsCaught == 0 && g.SeedsRun == 6 || g.SeedsCaught == 1 && g.SeedsRun == int(g.FirstSeed) && len(g.Properties) > 0) {
+		t.Errorf("generic part %s: %+v", h.GenericSeeds, h.Generic)
 	}
 	for _, seed := range h.CaughtSeeds {
 		kept := filepath.Join(keep, "forget-channel-state", "ground", fmt.Sprintf("explicit-unaligned-seed%d-fail.json", seed))
@@ -136,9 +143,9 @@ func TestZooCountsPanicsApart(t *testing.T) {
 			t.Errorf("got %q, want %q", got, tc.want)
 		}
 	}
-	h := &zooHunt{Properties: map[string]int{"b": 1, "a": 1, "c": 2}, SeedsPanic: 1, DefaultPanic: true}
-	if got := h.propertyList(); got != "c 2, a 1, b 1, panic 1" || h.defaultWord() != "panic" {
-		t.Errorf("propertyList %q, default %q", got, h.defaultWord())
+	h := &zooHunt{zooCatch: zooCatch{Properties: map[string]int{"b": 1, "a": 1, "c": 2}, SeedsPanic: 1}, CataloguePanic: true}
+	if got := h.propertyList(); got != "c 2, a 1, b 1, panic 1" || h.catalogueWord() != "panic" {
+		t.Errorf("propertyList %q, catalogue %q", got, h.catalogueWord())
 	}
 }
 
@@ -166,5 +173,43 @@ func TestReadmeZooTable(t *testing.T) {
 				t.Errorf("the README's Bug zoo lacks %q", want)
 			}
 		}
+	}
+}
+
+// TestZooTableReportsTheGenericPart: each bug's row gives the generic part's first catching
+// seed apart from the regimes' catches, a line under it says how that run caught it, and
+// the last line names the bugs only the regimes catch; a bug the generic part alone
+// catches is caught.
+func TestZooTableReportsTheGenericPart(t *testing.T) {
+	bugs := zoo.Bugs()[:2]
+	caught := newZooCatch()
+	caught.tally([]mutatedRun{
+		{Seed: 7, Verdict: "pass"},
+		{Seed: 8, Verdict: "fail", Violations: []mutatedViolation{{Property: "panic"}}},
+		{Seed: 9, Verdict: "fail", Violations: []mutatedViolation{{Property: "exactly-once"}, {Property: "liveness"}}},
+	}, "", false)
+	missed := newZooCatch()
+	missed.tally([]mutatedRun{{Seed: 7, Verdict: "pass"}, {Seed: 8, Verdict: "fail", Violations: []mutatedViolation{{Property: "panic"}}}}, "", false)
+	hunts := []*zooHunt{
+		{Bug: bugs[0].ID, zooCatch: newZooCatch(), Generic: &caught},
+		{Bug: bugs[1].ID, zooCatch: newZooCatch(), CaughtCatalogue: true, Generic: &missed},
+	}
+	var out strings.Builder
+	writeZooTable(&out, hunts, bugs, "1-20", "7-9", false)
+	squeezed := strings.Join(strings.Fields(out.String()), " ")
+	for _, want := range []string{
+		"catalogue caught in ground, seeds 1-20 first first of generated 7-9 properties in ground (runs)",
+		"no 0/0 in - 9 -",
+		"generic: first seed 9, by exactly-once, liveness (after a panic on 1 seed)",
+		"yes 0/0 in - none -",
+		"generic: not caught in generated 7-9 (a panic on 1 seed): only the regimes written for it catch it",
+		"caught only by the regimes written for them (1, gaps in generated 7-9): " + bugs[1].ID,
+	} {
+		if !strings.Contains(squeezed, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out.String())
+		}
+	}
+	if !hunts[0].caughtAnywhere() || (&zooHunt{Generic: &missed}).caughtAnywhere() {
+		t.Errorf("a bug the generic part alone catches is caught; one it misses, and nothing else catches, is not")
 	}
 }
