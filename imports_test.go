@@ -26,8 +26,9 @@ var layers = map[string][]string{
 	"faults":        {"sim", "trace", "protocol"},
 	"checker":       {"trace", "protocol"},
 	"scenarios":     {"protocol", "engine", "engine/tokens", "sim", "trace", "faults", "checker"},
-	"cmd/simrun":    {"scenarios", "engine/live", "trace", "checker", "faults", "zoo", "picture"},
+	"cmd/simrun":    {"scenarios", "engine/live", "trace", "checker", "faults", "zoo", "mutate", "picture"},
 	"zoo":           nil,
+	"mutate":        nil,
 	"picture":       {"trace", "checker"},
 	"internal":      nil,
 }

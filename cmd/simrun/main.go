@@ -106,6 +106,7 @@ const (
 	usageBench   = "bench [-json] [-seeds N] [-j N]"
 	usageCheck   = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] [-html FILE] [-perfetto FILE] TRACE"
 	usageZoo     = "zoo [-list] [-controls] [-bug ID] [-seeds A-B] [-j N] [-tests] [-keep DIR] [-json]"
+	usageMutate  = "mutate [-n N] [-seed S] [-pkg protocol,engine] [-j N] [-explore DURATION] [-json] [-keep DIR] [-list]"
 	usageCover   = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
 	usageShow    = "show NAME|FILE"
 	usageVersion = "version"
@@ -133,6 +134,7 @@ var commands = []command{
 	{"check", usageCheck, "judge a trace file from any engine with every property (TRACE - reads stdin)", (*app).check},
 	{"rules", usageRules, "print the specification: every rule a trace is judged by, with its evidence and controls", (*app).rules},
 	{"zoo", usageZoo, "plant each bug of the bug zoo in a mutated build and count what catches it", (*app).zooCommand},
+	{"mutate", usageMutate, "run a seeded sample of mutants of the protocol and the engine through their unit tests, the default sweep and an exploration", (*app).mutateCommand},
 	{"cover", usageCover, "measure the protocol's statement coverage that a sweep reaches", (*app).cover},
 	{"show", usageShow, "print a scenario's description and its whole scenario file", (*app).show},
 	{"extract", usageExtract, "print an artifact's scenario as a scenario file", (*app).extract},
