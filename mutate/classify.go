@@ -18,6 +18,9 @@ const (
 	CatchVerdict Catch = "verdict"
 	// CatchPanic: only runs that panicked, which says something broke, not what.
 	CatchPanic Catch = "panic"
+	// CatchError: the mutated simrun refused to run (exit status 2), say because the
+	// mutant makes the protocol refuse every configuration. Loud, but no verdict.
+	CatchError Catch = "error"
 	// CatchLimit: only runs that reached a limit of virtual time or events.
 	CatchLimit Catch = "limit"
 	// CatchNone: every verdict as expected.
@@ -36,7 +39,7 @@ const (
 )
 
 // rank orders catches for Best: lower is better.
-var rank = map[Catch]int{CatchRule: 0, CatchVerdict: 1, CatchPanic: 2, CatchLimit: 3, CatchNone: 4}
+var rank = map[Catch]int{CatchRule: 0, CatchVerdict: 1, CatchPanic: 2, CatchError: 3, CatchLimit: 4, CatchNone: 5}
 
 // Caught reports whether c is a catch by the verdicts: a rule, an invariant or a verdict,
 // not a panic or a limit.

@@ -81,9 +81,13 @@ func failedTests(out string) []string {
 	return failed
 }
 
+// ErrRefused is RunSimrun's error when the mutated simrun exits 2: it refused to run at
+// all, for instance because the mutant makes the protocol refuse every configuration.
+var ErrRefused = errors.New("mutate: the mutated simrun refused to run")
+
 // RunSimrun runs the simrun at exe with args (a sweep or an exploration with -json) for at
 // most timeout, in env, and returns the runs it printed and whether it outran the timeout.
-// Exit status 1 is what a caught mutant looks like; 2 is an error with what simrun said.
+// Exit status 1 is what a caught mutant looks like; 2 is ErrRefused, with what simrun said.
 func RunSimrun(exe string, env []string, timeout time.Duration, args ...string) ([]Run, bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -97,6 +101,9 @@ func RunSimrun(exe string, env []string, timeout time.Duration, args ...string) 
 		return runs, true, nil
 	}
 	var exitErr *exec.ExitError
+	if err != nil && errors.As(err, &exitErr) && exitErr.ExitCode() == 2 {
+		return runs, false, fmt.Errorf("%w: %s", ErrRefused, lastLine(stderr.String()))
+	}
 	if err != nil && !(errors.As(err, &exitErr) && exitErr.ExitCode() == 1) {
 		return runs, false, fmt.Errorf("mutate: simrun %s: %v: %s", strings.Join(args, " "), err, lastLine(stderr.String()))
 	}

@@ -62,15 +62,16 @@ func (a *app) mutateCommand(args []string) int {
 		return a.fail("%v", err)
 	}
 	defer m.cleanup()
-	outcomes, discarded, err := m.runAll()
+	emit := func(out *mutate.Outcome) { writeMutantLine(a.stdout, out) }
+	if o.asJSON {
+		emit = func(out *mutate.Outcome) { writeJSON(a.stdout, out) }
+	}
+	outcomes, discarded, err := m.runAll(emit)
 	if err != nil {
 		return a.fail("%v", err)
 	}
 	summary := mutate.Tally(outcomes, len(sites), discarded)
 	if o.asJSON {
-		for _, out := range outcomes {
-			writeJSON(a.stdout, out)
-		}
 		writeJSON(a.stdout, summary)
 		return exitOK
 	}

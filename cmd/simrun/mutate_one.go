@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -33,6 +34,10 @@ func (m *mutation) runOne(i int) (*mutate.Outcome, error) {
 		return nil, err
 	}
 	runs, hung, err := mutate.RunSimrun(exe, unshardedEnv(), mutateSweepTimeout, "-json", "-j", m.sweepJ, "-artifacts", filepath.Join(dir, "default"))
+	if errors.Is(err, mutate.ErrRefused) {
+		out.Catch, out.Stage, out.Changed, out.Panic = mutate.CatchError, "sweep", true, strings.TrimPrefix(err.Error(), "mutate: ")
+		return out, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", mut.ID, err)
 	}
@@ -46,6 +51,9 @@ func (m *mutation) runOne(i int) (*mutate.Outcome, error) {
 		return out, nil
 	}
 	explored, how, err := m.explore(exe, dir)
+	if errors.Is(err, mutate.ErrRefused) {
+		return out, nil // the sweep ran: an exploration that cannot start adds nothing
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", mut.ID, err)
 	}

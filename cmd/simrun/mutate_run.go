@@ -101,14 +101,17 @@ func (a *app) note(format string, args ...any) {
 }
 
 // runAll runs mutants of the order on opts.jobs workers until opts.n of them compiled, and
-// returns their outcomes in the order's order and how many were discarded. A mutant is
-// handed out only while the compiled and the running ones number fewer than n, so the
-// mutants run are the first n of the order that compile, whatever the schedule. A worker
-// whose mutant did not compile asks again, so a shortfall is always made up.
-func (m *mutation) runAll() ([]*mutate.Outcome, int, error) {
+// returns their outcomes in the order's order and how many were discarded; emit sees each
+// outcome as soon as those before it in the order are known, so that a long measurement
+// prints as it goes. A mutant is handed out only while the compiled and the running ones
+// number fewer than n, so the mutants run are the first n of the order that compile,
+// whatever the schedule. A worker whose mutant did not compile asks again, so a shortfall
+// is always made up.
+func (m *mutation) runAll(emit func(*mutate.Outcome)) ([]*mutate.Outcome, int, error) {
 	var mu sync.Mutex
-	next, running, discarded := 0, 0, 0
+	next, running, discarded, printed := 0, 0, 0, 0
 	results := map[int]*mutate.Outcome{}
+	finished := map[int]bool{}
 	var firstErr error
 	take := func() (int, bool) {
 		mu.Lock()
@@ -130,14 +133,20 @@ func (m *mutation) runAll() ([]*mutate.Outcome, int, error) {
 				out, err := m.runOne(i)
 				mu.Lock()
 				running--
+				finished[i] = true
 				switch {
 				case err != nil && errors.Is(err, mutate.ErrNoCompile):
 					discarded++
 				case err != nil && firstErr == nil:
 					firstErr = err
-				default:
+				case err == nil:
 					results[i] = out
 					m.app.note("mutate: [%d/%d] %s: tests %s, %s", len(results), m.opts.n, out.ID, out.Tests, catchWord(out))
+				}
+				for ; finished[printed]; printed++ {
+					if o := results[printed]; o != nil {
+						emit(o)
+					}
 				}
 				mu.Unlock()
 			}
