@@ -8,6 +8,8 @@
 // bad input. simrun check exits 0 when its verdict is pass, 1 when any property fails or is
 // unknown, and 2 for bad usage or bad input. simrun zoo, which plants each bug of the bug
 // zoo (package zoo) in a mutated build, exits 1 when the checkers catch some bug nowhere.
+// simrun mutate, which runs a sample of mutants (package mutate) the same way, measures
+// and exits 0.
 // See the README's "Using simrun", "Judging another engine's trace" and "Bug zoo".
 package main
 
@@ -180,6 +182,7 @@ func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "Exit status: 0 every verdict as expected, 1 some verdict unexpected (or nondeterminism), 2 bad usage or input.")
 	fmt.Fprintln(w, "simrun check: 0 every property passes, 1 some property fails or is unknown, 2 bad usage or input.")
 	fmt.Fprintln(w, "simrun zoo: 0 every bug caught, 1 some bug caught nowhere, 2 bad usage or a diff that no longer applies.")
+	fmt.Fprintln(w, "simrun mutate: 0 measured, 2 bad usage or no toolchain.")
 }
 
 // fail reports bad usage or bad input on one line and returns exit status 2.
