@@ -22,6 +22,7 @@ type mutateOptions struct {
 	asJSON  bool
 	keep    string
 	list    bool
+	ids     []string // -id: exactly these mutants, in this order
 }
 
 // mutateCommand is `simrun mutate`: draw a sample of mutants of the protocol and the engine
@@ -48,6 +49,11 @@ func (a *app) mutateCommand(args []string) int {
 		return a.fail("mutate: -pkg: %s", strings.TrimPrefix(err.Error(), "mutate: "))
 	}
 	order := mutate.Order(sites, o.seed)
+	if o.ids != nil {
+		if order, err = pickMutants(sites, o.ids); err != nil {
+			return a.fail("mutate: -id: %v", err)
+		}
+	}
 	if o.list {
 		a.writeMutantList(order, o)
 		return exitOK
@@ -94,6 +100,7 @@ func (a *app) mutateFlags(args []string) (*mutateOptions, int) {
 	asJSON := fs.Bool("json", false, "print one JSON object per mutant and a summary")
 	keep := fs.String("keep", "", "keep each mutant's overlay, binary and artifacts in DIR/NNN")
 	list := fs.Bool("list", false, "list the sample's mutants without running them")
+	ids := fs.String("id", "", "run exactly these mutants (comma-separated ids, as -list prints them) instead of a sample")
 	positional, status := a.parseCommand(fs, usageMutate, args)
 	if status >= 0 {
 		return nil, status
@@ -116,7 +123,12 @@ func (a *app) mutateFlags(args []string) (*mutateOptions, int) {
 			dirs = append(dirs, p)
 		}
 	}
-	return &mutateOptions{n: *n, seed: seed.value, pkgs: dirs, jobs: jobs.value, explore: *explore, asJSON: *asJSON, keep: *keep, list: *list}, -1
+	o := &mutateOptions{n: *n, seed: seed.value, pkgs: dirs, jobs: jobs.value, explore: *explore, asJSON: *asJSON, keep: *keep, list: *list}
+	if *ids != "" {
+		o.ids = strings.Split(*ids, ",")
+		o.n = len(o.ids)
+	}
+	return o, -1
 }
 
 // writeMutantList prints mutate -list: the first n mutants of the sample's order (every
@@ -135,4 +147,22 @@ func (a *app) writeMutantList(order []*mutate.Mutant, o *mutateOptions) {
 		}
 		fmt.Fprintf(a.stdout, "%s  %s\n", m.ID, m.Description())
 	}
+}
+
+// pickMutants returns the mutants of sites with ids, in the order given, or an error naming
+// an id no site has (a stale one: its file changed since it was listed).
+func pickMutants(sites []*mutate.Mutant, ids []string) ([]*mutate.Mutant, error) {
+	byID := map[string]*mutate.Mutant{}
+	for _, m := range sites {
+		byID[m.ID] = m
+	}
+	var out []*mutate.Mutant
+	for _, id := range ids {
+		m, ok := byID[strings.TrimSpace(id)]
+		if !ok {
+			return nil, fmt.Errorf("no mutant %q in %s (simrun mutate -list -n 0 lists them)", id, "the packages given by -pkg")
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }

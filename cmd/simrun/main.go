@@ -108,7 +108,7 @@ const (
 	usageBench   = "bench [-json] [-seeds N] [-j N]"
 	usageCheck   = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] [-html FILE] [-perfetto FILE] TRACE"
 	usageZoo     = "zoo [-list] [-controls] [-bug ID] [-seeds A-B] [-j N] [-tests] [-keep DIR] [-json]"
-	usageMutate  = "mutate [-n N] [-seed S] [-pkg protocol,engine] [-j N] [-explore DURATION] [-json] [-keep DIR] [-list]"
+	usageMutate  = "mutate [-n N] [-seed S] [-pkg protocol,engine] [-j N] [-explore DURATION] [-json] [-keep DIR] [-list] [-id ID,...]"
 	usageCover   = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
 	usageShow    = "show NAME|FILE"
 	usageVersion = "version"

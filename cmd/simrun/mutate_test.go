@@ -26,6 +26,7 @@ func TestMutateBadFlags(t *testing.T) {
 		{[]string{"-pkg", "docs", "-list"}, "mutate: -pkg: package docs has no Go source files"},
 		{[]string{"extra"}, `mutate: unexpected argument "extra"`},
 		{[]string{"-bogus"}, "mutate: unknown flag -bogus"},
+		{[]string{"-id", "protocol/nowhere.go:1:1:delete", "-list"}, `mutate: -id: no mutant "protocol/nowhere.go:1:1:delete"`},
 	} {
 		var stdout, stderr bytes.Buffer
 		status := run(append([]string{"mutate"}, tc.args...), &stdout, &stderr)
@@ -55,6 +56,11 @@ func TestMutateList(t *testing.T) {
 		t.Error("seeds 3 and 4 listed the same sample")
 	}
 	lines := strings.Split(strings.TrimSpace(first), "\n")
+	last, _, _ := strings.Cut(lines[4], "  ")
+	var stdout, stderr bytes.Buffer
+	if status := run([]string{"mutate", "-list", "-id", last, "-pkg", "protocol"}, &stdout, &stderr); status != exitOK || !strings.HasPrefix(stdout.String(), last+"  ") {
+		t.Errorf("mutate -list -id %s: status %d, printed %q", last, status, stdout.String())
+	}
 	if len(lines) != 5 {
 		t.Fatalf("listed %d mutants, want 5:\n%s", len(lines), first)
 	}
