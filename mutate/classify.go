@@ -98,7 +98,7 @@ func FirstPanic(runs []Run) string {
 	for i := range runs {
 		for _, v := range runs[i].Violations {
 			if v.Property == PropertyPanic {
-				return oneLine(strings.SplitN(v.Message, "\n", 2)[0])
+				return cut(strings.SplitN(v.Message, "\n", 2)[0], 200)
 			}
 		}
 	}

@@ -49,10 +49,13 @@ func (m *Mutant) Description() string {
 
 // oneLine folds text onto one line and cuts it at 60 characters, so that a description
 // stays one line whatever it quotes.
-func oneLine(text string) string {
+func oneLine(text string) string { return cut(text, 60) }
+
+// cut folds text onto one line and cuts it at limit characters, "..." marking the cut.
+func cut(text string, limit int) string {
 	text = strings.Join(strings.Fields(text), " ")
-	if runes := []rune(text); len(runes) > 60 {
-		return string(runes[:57]) + "..."
+	if runes := []rune(text); len(runes) > limit {
+		return string(runes[:limit-3]) + "..."
 	}
 	return text
 }
