@@ -86,13 +86,13 @@ func failedTests(out string) []string {
 var ErrRefused = errors.New("mutate: the mutated simrun refused to run")
 
 // RunSimrun runs the simrun at exe with args (a sweep or an exploration with -json) for at
-// most timeout, in env, and returns the runs it printed and whether it outran the timeout.
+// most timeout, in env and in the folder dir (where artifacts no flag places land), and returns the runs it printed and whether it outran the timeout.
 // Exit status 1 is what a caught mutant looks like; 2 is ErrRefused, with what simrun said.
-func RunSimrun(exe string, env []string, timeout time.Duration, args ...string) ([]Run, bool, error) {
+func RunSimrun(exe, dir string, env []string, timeout time.Duration, args ...string) ([]Run, bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Env = env
+	cmd.Env, cmd.Dir = env, dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -33,7 +33,7 @@ func (m *mutation) runOne(i int) (*mutate.Outcome, error) {
 	if out.Tests, out.TestsFailed, err = mutate.UnitTests(m.root, overlay, mut.Package, mutateTestTimeout); err != nil {
 		return nil, err
 	}
-	runs, hung, err := mutate.RunSimrun(exe, unshardedEnv(), mutateSweepTimeout, "-json", "-j", m.sweepJ, "-artifacts", filepath.Join(dir, "default"))
+	runs, hung, err := mutate.RunSimrun(exe, dir, unshardedEnv(), mutateSweepTimeout, "-json", "-j", m.sweepJ, "-artifacts", filepath.Join(dir, "default"))
 	if errors.Is(err, mutate.ErrRefused) {
 		out.Catch, out.Stage, out.Changed, out.Panic = mutate.CatchError, "sweep", true, strings.TrimPrefix(err.Error(), "mutate: ")
 		return out, nil
@@ -77,7 +77,7 @@ func (m *mutation) explore(exe, dir string) ([]mutate.Run, string, error) {
 	budget := m.opts.explore
 	if mutate.HasCommand(exe, "explore") {
 		// Exactly the flags explore's contract names: its artifacts go where it puts them.
-		runs, _, err := mutate.RunSimrun(exe, unshardedEnv(), budget+time.Minute,
+		runs, _, err := mutate.RunSimrun(exe, dir, unshardedEnv(), budget+time.Minute,
 			"explore", "-for", budget.String(), "-first", "-json")
 		return runs, "explore -for " + budget.String(), err
 	}
@@ -86,7 +86,7 @@ func (m *mutation) explore(exe, dir string) ([]mutate.Run, string, error) {
 	first := uint64(1)
 	for time.Since(start) < budget {
 		seeds := fmt.Sprintf("%d-%d", first, first+exploreChunk-1)
-		runs, hung, err := mutate.RunSimrun(exe, unshardedEnv(), budget-time.Since(start)+30*time.Second,
+		runs, hung, err := mutate.RunSimrun(exe, dir, unshardedEnv(), budget-time.Since(start)+30*time.Second,
 			"sweep", "-generated", "-seeds", seeds, "-json", "-failfast", "-j", m.sweepJ, "-artifacts", filepath.Join(dir, "generated"))
 		if err != nil {
 			return nil, "", err

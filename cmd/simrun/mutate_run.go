@@ -55,7 +55,7 @@ func (m *mutation) prepare() error {
 		return nil
 	}
 	m.app.note("mutate: running the default sweep with the correct build")
-	runs, hung, err := mutate.RunSimrun(exe, unshardedEnv(), mutateSweepTimeout, "-json", "-j", m.sweepJ, "-artifacts", filepath.Join(m.tmp, "artifacts"))
+	runs, hung, err := mutate.RunSimrun(exe, m.tmp, unshardedEnv(), mutateSweepTimeout, "-json", "-j", m.sweepJ, "-artifacts", filepath.Join(m.tmp, "artifacts"))
 	switch {
 	case err != nil:
 		return err
