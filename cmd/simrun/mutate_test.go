@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/ckptsim/ckptsim/mutate"
 )
 
 // TestMutateBadFlags: every bad use of simrun mutate is one line on stderr and exit status
@@ -69,5 +73,28 @@ func TestMutateList(t *testing.T) {
 		if !ok || !strings.HasPrefix(id, "protocol/") || strings.Count(id, ":") != 3 || change == "" {
 			t.Errorf("a listed mutant reads %q", line)
 		}
+	}
+}
+
+// TestMutateEndToEnd runs one mutant of the protocol through the whole measurement: a
+// build with the mutant overlaid, the unit tests, the default sweep. It takes a minute or
+// more (two builds and a sweep), so it runs only with CKPTSIM_MUTATE_E2E=1.
+func TestMutateEndToEnd(t *testing.T) {
+	if os.Getenv("CKPTSIM_MUTATE_E2E") == "" || testing.Short() {
+		t.Skip("set CKPTSIM_MUTATE_E2E=1: builds simrun twice and runs the default sweep")
+	}
+	var stdout, stderr bytes.Buffer
+	status := run([]string{"mutate", "-n", "1", "-seed", "1", "-pkg", "protocol", "-explore", "0", "-json", "-keep", t.TempDir()}, &stdout, &stderr)
+	if status != exitOK {
+		t.Fatalf("mutate: status %d: %s", status, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	var out mutate.Outcome
+	var summary mutate.Summary
+	if len(lines) != 2 || json.Unmarshal([]byte(lines[0]), &out) != nil || json.Unmarshal([]byte(lines[1]), &summary) != nil {
+		t.Fatalf("want one outcome and a summary, got:\n%s", stdout.String())
+	}
+	if !strings.HasPrefix(out.ID, "protocol/") || out.Tests == "" || out.Catch == "" || summary.Mutants != 1 {
+		t.Errorf("outcome %+v, summary %+v", out, summary)
 	}
 }
