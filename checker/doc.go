@@ -296,6 +296,13 @@
 // later than its event). Every other property reads these fields; a trace that
 // breaks them would be judged on misread data, so this comes first.
 //
+// contract. No contract.broken. An engine that embeds the protocol relies on promises of
+// its contract (one snapshot request per checkpoint, channel state only while a snapshot
+// records it, no error where none is promised); where one fails, going on builds on a state
+// neither side can trust, and crashing throws the trace away. ckptsim's engine traces what
+// broke and halts, so the run is judged and the verdict names the promise. Either side may
+// be at fault, which is why the property blames neither.
+//
 // exactly-once. The committed output equals Reference.Output: each record id committed
 // exactly Expected.Count times (normally once) with Expected.Value, and nothing else. The
 // output is what the external store made visible, replayed from the trace: a sink.write puts
