@@ -17,6 +17,8 @@ const (
 	contractSeal            = "seal"             // a seal only for a snapshot that records channel state
 	contractSnapshotOutcome = "snapshot-outcome" // SnapshotCompleted and SnapshotFailed take the outcome
 	contractRestore         = "restore"          // a restored checkpoint holds a snapshot of every task
+	// a completed checkpoint holds only snapshots taken for a checkpoint
+	contractCompletedSnapshot = "completed-snapshot"
 )
 
 // breakContract is what the engine does when the protocol hands it something the contract
