@@ -26,9 +26,10 @@ var layers = map[string][]string{
 	"faults":        {"sim", "trace", "protocol"},
 	"checker":       {"trace", "protocol"},
 	"scenarios":     {"protocol", "engine", "engine/tokens", "sim", "trace", "faults", "checker"},
-	"cmd/simrun":    {"scenarios", "engine/live", "trace", "checker", "faults", "zoo", "picture", "explore"},
+	"cmd/simrun":    {"scenarios", "engine/live", "trace", "checker", "faults", "zoo", "mutate", "picture", "explore"},
 	"explore":       {"scenarios", "checker", "trace"},
 	"zoo":           nil,
+	"mutate":        nil,
 	"picture":       {"trace", "checker"},
 	"internal":      nil,
 }

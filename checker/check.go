@@ -73,7 +73,8 @@ func DefaultProperties(ref Reference) []Property {
 	for _, p := range AllProperties {
 		var chosen bool
 		switch {
-		case p == PropWellFormed:
+		case p == PropWellFormed || p == PropContract:
+			// Both read the trace alone, and no engine promises less than either.
 			chosen = true
 		case ref.Promises != nil && p == PropDeterminism:
 			chosen = ref.TraceHash != ""
@@ -169,6 +170,7 @@ type judging struct {
 // judges maps each property to the function that judges it.
 var judges = map[Property]func(j *judging) Result{
 	PropWellFormed:              func(j *judging) Result { return WellFormed(j.events) },
+	PropContract:                func(j *judging) Result { return Contract(j.events) },
 	PropExactlyOnce:             func(j *judging) Result { return exactlyOnce(j.events, j.ref, j.sinks) },
 	PropAtLeastOnce:             func(j *judging) Result { return atLeastOnce(j.events, j.ref, j.sinks) },
 	PropConsistentCut:           func(j *judging) Result { return consistentCut(j.ix, j.ref) },

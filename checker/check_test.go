@@ -8,7 +8,7 @@ import (
 
 func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 	got := DefaultProperties(Reference{Guarantee: GuaranteeAtLeastOnce, TraceHash: "ab"})
-	want := []Property{PropWellFormed, PropAtLeastOnce, PropConsistentCut, PropRestoreFidelity,
+	want := []Property{PropWellFormed, PropContract, PropAtLeastOnce, PropConsistentCut, PropRestoreFidelity,
 		PropListenerContract, PropCheckpointOutcome, PropNoTriggerInFailover, PropNoPendingAcrossFailover, PropNoTriggerAfterFinish,
 		PropBarrierHandling, PropDurableVisible, PropSinkVisibility, PropLiveness, PropDeterminism}
 	if !slices.Equal(got, want) {
@@ -49,25 +49,25 @@ func TestDefaultPropertiesFollowTheReference(t *testing.T) {
 		t.Fatalf("without the mode and the reaction bound: got %v, want trigger-pacing and checkpoint-timing left out", got)
 	}
 	promised := DefaultProperties(Reference{Promises: []Property{PropConsistentCut, PropDeterminism}})
-	if !slices.Equal(promised, []Property{PropWellFormed, PropConsistentCut}) {
+	if !slices.Equal(promised, []Property{PropWellFormed, PropContract, PropConsistentCut}) {
 		t.Fatalf("with promises and no hash: got %v", promised)
 	}
 }
 
 // TestDefaultPropertiesFollowThePromises: a reference that lists its promises gets those, in
-// AllProperties order, with well-formed always and determinism only with a trace hash; an
-// empty list promises nothing but well-formedness, unlike a nil one.
+// AllProperties order, with well-formed and contract always and determinism only with a
+// trace hash; an empty list promises nothing but those two, unlike a nil one.
 func TestDefaultPropertiesFollowThePromises(t *testing.T) {
 	promises := []Property{PropLiveness, PropConsistentCut, PropDeterminism}
 	got := DefaultProperties(Reference{Guarantee: GuaranteeExactlyOnce, Promises: promises})
-	if want := []Property{PropWellFormed, PropConsistentCut, PropLiveness}; !slices.Equal(got, want) {
+	if want := []Property{PropWellFormed, PropContract, PropConsistentCut, PropLiveness}; !slices.Equal(got, want) {
 		t.Errorf("without a hash: got %v, want %v", got, want)
 	}
 	got = DefaultProperties(Reference{Promises: promises, TraceHash: "ab"})
-	if want := []Property{PropWellFormed, PropConsistentCut, PropLiveness, PropDeterminism}; !slices.Equal(got, want) {
+	if want := []Property{PropWellFormed, PropContract, PropConsistentCut, PropLiveness, PropDeterminism}; !slices.Equal(got, want) {
 		t.Errorf("with a hash: got %v, want %v", got, want)
 	}
-	if got := DefaultProperties(Reference{Promises: []Property{}}); !slices.Equal(got, []Property{PropWellFormed}) {
+	if got := DefaultProperties(Reference{Promises: []Property{}}); !slices.Equal(got, []Property{PropWellFormed, PropContract}) {
 		t.Errorf("empty promises: got %v", got)
 	}
 }

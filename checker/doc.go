@@ -17,7 +17,8 @@
 // It chooses from facts in the Reference: Reference.Promises, what the job promises to keep
 // (which properties a checkpoint mode or a sink promises is the engine's knowledge, so the
 // engine's side states it: package scenarios derives it from a scenario's mode, sink and
-// check list), plus well-formed always and determinism when there is a trace hash. A
+// check list), plus well-formed and contract always and determinism when there is a trace
+// hash. A
 // reference without promises (one built in Go before they existed, or a reference file
 // without the field) gets the properties its Guarantee implies.
 //
@@ -88,6 +89,12 @@
 //
 // well-formed: any event. seq counts from 0 by one, t never decreases. Numeric attributes
 // (records, start, tokens, taken, the channel counts) are non-negative decimal integers.
+//
+// contract: contract.broken (task cp; what, detail), traced by an engine that met something
+// the protocol's contract rules out, just before it halts. Each is a violation. Without one
+// the property passes, as well-formed does: it reads the trace alone. An empty trace is
+// unknown, one of phases and faults only unexercised. An engine that does not check its
+// protocol's answers traces none, so for it the rule judges nothing.
 //
 // exactly-once, at-least-once: Reference.Output, and the sink's events in order.
 // sink.write (task txn rid; value) or sink.writes (task txn; rids, values) put records into
@@ -288,6 +295,13 @@
 // property sees), and numeric attributes are non-negative decimal integers (with start no
 // later than its event). Every other property reads these fields; a trace that
 // breaks them would be judged on misread data, so this comes first.
+//
+// contract. No contract.broken. An engine that embeds the protocol relies on promises of
+// its contract (one snapshot request per checkpoint, channel state only while a snapshot
+// records it, no error where none is promised); where one fails, going on builds on a state
+// neither side can trust, and crashing throws the trace away. ckptsim's engine traces what
+// broke and halts, so the run is judged and the verdict names the promise. Either side may
+// be at fault, which is why the property blames neither.
 //
 // exactly-once. The committed output equals Reference.Output: each record id committed
 // exactly Expected.Count times (normally once) with Expected.Value, and nothing else. The

@@ -13,7 +13,9 @@ type Property string
 
 // The properties ckptsim checks, plus well-formedness of the trace itself.
 const (
-	PropWellFormed       Property = "well-formed"
+	PropWellFormed Property = "well-formed"
+	// PropContract: the engine traced no broken contract with the protocol.
+	PropContract         Property = "contract"
 	PropExactlyOnce      Property = "exactly-once"
 	PropAtLeastOnce      Property = "at-least-once"
 	PropConsistentCut    Property = "consistent-cut"
@@ -64,6 +66,7 @@ const (
 // AllProperties lists every property in the order Check runs and reports them.
 var AllProperties = []Property{
 	PropWellFormed,
+	PropContract,
 	PropExactlyOnce,
 	PropAtLeastOnce,
 	PropConsistentCut,

@@ -14,16 +14,20 @@ import (
 // find the task missing from it. It is traced before cp's checkpoint.persist, when the cut
 // is fixed, so that a checkpoint that only a recovering coordinator reads back is judged on
 // the same cut. The protocol says which checkpoint the snapshot was taken for
-// (TaskSnapshot.TakenFor); the engine's store keeps it, so it is never unknown here.
-func (c *coordinator) traceCarried(cp *protocol.CompletedCheckpoint) {
+// (TaskSnapshot.TakenFor); the engine's store keeps it, so it is never unknown here. It
+// reports false when the contract broke: a snapshot of cp was taken for no checkpoint.
+func (c *coordinator) traceCarried(cp *protocol.CompletedCheckpoint) bool {
 	for i := range cp.Tasks {
 		ts := &cp.Tasks[i]
 		if ts.Snapshot.TakenFor == 0 {
-			panic(fmt.Sprintf("engine: checkpoint %d holds a snapshot of %s taken for no checkpoint", cp.ID, ts.Task))
+			c.rt.breakContract(coordinatorName, cp.ID, contractCompletedSnapshot,
+				fmt.Sprintf("the completed checkpoint holds a snapshot of %s taken for no checkpoint", ts.Task))
+			return false
 		}
 		if !ts.Snapshot.Carried(cp.ID) {
 			continue
 		}
 		c.trace(trace.SnapshotCarried(string(ts.Task), uint64(cp.ID), uint64(ts.Snapshot.TakenFor)))
 	}
+	return true
 }

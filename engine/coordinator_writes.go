@@ -138,7 +138,9 @@ func (c *coordinator) writeMetadata() {
 	if adds {
 		next := &c.metaQueue[0]
 		content = append(content, *next)
-		c.traceCarried(next)
+		if !c.traceCarried(next) {
+			return
+		}
 		c.trace(trace.Event{Kind: trace.KindCheckpointPersist, CP: uint64(next.ID)})
 	}
 	slot, key, version := c.completedSlots.next()

@@ -107,6 +107,14 @@
 // number of records it wrote, so a lost write fails the snapshot and the task (the job
 // fails over and writes it again) instead of a transaction committed short.
 //
+// Where the protocol hands a task something its contract rules out (an Admit answer it does
+// not define, a second snapshot request for one checkpoint, channel state or a seal for a
+// snapshot that records none, a restore without the task's snapshot, an error from Receive,
+// Step, Finish or a snapshot's outcome where none is promised), the engine traces
+// contract.broken (what, detail) and halts the job: every task and the coordinator die,
+// nothing restarts, nothing more is traced (contract.go). It does not panic, because a
+// panic throws away the trace that shows what went wrong; a runtime error still panics.
+//
 // # Failover
 //
 // A task that crashes (its host crashed, CrashTask, a failed commit, a lost connection) is

@@ -156,10 +156,13 @@ func (t *task) consume() bool {
 		case protocol.AdmitBlock:
 			continue
 		case protocol.AdmitRecord:
-			t.recordChannelState(adm.Checkpoint, i, in.head().records)
+			if !t.recordChannelState(adm.Checkpoint, i, in.head().records) {
+				return false
+			}
 		case protocol.AdmitProcess:
 		default:
-			panic(fmt.Sprintf("engine: %s: admit %s", t.plan.id, adm))
+			t.breakContract(adm.Checkpoint, contractAdmit, fmt.Sprintf("admit answered %s", adm))
+			return false
 		}
 		t.nextInput = nextInRound(i, n)
 		item, credited := in.pop()
@@ -209,7 +212,8 @@ func (t *task) receiveEvent(i int, ev protocol.ChannelEvent) {
 		in.ended = true
 	}
 	if err := t.proto.Receive(t.now(), i, ev); err != nil {
-		panic(fmt.Sprintf("engine: %s: receive %s from %s: %v", t.plan.id, ev, in.from, err))
+		t.breakContract(ev.Checkpoint, contractReceive, fmt.Sprintf("receive %s from %s: %v", ev, in.from, err))
+		return
 	}
 	t.handleReady()
 }
@@ -299,7 +303,8 @@ func (t *task) finish() {
 	t.finishSent = true
 	t.flushAll()
 	if err := t.proto.Finish(t.now()); err != nil {
-		panic(fmt.Sprintf("engine: %s: finish: %v", t.plan.id, err))
+		t.breakContract(0, contractFinish, err.Error())
+		return
 	}
 	t.handleReady()
 }

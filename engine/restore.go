@@ -23,7 +23,8 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 	}
 	snap, ok := restore.Snapshot(protocol.TaskID(t.plan.id))
 	if !ok {
-		panic(fmt.Sprintf("engine: checkpoint %d has no snapshot of %s", restore.ID, t.plan.id))
+		t.breakContract(restore.ID, contractRestore, "the restored checkpoint holds no snapshot of the task")
+		return
 	}
 	cp := restore.ID
 	restored := func(data []byte, err error) {

@@ -32,6 +32,9 @@ type Runtime struct {
 	nonce             uint64
 	finished          bool
 	started           bool
+	// halted: the job stopped on a broken contract (breakContract); nothing runs or is
+	// traced any more.
+	halted            bool
 	sourceRecords     int64 // records read by sources, replays included
 	extraRestartDelay time.Duration
 	// Messages every buffer and event needs come from blocks. They belong to no process:
@@ -99,6 +102,9 @@ func (rt *Runtime) Start() error {
 // StartStore (re)starts the external store's process; its data survives (it is an
 // external system with storage of its own).
 func (rt *Runtime) StartStore() error {
+	if rt.halted {
+		return nil // a halted job restarts nothing
+	}
 	p := &storeProcess{rt: rt, store: rt.store}
 	proc, err := rt.env.Spawn(storeName, p)
 	if err != nil {
@@ -111,6 +117,9 @@ func (rt *Runtime) StartStore() error {
 
 // StartReader (re)starts reader client i.
 func (rt *Runtime) StartReader(i int) error {
+	if rt.halted {
+		return nil
+	}
 	p := &readerProcess{rt: rt, name: ReaderName(i)}
 	proc, err := rt.env.Spawn(p.name, p)
 	if err != nil {
@@ -127,6 +136,9 @@ func (rt *Runtime) StartReader(i int) error {
 // one (after CrashCoordinator, or after its host restarted) recovers from storage and
 // restarts the job from the latest completed checkpoint. It kills a running incarnation.
 func (rt *Runtime) StartCoordinator() error {
+	if rt.halted {
+		return nil
+	}
 	var c coordinatorProcess
 	if rt.kind != nil {
 		kc := &kindCoordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt}}
@@ -233,4 +245,9 @@ func (rt *Runtime) nextNonce() uint64 {
 	return rt.nonce
 }
 
-func (rt *Runtime) emit(e trace.Event) { rt.env.Emit(e) }
+// emit traces e, unless the job halted on a broken contract: the trace ends there.
+func (rt *Runtime) emit(e trace.Event) {
+	if !rt.halted {
+		rt.env.Emit(e)
+	}
+}

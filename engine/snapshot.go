@@ -101,7 +101,8 @@ func (t *task) captureInto(d *snapshotData, cp protocol.CheckpointID, room *snap
 // takeSnapshot performs the synchronous part of a snapshot request.
 func (t *task) takeSnapshot(req protocol.SnapshotRequest) {
 	if _, dup := t.snapshots[req.Checkpoint]; dup {
-		panic(fmt.Sprintf("engine: %s: second snapshot request for %d", t.plan.id, req.Checkpoint))
+		t.breakContract(req.Checkpoint, contractSnapshotRequest, "a second snapshot request for the checkpoint")
+		return
 	}
 	ps := &pendingSnapshot{task: t, req: req, recording: req.AwaitChannelState}
 	t.captureInto(&ps.data, req.Checkpoint, &ps.room)
@@ -123,13 +124,16 @@ func (t *task) takeSnapshot(req protocol.SnapshotRequest) {
 	}
 }
 
-// recordChannelState adds a buffer that crossed the cut of cp to the channel state.
-func (t *task) recordChannelState(cp protocol.CheckpointID, input int, records []rec) {
+// recordChannelState adds a buffer that crossed the cut of cp to the channel state. It
+// reports false when the contract broke: no snapshot of cp records channel state.
+func (t *task) recordChannelState(cp protocol.CheckpointID, input int, records []rec) bool {
 	ps, ok := t.snapshots[cp]
 	if !ok || !ps.recording {
-		panic(fmt.Sprintf("engine: %s: admit asks to record channel state for %d, which is not recording", t.plan.id, cp))
+		t.breakContract(cp, contractChannelState, "admit asks to record channel state for a checkpoint that is not recording")
+		return false
 	}
 	ps.data.channel[input] = append(ps.data.channel[input], records...)
+	return true
 }
 
 // sealSnapshot finalises an unaligned snapshot whose channel state is complete.
@@ -139,7 +143,8 @@ func (t *task) sealSnapshot(cp protocol.CheckpointID) {
 		return // declined meanwhile (pre-commit failed)
 	}
 	if !ps.recording {
-		panic(fmt.Sprintf("engine: %s: sealed %d, which was not recording channel state", t.plan.id, cp))
+		t.breakContract(cp, contractSeal, "sealed a snapshot that was not recording channel state")
+		return
 	}
 	t.applyOvertake(ps)
 	ps.recording = false
@@ -233,7 +238,8 @@ func (t *task) snapshotFailed(cp protocol.CheckpointID, reason protocol.Reason) 
 // may have given it up while the snapshot was uploading.
 func (t *task) snapshotSettled(cp protocol.CheckpointID, outcome string, err error) {
 	if err != nil && err != protocol.ErrUnknownCheckpoint {
-		panic(fmt.Sprintf("engine: %s: snapshot %s %d: %v", t.plan.id, outcome, cp, err))
+		t.breakContract(cp, contractSnapshotOutcome, fmt.Sprintf("snapshot %s: %v", outcome, err))
+		return
 	}
 	t.handleReady()
 	t.pump()

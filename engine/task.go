@@ -185,7 +185,8 @@ func (t *task) step(m protocol.Message) {
 	}
 	// Stale and duplicate messages are absorbed by the protocol; other errors are bugs.
 	if err := t.proto.Step(t.now(), m); err != nil && err != protocol.ErrUnknownCheckpoint {
-		panic(fmt.Sprintf("engine: %s: step %s: %v", t.plan.id, m, err))
+		t.breakContract(m.Checkpoint, contractStep, fmt.Sprintf("step %s: %v", m, err))
+		return
 	}
 	t.handleReady()
 	t.pump()

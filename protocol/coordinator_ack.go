@@ -51,7 +51,7 @@ func (c *coordinatorState) fill(now Time, p *pendingCheckpoint, i int, snap Task
 	p.states[i].Snapshot = snap
 	p.remaining--
 	if p.remaining < 0 {
-		panic("protocol: coordinator: checkpoint " + p.id.String() + " has more snapshots than tasks")
+		assertionFailed("coordinator", "checkpoint "+p.id.String()+" has more snapshots than tasks")
 	}
 	if p.remaining == 0 {
 		c.allAcked(now, p)

@@ -49,7 +49,7 @@ func (c *coordinatorState) markFullyFinished(now Time, cc *CompletedCheckpoint) 
 		snap := cc.Tasks[i].Snapshot
 		if !snap.Final {
 			if c.fullyFinishedTasks[i] {
-				panic(fmt.Sprintf("protocol: coordinator: fully finished task %s has a non-final snapshot in checkpoint %v",
+				assertionFailed("coordinator", fmt.Sprintf("fully finished task %s has a non-final snapshot in checkpoint %v",
 					cc.Tasks[i].Task, cc.ID))
 			}
 			continue

@@ -229,7 +229,7 @@ func (c *coordinatorState) nextPending(after CheckpointID, match func(*pendingCh
 func (c *coordinatorState) removePending(p *pendingCheckpoint) {
 	i, found := c.findPending(p.id)
 	if found != p {
-		panic(fmt.Sprintf("protocol: coordinator: removing checkpoint %v that is not pending", p.id))
+		assertionFailed("coordinator", fmt.Sprintf("removing checkpoint %v that is not pending", p.id))
 	}
 	c.pending = slices.Delete(c.pending, i, i+1)
 }

@@ -75,7 +75,7 @@ func (c *coordinatorState) maybeTrigger(now Time) {
 // recovering coordinator can never hand out an id a task has already seen.
 func (c *coordinatorState) reserve(now Time, kind Kind) *pendingCheckpoint {
 	if len(c.pending) >= c.cfg.MaxPendingCheckpoints {
-		panic("protocol: coordinator: reserve beyond MaxPendingCheckpoints")
+		assertionFailed("coordinator", "reserve beyond MaxPendingCheckpoints")
 	}
 	c.highestID++
 	mode := c.cfg.Mode

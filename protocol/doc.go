@@ -612,7 +612,11 @@ checkpoint still waiting for its barrier, one snapshot per checkpoint, and
 nothing in progress after exit. Simulators and tests turn it on (every run
 of ckptsim's simulator does); a host that leaves it off pays one branch per
 call. It is a switch rather than a build tag so that a plain
-`go run ./cmd/simrun` sweep checks the invariants too.
+`go run ./cmd/simrun` sweep checks the invariants too. A few assertions
+guard a state the very next line relies on (a cancel marker behind a newer
+barrier, a pending checkpoint that is not there); they run whatever the
+switch says and panic with an *InvariantError as well, so that a host can
+tell a broken invariant from a runtime error by the panic's type.
 
 # Tracing
 

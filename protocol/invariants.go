@@ -8,7 +8,9 @@ import (
 // InvariantError is what a Coordinator or Task panics with when Config.CheckInvariants (or
 // TaskConfig.CheckInvariants) is set and a call left its state broken: a bug in the
 // protocol, or a host that broke the contract in a way the checks of the inputs missed.
-// The state checked is internal, so the message names the invariant in words.
+// The state checked is internal, so the message names the invariant in words. The few
+// assertions that guard a state the very next line relies on (assertionFailed) panic with
+// one too, whatever the configuration: they are the same kind of check, always on.
 type InvariantError struct {
 	Who       string // "coordinator" or the task's id
 	Invariant string
@@ -16,6 +18,13 @@ type InvariantError struct {
 
 func (e *InvariantError) Error() string {
 	return "protocol: invariant broken at " + e.Who + ": " + e.Invariant
+}
+
+// assertionFailed panics with an *InvariantError: an always-on assertion about who's
+// internal state failed. A host that recovers panics can tell it, by its type, from a
+// runtime error, and a simulation judges it as a broken invariant rather than a crash.
+func assertionFailed(who, invariant string) {
+	panic(&InvariantError{Who: who, Invariant: invariant})
 }
 
 // The invariants are checked after every call of the public API, and only when the

@@ -43,7 +43,7 @@ func (t *taskState) admit(input int) Admission {
 	}
 	a := t.recording
 	if a == nil {
-		panic("protocol: task " + string(t.cfg.ID) + ": input records without a recording checkpoint")
+		assertionFailed(string(t.cfg.ID), "input records without a recording checkpoint")
 	}
 	a.recorded++
 	if a.recorded > t.cfg.MaxBufferedRecords {

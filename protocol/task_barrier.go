@@ -209,7 +209,7 @@ func (t *taskState) removeAlignment(a *alignment) {
 		t.spareAlignments = append(t.spareAlignments, a)
 		return
 	}
-	panic(fmt.Sprintf("protocol: task %s: removing alignment %v that is not pending", t.cfg.ID, a.id))
+	assertionFailed(string(t.cfg.ID), fmt.Sprintf("removing alignment %v that is not pending", a.id))
 }
 
 // abortAlignment gives up checkpoint a at this task. Downstream tasks are

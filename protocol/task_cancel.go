@@ -108,7 +108,7 @@ func (t *taskState) checkOutputOrder(ev ChannelEvent) {
 	switch {
 	case ev.Type == EventBarrier && ev.Checkpoint <= t.sentUpTo,
 		ev.Type == EventCancelMarker && ev.Checkpoint < t.sentUpTo:
-		panic(fmt.Sprintf("protocol: task %s: %v sent after checkpoint %v went downstream", t.cfg.ID, ev, t.sentUpTo))
+		assertionFailed(string(t.cfg.ID), fmt.Sprintf("%v sent after checkpoint %v went downstream", ev, t.sentUpTo))
 	case ev.Type == EventBarrier || ev.Type == EventCancelMarker:
 		t.sentUpTo = ev.Checkpoint
 	}

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -26,7 +27,7 @@ func TestSendKeepsIdsIncreasing(t *testing.T) {
 		got := func() (msg string) {
 			defer func() {
 				if r := recover(); r != nil {
-					msg, _ = r.(string)
+					msg = fmt.Sprint(r)
 				}
 			}()
 			task.send(tc.then, false)

@@ -35,8 +35,8 @@ func (t *taskState) completeOnEndOfPartition(now Time, newest *alignment) {
 	for len(t.alignments) > 0 && t.alignments[0] != newest {
 		older := t.alignments[0]
 		if older.missing != 0 {
-			panic("protocol: task " + string(t.cfg.ID) + ": alignment " + older.id.String() +
-				" still waits for a barrier that newer " + newest.id.String() + " passed")
+			assertionFailed(string(t.cfg.ID), "alignment "+older.id.String()+
+				" still waits for a barrier that newer "+newest.id.String()+" passed")
 		}
 		if older.snapshotTaken {
 			t.alignmentDone(now, older)

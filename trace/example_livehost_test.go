@@ -109,6 +109,7 @@ func Example_liveHost() {
 	// checkpoints completed: 4
 	// checkpoints carrying src-a's final snapshot: 3
 	// well-formed: pass
+	// contract: pass
 	// exactly-once: pass
 	// at-least-once: pass
 	// consistent-cut: pass

@@ -108,6 +108,8 @@ var fieldsByKind = map[string]*Fields{
 	KindRecordSend: {Required: []string{"task", "to", "rid"}},
 	KindRecordRecv: {Required: []string{"task", "from", "rid"}},
 
+	KindContractBroken: {Required: []string{"task"}, Optional: []string{"cp"}, RequiredAttrs: []string{AttrWhat}, Attrs: []string{AttrDetail}},
+
 	KindFault: {Required: []string{"fault"}, Optional: []string{"task", "from", "to", "cp", "reason", "txn", "rid"}, AnyAttrs: true},
 	KindPhase: {RequiredAttrs: []string{AttrPhase}},
 }

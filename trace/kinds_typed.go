@@ -405,3 +405,14 @@ const (
 func Phase(p PhaseName) Event {
 	return Event{Kind: KindPhase, Attrs: []Attr{{Key: AttrPhase, Value: string(p)}}}
 }
+
+// ContractBroken returns a contract.broken event: task (or the coordinator) met something
+// the protocol's contract rules out about checkpoint cp (0: none in particular), the
+// promise what, with detail for a person ("" for none).
+func ContractBroken(task string, cp uint64, what, detail string) Event {
+	attrs := []Attr{{Key: AttrWhat, Value: what}}
+	if detail != "" {
+		attrs = []Attr{{Key: AttrDetail, Value: detail}, attrs[0]}
+	}
+	return Event{Kind: KindContractBroken, Task: task, CP: cp, Attrs: attrs}
+}

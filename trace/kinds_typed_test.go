@@ -57,6 +57,8 @@ var constructed = map[string][]trace.Event{
 	trace.KindTaskCrash:   {trace.TaskCrash("sum-0", "listener failed"), trace.TaskCrash("sum-0", "")},
 	trace.KindTaskRestore: {trace.TaskRestore("sum-0", 1, "9f2c"), trace.TaskRestore("sum-0", 0, "")},
 	trace.KindTaskFinish:  {trace.TaskFinish("src-0")},
+	trace.KindContractBroken: {trace.ContractBroken("sum-1", 4, "snapshot-request", "a second request"),
+		trace.ContractBroken("sum-1", 0, "receive", "")},
 
 	trace.KindSinkWrite:     {trace.SinkWrite("sink-0", "tx-1", "r1", "apple=1"), trace.SinkWrite("sink-0", "tx-1", "r2", "")},
 	trace.KindSinkWrites:    {trace.SinkWrites("sink-0", "tx-1", []string{"r3", "r4"}, []string{"3", "4"}), trace.SinkWrites("sink-0", "tx-1", []string{"r5"}, nil)},

@@ -83,6 +83,13 @@ const (
 	KindRecordRecv = "record.recv" // task from rid
 
 	// Harness events.
+	// KindContractBroken: the engine met something the protocol's contract rules out (a
+	// second snapshot request for one checkpoint, channel state for a checkpoint that is
+	// not recording, an error where the contract promises none) and halted the job rather
+	// than go on from a state it cannot trust. Attr what names the broken promise; detail
+	// says more, for a person.
+	KindContractBroken = "contract.broken" // task cp; attrs: what, detail
+
 	KindFault = "fault" // fault; attrs: the fault's own parameters
 	KindPhase = "phase" // attrs: phase=fault|heal|liveness|end
 )
@@ -147,6 +154,10 @@ const (
 	AttrFinal = "final"
 	// AttrPhase names the phase a phase event starts.
 	AttrPhase = "phase"
+	// AttrWhat names the promise of the protocol's contract a contract.broken event says
+	// was broken ("snapshot-request", "receive", ...); AttrDetail says more, for a person.
+	AttrWhat   = "what"
+	AttrDetail = "detail"
 )
 
 // ListSeparator separates the items of a list attribute (rids and values of sink.writes,
@@ -164,6 +175,7 @@ var kinds = []string{
 	KindTaskCrash, KindTaskRestore, KindTaskFinish,
 	KindSinkWrite, KindSinkWrites, KindSinkPrecommit, KindSinkCommit, KindSinkAbort, KindSinkRead, KindSinkUpsert,
 	KindRecordSend, KindRecordRecv,
+	KindContractBroken,
 	KindFault, KindPhase,
 }
 

@@ -11,6 +11,8 @@
 // bad input. simrun check exits 0 when its verdict is pass, 1 when any property fails or is
 // unknown, and 2 for bad usage or bad input. simrun zoo, which plants each bug of the bug
 // zoo (package zoo) in a mutated build, exits 1 when the checkers catch some bug nowhere.
+// simrun mutate, which runs a sample of mutants (package mutate) the same way, measures
+// and exits 0.
 // See the README's "Using simrun", "Judging another engine's trace" and "Bug zoo".
 package main
 
@@ -109,6 +111,7 @@ const (
 	usageBench   = "bench [-json] [-seeds N] [-j N] [-generated]"
 	usageCheck   = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] [-html FILE] [-perfetto FILE] TRACE"
 	usageZoo     = "zoo [-list] [-controls] [-bug ID] [-seeds A-B] [-generic A-B] [-j N] [-tests] [-keep DIR] [-json]"
+	usageMutate  = "mutate [-n N] [-seed S] [-pkg protocol,engine] [-j N] [-explore DURATION] [-json] [-keep DIR] [-list] [-id ID,...]"
 	usageCover   = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
 	usageShow    = "show NAME|FILE"
 	usageVersion = "version"
@@ -138,6 +141,7 @@ var commands = []command{
 	{"check", usageCheck, "judge a trace file from any engine with every property (TRACE - reads stdin)", (*app).check},
 	{"rules", usageRules, "print the specification: every rule a trace is judged by, with its evidence and controls", (*app).rules},
 	{"zoo", usageZoo, "plant each bug of the bug zoo in a mutated build and count what catches it", (*app).zooCommand},
+	{"mutate", usageMutate, "run a seeded sample of mutants of the protocol and the engine through their unit tests, the default sweep and an exploration", (*app).mutateCommand},
 	{"cover", usageCover, "measure the protocol's statement coverage that a sweep reaches", (*app).cover},
 	{"show", usageShow, "print a scenario's description and its whole scenario file", (*app).show},
 	{"extract", usageExtract, "print an artifact's scenario as a scenario file", (*app).extract},
@@ -183,6 +187,7 @@ func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "Exit status: 0 every verdict as expected, 1 some verdict unexpected (or nondeterminism), 2 bad usage or input.")
 	fmt.Fprintln(w, "simrun check: 0 every property passes, 1 some property fails or is unknown, 2 bad usage or input.")
 	fmt.Fprintln(w, "simrun zoo: 0 every bug caught, 1 some bug caught nowhere, 2 bad usage or a diff that no longer applies.")
+	fmt.Fprintln(w, "simrun mutate: 0 measured, 2 bad usage or no toolchain.")
 }
 
 // fail reports bad usage or bad input on one line and returns exit status 2.
