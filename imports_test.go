@@ -42,7 +42,7 @@ var subLayers = []string{"engine/tokens", "engine/live"}
 // import. protocol must stay on the standard library so that any engine can embed it.
 var thirdParty = map[string][]string{
 	"checker":    {"github.com/anishathalye/porcupine", "github.com/google/go-cmp"},
-	"scenarios":  {"golang.org/x/exp"},
+	"scenarios":  {"golang.org/x/exp", "pgregory.net/rapid"},
 	"cmd/simrun": {"golang.org/x/exp"},
 }
 
