@@ -36,7 +36,10 @@ const generatorStream = 0x67656e6572617465
 // TestGenerateSpansTheSpace checks that every field and fault kind is drawn or listed as
 // left out with its reason.
 //
-// Four regimes are drawn on purpose, since faults at random almost never reach them:
+// Event triggers count either a step of a checkpoint's path or a moment where a fault hurts
+// most (an abort, a decline, a coordinator recovery, a failover, a restore, a task
+// finishing, a pre-commit, a release). Five regimes are drawn on purpose, since faults at
+// random almost never reach them:
 //   - long runs (one draw in five): intervals of 20 to 40ms and a fault phase long enough
 //     for k checkpoints to complete, k from 1 to 300 or at 9, 10, 11, 99, 100 and 101, and
 //     faults after the k-th completion, or at the completion of checkpoint 9, 10, 99 or 100:
@@ -52,6 +55,9 @@ const generatorStream = 0x67656e6572617465
 //   - transaction timeouts of a two-phase-commit sink, configured or injected as
 //     external.timeout, above the bound on how long a transaction may stay open
 //     (openTransactionBound documents the formula).
+//   - the end of a bounded job (one dataflow draw in six): savepoints and checkpoints
+//     asked for, notifications lost and tasks crashed at the k-th task.finish, while some
+//     tasks have finished and others run.
 //
 // Its expectation is pass with the default properties, so any other verdict on any seed is
 // a bug: in the protocol, the engine, a checker, or this generator.
@@ -149,6 +155,9 @@ func (g *generator) scenario() *Scenario {
 	}
 	if s.Swarm == nil && g.r.IntN(6) == 0 {
 		s.Faults = append(s.Faults, g.savepointRestore(s)...)
+	}
+	if s.Swarm == nil && s.Mode != ModeChandyLamport && g.r.IntN(6) == 0 {
+		s.Faults = append(s.Faults, g.jobEnd(s, s.System())...)
 	}
 	// Drawn after that, for the same reason.
 	if s.Mode == ModeChandyLamport && s.Topology.Kind == TopologyExplicit {
@@ -791,7 +800,9 @@ func (g *generator) trigger(s *Scenario, sys faults.System) (faults.Trigger, int
 }
 
 // match draws the trace events an event trigger counts: a kind the run emits, of one task or
-// of any.
+// of any (a kind of the coordinator's, of it or of any). Half the time a step of a
+// checkpoint's path, else one of the moments where a fault hurts most: an abort, a decline,
+// a recovery, a failover, a restore, a task finishing, a pre-commit, a release.
 func (g *generator) match(s *Scenario, sys faults.System) faults.Match {
 	kinds := []string{trace.KindBarrierRecv, trace.KindSnapshotTaken, trace.KindSnapshotAck,
 		trace.KindCheckpointTrigger, trace.KindCheckpointComplete, trace.KindNotifyComplete}
@@ -802,9 +813,15 @@ func (g *generator) match(s *Scenario, sys faults.System) faults.Match {
 		}
 		kinds = append(kinds, write, trace.KindSinkCommit)
 	}
+	if g.r.IntN(2) == 0 {
+		kinds = momentKinds
+		if s.Sink != nil {
+			kinds = append(slices.Clone(kinds), trace.KindSinkPrecommit, trace.KindSinkAbort)
+		}
+	}
 	m := faults.Match{Kind: pick(g, kinds)}
 	switch {
-	case m.Kind == trace.KindCheckpointTrigger || m.Kind == trace.KindCheckpointComplete:
+	case slices.Contains(coordinatorKinds, m.Kind):
 		if g.r.IntN(2) == 0 {
 			m.Task = faults.Coordinator
 		}
@@ -813,6 +830,16 @@ func (g *generator) match(s *Scenario, sys faults.System) faults.Match {
 	}
 	return m
 }
+
+// momentKinds are the trace kinds of the moments match draws besides a checkpoint's path.
+var momentKinds = []string{trace.KindCheckpointAbort, trace.KindCheckpointPersist, trace.KindCoordinatorRecover,
+	trace.KindJobFailover, trace.KindStateRelease, trace.KindSnapshotDecline, trace.KindSnapshotCarried,
+	trace.KindNotifyAbort, trace.KindMarkerSend, trace.KindTriggerRecv, trace.KindTaskRestore, trace.KindTaskFinish}
+
+// coordinatorKinds are the kinds only the coordinator traces (state.release names the task
+// whose state went).
+var coordinatorKinds = []string{trace.KindCheckpointTrigger, trace.KindCheckpointComplete, trace.KindCheckpointAbort,
+	trace.KindCheckpointPersist, trace.KindCoordinatorRecover, trace.KindJobFailover}
 
 func (g *generator) between(lo, hi int64) int64 {
 	if lo > hi {
