@@ -24,6 +24,8 @@ import (
 // must never go backwards. A recovery behind a visible or durably completed checkpoint is
 // pinned to the coordinator.recover. A history porcupine cannot decide within its budget of
 // model steps (SearchOptions.Steps), or its wall-clock safety net, gives the verdict unknown;
+// the search first tries the history without the pending writes no recovery read
+// (searchStore), whose linearization is one of the whole history;
 // one with nothing that depends on the store (no notification, commit of a checkpoint or
 // recovery) is unexercised, since writes alone cannot break the rule.
 func DurableBeforeVisible(events []trace.Event, opts SearchOptions) Result {
@@ -56,7 +58,7 @@ func durableBeforeVisible(events []trace.Event, opts SearchOptions) Result {
 	if len(h.ops) == 0 || (len(violations) > 0 && opts.Picture == nil) {
 		return res
 	}
-	outcome, err := linz.Run(linz.RegisterModel(), h.ops, linz.Limits{Steps: opts.steps(), Timeout: opts.timeout()}, opts.Picture)
+	outcome, err := searchStore(h.ops, linz.Limits{Steps: opts.steps(), Timeout: opts.timeout()}, opts.Picture)
 	res = mergeOutcome(res, outcome, events, h.lastRecover, "the completed-checkpoint store history has no linearization")
 	if err != nil {
 		res.Note = joinNote(res.Note, err.Error())

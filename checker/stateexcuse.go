@@ -19,7 +19,8 @@ import (
 //     such sharing: a finished task reports empty state);
 //   - state that a coordinator crash orphaned: that of a checkpoint pending at the crash
 //     (a coordinator.crash after its checkpoint.trigger and before its abort), or acked
-//     while the crash came before any checkpoint completed again, since the successor
+//     while the crash came before the coordinator demonstrably heard a later message of
+//     the task (heardLater), since the successor
 //     knows only the store, neither the pending checkpoints nor the acks on their way to
 //     the dead incarnation; and that of a checkpoint that fell out of retention before a
 //     crash, whose release died with the incarnation. A new JobManager likewise knows
@@ -32,9 +33,10 @@ import (
 //     meanwhile, its message lost with it (Flink
 //     deletes a failed checkpoint's exclusive directory, and such state with it; a store
 //     without directories can only delete what it was told of);
-//   - an ack followed by a job.failover before any checkpoint completed again, or of a
-//     checkpoint that failover aborted (reason failover), or with a fault that delays
-//     messages (net.*, pause.host, crash.host) in force in between:
+//   - an ack followed by a job.failover before the coordinator demonstrably heard a later
+//     message of its task (heardLater), or of a checkpoint that failover aborted (reason
+//     failover), or with a fault that delays messages (net.*, pause.host, crash.host) in
+//     force in between:
 //     ckptsim's engine drops the messages of a replaced attempt, so the ack may never have
 //     reached the protocol. Flink discards such a late ack's state (CheckpointCoordinator's
 //     discardSubtaskState): this excuse covers a gap of the engine, not of Flink.
@@ -60,7 +62,7 @@ func (r *releaseEvidence) excuse(a ackRecord, completed bool, lossy, delaying *f
 	if lossy.overlapping(a.event.T, end) != nil || r.taskCrashed(a.key.task, a.event.T, end) {
 		return "acks the coordinator may not have heard of"
 	}
-	if f, ok := r.nextFailover(a.at); ok && (r.noCompletionBetween(a.at, f.at) || r.failedOver[cp] || delaying.overlapping(a.event.T, f.t) != nil) {
+	if f, ok := r.nextFailover(a.at); ok && (!r.heardLater(a.key.task, a.at, f.at) || r.failedOver[cp] || delaying.overlapping(a.event.T, f.t) != nil) {
 		return "acks of tasks a failover replaced"
 	}
 	return ""
@@ -71,7 +73,7 @@ func (r *releaseEvidence) excuse(a ackRecord, completed bool, lossy, delaying *f
 type releaseEvidence struct {
 	crashes     []int              // indices of coordinator.crash events
 	failovers   []failoverAt       // the job.failover events
-	completions []int              // indices of completions (the ledger adds them)
+	heardAt     map[string][]heard // per task, what completions show the coordinator heard (the ledger adds them)
 	taskCrashes map[string][]int64 // when each task crashed
 	triggered   map[uint64]int     // index of each checkpoint's trigger
 	abortedAt   map[uint64]int     // index of each checkpoint's abort
@@ -87,7 +89,7 @@ type failoverAt struct {
 }
 
 func newReleaseEvidence() *releaseEvidence {
-	return &releaseEvidence{taskCrashes: map[string][]int64{}, triggered: map[uint64]int{}, abortedAt: map[uint64]int{},
+	return &releaseEvidence{heardAt: map[string][]heard{}, taskCrashes: map[string][]int64{}, triggered: map[uint64]int{}, abortedAt: map[uint64]int{},
 		ended: map[uint64]int64{}, discardedAt: map[uint64]int{}, failedOver: map[uint64]bool{}}
 }
 
@@ -110,7 +112,7 @@ func (r *releaseEvidence) observe(i int, e *trace.Event) {
 
 // orphanedByCrash reports whether a coordinator crashed while checkpoint cp was pending
 // (after its trigger, before its abort), or while ack a may have been on its way to it
-// (after the ack, before any checkpoint completed again).
+// (after the ack, before the coordinator demonstrably heard a later message of its task).
 func (r *releaseEvidence) orphanedByCrash(a ackRecord, cp uint64) bool {
 	end, aborted := r.abortedAt[cp]
 	if !aborted {
@@ -120,7 +122,7 @@ func (r *releaseEvidence) orphanedByCrash(a ackRecord, cp uint64) bool {
 		return true
 	}
 	at, _ := slices.BinarySearch(r.crashes, a.at+1)
-	return at < len(r.crashes) && r.noCompletionBetween(a.at, r.crashes[at])
+	return at < len(r.crashes) && !r.heardLater(a.key.task, a.at, r.crashes[at])
 }
 
 // crashAfter reports whether a coordinator.crash lies after index from and before index to.
@@ -148,11 +150,30 @@ func (r *releaseEvidence) nextFailover(i int) (failoverAt, bool) {
 	return r.failovers[at], true
 }
 
-// noCompletionBetween reports whether no checkpoint completed after index from and before
-// index to.
-func (r *releaseEvidence) noCompletionBetween(from, to int) bool {
-	next, _ := slices.BinarySearch(r.completions, from+1)
-	return next == len(r.completions) || r.completions[next] > to
+// heard is one ack the coordinator demonstrably received: that of a snapshot a completed
+// checkpoint holds (ack), and the completion (at), both as indices in the trace.
+type heard struct{ ack, at int }
+
+// heard records that the completion at index at holds task's snapshot first acked at index
+// ack: the coordinator had received that ack by then.
+func (r *releaseEvidence) heard(task string, ack, at int) {
+	r.heardAt[task] = append(r.heardAt[task], heard{ack: ack, at: at})
+}
+
+// heardLater reports whether the coordinator demonstrably received, before index to, a
+// message task sent after index from: a checkpoint completed before to holding a snapshot
+// the task first acked after from. Links are FIFO, so whatever the task sent at from had
+// arrived by then. A completion alone proves nothing of the kind: the checkpoint may hold
+// only acks sent before from, and the ack at from may still be on its way (seed 12882 of
+// the generated sweep: checkpoint 110 completed while acks for 112 were in flight, and a
+// failover overtook them).
+func (r *releaseEvidence) heardLater(task string, from, to int) bool {
+	for _, h := range r.heardAt[task] {
+		if h.ack >= from && h.at < to {
+			return true
+		}
+	}
+	return false
 }
 
 // lossyFaults are the fault kinds (by prefix) that can lose a message between a task and

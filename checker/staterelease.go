@@ -113,7 +113,7 @@ type stateLedger struct {
 	released   map[snapshotKey]*trace.Event   // each snapshot's first release
 	releases   int
 	acks       []ackRecord
-	acked      map[snapshotKey]bool
+	ackedAt    map[snapshotKey]int // index of each snapshot's first ack
 	evidence   *releaseEvidence
 	violations []Violation
 }
@@ -122,7 +122,7 @@ func newStateLedger(retain int) *stateLedger {
 	return &stateLedger{
 		retain: retain, savepoints: map[uint64]bool{}, cuts: map[uint64]map[string]cutEntry{},
 		completed: map[uint64]bool{}, persisting: map[uint64]bool{}, mayHave: map[uint64]bool{}, holdersOf: map[uint64][]snapshotKey{}, holds: map[snapshotKey]int{},
-		released: map[snapshotKey]*trace.Event{}, acked: map[snapshotKey]bool{}, evidence: newReleaseEvidence(),
+		released: map[snapshotKey]*trace.Event{}, ackedAt: map[snapshotKey]int{}, evidence: newReleaseEvidence(),
 	}
 }
 
@@ -139,8 +139,8 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 	case trace.KindSnapshotAck:
 		l.cut(e.CP, e.Task, cutEntry{taken: e.CP}, false)
 		key := snapshotKey{e.Task, e.CP}
-		if !l.acked[key] {
-			l.acked[key] = true
+		if _, seen := l.ackedAt[key]; !seen {
+			l.ackedAt[key] = i
 			final, _ := e.Attr(trace.AttrFinal)
 			l.acks = append(l.acks, ackRecord{key: key, at: i, event: e, final: final == "true"})
 		}
@@ -186,10 +186,14 @@ func (l *stateLedger) complete(i int, e *trace.Event) {
 	}
 	l.completed[cp] = true
 	delete(l.persisting, cp)
-	l.evidence.completions = append(l.evidence.completions, i)
 	var keys []snapshotKey
 	for _, task := range sortedKeys(l.cuts[cp]) {
-		keys = append(keys, snapshotKey{task, l.cuts[cp][task].taken})
+		entry := l.cuts[cp][task]
+		key := snapshotKey{task, entry.taken}
+		keys = append(keys, key)
+		if acked, ok := l.ackedAt[key]; ok && !entry.carried {
+			l.evidence.heard(task, acked, i)
+		}
 	}
 	delete(l.cuts, cp)
 	for _, key := range keys {
