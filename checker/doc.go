@@ -471,7 +471,10 @@
 // receiveDeclineMessage end it. An abort for expiry comes no sooner than Timeout after the
 // trigger (the timeout runs from the trigger; a checkpoint still waiting for its id has
 // none running); one still pending at its timeout, with no metadata write in flight, has
-// ended within Liveness.ReactionMaxNanos after it. A checkpoint that a live task declined
+// ended within Liveness.ReactionMaxNanos after it. A metadata write of any checkpoint in
+// flight at the timeout moves the bound to the write's end: Flink writes the metadata
+// under the coordinator's lock, which its canceller must take, so a checkpoint whose acks
+// were all in meanwhile may begin its own write then, and complete. A checkpoint that a live task declined
 // while it was pending, and that the task had not acknowledged nor had its final snapshot
 // carried into, ends within the same bound of the decline, by an abort for the decline's
 // reason (or for a cause of the coordinator's own that came first: its timeout, a newer

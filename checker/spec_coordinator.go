@@ -68,11 +68,11 @@ var coordinatorRules = []Rule{
 	},
 	{
 		ID: "C9", Name: "checkpoint.expires-at-timeout", Property: PropCheckpointTiming,
-		Says:     "A checkpoint aborts as expired no sooner than Timeout after its trigger; one still pending at its timeout with no metadata write in flight has ended ReactionMaxNanos after it, wherever no fault is in force from its trigger on.",
+		Says:     "A checkpoint aborts as expired no sooner than Timeout after its trigger; one still pending at its timeout, its own metadata write not yet begun, has ended ReactionMaxNanos after it, or after the end of any checkpoint's metadata write in flight then (the coordinator acts on no timeout during one), wherever no fault is in force from its trigger on.",
 		Evidence: "checkpoint.trigger, checkpoint.persist, checkpoint.complete, checkpoint.abort (reason expired), coordinator.crash, job.failover, fault, Reference.Policy.TimeoutNanos, Reference.Liveness.ReactionMaxNanos",
 		Without:  "unknown: the reference does not give the timeout or the reaction bound, or a late completion has no checkpoint.persist; unexercised when nothing expired or outlived its timeout",
 		Covers:   []string{"Config.Timeout", "Reason.expired"},
-		Flink:    "CheckpointCoordinator.createPendingCheckpoint (CheckpointCanceller scheduled at checkpointTimeout)",
+		Flink:    "CheckpointCoordinator.createPendingCheckpoint (CheckpointCanceller scheduled at checkpointTimeout; it takes the lock that completePendingCheckpoint holds while it writes the metadata)",
 	},
 	{
 		ID: "C10", Name: "checkpoint.decline-aborts", Property: PropCheckpointTiming,

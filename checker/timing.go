@@ -17,7 +17,9 @@ import (
 //   - checkpoint.expires-at-timeout: a checkpoint.abort with reason expired comes no sooner
 //     than Policy.TimeoutNanos after the checkpoint's trigger; and a checkpoint still
 //     pending at its timeout, with no metadata write in flight (no checkpoint.persist by
-//     then), has ended within Liveness.ReactionMaxNanos after it.
+//     then), has ended within Liveness.ReactionMaxNanos after it. Another checkpoint's
+//     metadata write in flight at the timeout moves both to the write's end: Flink's
+//     canceller waits for the lock the write holds (metadataWrites).
 //   - checkpoint.decline-aborts: a checkpoint that a live task declined while it was
 //     pending, and that the task had not acknowledged nor has its final snapshot carried
 //     into, ends within Liveness.ReactionMaxNanos of the snapshot.decline; not by a
@@ -98,6 +100,7 @@ type timingJudge struct {
 	events            []trace.Event
 	timeout, reaction int64
 	faults            *faultSpans
+	writes            *metadataWrites
 	jobs              *lifecycle
 	acked, carried    map[taskCP]bool
 	pending           map[uint64]*timedCheckpoint
@@ -115,6 +118,7 @@ func newTimingJudge(ix *traceIndex, ref Reference) *timingJudge {
 		timeout:  ref.Policy.TimeoutNanos,
 		reaction: ref.Liveness.ReactionMaxNanos,
 		faults:   ix.faults(),
+		writes:   metadataWritesOf(ix),
 		jobs:     newLifecycle(),
 		acked:    map[taskCP]bool{},
 		carried:  map[taskCP]bool{},
@@ -210,12 +214,19 @@ func (j *timingJudge) expired(e *trace.Event) {
 }
 
 // judgeExpiry judges a checkpoint that was still pending at its timeout: it must have
-// ended within the reaction bound, unless its metadata write was in flight by then.
+// ended within the reaction bound, unless its metadata write was in flight by then. A
+// metadata write of any checkpoint in flight at the timeout moves both to its end.
 func (j *timingJudge) judgeExpiry(p *timedCheckpoint, end *trace.Event) {
 	if j.timeout == 0 || j.reaction == 0 {
 		return
 	}
-	deadline := addSat(p.trigger.T, j.timeout)
+	timeout := addSat(p.trigger.T, j.timeout)
+	if end != nil && end.T <= addSat(timeout, j.reaction) {
+		return
+	}
+	// The coordinator cannot act on the timeout while a metadata write holds it (see
+	// metadataWrites): the deadline is when the last write in flight at the timeout ends.
+	deadline := j.writes.freeAt(timeout)
 	bound := addSat(deadline, j.reaction)
 	if end != nil && end.T <= bound || p.persist != nil && p.persist.T <= deadline {
 		return
@@ -235,8 +246,12 @@ func (j *timingJudge) judgeExpiry(p *timedCheckpoint, end *trace.Event) {
 		return
 	}
 	j.judged++
-	j.flag(at, ruleExpiresAtTimeout, "checkpoint %d, triggered at seq %d, was still pending %dns after its timeout at t=%d (%s)",
-		p.trigger.CP, p.trigger.Seq, j.reaction, deadline, endedBy(end))
+	after := fmt.Sprintf("its timeout at t=%d", timeout)
+	if deadline > timeout {
+		after += fmt.Sprintf(" and the metadata write in flight then, which ended at t=%d", deadline)
+	}
+	j.flag(at, ruleExpiresAtTimeout, "checkpoint %d, triggered at seq %d, was still pending %dns after %s (%s)",
+		p.trigger.CP, p.trigger.Seq, j.reaction, after, endedBy(end))
 }
 
 // endedBy says how a checkpoint ended, for messages.

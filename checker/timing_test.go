@@ -154,3 +154,43 @@ func TestCheckpointTimingWithoutItsEvidence(t *testing.T) {
 	late.at(500).complete(1)
 	wantUnknown(t, CheckpointTiming(late.events, timingRef(100, 20)), "no checkpoint.persist says the start of")
 }
+
+// Flink writes a completed checkpoint's metadata under the coordinator's lock, which its
+// timeout canceller needs too. Checkpoint 3 had every acknowledgement long before its
+// timeout at t=260, but checkpoint 2's slow metadata write held the coordinator until
+// t=410; checkpoint 3's write began as that one ended, and it completed, never expiring.
+// (Found by simrun sweep -generated, seed 20688: a storage.slow fault on the metadata
+// store stretched checkpoint 2's write past checkpoint 3's timeout.)
+func TestCheckpointTimingWaitsForTheMetadataWriteInFlight(t *testing.T) {
+	b := newTB()
+	b.at(100).trigger(2)
+	b.ack("sum-0", 2)
+	b.at(150).persist(2) // slow: it ends at t=410
+	b.at(160).trigger(3)
+	b.at(170).ack("sum-0", 3) // every ack is in; its write waits for checkpoint 2's
+	b.at(400).persist(3)      // begins as the one ahead of it ends
+	b.complete(2)
+	b.at(450).complete(3)
+	b.at(460).trigger(4)
+	b.at(560).abort(4) // and a checkpoint without acknowledgements expires on time
+	wantPass(t, CheckpointTiming(b.events, timingRef(100, 20)))
+}
+
+// The write in flight only moves the deadline: once it ended, a checkpoint still
+// collecting acknowledgements must expire within the reaction bound, and one in flight
+// after it in a chain of writes moves it on.
+func TestCheckpointTimingCatchesALateExpiryAfterAMetadataWrite(t *testing.T) {
+	b := newTB()
+	b.at(100).trigger(2)
+	b.at(150).persist(2)
+	b.at(160).trigger(3) // timeout at t=260, while checkpoint 2's write is in flight
+	b.at(170).trigger(4)
+	b.at(180).persist(4) // overlaps checkpoint 2's: the latest end counts
+	b.at(400).complete(2)
+	b.at(430).complete(4) // the lock is free from t=430
+	overdue := b.at(460).ack("sum-0", 3)
+	b.at(500).abort(3)
+	v := wantFirst(t, CheckpointTiming(b.events, timingRef(100, 20)), overdue,
+		"checkpoint 3, triggered at seq 2, was still pending 20ns after its timeout at t=260 and the metadata write in flight then, which ended at t=430 (aborted at seq 8, expired)")
+	wantRule(t, v, "checkpoint.expires-at-timeout")
+}
