@@ -135,16 +135,20 @@ func (c *coordinator) writeMetadata() {
 			content = append(content, cp)
 		}
 	}
+	// The write is in flight before anything is traced: a fault injected at one of these
+	// events (a user's checkpoint or savepoint request, say) re-enters the coordinator, and
+	// its writeMetadata must find this write begun, not begin it again.
+	c.metaWriting = true
 	if adds {
 		next := &c.metaQueue[0]
 		content = append(content, *next)
 		if !c.traceCarried(next) {
+			c.metaWriting = false
 			return
 		}
 		c.trace(trace.Event{Kind: trace.KindCheckpointPersist, CP: uint64(next.ID)})
 	}
 	slot, key, version := c.completedSlots.next()
-	c.metaWriting = true
 	c.metaWrite = metadataWrite{c: c, content: content, adds: adds, slot: slot, version: version}
 	writeDurablyFor(c.proc, c.rt.cfg.VerifyWrites, key, c.metaEncoder.slotValue(version, content), &c.metaWrite)
 }

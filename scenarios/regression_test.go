@@ -27,6 +27,7 @@ var regressions = []struct {
 	{"state-leak-last-completion.json", 61297, "state.released: the metadata write that drops discarded checkpoints ran before this step's releases were held, so the last one never went (what generated seed 61297 drew before the generator's long runs)"},
 	{"state-release-failover-overtook-acks.json", 12882, "state.released (a false alarm): checkpoint 110 completed while acks for 112 were in flight, which the checker took as proof they arrived before the failover that dropped them (checker TestStateReleasedExcusesAnAckAFailoverOvertook)"},
 	{"metadata-write-holds-expiry.json", 20688, "checkpoint-timing: a checkpoint whose write queued behind a slow one was judged late to expire; Flink's canceller waits for the write in flight, so the checker now does (checker TestCheckpointTimingWaitsForTheMetadataWriteInFlight)"},
+	{"trigger-at-metadata-write.json", 3110, "panic: a checkpoint asked for at checkpoint.persist re-entered the coordinator before its metadata write was marked in flight, and the same slot version was written twice"},
 	{"chandy-lamport-mesh", 74, "liveness: the order to finish, sent once, was lost in a partition and process a (then p-0) ran on forever (simenv TestTokensFinishDespiteALostFinishOrder)"},
 }
 
