@@ -105,23 +105,7 @@ func (a *app) sweep(args []string) int {
 		if path := a.save(policy, o.plan, r); path != "" {
 			saved++
 		}
-		if *asJSON {
-			if o.generated {
-				writeJSON(a.stdout, generatedRunJSON{Result: forJSON(r), Drawn: scenarios.Summary(o.scenario)})
-			} else {
-				writeJSON(a.stdout, forJSON(r))
-			}
-			if r.Unexpected && r.Artifact != "" {
-				progress.clear()
-				fmt.Fprintf(a.stderr, "simrun: unexpected %s on %s seed %d; replay with: %s\n", r.Verdict, r.Scenario, r.Seed, a.replayCommand(r.Artifact))
-			}
-		} else if r.Unexpected {
-			progress.clear()
-			a.printUnexpected(r)
-			if o.generated {
-				fmt.Fprintln(a.stdout, "  drawn: "+scenarios.Summary(o.scenario))
-			}
-		}
+		a.reportRun(o, *asJSON, progress)
 		if r.Unexpected && *failFast {
 			stoppedEarly = true
 			return false
@@ -389,5 +373,30 @@ func (p *progress) clear() {
 	if p.shown {
 		fmt.Fprint(p.a.stderr, "\r\x1b[K")
 		p.shown = false
+	}
+}
+
+// reportRun prints one finished run of a sweep: its JSON line (a generated run's with what
+// was drawn, and the replay command of an unexpected one on stderr), or, in text, the
+// details of an unexpected run.
+func (a *app) reportRun(o outcome, asJSON bool, progress *progress) {
+	r := o.result
+	switch {
+	case asJSON:
+		if o.generated {
+			writeJSON(a.stdout, generatedRunJSON{Result: forJSON(r), Drawn: scenarios.Summary(o.scenario)})
+		} else {
+			writeJSON(a.stdout, forJSON(r))
+		}
+		if r.Unexpected && r.Artifact != "" {
+			progress.clear()
+			fmt.Fprintf(a.stderr, "simrun: unexpected %s on %s seed %d; replay with: %s\n", r.Verdict, r.Scenario, r.Seed, a.replayCommand(r.Artifact))
+		}
+	case r.Unexpected:
+		progress.clear()
+		a.printUnexpected(r)
+		if o.generated {
+			fmt.Fprintln(a.stdout, "  drawn: "+scenarios.Summary(o.scenario))
+		}
 	}
 }
