@@ -41,6 +41,8 @@ type listenerState struct {
 	completions   []int            // checkpoint.complete events of checkpoints, in order
 	violations    []Violation
 	failoverT     int64 // when the latest job.failover happened
+	// lastRestore is, per task, the index of its last task.restore in the trace.
+	lastRestore map[string]int
 }
 
 // ListenerContract checks the listener contract of package protocol, per task incarnation
@@ -83,6 +85,10 @@ func listenerContract(ix *traceIndex, ref Reference) Result {
 		savepoints:    make(map[uint64]bool),
 		abortNotices:  make(map[uint64][]int),
 		effectiveTxns: make(map[string]int),
+		lastRestore:   make(map[string]int),
+	}
+	for i := range ix.only(kindsOf(trace.KindTaskRestore)) {
+		s.lastRestore[events[i].Task] = i
 	}
 	for i := range ix.only(listenerKinds) {
 		s.step(i)
@@ -125,11 +131,17 @@ func (s *listenerState) task(id string) *incarnation {
 
 // failover replaces every task by an incarnation restored from the checkpoint the
 // job.failover names, as the job restarts from it: so an engine that traces no task.restore
-// for the restart is judged by what the failover says, and a task.restore, when traced,
-// begins the incarnation again.
-func (s *listenerState) failover(e *trace.Event) {
+// for the restart is judged by what the failover says. A task whose task.restore comes later
+// in the trace is left as it is: its old incarnation runs until that restore, and may still
+// be told of a checkpoint it took part in (a recovered coordinator re-announces its latest
+// completion, and may crash again before the restart reaches the tasks).
+func (s *listenerState) failover(i int) {
+	e := &s.events[i]
 	s.failoverT = e.T
 	for id, inc := range s.tasks {
+		if s.lastRestore[id] > i {
+			continue
+		}
 		s.tasks[id] = &incarnation{alive: true, restored: e.CP, replaced: inc}
 	}
 }
@@ -168,7 +180,7 @@ func (s *listenerState) step(i int) {
 	case trace.KindTaskCrash:
 		s.task(e.Task).alive = false
 	case trace.KindJobFailover:
-		s.failover(e)
+		s.failover(i)
 	case trace.KindTaskFinish:
 		s.task(e.Task).finished = true
 	case trace.KindSnapshotCarried:

@@ -297,3 +297,27 @@ func TestListenerContractJudgesAnUntracedRestoreByItsFailover(t *testing.T) {
 	healed.trigger(2)
 	wantPass(t, ListenerContract(healed.events, Reference{Liveness: LivenessBounds{NotifyMaxNanos: 100}}))
 }
+
+// A failover does not replace a task whose own task.restore comes later: until then its old
+// incarnation runs, and a recovered coordinator's re-announcement of a checkpoint that task
+// took part in is its first notification of it. The same after the restore is a repeat.
+func TestListenerContractKeepsTheOldIncarnationUntilItsRestore(t *testing.T) {
+	prefix := func() *tb {
+		b := newTB()
+		b.restore("sink", 0)
+		b.trigger(1)
+		b.persist(1)
+		b.complete(1)
+		b.failover(1, "coordinator-recovery")
+		return b
+	}
+	before := prefix()
+	before.notify("sink", 1)
+	before.restore("sink", 1)
+	wantPass(t, ListenerContract(before.events, Reference{}))
+
+	after := prefix()
+	after.restore("sink", 1)
+	late := after.notify("sink", 1)
+	wantFirst(t, ListenerContract(after.events, Reference{}), late, "but sink was restored from checkpoint 1")
+}

@@ -17,8 +17,11 @@ import (
 // news: a checkpoint that was already persisting when the last task exited (concurrent
 // checkpoints carry the tasks' final snapshots) can complete after the finish, and its
 // completion is announced once to each task, which the coordinator cannot yet know has
-// exited. So after the finish the coordinator may send each task one notification of each
-// checkpoint above the highest it had announced before the finish, and nothing else. A
+// exited. A checkpoint persisting at the finish may as well fail after it (its metadata
+// write fails), and its abort is news too, even below a completion already announced. So
+// after the finish the coordinator may send each task one notification of each checkpoint
+// above the highest it had announced before the finish, or that ended (completed or aborted
+// in the trace) after the finish, and nothing else. A
 // coordinator that sends more is running work it should have dropped, a timer or a pending
 // request that outlived what it was for: the leak of FLINK-5962, where Flink left each
 // checkpoint's expiry timer queued after the checkpoint ended, shows here as re-sent
@@ -48,6 +51,9 @@ type quietWatch struct {
 	// sent after, by task and checkpoint.
 	announcedBefore protocol.CheckpointID
 	announcedAfter  map[announcement]bool
+	// endedAfter holds the checkpoints whose checkpoint.complete or checkpoint.abort came
+	// after the finish: their notifications are news whatever their id.
+	endedAfter map[protocol.CheckpointID]bool
 	// replaced: the coordinator crashed, and the finish seen so far binds its successor
 	// only after the job has been seen unfinished and then finished again.
 	replaced bool
@@ -78,14 +84,23 @@ func newQuietWatch(finished func() bool, now func() int64, rec *trace.Recorder) 
 	return q
 }
 
-// event starts over at a coordinator crash: the next incarnation announces afresh.
+// event notes the checkpoints that end after the finish, and starts over at a coordinator
+// crash: the next incarnation announces afresh.
 func (q *quietWatch) event(e *trace.Event) {
-	if e.Kind == trace.KindCoordinatorCrash {
+	switch e.Kind {
+	case trace.KindCheckpointComplete, trace.KindCheckpointAbort:
+		if q.finished() && !q.replaced {
+			if q.endedAfter == nil {
+				q.endedAfter = map[protocol.CheckpointID]bool{}
+			}
+			q.endedAfter[protocol.CheckpointID(e.CP)] = true
+		}
+	case trace.KindCoordinatorCrash:
 		if q.finished() && !q.replaced {
 			q.judged = true // its window, from the finish to the crash, was watched
 		}
 		q.replaced = true
-		q.announcedBefore, q.announcedAfter = 0, nil
+		q.announcedBefore, q.announcedAfter, q.endedAfter = 0, nil, nil
 	}
 }
 
@@ -106,7 +121,7 @@ func (q *quietWatch) sent(from, to string, msg any) {
 		return
 	}
 	q.judged = true
-	if notification && m.Checkpoint > q.announcedBefore {
+	if notification && (m.Checkpoint > q.announcedBefore || q.endedAfter[m.Checkpoint]) {
 		key := announcement{to: to, cp: m.Checkpoint}
 		if !q.announcedAfter[key] {
 			if q.announcedAfter == nil {

@@ -37,6 +37,11 @@ func (s *quietScript) trigger(to string, cp protocol.CheckpointID) {
 	s.q.sent(engine.CoordinatorName, to, &protocol.Message{Type: protocol.MsgTrigger, Kind: protocol.KindCheckpoint, Mode: protocol.ModeAligned, Task: protocol.TaskID(to), Checkpoint: cp})
 }
 
+func (s *quietScript) abort(to string, cp protocol.CheckpointID) {
+	s.now++
+	s.q.sent(engine.CoordinatorName, to, &protocol.Message{Type: protocol.MsgNotifyAborted, Task: protocol.TaskID(to), Checkpoint: cp, Reason: protocol.ReasonPersistFailed})
+}
+
 func (s *quietScript) crash() {
 	s.now++
 	s.rec.Emit(s.now, trace.Event{Kind: trace.KindCoordinatorCrash, Task: engine.CoordinatorName})
@@ -106,6 +111,23 @@ func TestQuietAllowsLateCompletionsOnce(t *testing.T) {
 	s.wantViolations()
 	s.notify("a-0", 5)
 	s.wantViolations("the job had finished, yet the coordinator sent notify-complete coordinator->a-0 cp=5")
+}
+
+// A checkpoint still persisting at the finish can fail after it, below a completion already
+// announced: its abort goes out once to each task. An abort of a checkpoint that ended
+// before the finish is a re-send.
+func TestQuietAllowsALateAbortOnce(t *testing.T) {
+	s := newQuietScript(t)
+	s.notify("a-0", 5)
+	s.finished = true
+	s.rec.Emit(s.now, trace.Event{Kind: trace.KindCheckpointAbort, Task: engine.CoordinatorName, CP: 4})
+	s.abort("a-0", 4)
+	s.wantViolations()
+	s.abort("a-0", 4)
+	s.abort("a-0", 2)
+	s.wantViolations(
+		"the job had finished, yet the coordinator sent notify-aborted coordinator->a-0 cp=4 reason=persist-failed",
+		"the job had finished, yet the coordinator sent notify-aborted coordinator->a-0 cp=2 reason=persist-failed")
 }
 
 func TestQuietIgnoresOtherSenders(t *testing.T) {
