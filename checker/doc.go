@@ -500,7 +500,7 @@
 // event after it.
 //
 // barrier-handling. What a task does with the checkpoint traffic that reaches it, rules T5
-// to T9 of the specification, each at once: before the task takes anything else in. A
+// to T10 of the specification, each at once: before the task takes anything else in. A
 // trigger is answered with a snapshot or a decline; a task that takes a trigger in and then
 // something else before either leaves the checkpoint to run into its timeout (Flink's task
 // declines a trigger it cannot act on). A duplicate of a trigger it answered owes nothing,
@@ -523,7 +523,10 @@
 // anything newer on the output settles it. A cancel marker owed on an output may wait while the task still aligns an
 // older checkpoint whose barrier or marker has not gone there (sent first, it would make the
 // older one's ids go back), or while a newer marker owed there waits so (it settles the
-// older one too), and is due at once when neither holds. What an incarnation
+// older one too), and is due at once when neither holds. A barrier of n taken in on an
+// input where an older checkpoint the task aligns has had no barrier ends that checkpoint:
+// its barrier cannot come on that channel any more, so the task declines it at once and
+// never snapshots it (Flink's barrier handler aborts it as subsumed). What an incarnation
 // owed ends with it; what is owed where the trace ends is not judged, and the note counts it.
 //
 // durable-before-visible. No completion becomes visible before it is durable, and failover

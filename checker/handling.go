@@ -7,7 +7,7 @@ import (
 )
 
 // BarrierHandling checks what a task does with the checkpoint traffic that reaches it, the
-// rules T5 to T9 of the specification, judged per task incarnation from its own events in
+// rules T5 to T10 of the specification, judged per task incarnation from its own events in
 // trace order. It answers a trigger at once, by a snapshot or a decline
 // (task.answers-trigger). The barriers and cancel markers it sends on one channel never go
 // back (channel.ids-increase). When it gives up a checkpoint whose barrier it took part in
@@ -16,7 +16,9 @@ import (
 // the checkpoint it names and every older one at the task: a new one is declined and passed
 // on at once, and nothing of them is snapshotted or forwarded after it (cancel.on-marker).
 // A barrier, trigger or cancel marker of a checkpoint the task was told aborted is
-// cancelled on its outputs at once, never forwarded (cancel.on-known-abort).
+// cancelled on its outputs at once, never forwarded (cancel.on-known-abort). A newer barrier
+// on an input an alignment still waits on ends that alignment: the task declines it at once
+// and never snapshots it (alignment.newer-barrier).
 //
 // "At once" means before the task takes in anything else: a trigger, barrier, cancel
 // marker, notification or record of its own. A cancel marker may wait while an older
@@ -35,6 +37,7 @@ const (
 	ruleCancelOnGiveUp = "cancel.on-give-up"
 	ruleCancelOnMarker = "cancel.on-marker"
 	ruleCancelOnAbort  = "cancel.on-known-abort"
+	ruleNewerBarrier   = "alignment.newer-barrier"
 )
 
 // handlingKinds are the kinds BarrierHandling reacts to; inputKinds those that show a task
@@ -137,6 +140,11 @@ func (j *handlingJudge) overdue(th *taskHandling, e *trace.Event) {
 			"%s took a cancel marker of checkpoint %d in at seq %d and then %s before it declined %d",
 			th.name, d.CP, d.Seq, inputText(e), d.CP)
 	}
+	for _, o := range th.overtaken {
+		j.violate(ruleNewerBarrier, e, th.name, o.cp,
+			"%s took the barrier of checkpoint %d from %s in at seq %d while aligning %d, whose barrier had not come from %s, and then %s before it declined %d",
+			th.name, o.by.CP, o.by.From, o.by.Seq, o.cp, o.by.From, inputText(e), o.cp)
+	}
 	newest := map[string]uint64{} // per output, the newest cancel marker owed there
 	for _, c := range th.owedCancels {
 		for _, to := range c.outputs {
@@ -161,7 +169,7 @@ func (j *handlingJudge) overdue(th *taskHandling, e *trace.Event) {
 			held = append(held, c)
 		}
 	}
-	th.owedTrigger, th.owedDeclines, th.owedCancels = nil, nil, held
+	th.owedTrigger, th.owedDeclines, th.overtaken, th.owedCancels = nil, nil, nil, held
 }
 
 // violate records a violation of rule, pinned to e but naming task and cp.

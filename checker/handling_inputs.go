@@ -1,7 +1,9 @@
 package checker
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -21,12 +23,34 @@ func (j *handlingJudge) triggerIn(th *taskHandling, e *trace.Event) {
 // barrierIn takes a barrier.recv. The task takes part in a checkpoint whose barrier comes
 // while it is newer than anything the task knows of; an older one is stale.
 func (j *handlingJudge) barrierIn(th *taskHandling, e *trace.Event) {
+	j.overtakes(th, e)
 	if e.CP > th.movedPast() {
 		th.at(e.CP).tookPart = true
 		th.inProgress[e.CP] = true
 	}
+	c := th.at(e.CP)
+	if c.barriersFrom == nil {
+		c.barriersFrom = map[string]bool{}
+	}
+	c.barriersFrom[e.From] = true
 	j.knownAbortIn(th, e, "a barrier")
 	th.highestIn = max(th.highestIn, e.CP)
+}
+
+// overtakes judges barrier e against the older checkpoints the task aligns
+// (alignment.newer-barrier): one whose barrier has not come on e's channel never will, as
+// a channel carries barriers in increasing order, so the task declines it at once.
+func (j *handlingJudge) overtakes(th *taskHandling, e *trace.Event) {
+	for cp := range th.inProgress {
+		c := th.cps[cp]
+		if cp >= e.CP || !th.aligning(cp) || c.barriersFrom[e.From] || c.overtakenBy != nil {
+			continue
+		}
+		j.occasions++
+		c.overtakenBy = e
+		th.overtaken = append(th.overtaken, overtaken{cp: cp, by: e})
+	}
+	slices.SortFunc(th.overtaken, func(a, b overtaken) int { return cmp.Compare(a.cp, b.cp) })
 }
 
 // knownAbortIn judges a barrier, trigger or cancel marker of a checkpoint the task was told

@@ -58,6 +58,9 @@ func (j *handlingJudge) snapshotOf(th *taskHandling, e *trace.Event, did string)
 	case c.toldAborted != nil:
 		j.violate(ruleCancelOnAbort, e, th.name, e.CP, "%s %s of checkpoint %d after it was told the checkpoint aborted (seq %d)",
 			th.name, did, e.CP, c.toldAborted.Seq)
+	case c.overtakenBy != nil:
+		j.violate(ruleNewerBarrier, e, th.name, e.CP, "%s %s of checkpoint %d after the barrier of %d from %s (seq %d) ended it",
+			th.name, did, e.CP, c.overtakenBy.CP, c.overtakenBy.From, c.overtakenBy.Seq)
 	}
 }
 
@@ -73,6 +76,7 @@ func (j *handlingJudge) declined(th *taskHandling, e *trace.Event) {
 		th.owedTrigger = nil
 	}
 	th.owedDeclines = slices.DeleteFunc(th.owedDeclines, func(m *trace.Event) bool { return m.CP == e.CP })
+	th.overtaken = slices.DeleteFunc(th.overtaken, func(o overtaken) bool { return o.cp == e.CP })
 	if c.tookPart && !c.cancelledIn && c.toldAborted == nil {
 		j.owe(th, ruleCancelOnGiveUp, e, e.CP, fmt.Sprintf("declined checkpoint %d after its barrier came", e.CP))
 	}

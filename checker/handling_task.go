@@ -25,6 +25,7 @@ type taskHandling struct {
 	// What the task owes before it takes anything else in.
 	owedTrigger  *trace.Event   // a trigger not yet answered
 	owedDeclines []*trace.Event // cancel markers whose checkpoint is not yet declined
+	overtaken    []overtaken    // alignments a newer barrier ended, not yet declined
 	owedCancels  []owedCancel
 }
 
@@ -37,6 +38,16 @@ type cpAtTask struct {
 	cancelledIn bool         // a cancel marker of it came
 	toldAborted *trace.Event // notify.abort
 	cancelOwed  bool         // a barrier or trigger after toldAborted owed its cancel
+	// barriersFrom are the inputs its barrier came on; overtakenBy the newer barrier that
+	// came on another input while the task aligned it, which ended it there.
+	barriersFrom map[string]bool
+	overtakenBy  *trace.Event
+}
+
+// overtaken is an alignment of cp that the newer barrier by ended at the task.
+type overtaken struct {
+	cp uint64
+	by *trace.Event
 }
 
 // sentEvent is a barrier or cancel marker a task put on a channel.

@@ -421,3 +421,62 @@ func TestBarrierHandlingIsLeftOutForTokens(t *testing.T) {
 		t.Fatalf("a barrier job: got %v, want barrier-handling", got)
 	}
 }
+
+// overtakenAlignment builds a join aligning checkpoint 1 (its barrier came from a, not yet
+// from b) that then takes in checkpoint 2's barrier from b: 1's barrier can no longer come
+// from b.
+func overtakenAlignment() (*tb, uint64) {
+	b := newTB()
+	sources(b, 1)
+	b.barrierRecv("join", "a", 1)
+	sources(b, 2)
+	return b, b.barrierRecv("join", "b", 2)
+}
+
+// sources triggers checkpoint cp at the sources a and b, which snapshot it.
+func sources(b *tb, cp uint64) {
+	b.trigger(cp)
+	for _, src := range []string{"a", "b"} {
+		b.triggerRecv(src, cp)
+		b.snap(src, cp)
+	}
+}
+
+// TestNewerBarrierEndsTheOlderAlignment: declining the overtaken checkpoint before the next
+// input keeps alignment.newer-barrier; taking something else in first, or snapshotting the
+// overtaken checkpoint later, breaks it.
+func TestNewerBarrierEndsTheOlderAlignment(t *testing.T) {
+	kept, _ := overtakenAlignment()
+	kept.decline("join", 1)
+	kept.markerSend("join", "sink", 1)
+	kept.barrierRecv("join", "a", 2)
+	kept.snap("join", 2)
+	wantPass(t, BarrierHandling(kept.events))
+
+	late, by := overtakenAlignment()
+	next := late.barrierRecv("join", "a", 2)
+	wantHandling(t, BarrierHandling(late.events), next, ruleNewerBarrier,
+		"join took the barrier of checkpoint 2 from b in at seq "+itoa(int64(by))+" while aligning 1, whose barrier had not come from b")
+
+	taken, _ := overtakenAlignment()
+	taken.decline("join", 1)
+	taken.markerSend("join", "sink", 1)
+	snap := taken.snap("join", 1)
+	wantHandling(t, BarrierHandling(taken.events), snap, ruleNewerBarrier, "took a snapshot of checkpoint 1 after the barrier of 2 from b")
+}
+
+// TestNewerBarrierOnAnInputAlreadyPassedOwesNothing: checkpoint 1's barrier came from both a
+// and b's side before 2's came from a, so 1 still completes; a task not aligning 1 owes
+// nothing either.
+func TestNewerBarrierOnAnInputAlreadyPassedOwesNothing(t *testing.T) {
+	b := newTB()
+	sources(b, 1)
+	b.barrierRecv("join", "a", 1)
+	sources(b, 2)
+	b.barrierRecv("join", "a", 2)
+	b.barrierRecv("join", "b", 1)
+	b.snap("join", 1)
+	b.barrierRecv("join", "b", 2)
+	b.snap("join", 2)
+	wantPass(t, BarrierHandling(b.events))
+}
