@@ -189,7 +189,12 @@
 // back leaves a durable checkpoint without checkpoint.complete in the trace; the next
 // incarnation finds it, reports it in coordinator.recover and restores from it (as Flink
 // does with a checkpoint found in its completed-checkpoint store). Its state is complete:
-// every task acknowledged it before the write began.
+// every task acknowledged it before the write began. The engine assumes the store checks its
+// writer's standing, as Flink's high-availability services do: a write a crashed coordinator
+// left in flight lands before its successor starts or not at all (simenv's
+// Config.LeaderChecked). Without that, a checkpoint could appear after the successor read
+// the store, and a later recovery would restore sinks from it whose transactions the
+// successor's restore from an older checkpoint had already aborted.
 //
 // ComputeReference gives what a failure-free run outputs, computed from the sources' logs
 // without running the engine: the value per record id at each sink, the final keyed state and

@@ -120,6 +120,20 @@ func (s *Store) PutOwned(h *Host, key string, value []byte, done func(err error)
 	s.issue(op)
 }
 
+// PutOwnedIf is PutOwned for a writer whose standing the store checks, as a leader-checked
+// high-availability store does: the put lands only if standing() still holds as it reaches
+// the store, and is refused with ErrWriteFailed otherwise, leaving the key as it was. So a
+// write that a replaced leader left in flight never lands after its successor took over.
+func (s *Store) PutOwnedIf(h *Host, key string, value []byte, standing func() bool, done func(err error)) {
+	if !s.issuable(h, OpPut) {
+		return
+	}
+	op := s.newOp(h, OpPut, key)
+	op.value, op.shared, op.standing = value, true, standing
+	op.donePut = done
+	s.issue(op)
+}
+
 // Get reads the value under key. done receives a copy of it, or ErrNotFound, ErrCorrupt,
 // ErrUnavailable or ErrReadFailed.
 func (s *Store) Get(h *Host, key string, done func(value []byte, err error)) {

@@ -42,6 +42,8 @@ type storeOp struct {
 	value       []byte // what a put writes
 	shared      bool   // value is the caller's (PutOwned), not a copy the op may change
 	readShared  bool   // a get hands out the stored bytes themselves (GetShared)
+	// standing, when set, is asked as a put lands: false refuses it (PutOwnedIf).
+	standing func() bool
 	fault       StoreFault
 	applied     bool
 
@@ -139,6 +141,9 @@ func (s *Store) apply(op *storeOp) {
 func (s *Store) applyPut(op *storeOp) error {
 	data := op.value
 	op.value = nil // the record owns the bytes now
+	if op.standing != nil && !op.standing() {
+		return ErrWriteFailed
+	}
 	r := record{data: data, length: len(data), sum: crc32Sum(data)}
 	switch op.fault.Kind {
 	case StoreFaultFail:

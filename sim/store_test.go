@@ -214,3 +214,22 @@ func TestStoreUnavailableWindow(t *testing.T) {
 		t.Fatalf("after the outage: %q, %v", v, err)
 	}
 }
+
+// TestPutOwnedIfChecksStandingAsItLands: a put whose writer lost its standing while it was
+// in flight is refused and leaves the key as it was; one that kept it lands.
+func TestPutOwnedIfChecksStandingAsItLands(t *testing.T) {
+	w := newStoreWorld(1)
+	standing := true
+	var errs []error
+	w.store.PutOwnedIf(w.h, "k", []byte("old"), func() bool { return true }, func(err error) { errs = append(errs, err) })
+	w.k.Run()
+	w.store.PutOwnedIf(w.h, "k", []byte("new"), func() bool { return standing }, func(err error) { errs = append(errs, err) })
+	standing = false
+	w.k.Run()
+	if len(errs) != 2 || errs[0] != nil || !errors.Is(errs[1], ErrWriteFailed) {
+		t.Fatalf("completions %v, want nil then ErrWriteFailed", errs)
+	}
+	if v, err := w.store.Peek("k"); err != nil || string(v) != "old" {
+		t.Fatalf("after a refused put the key holds %q, %v; want old", v, err)
+	}
+}

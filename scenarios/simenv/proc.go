@@ -2,6 +2,7 @@ package simenv
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
@@ -84,12 +85,21 @@ func (p *proc) Write(key string, data []byte, done func(error)) {
 		return
 	}
 	// engine.Proc.Write says data is not changed afterwards, so the store keeps it as is.
-	p.env.storage.PutOwned(p.host.h, key, data, func(err error) {
+	complete := func(err error) {
 		if p.Alive() {
 			done(err)
 		}
-	})
+	}
+	if checked := p.env.cfg.LeaderChecked; checked != "" && strings.HasPrefix(key, checked) {
+		p.env.storage.PutOwnedIf(p.host.h, key, data, p.standing, complete)
+		return
+	}
+	p.env.storage.PutOwned(p.host.h, key, data, complete)
 }
+
+// standing reports whether p is still its process's latest incarnation, dead or alive: a
+// write it issued before it died may still land until a successor is spawned.
+func (p *proc) standing() bool { return p.endpoint.current == p }
 
 // Read implements engine.Proc.
 func (p *proc) Read(key string, done func([]byte, error)) {

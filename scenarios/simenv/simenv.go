@@ -47,6 +47,12 @@ type Config struct {
 	HostLinks map[[2]string]sim.LinkConfig
 	// Storage configures the durable store for checkpoint state and metadata.
 	Storage sim.StoreConfig
+	// LeaderChecked is the prefix of the keys whose writes the store checks against their
+	// writer's standing, as Flink's high-availability store (ZooKeeper, Kubernetes) checks
+	// the leader's: a write lands only while no newer incarnation of the writing process
+	// has been spawned, so that a write a crashed coordinator left in flight never lands
+	// after its successor read the store. Empty: none.
+	LeaderChecked string
 }
 
 // DefaultConfig places the coordinator on host "jm", the external store and its readers on
@@ -58,6 +64,8 @@ func DefaultConfig(taskHosts int) Config {
 		Link:      sim.LinkConfig{Latency: 500 * time.Microsecond, Jitter: 200 * time.Microsecond, Capacity: 4096},
 		Local:     sim.LinkConfig{Latency: 20 * time.Microsecond, Capacity: 4096},
 		Storage:   sim.StoreConfig{Latency: 2 * time.Millisecond, Jitter: time.Millisecond},
+		// The engine's completed-checkpoint store and id counter (engine/metadata.go).
+		LeaderChecked: "meta/",
 	}
 }
 
