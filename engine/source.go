@@ -29,6 +29,11 @@ type Source struct {
 	Seed uint64
 	// MaxValue bounds the values, which are drawn from 1..MaxValue (0 means 9).
 	MaxValue int64
+	// StaggerNanos spreads the partitions' starts over this much virtual time (rate-limited
+	// sources only): partition p of n begins StaggerNanos*p/(n-1) after the first, so they
+	// end apart as well, as sources whose splits differ in size do, and the job's tasks
+	// finish one after another while checkpoints go on.
+	StaggerNanos int64
 }
 
 func (Source) Kind() string              { return "source" }
@@ -48,6 +53,10 @@ func (s Source) validate(g *Graph, op *Operator) error {
 		return fmt.Errorf("%d keys per partition, want at least 1", s.Keys)
 	case s.MaxValue < 0:
 		return fmt.Errorf("negative max value %d", s.MaxValue)
+	case s.StaggerNanos < 0:
+		return fmt.Errorf("negative stagger %d", s.StaggerNanos)
+	case s.StaggerNanos > 0 && s.RatePerSecond == 0:
+		return fmt.Errorf("a stagger needs a rate")
 	}
 	return nil
 }
@@ -213,8 +222,12 @@ func (l *partitionLog) available(nowNanos int64) int64 {
 	if rate == 0 {
 		return l.spec.Records
 	}
-	// Record o becomes available at o/rate seconds; computed in two steps so that long
-	// runs at high rates cannot overflow.
+	nowNanos -= l.startNanos()
+	if nowNanos < 0 {
+		return 0
+	}
+	// Record o becomes available at o/rate seconds after the start; computed in two steps
+	// so that long runs at high rates cannot overflow.
 	secs := nowNanos / 1e9
 	n := secs*rate + (nowNanos%1e9)*rate/1e9 + 1
 	if l.spec.Records > 0 && n > l.spec.Records {
@@ -223,11 +236,19 @@ func (l *partitionLog) available(nowNanos int64) int64 {
 	return n
 }
 
+// startNanos is when the partition's first record becomes available (see StaggerNanos).
+func (l *partitionLog) startNanos() int64 {
+	if l.spec.StaggerNanos == 0 || l.spec.Partitions < 2 {
+		return 0
+	}
+	return l.spec.StaggerNanos * int64(l.partition) / int64(l.spec.Partitions-1)
+}
+
 // nextAvailableNanos returns when record offset becomes available (rate > 0).
 func (l *partitionLog) nextAvailableNanos(offset int64) int64 {
 	rate := l.spec.RatePerSecond
 	secs := offset / rate
-	return secs*1e9 + ((offset%rate)*1e9+rate-1)/rate
+	return l.startNanos() + secs*1e9 + ((offset%rate)*1e9+rate-1)/rate
 }
 
 // mix64 is SplitMix64's finaliser: a cheap, well-spread hash of a 64-bit value.

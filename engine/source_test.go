@@ -8,14 +8,21 @@ import (
 )
 
 // TestAvailabilityMatchesSchedule checks the rate arithmetic against its definition:
-// record o is available at time t exactly when nextAvailableNanos(o) <= t.
+// record o is available at time t exactly when nextAvailableNanos(o) <= t, and nothing is
+// before the partition's staggered start.
 func TestAvailabilityMatchesSchedule(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		rate := rapid.Int64Range(1, 2_000_000).Draw(t, "rate")
 		records := rapid.Int64Range(0, 1<<40).Draw(t, "records")
 		now := rapid.Int64Range(0, 1<<50).Draw(t, "now")
-		l := newPartitionLog("s", 0, Source{Partitions: 1, Records: records, RatePerSecond: rate, Keys: 1})
+		partitions := rapid.IntRange(1, 8).Draw(t, "partitions")
+		p := rapid.IntRange(0, partitions-1).Draw(t, "partition")
+		stagger := rapid.Int64Range(0, 1<<40).Draw(t, "stagger")
+		l := newPartitionLog("s", p, Source{Partitions: partitions, Records: records, RatePerSecond: rate, Keys: 1, StaggerNanos: stagger})
 		n := l.available(now)
+		if now < l.startNanos() && n != 0 {
+			t.Fatalf("%d records available at %d, before the partition's start at %d", n, now, l.startNanos())
+		}
 		if records > 0 && n > records {
 			t.Fatalf("available %d > records %d", n, records)
 		}
@@ -89,6 +96,21 @@ func TestAppendRecordsIsRecord(t *testing.T) {
 			if want := l.record(o); got[o+1] != want {
 				t.Fatalf("%d records: record %d is %+v, want %+v", records, o, got[o+1], want)
 			}
+		}
+	}
+}
+
+// TestStaggerSpreadsThePartitionsStarts: the last partition starts the whole stagger after
+// the first, the ones between in proportion.
+func TestStaggerSpreadsThePartitionsStarts(t *testing.T) {
+	spec := Source{Partitions: 3, Records: 10, RatePerSecond: 1000, Keys: 1, StaggerNanos: 100e6}
+	for p, want := range []int64{0, 50e6, 100e6} {
+		l := newPartitionLog("s", p, spec)
+		if got := l.nextAvailableNanos(0); got != want {
+			t.Errorf("partition %d: first record at %d, want %d", p, got, want)
+		}
+		if got := l.available(want + 9e6); got != 10 {
+			t.Errorf("partition %d: %d records 9ms after its start, want all 10", p, got)
 		}
 	}
 }

@@ -43,7 +43,7 @@ func apply(t Target, id EffectID, f Fault) {
 	case StorageReadFail:
 		t.FailReads(id, Keys{Store: f.Store, Prefix: f.Key}, f.Probability)
 	case StorageSlow:
-		t.SlowWrites(id, f.Store, f.DelayNanos)
+		t.SlowWrites(id, Keys{Store: f.Store, Prefix: f.Key}, f.DelayNanos, f.Probability)
 	case StorageTorn:
 		t.TearWrites(id, Keys{Store: f.Store, Prefix: f.Key}, f.Probability)
 	case StorageCorrupt:

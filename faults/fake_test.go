@@ -117,8 +117,8 @@ func (f *fakeTarget) ReorderRecords(id EffectID, l Link) { f.log("ReorderRecords
 func (f *fakeTarget) FailWrites(id EffectID, keys Keys, p float64) {
 	f.log("FailWrites(%d, %s, %v)", id, keys.Store+keys.Prefix, p)
 }
-func (f *fakeTarget) SlowWrites(id EffectID, store string, delayNanos int64) {
-	f.log("SlowWrites(%d, %s, %d)", id, store, delayNanos)
+func (f *fakeTarget) SlowWrites(id EffectID, keys Keys, delayNanos int64, probability float64) {
+	f.log("SlowWrites(%d, %s, %d, %v)", id, keys.Store+keys.Prefix, delayNanos, probability)
 }
 func (f *fakeTarget) TearWrites(id EffectID, keys Keys, p float64) {
 	f.log("TearWrites(%d, %s, %v)", id, keys.Store+keys.Prefix, p)

@@ -64,7 +64,8 @@ const (
 	// recovery that then fell back to an older checkpoint would restore state older than
 	// output a sink has committed).
 	StorageReadFail Kind = "storage.read-fail"
-	// StorageSlow makes every write take delay_ns longer.
+	// StorageSlow makes writes take delay_ns longer: every write, or those under key, each
+	// with probability when one is given (slow writes now and then, as a store's tail).
 	StorageSlow Kind = "storage.slow"
 	// StorageTorn makes writes, with a probability, succeed but store only a prefix; the damage
 	// is detected when the data is read back.
@@ -199,7 +200,7 @@ var kindTable = map[Kind]kindInfo{
 		required: fieldProbability | fieldWindow, windowed: true},
 	StorageReadFail: {allowed: fieldStore | fieldKey | fieldProbability | fieldWindow,
 		required: fieldProbability | fieldWindow, windowed: true},
-	StorageSlow: {allowed: fieldStore | fieldDelay | fieldWindow,
+	StorageSlow: {allowed: fieldStore | fieldKey | fieldProbability | fieldDelay | fieldWindow,
 		required: fieldDelay | fieldWindow, windowed: true},
 	StorageTorn: {allowed: fieldStore | fieldKey | fieldProbability | fieldWindow,
 		required: fieldProbability | fieldWindow, windowed: true},

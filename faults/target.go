@@ -96,8 +96,9 @@ type StorageTarget interface {
 	// FailReads fails reads (gets and lists) of keys with probability; the reader sees the
 	// error.
 	FailReads(id EffectID, keys Keys, probability float64)
-	// SlowWrites makes every write take delayNanos longer.
-	SlowWrites(id EffectID, store string, delayNanos int64)
+	// SlowWrites makes writes of keys take delayNanos longer: each with probability, or
+	// every one when probability is 0 (not given).
+	SlowWrites(id EffectID, keys Keys, delayNanos int64, probability float64)
 	// TearWrites acknowledges writes but stores only a prefix, with probability; reading the
 	// data back detects it.
 	TearWrites(id EffectID, keys Keys, probability float64)

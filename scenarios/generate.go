@@ -156,7 +156,9 @@ func (g *generator) scenario() *Scenario {
 	if s.Swarm == nil && g.r.IntN(6) == 0 {
 		s.Faults = append(s.Faults, g.savepointRestore(s)...)
 	}
-	if s.Swarm == nil && s.Mode != ModeChandyLamport && g.r.IntN(6) == 0 {
+	// Drawn on the last value rather than the first, so that a draw rapid shrinks (towards
+	// zeros) leaves it out.
+	if s.Swarm == nil && s.Mode != ModeChandyLamport && g.r.IntN(4) == 3 {
 		s.Faults = append(s.Faults, g.jobEnd(s, s.System())...)
 	}
 	// Drawn after that, for the same reason.
@@ -309,6 +311,12 @@ func (g *generator) dataflow(s *Scenario) {
 		g.copies = 2
 	}
 	s.Workload.Records, s.Workload.RecordInterval = g.input(s)
+	if g.sourceTasks > 1 && g.r.IntN(3) == 2 {
+		// Source subtasks that end apart, by half an interval to a few: some tasks finish
+		// while others run and checkpoints go on (Flink's checkpoints after tasks finished).
+		hi := min(4*s.Checkpoint.Interval, Seconds(4))
+		s.Workload.Stagger = g.spread(min(max(Millis(1), s.Checkpoint.Interval/2), hi), hi)
+	}
 	s.Sink = &Sink{Kind: pick(g, SinkKinds), TraceEachWrite: g.r.IntN(4) == 0}
 	if s.Sink.Kind == SinkTwoPhaseCommit && g.r.IntN(2) == 0 {
 		// Long enough that no run outlives it: a timeout a transaction can outlast is the
@@ -759,6 +767,10 @@ func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.
 		f.Key = g.storeKey(f.Store)
 	case faults.StorageSlow:
 		f.Store, f.DelayNanos, f.WindowNanos = store(), max(1, window()/10), window()
+		if g.r.IntN(2) == 0 {
+			f.Probability = probability()
+			f.Key = g.storeKey(f.Store)
+		}
 	case faults.StorageUnavailable:
 		f.Store, f.WindowNanos = store(), window()
 	case faults.ExternalCommitFail, faults.ExternalWriteFail, faults.ExternalWriteLost:

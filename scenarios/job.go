@@ -157,6 +157,7 @@ func nodeLogic(s *Scenario, n Node) (engine.Logic, error) {
 			RatePerSecond: sourceRatePerSecond(w),
 			Keys:          keys,
 			Seed:          dataSeed,
+			StaggerNanos:  w.Stagger.Nanos(),
 		}, nil
 	case NodeMap:
 		return engine.Map{Fn: engine.MapFn{Op: "identity"}}, nil

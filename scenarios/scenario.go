@@ -91,6 +91,10 @@ type Workload struct {
 	Keys int `json:"keys,omitempty"`
 	// RecordInterval is the virtual time between two records of one source subtask.
 	RecordInterval Duration `json:"record_interval,omitzero"`
+	// Stagger spreads the source subtasks' starts over this much virtual time: subtask i of
+	// n starts Stagger*i/(n-1) after the first and ends as much later, so that a job's
+	// tasks finish one after another while checkpoints go on (keyed-sum, pass-through).
+	Stagger Duration `json:"stagger,omitzero"`
 	// Transfers is the input size of a token workload: how many transfers each process makes
 	// to its neighbours, one every RecordInterval, each of 1 to MaxTransfer tokens (which
 	// neighbour and how many are a pure function of the process and the transfer's number).

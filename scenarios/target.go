@@ -135,8 +135,8 @@ func (t *simTarget) FailReads(id faults.EffectID, keys faults.Keys, probability 
 	t.storage.add(storageEffect{id: id, kind: faults.StorageReadFail, store: keys.Store, prefix: keys.Prefix, probability: probability})
 }
 
-func (t *simTarget) SlowWrites(id faults.EffectID, store string, delayNanos int64) {
-	t.storage.add(storageEffect{id: id, kind: faults.StorageSlow, store: store, delay: time.Duration(delayNanos)})
+func (t *simTarget) SlowWrites(id faults.EffectID, keys faults.Keys, delayNanos int64, probability float64) {
+	t.storage.add(storageEffect{id: id, kind: faults.StorageSlow, store: keys.Store, prefix: keys.Prefix, delay: time.Duration(delayNanos), probability: probability})
 }
 
 func (t *simTarget) TearWrites(id faults.EffectID, keys faults.Keys, probability float64) {

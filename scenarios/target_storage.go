@@ -74,7 +74,8 @@ func (h *storageHalf) decide(op sim.StoreOp) sim.StoreFault {
 		case faults.StorageUnavailable:
 			return sim.StoreFault{Kind: sim.StoreFaultFail}
 		case faults.StorageSlow:
-			if write {
+			// Every write when no probability is given, so that no number is drawn.
+			if write && (e.probability == 0 || h.rand.Float64() < e.probability) {
 				decision.ExtraLatency += e.delay
 			}
 			continue

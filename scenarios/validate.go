@@ -249,8 +249,10 @@ func (s *Scenario) validateWorkload(p *problems, path string) {
 	if counted {
 		p.intIn(path+".records", w.Records, 1, maxRecords)
 		p.span(path+".record_interval", w.RecordInterval, true)
+		p.span(path+".stagger", w.Stagger, false)
 	} else {
 		p.unused(path+".records", w.Records != 0, "by workload tokens (use transfers)")
+		p.unused(path+".stagger", w.Stagger != 0, "by workload tokens")
 	}
 	if w.Kind == WorkloadKeyedSum {
 		p.intIn(path+".keys", w.Keys, 1, maxKeys)

@@ -23,8 +23,8 @@ func (s *Scenario) validateCost(p *problems, root string) {
 	w := s.Workload
 	switch w.Kind {
 	case WorkloadKeyedSum, WorkloadPassThrough:
-		if last := lastRecordNanos(w); last >= ends {
-			p.add(root+".workload.records", "%d records a source subtask, one every %s, arrive until %s, but the run ends at %s (fault_phase + heal_phase + 5/4 liveness_bound): fewer records, a shorter record_interval or longer phases",
+		if last := inputEndNanos(w); last >= ends {
+			p.add(root+".workload.records", "%d records a source subtask, one every %s, arrive until %s (stagger included), but the run ends at %s (fault_phase + heal_phase + 5/4 liveness_bound): fewer records, a shorter record_interval or stagger, or longer phases",
 				w.Records, sourceInterval(w), time.Duration(last), time.Duration(ends))
 		}
 		if inputs := s.inputRecords(); inputs > maxInputRecords {
@@ -88,12 +88,12 @@ func saturatingSpan(count, each int64) time.Duration {
 }
 
 // inputEndNanos is when the last input of a dataflow or token workload arrives (0 for a
-// script, or a workload without input): a source's last record at the engine's rate, or a
-// process's last transfer.
+// script, or a workload without input): the last source subtask's last record at the
+// engine's rate, or a process's last transfer.
 func inputEndNanos(w Workload) int64 {
 	switch {
 	case w.Records > 0:
-		return lastRecordNanos(w)
+		return lastRecordNanos(w) + w.Stagger.Nanos()
 	case w.Transfers > 0:
 		return saturatingSpan(int64(w.Transfers), w.RecordInterval.Nanos()).Nanoseconds()
 	}

@@ -80,7 +80,9 @@ func (s *storeState) decide(op sim.StoreOp) sim.StoreFault {
 		case storeReadFail:
 			kind = sim.StoreFaultFail
 		case storeSlow:
-			f.ExtraLatency += r.delay
+			if r.probability == 0 || s.w.storeRand.Bernoulli(r.probability) {
+				f.ExtraLatency += r.delay
+			}
 			continue
 		case storeFail:
 			kind = sim.StoreFaultFail
@@ -157,9 +159,10 @@ func (w *World) FailReads(id faults.EffectID, keys faults.Keys, probability floa
 	w.startOnStores(id, keys.Store, storeRule{op: storeReadFail, probability: probability, prefix: keys.Prefix})
 }
 
-// SlowWrites makes every put and delete issued until End(id) take delayNanos longer.
-func (w *World) SlowWrites(id faults.EffectID, store string, delayNanos int64) {
-	w.startOnStores(id, store, storeRule{op: storeSlow, delay: time.Duration(delayNanos)})
+// SlowWrites makes the puts and deletes of keys issued until End(id) take delayNanos longer:
+// each with probability, or every one for probability 0.
+func (w *World) SlowWrites(id faults.EffectID, keys faults.Keys, delayNanos int64, probability float64) {
+	w.startOnStores(id, keys.Store, storeRule{op: storeSlow, delay: time.Duration(delayNanos), probability: probability, prefix: keys.Prefix})
 }
 
 // TearWrites acknowledges puts but stores only a prefix, with probability; a read of the key
