@@ -158,7 +158,9 @@
 // failover) for the checkpoints a failover ends, before job.failover.
 //
 // no-trigger-after-finish: task.restore (cp 0 included) and task.finish of every job task,
-// and checkpoint.trigger. No trigger follows the task.finish that ends the job.
+// snapshot.ack final=true and snapshot.carried, checkpoint.complete and checkpoint.trigger.
+// No trigger follows the task.finish that ends the job, nor the completion of a checkpoint
+// that holds every job task's final snapshot.
 //
 // trigger-pacing: Reference.Policy.IntervalNanos, MinPauseNanos, MaxConcurrent and Mode.
 // checkpoint.trigger with savepoint=true, or periodic=true and start (the decision, when
@@ -401,7 +403,9 @@
 // no checkpoint triggered by that coordinator incarnation may still be pending: it would
 // live on out of a dead job's snapshots. Once every job task's last lifecycle event is
 // task.finish the job is over, its final checkpoint behind it, and nothing may be triggered;
-// a restore makes it run again. A coordinator.crash ends a failover and drops what was
+// so too once a checkpoint (a savepoint finishes no task) completed holding every job task's
+// final snapshot, though the tasks' exits may still be on their way (a savepoint queued
+// behind that checkpoint must be dropped, not triggered); a restore makes it run again. A coordinator.crash ends a failover and drops what was
 // pending, since its successor starts both anew.
 //
 // failure-cause. A task fails by itself (a task.crash with a reason, which an injected crash

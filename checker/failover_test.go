@@ -158,3 +158,34 @@ func TestNoTriggerInFailoverDoesNotJudgeAnUntracedRestore(t *testing.T) {
 	answered.restore("sink", 0)
 	wantFirst(t, NoTriggerInFailover(answered.events), tooSoon, "before [sink] restored")
 }
+
+// TestNoTriggerAfterTheFinalCheckpoint: a checkpoint that completes holding every task's
+// final snapshot finishes the job before any task traces task.finish, so a savepoint that
+// was queued behind it must not be triggered; a savepoint holding them finishes nothing.
+func TestNoTriggerAfterTheFinalCheckpoint(t *testing.T) {
+	finalAcks := func(b *tb, cp uint64) {
+		for _, task := range []string{"a", "b"} {
+			b.add(trace.Event{Kind: trace.KindSnapshotAck, Task: task, CP: cp, Attrs: attrs("final=true")})
+		}
+	}
+	b := newTB()
+	b.restore("a", 0)
+	b.restore("b", 0)
+	b.trigger(1)
+	finalAcks(b, 1)
+	done := b.complete(1)
+	late := b.savepoint(2)
+	wantFirst(t, NoTriggerAfterFinish(b.events), late,
+		"checkpoint 2 triggered after the job finished (checkpoint 1 completed at seq "+itoa(int64(done))+" with every task's final snapshot)")
+
+	sp := newTB()
+	sp.restore("a", 0)
+	sp.restore("b", 0)
+	sp.savepoint(1)
+	finalAcks(sp, 1)
+	sp.complete(1)
+	sp.trigger(2) // the final checkpoint: a savepoint finishes no task
+	if res := NoTriggerAfterFinish(sp.events); res.Verdict == VerdictFail {
+		t.Errorf("a trigger after a savepoint of final snapshots: %s", res)
+	}
+}

@@ -38,9 +38,10 @@ var coordinatorRules = []Rule{
 	},
 	{
 		ID: "C5", Name: "trigger.not-after-finish", Property: PropNoTriggerAfterFinish,
-		Says:     "No checkpoint is triggered once every job task's last lifecycle event is task.finish.",
-		Evidence: "task.restore, task.finish, checkpoint.trigger",
+		Says:     "No checkpoint is triggered once the job has finished: every job task's last lifecycle event is task.finish, or, sooner, a checkpoint (not a savepoint) completed holding every job task's final snapshot; a restore makes the job run again.",
+		Evidence: "task.restore, task.finish, job.failover, snapshot.ack final=true, snapshot.carried, checkpoint.complete, checkpoint.trigger",
 		Without:  "unexercised in a job that never finished",
+		Flink:    "CheckpointCoordinator, whose trigger fails once every task has finished (FLIP-147)",
 	},
 	{
 		ID: "C6", Name: "trigger.min-pause", Property: PropTriggerPacing,
