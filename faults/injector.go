@@ -173,6 +173,9 @@ func (in *Injector) watch(e *trace.Event) {
 	}
 	for _, i := range in.watched {
 		t := in.c.Schedule.Entries[i].Trigger
+		if e.T < t.FromNanos {
+			continue
+		}
 		switch t.Type {
 		case OnNth:
 			if in.counts[i] < t.Nth && t.Matches(e) {

@@ -235,6 +235,26 @@ func TestNthTriggerMatchesCheckpoint(t *testing.T) {
 	}
 }
 
+// An event trigger with from_ns counts only the events from that time on.
+func TestEventTriggerCountsFromItsTime(t *testing.T) {
+	tr := Nth(1, Match{Kind: trace.KindCheckpointComplete})
+	tr.FromNanos = 25
+	h := newHarness(t, Config{Schedule: Schedule{Entries: []Entry{{tr, Fault{Kind: CrashCoordinator}}}}})
+	h.inj.Start()
+	h.clock.runUntil(10)
+	h.emit(trace.KindCheckpointComplete, "coordinator", 1)
+	h.clock.runUntil(20)
+	h.emit(trace.KindCheckpointComplete, "coordinator", 2)
+	if h.inj.Injected() != 0 {
+		t.Fatal("fired before its from_ns")
+	}
+	h.clock.runUntil(30)
+	third := h.emit(trace.KindCheckpointComplete, "coordinator", 3)
+	if f := h.faultEvents(); len(f) != 1 || f[0].Seq != third.Seq+1 {
+		t.Fatalf("fault events %v, want one right after %v", f, third)
+	}
+}
+
 // "Crash the coordinator after checkpoint.complete and before any notify": the engine below
 // emits checkpoint.complete and then, in the same step, sends notifications only while its
 // coordinator is alive, as Target obligation 1 asks. None goes out for checkpoint 2.

@@ -50,6 +50,8 @@ func TestStringIsStable(t *testing.T) {
 			"net.partition from=src-0 to=sum-2 oneway window=250ms when t=1.5s"},
 		{Entry{Chance(0.1, 2, Match{Kind: "barrier.recv", Task: "sum-2", CP: 4}), Fault{Kind: NetDrop, Message: MessageBarrier, Probability: 0.25, WindowNanos: 1000}},
 			"net.drop message=barrier p=0.25 window=1µs when p=0.1 max=2 on=barrier.recv task=sum-2 cp=4"},
+		{Entry{Trigger{Type: OnNth, Match: Match{Kind: "checkpoint.complete"}, Nth: 2, FromNanos: 2e9}, Fault{Kind: TriggerSavepoint}},
+			"trigger.savepoint when nth=2 on=checkpoint.complete from=2s"},
 		{Entry{Chance(1, 1, Match{}), Fault{Kind: ClockSkew, Host: "h1", SkewPPM: -5000, WindowNanos: 2e9}},
 			"clock.skew host=h1 window=2s skew=-5000ppm when p=1 max=1 on=*"},
 		{Entry{At(0), Fault{Kind: StorageSlow, Store: "metadata", DelayNanos: 3e6, WindowNanos: 1e9}},

@@ -43,7 +43,9 @@ func (m Match) Matches(e *trace.Event) bool {
 }
 
 // Trigger says when a scheduled fault fires. Which fields apply depends on Type: AtNanos for
-// AtTime; the Match and Nth for OnNth; the Match, Probability and Max for OnChance.
+// AtTime; the Match and Nth for OnNth; the Match, Probability and Max for OnChance. An event
+// trigger with FromNanos counts only the events from that virtual time on: "the first
+// checkpoint.complete after 2s", or savepoints now and then once the input nears its end.
 type Trigger struct {
 	Type        TriggerType `json:"type"`
 	AtNanos     int64       `json:"at_ns,omitempty"`
@@ -51,6 +53,7 @@ type Trigger struct {
 	Nth         int         `json:"nth,omitempty"`
 	Probability float64     `json:"probability,omitempty"`
 	Max         int         `json:"max,omitempty"`
+	FromNanos   int64       `json:"from_ns,omitempty"`
 }
 
 // At returns a trigger that fires at virtual time tNanos.
@@ -74,9 +77,9 @@ func (t Trigger) validate(path string) error {
 	case AtTime:
 		allowed = []string{"at_ns"}
 	case OnNth:
-		allowed = []string{"kind", "task", "cp", "nth"}
+		allowed = []string{"kind", "task", "cp", "nth", "from_ns"}
 	case OnChance:
-		allowed = []string{"kind", "task", "cp", "probability", "max"}
+		allowed = []string{"kind", "task", "cp", "probability", "max", "from_ns"}
 	case "":
 		return fieldErr(join(path, "type"), "missing (at, nth or chance)")
 	default:
@@ -88,7 +91,7 @@ func (t Trigger) validate(path string) error {
 	}{
 		{"at_ns", t.AtNanos != 0}, {"kind", t.Kind != ""}, {"task", t.Task != ""},
 		{"cp", t.CP != 0}, {"nth", t.Nth != 0}, {"probability", t.Probability != 0},
-		{"max", t.Max != 0},
+		{"max", t.Max != 0}, {"from_ns", t.FromNanos != 0},
 	} {
 		if f.isSet && !slices.Contains(allowed, f.name) {
 			return fieldErr(join(path, f.name), "does not apply to a trigger of type %s", t.Type)
@@ -111,6 +114,9 @@ func (t Trigger) validate(path string) error {
 		if t.Max < 1 || t.Max > MaxNth {
 			return fieldErr(join(path, "max"), "must be in [1, %d], got %d", MaxNth, t.Max)
 		}
+	}
+	if t.FromNanos < 0 || t.FromNanos > MaxAtNanos {
+		return fieldErr(join(path, "from_ns"), "must be in [0, %d], got %d", MaxAtNanos, t.FromNanos)
 	}
 	if t.Kind != "" && !triggerKind(t.Kind) {
 		return fieldErr(join(path, "kind"), "unknown or unmatchable trace kind %q", t.Kind)
@@ -140,11 +146,19 @@ func (t Trigger) String() string {
 	case AtTime:
 		return "t=" + time.Duration(t.AtNanos).String()
 	case OnNth:
-		return "nth=" + strconv.Itoa(t.Nth) + " " + t.Match.String()
+		return "nth=" + strconv.Itoa(t.Nth) + " " + t.Match.String() + t.from()
 	case OnChance:
-		return fmt.Sprintf("p=%s max=%d %s", formatProbability(t.Probability), t.Max, t.Match.String())
+		return fmt.Sprintf("p=%s max=%d %s", formatProbability(t.Probability), t.Max, t.Match.String()) + t.from()
 	}
 	return "type=" + string(t.Type) + "?"
+}
+
+// from is " from=D" for a trigger that counts events from D on, else "".
+func (t Trigger) from() string {
+	if t.FromNanos == 0 {
+		return ""
+	}
+	return " from=" + time.Duration(t.FromNanos).String()
 }
 
 // String returns the match as on=KIND [task=T] [cp=N].

@@ -311,7 +311,7 @@ func (g *generator) dataflow(s *Scenario) {
 		g.copies = 2
 	}
 	s.Workload.Records, s.Workload.RecordInterval = g.input(s)
-	if g.sourceTasks > 1 && g.r.IntN(3) == 2 {
+	if g.sourceTasks > 1 && g.r.IntN(2) == 1 {
 		// Source subtasks that end apart, by half an interval to a few: some tasks finish
 		// while others run and checkpoints go on (Flink's checkpoints after tasks finished).
 		hi := min(4*s.Checkpoint.Interval, Seconds(4))

@@ -10,18 +10,53 @@ import (
 // checkpoint asked for while some tasks have finished and others still run (Flink's
 // checkpoints after tasks finished, where final snapshots meet pending checkpoints and
 // savepoints), notifications lost for a while (a task that finished early misses the
-// completion it waits for), a slow store (see jobEndFault), a task crash, or a burst of
-// savepoints (see savepointsAtEnd).
+// completion it waits for; with staggered sources, see unevenFinishNotifyLost), a slow store
+// (see jobEndFault), a task crash, or savepoints taken often (see savepointsAtEnd).
 func (g *generator) jobEnd(s *Scenario, sys faults.System) []faults.Entry {
+	g.endInFaultPhase(s)
 	var out []faults.Entry
+	if s.Workload.Stagger > 0 && g.r.IntN(2) == 0 {
+		out = append(out, g.unevenFinishNotifyLost(s))
+	}
 	for range g.between(1, 3) {
-		if g.r.IntN(6) == 5 {
+		if g.r.IntN(3) == 2 {
 			out = append(out, g.savepointsAtEnd(s)...)
 			continue
 		}
 		out = append(out, faults.Entry{Trigger: g.endMoment(s), Fault: g.jobEndFault(s, sys)})
 	}
 	return out
+}
+
+// endInFaultPhase cuts an input that would end late in the fault phase or after it short, to
+// end between a third and four fifths of the phase: event triggers fire only in the fault
+// phase, and a job's end is where jobEnd aims them. A stagger is kept within a quarter of
+// the phase. The limits drawn for the longer input stay, which only leaves more room.
+func (g *generator) endInFaultPhase(s *Scenario) {
+	phase, w := s.Limits.FaultPhase.Nanos(), &s.Workload
+	if inputEndNanos(*w) < phase*4/5 {
+		return
+	}
+	w.Stagger = min(w.Stagger, Duration(phase/4))
+	end := g.between(phase/3, phase*4/5) - w.Stagger.Nanos()
+	w.Records = max(1, int(end/sourceInterval(*w).Nanoseconds())+1)
+}
+
+// unevenFinishNotifyLost loses the notifications to every task (or, half the time, one) from
+// around the end of the first source subtask's input for up to the stagger: the tasks that
+// finish first miss the completion of their final checkpoint while the others, still
+// running, complete newer ones over their final snapshots, and the re-sent notification
+// names one of those.
+func (g *generator) unevenFinishNotifyLost(s *Scenario) faults.Entry {
+	interval, stagger := s.Checkpoint.Interval.Nanos(), s.Workload.Stagger.Nanos()
+	firstEnd := inputEndNanos(s.Workload) - stagger
+	at := min(s.Limits.FaultPhase.Nanos()-1, g.between(max(0, firstEnd-interval), firstEnd+interval))
+	f := faults.Fault{Kind: faults.NetDrop, Message: faults.MessageNotify, From: faults.Coordinator,
+		Probability: 1, WindowNanos: g.between(max(1, interval), max(1, stagger+interval))}
+	if g.r.IntN(2) == 0 {
+		f.To = pick(g, s.System().Tasks)
+	}
+	return faults.Entry{Trigger: faults.At(at), Fault: f}
 }
 
 // endMoment draws a moment of the job's end: half the time one near the end of the input
@@ -77,18 +112,53 @@ func (g *generator) slowStore(s *Scenario) faults.Fault {
 	return f
 }
 
-// savepointsAtEnd asks for two to six savepoints at moments of the job's end and, half the
-// time, slows a store at another: savepoints still pending when the last checkpoints
-// complete, or queued behind them, as when savepoints are taken often.
+// savepointsAtEnd takes savepoints often, as some operators do: two to six at moments of the
+// job's end or, half the time, now and then at a moment of the coordinator's (a checkpoint
+// triggered, persisting, completed or aborted) from shortly before the end of the input on
+// (see endFrom), the last checkpoint's included. Two times in three a store is slowed too, at another moment of the end or now and
+// then at the same moments as the savepoints, some writes at a time: a savepoint whose
+// uploads lag is still pending when the checkpoints after it complete, the last included,
+// and one asked for while the last holds the slot waits behind it.
 func (g *generator) savepointsAtEnd(s *Scenario) []faults.Entry {
 	var out []faults.Entry
-	for range g.between(2, 6) {
-		out = append(out, faults.Entry{Trigger: g.endMoment(s), Fault: faults.Fault{Kind: faults.TriggerSavepoint}})
+	savepoint := faults.Fault{Kind: faults.TriggerSavepoint}
+	moments := g.r.IntN(2) == 0
+	m := faults.Match{Kind: pick(g, []string{trace.KindCheckpointTrigger, trace.KindCheckpointPersist,
+		trace.KindCheckpointComplete, trace.KindCheckpointAbort}), Task: faults.Coordinator}
+	nowAndThen := func() faults.Trigger {
+		t := faults.Chance(float64(g.between(2, 6))/10, int(g.between(3, 30)), m)
+		t.FromNanos = g.endFrom(s)
+		return t
 	}
-	if g.r.IntN(2) == 0 {
-		out = append(out, faults.Entry{Trigger: g.endMoment(s), Fault: g.slowStore(s)})
+	if moments {
+		out = append(out, faults.Entry{Trigger: nowAndThen(), Fault: savepoint})
+	} else {
+		for range g.between(2, 6) {
+			out = append(out, faults.Entry{Trigger: g.endMoment(s), Fault: savepoint})
+		}
+	}
+	if g.r.IntN(3) != 0 {
+		slow, at := g.slowStore(s), g.endMoment(s)
+		if moments {
+			slow.WindowNanos = max(1, slow.WindowNanos/4) // one checkpoint's uploads
+			slow.Probability = float64(g.between(1, 5)) / 10
+			at = nowAndThen()
+		}
+		out = append(out, faults.Entry{Trigger: at, Fault: slow})
 	}
 	return out
+}
+
+// endFrom draws when the end of the job begins for an event trigger: half the time two
+// checkpoint intervals before the end of the input (or of the first source subtask's, with
+// a stagger), when that falls in the fault phase; else 0, all run long.
+func (g *generator) endFrom(s *Scenario) int64 {
+	end := inputEndNanos(s.Workload) - s.Workload.Stagger.Nanos()
+	from := max(0, end-2*s.Checkpoint.Interval.Nanos())
+	if g.r.IntN(2) == 0 || from >= s.Limits.FaultPhase.Nanos() {
+		return 0
+	}
+	return from
 }
 
 // nearInputEnd draws a time within two checkpoint intervals of the end of s's input (with
