@@ -44,8 +44,8 @@ type storeOp struct {
 	readShared  bool   // a get hands out the stored bytes themselves (GetShared)
 	// standing, when set, is asked as a put lands: false refuses it (PutOwnedIf).
 	standing func() bool
-	fault       StoreFault
-	applied     bool
+	fault    StoreFault
+	applied  bool
 
 	err    error
 	result []byte   // what a get read
