@@ -530,7 +530,8 @@
 // older one too), and is due at once when neither holds. A barrier of n taken in on an
 // input where an older checkpoint the task aligns has had no barrier ends that checkpoint:
 // its barrier cannot come on that channel any more, so the task declines it at once and
-// never snapshots it (Flink's barrier handler aborts it as subsumed). What an incarnation
+// never snapshots it (Flink's barrier handler aborts it as subsumed); a task the alignments
+// leave nothing to take in must have declined it before the trace moves on in time. What an incarnation
 // owed ends with it; what is owed where the trace ends is not judged, and the note counts it.
 //
 // durable-before-visible. No completion becomes visible before it is durable, and failover

@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -10,6 +11,7 @@ import (
 // missing evidence makes it unknown, naming the kind; else nothing to judge makes it
 // unexercised.
 func (j *handlingJudge) result(ix *traceIndex) Result {
+	j.neverDeclined(ix)
 	res := newResult(PropBarrierHandling, j.violations)
 	if open := j.stillOwed(); open > 0 {
 		res.Note = joinNote(res.Note, fmt.Sprintf("%d answer(s) or cancel(s) still owed where the trace ends: not judged", open))
@@ -36,6 +38,34 @@ func (j *handlingJudge) result(ix *traceIndex) Result {
 		return unexercisedResult(PropBarrierHandling, "no task took a trigger or cancel marker in, or sent a barrier or cancel marker")
 	}
 	return res
+}
+
+// neverDeclined judges the alignments a newer barrier overtook that are still not declined
+// where the trace ends, later than the barrier came (alignment.newer-barrier): a task whose
+// every input the two alignments block takes nothing in again, so no next input shows the
+// decline missing, and the trace going on without it does. Names are sorted for a stable
+// order.
+func (j *handlingJudge) neverDeclined(ix *traceIndex) {
+	if len(ix.events) == 0 {
+		return
+	}
+	last := &ix.events[len(ix.events)-1]
+	names := make([]string, 0, len(j.tasks))
+	for name := range j.tasks {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		th := j.tasks[name]
+		for _, o := range th.overtaken {
+			if last.T > o.by.T {
+				j.violate(ruleNewerBarrier, o.by, th.name, o.cp,
+					"%s took the barrier of checkpoint %d from %s in at seq %d while aligning %d, whose barrier had not come from %s, and never declined %d (the trace goes on to seq %d)",
+					th.name, o.by.CP, o.by.From, o.by.Seq, o.cp, o.by.From, o.cp, last.Seq)
+			}
+		}
+		th.overtaken = nil
+	}
 }
 
 // stillOwed counts what the tasks owe when the trace ends.

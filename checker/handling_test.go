@@ -480,3 +480,12 @@ func TestNewerBarrierOnAnInputAlreadyPassedOwesNothing(t *testing.T) {
 	b.snap("join", 2)
 	wantPass(t, BarrierHandling(b.events))
 }
+
+// TestNewerBarrierNeverDeclinedIsCaughtAtTheEnd: a task that both alignments block takes
+// nothing in again; the trace going on in time without the decline breaks the rule.
+func TestNewerBarrierNeverDeclinedIsCaughtAtTheEnd(t *testing.T) {
+	stuck, by := overtakenAlignment()
+	stuck.wait(1000)
+	stuck.trigger(3)
+	wantHandling(t, BarrierHandling(stuck.events), by, ruleNewerBarrier, "and never declined 1")
+}

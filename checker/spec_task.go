@@ -74,8 +74,8 @@ var taskRules = []Rule{
 	},
 	{
 		ID: "T10", Name: "alignment.newer-barrier", Property: PropBarrierHandling,
-		Says:     "A barrier of n taken in on an input where an older checkpoint the task is aligning has had no barrier ends that checkpoint at the task, since its barrier can no longer come on that channel: the task declines it at once, before it takes anything else in, and never snapshots it.",
-		Evidence: "barrier.recv per task and from (the older checkpoint's, then n's), then snapshot.decline of the older one before the task's next input; snapshot.taken after",
+		Says:     "A barrier of n taken in on an input where an older checkpoint the task is aligning has had no barrier ends that checkpoint at the task, since its barrier can no longer come on that channel: the task declines it at once, before it takes anything else in (and before the trace moves on in time, when the alignments block every input and nothing comes in), and never snapshots it.",
+		Evidence: "barrier.recv per task and from (the older checkpoint's, then n's), then snapshot.decline of the older one before the task's next input or the trace's end; snapshot.taken after",
 		Without:  "unexercised when no newer barrier overtook an alignment",
 		Covers:   []string{"Reason.newer-barrier"},
 		Flink:    "SingleCheckpointBarrierHandler, which aborts the checkpoint in progress when a newer barrier comes (CHECKPOINT_DECLINED_SUBSUMED); FLINK-2427 for the tests that pin it",
