@@ -24,7 +24,7 @@ var traceRules = []Rule{
 	},
 	{
 		ID: "G4", Name: "engine.keeps-the-contract", Property: PropContract,
-		Says:     "Engine and protocol never disagree about the contract between them: the protocol hands the engine nothing it rules out (a second snapshot request for a checkpoint, channel state or a seal for a snapshot that records none, a restore without the task's snapshot, an error where it promises none), and an engine that meets one traces contract.broken and halts rather than go on or crash.",
+		Says:     "Engine and protocol never disagree about the contract between them: the protocol hands the engine nothing it rules out (a second snapshot request for a checkpoint, channel state or a seal for a snapshot that records none, a restore without the task's snapshot, an error where it promises none, a panic), and an engine that meets one traces contract.broken and halts rather than go on or crash.",
 		Evidence: "contract.broken (task cp; what, detail)",
 		Without:  "unknown: the trace holds no events; an engine that checks nothing traces no contract.broken, and this rule then judges nothing it did",
 		Covers:   []string{"Msg.trigger", "Event.barrier"},

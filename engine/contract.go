@@ -19,6 +19,7 @@ const (
 	contractRestore         = "restore"          // a restored checkpoint holds a snapshot of every task
 	// a completed checkpoint holds only snapshots taken for a checkpoint
 	contractCompletedSnapshot = "completed-snapshot"
+	// contractNoPanic (guard.go): the protocol never panics on input within its contract
 )
 
 // breakContract is what the engine does when the protocol hands it something the contract
@@ -26,8 +27,9 @@ const (
 // throw the trace away with it; instead the engine traces what broke (contract.broken, a
 // verdict the checkers give) and halts the job: every task and the coordinator die, nothing
 // restarts, and nothing more is traced, so the trace ends where the contract broke. The
-// caller returns at once. A real runtime failure (a nil map, an index out of range) is no
-// broken contract and still panics.
+// caller returns at once. A runtime failure inside the protocol (a nil dereference, an index
+// out of range) breaks its promise never to panic and comes here through guard; one in the
+// engine's own code is no broken contract and still panics.
 func (rt *Runtime) breakContract(who string, cp protocol.CheckpointID, what, detail string) {
 	if rt.halted {
 		return

@@ -113,7 +113,10 @@
 // Step, Finish or a snapshot's outcome where none is promised), the engine traces
 // contract.broken (what, detail) and halts the job: every task and the coordinator die,
 // nothing restarts, nothing more is traced (contract.go). It does not panic, because a
-// panic throws away the trace that shows what went wrong; a runtime error still panics.
+// panic throws away the trace that shows what went wrong. A panic raised inside the protocol
+// (a runtime error there) breaks its promise never to panic and is met the same way: every
+// entry into the engine is guarded (guard.go). A runtime error in the engine's own code
+// still panics.
 //
 // # Failover
 //

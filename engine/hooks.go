@@ -176,6 +176,7 @@ func (rt *Runtime) TriggerCheckpoint() error {
 	if c == nil || c.proto == nil || c.dead {
 		return fmt.Errorf("engine: coordinator is not running")
 	}
+	defer rt.guard(coordinatorName)
 	err := c.proto.TriggerCheckpoint(c.now())
 	c.handleReady()
 	return err
@@ -194,6 +195,7 @@ func (rt *Runtime) TriggerSavepoint() (uint64, error) {
 	if c == nil || c.proto == nil || c.dead {
 		return 0, fmt.Errorf("engine: coordinator is not running")
 	}
+	defer rt.guard(coordinatorName)
 	id, err := c.proto.TriggerSavepoint(c.now())
 	c.handleReady()
 	return uint64(id), err

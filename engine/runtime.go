@@ -106,7 +106,7 @@ func (rt *Runtime) StartStore() error {
 		return nil // a halted job restarts nothing
 	}
 	p := &storeProcess{rt: rt, store: rt.store}
-	proc, err := rt.env.Spawn(storeName, p)
+	proc, err := rt.spawn(storeName, p)
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (rt *Runtime) StartReader(i int) error {
 		return nil
 	}
 	p := &readerProcess{rt: rt, name: ReaderName(i)}
-	proc, err := rt.env.Spawn(p.name, p)
+	proc, err := rt.spawn(p.name, p)
 	if err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func (rt *Runtime) StartCoordinator() error {
 	} else {
 		c = &coordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt}}
 	}
-	proc, err := rt.env.Spawn(coordinatorName, c)
+	proc, err := rt.spawn(coordinatorName, c)
 	if err != nil {
 		return err
 	}
@@ -162,6 +162,7 @@ func (rt *Runtime) StartCoordinator() error {
 		rt.coord = c
 	}
 	rt.coordinatorStarts++
+	defer rt.guard(coordinatorName) // begin may build the protocol coordinator at once
 	c.begin(rt.coordinatorStarts == 1)
 	return nil
 }
@@ -184,7 +185,7 @@ func (rt *Runtime) deployTasks(cp *protocol.CompletedCheckpoint) bool {
 	spawned := make([]*task, 0, len(rt.plan.tasks))
 	for i, tp := range rt.plan.tasks {
 		t := newTask(rt, tp, rt.attempt)
-		proc, err := rt.env.Spawn(tp.id, t)
+		proc, err := rt.spawn(tp.id, t)
 		if err != nil {
 			for _, s := range spawned {
 				s.cancel()

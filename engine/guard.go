@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/ckptsim/ckptsim/protocol"
+)
+
+// contractNoPanic names the protocol's promise never to panic on input within its contract
+// (the what of a contract.broken).
+const contractNoPanic = "no-panic"
+
+// protocolFuncs prefixes the names of package protocol's functions in a stack trace.
+var protocolFuncs = reflect.TypeFor[protocol.Config]().PkgPath() + "."
+
+// guard is deferred at every entry into the engine: a message, a timer, a storage answer, a
+// trigger from outside. A panic raised inside package protocol breaks the protocol's promise
+// never to panic, so the engine turns it into a broken contract (contract.broken, what
+// no-panic, detail the panic) and halts the job, as for any broken promise: the run keeps its
+// trace and gets a verdict with its artifact instead of dying. The protocol's own assertions
+// (*protocol.InvariantError) go on as panics, which the harness judges as a broken
+// invariant, and so does every panic of the engine's own, its stack intact.
+func (rt *Runtime) guard(who string) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	var invariant *protocol.InvariantError
+	if err, ok := r.(error); ok && errors.As(err, &invariant) || !panickedInProtocol() {
+		panic(r)
+	}
+	rt.breakContract(who, 0, contractNoPanic, fmt.Sprint(r))
+}
+
+// panickedInProtocol reports whether the panic being handled was raised in package
+// protocol: the first frame below runtime.gopanic that is not the runtime's own (a nil
+// dereference or an index out of range passes through runtime helpers) is protocol's.
+func panickedInProtocol() bool {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+	panicking := false
+	for {
+		f, more := frames.Next()
+		switch {
+		case !panicking:
+			panicking = f.Function == "runtime.gopanic"
+		case !strings.HasPrefix(f.Function, "runtime."):
+			return strings.HasPrefix(f.Function, protocolFuncs)
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
+// spawn starts process p as name with every entry into it guarded (see guard): its
+// messages, its crash, and the timers and storage answers of the Proc it gets back.
+func (rt *Runtime) spawn(name string, p Process) (Proc, error) {
+	proc, err := rt.env.Spawn(name, guardedProcess{p: p, rt: rt, name: name})
+	if err != nil {
+		return nil, err
+	}
+	return guardedProc{Proc: proc, rt: rt}, nil
+}
+
+// guardedProcess is a Process whose calls are guarded.
+type guardedProcess struct {
+	p    Process
+	rt   *Runtime
+	name string
+}
+
+func (g guardedProcess) Receive(from string, msg any) {
+	defer g.rt.guard(g.name)
+	g.p.Receive(from, msg)
+}
+
+func (g guardedProcess) Crashed() {
+	defer g.rt.guard(g.name)
+	g.p.Crashed()
+}
+
+// guardedProc is a Proc whose callbacks are guarded.
+type guardedProc struct {
+	Proc
+	rt *Runtime
+}
+
+func (g guardedProc) After(d time.Duration, fn func()) Timer { return g.Proc.After(d, g.wrap(fn)) }
+func (g guardedProc) NewTimer(fn func()) Timer                { return g.Proc.NewTimer(g.wrap(fn)) }
+
+func (g guardedProc) Write(key string, data []byte, done func(error)) {
+	g.Proc.Write(key, data, func(err error) {
+		defer g.rt.guard(g.Name())
+		done(err)
+	})
+}
+
+func (g guardedProc) Read(key string, done func([]byte, error)) {
+	g.Proc.Read(key, func(data []byte, err error) {
+		defer g.rt.guard(g.Name())
+		done(data, err)
+	})
+}
+
+func (g guardedProc) wrap(fn func()) func() {
+	return func() {
+		defer g.rt.guard(g.Name())
+		fn()
+	}
+}
