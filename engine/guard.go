@@ -92,7 +92,7 @@ type guardedProc struct {
 }
 
 func (g guardedProc) After(d time.Duration, fn func()) Timer { return g.Proc.After(d, g.wrap(fn)) }
-func (g guardedProc) NewTimer(fn func()) Timer                { return g.Proc.NewTimer(g.wrap(fn)) }
+func (g guardedProc) NewTimer(fn func()) Timer               { return g.Proc.NewTimer(g.wrap(fn)) }
 
 func (g guardedProc) Write(key string, data []byte, done func(error)) {
 	g.Proc.Write(key, data, func(err error) {
