@@ -25,7 +25,9 @@ import (
 //     the dead incarnation; and that of a checkpoint that fell out of retention before a
 //     crash, whose release died with the incarnation. A new JobManager likewise knows
 //     nothing of the old one's pending checkpoints, nor of the subsumed ones it had yet to
-//     discard, and leaves their files behind;
+//     discard, and leaves their files behind; and that of a checkpoint that fell out of
+//     retention only by the count of one whose metadata write was in flight at a crash
+//     (mayBeRetained): if that write was lost, the store still retains it;
 //   - an ack the coordinator may never have heard of: one sent while a fault that loses
 //     messages was in force (net.drop, net.partition, net.break, crash.host) until its
 //     checkpoint ended, or at any time later when a fault that delays messages was in force
@@ -48,6 +50,9 @@ func (r *releaseEvidence) excuse(a ackRecord, completed bool, lossy, delaying *f
 	case completed:
 		if at, ok := r.discardedAt[cp]; ok && r.crashAfter(at, math.MaxInt) {
 			return "snapshots a coordinator crash orphaned"
+		}
+		if r.mayBeRetained[cp] {
+			return "snapshots of checkpoints still retained if a write lost at a crash was"
 		}
 		return "" // the coordinator had it: what fell out of retention is released
 	case r.orphanedByCrash(a, cp):
@@ -80,6 +85,10 @@ type releaseEvidence struct {
 	ended       map[uint64]int64   // time of each checkpoint's abort
 	failedOver  map[uint64]bool    // checkpoints aborted for a failover (reason failover)
 	discardedAt map[uint64]int     // index of the completion that took a checkpoint out of retention (the ledger's)
+	// mayBeRetained holds the checkpoints that fell out of retention only by the count of
+	// one whose metadata write may have been lost at a crash (the ledger's mayHave): the
+	// engine may retain them still, until enough certain completions follow.
+	mayBeRetained map[uint64]bool
 }
 
 // failoverAt is where a job.failover is: its index and time.
@@ -90,7 +99,7 @@ type failoverAt struct {
 
 func newReleaseEvidence() *releaseEvidence {
 	return &releaseEvidence{heardAt: map[string][]heard{}, taskCrashes: map[string][]int64{}, triggered: map[uint64]int{}, abortedAt: map[uint64]int{},
-		ended: map[uint64]int64{}, discardedAt: map[uint64]int{}, failedOver: map[uint64]bool{}}
+		ended: map[uint64]int64{}, discardedAt: map[uint64]int{}, failedOver: map[uint64]bool{}, mayBeRetained: map[uint64]bool{}}
 }
 
 // observe takes the event at index i.

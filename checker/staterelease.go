@@ -108,6 +108,7 @@ type stateLedger struct {
 	completed  map[uint64]bool                // every completed checkpoint and savepoint
 	persisting map[uint64]bool                // metadata writes begun, not yet completed or aborted
 	mayHave    map[uint64]bool                // taken as completed at a recovery: its write may have landed
+	certain    []uint64                       // the completed checkpoints not in mayHave, in order
 	holdersOf  map[uint64][]snapshotKey       // what each retained checkpoint and savepoint holds
 	holds      map[snapshotKey]int            // how many of them hold a snapshot
 	released   map[snapshotKey]*trace.Event   // each snapshot's first release
@@ -209,10 +210,22 @@ func (l *stateLedger) complete(i int, e *trace.Event) {
 	}
 	at, _ := slices.BinarySearch(l.retained, cp)
 	l.retained = slices.Insert(l.retained, at, cp)
+	if !l.mayHave[cp] {
+		at, _ = slices.BinarySearch(l.certain, cp)
+		l.certain = slices.Insert(l.certain, at, cp)
+	}
 	if len(l.retained) > l.retain {
-		l.discard(l.retained[0])
-		l.evidence.discardedAt[l.retained[0]] = i
+		out := l.retained[0]
+		l.discard(out)
+		l.evidence.discardedAt[out] = i
 		l.retained = l.retained[1:]
+		l.evidence.mayBeRetained[out] = true // until certain completions show otherwise, below
+	}
+	for out := range l.evidence.mayBeRetained {
+		at, _ := slices.BinarySearch(l.certain, out+1)
+		if len(l.certain)-at >= l.retain {
+			delete(l.evidence.mayBeRetained, out)
+		}
 	}
 }
 
