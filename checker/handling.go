@@ -125,6 +125,9 @@ func (j *handlingJudge) observe(e *trace.Event) {
 		j.declined(th, e)
 	case trace.KindSnapshotAck:
 		th.at(e.CP).answered = true
+		if v, _ := e.Attr(trace.AttrFinal); v == "true" && th.finalFor == 0 {
+			th.finalFor = e.CP
+		}
 	}
 }
 

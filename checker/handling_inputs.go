@@ -60,7 +60,8 @@ func (j *handlingJudge) overtakes(th *taskHandling, e *trace.Event) {
 // trigger, and for a barrier at once or when the alignment would have completed (Flink).
 func (j *handlingJudge) knownAbortIn(th *taskHandling, e *trace.Event, what string) {
 	c := th.cps[e.CP]
-	if c == nil || c.toldAborted == nil || c.cancelOwed || e.CP < th.highestIn || e.CP <= th.lastNotified || e.CP <= th.restoredFrom {
+	if c == nil || c.toldAborted == nil || c.cancelOwed || e.CP < th.highestIn || e.CP <= th.lastNotified || e.CP <= th.restoredFrom ||
+		th.finalFor > 0 && e.CP > th.finalFor {
 		return
 	}
 	c.cancelOwed = true // a second barrier of it owes nothing new

@@ -15,6 +15,10 @@ type taskHandling struct {
 	// abortedUpTo, lastNotified and restoredFrom are the newest checkpoint the task was
 	// told aborted, told complete and restored from: it has moved past all of them.
 	abortedUpTo, lastNotified, restoredFrom uint64
+	// finalFor is the checkpoint of the task's final snapshot (snapshot.ack final=true; 0:
+	// none yet): every later checkpoint carries that snapshot, so the task owes nothing for
+	// one, neither an answer nor a decline nor a cancel marker.
+	finalFor uint64
 	// cancelled is the newest cancel marker taken in: it ended every checkpoint up to it.
 	cancelled *trace.Event
 	cps       map[uint64]*cpAtTask
@@ -92,10 +96,12 @@ func (th *taskHandling) movedPast() uint64 {
 }
 
 // knowsOver reports whether the task was told that cp ended: aborted, or complete (itself
-// or a newer one), or restored from.
+// or a newer one), or restored from; or whether its part in cp is its final snapshot,
+// carried, which leaves it nothing to do.
 func (th *taskHandling) knowsOver(cp uint64) bool {
 	c := th.cps[cp]
-	return c != nil && c.toldAborted != nil || cp <= th.lastNotified || cp <= th.restoredFrom
+	return c != nil && c.toldAborted != nil || cp <= th.lastNotified || cp <= th.restoredFrom ||
+		th.finalFor > 0 && cp > th.finalFor
 }
 
 // aligning reports whether the task still collects cp's barriers: it took part, and cp

@@ -489,3 +489,23 @@ func TestNewerBarrierNeverDeclinedIsCaughtAtTheEnd(t *testing.T) {
 	stuck.trigger(3)
 	wantHandling(t, BarrierHandling(stuck.events), by, ruleNewerBarrier, "and never declined 1")
 }
+
+// TestFinishedTaskOwesNothingForLaterCheckpoints: a task that acked its final snapshot for 1
+// takes part in every later checkpoint through that snapshot, carried: a cancel marker of 2
+// and a barrier of 3 after it owe neither a decline nor a cancel marker.
+func TestFinishedTaskOwesNothingForLaterCheckpoints(t *testing.T) {
+	b := newTB()
+	sources(b, 1)
+	b.barrierRecv("join", "a", 1)
+	b.barrierRecv("join", "b", 1)
+	b.snap("join", 1)
+	b.add(trace.Event{Kind: trace.KindSnapshotAck, Task: "join", CP: 1, Attrs: attrs("final=true")})
+	b.trigger(2)
+	b.markerSend("a", "join", 2)
+	b.markerRecv("join", "a", 2)
+	b.trigger(3)
+	b.barrierRecv("join", "a", 3)
+	if res := BarrierHandling(b.events); res.Verdict == VerdictFail {
+		t.Errorf("a finished task held to later checkpoints: %s", res)
+	}
+}
