@@ -245,3 +245,28 @@ func TestAbortReachOwesNothingAcrossAFailover(t *testing.T) {
 		t.Errorf("an abort after the failover that replaced its participants: %s", res)
 	}
 }
+
+// TestFaultSpansLastTheirDelay: a restart.delay that ended just before a failover still holds
+// the restart it delayed for its delay_ns, so the late recovery is excused; once the delay
+// has passed too, it is judged.
+func TestFaultSpansLastTheirDelay(t *testing.T) {
+	ref := bounds(LivenessBounds{RecoveryMaxNanos: 1000}, Policy{})
+	run := func(delay string) []trace.Event {
+		b := newTB()
+		b.fault("restart.delay", "id=1", "window_ns=10", "delay_ns="+delay)
+		b.wait(10)
+		b.fault("restart.delay", "id=1", "window_ns=10", "delay_ns="+delay, "end=true")
+		b.wait(5)
+		b.failover(0, "task-failure")
+		b.wait(2000)
+		b.trigger(1)
+		b.complete(1)
+		return b.events
+	}
+	if res := RecoveryBound(run("5000"), ref); res.Verdict == VerdictFail {
+		t.Errorf("a recovery held up by a restart delay still running: %s", res)
+	}
+	if res := RecoveryBound(run("1"), ref); res.Verdict != VerdictFail {
+		t.Errorf("a recovery late after the delay had passed: %s", res)
+	}
+}

@@ -11,7 +11,9 @@ var faultKinds = kindsOf(trace.KindFault)
 // faultSpans are the stretches of virtual time during which injected faults were in force,
 // read from the trace's fault events: a windowed fault from its event to the event that ends
 // it (same id attribute, attr end=true), or to the end of the trace if none does; any other
-// fault at its instant. The bounded properties that judge timing outside the liveness phase
+// fault at its instant. A fault that delays (delay_ns: restart.delay, net.delay,
+// storage.slow) lasts that much longer, since what it delayed in its last instant arrives
+// then: a host restarted just before a restart.delay ended comes up delay_ns after. The bounded properties that judge timing outside the liveness phase
 // (recovery-bound, alignment-timeout, abort-reach) use it to judge only what happened while
 // no fault could excuse a delay.
 type faultSpans struct {
@@ -26,7 +28,7 @@ func faultSpansOf(ix *traceIndex) *faultSpans {
 		id, _ := e.Attr("id")
 		if end, _ := e.Attr("end"); end == "true" {
 			if at, ok := open[id]; ok {
-				f.spans[at][1] = e.T
+				f.spans[at][1] = e.T + delayOf(e)
 				delete(open, id)
 			}
 			continue
@@ -39,6 +41,12 @@ func faultSpansOf(ix *traceIndex) *faultSpans {
 		f.spans = append(f.spans, span)
 	}
 	return f
+}
+
+// delayOf is a fault event's delay_ns, 0 when it has none.
+func delayOf(e *trace.Event) int64 {
+	d, _ := intAttr(e, "delay_ns")
+	return max(0, d)
 }
 
 // quiet reports whether no fault was in force after from and up to to: no span reaches past

@@ -31,6 +31,7 @@ var regressions = []struct {
 	{"abort-after-the-finish.json", 56340, "quiet (a false alarm): checkpoint 4 was persisting when the job finished and its write failed after; its abort is news, not a re-send (TestQuietAllowsALateAbortOnce)"},
 	{"retention-write-lost-at-crash.json", 15954, "state-release (a false alarm): checkpoint 9's metadata write was in flight at a coordinator crash and lost; counting it pushed checkpoint 6 out of retention, and its state, which the store still retained, was taken for a leak (checker TestStateReleasedWaitsOutAWriteThatMayHaveBeenLost)"},
 	{"finished-task-takes-a-later-marker.json", 50998, "barrier-handling (a false alarm): a sink that had acked its final snapshot took a cancel marker of a later checkpoint, which carries that snapshot, and was held to decline it (checker TestFinishedTaskOwesNothingForLaterCheckpoints)"},
+	{"restart-delay-tail.json", 60730, "recovery-bound (a false alarm): a host restarted just before a restart.delay window ended came up 9.5s later, and the recovery it held up was judged as if no fault were in force (checker TestFaultSpansLastTheirDelay)"},
 	{"trigger-at-metadata-write.json", 3110, "panic: a checkpoint asked for at checkpoint.persist re-entered the coordinator before its metadata write was marked in flight, and the same slot version was written twice"},
 	{"chandy-lamport-mesh", 74, "liveness: the order to finish, sent once, was lost in a partition and process a (then p-0) ran on forever (simenv TestTokensFinishDespiteALostFinishOrder)"},
 }
