@@ -3,10 +3,11 @@ package engine
 import "github.com/ckptsim/ckptsim/protocol"
 
 // inputChannel is the receiving end of one channel: buffers and events in arrival order,
-// waiting to be consumed. Its queue is bounded by the credits the receiver granted, plus
-// events, of which a sender emits a bounded number per checkpoint, plus duplicates (the
-// out-of-model data.duplicate fault), each of which trails its original, so that no more
-// than the credits plus one can wait. After a restore, the channel state recorded for the
+// waiting to be consumed. Its buffers are bounded by the credits the receiver granted, and
+// its duplicates (the out-of-model data.duplicate fault), each of which trails its
+// original, by the credits plus one. Events are not: a sender emits a bounded number per
+// checkpoint, but a blocked channel can collect those of any number of checkpoints (a clog
+// that held a burst of triggers to the sender releases them all at once). After a restore, the channel state recorded for the
 // channel is replayed first, from its own queue, which holds no credits.
 type inputChannel struct {
 	from   string
@@ -20,8 +21,9 @@ type inputChannel struct {
 	// unannounced counts consumed network buffers whose credits the sender has not been
 	// given back yet (returnCredit).
 	unannounced int
-	// duplicates counts the queued items that are duplicates (inItem.duplicate).
-	duplicates int
+	// duplicates counts the queued items that are duplicates (inItem.duplicate), buffers
+	// those that hold a credit: records, not duplicated.
+	duplicates, buffers int
 }
 
 type inItem struct {
@@ -33,14 +35,17 @@ type inItem struct {
 }
 
 func (in *inputChannel) push(item inItem) {
-	if item.duplicate {
+	switch {
+	case item.duplicate:
 		in.duplicates++
+	case item.records != nil:
+		in.buffers++
 	}
 	in.queue.push(item)
 }
 
-// queued counts the items waiting in the queue that the sender's credits bound: all but
-// duplicates.
+// queued counts the items waiting in the queue that the sender's credits or its checkpoints
+// bound: all but duplicates.
 func (in *inputChannel) queued() int { return in.queue.len() - in.duplicates }
 
 // empty reports whether nothing waits to be consumed.
@@ -73,6 +78,9 @@ func (in *inputChannel) pop() (item inItem, credited bool) {
 	if item.duplicate {
 		in.duplicates--
 		return item, false
+	}
+	if item.records != nil {
+		in.buffers--
 	}
 	return item, item.records != nil
 }

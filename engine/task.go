@@ -169,9 +169,9 @@ func (t *task) enqueue(from string, i int, item inItem) {
 	}
 	in := t.inputs[i]
 	in.push(item)
-	if limit := t.rt.cfg.Network.Credits + 4*t.rt.cfg.Checkpoint.MaxPendingCheckpoints + 4; in.queued() > limit || in.duplicates > t.rt.cfg.Network.Credits+1 {
-		panic(fmt.Sprintf("engine: %s: input from %s queues %d items and %d duplicates, over the bounds %d and %d",
-			t.plan.id, from, in.queued(), in.duplicates, limit, t.rt.cfg.Network.Credits+1))
+	if credits := t.rt.cfg.Network.Credits; in.buffers > credits || in.duplicates > credits+1 {
+		panic(fmt.Sprintf("engine: %s: input from %s queues %d buffers and %d duplicates, over the bounds %d and %d",
+			t.plan.id, from, in.buffers, in.duplicates, credits, credits+1))
 	}
 	t.pump()
 }
