@@ -133,8 +133,10 @@ func (t *task) exit() {
 			panic(fmt.Sprintf("engine: %s exits with output to %s still queued", t.plan.id, o.to))
 		}
 	}
-	t.trace(trace.Event{Kind: trace.KindTaskFinish, Task: t.plan.id})
+	// Exited before the trace says so: a fault that task.finish triggers (a crash) then
+	// finds the task gone, as a finished Flink task cannot fail.
 	t.phase = phaseExited
+	t.trace(trace.Event{Kind: trace.KindTaskFinish, Task: t.plan.id})
 	if t.tick.timer != nil {
 		t.tick.timer.Stop()
 	}
