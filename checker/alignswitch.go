@@ -170,7 +170,7 @@ func (j *switchJudge) begin(e *trace.Event) {
 		return
 	}
 	j.seen[k] = true
-	if !j.faults.quiet(e.T, e.T+j.bound) {
+	if !j.faults.quietAtTheTask(e.T, e.T+j.bound) {
 		j.excused++
 		return
 	}

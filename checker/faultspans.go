@@ -12,12 +12,15 @@ var faultKinds = kindsOf(trace.KindFault)
 // read from the trace's fault events: a windowed fault from its event to the event that ends
 // it (same id attribute, attr end=true), or to the end of the trace if none does; any other
 // fault at its instant. A fault that delays (delay_ns: restart.delay, net.delay,
-// storage.slow) lasts that much longer, since what it delayed in its last instant arrives
-// then: a host restarted just before a restart.delay ended comes up delay_ns after. The bounded properties that judge timing outside the liveness phase
+// storage.slow) holds up what it delayed in its last instant for that much longer: a host
+// restarted just before a restart.delay ended comes up delay_ns after (quiet counts it). The bounded properties that judge timing outside the liveness phase
 // (recovery-bound, alignment-timeout, abort-reach) use it to judge only what happened while
 // no fault could excuse a delay.
 type faultSpans struct {
 	spans [][2]int64
+	// tails are the delays of the spans, index for index: how long past its end each
+	// holds up what it delayed.
+	tails []int64
 }
 
 func faultSpansOf(ix *traceIndex) *faultSpans {
@@ -28,7 +31,8 @@ func faultSpansOf(ix *traceIndex) *faultSpans {
 		id, _ := e.Attr("id")
 		if end, _ := e.Attr("end"); end == "true" {
 			if at, ok := open[id]; ok {
-				f.spans[at][1] = e.T + delayOf(e)
+				f.spans[at][1] = e.T
+				f.tails[at] = delayOf(e)
 				delete(open, id)
 			}
 			continue
@@ -39,6 +43,7 @@ func faultSpansOf(ix *traceIndex) *faultSpans {
 			open[id] = len(f.spans)
 		}
 		f.spans = append(f.spans, span)
+		f.tails = append(f.tails, 0)
 	}
 	return f
 }
@@ -49,12 +54,23 @@ func delayOf(e *trace.Event) int64 {
 	return max(0, d)
 }
 
-// quiet reports whether no fault was in force after from and up to to: no span reaches past
-// from and starts by to. A fault that ended at from (a crash at the instant of the failover it
-// caused) does not count.
-func (f *faultSpans) quiet(from, to int64) bool {
-	for _, s := range f.spans {
-		if s[1] > from && s[0] <= to {
+// quiet reports whether no fault was in force after from and up to to, its delay included:
+// no span reaches past from and starts by to. A fault that ended at from (a crash at the
+// instant of the failover it caused) does not count.
+func (f *faultSpans) quiet(from, to int64) bool { return f.quietFor(from, to, true) }
+
+// quietAtTheTask is quiet without the delays' tails, for a rule about what a task does on
+// its own clock once something reached it (a switch to unaligned runs from the first
+// barrier's arrival): a message a delay held up only arrives later.
+func (f *faultSpans) quietAtTheTask(from, to int64) bool { return f.quietFor(from, to, false) }
+
+func (f *faultSpans) quietFor(from, to int64, tails bool) bool {
+	for i, s := range f.spans {
+		end := s[1]
+		if tails && end != math.MaxInt64 {
+			end += f.tails[i]
+		}
+		if end > from && s[0] <= to {
 			return false
 		}
 	}
