@@ -222,6 +222,14 @@ func (g *generator) limits(s *Scenario) {
 		// Far above what the largest draw needs, so that no run ends at the limit.
 		l.MaxEvents = g.between(defaultMaxEvents, 5*defaultMaxEvents)
 	}
+	// A wide job checkpointing often for a long run traces a few events a task for every
+	// checkpoint and record (seed 94397 of an earlier draw: 84 tasks, 25ms, 56s, some 28 a
+	// task and checkpoint): room for 32.
+	run := l.FaultPhase + l.HealPhase + l.LivenessBound*5/4
+	events := int64(run/max(c.Interval, Millis(1))) * int64(len(s.Graph().Tasks())) * 32
+	if events > max(l.MaxEvents, defaultMaxEvents) {
+		l.MaxEvents = min(events, 5*defaultMaxEvents) // the most the draw above gives: memory
+	}
 }
 
 // processTokens gives, half the time, some processes of an explicit topology balances of
