@@ -167,19 +167,25 @@ type metadataWrite struct {
 }
 
 // writeDone implements writeWaiter. It works on a copy of the write, since the next write
-// (started by handleReady, say) replaces it.
+// (started by handleReady, say) replaces it. The bookkeeping comes before anything is
+// traced: a fault injected at a traced event (a savepoint asked for at a state.release)
+// re-enters the coordinator, which must find this write done and its checkpoint off the
+// queue, not start the same write again.
 func (m *metadataWrite) writeDone(err error) {
 	w := *m
 	c := w.c
 	c.metaWriting = false
+	var id protocol.CheckpointID
+	if w.adds {
+		id = c.metaQueue[0].ID
+		c.metaQueue = c.metaQueue[1:]
+	}
 	if err == nil {
 		c.completedSlots.written(w.slot, w.version)
 		c.setStored(w.content)
 		c.storeWritten()
 	}
 	if w.adds {
-		id := c.metaQueue[0].ID
-		c.metaQueue = c.metaQueue[1:]
 		c.confirmMetadata(id, err)
 	} else if err != nil {
 		c.metaRetryArmed = true

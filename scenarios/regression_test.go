@@ -34,6 +34,7 @@ var regressions = []struct {
 	{"restart-delay-tail.json", 60730, "recovery-bound (a false alarm): a host restarted just before a restart.delay window ended came up 9.5s later, and the recovery it held up was judged as if no fault were in force (checker TestFaultSpansLastTheirDelay)"},
 	{"trigger-burst-after-clog.json", 74691, "panic: a clog that held the triggers to a task host released 45 at once, the sources sent as many barriers into a channel blocked by an alignment, and the engine's self-check took events for buffers (bounded by credits plus four a pending checkpoint)"},
 	{"crash-at-the-finish.json", 77623, "liveness: a crash that task.finish triggered hit the process between its trace of the finish and its exit, the finished job failed over, and the chandy-lamport coordinator, which had stopped ticking, never ordered the restored processes to finish"},
+	{"savepoint-at-a-release-in-write-done.json", 132343, "panic: a savepoint asked for at a state.release that a metadata write's completion traced re-entered the coordinator before the write's checkpoint was off the queue"},
 	{"trigger-at-metadata-write.json", 3110, "panic: a checkpoint asked for at checkpoint.persist re-entered the coordinator before its metadata write was marked in flight, and the same slot version was written twice"},
 	{"chandy-lamport-mesh", 74, "liveness: the order to finish, sent once, was lost in a partition and process a (then p-0) ran on forever (simenv TestTokensFinishDespiteALostFinishOrder)"},
 }
