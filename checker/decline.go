@@ -28,7 +28,7 @@ func (j *timingJudge) declined(e *trace.Event) {
 	if j.reaction == 0 || p.decline != nil || j.acked[key] || j.carried[key] || !j.jobs.live(e.Task) {
 		return
 	}
-	if !j.faults.quiet(e.T, addSat(e.T, j.reaction)) {
+	if !j.faults.quietAtTheTask(e.T, addSat(e.T, j.reaction)) {
 		j.excusedDeclines++
 		return
 	}

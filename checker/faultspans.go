@@ -59,9 +59,10 @@ func delayOf(e *trace.Event) int64 {
 // instant of the failover it caused) does not count.
 func (f *faultSpans) quiet(from, to int64) bool { return f.quietFor(from, to, true) }
 
-// quietAtTheTask is quiet without the delays' tails, for a rule about what a task does on
-// its own clock once something reached it (a switch to unaligned runs from the first
-// barrier's arrival): a message a delay held up only arrives later.
+// quietAtTheTask is quiet without the delays' tails, for a rule about what a process does
+// on its own clock once something reached it (a task's switch to unaligned from its first
+// barrier, the coordinator's abort on a decline): a message a delay held up only arrives
+// later.
 func (f *faultSpans) quietAtTheTask(from, to int64) bool { return f.quietFor(from, to, false) }
 
 func (f *faultSpans) quietFor(from, to int64, tails bool) bool {
