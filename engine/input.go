@@ -44,10 +44,6 @@ func (in *inputChannel) push(item inItem) {
 	in.queue.push(item)
 }
 
-// queued counts the items waiting in the queue that the sender's credits or its checkpoints
-// bound: all but duplicates.
-func (in *inputChannel) queued() int { return in.queue.len() - in.duplicates }
-
 // empty reports whether nothing waits to be consumed.
 func (in *inputChannel) empty() bool { return len(in.replay) == 0 && in.queue.len() == 0 }
 

@@ -89,8 +89,8 @@ func TestDuplicateHoldsNoCredit(t *testing.T) {
 	var in inputChannel
 	in.push(inItem{records: original.take("sum-0", "src-0")})
 	in.push(inItem{records: dup.take("sum-0", "src-0"), duplicate: dup.duplicate})
-	if in.queued() != 1 || in.duplicates != 1 {
-		t.Fatalf("queued %d, duplicates %d: want the original counted, the duplicate not", in.queued(), in.duplicates)
+	if in.buffers != 1 || in.duplicates != 1 {
+		t.Fatalf("buffers %d, duplicates %d: want the original counted, the duplicate not", in.buffers, in.duplicates)
 	}
 	if item, credited := in.pop(); !credited || item.duplicate {
 		t.Errorf("the original: credited %v, duplicate %v", credited, item.duplicate)
