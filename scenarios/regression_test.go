@@ -36,6 +36,7 @@ var regressions = []struct {
 	{"crash-at-the-finish.json", 77623, "liveness: a crash that task.finish triggered hit the process between its trace of the finish and its exit, the finished job failed over, and the chandy-lamport coordinator, which had stopped ticking, never ordered the restored processes to finish"},
 	{"savepoint-at-a-release-in-write-done.json", 132343, "panic: a savepoint asked for at a state.release that a metadata write's completion traced re-entered the coordinator before the write's checkpoint was off the queue"},
 	{"trigger-at-metadata-write.json", 3110, "panic: a checkpoint asked for at checkpoint.persist re-entered the coordinator before its metadata write was marked in flight, and the same slot version was written twice"},
+	{"terminal-snapshot-queued.json", 175589, "liveness: a chandy-lamport global snapshot that showed the job done was queued behind another's metadata write, and the queue dropped the flag that lets its completion end the job (engine/tokens queuedSnapshot)"},
 	{"chandy-lamport-mesh", 74, "liveness: the order to finish, sent once, was lost in a partition and process a (then p-0) ran on forever (simenv TestTokensFinishDespiteALostFinishOrder)"},
 }
 

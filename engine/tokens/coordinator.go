@@ -58,7 +58,7 @@ type coordinator struct {
 	// counterSlots and storeSlots hold the id counter and the latest global snapshot.
 	counterSlots, storeSlots *engine.DurableValue
 	latest                   *protocol.CompletedCheckpoint
-	metaQueue                []protocol.CompletedCheckpoint
+	metaQueue                []queuedSnapshot
 	metaBusy                 bool
 	restarting               bool
 	finishing                bool
@@ -488,8 +488,16 @@ func (c *coordinator) Receive(from string, msg any) {
 	for _, ch := range g.Channels {
 		terminal = terminal && len(ch.Messages) == 0
 	}
-	c.metaQueue = append(c.metaQueue, cc)
-	c.persist(terminal)
+	c.metaQueue = append(c.metaQueue, queuedSnapshot{cc, terminal})
+	c.persist()
+}
+
+// queuedSnapshot is a collected global snapshot waiting for its write; terminal says it
+// shows every process done and nothing in flight, so its completion may end the job. The
+// flag travels with the snapshot: one queued behind another's write is still terminal.
+type queuedSnapshot struct {
+	cc       protocol.CompletedCheckpoint
+	terminal bool
 }
 
 // dropAnswered forgets an aborted snapshot in flight once the collector has every answer.
@@ -503,11 +511,11 @@ func (c *coordinator) dropAnswered(cp uint64) {
 // when a failover came while it was written: it is as consistent as before, the job may
 // restore from it, and a later incarnation would read it back anyway. Only the job's end
 // waits for a completion of the running attempt.
-func (c *coordinator) persist(terminal bool) {
+func (c *coordinator) persist() {
 	if c.metaBusy || len(c.metaQueue) == 0 {
 		return
 	}
-	cc := c.metaQueue[0]
+	cc, terminal := c.metaQueue[0].cc, c.metaQueue[0].terminal
 	c.metaQueue = c.metaQueue[1:]
 	c.metaBusy = true
 	attempt := c.h.Attempt()
@@ -526,7 +534,7 @@ func (c *coordinator) persist(terminal bool) {
 				c.finish()
 			}
 		}
-		c.persist(false)
+		c.persist()
 		c.checkWait()
 	})
 }
