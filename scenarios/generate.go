@@ -38,7 +38,7 @@ const generatorStream = 0x67656e6572617465
 //
 // Event triggers count either a step of a checkpoint's path or a moment where a fault hurts
 // most (an abort, a decline, a coordinator recovery, a failover, a restore, a task
-// finishing, a pre-commit, a release). Five regimes are drawn on purpose, since faults at
+// finishing, a pre-commit, a release). Six regimes are drawn on purpose, since faults at
 // random almost never reach them:
 //   - long runs (one draw in five): intervals of 20 to 40ms and a fault phase long enough
 //     for k checkpoints to complete, k from 1 to 300 or at 9, 10, 11, 99, 100 and 101, and
@@ -55,9 +55,13 @@ const generatorStream = 0x67656e6572617465
 //   - transaction timeouts of a two-phase-commit sink, configured or injected as
 //     external.timeout, above the bound on how long a transaction may stay open
 //     (openTransactionBound documents the formula).
-//   - the end of a bounded job (one dataflow draw in six): savepoints and checkpoints
+//   - the end of a bounded job (one dataflow draw in four): savepoints and checkpoints
 //     asked for, notifications lost and tasks crashed at the k-th task.finish, while some
-//     tasks have finished and others run.
+//     tasks have finished and others run;
+//   - congestion (one draw in four with data channels): two to six clogs and delays of
+//     data channels, into one task or anywhere, each half to twice a checkpoint timeout
+//     long, so that checkpoints time out while barriers, cancel markers and data queue
+//     together on the held channels (see congestion).
 //
 // Its expectation is pass with the default properties, so any other verdict on any seed is
 // a bug: in the protocol, the engine, a checker, or this generator.
@@ -162,6 +166,10 @@ func (g *generator) scenario() *Scenario {
 	// zeros) leaves it out.
 	if s.Swarm == nil && s.Mode != ModeChandyLamport && g.r.IntN(4) == 3 {
 		s.Faults = append(s.Faults, g.jobEnd(s, s.System())...)
+	}
+	// Drawn after that, for the same reason.
+	if sys := s.System(); s.Swarm == nil && len(sys.Channels) > 0 && g.r.IntN(4) == 3 {
+		s.Faults = append(s.Faults, g.congestion(s, sys)...)
 	}
 	// Drawn after that, for the same reason.
 	if s.Mode == ModeChandyLamport && s.Topology.Kind == TopologyExplicit {
