@@ -28,7 +28,8 @@ type channel struct{ from, to string }
 // recorded in flight (chantokens.*) must add up to the total. Where a snapshot lists the
 // messages it recorded on a channel (chanmsgs.<from>), the list must agree with its counts:
 // as many messages as chan.<from>, with those the list leaves out counted in chanmore.<from>,
-// and, listed in full, as many tokens as chantokens.<from>.
+// and, listed in full, as many tokens as chantokens.<from>; in a cut that lists messages
+// somewhere, a channel counted above zero without a list is evidence left out (unknown).
 //
 // A violation is pinned to the later of the channel's two snapshots, the moment the cut
 // closed inconsistent, or, for tokens and missing ends, to the snapshot that shows it.
@@ -147,7 +148,8 @@ type cutEvidence struct {
 func judgeCompletedCut(events []trace.Event, complete *trace.Event, cut map[string]int, ref Reference,
 	ev *cutEvidence) (violations []Violation, missing []string, counted bool) {
 	violations, counted = judgeCut(events, complete, cut, ev.channels, ev.finals)
-	violations = append(violations, judgeRecordedLists(events, complete, cut)...)
+	found, unlisted := judgeRecordedLists(events, complete, cut)
+	violations, missing = append(violations, found...), unlisted
 	byTokens := ref.tokenWorkload() && countsTokens(events, cut)
 	switch {
 	case !ref.tokenWorkload():

@@ -341,7 +341,8 @@
 // completed checkpoints are judged, since only they are restored. A snapshot that lists the
 // messages it recorded on a channel (chanmsgs.<from>) must list as many as it counts
 // (chan.<from>, those the list leaves out counted in chanmore.<from>) and, listed in full,
-// of as many tokens as chantokens.<from>.
+// of as many tokens as chantokens.<from>; where a cut lists messages, a channel it counts
+// but does not list is missing evidence, and the verdict unknown.
 //
 // expected-snapshot. Each global snapshot of Reference.Snapshots completed as a golden test
 // states it: every process it names holds the given tokens (tokens on the process's

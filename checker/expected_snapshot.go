@@ -110,22 +110,27 @@ func listsMessages(e *trace.Event) bool {
 
 // judgeRecordedLists checks, for consistent-cut, that each list of recorded messages of the
 // cut agrees with the snapshot's own counts: as many messages as chan.<from> (listed plus
-// chanmore.<from>), and, when whole, summing to chantokens.<from>.
-func judgeRecordedLists(events []trace.Event, complete *trace.Event, cut map[string]int) []Violation {
+// chanmore.<from>), and, when whole, summing to chantokens.<from>. In a cut that lists
+// messages somewhere, a channel counted above zero without a list is evidence left out,
+// not an empty list: it is returned as missing, which makes the verdict unknown.
+func judgeRecordedLists(events []trace.Event, complete *trace.Event, cut map[string]int) (violations []Violation, missing []string) {
 	// Most snapshots list no messages; a cut without any needs no sorting or parsing.
 	lists := false
 	for _, index := range cut {
 		lists = lists || listsMessages(&events[index])
 	}
 	if !lists {
-		return nil
+		return nil, nil
 	}
-	var violations []Violation
 	for _, task := range slices.Sorted(maps.Keys(cut)) {
 		e := &events[cut[task]]
 		for _, from := range inputsOf(e) {
 			list, listed := e.Attr(trace.AttrChanMsgsPrefix + from)
 			if !listed {
+				if count, _ := intAttr(e, trace.AttrChanPrefix+from); count > 0 {
+					missing = append(missing, fmt.Sprintf("checkpoint %d: %s counts %d messages from %s but lists none (chanmsgs.%s), where its cut lists others",
+						complete.CP, task, count, from, from))
+				}
 				continue
 			}
 			r := recordedOn(e, from)
@@ -147,7 +152,7 @@ func judgeRecordedLists(events []trace.Event, complete *trace.Event, cut map[str
 			}
 		}
 	}
-	return violations
+	return violations, missing
 }
 
 // ExpectedSnapshots checks that every global snapshot the reference expects

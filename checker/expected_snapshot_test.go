@@ -169,6 +169,20 @@ func TestRecordedListsMustMatchTheCounts(t *testing.T) {
 	}
 }
 
+// TestUnlistedCountIsMissingEvidence: in a cut that lists recorded messages, a channel
+// counted above zero without a list is not judged as if empty; consistent-cut is unknown.
+func TestUnlistedCountIsMissingEvidence(t *testing.T) {
+	b := newTB()
+	b.trigger(4)
+	b.snap("N2", 4, "tokens=0", "chan.N1=2", "chantokens.N1=3", "chanmsgs.N1=1 2", "recv.N1=0", "sent.N1=1")
+	b.snap("N1", 4, "tokens=0", "chan.N2=1", "chantokens.N2=0", "recv.N2=0", "sent.N2=2")
+	b.complete(4)
+	res := ConsistentCut(b.events, Reference{TokenWorkload: true, TokenTotal: 3})
+	if res.Verdict != VerdictUnknown || !strings.Contains(res.Note, "N1 counts 1 messages from N2 but lists none") {
+		t.Fatalf("got %s", res)
+	}
+}
+
 func TestWellFormedChecksRecordedLists(t *testing.T) {
 	b := goldenRun("1 x")
 	res := WellFormed(b.events)

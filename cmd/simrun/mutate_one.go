@@ -44,7 +44,9 @@ func (m *mutation) runOne(i int) (*mutate.Outcome, error) {
 	out.Changed = hung || mutate.Changed(runs, m.baseline)
 	out.Catch, out.Properties = mutate.Classify(runs)
 	out.Stage, out.Panic = "sweep", mutate.FirstPanic(runs)
-	if hung {
+	if hung && !out.Catch.Caught() {
+		// A sweep that ran out of time after a verdict named the rule keeps that catch:
+		// failing runs write artifacts and run slower, and the rule is found already.
 		out.Catch = mutate.CatchHang
 	}
 	if out.Catch.Caught() || hung || m.opts.explore == 0 {
