@@ -64,6 +64,9 @@ type RunOptions struct {
 	// neither change the event nor keep the pointer, and it sees the event after the
 	// run's own watchers, so that it cannot change what the run does.
 	Watch func(*trace.Event)
+	// maxInstantEvents overrides the kernel's bound on events at one instant
+	// (sim.Config.MaxInstantEvents), for the tests of time-advances.
+	maxInstantEvents uint64
 }
 
 // Result is what one run showed. Its JSON form is the line `simrun run -json` prints.

@@ -54,7 +54,8 @@ func newRunWith(p *Plan, opts RunOptions, cfg engine.Config, ref checker.Referen
 	}
 	m := newMeasurements()
 	rec.Watch(m.observe)
-	limits := sim.Config{MaxTime: sim.Time(s.Limits.MaxVirtualTime), MaxEvents: uint64(s.Limits.MaxEvents)}
+	limits := sim.Config{MaxTime: sim.Time(s.Limits.MaxVirtualTime), MaxEvents: uint64(s.Limits.MaxEvents),
+		MaxInstantEvents: opts.maxInstantEvents}
 	job, err := simenv.NewJob(p.Seed, cfg, envConfig(s, &cfg.Graph), rec, limits)
 	if err != nil {
 		return nil, fmt.Errorf("scenarios: %s: %w", s.Name, err)
@@ -128,6 +129,10 @@ func (r *simRun) run() (*Result, error) {
 	}
 	if why := r.waitGaveUp(); why != "" {
 		res.Verdict, res.LimitReason = VerdictLimit, why
+		return res, nil
+	}
+	if stop == sim.StopLimitInstant {
+		res.fail(PropertyTimeAdvances, []checker.Violation{r.stalled()}, 0)
 		return res, nil
 	}
 	if stop.IsLimit() || r.injector.Phase() != faults.PhaseEnd {

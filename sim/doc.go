@@ -131,9 +131,10 @@
 // hit. RunUntil(t) fires everything due up to t and moves the clock to t (StopReached), so a
 // harness runs a fault phase, heals, and runs a liveness phase from a known instant; RunFor is
 // the same with a duration. Every run has limits from Config, with defaults when left zero:
-// MaxTime (virtual time), MaxEvents (events fired) and MaxPending (events queued at once).
-// Hitting one returns a limit verdict (StopLimitTime, StopLimitEvents, StopLimitPending;
-// IsLimit reports them) instead of hanging, and the kernel stays stopped: later runs return
+// MaxTime (virtual time), MaxEvents (events fired), MaxPending (events queued at once) and
+// MaxInstantEvents (events fired at one instant: time that stands still is a loop).
+// Hitting one returns a limit verdict (StopLimitTime, StopLimitEvents, StopLimitPending,
+// StopLimitInstant; IsLimit reports them) instead of hanging, and the kernel stays stopped: later runs return
 // the same verdict. A harness that stops on a predicate checks it in an event or observer and
 // calls Stop.
 //

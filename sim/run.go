@@ -22,11 +22,14 @@ const (
 	StopLimitEvents
 	// StopLimitPending: more than Config.MaxPending events were queued at once.
 	StopLimitPending
+	// StopLimitInstant: Config.MaxInstantEvents events have fired at one instant, and
+	// virtual time stood still.
+	StopLimitInstant
 )
 
 // IsLimit reports whether r is one of the limit verdicts.
 func (r StopReason) IsLimit() bool {
-	return r == StopLimitTime || r == StopLimitEvents || r == StopLimitPending
+	return r == StopLimitTime || r == StopLimitEvents || r == StopLimitPending || r == StopLimitInstant
 }
 
 func (r StopReason) String() string {
@@ -43,6 +46,8 @@ func (r StopReason) String() string {
 		return "limit(events)"
 	case StopLimitPending:
 		return "limit(pending)"
+	case StopLimitInstant:
+		return "limit(instant)"
 	}
 	return fmt.Sprintf("StopReason(%d)", uint8(r))
 }
@@ -105,6 +110,10 @@ func (k *Kernel) run(target Time, advance bool) StopReason {
 			k.limit = StopLimitEvents
 			return k.limit
 		}
+		if next.at == k.instantAt && k.instantFired >= k.config.MaxInstantEvents {
+			k.limit = StopLimitInstant
+			return k.limit
+		}
 		k.fire(k.queue.openHole(next, from))
 		k.queue.closeHole()
 		if k.queue.len() > k.config.MaxPending {
@@ -134,5 +143,10 @@ func (k *Kernel) fire(e entry, s *slot) {
 		}
 	}
 	k.fired++
+	if e.at != k.instantAt {
+		k.instantAt, k.instantFired = e.at, 0
+	}
+	k.instantFired++
+	k.mostAtInstant = max(k.mostAtInstant, k.instantFired)
 	s.run()
 }

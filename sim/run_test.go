@@ -13,9 +13,10 @@ import (
 func TestLimitsEndRunsWithALimitVerdict(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		config := Config{
-			MaxTime:    Time(rapid.Int64Range(1, 1e6).Draw(t, "max time")),
-			MaxEvents:  rapid.Uint64Range(1, 2000).Draw(t, "max events"),
-			MaxPending: rapid.IntRange(1, 500).Draw(t, "max pending"),
+			MaxTime:          Time(rapid.Int64Range(1, 1e6).Draw(t, "max time")),
+			MaxEvents:        rapid.Uint64Range(1, 2000).Draw(t, "max events"),
+			MaxPending:       rapid.IntRange(1, 500).Draw(t, "max pending"),
+			MaxInstantEvents: rapid.Uint64Range(1, 2000).Draw(t, "max instant events"),
 		}
 		k := New(config)
 		period := time.Duration(rapid.Int64Range(0, 1000).Draw(t, "period"))
@@ -47,6 +48,13 @@ func TestLimitsEndRunsWithALimitVerdict(t *testing.T) {
 			if next := k.queue.min().at; next <= config.MaxTime {
 				t.Fatalf("time limit with an event due at %v", next)
 			}
+		case StopLimitInstant:
+			if k.MostAtInstant() != config.MaxInstantEvents || k.queue.min().at != k.Now() {
+				t.Fatalf("instant limit after %d events at %v, the next due at %v", k.MostAtInstant(), k.Now(), k.queue.min().at)
+			}
+		}
+		if first == StopLimitInstant && period > 0 && fanout == 1 {
+			t.Fatalf("one event an instant stopped with %v", first)
 		}
 		if again := k.RunUntil(k.Now().Add(time.Second)); again != first {
 			t.Fatalf("after %v, the next run returned %v", first, again)

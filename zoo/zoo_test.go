@@ -30,7 +30,7 @@ func TestEveryBugAppliesToTheTree(t *testing.T) {
 			t.Errorf("the zoo lacks %s: it has %v", id, ids)
 		}
 	}
-	if _, err := Lookup("off-by-two"); err == nil || !strings.Contains(err.Error(), `no bug "off-by-two" (the zoo has commit-on-abort`) {
+	if _, err := Lookup("off-by-two"); err == nil || !strings.Contains(err.Error(), `no bug "off-by-two" (the zoo has alignment-deadline-off-by-one, commit-on-abort`) {
 		t.Errorf("Lookup of an unknown bug: %v", err)
 	}
 }
