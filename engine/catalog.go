@@ -56,7 +56,7 @@ func newCatalog(g *Graph) *catalog {
 
 func (c *catalog) addOrigin(prefix string) {
 	if _, dup := c.originOf[prefix]; dup {
-		panic(fmt.Sprintf("engine: record id prefix %q twice in the catalog", prefix))
+		panic(invariantf("engine: record id prefix %q twice in the catalog", prefix))
 	}
 	c.originOf[prefix] = uint32(len(c.origins))
 	c.origins = append(c.origins, prefix)
@@ -66,7 +66,7 @@ func (c *catalog) addOrigin(prefix string) {
 func (c *catalog) origin(prefix string) uint32 {
 	o, ok := c.originOf[prefix]
 	if !ok {
-		panic(fmt.Sprintf("engine: record id prefix %q is not in the catalog", prefix))
+		panic(invariantf("engine: record id prefix %q is not in the catalog", prefix))
 	}
 	return o
 }
@@ -75,7 +75,7 @@ func (c *catalog) origin(prefix string) uint32 {
 func (c *catalog) key(k string) uint32 {
 	i, ok := c.keyOf[k]
 	if !ok {
-		panic(fmt.Sprintf("engine: key %q is not in the catalog", k))
+		panic(invariantf("engine: key %q is not in the catalog", k))
 	}
 	return i
 }

@@ -16,7 +16,8 @@ const (
 	contractChannelState    = "channel-state"    // channel state only for a snapshot that records it
 	contractSeal            = "seal"             // a seal only for a snapshot that records channel state
 	contractSnapshotOutcome = "snapshot-outcome" // SnapshotCompleted and SnapshotFailed take the outcome
-	contractRestore         = "restore"          // a restored checkpoint holds a snapshot of every task
+	contractRestore         = "restore"          // a restored checkpoint holds a snapshot of every task, which the protocol takes
+	contractStart           = "start"            // a valid configuration and the durable state it wrote start a coordinator
 	// a completed checkpoint holds only snapshots taken for a checkpoint
 	contractCompletedSnapshot = "completed-snapshot"
 	// contractNoPanic (guard.go): the protocol never panics on input within its contract

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"testing"
 
+	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -63,5 +65,33 @@ func TestBreakContractTracesAndHalts(t *testing.T) {
 	}
 	if err := rt.StartStore(); err != nil || env.spawned != 0 {
 		t.Errorf("a halted job started the store: %v, %d spawned", err, env.spawned)
+	}
+}
+
+// startEnv is a recordingEnv with a clock and random streams, enough to build a Runtime.
+type startEnv struct{ recordingEnv }
+
+func (e *startEnv) Now() int64                  { return 0 }
+func (e *startEnv) Rand(name string) *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
+
+// TestRefusedStartBreaksTheContract: the protocol refuses a coordinator over a durable state
+// the engine wrote (here a stored checkpoint without the job's tasks). That breaks the
+// contract, start, and halts the job rather than panic.
+func TestRefusedStartBreaksTheContract(t *testing.T) {
+	env := &startEnv{}
+	rt, err := New(env, DefaultConfig(KeyedSumGraph(2, 100, 0, TwoPhaseCommit)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &coordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt}}
+	stored := []protocol.CompletedCheckpoint{{ID: 1, Kind: protocol.KindCheckpoint, Tasks: []protocol.TaskState{{Task: "source-0"}}}}
+	if c.build(protocol.Durable{Completed: stored, HighestID: 1}) {
+		t.Fatal("built a coordinator over a checkpoint that lacks the job's tasks")
+	}
+	if len(env.events) != 1 || env.events[0].Kind != trace.KindContractBroken || !rt.Halted() {
+		t.Fatalf("traced %v, halted %v; want one contract.broken and a halt", env.events, rt.Halted())
+	}
+	if what, _ := env.events[0].Attr("what"); what != contractStart {
+		t.Errorf("what = %q, want %q", what, contractStart)
 	}
 }

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -80,7 +78,9 @@ func (c *coordinator) begin(first bool) {
 	c.counter.slots = newSlotPair(counterKey)
 	c.completedSlots = newSlotPair(completedKey)
 	if first {
-		c.build(protocol.Durable{})
+		if !c.build(protocol.Durable{}) {
+			return
+		}
 		c.deployFirst()
 		c.handleReady()
 		return
@@ -88,14 +88,19 @@ func (c *coordinator) begin(first bool) {
 	c.readDurable()
 }
 
-func (c *coordinator) build(d protocol.Durable) {
+// build makes the protocol's coordinator from d. The engine validated the configuration
+// and wrote d itself, so a refusal breaks the contract (contractStart): the job halts, and
+// build reports false.
+func (c *coordinator) build(d protocol.Durable) bool {
 	proto, err := protocol.NewCoordinator(c.rt.cfg.Checkpoint, c.rt.plan.topo, d, c.now())
 	if err != nil {
-		panic(fmt.Sprintf("engine: coordinator: %v", err))
+		c.rt.breakContract(CoordinatorName, 0, contractStart, err.Error())
+		return false
 	}
 	c.proto = proto
 	c.setStored(d.Completed)
 	c.counter.durable = d.HighestID
+	return true
 }
 
 // readDurable reads the counter, then the store, each from the newest of its two slots
@@ -138,7 +143,9 @@ func (c *coordinator) readDurable() {
 }
 
 func (c *coordinator) recovered(d protocol.Durable) {
-	c.build(d)
+	if !c.build(d) {
+		return
+	}
 	var latest uint64
 	if cp := c.proto.LatestRestorable(); cp != nil {
 		latest = uint64(cp.ID)
@@ -152,7 +159,7 @@ func (c *coordinator) recovered(d protocol.Durable) {
 func (c *coordinator) Receive(from string, msg any) {
 	m, ok := msg.(*taskControl)
 	if !ok {
-		panic(fmt.Sprintf("engine: coordinator: unexpected message %T from %s", msg, from))
+		panic(invariantf("engine: coordinator: unexpected message %T from %s", msg, from))
 	}
 	if c.proto == nil || c.dead || m.attempt != c.rt.attempt {
 		return
@@ -198,7 +205,7 @@ func (c *coordinator) taskRunning(attempt int) {
 func (c *coordinator) handleReady() {
 	for guard := 0; c.proto.HasReady(); guard++ {
 		if guard > 1000 {
-			panic("engine: coordinator: protocol keeps producing work")
+			panic(invariantf("engine: coordinator: protocol keeps producing work"))
 		}
 		if c.dead {
 			return
@@ -219,7 +226,7 @@ func (c *coordinator) handleReady() {
 		}
 		for _, tr := range rd.Triggered {
 			if tr.ID > c.counter.durable {
-				panic(fmt.Sprintf("engine: coordinator: checkpoint %d triggered before its id was durable (counter %d)", tr.ID, c.counter.durable))
+				panic(invariantf("engine: coordinator: checkpoint %d triggered before its id was durable (counter %d)", tr.ID, c.counter.durable))
 			}
 			c.trace(triggerEvent(tr))
 		}

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -41,10 +39,10 @@ type counterWrite struct {
 func (c *coordinator) askCounter(v protocol.CheckpointID) {
 	k := &c.counter
 	if k.asked != 0 {
-		panic(fmt.Sprintf("engine: coordinator: counter write %d asked for while %d is outstanding", v, k.asked))
+		panic(invariantf("engine: coordinator: counter write %d asked for while %d is outstanding", v, k.asked))
 	}
 	if v <= k.durable {
-		panic(fmt.Sprintf("engine: coordinator: counter write %d asked for, %d is durable already", v, k.durable))
+		panic(invariantf("engine: coordinator: counter write %d asked for, %d is durable already", v, k.durable))
 	}
 	k.asked = v
 	if k.retryArmed {
@@ -271,7 +269,7 @@ func (c *coordinator) release(r protocol.StateRelease) {
 	for _, list := range [][]protocol.CompletedCheckpoint{c.stored, c.metaQueue} {
 		for i := range list {
 			if cp := &list[i]; !c.discarded[cp.ID] && holds(cp, h) {
-				panic(fmt.Sprintf("engine: coordinator: released %s of %s for %d, which retained checkpoint %d holds", handleName(h), r.Task, r.Checkpoint, cp.ID))
+				panic(invariantf("engine: coordinator: released %s of %s for %d, which retained checkpoint %d holds", handleName(h), r.Task, r.Checkpoint, cp.ID))
 			}
 		}
 	}
@@ -307,7 +305,7 @@ func takenFor(r protocol.StateRelease) protocol.CheckpointID {
 // is in storage (not inline).
 func (c *coordinator) storeNames(h string) bool {
 	if isInline(h) {
-		panic("engine: coordinator: storeNames asked about inline state, which it does not index")
+		panic(invariantf("engine: coordinator: storeNames asked about inline state, which it does not index"))
 	}
 	return c.storedHandles[h] > 0
 }

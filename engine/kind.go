@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -319,7 +318,7 @@ func (h *TaskHost) Capture(cp uint64) *Snapshot { return h.t.capture(protocol.Ch
 func (h *TaskHost) SetChannelState(d *Snapshot, from string, records []CompactRecord) {
 	i, ok := h.t.plan.inputByFrom[from]
 	if !ok {
-		panic(fmt.Sprintf("engine: %s: channel state from %s, which is no input", h.t.plan.id, from))
+		panic(invariantf("engine: %s: channel state from %s, which is no input", h.t.plan.id, from))
 	}
 	d.channel[i] = slices.Clone(records)
 }

@@ -23,7 +23,7 @@ func (f MapFn) apply(v int64) int64 {
 	case "identity", "":
 		return v
 	}
-	panic(fmt.Sprintf("engine: unknown map op %q (validation lets none through)", f.Op))
+	panic(invariantf("engine: unknown map op %q (validation lets none through)", f.Op))
 }
 
 func (Map) Kind() string              { return "map" }

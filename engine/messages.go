@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/ckptsim/ckptsim/protocol"
@@ -27,7 +26,7 @@ type bufferMsg struct {
 func (m *bufferMsg) take(task, from string) []rec {
 	records := m.records
 	if records == nil {
-		panic(fmt.Sprintf("engine: %s: buffer from %s delivered twice (an Env duplicating messages must deliver CopyMessage)", task, from))
+		panic(invariantf("engine: %s: buffer from %s delivered twice (an Env duplicating messages must deliver CopyMessage)", task, from))
 	}
 	m.records = nil
 	return records

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 )
 
@@ -29,7 +28,7 @@ func newOperator(logic Logic, c *catalog) operator {
 	case Union:
 		return passOperator{}
 	}
-	panic(fmt.Sprintf("engine: no operator for logic %s", logic.Kind()))
+	panic(invariantf("engine: no operator for logic %s", logic.Kind()))
 }
 
 type mapOperator struct {

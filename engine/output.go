@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/ckptsim/ckptsim/protocol"
@@ -124,7 +123,7 @@ func (t *task) seal(out int) {
 	o.queued++
 	o.partial = nil
 	if limit := t.rt.cfg.Network.QueueBuffers + 2; o.queued > limit {
-		panic(fmt.Sprintf("engine: %s: output to %s queues %d buffers, over the bound %d", t.plan.id, o.to, o.queued, limit))
+		panic(invariantf("engine: %s: output to %s queues %d buffers, over the bound %d", t.plan.id, o.to, o.queued, limit))
 	}
 	t.transmit(out)
 }
@@ -165,7 +164,7 @@ func (t *task) onCredit(out int, n int) {
 	o := t.outputs[out]
 	o.credits += n
 	if o.credits > t.rt.cfg.Network.Credits {
-		panic(fmt.Sprintf("engine: %s: output to %s holds %d credits, more than the %d granted", t.plan.id, o.to, o.credits, t.rt.cfg.Network.Credits))
+		panic(invariantf("engine: %s: output to %s holds %d credits, more than the %d granted", t.plan.id, o.to, o.credits, t.rt.cfg.Network.Credits))
 	}
 	t.transmit(out)
 }

@@ -40,7 +40,7 @@ func (r *router) targets(record *rec) (first, n int) {
 	case Broadcast:
 		return 0, r.fanout
 	}
-	panic("engine: router with unknown partitioning " + r.partitioning.String())
+	panic(invariantf("engine: router with unknown partitioning %s", r.partitioning))
 }
 
 // KeyGroup returns the index of the task, out of parallelism, that owns key under Hash

@@ -159,7 +159,7 @@ func (p *jobPlan) wire(g *Graph, tp *taskPlan) {
 			}
 		}
 		if side < 0 {
-			panic("engine: input channel " + c.String() + " matches no input edge")
+			panic(invariantf("engine: input channel %s matches no input edge", c))
 		}
 		tp.inputByFrom[string(c.From)] = len(tp.inputs)
 		tp.inputs = append(tp.inputs, c)

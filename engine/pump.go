@@ -271,7 +271,7 @@ func (t *task) connected(channels []int, e, j int) int {
 }
 
 func (t *task) unconnected(e, j int) {
-	panic(fmt.Sprintf("engine: %s: routed to unconnected task %d of edge %d", t.plan.id, j, e))
+	panic(invariantf("engine: %s: routed to unconnected task %d of edge %d", t.plan.id, j, e))
 }
 
 // route sends record to the output channels its edges' partitionings choose.

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"strconv"
 	"time"
 
@@ -35,7 +34,7 @@ func (p *readerProcess) poll() {
 func (p *readerProcess) Receive(from string, msg any) {
 	m, ok := msg.(*storeReply)
 	if !ok || m.op != opRead {
-		panic(fmt.Sprintf("engine: %s: unexpected message %T from %s", p.name, msg, from))
+		panic(invariantf("engine: %s: unexpected message %T from %s", p.name, msg, from))
 	}
 	if !p.proc.Alive() {
 		return

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -19,7 +17,7 @@ func (t *task) handleReady() {
 	}
 	for guard := 0; t.proto.HasReady(); guard++ {
 		if guard > 1000 {
-			panic(fmt.Sprintf("engine: %s: protocol keeps producing work", t.plan.id))
+			panic(invariantf("engine: %s: protocol keeps producing work", t.plan.id))
 		}
 		if !t.alive() {
 			return
@@ -126,11 +124,11 @@ func (t *task) notify(n protocol.Notification) {
 // exit ends a finished task whose final snapshot is durable.
 func (t *task) exit() {
 	if !t.alive() {
-		panic(fmt.Sprintf("engine: %s: exit of an incarnation that is not running (phase %d)", t.plan.id, t.phase))
+		panic(invariantf("engine: %s: exit of an incarnation that is not running (phase %d)", t.plan.id, t.phase))
 	}
 	for _, o := range t.outputs {
 		if o.queue.len() > 0 || len(o.partial) > 0 {
-			panic(fmt.Sprintf("engine: %s exits with output to %s still queued", t.plan.id, o.to))
+			panic(invariantf("engine: %s exits with output to %s still queued", t.plan.id, o.to))
 		}
 	}
 	// Exited before the trace says so: a fault that task.finish triggers (a crash) then

@@ -168,7 +168,7 @@ func (g *Graph) topologicalOrder() []string {
 			progressed = true
 		}
 		if !progressed {
-			panic("engine: topological order of a cyclic graph")
+			panic(invariantf("engine: topological order of a cyclic graph"))
 		}
 	}
 	return order

@@ -48,7 +48,7 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 		if err == nil && d.cp != uint64(cp) && len(d.output) > 0 {
 			for _, recs := range d.output {
 				if len(recs) > 0 {
-					panic(fmt.Sprintf("engine: %s: final snapshot for %d, carried into %d, holds overtaken output", t.plan.id, d.cp, cp))
+					panic(invariantf("engine: %s: final snapshot for %d, carried into %d, holds overtaken output", t.plan.id, d.cp, cp))
 				}
 			}
 		}
@@ -116,7 +116,8 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 	}
 	if restored && t.proto != nil {
 		if err := t.proto.Restore(t.now(), cp, snap); err != nil {
-			panic(fmt.Sprintf("engine: %s: restore %d: %v", t.plan.id, cp, err))
+			t.breakContract(cp, contractRestore, err.Error())
+			return
 		}
 	}
 	// The digest covers the state as the snapshot recorded it, under the id it was taken

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -156,7 +155,11 @@ func (s *sinkPart) recover(d *snapshotData, cp protocol.CheckpointID, done func(
 			done()
 			return
 		}
-		s.request(&storeRequest{op: opRecover, commit: s.restoreTwoPhase(d, cp)})
+		commit := s.restoreTwoPhase(d, cp)
+		if s.tpc == nil {
+			return // the protocol refused the snapshot: the job halted
+		}
+		s.request(&storeRequest{op: opRecover, commit: commit})
 		s.request(&storeRequest{op: opBegin, txn: string(s.tpc.Current())})
 		done()
 	}
@@ -166,20 +169,23 @@ func (s *sinkPart) recover(d *snapshotData, cp protocol.CheckpointID, done func(
 // restoreTwoPhase builds the sink's two-phase-commit helper, from the restored snapshot d
 // if there is one, and returns the transactions to commit. Aborts need no list of their
 // own: the store's recovery aborts every unfinished transaction of the writer that is not
-// committed.
+// committed. The protocol refusing what the sink stored itself breaks the contract
+// (restore): s.tpc stays nil and the job halts.
 func (s *sinkPart) restoreTwoPhase(d *snapshotData, cp protocol.CheckpointID) (commit []string) {
 	first := protocol.TransactionID(s.txnName("t"))
 	if d == nil {
 		tpc, err := protocol.NewTwoPhaseCommit(first, maxPendingTransactions)
 		if err != nil {
-			panic(fmt.Sprintf("engine: %s: two-phase commit: %v", s.t.plan.id, err))
+			s.t.breakContract(cp, contractRestore, "two-phase commit: "+err.Error())
+			return nil
 		}
 		s.tpc = tpc
 		return nil
 	}
 	tpc, actions, err := protocol.RestoreTwoPhaseCommit(d.twoPhase, cp, first, maxPendingTransactions)
 	if err != nil {
-		panic(fmt.Sprintf("engine: %s: restoring two-phase commit: %v", s.t.plan.id, err))
+		s.t.breakContract(cp, contractRestore, "two-phase commit: "+err.Error())
+		return nil
 	}
 	s.tpc = tpc
 	for _, a := range actions {

@@ -42,7 +42,7 @@ func (s *slotPair) next() (slot int, key string, version uint64) {
 // written records that the write of version to slot is durable.
 func (s *slotPair) written(slot int, version uint64) {
 	if version <= s.version {
-		panic(fmt.Sprintf("engine: %s: version %d written after version %d", s.keys[slot], version, s.version))
+		panic(invariantf("engine: %s: version %d written after version %d", s.keys[slot], version, s.version))
 	}
 	s.latest, s.version = slot, version
 }

@@ -184,7 +184,7 @@ func (l *partitionLog) draw(offset int64) (key int, value int64) {
 
 func (l *partitionLog) checkRange(offset int64) {
 	if offset < 0 || (l.spec.Records > 0 && offset >= l.spec.Records) {
-		panic(fmt.Sprintf("engine: offset %d outside partition %s:%d of %d records", offset, l.source, l.partition, l.spec.Records))
+		panic(invariantf("engine: offset %d outside partition %s:%d of %d records", offset, l.source, l.partition, l.spec.Records))
 	}
 }
 

@@ -35,7 +35,7 @@ type storeDelay struct {
 func (p *storeProcess) Receive(from string, msg any) {
 	req, ok := msg.(*storeRequest)
 	if !ok {
-		panic(fmt.Sprintf("engine: extstore: unexpected message %T from %s", msg, from))
+		panic(invariantf("engine: extstore: unexpected message %T from %s", msg, from))
 	}
 	d := p.rt.cfg.Store.Latency
 	if d <= 0 {
@@ -124,7 +124,7 @@ func (p *storeProcess) apply(from string, req *storeRequest) {
 	case opRead:
 		reply.visible = s.Visible()
 	default:
-		panic(fmt.Sprintf("engine: extstore: unknown request %d", req.op))
+		panic(invariantf("engine: extstore: unknown request %d", req.op))
 	}
 	// Writes, begins and upserts are pipelined: only their failures are answered.
 	switch req.op {

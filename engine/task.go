@@ -94,7 +94,7 @@ func newTask(rt *Runtime, plan *taskPlan, attempt int) *task {
 	cfg := rt.cfg.Checkpoint.TaskConfig(protocol.TaskID(plan.id), plan.inputs, plan.outputs)
 	proto, err := protocol.NewTask(cfg)
 	if err != nil {
-		panic(fmt.Sprintf("engine: task %s: %v", plan.id, err))
+		panic(invariantf("engine: task %s: %v", plan.id, err))
 	}
 	t.proto = proto
 	return t
@@ -120,7 +120,7 @@ func (t *task) Receive(from string, msg any) {
 	case *creditMsg:
 		out, ok := t.plan.outputByTo[from]
 		if !ok {
-			panic(fmt.Sprintf("engine: %s: credit from %s, which is no output", t.plan.id, from))
+			panic(invariantf("engine: %s: credit from %s, which is no output", t.plan.id, from))
 		}
 		t.onCredit(out, m.credits)
 		t.pump()
@@ -132,13 +132,13 @@ func (t *task) Receive(from string, msg any) {
 		t.step(*m)
 	case *storeReply:
 		if t.sink == nil {
-			panic(fmt.Sprintf("engine: %s: store reply to a task without a sink", t.plan.id))
+			panic(invariantf("engine: %s: store reply to a task without a sink", t.plan.id))
 		}
 		t.sink.onReply(m)
 		t.pump()
 	default:
 		if t.kind == nil {
-			panic(fmt.Sprintf("engine: %s: unexpected message %T from %s", t.plan.id, msg, from))
+			panic(invariantf("engine: %s: unexpected message %T from %s", t.plan.id, msg, from))
 		}
 		if t.phase == phaseRestoring {
 			t.deferredKind = append(t.deferredKind, kindMessage{from: from, msg: msg})
@@ -160,7 +160,7 @@ func (t *task) enqueue(from string, i int, item inItem) {
 	if i < 0 || i >= len(t.inputs) || t.inputs[i].from != from {
 		var ok bool
 		if i, ok = t.plan.inputByFrom[from]; !ok {
-			panic(fmt.Sprintf("engine: %s: data from %s, which is no input", t.plan.id, from))
+			panic(invariantf("engine: %s: data from %s, which is no input", t.plan.id, from))
 		}
 	}
 	if item.records == nil && t.tryOvertake(i, item.event) {
@@ -170,7 +170,7 @@ func (t *task) enqueue(from string, i int, item inItem) {
 	in := t.inputs[i]
 	in.push(item)
 	if credits := t.rt.cfg.Network.Credits; in.buffers > credits || in.duplicates > credits+1 {
-		panic(fmt.Sprintf("engine: %s: input from %s queues %d buffers and %d duplicates, over the bounds %d and %d",
+		panic(invariantf("engine: %s: input from %s queues %d buffers and %d duplicates, over the bounds %d and %d",
 			t.plan.id, from, in.buffers, in.duplicates, credits, credits+1))
 	}
 	t.pump()

@@ -8,15 +8,16 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/checker"
+	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
 // PropertyInvariant and PropertyPanic name the violation a panic inside a run becomes.
 // Invariant: the protocol's own check of its state failed (a *protocol.InvariantError: every
-// simulated run turns the checks on), a verdict as good as a property's. Panic: anything else
-// panicked (the engine or the simulator met a state it cannot handle), which says something
-// broke but not what rule it broke. Neither is a property of package checker (no checker
+// simulated run turns the checks on), or one of the engine's (*engine.InvariantError), a
+// verdict as good as a property's. Panic: anything else panicked (a runtime error of the
+// engine or the simulator), which says something broke but not what rule it broke. Neither is a property of package checker (no checker
 // judges it, and no scenario can name or expect it), but they share checker's type so that
 // a run's violations are all checker.Violation.
 const (
@@ -109,9 +110,10 @@ func panicResult(plan *Plan, recovered any, stack []byte) *Result {
 	v.Message = "panic" + where + ": " + message
 	if err, ok := recovered.(error); ok {
 		var broken *protocol.InvariantError
-		if errors.As(err, &broken) {
+		var engineBroken *engine.InvariantError
+		if errors.As(err, &broken) || errors.As(err, &engineBroken) {
 			v.Property = PropertyInvariant
-			v.Message = broken.Error() + where
+			v.Message = err.Error() + where
 		}
 	}
 	res.Violations = []checker.Violation{v}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
 )
 
@@ -49,18 +50,23 @@ func TestPanicIsPinnedToTheLastEvent(t *testing.T) {
 }
 
 // TestBrokenProtocolInvariantIsAVerdict: a *protocol.InvariantError, what the protocol's own
-// checks panic with, is the invariant violation (a catch), not a mere panic.
+// checks panic with, is the invariant violation (a catch), not a mere panic; so is an
+// *engine.InvariantError, the engine's.
 func TestBrokenProtocolInvariantIsAVerdict(t *testing.T) {
 	s, err := Lookup("pipeline-calm")
 	if err != nil {
 		t.Fatal(err)
 	}
-	broken := &protocol.InvariantError{Who: "coordinator", Invariant: "pending checkpoints out of order: 3 after 4"}
-	_, res, err := Execute(NewSimulation(), s, 1, RunOptions{Trace: &panicWriter{limit: 40_000, value: broken}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Violations) != 1 || res.Violations[0].Property != PropertyInvariant || !strings.Contains(res.Violations[0].Message, "out of order: 3 after 4") {
-		t.Errorf("violations %v, want the broken invariant named", res.Violations)
+	for _, broken := range []error{
+		&protocol.InvariantError{Who: "coordinator", Invariant: "pending checkpoints out of order: 3 after 4"},
+		&engine.InvariantError{Message: "engine: sum-0: output to sink-0 queues 7 buffers, over the bound 6"},
+	} {
+		_, res, err := Execute(NewSimulation(), s, 1, RunOptions{Trace: &panicWriter{limit: 40_000, value: broken}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Violations) != 1 || res.Violations[0].Property != PropertyInvariant || !strings.Contains(res.Violations[0].Message, broken.Error()) {
+			t.Errorf("violations %v, want the broken invariant named", res.Violations)
+		}
 	}
 }

@@ -93,7 +93,7 @@ func TestZooList(t *testing.T) {
 		}
 	}
 	r = realRun("zoo", "-bug", "off-by-two")
-	if r.code != exitUsage || !strings.Contains(r.stderr, `simrun: zoo: -bug: no bug "off-by-two" (the zoo has commit-on-abort, `) {
+	if r.code != exitUsage || !strings.Contains(r.stderr, `simrun: zoo: -bug: no bug "off-by-two" (the zoo has alignment-deadline-off-by-one, commit-on-abort, `) {
 		t.Errorf("unknown bug: exit %d, %q", r.code, r.stderr)
 	}
 }

@@ -127,8 +127,8 @@ func (e *Env) call(process string, fn func()) {
 }
 
 // Panic is a panic inside an engine call: a process's callback (Process names it) or a
-// call through Do. Invariant says it was the protocol's own check of its state
-// (*protocol.InvariantError), a verdict as good as a property's.
+// call through Do. Invariant says it was the protocol's or the engine's own check of its
+// state (*protocol.InvariantError, *engine.InvariantError), a verdict as good as a property's.
 type Panic struct {
 	Process   string
 	Value     any
@@ -155,7 +155,8 @@ func (e *Env) fail(process string, v any, stack []byte) {
 	p := &Panic{Process: process, Value: v, Stack: stack, Nanos: e.now}
 	if err, ok := v.(error); ok {
 		var broken *protocol.InvariantError
-		p.Invariant = errors.As(err, &broken)
+		var engineBroken *engine.InvariantError
+		p.Invariant = errors.As(err, &broken) || errors.As(err, &engineBroken)
 	}
 	e.failure = p
 	e.halt()
