@@ -13,8 +13,9 @@ import (
 var equivalentText string
 
 // Equivalents returns the mutants marked equivalent, id to reason. An equivalent mutant
-// changes the text and not the behaviour (a bound no input reaches, a check that a later
-// one repeats), so no test can kill it; it is reported as equivalent, not as a survivor.
+// changes nothing a run of a correct host can show (a bound no input reaches, a check that
+// a later one repeats, a string no trace holds) or only what the contract leaves free (a
+// source's pace), so no rule may fault it; it is reported as equivalent, not as a survivor.
 func Equivalents() map[string]string {
 	marks, err := ParseEquivalents(equivalentText)
 	if err != nil {
