@@ -7,7 +7,7 @@ var taskRules = []Rule{
 		ID: "T1", Name: "cut.consistent", Property: PropConsistentCut,
 		Says:     "Every completed checkpoint is a consistent cut: for each channel, what the receiver consumed plus what it saved as channel state plus what the sender saved as output channel state is what the sender sent before its snapshot.",
 		Evidence: "snapshot.taken and snapshot.carried of every task before checkpoint.complete, with their channel counts",
-		Without:  "unknown: a completed checkpoint without snapshots, or a channel counted at neither end",
+		Without:  "unknown: a completed checkpoint without snapshots, a channel counted at neither end, or, in a cut that lists recorded messages, a channel counted without its list",
 		Covers:   []string{"Config.Mode", "Mode.aligned", "Mode.unaligned", "Event.barrier"},
 		Flink:    "Carbone et al., Lightweight Asynchronous Snapshots for Distributed Dataflows",
 	},
