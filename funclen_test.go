@@ -32,7 +32,6 @@ var longFunctions = map[string]int{
 	"cmd/simrun/cmd_run.go:runOne":                            129,
 	"cmd/simrun/cmd_shrink.go:shrink":                         77,
 	"cmd/simrun/cmd_sweep.go:sweep":                           120,
-	"engine/validate.go:validate":                             71,
 	"picture/perfetto/perfetto.go:event":                      156,
 	"scenarios/catalogue_controls.go:negativeControls":        122,
 	"scenarios/catalogue_positive.go:positiveScenarios":       180,
@@ -43,7 +42,6 @@ var longFunctions = map[string]int{
 	"scenarios/job.go:engineConfig":                           80,
 	"scenarios/strictjson.go:decodeNode":                      93,
 	"scenarios/validate.go:validateExplicit":                  113,
-	"trace/reader.go:parseEvent":                              72,
 }
 
 // TestFunctionsAreShort holds every function of the module's non-test code to

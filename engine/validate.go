@@ -37,31 +37,8 @@ func (g *Graph) validate(cyclesAllowed bool) error {
 		if op.Logic == nil {
 			return fmt.Errorf("engine: operator %q has no logic", op.Name)
 		}
-		_, barrier := op.Logic.(arity)
-		kind, isKind := op.Logic.(JobKind)
-		if !barrier && !isKind {
-			return fmt.Errorf("engine: operator %q: unknown logic %T", op.Name, op.Logic)
-		}
-		if op.TaskNames != nil {
-			if !isKind {
-				return fmt.Errorf("engine: operator %q (%s): only a job kind's operator names its tasks (TaskNames)", op.Name, op.Logic.Kind())
-			}
-			if err := validTaskNames(op); err != nil {
-				return fmt.Errorf("engine: operator %q (%s): %w", op.Name, op.Logic.Kind(), err)
-			}
-		}
-		if isKind {
-			if len(g.Operators) != 1 || len(g.Edges) != 0 {
-				return fmt.Errorf("engine: operator %q (%s): a %s operator must be the job's only operator, without edges (its channels are Links)", op.Name, op.Logic.Kind(), op.Logic.Kind())
-			}
-			if err := kind.Validate(op); err != nil {
-				return fmt.Errorf("engine: operator %q (%s): %w", op.Name, op.Logic.Kind(), err)
-			}
-		}
-		if v, ok := op.Logic.(interface{ validate(*Graph, *Operator) error }); ok {
-			if err := v.validate(g, op); err != nil {
-				return fmt.Errorf("engine: operator %q (%s): %w", op.Name, op.Logic.Kind(), err)
-			}
+		if err := g.validateLogic(op); err != nil {
+			return err
 		}
 	}
 	if err := g.validateEdges(seen); err != nil {
@@ -81,6 +58,38 @@ func (g *Graph) validate(cyclesAllowed bool) error {
 	if !cyclesAllowed {
 		if e, ok := g.cycleEdge(); ok {
 			return fmt.Errorf("engine: edge %s closes a cycle; only unaligned and chandy-lamport modes snapshot cyclic graphs", e)
+		}
+	}
+	return nil
+}
+
+// validateLogic checks what op's logic asks of it: a job kind runs alone and may name its
+// tasks; any other logic checks itself where it has more to check.
+func (g *Graph) validateLogic(op *Operator) error {
+	_, barrier := op.Logic.(arity)
+	kind, isKind := op.Logic.(JobKind)
+	if !barrier && !isKind {
+		return fmt.Errorf("engine: operator %q: unknown logic %T", op.Name, op.Logic)
+	}
+	if op.TaskNames != nil {
+		if !isKind {
+			return fmt.Errorf("engine: operator %q (%s): only a job kind's operator names its tasks (TaskNames)", op.Name, op.Logic.Kind())
+		}
+		if err := validTaskNames(op); err != nil {
+			return fmt.Errorf("engine: operator %q (%s): %w", op.Name, op.Logic.Kind(), err)
+		}
+	}
+	if isKind {
+		if len(g.Operators) != 1 || len(g.Edges) != 0 {
+			return fmt.Errorf("engine: operator %q (%s): a %s operator must be the job's only operator, without edges (its channels are Links)", op.Name, op.Logic.Kind(), op.Logic.Kind())
+		}
+		if err := kind.Validate(op); err != nil {
+			return fmt.Errorf("engine: operator %q (%s): %w", op.Name, op.Logic.Kind(), err)
+		}
+	}
+	if v, ok := op.Logic.(interface{ validate(*Graph, *Operator) error }); ok {
+		if err := v.validate(g, op); err != nil {
+			return fmt.Errorf("engine: operator %q (%s): %w", op.Name, op.Logic.Kind(), err)
 		}
 	}
 	return nil

@@ -196,20 +196,29 @@ func parseEvent(raw []byte) (Event, error) {
 	if e.Kind == "" {
 		return Event{}, errors.New(`"kind" is empty`)
 	}
+	if e.Attrs, err = parseAttrs(fields); err != nil {
+		return Event{}, err
+	}
+	return e, nil
+}
+
+// parseAttrs returns the attributes among an event's fields (every key but the fixed ones),
+// sorted by key. A string keeps its value; a number or other literal keeps its text form.
+func parseAttrs(fields map[string]json.RawMessage) ([]Attr, error) {
+	var attrs []Attr
 	for key, v := range fields {
 		if isFixedKey(key) {
 			continue
 		}
 		if !validAttrKey(key) {
-			return Event{}, fmt.Errorf("bad attribute name %q", key)
+			return nil, fmt.Errorf("bad attribute name %q", key)
 		}
 		var s string
 		if json.Unmarshal(v, &s) != nil {
-			// A number or other literal keeps its text form.
 			s = string(v)
 		}
-		e.Attrs = append(e.Attrs, Attr{Key: key, Value: s})
+		attrs = append(attrs, Attr{Key: key, Value: s})
 	}
-	slices.SortFunc(e.Attrs, func(a, b Attr) int { return compareStrings(a.Key, b.Key) })
-	return e, nil
+	slices.SortFunc(attrs, func(a, b Attr) int { return compareStrings(a.Key, b.Key) })
+	return attrs, nil
 }
