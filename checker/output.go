@@ -172,17 +172,7 @@ func replayOutput(ix *traceIndex, expected map[string]Expected, perRecord bool) 
 		case trace.KindSinkCommit:
 			out.commit(events, i, txnOf(e.Txn))
 		case trace.KindSinkUpsert:
-			k := out.intern(e.RID)
-			r := &out.records[k]
-			var added int64
-			if r.count == 0 {
-				added = 1
-				out.makeVisible(k, writeValue(e), i, false)
-			} else {
-				r.value = writeValue(e)
-			}
-			r.lastUpsert = i
-			out.storeWrites = append(out.storeWrites, storeWrite{index: i, records: added})
+			out.upsert(i, e)
 		}
 	}
 	if out.unseen > 0 {
@@ -192,6 +182,22 @@ func replayOutput(ix *traceIndex, expected map[string]Expected, perRecord bool) 
 		}
 	}
 	return out
+}
+
+// upsert replays the sink.upsert e at index i: its record is visible from its first
+// upsert on, and a later one changes only its value.
+func (out *committedOutput) upsert(i int, e *trace.Event) {
+	k := out.intern(e.RID)
+	r := &out.records[k]
+	var added int64
+	if r.count == 0 {
+		added = 1
+		out.makeVisible(k, writeValue(e), i, false)
+	} else {
+		r.value = writeValue(e)
+	}
+	r.lastUpsert = i
+	out.storeWrites = append(out.storeWrites, storeWrite{index: i, records: added})
 }
 
 // cutItem returns the first item of a list attribute and the rest of the list after its
