@@ -11,74 +11,51 @@ import (
 
 // runOne is `simrun run`: one scenario, one seed, the plan printed first.
 func (a *app) runOne(args []string) int {
-	fs := newFlags("run")
-	scenarioArg := fs.String("scenario", "", "built-in scenario name or scenario file")
-	var seed seedFlag
-	fs.Var(&seed, "seed", "the seed")
-	tracePath := fs.String("trace", "", "write the trace (JSON Lines) to this file")
-	referenceOut := fs.String("reference-out", "", "write the run's reference (with its trace hash) to this file, for simrun check")
-	artifactDir := fs.String("artifacts", "", "save an artifact of a failing run in this directory")
-	asJSON := fs.Bool("json", false, "print one JSON object")
-	htmlPath := fs.String("html", "", "write the run's space-time diagram (an HTML page) to this file")
-	perfettoPath := fs.String("perfetto", "", "write the run as trace-event JSON for ui.perfetto.dev to this file")
-	positional, status := a.parseCommand(fs, usageRun, args)
+	f, status := a.parseRunFlags(args)
 	if status >= 0 {
 		return status
 	}
-	if len(positional) > 0 {
-		return a.fail("run: unexpected argument %q (usage: simrun %s)", positional[0], usageRun)
-	}
-	if !seed.set {
-		return a.fail("run: -seed is required (usage: simrun %s)", usageRun)
-	}
-	s, err := a.loadScenario(*scenarioArg)
+	s, err := a.loadScenario(f.scenario)
 	if err != nil {
 		return a.fail("run: %v", err)
 	}
-	policy, err := a.artifactPolicy(*artifactDir)
+	policy, err := a.artifactPolicy(f.artifacts)
 	if err != nil {
 		return a.fail("run: %v", err)
 	}
-	plan, err := a.runner.Plan(s, seed.value)
+	plan, err := a.runner.Plan(s, f.seed.value)
 	if err != nil {
 		return a.fail("run: %s: %s", s.Name, trimPackage(err))
 	}
-	// The reference is derived before anything is written, so that a scenario without one is
-	// bad input that leaves every file alone.
-	var ref checker.Reference
-	if *referenceOut != "" {
-		if ref, err = scenarios.ReferenceFor(s); err != nil {
-			return a.fail("run: -reference-out: %s", trimPackage(err))
-		}
-		if info, err := os.Stat(filepath.Dir(*referenceOut)); err != nil || !info.IsDir() {
-			return a.fail("run: -reference-out %s: no directory %s", *referenceOut, filepath.Dir(*referenceOut))
-		}
-	}
-	draw, err := reserveDrawings(*htmlPath, *perfettoPath)
+	ref, err := runReference(s, f.referenceOut)
 	if err != nil {
 		return a.fail("run: %v", err)
 	}
-	if *tracePath == "-" && *asJSON {
+	draw, err := reserveDrawings(f.html, f.perfetto)
+	if err != nil {
+		return a.fail("run: %v", err)
+	}
+	if f.trace == "-" && f.asJSON {
 		return a.fail("run: -trace - and -json both write standard output: send the trace to a file")
 	}
-	traceFile, err := a.traceOutput(*tracePath)
+	traceFile, err := a.traceOutput(f.trace)
 	if err != nil {
 		return a.fail("run: -trace: %v", err)
 	}
-	if *tracePath == "-" {
+	if f.trace == "-" {
 		// The trace owns standard output; the report goes to standard error.
 		a.stdout = a.stderr
 	}
 	// Created with the trace file, before the run, so that a path it cannot write is bad
 	// input before any work; written once the run has given its trace hash.
-	refFile, err := openTrace(*referenceOut)
+	refFile, err := openTrace(f.referenceOut)
 	if err != nil {
 		if traceFile != nil {
 			traceFile.Close()
 		}
 		return a.fail("run: -reference-out: %v", err)
 	}
-	if !*asJSON {
+	if !f.asJSON {
 		printPlan(a.stdout, plan)
 		fmt.Fprintln(a.stdout)
 	}
@@ -94,13 +71,13 @@ func (a *app) runOne(args []string) int {
 	}
 	var pictures drawn
 	if err == nil && draw != nil {
-		pictures, err = draw.write(fmt.Sprintf("%s seed %d", s.Name, seed.value), res)
+		pictures, err = draw.write(fmt.Sprintf("%s seed %d", s.Name, f.seed.value), res)
 	}
 	if err != nil {
 		if refFile != nil {
 			refFile.Close()
 		}
-		return a.fail("run: %s seed %d: %s", s.Name, seed.value, trimPackage(err))
+		return a.fail("run: %s seed %d: %s", s.Name, f.seed.value, trimPackage(err))
 	}
 	if refFile != nil {
 		ref.TraceHash = res.TraceHash
@@ -110,34 +87,88 @@ func (a *app) runOne(args []string) int {
 	}
 	path := a.save(policy, plan, res)
 
-	if *asJSON {
-		out := runJSON{Result: forJSON(res), drawn: pictures}
-		out.Reference = *referenceOut
-		writeJSON(a.stdout, out)
-	} else {
-		printResult(a.stdout, res)
-		if *tracePath != "" {
-			where := *tracePath
-			if where == "-" {
-				where = "standard output"
-			}
-			fmt.Fprintf(a.stdout, "%-12s %s\n", "trace file:", where)
-		}
-		if *referenceOut != "" {
-			fmt.Fprintf(a.stdout, "%-12s %s\n", "reference:", *referenceOut)
-		}
-		pictures.print(a.stdout)
-		if path != "" {
-			fmt.Fprintf(a.stdout, "%-12s %s\n%-12s %s\n", "artifact:", path, "replay:", a.replayCommand(path))
-		}
-	}
-	if path != "" && *asJSON && res.Unexpected {
+	a.printRun(f, res, pictures, path)
+	if path != "" && f.asJSON && res.Unexpected {
 		fmt.Fprintf(a.stderr, "simrun: unexpected %s; replay with: %s\n", res.Verdict, a.replayCommand(path))
 	}
 	if res.Unexpected {
 		return exitUnexpected
 	}
 	return exitOK
+}
+
+// runReference derives s's reference for -reference-out before anything is written, so
+// that a scenario without one, or a folder that is not there, is bad input that leaves every
+// file alone. No path asks for none.
+func runReference(s *scenarios.Scenario, path string) (checker.Reference, error) {
+	if path == "" {
+		return checker.Reference{}, nil
+	}
+	ref, err := scenarios.ReferenceFor(s)
+	if err != nil {
+		return ref, fmt.Errorf("-reference-out: %s", trimPackage(err))
+	}
+	if info, err := os.Stat(filepath.Dir(path)); err != nil || !info.IsDir() {
+		return ref, fmt.Errorf("-reference-out %s: no directory %s", path, filepath.Dir(path))
+	}
+	return ref, nil
+}
+
+// runFlags are simrun run's flags.
+type runFlags struct {
+	scenario, trace, referenceOut, artifacts, html, perfetto string
+	seed                                                     seedFlag
+	asJSON                                                   bool
+}
+
+// parseRunFlags reads simrun run's flags; a status of 0 or more ends the command with it.
+func (a *app) parseRunFlags(args []string) (*runFlags, int) {
+	f := &runFlags{}
+	fs := newFlags("run")
+	fs.StringVar(&f.scenario, "scenario", "", "built-in scenario name or scenario file")
+	fs.Var(&f.seed, "seed", "the seed")
+	fs.StringVar(&f.trace, "trace", "", "write the trace (JSON Lines) to this file")
+	fs.StringVar(&f.referenceOut, "reference-out", "", "write the run's reference (with its trace hash) to this file, for simrun check")
+	fs.StringVar(&f.artifacts, "artifacts", "", "save an artifact of a failing run in this directory")
+	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object")
+	fs.StringVar(&f.html, "html", "", "write the run's space-time diagram (an HTML page) to this file")
+	fs.StringVar(&f.perfetto, "perfetto", "", "write the run as trace-event JSON for ui.perfetto.dev to this file")
+	positional, status := a.parseCommand(fs, usageRun, args)
+	switch {
+	case status >= 0:
+		return nil, status
+	case len(positional) > 0:
+		return nil, a.fail("run: unexpected argument %q (usage: simrun %s)", positional[0], usageRun)
+	case !f.seed.set:
+		return nil, a.fail("run: -seed is required (usage: simrun %s)", usageRun)
+	}
+	return f, -1
+}
+
+// printRun prints what a run gave: one JSON object, or the result with where its trace,
+// reference, pictures and artifact went.
+func (a *app) printRun(f *runFlags, res *scenarios.Result, pictures drawn, path string) {
+	if f.asJSON {
+		out := runJSON{Result: forJSON(res), drawn: pictures}
+		out.Reference = f.referenceOut
+		writeJSON(a.stdout, out)
+		return
+	}
+	printResult(a.stdout, res)
+	if f.trace != "" {
+		where := f.trace
+		if where == "-" {
+			where = "standard output"
+		}
+		fmt.Fprintf(a.stdout, "%-12s %s\n", "trace file:", where)
+	}
+	if f.referenceOut != "" {
+		fmt.Fprintf(a.stdout, "%-12s %s\n", "reference:", f.referenceOut)
+	}
+	pictures.print(a.stdout)
+	if path != "" {
+		fmt.Fprintf(a.stdout, "%-12s %s\n%-12s %s\n", "artifact:", path, "replay:", a.replayCommand(path))
+	}
 }
 
 // writeAndClose writes data to f and closes it; either failing is the error.
