@@ -38,7 +38,6 @@ var longFunctions = map[string]int{
 	"scenarios/catalogue_regimes.go:regimeScenarios":          296,
 	"scenarios/expect_snapshots.go:validateExpectedSnapshots": 75,
 	"scenarios/graph.go:Graph":                                139,
-	"scenarios/job.go:engineConfig":                           80,
 	"scenarios/strictjson.go:decodeNode":                      93,
 	"scenarios/validate.go:validateExplicit":                  113,
 }

@@ -20,30 +20,9 @@ const dataSeed = 1
 // engineConfig translates a dataflow scenario into the engine's job configuration, on top of
 // the engine's defaults for what the scenario does not say.
 func engineConfig(s *Scenario) (engine.Config, error) {
-	g := s.Graph()
-	var eg engine.Graph
-	if s.Mode == ModeChandyLamport {
-		eg = tokensGraph(s, g)
-	}
-	for _, n := range g.Nodes {
-		if n.Kind == NodeProcess {
-			continue
-		}
-		logic, err := nodeLogic(s, n)
-		if err != nil {
-			return engine.Config{}, err
-		}
-		eg.Operators = append(eg.Operators, engine.Operator{Name: n.Name, Parallelism: n.Parallelism, Logic: logic})
-	}
-	for _, l := range g.Links {
-		if s.Mode == ModeChandyLamport {
-			break
-		}
-		p, err := engine.ParsePartitioning(l.Partition)
-		if err != nil {
-			return engine.Config{}, fmt.Errorf("scenarios: %s: %w", s.Name, err)
-		}
-		eg.Edges = append(eg.Edges, engine.Edge{From: l.From, To: l.To, Partitioning: p})
+	eg, err := engineGraph(s)
+	if err != nil {
+		return engine.Config{}, err
 	}
 	cfg := engine.DefaultConfig(eg)
 	// One reader polling every 100ms: enough reads to check what readers see, few enough that
@@ -57,7 +36,6 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 	}
 	mode := protocol.ModeAligned
 	if s.Mode != ModeChandyLamport {
-		var err error
 		if mode, err = protocol.ParseMode(s.Mode); err != nil {
 			return engine.Config{}, fmt.Errorf("scenarios: %s: %w", s.Name, err)
 		}
@@ -98,6 +76,37 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 		return engine.Config{}, fmt.Errorf("scenarios: %s: the engine refuses the job: %w", s.Name, err)
 	}
 	return cfg, nil
+}
+
+// engineGraph is the engine's graph of s: its nodes as operators and its links as edges,
+// or, for chandy-lamport, one tokens operator whose tasks are the processes.
+func engineGraph(s *Scenario) (engine.Graph, error) {
+	g := s.Graph()
+	var eg engine.Graph
+	if s.Mode == ModeChandyLamport {
+		eg = tokensGraph(s, g)
+	}
+	for _, n := range g.Nodes {
+		if n.Kind == NodeProcess {
+			continue
+		}
+		logic, err := nodeLogic(s, n)
+		if err != nil {
+			return eg, err
+		}
+		eg.Operators = append(eg.Operators, engine.Operator{Name: n.Name, Parallelism: n.Parallelism, Logic: logic})
+	}
+	for _, l := range g.Links {
+		if s.Mode == ModeChandyLamport {
+			break
+		}
+		p, err := engine.ParsePartitioning(l.Partition)
+		if err != nil {
+			return eg, fmt.Errorf("scenarios: %s: %w", s.Name, err)
+		}
+		eg.Edges = append(eg.Edges, engine.Edge{From: l.From, To: l.To, Partitioning: p})
+	}
+	return eg, nil
 }
 
 // tokensGraph is the engine job of a chandy-lamport scenario: one tokens operator whose tasks
