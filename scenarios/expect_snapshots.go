@@ -69,14 +69,7 @@ func (s *Scenario) validateExpectedSnapshots(p *problems, path string, g Graph, 
 		p.add(path, "expected snapshots need mode chandy-lamport and a script, whose snapshot steps they name")
 		return
 	}
-	if s.Swarm != nil {
-		p.add(path, "cannot be expected with a swarm: expected snapshots are found by the ids the coordinator gives the script's snapshots, which a coordinator crash can change")
-	}
-	for i, e := range s.Faults {
-		if e.Fault.Kind == faults.CrashCoordinator || e.Fault.Kind == faults.CrashHost && e.Fault.Host == HostCoordinator {
-			p.add(path, "cannot be expected with faults[%d] (%s): expected snapshots are found by the ids the coordinator gives the script's snapshots, which a coordinator crash can change", i, e.Fault.Kind)
-		}
-	}
+	s.validateSnapshotIDsKept(p, path)
 	linked := map[string]bool{}
 	for _, l := range g.Links {
 		linked[checker.ChannelName(l.From, l.To)] = true
@@ -132,6 +125,20 @@ func (s *Scenario) validateExpectedSnapshots(p *problems, path string, g Graph, 
 		}
 		if len(x.Processes) == processes && sum != total {
 			p.add(at, "holds %d tokens, but the job holds %d: a global snapshot conserves them", sum, total)
+		}
+	}
+}
+
+// validateSnapshotIDsKept refuses what may crash the coordinator beside expected snapshots,
+// which are found by the ids the coordinator gives the script's snapshots: a swarm, and
+// crashes of the coordinator or its host.
+func (s *Scenario) validateSnapshotIDsKept(p *problems, path string) {
+	if s.Swarm != nil {
+		p.add(path, "cannot be expected with a swarm: expected snapshots are found by the ids the coordinator gives the script's snapshots, which a coordinator crash can change")
+	}
+	for i, e := range s.Faults {
+		if e.Fault.Kind == faults.CrashCoordinator || e.Fault.Kind == faults.CrashHost && e.Fault.Host == HostCoordinator {
+			p.add(path, "cannot be expected with faults[%d] (%s): expected snapshots are found by the ids the coordinator gives the script's snapshots, which a coordinator crash can change", i, e.Fault.Kind)
 		}
 	}
 }
