@@ -24,7 +24,6 @@ const maxFunctionLines = 70
 // are lists of scenario literals; the rest wait to be split.
 var longFunctions = map[string]int{
 	"checker/storehistory.go:storeHistory":              85,
-	"cmd/simrun/cmd_check.go:check":                     75,
 	"cmd/simrun/cmd_cover.go:cover":                     110,
 	"cmd/simrun/cmd_merge.go:readMergeInput":            97,
 	"cmd/simrun/cmd_replay.go:replay":                   79,

@@ -69,18 +69,8 @@ func (a *app) check(args []string) int {
 	if err != nil {
 		return a.fail("check: %v", err)
 	}
-	out := checkJSON{
-		Trace:     tracePath,
-		Scenario:  header.Scenario,
-		Seed:      header.Seed,
-		Build:     header.Build,
-		Events:    len(events),
-		TraceHash: trace.HashEvents(events),
-		Reference: source,
-		Verdict:   string(report.Verdict()),
-		Results:   resultsForJSON(report),
-		drawn:     pictures,
-	}
+	out := judgedOutput(tracePath, header, events, source, report)
+	out.drawn = pictures
 	if *asJSON {
 		writeJSON(a.stdout, out)
 	} else {
@@ -91,6 +81,21 @@ func (a *app) check(args []string) int {
 		return exitUnexpected
 	}
 	return exitOK
+}
+
+// judgedOutput is what simrun check says of the trace at tracePath, judged against source.
+func judgedOutput(tracePath string, header trace.Header, events []trace.Event, source string, report checker.Report) checkJSON {
+	return checkJSON{
+		Trace:     tracePath,
+		Scenario:  header.Scenario,
+		Seed:      header.Seed,
+		Build:     header.Build,
+		Events:    len(events),
+		TraceHash: trace.HashEvents(events),
+		Reference: source,
+		Verdict:   string(report.Verdict()),
+		Results:   resultsForJSON(report),
+	}
 }
 
 // parseProperties reads a -check list: names separated by commas, each a property, a rule of
