@@ -28,7 +28,6 @@ var longFunctions = map[string]int{
 	"cmd/simrun/cmd_merge.go:readMergeInput":            97,
 	"cmd/simrun/cmd_replay.go:replay":                   79,
 	"cmd/simrun/cmd_run.go:runOne":                      86,
-	"cmd/simrun/cmd_shrink.go:shrink":                   77,
 	"cmd/simrun/cmd_sweep.go:sweep":                     120,
 	"picture/perfetto/perfetto.go:event":                156,
 	"scenarios/catalogue_controls.go:negativeControls":  122,

@@ -70,6 +70,12 @@ func (a *app) shrink(args []string) int {
 		return a.fail("shrink: %s", trimPackage(err))
 	}
 
+	a.printShrunk(small, report, written)
+	return exitOK
+}
+
+// printShrunk says what a shrink kept, what it took and where the smaller artifact went.
+func (a *app) printShrunk(small *scenarios.Artifact, report scenarios.ShrinkReport, written string) {
 	fmt.Fprintf(a.stdout, "property:    %s still fails\n", report.Property)
 	fmt.Fprintf(a.stdout, "faults:      %d -> %d\n", report.FaultsBefore, report.FaultsAfter)
 	fmt.Fprintf(a.stdout, "input:       %d -> %d\n", report.InputBefore, report.InputAfter)
@@ -88,7 +94,6 @@ func (a *app) shrink(args []string) int {
 		}
 	}
 	fmt.Fprintf(a.stdout, "wrote:       %s\nreplay:      %s\n", written, a.replayCommand(written))
-	return exitOK
 }
 
 // checkWritable reports whether path can be written: an existing regular file that opens
