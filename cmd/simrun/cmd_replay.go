@@ -66,19 +66,7 @@ func (a *app) replay(args []string) int {
 		return a.fail("replay: %s: %s", path, trimPackage(err))
 	}
 
-	replayed := res.TraceHash
-	check := replayCheck{
-		RecordedHash:     art.TraceHash,
-		HashMatches:      replayed == art.TraceHash,
-		ScheduleMatches:  plan.Faults.String() == art.Schedule.String(),
-		RecordedBuild:    art.Build,
-		SameBuild:        art.Build == a.build(),
-		RecordedVerdict:  art.Verdict,
-		SameViolations:   sameProperties(art.Violations, res.Violations),
-		ArtifactFilePath: path,
-	}
-	check.Nondeterministic = check.SameBuild && !(check.HashMatches && check.ScheduleMatches)
-
+	check := a.compareReplay(path, art, plan, res)
 	if *asJSON {
 		writeJSON(a.stdout, replayJSON{Result: forJSON(res), Replay: check, drawn: pictures})
 	} else {
@@ -90,6 +78,23 @@ func (a *app) replay(args []string) int {
 		return exitUnexpected
 	}
 	return exitOK
+}
+
+// compareReplay compares res, the replay of art (read from path) by plan, with what art
+// recorded. A replay by the same build that traced otherwise is nondeterminism.
+func (a *app) compareReplay(path string, art *scenarios.Artifact, plan *scenarios.Plan, res *scenarios.Result) replayCheck {
+	check := replayCheck{
+		RecordedHash:     art.TraceHash,
+		HashMatches:      res.TraceHash == art.TraceHash,
+		ScheduleMatches:  plan.Faults.String() == art.Schedule.String(),
+		RecordedBuild:    art.Build,
+		SameBuild:        art.Build == a.build(),
+		RecordedVerdict:  art.Verdict,
+		SameViolations:   sameProperties(art.Violations, res.Violations),
+		ArtifactFilePath: path,
+	}
+	check.Nondeterministic = check.SameBuild && !(check.HashMatches && check.ScheduleMatches)
+	return check
 }
 
 // replayCheck compares a replay with its artifact.
