@@ -25,7 +25,7 @@ const (
 	CatchLimit Catch = "limit"
 	// CatchNone: every verdict as expected.
 	CatchNone Catch = "none"
-	// CatchHang: the mutated simrun outran its timeout.
+	// CatchHang: the mutated simrun outran its timeout, or its memory (killed by a signal).
 	CatchHang Catch = "hang"
 )
 

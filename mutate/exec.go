@@ -86,7 +86,9 @@ func failedTests(out string) []string {
 var ErrRefused = errors.New("mutate: the mutated simrun refused to run")
 
 // RunSimrun runs the simrun at exe with args (a sweep or an exploration with -json) for at
-// most timeout, in env and in the folder dir (where artifacts no flag places land), and returns the runs it printed and whether it outran the timeout.
+// most timeout, in env and in the folder dir (where artifacts no flag places land), and
+// returns the runs it printed and whether it outran the timeout or its memory (killed by a
+// signal).
 // Exit status 1 is what a caught mutant looks like; 2 is ErrRefused, with what simrun said.
 func RunSimrun(exe, dir string, env []string, timeout time.Duration, args ...string) ([]Run, bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -97,10 +99,12 @@ func RunSimrun(exe, dir string, env []string, timeout time.Duration, args ...str
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	runs, parseErr := ParseRuns(&stdout)
-	if ctx.Err() != nil {
+	var exitErr *exec.ExitError
+	if ctx.Err() != nil || errors.As(err, &exitErr) && exitErr.ExitCode() == -1 {
+		// Out of time, or killed by a signal: the kernel's OOM killer ends a mutant whose
+		// simrun grows without bound, and that is the mutant's outcome, not the sample's end.
 		return runs, true, nil
 	}
-	var exitErr *exec.ExitError
 	if err != nil && errors.As(err, &exitErr) && exitErr.ExitCode() == 2 {
 		return runs, false, fmt.Errorf("%w: %s", ErrRefused, lastLine(stderr.String()))
 	}

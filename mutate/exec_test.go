@@ -1,0 +1,24 @@
+package mutate
+
+import (
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// A simrun killed by a signal (the OOM killer ends a mutant that grows without bound) is the
+// mutant's outcome, a hang, not an error that ends the sample.
+func TestRunSimrunTakesAKillForAHang(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	_, hung, err := RunSimrun(sh, t.TempDir(), nil, time.Minute, "-c", "kill -KILL $$")
+	if err != nil || !hung {
+		t.Fatalf("hung %v, err %v; want a hang and no error", hung, err)
+	}
+	_, hung, err = RunSimrun(sh, t.TempDir(), nil, time.Minute, "-c", "exit 3")
+	if err == nil || hung {
+		t.Fatalf("exit 3: hung %v, err %v; want an error", hung, err)
+	}
+}
