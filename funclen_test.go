@@ -25,7 +25,6 @@ const maxFunctionLines = 70
 var longFunctions = map[string]int{
 	"checker/storehistory.go:storeHistory":              85,
 	"cmd/simrun/cmd_cover.go:cover":                     110,
-	"cmd/simrun/cmd_merge.go:readMergeInput":            97,
 	"cmd/simrun/cmd_run.go:runOne":                      86,
 	"cmd/simrun/cmd_sweep.go:sweep":                     120,
 	"picture/perfetto/perfetto.go:event":                156,

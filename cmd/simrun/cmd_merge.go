@@ -167,28 +167,10 @@ func readMergeInput(path string) (*mergeInput, error) {
 	if info.IsDir() {
 		return nil, fmt.Errorf("%s is a directory, not a sweep -json output", path)
 	}
-	last, err := lastLineOfFile(f, info.Size())
+	in, order, err := readMergeSummary(f, info.Size(), path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, err
 	}
-	in := &mergeInput{path: path}
-	if json.Unmarshal(last, &in.summary) != nil || !in.summary.Summary {
-		return nil, fmt.Errorf("%s does not end in the summary line of a sweep -json output: is it one, and did its sweep finish?", path)
-	}
-	if in.summary.Build == "" || in.summary.Plan == nil {
-		return nil, fmt.Errorf("%s records no build or plan: a simrun older than merge wrote it; sweep again", path)
-	}
-	if err := in.summary.Shard.check(); err != nil {
-		return nil, fmt.Errorf("%s: shard: %v", path, err)
-	}
-	order := map[string]int{}
-	for i, p := range in.summary.Plan {
-		if _, twice := order[p.Scenario]; twice {
-			return nil, fmt.Errorf("%s: the plan has scenario %s twice", path, p.Scenario)
-		}
-		order[p.Scenario] = i
-	}
-
 	if _, err := f.Seek(0, 0); err != nil {
 		return nil, err
 	}
@@ -208,21 +190,15 @@ func readMergeInput(path string) (*mergeInput, error) {
 		if summaryAt != 0 {
 			return nil, fmt.Errorf("%s:%d: a line after the summary line of line %d: give each sweep's output to merge as a file of its own", path, line, summaryAt)
 		}
-		var probe struct {
-			Summary bool `json:"summary"`
+		r, err := parseMergeLine(text)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
 		}
-		if err := json.Unmarshal(text, &probe); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a line of sweep -json output: %v", path, line, err)
-		}
-		if probe.Summary {
+		if r == nil {
 			summaryAt = line
 			continue
 		}
-		var r mergedRun
-		if err := json.Unmarshal(text, &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a run of sweep -json output: %v", path, line, err)
-		}
-		key, err := in.check(&r, order)
+		key, err := in.check(r, order)
 		switch {
 		case misplaced != nil:
 		case err != nil:
@@ -242,14 +218,70 @@ func readMergeInput(path string) (*mergeInput, error) {
 	if misplaced != nil {
 		return nil, misplaced
 	}
-	s := in.summary
-	if runs != s.Runs || unexpected != s.Unexpected {
-		return nil, fmt.Errorf("%s holds %d runs, %d unexpected, but its summary line counts %d, %d unexpected: was it edited?", path, runs, unexpected, s.Runs, s.Unexpected)
-	}
-	if want := s.Shard.runsOf(s.Plan); !s.StoppedEarly && uint64(runs) != want {
-		return nil, fmt.Errorf("%s holds %d runs of the %d its part of the sweep has, and its sweep did not stop early", path, runs, want)
+	if err := in.checkCounts(runs, unexpected); err != nil {
+		return nil, err
 	}
 	return in, nil
+}
+
+// parseMergeLine reads one line of a sweep's -json output: a run, or nil for the summary
+// line.
+func parseMergeLine(text []byte) (*mergedRun, error) {
+	var probe struct {
+		Summary bool `json:"summary"`
+	}
+	if err := json.Unmarshal(text, &probe); err != nil {
+		return nil, fmt.Errorf("not a line of sweep -json output: %v", err)
+	}
+	if probe.Summary {
+		return nil, nil
+	}
+	var r mergedRun
+	if err := json.Unmarshal(text, &r); err != nil {
+		return nil, fmt.Errorf("not a run of sweep -json output: %v", err)
+	}
+	return &r, nil
+}
+
+// checkCounts compares the runs read, and the unexpected among them, with what the summary
+// line counts and with what the file's part of the sweep holds.
+func (in *mergeInput) checkCounts(runs, unexpected int) error {
+	s := in.summary
+	if runs != s.Runs || unexpected != s.Unexpected {
+		return fmt.Errorf("%s holds %d runs, %d unexpected, but its summary line counts %d, %d unexpected: was it edited?", in.path, runs, unexpected, s.Runs, s.Unexpected)
+	}
+	if want := s.Shard.runsOf(s.Plan); !s.StoppedEarly && uint64(runs) != want {
+		return fmt.Errorf("%s holds %d runs of the %d its part of the sweep has, and its sweep did not stop early", in.path, runs, want)
+	}
+	return nil
+}
+
+// readMergeSummary reads the summary line that ends the sweep output f of size bytes (at
+// path) and checks what merge needs of it: a build, a plan naming each scenario once and a
+// well-formed shard. It returns the input and each scenario's place in the plan.
+func readMergeSummary(f *os.File, size int64, path string) (*mergeInput, map[string]int, error) {
+	last, err := lastLineOfFile(f, size)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	in := &mergeInput{path: path}
+	if json.Unmarshal(last, &in.summary) != nil || !in.summary.Summary {
+		return nil, nil, fmt.Errorf("%s does not end in the summary line of a sweep -json output: is it one, and did its sweep finish?", path)
+	}
+	if in.summary.Build == "" || in.summary.Plan == nil {
+		return nil, nil, fmt.Errorf("%s records no build or plan: a simrun older than merge wrote it; sweep again", path)
+	}
+	if err := in.summary.Shard.check(); err != nil {
+		return nil, nil, fmt.Errorf("%s: shard: %v", path, err)
+	}
+	order := map[string]int{}
+	for i, p := range in.summary.Plan {
+		if _, twice := order[p.Scenario]; twice {
+			return nil, nil, fmt.Errorf("%s: the plan has scenario %s twice", path, p.Scenario)
+		}
+		order[p.Scenario] = i
+	}
+	return in, order, nil
 }
 
 // check checks one run against the file's plan and shard and returns its key.
