@@ -33,7 +33,6 @@ var longFunctions = map[string]int{
 	"scenarios/catalogue_rare.go:rareScenarios":         244,
 	"scenarios/catalogue_regimes.go:regimeScenarios":    296,
 	"scenarios/graph.go:Graph":                          139,
-	"scenarios/strictjson.go:decodeNode":                93,
 	"scenarios/validate.go:validateExplicit":            113,
 }
 

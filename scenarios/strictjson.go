@@ -196,30 +196,41 @@ func decodeNode(path string, n jsonNode, v reflect.Value) error {
 		v.Set(elem)
 		return nil
 	case reflect.Slice:
-		if n.kind == nodeNull {
-			v.SetZero()
-			return nil
-		}
-		if n.kind != nodeArray {
-			return fmt.Errorf("%s: must be an array, not %s", path, n.kind)
-		}
-		if len(n.items) == 0 {
-			v.SetZero()
-			return nil
-		}
-		s := reflect.MakeSlice(v.Type(), len(n.items), len(n.items))
-		for i, item := range n.items {
-			if err := decodeNode(fmt.Sprintf("%s[%d]", path, i), item, s.Index(i)); err != nil {
-				return err
-			}
-		}
-		v.Set(s)
-		return nil
+		return decodeSlice(path, n, v)
 	case reflect.Struct:
 		return decodeStruct(path, n, v)
 	case reflect.Map:
 		return decodeMap(path, n, v)
 	}
+	return decodeScalar(path, n, v)
+}
+
+// decodeSlice stores a JSON array into a slice, its items' paths written path[i]; null and
+// an empty array become nil.
+func decodeSlice(path string, n jsonNode, v reflect.Value) error {
+	if n.kind == nodeNull {
+		v.SetZero()
+		return nil
+	}
+	if n.kind != nodeArray {
+		return fmt.Errorf("%s: must be an array, not %s", path, n.kind)
+	}
+	if len(n.items) == 0 {
+		v.SetZero()
+		return nil
+	}
+	s := reflect.MakeSlice(v.Type(), len(n.items), len(n.items))
+	for i, item := range n.items {
+		if err := decodeNode(fmt.Sprintf("%s[%d]", path, i), item, s.Index(i)); err != nil {
+			return err
+		}
+	}
+	v.Set(s)
+	return nil
+}
+
+// decodeScalar stores a JSON string, boolean or number into v, of the matching kind.
+func decodeScalar(path string, n jsonNode, v reflect.Value) error {
 	if n.kind == nodeNull {
 		return fmt.Errorf("%s: must not be null", path)
 	}
@@ -262,7 +273,7 @@ func decodeNode(path string, n jsonNode, v reflect.Value) error {
 		}
 		v.SetFloat(f)
 	default:
-		panic(fmt.Sprintf("scenarios: decodeNode: unsupported type %s at %s", v.Type(), path))
+		panic(fmt.Sprintf("scenarios: decodeScalar: unsupported type %s at %s", v.Type(), path))
 	}
 	return nil
 }
