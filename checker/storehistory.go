@@ -39,11 +39,6 @@ func storeHistory(events []trace.Event) *storeHistoryData {
 	var incarnation int          // porcupine client of the current coordinator incarnation
 	crashAt := int64(-1)         // position of the crash the next recover follows, or -1
 	var highestVisible uint64    // observations only matter when they raise the bar
-	invoke := func(id uint64, pos int64) {
-		if _, seen := h.invokedAt[id]; !seen {
-			h.invokedAt[id] = pos
-		}
-	}
 	type observation struct {
 		value uint64
 		pos   int64
@@ -62,26 +57,15 @@ func storeHistory(events []trace.Event) *storeHistoryData {
 				continue
 			}
 			open[e.CP] = len(h.ops)
-			invoke(e.CP, returnPos(i))
+			h.invoke(e.CP, returnPos(i))
 			h.ops = append(h.ops, porcupine.Operation{
 				ClientId: incarnation, Input: linz.RegisterWrite{ID: e.CP},
 				Call: returnPos(i), Return: linz.Pending, Metadata: seqLabel(e.Seq),
 			})
 		case trace.KindCheckpointComplete:
-			if savepoints[e.CP] {
-				continue
+			if !savepoints[e.CP] {
+				h.completed(open, e, i, incarnation)
 			}
-			if k, ok := open[e.CP]; ok {
-				h.ops[k].Return = returnPos(i)
-				delete(open, e.CP)
-			} else {
-				invoke(e.CP, returnPos(i))
-				h.ops = append(h.ops, porcupine.Operation{
-					ClientId: incarnation, Input: linz.RegisterWrite{ID: e.CP},
-					Call: returnPos(i), Return: returnPos(i), Metadata: seqLabel(e.Seq),
-				})
-			}
-			h.writes = append(h.writes, valueAt{e.CP, i})
 		case trace.KindCoordinatorCrash:
 			// Unreturned writes of the dead incarnation stay pending.
 			clear(open)
@@ -116,6 +100,31 @@ func storeHistory(events []trace.Event) *storeHistoryData {
 		})
 	}
 	return h
+}
+
+// invoke records pos as the invocation of the write of checkpoint id, unless one came
+// before.
+func (h *storeHistoryData) invoke(id uint64, pos int64) {
+	if _, seen := h.invokedAt[id]; !seen {
+		h.invokedAt[id] = pos
+	}
+}
+
+// completed returns the write of the checkpoint whose checkpoint.complete is e, at index i:
+// the write its checkpoint.persist opened (open), or one invoked and returned at once when
+// none did, by the coordinator incarnation's client.
+func (h *storeHistoryData) completed(open map[uint64]int, e *trace.Event, i, incarnation int) {
+	if k, ok := open[e.CP]; ok {
+		h.ops[k].Return = returnPos(i)
+		delete(open, e.CP)
+	} else {
+		h.invoke(e.CP, returnPos(i))
+		h.ops = append(h.ops, porcupine.Operation{
+			ClientId: incarnation, Input: linz.RegisterWrite{ID: e.CP},
+			Call: returnPos(i), Return: returnPos(i), Metadata: seqLabel(e.Seq),
+		})
+	}
+	h.writes = append(h.writes, valueAt{e.CP, i})
 }
 
 // recoveryBounds finds recoveries that no linearization can explain, by bounds that every
