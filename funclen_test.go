@@ -24,7 +24,6 @@ const maxFunctionLines = 70
 // are lists of scenario literals; the rest wait to be split.
 var longFunctions = map[string]int{
 	"cmd/simrun/cmd_cover.go:cover":                     110,
-	"cmd/simrun/cmd_run.go:runOne":                      86,
 	"cmd/simrun/cmd_sweep.go:sweep":                     120,
 	"picture/perfetto/perfetto.go:event":                156,
 	"scenarios/catalogue_controls.go:negativeControls":  122,

@@ -38,16 +38,9 @@ func (a *app) replay(args []string) int {
 	if err != nil {
 		return a.fail("replay: %v", err)
 	}
-	if *tracePath == "-" && *asJSON {
-		return a.fail("replay: -trace - and -json both write standard output: send the trace to a file")
-	}
-	traceFile, err := a.traceOutput(*tracePath)
+	traceFile, err := a.openRunTrace(*tracePath, *asJSON)
 	if err != nil {
-		return a.fail("replay: -trace: %v", err)
-	}
-	if *tracePath == "-" {
-		// The trace owns standard output; the report goes to standard error.
-		a.stdout = a.stderr
+		return a.fail("replay: %v", err)
 	}
 	if !*asJSON {
 		fmt.Fprintf(a.stdout, "%-12s %s (recorded by build %s: %s)\n", "replaying:", path, art.Build, describeRecorded(art))

@@ -35,16 +35,9 @@ func (a *app) runOne(args []string) int {
 	if err != nil {
 		return a.fail("run: %v", err)
 	}
-	if f.trace == "-" && f.asJSON {
-		return a.fail("run: -trace - and -json both write standard output: send the trace to a file")
-	}
-	traceFile, err := a.traceOutput(f.trace)
+	traceFile, err := a.openRunTrace(f.trace, f.asJSON)
 	if err != nil {
-		return a.fail("run: -trace: %v", err)
-	}
-	if f.trace == "-" {
-		// The trace owns standard output; the report goes to standard error.
-		a.stdout = a.stderr
+		return a.fail("run: %v", err)
 	}
 	// Created with the trace file, before the run, so that a path it cannot write is bad
 	// input before any work; written once the run has given its trace hash.
@@ -55,6 +48,9 @@ func (a *app) runOne(args []string) int {
 		}
 		return a.fail("run: -reference-out: %v", err)
 	}
+	if refFile != nil {
+		defer refFile.Close() // a second close, once the reference is written, does nothing
+	}
 	if !f.asJSON {
 		printPlan(a.stdout, plan)
 		fmt.Fprintln(a.stdout)
@@ -63,20 +59,13 @@ func (a *app) runOne(args []string) int {
 	res, err := a.runPlan(plan, traceFile, draw)
 	stopProgress()
 	if readerGone(err) {
-		// The trace's reader stopped reading (-trace /dev/stdout | head -1): it wants no more.
-		if refFile != nil {
-			refFile.Close()
-		}
-		return exitOK
+		return exitOK // the trace's reader stopped reading (-trace - | head -1): it wants no more
 	}
 	var pictures drawn
 	if err == nil && draw != nil {
 		pictures, err = draw.write(fmt.Sprintf("%s seed %d", s.Name, f.seed.value), res)
 	}
 	if err != nil {
-		if refFile != nil {
-			refFile.Close()
-		}
 		return a.fail("run: %s seed %d: %s", s.Name, f.seed.value, trimPackage(err))
 	}
 	if refFile != nil {
@@ -85,12 +74,7 @@ func (a *app) runOne(args []string) int {
 			return a.fail("run: -reference-out: %v", err)
 		}
 	}
-	path := a.save(policy, plan, res)
-
-	a.printRun(f, res, pictures, path)
-	if path != "" && f.asJSON && res.Unexpected {
-		fmt.Fprintf(a.stderr, "simrun: unexpected %s; replay with: %s\n", res.Verdict, a.replayCommand(path))
-	}
+	a.printRun(f, res, pictures, a.save(policy, plan, res))
 	if res.Unexpected {
 		return exitUnexpected
 	}
@@ -145,13 +129,17 @@ func (a *app) parseRunFlags(args []string) (*runFlags, int) {
 	return f, -1
 }
 
-// printRun prints what a run gave: one JSON object, or the result with where its trace,
+// printRun prints what a run gave: one JSON object (and, on standard error, how to replay
+// an unexpected verdict's artifact at path), or the result with where its trace,
 // reference, pictures and artifact went.
 func (a *app) printRun(f *runFlags, res *scenarios.Result, pictures drawn, path string) {
 	if f.asJSON {
 		out := runJSON{Result: forJSON(res), drawn: pictures}
 		out.Reference = f.referenceOut
 		writeJSON(a.stdout, out)
+		if path != "" && res.Unexpected {
+			fmt.Fprintf(a.stderr, "simrun: unexpected %s; replay with: %s\n", res.Verdict, a.replayCommand(path))
+		}
 		return
 	}
 	printResult(a.stdout, res)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"syscall"
@@ -31,6 +32,23 @@ func (a *app) traceOutput(path string) (io.WriteCloser, error) {
 	f, err := openTrace(path)
 	if f == nil || err != nil {
 		return nil, err
+	}
+	return f, nil
+}
+
+// openRunTrace opens -trace for a command that runs and reports (run, replay): "-" is
+// standard output, which the trace then owns, so the report moves to standard error and
+// -json, which would share it, is refused.
+func (a *app) openRunTrace(path string, asJSON bool) (io.WriteCloser, error) {
+	if path == "-" && asJSON {
+		return nil, errors.New("-trace - and -json both write standard output: send the trace to a file")
+	}
+	f, err := a.traceOutput(path)
+	if err != nil {
+		return nil, fmt.Errorf("-trace: %v", err)
+	}
+	if path == "-" {
+		a.stdout = a.stderr
 	}
 	return f, nil
 }
