@@ -26,7 +26,7 @@ func (r *simRun) stalled() checker.Violation {
 		Property: PropertyTimeAdvances,
 		T:        int64(k.Now()),
 		Message: fmt.Sprintf("virtual time stood still at %v: %d events fired at that instant without the clock moving (a loop, not work)",
-			time.Duration(k.Now()), k.MostAtInstant()),
+			time.Duration(k.Now()), k.InstantEvents()),
 	}
 	if events := r.rec.Events(); len(events) > 0 {
 		last := events[len(events)-1]

@@ -46,13 +46,13 @@ type Kernel struct {
 
 	fired uint64 // events fired so far
 	// instantFired counts the events fired at instantAt, the latest instant anything
-	// fired at; mostAtInstant is the most at any instant so far.
-	instantAt                   Time
-	instantFired, mostAtInstant uint64
-	last                        entry // key of the last fired event, to assert the queue's order
-	stop                        bool  // set by Stop, cleared when a run starts
-	limit                       StopReason
-	running                     bool
+	// fired at.
+	instantAt    Time
+	instantFired uint64
+	last         entry // key of the last fired event, to assert the queue's order
+	stop         bool  // set by Stop, cleared when a run starts
+	limit        StopReason
+	running      bool
 
 	streams  map[string]*Rand // looked up by name, never ranged over
 	hosts    []*Host
@@ -108,8 +108,9 @@ func (k *Kernel) Now() Time { return k.now }
 // Events returns how many events have fired so far.
 func (k *Kernel) Events() uint64 { return k.fired }
 
-// MostAtInstant returns the most events that have fired at one instant so far.
-func (k *Kernel) MostAtInstant() uint64 { return k.mostAtInstant }
+// InstantEvents returns how many events have fired at the latest instant anything fired at:
+// at StopLimitInstant, Config.MaxInstantEvents.
+func (k *Kernel) InstantEvents() uint64 { return k.instantFired }
 
 // Pending returns how many events are queued.
 func (k *Kernel) Pending() int { return k.queue.len() }

@@ -147,6 +147,5 @@ func (k *Kernel) fire(e entry, s *slot) {
 		k.instantAt, k.instantFired = e.at, 0
 	}
 	k.instantFired++
-	k.mostAtInstant = max(k.mostAtInstant, k.instantFired)
 	s.run()
 }

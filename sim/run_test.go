@@ -49,8 +49,8 @@ func TestLimitsEndRunsWithALimitVerdict(t *testing.T) {
 				t.Fatalf("time limit with an event due at %v", next)
 			}
 		case StopLimitInstant:
-			if k.MostAtInstant() != config.MaxInstantEvents || k.queue.min().at != k.Now() {
-				t.Fatalf("instant limit after %d events at %v, the next due at %v", k.MostAtInstant(), k.Now(), k.queue.min().at)
+			if k.InstantEvents() != config.MaxInstantEvents || k.queue.min().at != k.Now() {
+				t.Fatalf("instant limit after %d events at %v, the next due at %v", k.InstantEvents(), k.Now(), k.queue.min().at)
 			}
 		}
 		if first == StopLimitInstant && period > 0 && fanout == 1 {
