@@ -13,6 +13,8 @@ type incarnation struct {
 	finished     bool
 	restored     uint64 // checkpoint it was restored from; 0 for a fresh start
 	lastNotified uint64 // highest checkpoint a notify.complete named in this incarnation
+	// abortsNotified are the checkpoints a notify.abort named in this incarnation.
+	abortsNotified map[uint64]bool
 	// finalTaken is the checkpoint of the task's final snapshot, as a snapshot.carried names
 	// it (0: none seen). A notification of finalTaken or later lets the task exit.
 	finalTaken uint64
@@ -49,7 +51,7 @@ type listenerState struct {
 // (an incarnation starts at task.restore and ends at task.crash):
 //
 //   - notify.complete ids strictly increase, each greater than the id restored from, so each
-//     arrives at most once;
+//     arrives at most once; notify.abort names a checkpoint at most once;
 //   - notify.complete n only after checkpoint.complete n, never for an aborted id or a
 //     savepoint;
 //   - no notification reaches an incarnation that exited: after its task.finish, or after a
@@ -190,9 +192,7 @@ func (s *listenerState) step(i int) {
 	case trace.KindNotifyComplete:
 		s.notifyComplete(e)
 	case trace.KindNotifyAbort:
-		if inc := s.task(e.Task); inc.alive && inc.exited() {
-			s.flag(ruleNotifyNotAfterExit, e, "%s notified of checkpoint %d's abort after it exited (%s)", e.Task, e.CP, inc.exitWhy())
-		}
+		s.notifyAbortOnce(e)
 		if done, ok := s.completedAt[e.CP]; ok {
 			s.flag(ruleNotifyAfterComplete, e, "abort notification for checkpoint %d, which completed (seq %d)", e.CP, s.events[done].Seq)
 		} else {
@@ -222,6 +222,22 @@ func (s *listenerState) checkpointComplete(i int) {
 	if !s.savepoints[e.CP] {
 		s.completions = append(s.completions, i)
 	}
+}
+
+// notifyAbortOnce judges an abort notification against its incarnation: not after the
+// task exited, and not a second time for the same checkpoint.
+func (s *listenerState) notifyAbortOnce(e *trace.Event) {
+	inc := s.task(e.Task)
+	if inc.alive && inc.exited() {
+		s.flag(ruleNotifyNotAfterExit, e, "%s notified of checkpoint %d's abort after it exited (%s)", e.Task, e.CP, inc.exitWhy())
+	}
+	if inc.abortsNotified[e.CP] {
+		s.flag(ruleNotifyInOrder, e, "second abort notification for checkpoint %d in one incarnation", e.CP)
+	}
+	if inc.abortsNotified == nil {
+		inc.abortsNotified = make(map[uint64]bool)
+	}
+	inc.abortsNotified[e.CP] = true
 }
 
 func (s *listenerState) notifyComplete(e *trace.Event) {

@@ -104,6 +104,24 @@ func TestListenerContractFlagsAbortNotificationOfCompletedCheckpoint(t *testing.
 	wantFirst(t, ListenerContract(c.events, Reference{}), before, "abort notification for checkpoint 1, which then completed")
 }
 
+func TestListenerContractFlagsRepeatedAbortNotification(t *testing.T) {
+	b := newTB()
+	b.trigger(1)
+	b.abort(1)
+	b.notifyAbort("sink", 1)
+	again := b.notifyAbort("sink", 1)
+	wantFirst(t, ListenerContract(b.events, Reference{}), again, "second abort notification for checkpoint 1 in one incarnation")
+
+	c := newTB()
+	c.trigger(1)
+	c.abort(1)
+	c.notifyAbort("sink", 1)
+	c.crash("sink")
+	c.restore("sink", 0)
+	c.notifyAbort("sink", 1)
+	wantPass(t, ListenerContract(c.events, Reference{}))
+}
+
 func TestListenerContractFlagsNotificationOfCrashedTask(t *testing.T) {
 	b := newTB()
 	b.complete(1)

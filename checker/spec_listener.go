@@ -13,8 +13,8 @@ const (
 var listenerRules = []Rule{
 	{
 		ID: "L1", Name: ruleNotifyInOrder, Property: PropListenerContract,
-		Says:     "Completion notifications to one incarnation strictly increase and exceed the id it was restored from, so each comes at most once.",
-		Evidence: "notify.complete, task.restore, task.crash",
+		Says:     "Completion notifications to one incarnation strictly increase and exceed the id it was restored from, so each comes at most once; an abort notification names a checkpoint at most once per incarnation.",
+		Evidence: "notify.complete, notify.abort, task.restore, task.crash",
 		Without:  "unexercised when no listener was called",
 		Covers:   []string{"Msg.notify-complete"},
 		Flink:    "CheckpointListener",
