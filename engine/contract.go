@@ -30,12 +30,18 @@ const (
 // restarts, and nothing more is traced, so the trace ends where the contract broke. The
 // caller returns at once. A runtime failure inside the protocol (a nil dereference, an index
 // out of range) breaks its promise never to panic and comes here through guard; one in the
-// engine's own code is no broken contract and still panics.
+// engine's own task code fails the task instead (failOnError).
 func (rt *Runtime) breakContract(who string, cp protocol.CheckpointID, what, detail string) {
 	if rt.halted {
 		return
 	}
 	rt.emit(trace.ContractBroken(who, uint64(cp), what, detail))
+	rt.halt()
+}
+
+// halt stops the job for good: every task and the coordinator die, nothing restarts, and
+// nothing more is traced.
+func (rt *Runtime) halt() {
 	rt.halted = true
 	for _, t := range rt.tasks {
 		if t != nil && t.alive() {

@@ -116,7 +116,11 @@
 // panic throws away the trace that shows what went wrong. A panic raised inside the protocol
 // (a runtime error there) breaks its promise never to panic and is met the same way: every
 // entry into the engine is guarded (guard.go). A runtime error in the engine's own code
-// still panics.
+// while it serves a task (a nil dereference, an index out of range) fails that task, as
+// Flink fails a task whose code throws: task.crash with the error and where it was raised as
+// its reason, then the job halts, since the same input would fail it again. The rule
+// task.fails-for-a-cause judges such a failure, which nothing caused. Other panics of the
+// engine's own (its explicit checks, *InvariantError) go on as panics.
 //
 // # Failover
 //

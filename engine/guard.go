@@ -3,12 +3,15 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 // contractNoPanic names the protocol's promise never to panic on input within its contract
@@ -22,25 +25,52 @@ var protocolFuncs = reflect.TypeFor[protocol.Config]().PkgPath() + "."
 // trigger from outside. A panic raised inside package protocol breaks the protocol's promise
 // never to panic, so the engine turns it into a broken contract (contract.broken, what
 // no-panic, detail the panic) and halts the job, as for any broken promise: the run keeps its
-// trace and gets a verdict with its artifact instead of dying. The protocol's own assertions
+// trace and gets a verdict with its artifact instead of dying. A runtime error of the
+// engine's own task code fails that task (failOnError). The protocol's own assertions
 // (*protocol.InvariantError) go on as panics, which the harness judges as a broken
-// invariant, and so does every panic of the engine's own, its stack intact.
+// invariant, and so does every other panic of the engine's own, its stack intact.
 func (rt *Runtime) guard(who string) {
 	r := recover()
 	if r == nil {
 		return
 	}
 	var invariant *protocol.InvariantError
-	if err, ok := r.(error); ok && errors.As(err, &invariant) || !panickedInProtocol() {
+	err, isErr := r.(error)
+	switch {
+	case isErr && errors.As(err, &invariant):
+		panic(r)
+	case panickedIn(protocolFuncs):
+		rt.breakContract(who, 0, contractNoPanic, fmt.Sprint(r))
+	case !rt.failOnError(who, r):
 		panic(r)
 	}
-	rt.breakContract(who, 0, contractNoPanic, fmt.Sprint(r))
 }
 
-// panickedInProtocol reports whether the panic being handled was raised in package
-// protocol: the first frame below runtime.gopanic that is not the runtime's own (a nil
-// dereference or an index out of range passes through runtime helpers) is protocol's.
-func panickedInProtocol() bool {
+// failOnError fails task who for a runtime error (a nil dereference, an index out of range)
+// raised in the engine's own code while it served the task, as Flink fails a task whose
+// code throws: task.crash with the error and where it was raised as the reason. The job then
+// halts instead of failing over, since the same input would raise the same error again; a
+// task that failed by itself with nothing to cause it is what task.fails-for-a-cause judges.
+// It reports whether it did: r is a runtime error and who a live task of a running job.
+func (rt *Runtime) failOnError(who string, r any) bool {
+	err, ok := r.(runtime.Error)
+	if !ok || rt.halted {
+		return false
+	}
+	for _, t := range rt.tasks {
+		if t != nil && t.plan.id == who && t.alive() {
+			rt.emit(trace.TaskCrash(who, "error: "+err.Error()+" at "+raisedAt()))
+			rt.halt()
+			return true
+		}
+	}
+	return false
+}
+
+// panicFrame returns the frame that raised the panic being handled: the first below
+// runtime.gopanic that is not the runtime's own (a nil dereference or an index out of
+// range passes through runtime helpers).
+func panicFrame() (runtime.Frame, bool) {
 	pcs := make([]uintptr, 64)
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
 	panicking := false
@@ -50,12 +80,29 @@ func panickedInProtocol() bool {
 		case !panicking:
 			panicking = f.Function == "runtime.gopanic"
 		case !strings.HasPrefix(f.Function, "runtime."):
-			return strings.HasPrefix(f.Function, protocolFuncs)
+			return f, true
 		}
 		if !more {
-			return false
+			return runtime.Frame{}, false
 		}
 	}
+}
+
+// panickedIn reports whether the panic being handled was raised in the package whose
+// functions' names start with prefix.
+func panickedIn(prefix string) bool {
+	f, ok := panicFrame()
+	return ok && strings.HasPrefix(f.Function, prefix)
+}
+
+// raisedAt names where the panic being handled was raised as dir/file.go:line, the same on
+// every machine.
+func raisedAt() string {
+	f, ok := panicFrame()
+	if !ok {
+		return "an unknown place"
+	}
+	return filepath.Base(filepath.Dir(f.File)) + "/" + filepath.Base(f.File) + ":" + strconv.Itoa(f.Line)
 }
 
 // spawn starts process p as name with every entry into it guarded (see guard): its

@@ -1,18 +1,20 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
 )
 
-// TestPanickedInProtocolTellsWhosePanicItIs: a nil dereference inside a protocol method is
+// TestPanickedInTellsWhosePanicItIs: a nil dereference inside a protocol method is
 // the protocol's panic, through the runtime's helpers; a nil map write in the engine's own
 // code is not, nor is a panic the engine raises itself.
-func TestPanickedInProtocolTellsWhosePanicItIs(t *testing.T) {
+func TestPanickedInTellsWhosePanicItIs(t *testing.T) {
 	whose := func(fn func()) (inProtocol bool) {
 		defer func() {
-			inProtocol = panickedInProtocol()
+			inProtocol = panickedIn(protocolFuncs)
 			_ = recover()
 		}()
 		fn()
@@ -28,5 +30,41 @@ func TestPanickedInProtocolTellsWhosePanicItIs(t *testing.T) {
 	}
 	if whose(func() { panic("engine") }) {
 		t.Error("the engine's own panic was taken for the protocol's")
+	}
+}
+
+// TestRuntimeErrorFailsTheTaskAndHalts: a nil map write in the engine's code serving a task
+// fails that task, the error and its place as the reason, and halts the job; a runtime error
+// outside any task, or an explicit panic, goes on as a panic.
+func TestRuntimeErrorFailsTheTaskAndHalts(t *testing.T) {
+	env := &recordingEnv{}
+	rt := &Runtime{env: env}
+	procs := []*killableProc{{}, {}}
+	for i, p := range procs {
+		rt.tasks = append(rt.tasks, &task{rt: rt, plan: &taskPlan{id: TaskID("sum", i)}, proc: p, phase: phaseRunning})
+	}
+	panics := func(who string, fn func()) (panicked bool) {
+		defer func() { panicked = recover() != nil }()
+		defer rt.guard(who)
+		fn()
+		return false
+	}
+	if !panics("coordinator", func() { var m map[string]int; m["x"]++ }) {
+		t.Error("a runtime error outside any task did not go on as a panic")
+	}
+	if !panics("sum-1", func() { panic("engine") }) {
+		t.Error("an explicit panic did not go on as a panic")
+	}
+	if panics("sum-1", func() { var m map[string]int; m["x"]++ }) {
+		t.Fatal("a runtime error serving sum-1 still panicked")
+	}
+	if len(env.events) != 1 || env.events[0].Kind != trace.KindTaskCrash || env.events[0].Task != "sum-1" {
+		t.Fatalf("traced %v, want one task.crash of sum-1", env.events)
+	}
+	if reason := env.events[0].Reason; !strings.HasPrefix(reason, "error: assignment to entry in nil map at engine/guard_test.go:") {
+		t.Errorf("reason %q does not say the error and where it was raised", reason)
+	}
+	if !rt.Halted() || !procs[0].dead || !procs[1].dead {
+		t.Error("the job did not halt")
 	}
 }

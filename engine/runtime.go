@@ -197,9 +197,18 @@ func (rt *Runtime) deployTasks(cp *protocol.CompletedCheckpoint) bool {
 		spawned = append(spawned, t)
 	}
 	for _, t := range spawned {
-		t.start(cp)
+		if !rt.halted {
+			rt.startTask(t, cp)
+		}
 	}
 	return true
+}
+
+// startTask starts t as its own entry into the engine (guard): a failure while it restores
+// is the task's, though the coordinator's deployment called it.
+func (rt *Runtime) startTask(t *task, cp *protocol.CompletedCheckpoint) {
+	defer rt.guard(t.plan.id)
+	t.start(cp)
 }
 
 // cancelTasks ends every task of the current attempt (a failover).
