@@ -13,8 +13,6 @@ type incarnation struct {
 	finished     bool
 	restored     uint64 // checkpoint it was restored from; 0 for a fresh start
 	lastNotified uint64 // highest checkpoint a notify.complete named in this incarnation
-	// abortsNotified are the checkpoints a notify.abort named in this incarnation.
-	abortsNotified map[uint64]bool
 	// finalTaken is the checkpoint of the task's final snapshot, as a snapshot.carried names
 	// it (0: none seen). A notification of finalTaken or later lets the task exit.
 	finalTaken uint64
@@ -51,7 +49,8 @@ type listenerState struct {
 // (an incarnation starts at task.restore and ends at task.crash):
 //
 //   - notify.complete ids strictly increase, each greater than the id restored from, so each
-//     arrives at most once; notify.abort names a checkpoint at most once;
+//     arrives at most once; notify.abort names no checkpoint at or below either, which a
+//     completion the incarnation knows of subsumes;
 //   - notify.complete n only after checkpoint.complete n, never for an aborted id or a
 //     savepoint;
 //   - no notification reaches an incarnation that exited: after its task.finish, or after a
@@ -192,7 +191,7 @@ func (s *listenerState) step(i int) {
 	case trace.KindNotifyComplete:
 		s.notifyComplete(e)
 	case trace.KindNotifyAbort:
-		s.notifyAbortOnce(e)
+		s.notifyAbort(e)
 		if done, ok := s.completedAt[e.CP]; ok {
 			s.flag(ruleNotifyAfterComplete, e, "abort notification for checkpoint %d, which completed (seq %d)", e.CP, s.events[done].Seq)
 		} else {
@@ -224,20 +223,20 @@ func (s *listenerState) checkpointComplete(i int) {
 	}
 }
 
-// notifyAbortOnce judges an abort notification against its incarnation: not after the
-// task exited, and not a second time for the same checkpoint.
-func (s *listenerState) notifyAbortOnce(e *trace.Event) {
+// notifyAbort judges an abort notification against its incarnation: not after the task
+// exited, and not of a checkpoint at or below a completion it was notified of or the one it
+// was restored from, which that completion subsumes.
+func (s *listenerState) notifyAbort(e *trace.Event) {
 	inc := s.task(e.Task)
 	if inc.alive && inc.exited() {
 		s.flag(ruleNotifyNotAfterExit, e, "%s notified of checkpoint %d's abort after it exited (%s)", e.Task, e.CP, inc.exitWhy())
 	}
-	if inc.abortsNotified[e.CP] {
-		s.flag(ruleNotifyInOrder, e, "second abort notification for checkpoint %d in one incarnation", e.CP)
+	switch {
+	case e.CP <= inc.restored:
+		s.flag(ruleNotifyInOrder, e, "abort notification for checkpoint %d, but %s was restored from checkpoint %d", e.CP, e.Task, inc.restored)
+	case e.CP <= inc.lastNotified:
+		s.flag(ruleNotifyInOrder, e, "abort notification for checkpoint %d after a completion notification for checkpoint %d", e.CP, inc.lastNotified)
 	}
-	if inc.abortsNotified == nil {
-		inc.abortsNotified = make(map[uint64]bool)
-	}
-	inc.abortsNotified[e.CP] = true
 }
 
 func (s *listenerState) notifyComplete(e *trace.Event) {

@@ -13,7 +13,7 @@ const (
 var listenerRules = []Rule{
 	{
 		ID: "L1", Name: ruleNotifyInOrder, Property: PropListenerContract,
-		Says:     "Completion notifications to one incarnation strictly increase and exceed the id it was restored from, so each comes at most once; an abort notification names a checkpoint at most once per incarnation.",
+		Says:     "Completion notifications to one incarnation strictly increase and exceed the id it was restored from, so each comes at most once; no abort notification names a checkpoint at or below either.",
 		Evidence: "notify.complete, notify.abort, task.restore, task.crash",
 		Without:  "unexercised when no listener was called",
 		Covers:   []string{"Msg.notify-complete"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -31,6 +32,9 @@ func (a *app) replay(args []string) int {
 		return a.fail("replay: %v", err)
 	}
 	plan, err := a.runner.Plan(art.Scenario, art.Seed)
+	if err != nil && recordedRefusal(art) && !errors.Is(err, scenarios.ErrUnsupported) {
+		return a.replayRefusal(path, art, err, *asJSON)
+	}
 	if err != nil {
 		return a.fail("replay: %s: %s", path, trimPackage(err))
 	}
@@ -66,6 +70,30 @@ func (a *app) replay(args []string) int {
 		printResult(a.stdout, res)
 		a.printReplayCheck(check, res)
 		pictures.print(a.stdout)
+	}
+	if res.Unexpected || check.Nondeterministic {
+		return exitUnexpected
+	}
+	return exitOK
+}
+
+// recordedRefusal reports whether art records a job of ckptsim's own that its build refused
+// (scenarios.PropertyJobAccepted): replaying it is refusing it again.
+func recordedRefusal(art *scenarios.Artifact) bool {
+	return slices.ContainsFunc(art.Violations, func(v checker.Violation) bool { return v.Property == scenarios.PropertyJobAccepted })
+}
+
+// replayRefusal replays an artifact of a refused job that this build refuses too (err): the
+// same verdict, with no run to trace or draw.
+func (a *app) replayRefusal(path string, art *scenarios.Artifact, err error, asJSON bool) int {
+	plan, res := scenarios.Refused(art.Scenario, art.Seed, err)
+	check := a.compareReplay(path, art, plan, res)
+	if asJSON {
+		writeJSON(a.stdout, replayJSON{Result: forJSON(res), Replay: check})
+	} else {
+		fmt.Fprintf(a.stdout, "%-12s %s (recorded by build %s: %s)\n", "replaying:", path, art.Build, describeRecorded(art))
+		printResult(a.stdout, res)
+		a.printReplayCheck(check, res)
 	}
 	if res.Unexpected || check.Nondeterministic {
 		return exitUnexpected

@@ -52,6 +52,7 @@ func (a *app) sweep(args []string) int {
 	switch {
 	case parts.catalogue:
 		spec.scenarios, skipped = a.runnableBuiltins(spec.seeds)
+		spec.builtin = true
 		for _, s := range skipped {
 			fmt.Fprintf(a.stderr, "simrun: skipping %s: %s\n", s.Scenario, s.Reason)
 		}

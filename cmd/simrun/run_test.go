@@ -219,8 +219,25 @@ func TestPlanErrorIsBadInput(t *testing.T) {
 	if r.code != exitUsage || !strings.HasPrefix(r.stderr, "simrun: run: pipeline-calm:") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	r = a.invoke("sweep", "-seeds", "1-3")
+	r = a.invoke("sweep", "-scenario", "pipeline-calm", "-seeds", "1-3")
 	if r.code != exitUsage || !strings.Contains(r.stderr, "seed 1:") {
 		t.Errorf("sweep: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestRefusedOwnJobIsAFinding: a build that refuses the jobs of its own catalogue and
+// generator fails those runs (job-accepted) with artifacts, rather than blame an input
+// nobody gave; replaying such an artifact refuses again, the same verdict.
+func TestRefusedOwnJobIsAFinding(t *testing.T) {
+	dir := t.TempDir()
+	a := testApp(t, &scenariotest.Fake{PlanErr: os.ErrInvalid})
+	r := a.invoke("sweep", "-seeds", "1-1", "-artifacts", dir)
+	if r.code != exitUnexpected || !strings.Contains(r.stdout, "job-accepted seq=0 t=0: this build refuses a job of ckptsim's own: invalid argument") {
+		t.Fatalf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	art := filepath.Join(dir, "generated-seed1-fail.json")
+	r = a.invoke("replay", art)
+	if r.code != exitUnexpected || !strings.Contains(r.stdout, "the same verdict and violated properties") {
+		t.Errorf("replay: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

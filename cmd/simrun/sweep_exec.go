@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -78,5 +79,9 @@ func execute(r scenarios.Runner, jobs func(yield func(job) bool), workers int, b
 
 func runJob(r scenarios.Runner, j job, build string, events *[]trace.Event) outcome {
 	plan, res, err := scenarios.Execute(r, j.scenario, j.seed, scenarios.RunOptions{Build: build, Events: events})
+	if err != nil && j.own && !errors.Is(err, scenarios.ErrUnsupported) {
+		plan, res = scenarios.Refused(j.scenario, j.seed, err)
+		err = nil
+	}
 	return outcome{job: j, plan: plan, result: res, err: err}
 }

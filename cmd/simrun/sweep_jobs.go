@@ -17,6 +17,8 @@ type sweepSpec struct {
 	// generic is the generic part's seeds, run after the scenarios: each seed runs the
 	// scenario scenarios.Generate draws from it. Nil: no generic part.
 	generic *scenarios.SeedRange
+	// builtin: the scenarios are the built-in catalogue's, not a file's.
+	builtin bool
 }
 
 // job is one run of a sweep; index is its position in the sweep's deterministic order.
@@ -26,6 +28,9 @@ type job struct {
 	seed     uint64
 	// generated: the job is of the generic part, its scenario drawn from its seed.
 	generated bool
+	// own: the scenario is ckptsim's own (built in or generated), so this build refusing it
+	// is a finding (scenarios.Refused), not bad input.
+	own bool
 }
 
 func (s *sweepSpec) rangeOf(sc *scenarios.Scenario) scenarios.SeedRange {
@@ -58,13 +63,13 @@ func (s *sweepSpec) jobs() iter.Seq[job] {
 			}
 		}
 		for _, sc := range s.scenarios {
-			if !each(s.rangeOf(sc), func(seed uint64) job { return job{scenario: sc, seed: seed} }) {
+			if !each(s.rangeOf(sc), func(seed uint64) job { return job{scenario: sc, seed: seed, own: s.builtin} }) {
 				return
 			}
 		}
 		if s.generic != nil {
 			each(*s.generic, func(seed uint64) job {
-				return job{scenario: scenarios.Generate(seed), seed: seed, generated: true}
+				return job{scenario: scenarios.Generate(seed), seed: seed, generated: true, own: true}
 			})
 		}
 	}
