@@ -6,20 +6,16 @@ import (
 	"testing"
 )
 
-// readmeScenario returns the JSON example under "## Scenario files" in the README.
+// readmeScenario returns the JSON example of docs/scenario-files.md.
 func readmeScenario(t *testing.T) []byte {
 	t.Helper()
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../docs/scenario-files.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(data), "\n## Scenario files\n")
+	_, block, ok := strings.Cut(string(data), "```json\n")
 	if !ok {
-		t.Fatal("README has no section \"## Scenario files\"")
-	}
-	_, block, ok := strings.Cut(section, "```json\n")
-	if !ok {
-		t.Fatal("the Scenario files section has no ```json example")
+		t.Fatal("docs/scenario-files.md has no ```json example")
 	}
 	example, _, ok := strings.Cut(block, "```")
 	if !ok {
@@ -28,12 +24,12 @@ func readmeScenario(t *testing.T) []byte {
 	return []byte(example)
 }
 
-// TestReadmeScenarioExample keeps the README's example file honest: it parses, and a run of
+// TestReadmeScenarioExample keeps the example file of docs/scenario-files.md honest: it parses, and a run of
 // it passes as it says it will.
 func TestReadmeScenarioExample(t *testing.T) {
 	s, err := Parse(readmeScenario(t))
 	if err != nil {
-		t.Fatalf("the README's example does not parse: %v", err)
+		t.Fatalf("the example of docs/scenario-files.md does not parse: %v", err)
 	}
 	if len(s.Faults) != 3 || s.Expect.Verdict != VerdictPass {
 		t.Errorf("parsed %d faults, expecting %s", len(s.Faults), s.Expect.Verdict)

@@ -9,7 +9,7 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// The yardstick "peak memory of a long run with a streamed trace" (README, "How fast"): the
+// The yardstick "peak memory of a long run with a streamed trace" (docs/speed.md): the
 // engine's standard job for longRunSpan of virtual time on seed 1, its trace written out as
 // it is recorded, and the live heap read after a collection at every virtual second, less
 // what the process held before the job started (what earlier parts of bench left). The

@@ -19,7 +19,7 @@ import (
 // unknown (an unknown is not a pass), 2 for bad usage or bad input.
 func (a *app) check(args []string) int {
 	fs := newFlags("check")
-	refPath := fs.String("reference", "", "judge against this reference file (JSON; see the README)")
+	refPath := fs.String("reference", "", "judge against this reference file (JSON; see docs/judging.md)")
 	scenarioArg := fs.String("scenario", "", "judge against this built-in scenario's or scenario file's reference, with its properties")
 	checkList := fs.String("check", "", "comma-separated properties, rules or sections of the specification to judge, or all (default: every property that applies)")
 	asJSON := fs.Bool("json", false, "print one JSON object")

@@ -12,8 +12,8 @@ import (
 // scenarios.Generate draws from it. Most of the catalogue recites one rare path or one named
 // bug; the generic part explores the scenario space instead, so a bug that no regime was
 // written for still has a chance to show. The count keeps the whole default sweep under 30 s
-// on two idle cores (about 15 s for this part at some 130 seeds a second, README "How
-// fast"), with room for a generator that draws heavier scenarios.
+// on two idle cores (about 15 s for this part at some 130 seeds a second,
+// docs/speed.md), with room for a generator that draws heavier scenarios.
 const genericSeedCount = 2000
 
 // defaultGenericSeeds is the generic part's seeds when no flag says otherwise.

@@ -13,7 +13,7 @@
 // zoo (package zoo) in a mutated build, exits 1 when the checkers catch some bug nowhere.
 // simrun mutate, which runs a sample of mutants (package mutate) the same way, measures
 // and exits 0.
-// See the README's "Using simrun", "Judging another engine's trace" and "Bug zoo".
+// See docs/simrun.md, docs/judging.md and docs/zoo.md.
 package main
 
 import (
@@ -41,7 +41,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// Exit statuses (README, "Using simrun").
+// Exit statuses (docs/simrun.md).
 const (
 	exitOK         = 0 // every verdict as expected
 	exitUnexpected = 1 // some verdict not as expected, or nondeterminism

@@ -7,27 +7,41 @@ import (
 	"testing"
 )
 
-// TestReadmeWalkthrough runs every command of the README's "Using simrun" section as it is
-// written, in order, in a fresh directory (a "> FILE" at the end of a command sends its
-// output there), and checks that each exits 0 and that the output the section quotes is what
-// they print. A go test command in it (the fuzzer's) is not run: its seed corpus runs as a
-// test of its own package.
-func TestReadmeWalkthrough(t *testing.T) {
+// TestDocsWalkthrough runs every command of docs/simrun.md as it is written, in order, in a
+// fresh directory (a "> FILE" at the end of a command sends its output there), and checks
+// that each exits 0 and that the output the page quotes is what they print. A go test
+// command in it (the fuzzer's) is not run: its seed corpus runs as a test of its own package.
+func TestDocsWalkthrough(t *testing.T) {
+	data, err := os.ReadFile("../../docs/simrun.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	walkthrough(t, "docs/simrun.md", string(data), 10)
+}
+
+// TestReadmeTour runs the README's five-minute tour the same way.
+func TestReadmeTour(t *testing.T) {
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(data), "\n## Using simrun\n")
+	_, section, ok := strings.Cut(string(data), "\n## A five-minute tour\n")
 	if !ok {
-		t.Fatal("README has no section \"## Using simrun\"")
+		t.Fatal("README has no section \"## A five-minute tour\"")
 	}
-	walkthrough, _, _ := strings.Cut(section, "\n## ")
+	tour, _, _ := strings.Cut(section, "\n## ")
+	walkthrough(t, "README.md", tour, 5)
+}
 
+// walkthrough runs the simrun commands of text (the page at name) in a fresh directory and
+// checks the lines it quotes, of which it wants at least minQuoted.
+func walkthrough(t *testing.T, name, text string, minQuoted int) {
+	t.Helper()
 	inTempDir(t)
 	var printed strings.Builder
 	var quoted []string
 	inBlock := false
-	scan := bufio.NewScanner(strings.NewReader(walkthrough))
+	scan := bufio.NewScanner(strings.NewReader(text))
 	for scan.Scan() {
 		line := scan.Text()
 		if strings.HasPrefix(line, "```") {
@@ -69,10 +83,10 @@ func TestReadmeWalkthrough(t *testing.T) {
 	}
 	for _, q := range quoted {
 		if !strings.Contains(printed.String(), strings.TrimSpace(q)) {
-			t.Errorf("the README quotes %q, which the commands do not print", q)
+			t.Errorf("%s quotes %q, which the commands do not print", name, q)
 		}
 	}
-	if len(quoted) < 10 {
-		t.Errorf("only %d quoted lines found; has the walkthrough's layout changed?", len(quoted))
+	if len(quoted) < minQuoted {
+		t.Errorf("%s: only %d quoted lines found; has the walkthrough's layout changed?", name, len(quoted))
 	}
 }

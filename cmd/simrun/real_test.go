@@ -20,7 +20,7 @@ func realRun(args ...string) invocationResult {
 	return invocationResult{code: code, stdout: stdout.String(), stderr: stderr.String()}
 }
 
-// TestRealReplayOfANegativeControl is the README's walkthrough end to end: a negative
+// TestRealReplayOfANegativeControl is the README's tour end to end: a negative
 // control fails as it should (exit 0), leaves an artifact with -artifacts, and replaying the
 // artifact reproduces the trace and the violation and exits 0.
 func TestRealReplayOfANegativeControl(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 
 // A sweep that outgrows one machine runs as N processes of a batch engine, and each process
 // learns which one it is from its environment. simrun reads two engines' conventions
-// (README, "Sweeps across machines"):
+// (docs/simrun.md, "Sweeps across machines"):
 //
 //   - A Kubernetes Indexed Job (completionMode: Indexed) sets JOB_COMPLETION_INDEX in each
 //     pod, from 0 to completions-1. Kubernetes sets no variable with the count, so it comes
