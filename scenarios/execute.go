@@ -31,17 +31,6 @@ const (
 // when the Runner says which (RunPanic), and the stack, so that a sweep goes on and the
 // failure gets an artifact; an error means the scenario could not be assembled.
 func Execute(r Runner, s *Scenario, seed uint64, opts RunOptions) (*Plan, *Result, error) {
-	if _, ok := r.(*Simulation); ok {
-		// Plan and Run would each derive the engine configuration and the reference
-		// (runnable, whose cache lookup marshals the scenario): 1.5% of a default sweep's
-		// instructions spent twice. planned derives them once.
-		plan, run, err := planned(s, seed)
-		if err != nil {
-			return nil, nil, err
-		}
-		res, err := Run(run, plan, opts)
-		return plan, res, err
-	}
 	plan, err := r.Plan(s, seed)
 	if err != nil {
 		return nil, nil, err

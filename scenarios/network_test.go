@@ -130,6 +130,15 @@ func TestNetworkRoundTrip(t *testing.T) {
 	}
 }
 
+// newRun assembles the run of p without running it, for tests that drive its kernel.
+func newRun(p *Plan, opts RunOptions) (*simRun, error) {
+	cfg, ref, err := runnable(p)
+	if err != nil {
+		return nil, err
+	}
+	return newRunWith(p, opts, cfg, ref)
+}
+
 // linkDelays runs s on seed, watching every sim link: for each, the delay of every message
 // delivered, in send order (messages pair up in order because links are FIFO, which it
 // checks: each delivery is of the message sent first among those still in flight).

@@ -33,6 +33,8 @@ type Plan struct {
 	Options []Option
 	// Properties are the properties the run will check, in Properties order.
 	Properties []checker.Property
+	// derived is what Simulation.Plan derived to check the plan, for its Run.
+	derived *derivation
 }
 
 // Option is one derived setting of a plan.

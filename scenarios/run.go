@@ -35,15 +35,7 @@ type simRun struct {
 // safety net long enough never to decide a verdict on its own.
 const MaxViolations = 10
 
-func newRun(p *Plan, opts RunOptions) (*simRun, error) {
-	cfg, ref, err := runnable(p)
-	if err != nil {
-		return nil, err
-	}
-	return newRunWith(p, opts, cfg, ref)
-}
-
-// newRunWith is newRun with p's engine configuration and reference already derived.
+// newRunWith assembles the run of p on the engine configuration and reference derived for it.
 func newRunWith(p *Plan, opts RunOptions, cfg engine.Config, ref checker.Reference) (*simRun, error) {
 	s := p.Scenario
 	rec := trace.NewRecorder(opts.Trace, trace.Header{Scenario: s.Name, Seed: p.Seed, Build: opts.Build})

@@ -21,46 +21,27 @@ func NewSimulation() *Simulation { return &Simulation{} }
 
 // Plan derives the plan (see PlanFor) and checks that this build can run it: the job must be
 // one the engine accepts, with a reference model, and the faults ones the simulation can
-// inject.
+// inject. The plan keeps the engine configuration and the reference it derived to check
+// that, so that Run derives neither again.
 func (*Simulation) Plan(s *Scenario, seed uint64) (*Plan, error) {
-	p, _, err := planned(s, seed)
-	return p, err
-}
-
-// planned is Simulation.Plan, and a Runner that runs that plan as Simulation.Run does with
-// what Plan derived to check it, rather than deriving it again.
-func planned(s *Scenario, seed uint64) (*Plan, Runner, error) {
 	p, err := PlanFor(s, seed)
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg, ref, err := runnable(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	return p, derivedRun{plan: p, cfg: cfg, ref: ref}, nil
-}
-
-// derivedRun runs one plan with the engine configuration and reference runnable gave it.
-type derivedRun struct {
-	plan *Plan
-	cfg  engine.Config
-	ref  checker.Reference
-}
-
-func (d derivedRun) Plan(s *Scenario, seed uint64) (*Plan, error) {
-	return NewSimulation().Plan(s, seed)
-}
-
-func (d derivedRun) Run(p *Plan, opts RunOptions) (*Result, error) {
-	if p != d.plan {
-		return NewSimulation().Run(p, opts)
-	}
-	r, err := newRunWith(p, opts, d.cfg, d.ref)
 	if err != nil {
 		return nil, err
 	}
-	return r.judged()
+	cfg, ref, err := runnable(p)
+	if err != nil {
+		return nil, err
+	}
+	p.derived = &derivation{scenario: s, cfg: cfg, ref: ref}
+	return p, nil
+}
+
+// derivation is what Simulation.Plan derived from a plan's scenario: the engine
+// configuration and the reference model of its runs.
+type derivation struct {
+	scenario *Scenario // the scenario they were derived from
+	cfg      engine.Config
+	ref      checker.Reference
 }
 
 // PlanFor derives what seed decides for s before a run: the fault schedule (the scenario's
@@ -105,7 +86,18 @@ func runnable(p *Plan) (engine.Config, checker.Reference, error) {
 // Run assembles the job on the simulator, injects the plan's faults through the phases,
 // and judges the trace with the checkers.
 func (*Simulation) Run(p *Plan, opts RunOptions) (*Result, error) {
-	r, err := newRun(p, opts)
+	// Dropped once taken: a plan outlives its run in a sweep's window and an exploration's
+	// corpus, and the reference holds the job's whole expected output.
+	d := p.derived
+	p.derived = nil
+	if d == nil || d.scenario != p.Scenario { // a plan made otherwise, or given another scenario since
+		cfg, ref, err := runnable(p)
+		if err != nil {
+			return nil, err
+		}
+		d = &derivation{scenario: p.Scenario, cfg: cfg, ref: ref}
+	}
+	r, err := newRunWith(p, opts, d.cfg, d.ref)
 	if err != nil {
 		return nil, err
 	}
