@@ -11,4 +11,7 @@ require (
 	pgregory.net/rapid v1.3.0
 )
 
-require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
+)

@@ -33,7 +33,7 @@ func (m *mutation) runOne(i int) (*mutate.Outcome, error) {
 	if out.Tests, out.TestsFailed, err = mutate.UnitTests(m.root, overlay, mut.Package, mutateTestTimeout); err != nil {
 		return nil, err
 	}
-	runs, hung, err := mutate.RunSimrun(exe, dir, unshardedEnv(), mutateSweepTimeout, "-json", "-j", m.sweepJ, "-artifacts", filepath.Join(dir, "default"))
+	runs, hung, err := m.sweep(exe, dir)
 	if errors.Is(err, mutate.ErrRefused) {
 		out.Catch, out.Stage, out.Changed, out.Panic = mutate.CatchError, "sweep", true, strings.TrimPrefix(err.Error(), "mutate: ")
 		return out, nil
@@ -65,6 +65,21 @@ func (m *mutation) runOne(i int) (*mutate.Outcome, error) {
 		out.Panic = mutate.FirstPanic(explored)
 	}
 	return out, nil
+}
+
+// sweep runs the default sweep of the mutated simrun at exe. It stops at the first
+// unexpected run, since a rule or a verdict there is the best catch there is; when that run
+// only panicked or hit a limit, the sweep runs again whole, to look for a better catch.
+func (m *mutation) sweep(exe, dir string) ([]mutate.Run, bool, error) {
+	args := []string{"-json", "-j", m.sweepJ, "-artifacts", filepath.Join(dir, "default")}
+	runs, hung, err := mutate.RunSimrun(exe, dir, unshardedEnv(), mutateSweepTimeout, append(args, "-failfast")...)
+	if err != nil || hung {
+		return runs, hung, err
+	}
+	if c, _ := mutate.Classify(runs); c == mutate.CatchNone || c.Caught() {
+		return runs, false, nil
+	}
+	return mutate.RunSimrun(exe, dir, unshardedEnv(), mutateSweepTimeout, args...)
 }
 
 // exploreChunk is the seeds of one sweep -generated in the fallback exploration, small so
