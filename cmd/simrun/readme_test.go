@@ -1,25 +1,25 @@
 package main
 
 import (
-	"bufio"
 	"os"
 	"strings"
 	"testing"
 )
 
-// TestDocsWalkthrough runs every command of docs/simrun.md as it is written, in order, in a
-// fresh directory (a "> FILE" at the end of a command sends its output there), and checks
-// that each exits 0 and that the output the page quotes is what they print. A go test
-// command in it (the fuzzer's) is not run: its seed corpus runs as a test of its own package.
+// TestDocsWalkthrough: docs/simrun.md's commands are those of the scripts tour.txtar and
+// simrun.txtar, which TestScripts runs with exact outputs, and the lines it quotes are in
+// the outputs they pin.
 func TestDocsWalkthrough(t *testing.T) {
 	data, err := os.ReadFile("../../docs/simrun.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	walkthrough(t, "docs/simrun.md", string(data), 10)
+	quotesScript(t, "docs/simrun.md", string(data), "testdata/script/tour.txtar", "testdata/script/simrun.txtar")
 }
 
-// TestReadmeTour runs the README's five-minute tour the same way.
+// TestReadmeTour: the README's five-minute tour is the script testdata/script/tour.txtar,
+// which TestScripts runs with exact outputs; every command the tour gives is in it, and every
+// line it quotes is in the outputs it pins.
 func TestReadmeTour(t *testing.T) {
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -30,63 +30,56 @@ func TestReadmeTour(t *testing.T) {
 		t.Fatal("README has no section \"## A five-minute tour\"")
 	}
 	tour, _, _ := strings.Cut(section, "\n## ")
-	walkthrough(t, "README.md", tour, 5)
+	quotesScript(t, "README.md", tour, "testdata/script/tour.txtar")
 }
 
-// walkthrough runs the simrun commands of text (the page at name) in a fresh directory and
-// checks the lines it quotes, of which it wants at least minQuoted.
-func walkthrough(t *testing.T, name, text string, minQuoted int) {
+// quotesScript checks that the simrun commands of text (the page at name) are run by the
+// scripts, and that the lines text quotes from their output are in the outputs the scripts
+// pin. A command's "> FILE" is the script's cp of its stdout; the bare default job is
+// TestRealDefaultJob's. Shell and go test lines are not checked.
+// It returns the json blocks of text, for the caller to check.
+func quotesScript(t *testing.T, name, text string, scripts ...string) []string {
 	t.Helper()
-	inTempDir(t)
-	var printed strings.Builder
-	var quoted []string
-	inBlock := false
-	scan := bufio.NewScanner(strings.NewReader(text))
-	for scan.Scan() {
-		line := scan.Text()
-		if strings.HasPrefix(line, "```") {
-			inBlock = !inBlock
-			continue
+	var pinned strings.Builder
+	for _, script := range scripts {
+		data, err := os.ReadFile(script)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if !inBlock {
+		pinned.Write(data)
+	}
+	var jsonBlocks []string
+	var commands, quoted int
+	inBlock, info := false, ""
+	for line := range strings.Lines(text) {
+		line = strings.TrimSuffix(line, "\n")
+		if rest, ok := strings.CutPrefix(line, "```"); ok {
+			inBlock, info = !inBlock, rest
+			if inBlock && info == "json" {
+				jsonBlocks = append(jsonBlocks, "")
+			}
 			continue
 		}
 		command, isCommand := strings.CutPrefix(line, "go run ./cmd/simrun")
 		switch {
+		case !inBlock, line == "", line == "...", strings.HasPrefix(line, "grep "), strings.HasPrefix(line, "go test "):
+		case info == "json":
+			jsonBlocks[len(jsonBlocks)-1] += line + "\n"
 		case isCommand:
-			command, redirect, toFile := strings.Cut(command, ">")
-			args := strings.Fields(command)
-			if len(args) == 0 {
-				// The default job, with its generic part cut to a few seeds: the whole part
-				// is some 15 s on two cores and many times that under -race (see
-				// TestRealDefaultJob).
-				args = []string{"-generic", "1-20"}
+			commands++
+			command, _, _ = strings.Cut(command, " >")
+			if command != "" && !strings.Contains(pinned.String(), "\nexec simrun"+command+"\n") {
+				t.Errorf("%s gives %q, which no script of %v runs", name, line, scripts)
 			}
-			r := realRun(args...)
-			if r.code != exitOK {
-				t.Fatalf("%s: exit %d\n%s%s", line, r.code, r.stdout, r.stderr)
-			}
-			if !toFile {
-				printed.WriteString(r.stdout)
-				continue
-			}
-			writeFile(t, strings.TrimSpace(redirect), r.stdout)
-			if len(jsonLines(t, r.stdout)) < 2 {
-				t.Errorf("%s: want JSON lines, a run and a summary at least, got %q", line, r.stdout)
-			}
-		case strings.HasPrefix(line, "grep "), line == "...",
-			strings.HasPrefix(line, "go test "): // go test's commands run under go test already
-
 		default:
-			quoted = append(quoted, line)
+			quoted++
+			if !strings.Contains(pinned.String(), "\n"+line+"\n") {
+				t.Errorf("%s quotes %q, which no script of %v pins", name, line, scripts)
+			}
 		}
 	}
-	for _, q := range quoted {
-		if !strings.Contains(printed.String(), strings.TrimSpace(q)) {
-			t.Errorf("%s quotes %q, which the commands do not print", name, q)
-		}
+	if commands < 2 || quoted < 3 {
+		t.Errorf("%s: %d commands and %d quoted lines found; has its layout changed?", name, commands, quoted)
 	}
-	if len(quoted) < minQuoted {
-		t.Errorf("%s: only %d quoted lines found; has the walkthrough's layout changed?", name, len(quoted))
-	}
+	return jsonBlocks
 }
