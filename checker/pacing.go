@@ -18,6 +18,8 @@ import (
 //     and at-least-once) may be forced through, as Flink forces it.
 //   - trigger.interval: the k-th periodic trigger of a run of the schedule is decided no
 //     sooner than MinPauseNanos plus k-1 intervals after the schedule (re)started.
+//   - trigger.when-asked: a checkpoint outside the schedule answers a request, or is the
+//     job's final one (judgeAsked).
 //
 // Only triggers that say periodic=true are periodic: a checkpoint asked for outside the
 // schedule and a savepoint are not paced by the pause or the interval. A trigger is judged
@@ -72,7 +74,7 @@ func triggerPacing(ix *traceIndex, ref Reference) Result {
 	for i := range ix.only(pacingKinds) {
 		j.observe(&ix.events[i])
 	}
-	res := newResult(PropTriggerPacing, j.violations)
+	res := newResult(PropTriggerPacing, append(j.violations, judgeAsked(ix, ref.Policy)...))
 	switch {
 	case len(missing) > 0:
 		note := "the reference gives no " + strings.Join(missing, ", ") + ": the rules that need it were not judged"

@@ -178,3 +178,35 @@ func TestTriggerPacingWithoutItsEvidence(t *testing.T) {
 	}
 	wantUnknown(t, TriggerPacing(withoutKind(b.events, trace.KindCheckpointTrigger), pacingPolicy(100, 0, 1)), "no checkpoint.trigger")
 }
+
+// A checkpoint outside the schedule answers a request or is the final one: checkpoint 2,
+// which nobody asked for and which a task that still had input acked, breaks
+// trigger.when-asked; 3 answers a trigger.checkpoint, and 4, whose acks are all final, is
+// the job's final checkpoint.
+func TestTriggerPacingCatchesAnUnaskedCheckpoint(t *testing.T) {
+	b := newTB()
+	b.at(200).periodic(1, 200)
+	b.ack("sum-0", 1)
+	b.complete(1)
+	unasked := b.trigger(2)
+	b.ack("sum-0", 2)
+	b.complete(2)
+	b.fault(faultTriggerCheckpoint)
+	b.trigger(3)
+	b.ack("sum-0", 3)
+	b.complete(3)
+	b.trigger(4)
+	b.add(trace.SnapshotAck("sum-0", 4, true))
+	b.complete(4)
+	v := wantFirst(t, TriggerPacing(b.events, pacingPolicy(200, 0, 1)), unasked,
+		"checkpoint 2 was triggered outside the schedule with no request, and not as the final checkpoint: sum-0 had not finished its input")
+	wantRule(t, v, "trigger.when-asked")
+
+	// Without any trigger marked periodic, an engine that does not mark its schedule's
+	// triggers is not judged.
+	c := newTB()
+	c.trigger(1)
+	c.ack("sum-0", 1)
+	c.complete(1)
+	wantPass(t, TriggerPacing(c.events, pacingPolicy(200, 0, 1)))
+}

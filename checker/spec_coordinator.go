@@ -83,4 +83,11 @@ var coordinatorRules = []Rule{
 		Covers:   []string{"Msg.decline"},
 		Flink:    "CheckpointCoordinator.receiveDeclineMessage",
 	},
+	{
+		ID: "C11", Name: ruleWhenAsked, Property: PropTriggerPacing,
+		Says:     "A checkpoint that is neither periodic nor a savepoint answers a request from outside (a trigger.checkpoint or a checkpoint.request not yet answered), or is the job's final checkpoint, taken once every task has finished its input (so every snapshot.ack of it is final).",
+		Evidence: "checkpoint.trigger (periodic=true, savepoint=true), fault trigger.checkpoint, checkpoint.request, snapshot.ack final=true, Reference.Policy.IntervalNanos",
+		Without:  "not judged: the reference does not give the interval, or the job has a periodic schedule and no trigger says periodic=true",
+		Flink:    "CheckpointCoordinator.triggerCheckpoint (periodic or on request, as by the REST API; the final checkpoint of FLIP-147 is a periodic one there)",
+	},
 }
