@@ -16,34 +16,37 @@ const module = "github.com/ckptsim/ckptsim"
 // folders its non-test code may import (ARCHITECTURE.md, "Packages"). A folder's own
 // sub-packages are always allowed, except the sub-layers, which are layers of their own.
 var layers = map[string][]string{
-	"":              nil,
-	"trace":         nil,
-	"protocol":      nil,
-	"sim":           {"trace"},
-	"engine":        {"protocol", "trace"},
-	"engine/tokens": {"engine", "protocol", "trace"},
-	"engine/live":   {"engine", "protocol", "trace"},
-	"faults":        {"sim", "trace", "protocol"},
-	"checker":       {"trace", "protocol"},
-	"scenarios":     {"protocol", "engine", "engine/tokens", "sim", "trace", "faults", "checker"},
-	"cmd/simrun":    {"scenarios", "engine/live", "trace", "checker", "faults", "zoo", "mutate", "picture", "explore"},
-	"explore":       {"scenarios", "checker", "trace"},
-	"zoo":           nil,
-	"mutate":        nil,
-	"picture":       {"trace", "checker"},
-	"internal":      nil,
+	"":                   nil,
+	"trace":              nil,
+	"protocol":           nil,
+	"sim":                {"trace"},
+	"engine":             {"protocol", "trace"},
+	"engine/tokens":      {"engine", "protocol", "trace"},
+	"engine/live":        {"engine", "protocol", "trace"},
+	"faults":             {"sim", "trace", "protocol"},
+	"checker":            {"trace", "protocol"},
+	"scenarios":          {"protocol", "engine", "engine/tokens", "sim", "trace", "faults", "checker"},
+	"scenarios/generate": {"scenarios", "engine", "faults", "trace"},
+	"cmd/simrun":         {"scenarios", "scenarios/generate", "engine/live", "trace", "checker", "faults", "zoo", "mutate", "picture", "explore"},
+	"explore":            {"scenarios", "scenarios/generate", "checker", "trace"},
+	"zoo":                nil,
+	"mutate":             nil,
+	"picture":            {"trace", "checker"},
+	"internal":           nil,
 }
 
 // subLayers are folders below a top-level folder that are layers of their own: the barrier
-// engine must not import the token engine or the live Env, which build on it.
-var subLayers = []string{"engine/tokens", "engine/live"}
+// engine must not import the token engine or the live Env, which build on it, and the
+// scenario glue not the generator that draws scenarios.
+var subLayers = []string{"engine/tokens", "engine/live", "scenarios/generate"}
 
 // thirdParty says which modules outside the standard library a folder's non-test code may
 // import. protocol must stay on the standard library so that any engine can embed it.
 var thirdParty = map[string][]string{
-	"checker":    {"github.com/anishathalye/porcupine", "github.com/google/go-cmp"},
-	"scenarios":  {"golang.org/x/exp", "pgregory.net/rapid"},
-	"cmd/simrun": {"golang.org/x/exp"},
+	"checker":            {"github.com/anishathalye/porcupine", "github.com/google/go-cmp"},
+	"scenarios":          {"golang.org/x/exp"},
+	"scenarios/generate": {"pgregory.net/rapid"},
+	"cmd/simrun":         {"golang.org/x/exp"},
 }
 
 // testOnly lists packages of the module that only tests may import: the

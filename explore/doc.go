@@ -1,17 +1,17 @@
 // Package explore is guided exploration of the generated scenario space: simrun explore.
 //
-// A generated sweep draws scenarios.Generate(seed) seed after seed, which samples the
+// A generated sweep draws generate.Seed(seed) seed after seed, which samples the
 // space uniformly: a rare combination (a savepoint restored after a coordinator
 // recovery, a checkpoint id past 99 under a partition) comes as rarely as the draw makes
 // it. Exploration keeps the inputs whose runs reached something new and mutates them,
 // most often those that reached what few runs reach, as a coverage-guided fuzzer does.
 //
 // The input is a genome: the uint64 values a recording rand.Source handed
-// scenarios.GenerateFrom, with past its end values from a PCG keyed by the genome (Draw).
+// generate.From, with past its end values from a PCG keyed by the genome (Draw).
 // Mutations (Mutation) change, nudge, insert, delete, copy and splice values, or change the
-// run's seed. The generator may refuse a mutant (GenerateFrom panics on a draw it cannot
+// run's seed. The generator may refuse a mutant (generate.From panics on a draw it cannot
 // complete): the mutant is discarded and counted, never run. Every scenario drawn is one
-// GenerateFrom can draw, so a correct engine passes it; an artifact of a find holds the
+// generate.From can draw, so a correct engine passes it; an artifact of a find holds the
 // scenario itself, so it replays without the genome.
 //
 // The feedback is what a run reached (Observer): the specification's rules it gave an

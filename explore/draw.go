@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -71,7 +72,7 @@ func (x *explorer) candidate() (job, error) {
 	if x.cfg.Uniform {
 		seed := x.cfg.Seed + x.seedsTried // past a refused seed, on to the next
 		x.seedsTried++
-		s, err := generate(seed)
+		s, err := seeded(seed)
 		return job{input: Input{Seed: seed}, scenario: s}, err
 	}
 	var in Input
@@ -92,18 +93,18 @@ func (x *explorer) candidate() (job, error) {
 	}
 	in.Genome = consumed
 	s.Seeds = &scenarios.SeedRange{First: in.Seed, Last: in.Seed}
-	s.Description = fmt.Sprintf("Drawn by simrun explore (seed %d, run %d): %s.", x.cfg.Seed, x.next, scenarios.Summary(s))
+	s.Description = fmt.Sprintf("Drawn by simrun explore (seed %d, run %d): %s.", x.cfg.Seed, x.next, generate.Summary(s))
 	return job{input: in, scenario: s, mutations: muts}, nil
 }
 
-// generate is scenarios.Generate with its panic (a draw the generator refuses) returned.
-func generate(seed uint64) (s *scenarios.Scenario, err error) {
+// seeded is generate.Seed with its panic (a draw the generator refuses) returned.
+func seeded(seed uint64) (s *scenarios.Scenario, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s, err = nil, fmt.Errorf("explore: the generator refused seed %d: %v", seed, p)
 		}
 	}()
-	return scenarios.Generate(seed), nil
+	return generate.Seed(seed), nil
 }
 
 // refused counts a discarded input and keeps the first line of the first few reasons.

@@ -11,7 +11,7 @@ import (
 type Config struct {
 	// Seed keys the explorer's own stream (guided), or is the first seed drawn (uniform).
 	Seed uint64
-	// Uniform draws scenarios.Generate(Seed), Generate(Seed+1), ... and runs each on its
+	// Uniform draws generate.Seed(Seed), generate.Seed(Seed+1), ... and runs each on its
 	// seed, as a generated sweep does: the baseline, with no feedback.
 	Uniform bool
 	// Workers run in parallel (at most Window are ever in flight).

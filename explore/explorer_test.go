@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -94,13 +95,13 @@ func TestExploreMutatesAfterTheFirstWindow(t *testing.T) {
 	}
 }
 
-// TestUniformDrawsSeedAfterSeed: the baseline runs Generate(seed) on seed, from cfg.Seed up.
+// TestUniformDrawsSeedAfterSeed: the baseline runs generate.Seed(seed) on seed, from cfg.Seed up.
 func TestUniformDrawsSeedAfterSeed(t *testing.T) {
 	var seeds []uint64
 	cfg := Config{Seed: 7, Uniform: true, Workers: 2, Runner: &watchingFake{}, Continue: func(n int) bool { return n < 5 }}
 	Explore(cfg, func(o *Outcome) bool {
 		seeds = append(seeds, o.Input.Seed)
-		if o.Plan.Scenario.Name != scenarios.GeneratedName || o.Plan.Seed != o.Input.Seed {
+		if o.Plan.Scenario.Name != generate.Name || o.Plan.Seed != o.Input.Seed {
 			t.Errorf("run %d: scenario %s on seed %d", o.Run, o.Plan.Scenario.Name, o.Plan.Seed)
 		}
 		return true

@@ -6,9 +6,10 @@ import (
 	"math/rand/v2"
 
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 )
 
-// Genome is the sequence of draws scenarios.GenerateFrom took from its source, in the order
+// Genome is the sequence of draws generate.From took from its source, in the order
 // it took them. Replaying a genome replays the draw; changing one value changes one choice
 // of the generator, or a few where a later choice depends on it.
 type Genome []uint64
@@ -34,7 +35,7 @@ func (g Genome) tailKey() uint64 {
 	return h
 }
 
-// recorder is the rand.Source GenerateFrom draws from: the genome's values first, then the
+// recorder is the rand.Source generate.From draws from: the genome's values first, then the
 // PCG keyed by the genome, recording every value it hands out. Its limit bounds a draw that
 // would never end: no generator draws that many values, so reaching it is a broken draw.
 type recorder struct {
@@ -67,10 +68,10 @@ func (r *recorder) Uint64() uint64 {
 	return v
 }
 
-// Draw runs scenarios.GenerateFrom on genome g and returns the scenario with the genome it
+// Draw runs generate.From on genome g and returns the scenario with the genome it
 // actually consumed: g cut to what the generator read, or g extended by the tail's draws.
 // Drawing the consumed genome again draws the same scenario: it holds every value read.
-// GenerateFrom panics on a draw it cannot complete (an invalid scenario, a generator bug
+// generate.From panics on a draw it cannot complete (an invalid scenario, a generator bug
 // that mutation found); Draw returns that as an error, so that the mutant is discarded and
 // counted instead of ending the exploration.
 func Draw(g Genome) (s *scenarios.Scenario, consumed Genome, err error) {
@@ -84,5 +85,5 @@ func Draw(g Genome) (s *scenarios.Scenario, consumed Genome, err error) {
 	return s, r.taken, nil
 }
 
-// generateFrom is scenarios.GenerateFrom; tests replace it with a generator that refuses.
-var generateFrom = scenarios.GenerateFrom
+// generateFrom is generate.From; tests replace it with a generator that refuses.
+var generateFrom = generate.From

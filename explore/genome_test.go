@@ -65,7 +65,7 @@ func TestDrawReportsARefusal(t *testing.T) {
 	defer func(f func(rand.Source) *scenarios.Scenario) { generateFrom = f }(generateFrom)
 	generateFrom = func(src rand.Source) *scenarios.Scenario {
 		src.Uint64()
-		panic("scenarios: GenerateFrom drew an invalid scenario: test\nsecond line")
+		panic("scenarios: generate.From drew an invalid scenario: test\nsecond line")
 	}
 	s, consumed, err := Draw(Genome{1})
 	if err == nil || s != nil || consumed != nil {
@@ -89,8 +89,8 @@ func TestRecorderBoundsADraw(t *testing.T) {
 	}
 }
 
-// refusingGenerator refuses every draw, as GenerateFrom does an invalid one.
+// refusingGenerator refuses every draw, as generate.From does an invalid one.
 func refusingGenerator(src rand.Source) *scenarios.Scenario {
 	src.Uint64()
-	panic("scenarios: GenerateFrom drew an invalid scenario")
+	panic("scenarios: generate.From drew an invalid scenario")
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 )
 
 // TestExploreOnTheSimulation runs a short guided exploration on the real simulation twice,
@@ -20,7 +21,7 @@ func TestExploreOnTheSimulation(t *testing.T) {
 		cfg := Config{Seed: 3, Workers: workers, Runner: scenarios.NewSimulation()}
 		x := exploreRuns(cfg, Window+4, func(o *Outcome) bool {
 			if o.Result.Unexpected {
-				t.Errorf("run %d: %s: %s (drawn: %s)", o.Run, o.Result.Verdict, o.Result.Why, scenarios.Summary(o.Plan.Scenario))
+				t.Errorf("run %d: %s: %s (drawn: %s)", o.Run, o.Result.Verdict, o.Result.Why, generate.Summary(o.Plan.Scenario))
 			}
 			return false
 		})

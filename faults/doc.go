@@ -44,7 +44,7 @@
 // the checkers to report a violation, which shows that the checkers can see the consequence.
 //
 // An out-of-model fault breaks a run only where its effect reaches the output or a restore,
-// and two of them often cannot, so that scenarios.Generate draws them where they cannot
+// and two of them often cannot, so that the generator (scenarios/generate) draws them where they cannot
 // (storage.lost beside verified writes; external.timeout above the time a transaction may
 // stay open):
 //

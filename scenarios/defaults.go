@@ -15,7 +15,6 @@ const (
 	defaultMaxTransfer    = 5
 	defaultMaxConcurrent  = 1
 	defaultSwarmMaxFaults = 6
-	defaultMaxEvents      = 2_000_000
 	defaultSeedCount      = 10
 	defaultRecordInterval = Duration(10_000_000)    // 10ms
 	defaultInterval       = Duration(100_000_000)   // 100ms
@@ -25,6 +24,17 @@ const (
 	defaultHealPhase      = Duration(500_000_000)   // 500ms
 	defaultLivenessBound  = Duration(5_000_000_000) // 5s
 )
+
+// DefaultMaxEvents is a run's event limit when its scenario sets none (limits.max_events).
+const DefaultMaxEvents = 2_000_000
+
+// WithDefaults returns a copy of s with its defaults filled in, not validated: what
+// Complete would run, for a generator that draws past an incomplete scenario.
+func (s *Scenario) WithDefaults() *Scenario {
+	c := s.Clone()
+	c.applyDefaults()
+	return c
+}
 
 // applyDefaults fills in what s leaves out. It only ever replaces zero values, so applying it
 // twice changes nothing, and it touches only the settings that s's kinds use, so validation
@@ -89,7 +99,7 @@ func (s *Scenario) applyDefaults() {
 	l.HealPhase = orDefault(l.HealPhase, defaultHealPhase)
 	l.LivenessBound = orDefault(l.LivenessBound, defaultLivenessBound)
 	l.MaxVirtualTime = orDefault(l.MaxVirtualTime, l.FaultPhase+l.HealPhase+2*l.LivenessBound)
-	l.MaxEvents = orDefault(l.MaxEvents, defaultMaxEvents)
+	l.MaxEvents = orDefault(l.MaxEvents, DefaultMaxEvents)
 
 	if s.Seeds == nil {
 		s.Seeds = &SeedRange{First: 1, Last: defaultSeedCount}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 )
 
 // A go test suite over seeds: run a built-in scenario on each of its default seeds and fail
@@ -55,13 +56,13 @@ func Example_expectedFailure() {
 func Example_generatedScenarios() {
 	sim := scenarios.NewSimulation()
 	for seed := uint64(1); seed <= 5; seed++ {
-		s := scenarios.Generate(seed)
+		s := generate.Seed(seed)
 		_, res, err := scenarios.Execute(sim, s, seed, scenarios.RunOptions{})
 		if err != nil {
 			panic(err)
 		}
 		if res.Unexpected {
-			fmt.Printf("seed %d (%s): %s: %s\n", seed, scenarios.Summary(s), res.Verdict, res.Why)
+			fmt.Printf("seed %d (%s): %s: %s\n", seed, generate.Summary(s), res.Verdict, res.Why)
 		}
 	}
 	fmt.Println("five generated scenarios pass")

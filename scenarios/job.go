@@ -78,6 +78,13 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 	return cfg, nil
 }
 
+// EngineAccepts reports why this build's engine refuses the job of s, a scenario with its
+// defaults (WithDefaults or Complete), or nil: the generator draws only jobs it accepts.
+func (s *Scenario) EngineAccepts() error {
+	_, err := engineConfig(s)
+	return err
+}
+
 // engineGraph is the engine's graph of s: its nodes as operators and its links as edges,
 // or, for chandy-lamport, one tokens operator whose tasks are the processes.
 func engineGraph(s *Scenario) (engine.Graph, error) {

@@ -11,7 +11,7 @@ import (
 func TestInModelDependsOnTheRun(t *testing.T) {
 	s := &Scenario{Checkpoint: Checkpoint{Interval: Millis(100), Timeout: Seconds(1), TolerableFailures: Tolerating(0)}}
 	lost := faults.Fault{Kind: faults.StorageLost, Probability: 1, WindowNanos: 1}
-	bound := openTransactionBound(s)
+	bound := s.OpenTransactionBound()
 	for _, c := range []struct {
 		what       string
 		f          faults.Fault

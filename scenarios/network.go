@@ -294,35 +294,3 @@ func (s *Scenario) validateNetworkLinks(p *problems, path string, names nameSet)
 		}
 	}
 }
-
-// network draws, half the time, a network section for a generated scenario: a latency model
-// of a few milliseconds at most for every link between hosts and, a third of those times,
-// one channel with a model of its own. Delays this short keep every liveness bound the
-// generator draws within reach.
-func (g *generator) network(s *Scenario) {
-	if g.r.IntN(2) == 0 {
-		return
-	}
-	n := &Network{}
-	model := g.latency()
-	n.Latency = &model
-	if channels := s.System().Channels; len(channels) > 0 && g.r.IntN(3) == 0 {
-		c := pick(g, channels)
-		n.Links = append(n.Links, LinkLatency{From: c.From, To: c.To, Latency: g.latency()})
-	}
-	s.Network = n
-}
-
-// latency draws a model whose delays are at most 3ms.
-func (g *generator) latency() Latency {
-	us := func(lo, hi int64) Duration { return Duration(g.between(lo, hi) * int64(time.Microsecond)) }
-	switch pick(g, LatencyKinds) {
-	case LatencyFixed:
-		return Latency{Kind: LatencyFixed, Value: us(0, 3000)}
-	case LatencyUniform:
-		lo := us(0, 1500)
-		return Latency{Kind: LatencyUniform, Min: lo, Max: lo + us(1, 1500)}
-	}
-	mean := us(50, 1000)
-	return Latency{Kind: LatencyExponential, Mean: mean, Cap: mean + us(0, 3000-mean.Nanos()/1000)}
-}

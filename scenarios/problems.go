@@ -59,7 +59,7 @@ func (p *problems) span(path string, d Duration, positive bool) {
 		p.add(path, "must be >= 0")
 	case positive && d == 0:
 		p.add(path, "must be > 0")
-	case d > maxSpan:
-		p.add(path, "must be at most %s", maxSpan)
+	case d > MaxSpan:
+		p.add(path, "must be at most %s", MaxSpan)
 	}
 }

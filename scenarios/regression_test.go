@@ -57,6 +57,24 @@ func TestRegressions(t *testing.T) {
 	}
 }
 
+// regressionScenarios are the scenario files of testdata (most of them drawn by the
+// generator, and extracted where they failed), for tests that want more than the catalogue.
+func regressionScenarios(t *testing.T) []*Scenario {
+	t.Helper()
+	var all []*Scenario
+	for _, r := range regressions {
+		if !strings.HasSuffix(r.scenario, ".json") {
+			continue
+		}
+		s, err := regressionScenario(r.scenario)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, s)
+	}
+	return all
+}
+
 // regressionScenario is a built-in scenario, or a file of testdata when name ends in .json.
 func regressionScenario(name string) (*Scenario, error) {
 	if !strings.HasSuffix(name, ".json") {

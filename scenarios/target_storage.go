@@ -14,6 +14,10 @@ import (
 // prefixes below; storage faults name them as two stores (StoreState, StoreMetadata).
 var storeKeyPrefixes = map[string]string{StoreState: "state/", StoreMetadata: "meta/"}
 
+// StoreKeyPrefix is the prefix of the keys of store (StoreState, StoreMetadata) in the
+// storage the engine writes, which a storage fault's key names.
+func StoreKeyPrefix(store string) string { return storeKeyPrefixes[store] }
+
 // storageHalf carries out storage faults through the store's fault hook, deciding each
 // operation as it is issued from the effects in force, in the order they started.
 type storageHalf struct {

@@ -20,16 +20,24 @@ const (
 	maxNodes       = 256
 	maxLinks       = 1024
 	maxRecords     = 1_000_000
-	maxKeys        = 100_000
 	maxTransfers   = 1_000_000
 	maxSteps       = 10_000
 	maxMaxEvents   = 1_000_000_000
-	maxConcurrent  = 16 // the protocol's default MaxPendingCheckpoints, which the engine keeps: more would be refused by the engine
 	maxSeedCount   = 1_000_000
-	maxSpan        = Duration(24 * 3600 * 1_000_000_000) // a day of virtual time
 	// maxTokens bounds a process's starting balance, so that the total of maxProcesses
 	// processes cannot overflow.
 	maxTokens = 1_000_000_000_000_000
+)
+
+// Limits of a scenario that its validation keeps and the generator draws within.
+const (
+	// MaxKeys bounds a workload's keys.
+	MaxKeys = 100_000
+	// MaxSpan bounds every duration of a scenario: a day of virtual time.
+	MaxSpan = Duration(24 * 3600 * 1_000_000_000)
+	// MaxConcurrent bounds checkpoint.max_concurrent: the protocol's default
+	// MaxPendingCheckpoints, which the engine keeps; more would be refused by the engine.
+	MaxConcurrent = 16
 )
 
 var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
@@ -255,7 +263,7 @@ func (s *Scenario) validateWorkload(p *problems, path string) {
 		p.unused(path+".stagger", w.Stagger != 0, "by workload tokens")
 	}
 	if w.Kind == WorkloadKeyedSum {
-		p.intIn(path+".keys", w.Keys, 1, maxKeys)
+		p.intIn(path+".keys", w.Keys, 1, MaxKeys)
 	} else {
 		p.unused(path+".keys", w.Keys != 0, "except by workload keyed-sum")
 	}
@@ -313,7 +321,7 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 	if s.Mode == ModeUnaligned || s.Mode == ModeAlignedWithTimeout {
 		p.intIn(path+".max_concurrent", c.MaxConcurrent, 1, 1)
 	} else {
-		p.intIn(path+".max_concurrent", c.MaxConcurrent, 1, maxConcurrent)
+		p.intIn(path+".max_concurrent", c.MaxConcurrent, 1, MaxConcurrent)
 	}
 	if c.TolerableFailures != nil {
 		p.intIn(path+".tolerable_failures", *c.TolerableFailures, 0, 1000)

@@ -23,9 +23,9 @@ func (s *Scenario) validateCost(p *problems, root string) {
 	w := s.Workload
 	switch w.Kind {
 	case WorkloadKeyedSum, WorkloadPassThrough:
-		if last := inputEndNanos(w); last >= ends {
+		if last := w.InputEndNanos(); last >= ends {
 			p.add(root+".workload.records", "%d records a source subtask, one every %s, arrive until %s (stagger included), but the run ends at %s (fault_phase + heal_phase + 5/4 liveness_bound): fewer records, a shorter record_interval or stagger, or longer phases",
-				w.Records, sourceInterval(w), time.Duration(last), time.Duration(ends))
+				w.Records, w.SourceInterval(), time.Duration(last), time.Duration(ends))
 		}
 		if inputs := s.inputRecords(); inputs > maxInputRecords {
 			p.add(root+".workload.records", "%d records a source subtask make %d in all (times the parallelism of every source), more than the %d one run's reference may hold", w.Records, inputs, maxInputRecords)
@@ -53,8 +53,8 @@ func sourceRatePerSecond(w Workload) int64 {
 	return max(int64(time.Second)/max(w.RecordInterval.Nanos(), 1), 1)
 }
 
-// sourceInterval is the time between two records of a source subtask at the engine's rate.
-func sourceInterval(w Workload) time.Duration {
+// SourceInterval is the time between two records of a source subtask at the engine's rate.
+func (w Workload) SourceInterval() time.Duration {
 	return time.Second / time.Duration(sourceRatePerSecond(w))
 }
 
@@ -87,10 +87,10 @@ func saturatingSpan(count, each int64) time.Duration {
 	return time.Duration(count * each)
 }
 
-// inputEndNanos is when the last input of a dataflow or token workload arrives (0 for a
+// InputEndNanos is when the last input of a dataflow or token workload arrives (0 for a
 // script, or a workload without input): the last source subtask's last record at the
 // engine's rate, or a process's last transfer.
-func inputEndNanos(w Workload) int64 {
+func (w Workload) InputEndNanos() int64 {
 	switch {
 	case w.Records > 0:
 		return lastRecordNanos(w) + w.Stagger.Nanos()

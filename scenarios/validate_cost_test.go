@@ -86,17 +86,13 @@ func TestValidateRefusesTransfersLongerThanTheRun(t *testing.T) {
 	}
 }
 
-// TestBuiltinAndGeneratedScenariosFitTheirRuns: the catalogue and the generator never make
-// input longer than the run on purpose, so the bound refuses none of them.
-func TestBuiltinAndGeneratedScenariosFitTheirRuns(t *testing.T) {
+// TestBuiltinScenariosFitTheirRuns: the catalogue never makes input longer than the run on
+// purpose, so the bound refuses none of it (the generator's test is
+// TestGeneratedScenariosFitTheirRuns).
+func TestBuiltinScenariosFitTheirRuns(t *testing.T) {
 	for _, s := range Builtins() {
 		if err := s.Validate("scenario"); err != nil {
 			t.Errorf("built-in %s: %v", s.Name, err)
-		}
-	}
-	for seed := uint64(1); seed <= 300; seed++ {
-		if err := Generate(seed).Validate("scenario"); err != nil {
-			t.Errorf("generated seed %d: %v", seed, err)
 		}
 	}
 }

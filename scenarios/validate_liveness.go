@@ -10,7 +10,7 @@ func (s *Scenario) validateLivenessBound(p *problems, path string) {
 	if c.Interval <= 0 || l.LivenessBound <= 0 || l.LivenessBound >= wait {
 		return
 	}
-	input := Duration(inputEndNanos(s.Workload))
+	input := Duration(s.Workload.InputEndNanos())
 	if len(s.Script) > 0 || input <= l.FaultPhase+l.HealPhase {
 		return
 	}

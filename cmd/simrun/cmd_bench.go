@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 )
 
 // bench is `simrun bench`: run the standard scenario once untimed, then over consecutive
@@ -41,7 +42,7 @@ func (a *app) bench(args []string) int {
 	b := benchResult{Jobs: jobs.value}
 	var spec sweepSpec
 	if *generated {
-		b.Scenario, spec = scenarios.GeneratedName, sweepSpec{generic: &seeds}
+		b.Scenario, spec = generate.Name, sweepSpec{generic: &seeds}
 	} else {
 		standard := a.builtinNamed(scenarios.StandardName)
 		if standard == nil {
@@ -146,7 +147,7 @@ const maxBenchSeeds = 10_000
 // printBench prints bench's text report.
 func printBench(w io.Writer, b *benchResult, build string) {
 	what := "scenario " + b.Scenario
-	if b.Scenario == scenarios.GeneratedName {
+	if b.Scenario == generate.Name {
 		what = "the generic part: generated"
 	}
 	fmt.Fprintf(w, "%s, seeds 1-%d, -j %d, build %s\n", what, b.Seeds, b.Jobs, build)

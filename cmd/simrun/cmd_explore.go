@@ -7,6 +7,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/explore"
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 )
 
 // exploreOptions are explore's flags, read.
@@ -30,7 +31,7 @@ func (a *app) exploreCommand(args []string) int {
 	budget := fs.Duration("for", 0, "how long to explore, on the wall clock (such as 60s); runs in flight then finish")
 	seed := seedFlag{value: 1}
 	fs.Var(&seed, "seed", "the explorer's seed (guided), or the first seed drawn (-uniform)")
-	uniform := fs.Bool("uniform", false, "the baseline: draw scenarios.Generate(seed) for seed, seed+1, ... without feedback")
+	uniform := fs.Bool("uniform", false, "the baseline: draw generate.Seed(seed) for seed, seed+1, ... without feedback")
 	jobs := positiveInt{value: a.cpus}
 	fs.Var(&jobs, "j", "runs in parallel, one per CPU unless given (at most 16 are in flight)")
 	first := fs.Bool("first", false, "stop at the first unexpected verdict")
@@ -84,7 +85,7 @@ func (a *app) explore(o exploreOptions) int {
 			return true
 		}
 		a.save(policy, out.Plan, r)
-		find := &exploreFind{Result: forJSON(r), Drawn: scenarios.Summary(out.Plan.Scenario), Run: out.Run + 1, Seconds: now().Sub(start).Seconds()}
+		find := &exploreFind{Result: forJSON(r), Drawn: generate.Summary(out.Plan.Scenario), Run: out.Run + 1, Seconds: now().Sub(start).Seconds()}
 		if first == nil {
 			first = find
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 )
 
 // sweep is `simrun sweep`, and with no arguments the default job: every built-in scenario
@@ -47,12 +48,11 @@ func (a *app) sweep(args []string) int {
 	if err != nil {
 		return a.fail("sweep: %v", err)
 	}
-	spec := sweepSpec{seeds: seeds.value, shard: choice.shard, generic: parts.generic}
+	spec := sweepSpec{seeds: seeds.value, shard: choice.shard, generic: parts.generic, builtin: parts.catalogue}
 	var skipped []skippedScenario
 	switch {
 	case parts.catalogue:
 		spec.scenarios, skipped = a.runnableBuiltins(spec.seeds)
-		spec.builtin = true
 		for _, s := range skipped {
 			fmt.Fprintf(a.stderr, "simrun: skipping %s: %s\n", s.Scenario, s.Reason)
 		}
@@ -212,7 +212,7 @@ func (a *app) printSweepEnd(sum *summary, all *tally, skipped []skippedScenario,
 }
 
 // generatedUsage is the -generated flag's help.
-const generatedUsage = "run the generic part alone: draw each seed's scenario with scenarios.Generate (the scenario space, not the catalogue) and run it on that seed"
+const generatedUsage = "run the generic part alone: draw each seed's scenario with generate.Seed (the scenario space, not the catalogue) and run it on that seed"
 
 // generatedRunJSON is a line of a generic run in `sweep -json`: the run, and what its seed
 // drew.
@@ -385,7 +385,7 @@ func (a *app) reportRun(o outcome, asJSON bool, progress *progress) {
 	switch {
 	case asJSON:
 		if o.generated {
-			writeJSON(a.stdout, generatedRunJSON{Result: forJSON(r), Drawn: scenarios.Summary(o.scenario)})
+			writeJSON(a.stdout, generatedRunJSON{Result: forJSON(r), Drawn: generate.Summary(o.scenario)})
 		} else {
 			writeJSON(a.stdout, forJSON(r))
 		}
@@ -397,7 +397,7 @@ func (a *app) reportRun(o outcome, asJSON bool, progress *progress) {
 		progress.clear()
 		a.printUnexpected(r)
 		if o.generated {
-			fmt.Fprintln(a.stdout, "  drawn: "+scenarios.Summary(o.scenario))
+			fmt.Fprintln(a.stdout, "  drawn: "+generate.Summary(o.scenario))
 		}
 	}
 }

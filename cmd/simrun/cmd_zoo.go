@@ -17,6 +17,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 	"github.com/ckptsim/ckptsim/zoo"
 )
 
@@ -148,7 +149,7 @@ func writeZooTable(w io.Writer, hunts []*zooHunt, bugs []*zoo.Bug, seeds, generi
 		}
 		return
 	}
-	genericHeader := scenarios.GeneratedName + " " + generic
+	genericHeader := generate.Name + " " + generic
 	firstHeader := "first of " + genericHeader
 	firstWidth := len(firstHeader)
 	fmt.Fprintf(w, "%-*s %-11s %-9s %-*s %-6s %-*s %s\n", width, "bug", "flink", "catalogue", caughtWidth, caughtHeader, "first",

@@ -5,11 +5,12 @@ import (
 	"flag"
 
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 )
 
 // genericSeedCount is the size of the default sweep's generic part: after the catalogue,
 // `simrun` runs generated seeds 1 to genericSeedCount, each on the scenario
-// scenarios.Generate draws from it. Most of the catalogue recites one rare path or one named
+// generate.Seed draws from it. Most of the catalogue recites one rare path or one named
 // bug; the generic part explores the scenario space instead, so a bug that no regime was
 // written for still has a chance to show. The count keeps the whole default sweep under 30 s
 // on two idle cores (about 15 s for this part at some 130 seeds a second,
@@ -61,14 +62,14 @@ func chooseParts(fs *flag.FlagSet, scenarioArg string, seeds, generic *scenarios
 // genericLabel is the generic part's row in a sweep's table: "generated 1-2000", so that
 // the table says how much of the space was drawn.
 func genericLabel(seeds scenarios.SeedRange) string {
-	return scenarios.GeneratedName + " " + seeds.String()
+	return generate.Name + " " + seeds.String()
 }
 
 // genericLabels names the generic part's row after its seeds in plan, if plan has one: the
 // entry called generated without a digest (a scenario file of that name has one).
 func genericLabels(plan []plannedScenario) map[string]string {
 	for _, p := range plan {
-		if p.Scenario == scenarios.GeneratedName && p.Digest == "" {
+		if p.Scenario == generate.Name && p.Digest == "" {
 			return map[string]string{p.Scenario: genericLabel(p.Seeds)}
 		}
 	}

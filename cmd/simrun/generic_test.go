@@ -9,6 +9,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
 )
 
@@ -31,7 +32,7 @@ func catalogueKeys(seeds *scenarios.SeedRange) []string {
 func generatedKeys(first, last uint64) []string {
 	var keys []string
 	for seed := first; seed <= last; seed++ {
-		keys = append(keys, fmt.Sprintf("%s/%d", scenarios.GeneratedName, seed))
+		keys = append(keys, fmt.Sprintf("%s/%d", generate.Name, seed))
 	}
 	return keys
 }
@@ -72,7 +73,7 @@ func TestSweepParts(t *testing.T) {
 func TestDefaultSweepsGenericFailureReplays(t *testing.T) {
 	dir := inTempDir(t)
 	fake := &scenariotest.Fake{Fails: func(p *scenarios.Plan) []checker.Property {
-		if p.Scenario.Name == scenarios.GeneratedName && p.Seed == 3 {
+		if p.Scenario.Name == generate.Name && p.Seed == 3 {
 			return []checker.Property{checker.PropExactlyOnce}
 		}
 		return scenariotest.DefaultFails(p) // the negative controls fail, as they should
@@ -85,7 +86,7 @@ func TestDefaultSweepsGenericFailureReplays(t *testing.T) {
 	path := filepath.Join(defaultArtifactDir, "generated-seed3-fail.json")
 	for _, want := range []string{
 		"UNEXPECTED generated seed 3: fail: violated exactly-once",
-		"  drawn: " + scenarios.Summary(scenarios.Generate(3)),
+		"  drawn: " + generate.Summary(generate.Seed(3)),
 		"  replay: simrun replay " + path,
 		"\ngenerated 2-4  ",
 		"\n1 artifacts in simrun-artifacts",

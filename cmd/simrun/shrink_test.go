@@ -10,6 +10,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
 )
 
@@ -137,7 +138,7 @@ func TestBenchGenerated(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &b); r.code != exitOK || err != nil {
 		t.Fatalf("exit %d (%v): %s%s", r.code, err, r.stdout, r.stderr)
 	}
-	if b.Scenario != scenarios.GeneratedName || b.Seeds != 4 || b.SeedsPerSecond <= 0 || b.SeedsPerSecondOneJob <= 0 || b.StandardJob != nil || b.LongRun != nil {
+	if b.Scenario != generate.Name || b.Seeds != 4 || b.SeedsPerSecond <= 0 || b.SeedsPerSecondOneJob <= 0 || b.StandardJob != nil || b.LongRun != nil {
 		t.Errorf("bench -generated %+v", b)
 	}
 	if want := 1 + 4*2; fake.Runs() != int64(want) {

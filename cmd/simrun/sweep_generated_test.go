@@ -9,10 +9,11 @@ import (
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
 )
 
-// TestSweepGenerated: each seed of `sweep -generated` runs the scenario scenarios.Generate
+// TestSweepGenerated: each seed of `sweep -generated` runs the scenario generate.Seed
 // draws from it, on that seed; each JSON line names what was drawn; a failing run's
 // artifact carries its scenario inline and replays.
 func TestSweepGenerated(t *testing.T) {
@@ -35,7 +36,7 @@ func TestSweepGenerated(t *testing.T) {
 	}
 	for i, line := range lines[:5] {
 		seed := uint64(3 + i)
-		if line["seed"] != float64(seed) || line["scenario"] != scenarios.GeneratedName || line["drawn"] != scenarios.Summary(scenarios.Generate(seed)) {
+		if line["seed"] != float64(seed) || line["scenario"] != generate.Name || line["drawn"] != generate.Summary(generate.Seed(seed)) {
 			t.Errorf("line %d: seed %v scenario %v drawn %v", i, line["seed"], line["scenario"], line["drawn"])
 		}
 	}
@@ -51,7 +52,7 @@ func TestSweepGenerated(t *testing.T) {
 	if err := json.Unmarshal(data, &art); err != nil {
 		t.Fatal(err)
 	}
-	if want := scenarios.Marshal(scenarios.Generate(failing)); !jsonEqual(t, art.Scenario, want) {
+	if want := scenarios.Marshal(generate.Seed(failing)); !jsonEqual(t, art.Scenario, want) {
 		t.Errorf("the artifact's scenario is not the one seed %d draws:\n%s", failing, art.Scenario)
 	}
 	r = a.invoke("replay", path)
@@ -60,7 +61,7 @@ func TestSweepGenerated(t *testing.T) {
 	}
 
 	text := a.invoke("sweep", "-generated", "-seeds", "5", "-artifacts", t.TempDir())
-	if !strings.Contains(text.stdout, "UNEXPECTED generated seed 5") || !strings.Contains(text.stdout, "  drawn: "+scenarios.Summary(scenarios.Generate(5))) {
+	if !strings.Contains(text.stdout, "UNEXPECTED generated seed 5") || !strings.Contains(text.stdout, "  drawn: "+generate.Summary(generate.Seed(5))) {
 		t.Errorf("the text output does not say what seed 5 drew:\n%s", text.stdout)
 	}
 }
@@ -101,7 +102,7 @@ func TestSweepGeneratedRefusesWhatItCannotUse(t *testing.T) {
 func TestRealGeneratedRunReplays(t *testing.T) {
 	dir := t.TempDir()
 	const seed = 11
-	p, res, err := scenarios.Execute(scenarios.NewSimulation(), scenarios.Generate(seed), seed, scenarios.RunOptions{Build: "test"})
+	p, res, err := scenarios.Execute(scenarios.NewSimulation(), generate.Seed(seed), seed, scenarios.RunOptions{Build: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

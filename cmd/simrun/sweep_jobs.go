@@ -6,6 +6,7 @@ import (
 	"iter"
 
 	"github.com/ckptsim/ckptsim/scenarios"
+	"github.com/ckptsim/ckptsim/scenarios/generate"
 )
 
 // sweepSpec is what a sweep covers: scenarios in order, each over a seed range, then the
@@ -15,7 +16,7 @@ type sweepSpec struct {
 	seeds     *scenarios.SeedRange // overrides each scenario's default seeds when set
 	shard     shardFlag
 	// generic is the generic part's seeds, run after the scenarios: each seed runs the
-	// scenario scenarios.Generate draws from it. Nil: no generic part.
+	// scenario generate.Seed draws from it. Nil: no generic part.
 	generic *scenarios.SeedRange
 	// builtin: the scenarios are the built-in catalogue's, not a file's.
 	builtin bool
@@ -69,7 +70,7 @@ func (s *sweepSpec) jobs() iter.Seq[job] {
 		}
 		if s.generic != nil {
 			each(*s.generic, func(seed uint64) job {
-				return job{scenario: scenarios.Generate(seed), seed: seed, generated: true, own: true}
+				return job{scenario: generate.Seed(seed), seed: seed, generated: true, own: true}
 			})
 		}
 	}
@@ -108,7 +109,7 @@ func (s *sweepSpec) plan() []plannedScenario {
 		plan[i] = plannedScenario{Scenario: sc.Name, Seeds: s.rangeOf(sc), Digest: hex.EncodeToString(sum[:8])}
 	}
 	if s.generic != nil {
-		plan = append(plan, plannedScenario{Scenario: scenarios.GeneratedName, Seeds: *s.generic})
+		plan = append(plan, plannedScenario{Scenario: generate.Name, Seeds: *s.generic})
 	}
 	return plan
 }

@@ -1,7 +1,8 @@
-package scenarios
+package generate
 
 import (
 	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -14,7 +15,7 @@ import (
 // crash comes at the next completion, which is the savepoint's unless a periodic
 // checkpoint in flight completes first, or, one time in three, one to three completions
 // later, with checkpoints after the savepoint to restore instead.
-func (g *generator) savepointRestore(s *Scenario) []faults.Entry {
+func (g *generator) savepointRestore(s *scenarios.Scenario) []faults.Entry {
 	m := faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}
 	j := int(g.between(1, 5))
 	after := 1

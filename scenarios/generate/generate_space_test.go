@@ -1,4 +1,4 @@
-package scenarios
+package generate
 
 import (
 	"encoding"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/scenarios"
 )
 
 // notGenerated are the scenario fields (by JSON path, "[]" for a list's elements, each
@@ -17,7 +18,7 @@ import (
 // field or kind the generator neither draws nor lists here fails TestGenerateSpansTheSpace,
 // so that a new knob is drawn, or left out on purpose, but never forgotten.
 var notGenerated = map[string]string{
-	"name":           "every drawn scenario is called " + GeneratedName,
+	"name":           "every drawn scenario is called " + Name,
 	"expect.verdict": "pass: a correct engine passes every draw, which is the promise of Generate",
 	"planted_bug":    "retired: planted bugs are diffs in the bug zoo now, and validation refuses the field",
 	"check":          "the default properties judge every rule of the specification; a list would only judge fewer",
@@ -85,7 +86,7 @@ func scenarioFields() []string {
 			}
 		}
 	}
-	walk(reflect.TypeFor[Scenario](), "")
+	walk(reflect.TypeFor[scenarios.Scenario](), "")
 	return paths
 }
 
@@ -97,9 +98,9 @@ func join(prefix, name string) string {
 }
 
 // drawnFields adds to seen the JSON path of every field set in s's file, with its value.
-func drawnFields(t *testing.T, s *Scenario, seen map[string]map[string]bool) {
+func drawnFields(t *testing.T, s *scenarios.Scenario, seen map[string]map[string]bool) {
 	var doc any
-	if err := json.Unmarshal(Marshal(s), &doc); err != nil {
+	if err := json.Unmarshal(scenarios.Marshal(s), &doc); err != nil {
 		t.Fatal(err)
 	}
 	var walk func(v any, prefix string)
@@ -131,7 +132,7 @@ func TestGenerateSpansTheSpace(t *testing.T) {
 	values := map[string]map[string]bool{}
 	kinds := map[string]bool{}
 	for seed := uint64(1); seed <= 3000; seed++ {
-		s := Generate(seed)
+		s := Seed(seed)
 		drawnFields(t, s, values)
 		for _, e := range s.Faults {
 			kinds["kind "+string(e.Fault.Kind)] = true

@@ -1,4 +1,4 @@
-package scenarios
+package generate
 
 import (
 	"math/rand/v2"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/scenarios"
 )
 
 // Congestion holds data channels, all of them inputs of one task or any, each for half to
@@ -13,7 +14,7 @@ import (
 func TestCongestionHoldsChannelsForATimeout(t *testing.T) {
 	sys := faults.System{Tasks: []string{"a", "b", "c", "d"},
 		Channels: []faults.Link{{From: "a", To: "c"}, {From: "b", To: "c"}, {From: "a", To: "d"}, {From: "c", To: "d"}}}
-	s := &Scenario{Limits: Limits{FaultPhase: Seconds(2)}, Checkpoint: Checkpoint{Timeout: Millis(300)}}
+	s := &scenarios.Scenario{Limits: scenarios.Limits{FaultPhase: scenarios.Seconds(2)}, Checkpoint: scenarios.Checkpoint{Timeout: scenarios.Millis(300)}}
 	intoOne := 0
 	for seed := range uint64(200) {
 		g := &generator{r: rand.New(rand.NewPCG(seed, 0))}
@@ -31,7 +32,7 @@ func TestCongestionHoldsChannelsForATimeout(t *testing.T) {
 				t.Fatalf("seed %d: %s -> %s is no data channel", seed, f.From, f.To)
 			}
 			end := e.Trigger.AtNanos + f.WindowNanos
-			long := f.WindowNanos >= Millis(150).Nanos() && f.WindowNanos <= Millis(600).Nanos()
+			long := f.WindowNanos >= scenarios.Millis(150).Nanos() && f.WindowNanos <= scenarios.Millis(600).Nanos()
 			if end > s.Limits.FaultPhase.Nanos() || !long && end != s.Limits.FaultPhase.Nanos() {
 				t.Fatalf("seed %d: a window of %dns from %dns", seed, f.WindowNanos, e.Trigger.AtNanos)
 			}

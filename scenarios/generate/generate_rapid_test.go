@@ -1,4 +1,4 @@
-package scenarios
+package generate
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/scenarios"
 )
 
 // TestDrawnShrinksByStructure: a property that fails on every scenario with a coordinator
@@ -15,8 +16,8 @@ import (
 // the crash after a checkpoint the generator adds to a schedule half the time (its first
 // choice): rapid minimises the draw's choices, not a seed.
 func TestDrawnShrinksByStructure(t *testing.T) {
-	var last *Scenario
-	failing := func(s *Scenario) bool {
+	var last *scenarios.Scenario
+	failing := func(s *scenarios.Scenario) bool {
 		return slices.ContainsFunc(s.Faults, func(e faults.Entry) bool { return e.Fault.Kind == faults.CrashCoordinator })
 	}
 	rec := &recordingTB{TB: t}
@@ -37,7 +38,7 @@ func TestDrawnShrinksByStructure(t *testing.T) {
 		}
 	}
 	if crashes != 1 || len(last.Faults) > 2 || last.Swarm != nil {
-		t.Errorf("shrunk to %d faults, %d coordinator crashes (swarm %v), want one crash:\n%s", len(last.Faults), crashes, last.Swarm != nil, Marshal(last))
+		t.Errorf("shrunk to %d faults, %d coordinator crashes (swarm %v), want one crash:\n%s", len(last.Faults), crashes, last.Swarm != nil, scenarios.Marshal(last))
 	}
 }
 

@@ -1,4 +1,4 @@
-package scenarios
+package generate
 
 import (
 	"fmt"
@@ -11,12 +11,13 @@ import (
 
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// GeneratedName is the name of every scenario Generate draws; its description says what was
+// Name is the name of every scenario Generate draws; its description says what was
 // drawn, and the seed that drew it is the seed it runs with in a generated sweep.
-const GeneratedName = "generated"
+const Name = "generated"
 
 // generatorStream keys the generator's PCG stream ("generate"), so that a seed's scenario
 // shares no draws with the run of that seed, whose streams are keyed by their own names.
@@ -54,7 +55,7 @@ const generatorStream = 0x67656e6572617465
 //     and refused or lost writes of every sink kind (external.write-fail, -lost);
 //   - transaction timeouts of a two-phase-commit sink, configured or injected as
 //     external.timeout, above the bound on how long a transaction may stay open
-//     (openTransactionBound documents the formula).
+//     (scenarios.Scenario.OpenTransactionBound documents the formula).
 //   - the end of a bounded job (one dataflow draw in four): savepoints and checkpoints
 //     asked for, notifications lost and tasks crashed at the k-th task.finish, while some
 //     tasks have finished and others run;
@@ -83,9 +84,9 @@ const generatorStream = 0x67656e6572617465
 // The draw is a pure function of seed (math/rand/v2 from the seed alone, no map order), and
 // the scenario it returns is complete: defaults applied and validated. A draw that validation
 // refuses is a bug of this generator, and panics.
-func Generate(seed uint64) *Scenario {
-	s := generateWith(rand.NewPCG(seed, generatorStream), fmt.Sprintf("Generate(%d)", seed))
-	s.Seeds = &SeedRange{First: seed, Last: seed}
+func Seed(seed uint64) *scenarios.Scenario {
+	s := generateWith(rand.NewPCG(seed, generatorStream), fmt.Sprintf("Seed(%d)", seed))
+	s.Seeds = &scenarios.SeedRange{First: seed, Last: seed}
 	s.Description = fmt.Sprintf("Drawn by scenarios.Generate from seed %d: %s.", seed, Summary(s))
 	return s
 }
@@ -94,17 +95,17 @@ func Generate(seed uint64) *Scenario {
 // of a seed's stream. A fuzzer's bytes read as a source (see the scenarios' fuzz test) steer
 // each choice of the draw directly, which a seed, hashed into a stream, cannot. The
 // scenario's seeds are left unset: the caller runs it on whatever seed it likes.
-func GenerateFrom(src rand.Source) *Scenario {
+func From(src rand.Source) *scenarios.Scenario {
 	s := generateWith(src, "GenerateFrom")
 	s.Description = "Drawn by scenarios.GenerateFrom: " + Summary(s) + "."
 	return s
 }
 
-func generateWith(src rand.Source, who string) *Scenario {
+func generateWith(src rand.Source, who string) *scenarios.Scenario {
 	g := &generator{r: rand.New(src)}
 	s := g.scenario()
 	if err := s.Complete("generated"); err != nil {
-		panic(fmt.Sprintf("scenarios: %s drew an invalid scenario: %v\n%s", who, err, Marshal(s)))
+		panic(fmt.Sprintf("scenarios: %s drew an invalid scenario: %v\n%s", who, err, scenarios.Marshal(s)))
 	}
 	return s
 }
@@ -134,20 +135,20 @@ const (
 	maxKeySpace = 200_000
 )
 
-func (g *generator) scenario() *Scenario {
-	s := &Scenario{Name: GeneratedName, Mode: pick(g, Modes), Expect: Expect{Verdict: VerdictPass}}
+func (g *generator) scenario() *scenarios.Scenario {
+	s := &scenarios.Scenario{Name: Name, Mode: pick(g, scenarios.Modes), Expect: scenarios.Expect{Verdict: scenarios.VerdictPass}}
 	// The phases first: the input's length and the faults' times are drawn against them.
-	s.Limits.FaultPhase = Millis(100 * g.between(5, 30))
-	s.Limits.HealPhase = Millis(100 * g.between(2, 10))
+	s.Limits.FaultPhase = scenarios.Millis(100 * g.between(5, 30))
+	s.Limits.HealPhase = scenarios.Millis(100 * g.between(2, 10))
 	s.Checkpoint.Interval = g.interval()
 	g.late = g.lateRun(s)
-	if s.Mode == ModeChandyLamport {
+	if s.Mode == scenarios.ModeChandyLamport {
 		g.chandyLamport(s)
 	} else {
 		g.dataflow(s)
 	}
 	g.checkpoint(s)
-	if s.Mode == ModeChandyLamport {
+	if s.Mode == scenarios.ModeChandyLamport {
 		raiseBalances(s)
 	}
 	g.limits(s)
@@ -164,7 +165,7 @@ func (g *generator) scenario() *Scenario {
 	}
 	// Drawn on the last value rather than the first, so that a draw rapid shrinks (towards
 	// zeros) leaves it out.
-	if s.Swarm == nil && s.Mode != ModeChandyLamport && g.r.IntN(4) == 3 {
+	if s.Swarm == nil && s.Mode != scenarios.ModeChandyLamport && g.r.IntN(4) == 3 {
 		s.Faults = append(s.Faults, g.jobEnd(s, s.System())...)
 	}
 	// Drawn after that, for the same reason.
@@ -172,7 +173,7 @@ func (g *generator) scenario() *Scenario {
 		s.Faults = append(s.Faults, g.congestion(s, sys)...)
 	}
 	// Drawn after that, for the same reason.
-	if s.Mode == ModeChandyLamport && s.Topology.Kind == TopologyExplicit {
+	if s.Mode == scenarios.ModeChandyLamport && s.Topology.Kind == scenarios.TopologyExplicit {
 		g.processTokens(s)
 	}
 	// Faults drawn after the choice of unverified writes may damage writes, which only
@@ -189,20 +190,20 @@ func (g *generator) scenario() *Scenario {
 	// run at a limit without any bug: waits stay only in fault-free draws. Removing them
 	// draws nothing, so no other draw moves.
 	if len(s.Faults) > 0 || s.Swarm != nil {
-		s.Script = slices.DeleteFunc(s.Script, func(st Step) bool { return st.Op == StepWaitSnapshots })
+		s.Script = slices.DeleteFunc(s.Script, func(st scenarios.Step) bool { return st.Op == scenarios.StepWaitSnapshots })
 	}
 	return s
 }
 
 // interval draws the checkpoint interval. Short intervals make many checkpoints (ids past
 // 9 and 99); long ones leave a job to run for seconds between two, as production jobs do.
-func (g *generator) interval() Duration {
-	interval := g.spread(Millis(20), Seconds(2))
+func (g *generator) interval() scenarios.Duration {
+	interval := g.spread(scenarios.Millis(20), scenarios.Seconds(2))
 	switch g.r.IntN(32) {
 	case 0:
-		interval = g.spread(Millis(5), Millis(20)) // a checkpoint every few records
+		interval = g.spread(scenarios.Millis(5), scenarios.Millis(20)) // a checkpoint every few records
 	case 1:
-		interval = g.spread(Seconds(2), Seconds(20)) // longer than the fault phase
+		interval = g.spread(scenarios.Seconds(2), scenarios.Seconds(20)) // longer than the fault phase
 	}
 	return interval
 }
@@ -212,33 +213,33 @@ func (g *generator) interval() Duration {
 // to a fault leaves one pending until then), the pause and the interval to pass and the
 // next to complete: the bound leaves twice that and a second for the job's own recovery.
 // A bounded job must also finish in it, so input that runs on past heal adds its tail.
-func (g *generator) limits(s *Scenario) {
+func (g *generator) limits(s *scenarios.Scenario) {
 	c := s.Checkpoint
 	l := &s.Limits
-	tail := max(0, Duration(inputEndNanos(s.Workload))-l.FaultPhase-l.HealPhase)
-	need := tail + 2*(c.Timeout+c.MinPause+c.Interval) + Seconds(1)
+	tail := max(0, scenarios.Duration(s.Workload.InputEndNanos())-l.FaultPhase-l.HealPhase)
+	need := tail + 2*(c.Timeout+c.MinPause+c.Interval) + scenarios.Seconds(1)
 	if g.late > 0 {
 		// A long run's faults may each rewind the job to an old checkpoint, and the
 		// rewound input is made again at its pace: progress lost in the fault phase, up to
 		// all of it, still has to be made after heal.
 		need += l.FaultPhase
 	}
-	l.LivenessBound = max(Seconds(3), need) + Millis(100*g.between(0, 20))
+	l.LivenessBound = max(scenarios.Seconds(3), need) + scenarios.Millis(100*g.between(0, 20))
 	if g.r.IntN(2) == 0 {
 		// The phases (the liveness phase runs a quarter past its bound) and up to 5s more.
-		l.MaxVirtualTime = l.FaultPhase + l.HealPhase + l.LivenessBound*5/4 + Millis(100*g.between(0, 50))
+		l.MaxVirtualTime = l.FaultPhase + l.HealPhase + l.LivenessBound*5/4 + scenarios.Millis(100*g.between(0, 50))
 	}
 	if g.r.IntN(2) == 0 {
 		// Far above what the largest draw needs, so that no run ends at the limit.
-		l.MaxEvents = g.between(defaultMaxEvents, 5*defaultMaxEvents)
+		l.MaxEvents = g.between(scenarios.DefaultMaxEvents, 5*scenarios.DefaultMaxEvents)
 	}
 	// A wide job checkpointing often for a long run traces a few events a task for every
 	// checkpoint and record (seed 94397 of an earlier draw: 84 tasks, 25ms, 56s, some 28 a
 	// task and checkpoint): room for 32.
 	run := l.FaultPhase + l.HealPhase + l.LivenessBound*5/4
-	events := int64(run/max(c.Interval, Millis(1))) * int64(len(s.Graph().Tasks())) * 32
-	if events > max(l.MaxEvents, defaultMaxEvents) {
-		l.MaxEvents = min(events, 5*defaultMaxEvents) // the most the draw above gives: memory
+	events := int64(run/max(c.Interval, scenarios.Millis(1))) * int64(len(s.Graph().Tasks())) * 32
+	if events > max(l.MaxEvents, scenarios.DefaultMaxEvents) {
+		l.MaxEvents = min(events, 5*scenarios.DefaultMaxEvents) // the most the draw above gives: memory
 	}
 }
 
@@ -249,7 +250,7 @@ func (g *generator) limits(s *Scenario) {
 // fewer than ten of the largest transfer. While the transfers can then not all be made,
 // the drawn balances below initial_tokens are raised to it, one process at a time in node
 // order: more tokens never keep a transfer from being made, so the draw ends valid.
-func (g *generator) processTokens(s *Scenario) {
+func (g *generator) processTokens(s *scenarios.Scenario) {
 	if g.r.IntN(2) == 0 {
 		return
 	}
@@ -264,9 +265,9 @@ func (g *generator) processTokens(s *Scenario) {
 		switch {
 		case g.r.IntN(2) == 0:
 		case scripted && g.r.IntN(3) == 0:
-			nodes[i].Tokens = TokenCount(0)
+			nodes[i].Tokens = scenarios.TokenCount(0)
 		default:
-			nodes[i].Tokens = TokenCount(g.between(least, 2*initial))
+			nodes[i].Tokens = scenarios.TokenCount(g.between(least, 2*initial))
 		}
 	}
 	valid := func() bool {
@@ -274,12 +275,11 @@ func (g *generator) processTokens(s *Scenario) {
 		if c.Complete("generated") != nil {
 			return false
 		}
-		_, err := engineConfig(c)
-		return err == nil
+		return c.EngineAccepts() == nil
 	}
 	for i := 0; i < len(nodes) && !valid(); i++ {
 		if nodes[i].Tokens != nil && *nodes[i].Tokens < initial {
-			nodes[i].Tokens = TokenCount(initial)
+			nodes[i].Tokens = scenarios.TokenCount(initial)
 		}
 	}
 }
@@ -288,44 +288,44 @@ func (g *generator) processTokens(s *Scenario) {
 // that the job restores from a checkpoint and restore-fidelity has something to judge: of
 // the drawn faults alone, most runs restore nothing (a sweep found restore-fidelity
 // unexercised in three runs of five).
-func (g *generator) crashAfterCheckpoint(s *Scenario) faults.Entry {
+func (g *generator) crashAfterCheckpoint(s *scenarios.Scenario) faults.Entry {
 	m := faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}
 	return faults.Entry{Trigger: faults.Nth(int(g.between(1, 3)), m), Fault: faults.Fault{Kind: faults.CrashTask, Task: pick(g, s.Graph().Tasks())}}
 }
 
 // dataflowTopologies are the shapes the generator draws for the dataflow modes: every kind
 // but cycle, whose output depends on timing.
-var dataflowTopologies = []string{TopologyPipeline, TopologyKeyedShuffle, TopologyFanInUnion, TopologyDiamond, TopologyExplicit}
+var dataflowTopologies = []string{scenarios.TopologyPipeline, scenarios.TopologyKeyedShuffle, scenarios.TopologyFanInUnion, scenarios.TopologyDiamond, scenarios.TopologyExplicit}
 
-func (g *generator) dataflow(s *Scenario) {
-	s.Workload.Kind = pick(g, []string{WorkloadKeyedSum, WorkloadPassThrough})
-	if s.Workload.Kind == WorkloadKeyedSum {
+func (g *generator) dataflow(s *scenarios.Scenario) {
+	s.Workload.Kind = pick(g, []string{scenarios.WorkloadKeyedSum, scenarios.WorkloadPassThrough})
+	if s.Workload.Kind == scenarios.WorkloadKeyedSum {
 		s.Workload.Keys = int(g.between(1, 32))
 		if g.r.IntN(8) == 0 {
-			s.Workload.Keys = int(g.spread(1, maxKeys)) // more keys than records, now and then
+			s.Workload.Keys = int(g.spread(1, scenarios.MaxKeys)) // more keys than records, now and then
 		}
 	}
 	t := &s.Topology
 	t.Kind = pick(g, dataflowTopologies)
-	if t.Kind == TopologyExplicit {
+	if t.Kind == scenarios.TopologyExplicit {
 		g.explicitDataflow(s)
 	} else {
 		t.Parallelism = g.parallelism()
 		g.copies, g.sourceTasks = 1, t.Parallelism
 	}
 	switch t.Kind {
-	case TopologyPipeline:
+	case scenarios.TopologyPipeline:
 		t.Stages = int(g.between(1, 3))
 		if g.r.IntN(8) == 0 {
 			t.Stages = int(g.between(4, 12))
 		}
-	case TopologyFanInUnion:
+	case scenarios.TopologyFanInUnion:
 		t.Inputs = int(g.between(2, 4))
 		if g.r.IntN(8) == 0 {
 			t.Inputs = int(g.between(5, 10))
 		}
 		g.sourceTasks *= t.Inputs
-	case TopologyDiamond:
+	case scenarios.TopologyDiamond:
 		g.copies = 2
 	}
 	s.Workload.Records, s.Workload.RecordInterval = g.input(s)
@@ -338,14 +338,14 @@ func (g *generator) dataflow(s *Scenario) {
 	if g.sourceTasks > 1 && g.r.IntN(2) == 1 {
 		// Source subtasks that end apart, by half an interval to a few: some tasks finish
 		// while others run and checkpoints go on (Flink's checkpoints after tasks finished).
-		hi := min(4*s.Checkpoint.Interval, Seconds(4))
-		s.Workload.Stagger = g.spread(min(max(Millis(1), s.Checkpoint.Interval/2), hi), hi)
+		hi := min(4*s.Checkpoint.Interval, scenarios.Seconds(4))
+		s.Workload.Stagger = g.spread(min(max(scenarios.Millis(1), s.Checkpoint.Interval/2), hi), hi)
 	}
-	s.Sink = &Sink{Kind: pick(g, SinkKinds), TraceEachWrite: g.r.IntN(4) == 0}
-	if s.Sink.Kind == SinkTwoPhaseCommit && g.r.IntN(2) == 0 {
+	s.Sink = &scenarios.Sink{Kind: pick(g, scenarios.SinkKinds), TraceEachWrite: g.r.IntN(4) == 0}
+	if s.Sink.Kind == scenarios.SinkTwoPhaseCommit && g.r.IntN(2) == 0 {
 		// Long enough that no run outlives it: a timeout a transaction can outlast is the
 		// exactly-once trap control-short-txn-timeout shows.
-		s.Sink.TransactionTimeout = Seconds(3600)
+		s.Sink.TransactionTimeout = scenarios.Seconds(3600)
 	}
 }
 
@@ -363,40 +363,40 @@ func (g *generator) parallelism() int {
 // the log's order on one channel (no rebalance or broadcast to several tasks before it, and
 // no split, since both copies of a record would meet in it), so the output never depends on
 // timing.
-func (g *generator) explicitDataflow(s *Scenario) {
+func (g *generator) explicitDataflow(s *scenarios.Scenario) {
 	t := &s.Topology
 	ordered := true // a key's records still come in log order on one channel
 	last := ""
 	parallelismOf := func(name string) int {
-		return t.Nodes[slices.IndexFunc(t.Nodes, func(n Node) bool { return n.Name == name })].Parallelism
+		return t.Nodes[slices.IndexFunc(t.Nodes, func(n scenarios.Node) bool { return n.Name == name })].Parallelism
 	}
 	add := func(name, kind string, parallelism int) {
 		if last != "" {
-			t.Links = append(t.Links, Link{From: last, To: name, Partition: g.partition(parallelismOf(last), parallelism, kind == NodeSum, &ordered, &g.copies)})
+			t.Links = append(t.Links, scenarios.Link{From: last, To: name, Partition: g.partition(parallelismOf(last), parallelism, kind == scenarios.NodeSum, &ordered, &g.copies)})
 		}
-		t.Nodes = append(t.Nodes, Node{Name: name, Kind: kind, Parallelism: parallelism})
+		t.Nodes = append(t.Nodes, scenarios.Node{Name: name, Kind: kind, Parallelism: parallelism})
 		last = name
 	}
 	g.copies = 1
-	add("src_a", NodeSource, g.parallelism())
+	add("src_a", scenarios.NodeSource, g.parallelism())
 	g.sourceTasks = t.Nodes[0].Parallelism
 	if g.r.IntN(2) == 0 {
 		merge := g.parallelism()
-		add("merge", NodeUnion, merge)
+		add("merge", scenarios.NodeUnion, merge)
 		p := g.parallelism()
 		g.sourceTasks += p
-		t.Nodes = append(t.Nodes, Node{Name: "src_b", Kind: NodeSource, Parallelism: p})
+		t.Nodes = append(t.Nodes, scenarios.Node{Name: "src_b", Kind: scenarios.NodeSource, Parallelism: p})
 		// Both sources' records meet in merge, each once per copy its link makes; one
 		// count of copies serves both, the larger.
 		copiesB := 1
-		t.Links = append(t.Links, Link{From: "src_b", To: "merge", Partition: g.partition(p, merge, false, &ordered, &copiesB)})
+		t.Links = append(t.Links, scenarios.Link{From: "src_b", To: "merge", Partition: g.partition(p, merge, false, &ordered, &copiesB)})
 		g.copies = max(g.copies, copiesB)
 	}
 	for i := range g.between(0, 2) {
-		add("map"+strconv.FormatInt(i+1, 10), NodeMap, g.parallelism())
+		add("map"+strconv.FormatInt(i+1, 10), scenarios.NodeMap, g.parallelism())
 	}
 	if ordered && g.r.IntN(2) == 0 {
-		add("sum", NodeSum, g.parallelism())
+		add("sum", scenarios.NodeSum, g.parallelism())
 	}
 	if 2*g.copies <= maxCopies && g.r.IntN(3) == 0 {
 		// A diamond: both branches carry every record to the join, so the copies of the
@@ -413,13 +413,13 @@ func (g *generator) explicitDataflow(s *Scenario) {
 		leftIn, leftOut, leftCopies := branch()
 		rightIn, rightOut, rightCopies := branch()
 		g.copies = leftCopies + rightCopies
-		t.Nodes = append(t.Nodes, Node{Name: "left", Kind: NodeMap, Parallelism: p}, Node{Name: "right", Kind: NodeMap, Parallelism: p},
-			Node{Name: "join", Kind: NodeUnion, Parallelism: join})
-		t.Links = append(t.Links, Link{From: split, To: "left", Partition: leftIn}, Link{From: split, To: "right", Partition: rightIn},
-			Link{From: "left", To: "join", Partition: leftOut}, Link{From: "right", To: "join", Partition: rightOut})
+		t.Nodes = append(t.Nodes, scenarios.Node{Name: "left", Kind: scenarios.NodeMap, Parallelism: p}, scenarios.Node{Name: "right", Kind: scenarios.NodeMap, Parallelism: p},
+			scenarios.Node{Name: "join", Kind: scenarios.NodeUnion, Parallelism: join})
+		t.Links = append(t.Links, scenarios.Link{From: split, To: "left", Partition: leftIn}, scenarios.Link{From: split, To: "right", Partition: rightIn},
+			scenarios.Link{From: "left", To: "join", Partition: leftOut}, scenarios.Link{From: "right", To: "join", Partition: rightOut})
 		last = "join"
 	}
-	add("out", NodeSink, g.parallelism())
+	add("out", scenarios.NodeSink, g.parallelism())
 }
 
 // partition draws how records go from an operator of parallelism from to one of
@@ -429,20 +429,20 @@ func (g *generator) explicitDataflow(s *Scenario) {
 // a broadcast sends.
 func (g *generator) partition(from, to int, intoSum bool, ordered *bool, copies *int) string {
 	if intoSum && to > 1 {
-		return PartitionHash
+		return scenarios.PartitionHash
 	}
-	choices := []string{PartitionHash, PartitionRebalance}
+	choices := []string{scenarios.PartitionHash, scenarios.PartitionRebalance}
 	if *copies*to <= maxCopies {
-		choices = append(choices, PartitionBroadcast)
+		choices = append(choices, scenarios.PartitionBroadcast)
 	}
 	if from == to {
-		choices = append(choices, PartitionForward)
+		choices = append(choices, scenarios.PartitionForward)
 	}
 	p := pick(g, choices)
-	if (p == PartitionRebalance || p == PartitionBroadcast) && to > 1 {
+	if (p == scenarios.PartitionRebalance || p == scenarios.PartitionBroadcast) && to > 1 {
 		*ordered = false
 	}
-	if p == PartitionBroadcast {
+	if p == scenarios.PartitionBroadcast {
 		*copies *= to
 	}
 	return p
@@ -452,19 +452,19 @@ func (g *generator) partition(from, to int, intoSum bool, ordered *bool, copies 
 // a third of the time short, ending after three to ten checkpoint intervals (inside the
 // fault phase, as a rule), else long enough to outlast the fault and heal phases by a few
 // intervals, so that checkpoints complete after heal with the job still running.
-func (g *generator) input(s *Scenario) (int, Duration) {
+func (g *generator) input(s *scenarios.Scenario) (int, scenarios.Duration) {
 	interval := s.Checkpoint.Interval
-	span := interval * Duration(g.between(3, 10))
+	span := interval * scenarios.Duration(g.between(3, 10))
 	if g.r.IntN(3) != 0 {
-		span = s.Limits.FaultPhase + s.Limits.HealPhase + interval*Duration(g.between(3, 6))
+		span = s.Limits.FaultPhase + s.Limits.HealPhase + interval*scenarios.Duration(g.between(3, 6))
 	}
-	pace := Millis(g.between(1, 10))
+	pace := scenarios.Millis(g.between(1, 10))
 	maxRecords := int64(3000)
 	if g.sourceTasks > 0 {
 		maxRecords = min(maxRecords, max(20, maxOutputRecords/int64(g.sourceTasks*g.copies)))
 	}
 	if int64(span/pace) >= maxRecords {
-		pace = span/Duration(maxRecords-1) + 1
+		pace = span/scenarios.Duration(maxRecords-1) + 1
 	}
 	return int(span/pace) + 1, pace
 }
@@ -473,26 +473,26 @@ func (g *generator) input(s *Scenario) (int, Duration) {
 // writes them, of either case, with digits, '-' and '_', which the processes keep.
 var generatedProcessNames = []string{"a", "N1", "b_2", "P-3", "n10", "Z"}
 
-func (g *generator) chandyLamport(s *Scenario) {
+func (g *generator) chandyLamport(s *scenarios.Scenario) {
 	t := &s.Topology
 	n := int(g.between(2, 6))
 	if g.r.IntN(2) == 0 {
 		if g.r.IntN(8) == 0 {
 			n = int(g.between(7, 16)) // a cycle's processes need no names drawn
 		}
-		t.Kind, t.Processes = TopologyCycle, n
+		t.Kind, t.Processes = scenarios.TopologyCycle, n
 	} else {
 		// A ring in a drawn order, so every process reaches every other, plus drawn chords.
-		t.Kind = TopologyExplicit
+		t.Kind = scenarios.TopologyExplicit
 		order := g.r.Perm(n)
 		for i := range n {
-			t.Nodes = append(t.Nodes, Node{Name: generatedProcessNames[i], Kind: NodeProcess})
+			t.Nodes = append(t.Nodes, scenarios.Node{Name: generatedProcessNames[i], Kind: scenarios.NodeProcess})
 		}
 		linked := map[[2]int]bool{}
 		link := func(a, b int) {
 			if a != b && !linked[[2]int{a, b}] {
 				linked[[2]int{a, b}] = true
-				t.Links = append(t.Links, Link{From: t.Nodes[a].Name, To: t.Nodes[b].Name})
+				t.Links = append(t.Links, scenarios.Link{From: t.Nodes[a].Name, To: t.Nodes[b].Name})
 			}
 		}
 		for i := range n {
@@ -507,7 +507,7 @@ func (g *generator) chandyLamport(s *Scenario) {
 		}
 	}
 	w := &s.Workload
-	w.Kind = WorkloadTokens
+	w.Kind = scenarios.WorkloadTokens
 	w.MaxTransfer = g.between(1, 20)
 	if g.r.IntN(8) == 0 {
 		// Up to the largest transfer a file may ask for; the balances grow with it.
@@ -516,7 +516,7 @@ func (g *generator) chandyLamport(s *Scenario) {
 	// Ten of the largest transfer at least: with less, the processes take turns holding the
 	// few tokens there are, each transfer waits for one to arrive, and a job of a thousand
 	// transfers outlasts the run for its slowness alone.
-	w.InitialTokens = TokenCount(g.between(10*w.MaxTransfer, 10*w.MaxTransfer+200))
+	w.InitialTokens = scenarios.TokenCount(g.between(10*w.MaxTransfer, 10*w.MaxTransfer+200))
 	if g.r.IntN(4) == 0 {
 		g.script(s)
 		return
@@ -529,12 +529,12 @@ func (g *generator) chandyLamport(s *Scenario) {
 // tokens the sender holds, snapshots (now and then followed by a wait for them, while no
 // process is down), advances of the clock, and crashes each followed, as a rule, by a
 // restart of the same process, all inside the first half of the fault phase.
-func (g *generator) script(s *Scenario) {
+func (g *generator) script(s *scenarios.Scenario) {
 	graph := s.Graph()
 	processes := graph.Tasks()
 	balance := s.InitialBalances()
 	budget := s.Limits.FaultPhase / 2
-	var used Duration
+	var used scenarios.Duration
 	down := ""
 	for range g.between(5, 40) {
 		switch n := g.r.IntN(20); {
@@ -546,79 +546,78 @@ func (g *generator) script(s *Scenario) {
 			tokens := g.between(1, balance[l.From])
 			balance[l.From] -= tokens
 			balance[l.To] += tokens
-			s.Script = append(s.Script, Step{Op: StepSend, From: l.From, To: l.To, Tokens: tokens})
+			s.Script = append(s.Script, scenarios.Step{Op: scenarios.StepSend, From: l.From, To: l.To, Tokens: tokens})
 		case n < 12:
-			s.Script = append(s.Script, Step{Op: StepSnapshot, Process: pick(g, processes)})
+			s.Script = append(s.Script, scenarios.Step{Op: scenarios.StepSnapshot, Process: pick(g, processes)})
 			if down == "" && g.r.IntN(4) == 0 {
-				s.Script = append(s.Script, Step{Op: StepWaitSnapshots})
+				s.Script = append(s.Script, scenarios.Step{Op: scenarios.StepWaitSnapshots})
 			}
 		case n < 18:
-			by := Millis(g.between(1, 50))
+			by := scenarios.Millis(g.between(1, 50))
 			if used+by > budget {
 				continue
 			}
 			used += by
-			s.Script = append(s.Script, Step{Op: StepAdvance, By: by})
+			s.Script = append(s.Script, scenarios.Step{Op: scenarios.StepAdvance, By: by})
 		case down == "":
 			down = pick(g, processes)
-			s.Script = append(s.Script, Step{Op: StepCrash, Process: down})
+			s.Script = append(s.Script, scenarios.Step{Op: scenarios.StepCrash, Process: down})
 		default:
-			s.Script = append(s.Script, Step{Op: StepRestart, Process: down})
+			s.Script = append(s.Script, scenarios.Step{Op: scenarios.StepRestart, Process: down})
 			down = ""
 		}
 	}
 	if down != "" && g.r.IntN(4) != 0 {
-		s.Script = append(s.Script, Step{Op: StepRestart, Process: down})
+		s.Script = append(s.Script, scenarios.Step{Op: scenarios.StepRestart, Process: down})
 	}
 	// The script's sends replace the transfers; its clock paces nothing else.
-	s.Workload.RecordInterval = Millis(g.between(1, 10))
+	s.Workload.RecordInterval = scenarios.Millis(g.between(1, 10))
 }
 
 // raiseBalances doubles the processes' initial balance until every drawn transfer can be
 // made: the engine refuses a token job in which a process would wait forever for tokens it
 // cannot get. A balance of every transfer at its largest always suffices.
-func raiseBalances(s *Scenario) {
+func raiseBalances(s *scenarios.Scenario) {
 	w := &s.Workload
 	enough := int64(w.Transfers) * w.MaxTransfer
 	for w.InitialBalance() < enough {
-		c := s.Clone()
-		c.applyDefaults()
-		if _, err := engineConfig(c); err == nil {
+		c := s.WithDefaults()
+		if c.EngineAccepts() == nil {
 			return
 		}
-		w.InitialTokens = TokenCount(min(2*w.InitialBalance(), enough))
+		w.InitialTokens = scenarios.TokenCount(min(2*w.InitialBalance(), enough))
 	}
 }
 
-func (g *generator) checkpoint(s *Scenario) {
+func (g *generator) checkpoint(s *scenarios.Scenario) {
 	c := &s.Checkpoint
 	// Mostly no shorter than a second and four intervals: a checkpoint of a job catching up
 	// after a failover takes longer than one in calm, and a timeout below that can abort
 	// every attempt, fail over to the same old checkpoint and start the catch-up again.
-	c.Timeout = max(Seconds(1), 4*c.Interval) + Millis(100*g.between(0, 15))
+	c.Timeout = max(scenarios.Seconds(1), 4*c.Interval) + scenarios.Millis(100*g.between(0, 15))
 	if g.r.IntN(3) == 0 && g.late == 0 {
 		// A third of the draws go far below the interval, or far beyond the run: users
 		// write both, and a timeout is a rule of the protocol like any other. A long run
 		// keeps the one above, which lets its many checkpoints complete.
-		c.Timeout = g.spread(Millis(50), Seconds(60))
+		c.Timeout = g.spread(scenarios.Millis(50), scenarios.Seconds(60))
 	}
 	if g.r.IntN(2) == 0 {
 		// Up to twice the interval: then the pause, not the interval, paces the checkpoints.
 		// A long run, paced for its count of completions, pauses at most half of one.
-		c.MinPause = g.spread(Millis(1), 2*c.Interval)
+		c.MinPause = g.spread(scenarios.Millis(1), 2*c.Interval)
 		if g.late > 0 {
-			c.MinPause = g.spread(Millis(1), c.Interval/2)
+			c.MinPause = g.spread(scenarios.Millis(1), c.Interval/2)
 		}
 	}
-	if s.Mode != ModeUnaligned && s.Mode != ModeAlignedWithTimeout {
+	if s.Mode != scenarios.ModeUnaligned && s.Mode != scenarios.ModeAlignedWithTimeout {
 		c.MaxConcurrent = int(g.between(1, 5))
 		if g.r.IntN(8) == 0 {
-			c.MaxConcurrent = int(g.between(6, maxConcurrent))
+			c.MaxConcurrent = int(g.between(6, scenarios.MaxConcurrent))
 		}
 	}
 	g.failuresAndRetention(c)
-	if s.Mode == ModeAlignedWithTimeout {
-		c.AlignmentTimeout = Millis(g.between(1, 50))
+	if s.Mode == scenarios.ModeAlignedWithTimeout {
+		c.AlignmentTimeout = scenarios.Millis(g.between(1, 50))
 		if g.r.IntN(4) == 0 {
 			// From a nanosecond (every barrier goes unaligned at once) to beyond the
 			// checkpoint timeout (none does).
@@ -630,7 +629,7 @@ func (g *generator) checkpoint(s *Scenario) {
 	// whose backlog fills the channels, and the failures fail the job over again, for ever
 	// (seeds 4061 and 4969 of an earlier generator, which drew bounds of 1 to 3). That is the
 	// misconfiguration it is; the regime channel-state-overflow reaches the path on a calm job.
-	if s.Mode == ModeChandyLamport {
+	if s.Mode == scenarios.ModeChandyLamport {
 		tasks := s.Graph().Tasks()
 		for _, i := range g.r.Perm(len(tasks))[:g.between(0, int64(min(3, len(tasks))))] {
 			c.Initiators = append(c.Initiators, tasks[i])
@@ -653,11 +652,11 @@ func (g *generator) checkpoint(s *Scenario) {
 // failuresAndRetention draws, half the time each, the failures tolerated in a row and the
 // checkpoints retained: mostly a few, now and then up to a thousand failures and a
 // hundred checkpoints.
-func (g *generator) failuresAndRetention(c *Checkpoint) {
+func (g *generator) failuresAndRetention(c *scenarios.Checkpoint) {
 	if g.r.IntN(2) == 0 {
-		c.TolerableFailures = Tolerating(int(g.between(0, 5)))
+		c.TolerableFailures = scenarios.Tolerating(int(g.between(0, 5)))
 		if g.r.IntN(8) == 0 {
-			c.TolerableFailures = Tolerating(int(g.spread(6, 1000)))
+			c.TolerableFailures = scenarios.Tolerating(int(g.spread(6, 1000)))
 		}
 	}
 	if g.r.IntN(2) == 0 {
@@ -675,7 +674,7 @@ func (g *generator) failuresAndRetention(c *Checkpoint) {
 
 // faults draws none, a schedule, or a swarm. Unverified writes go only with faults that
 // cannot tear or corrupt a write, which only the read-back catches.
-func (g *generator) faults(s *Scenario) {
+func (g *generator) faults(s *scenarios.Scenario) {
 	sys := s.System()
 	kinds := inModelKinds(sys)
 	choices := 6
@@ -689,7 +688,7 @@ func (g *generator) faults(s *Scenario) {
 			s.Faults = append(s.Faults, g.entry(s, sys, pick(g, kinds)))
 		}
 	default:
-		w := &Swarm{}
+		w := &scenarios.Swarm{}
 		if g.r.IntN(2) == 0 {
 			drawable := slices.DeleteFunc(slices.Clone(kinds), func(k faults.Kind) bool { return !k.Swarmable() || k.OutOfModel() })
 			for _, i := range g.r.Perm(len(drawable))[:g.between(1, 5)] {
@@ -702,14 +701,14 @@ func (g *generator) faults(s *Scenario) {
 			w.MaxFaults = int(g.spread(13, 200)) // the fault phase, not the count, bounds them
 		}
 		if g.r.IntN(2) == 0 {
-			w.MaxWindow = Millis(g.between(10, s.Limits.FaultPhase.Nanos()/2/int64(time.Millisecond)))
+			w.MaxWindow = scenarios.Millis(g.between(10, s.Limits.FaultPhase.Nanos()/2/int64(time.Millisecond)))
 		}
 		if g.r.IntN(2) == 0 {
 			w.MinLiveHosts = int(g.between(1, int64(len(sys.Hosts))))
 		}
 		s.Swarm = w
 	}
-	if s.Mode != ModeChandyLamport && g.r.IntN(8) == 0 && !mayDamageWrites(s) {
+	if s.Mode != scenarios.ModeChandyLamport && g.r.IntN(8) == 0 && !mayDamageWrites(s) {
 		s.Checkpoint.UnverifiedWrites = true
 	}
 }
@@ -735,7 +734,7 @@ func inModelKinds(sys faults.System) []faults.Kind {
 }
 
 // mayDamageWrites reports whether s's faults may tear or corrupt a durable write.
-func mayDamageWrites(s *Scenario) bool {
+func mayDamageWrites(s *scenarios.Scenario) bool {
 	damaging := []faults.Kind{faults.StorageTorn, faults.StorageCorrupt, faults.StorageLost}
 	if s.Swarm != nil {
 		return len(s.Swarm.Kinds) == 0 || slices.ContainsFunc(s.Swarm.Kinds, func(k faults.Kind) bool { return slices.Contains(damaging, k) })
@@ -745,11 +744,11 @@ func mayDamageWrites(s *Scenario) bool {
 
 // entry draws one scheduled fault of kind k with its trigger (see trigger), a window no
 // longer than the trigger allows, and the parameters of its kind.
-func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.Entry {
+func (g *generator) entry(s *scenarios.Scenario, sys faults.System, k faults.Kind) faults.Entry {
 	trigger, windowMax := g.trigger(s, sys)
 	window := func() int64 { return g.between(max(1, windowMax/10), windowMax) }
 	probability := func() float64 { return float64(g.between(1, 10)) / 10 }
-	store := func() string { return pick(g, []string{"", StoreState, StoreMetadata}) }
+	store := func() string { return pick(g, []string{"", scenarios.StoreState, scenarios.StoreMetadata}) }
 	links := append(slices.Clone(sys.Channels), sys.ControlLinks()...)
 	f := faults.Fault{Kind: k}
 	switch k {
@@ -804,7 +803,7 @@ func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.
 		// then by up to the most a file may ask for.
 		f.Host, f.SkewPPM, f.WindowNanos = pick(g, sys.Hosts), g.between(1, 200_000), window()
 		if g.r.IntN(4) == 0 {
-			f.SkewPPM = int64(g.spread(200_001, Duration(faults.MaxSkewPPM)))
+			f.SkewPPM = int64(g.spread(200_001, scenarios.Duration(faults.MaxSkewPPM)))
 		}
 		if g.r.IntN(2) == 0 {
 			f.SkewPPM = -f.SkewPPM
@@ -819,7 +818,7 @@ func (g *generator) entry(s *Scenario, sys faults.System, k faults.Kind) faults.
 // time in the fault phase, ending inside it; or, with at most a quarter of the phase, the
 // nth of a kind of trace event (in a long run, up to its count of completions), or a chance
 // at each such event.
-func (g *generator) trigger(s *Scenario, sys faults.System) (faults.Trigger, int64) {
+func (g *generator) trigger(s *scenarios.Scenario, sys faults.System) (faults.Trigger, int64) {
 	phase := s.Limits.FaultPhase.Nanos()
 	switch g.r.IntN(4) {
 	case 0, 1:
@@ -839,7 +838,7 @@ func (g *generator) trigger(s *Scenario, sys faults.System) (faults.Trigger, int
 // of any (a kind of the coordinator's, of it or of any). Half the time a step of a
 // checkpoint's path, else one of the moments where a fault hurts most: an abort, a decline,
 // a recovery, a failover, a restore, a task finishing, a pre-commit, a release.
-func (g *generator) match(s *Scenario, sys faults.System) faults.Match {
+func (g *generator) match(s *scenarios.Scenario, sys faults.System) faults.Match {
 	kinds := []string{trace.KindBarrierRecv, trace.KindSnapshotTaken, trace.KindSnapshotAck,
 		trace.KindCheckpointTrigger, trace.KindCheckpointComplete, trace.KindNotifyComplete}
 	if s.Sink != nil {
@@ -887,24 +886,24 @@ func (g *generator) between(lo, hi int64) int64 {
 // spread draws a duration from lo to hi, each power of two in the range as likely as any
 // other, so that a range of several orders of magnitude is drawn at every scale. Integers
 // only: a float's logarithm may round differently on another platform.
-func (g *generator) spread(lo, hi Duration) Duration {
+func (g *generator) spread(lo, hi scenarios.Duration) scenarios.Duration {
 	lowBits, highBits := bits.Len64(uint64(lo)), bits.Len64(uint64(hi))
 	n := int(g.between(int64(lowBits), int64(highBits)))
-	from := max(lo, Duration(1)<<(n-1))
-	to := min(hi, Duration(1)<<n-1)
-	return Duration(g.between(int64(from), int64(max(from, to))))
+	from := max(lo, scenarios.Duration(1)<<(n-1))
+	to := min(hi, scenarios.Duration(1)<<n-1)
+	return scenarios.Duration(g.between(int64(from), int64(max(from, to))))
 }
 
 func pick[T any](g *generator, list []T) T { return list[g.r.IntN(len(list))] }
 
 // Summary describes a scenario on one line: mode, shape, workload, sink, checkpoint settings
 // and faults. A generated sweep prints it beside each run, to say what the seed drew.
-func Summary(s *Scenario) string {
+func Summary(s *scenarios.Scenario) string {
 	var parts []string
 	t := s.Topology
 	shape := t.Kind
 	switch {
-	case t.Kind == TopologyExplicit:
+	case t.Kind == scenarios.TopologyExplicit:
 		shape += fmt.Sprintf(" %d nodes %d links", len(t.Nodes), len(t.Links))
 	case t.Processes > 0:
 		shape += fmt.Sprintf(" %d processes", t.Processes)
@@ -914,7 +913,7 @@ func Summary(s *Scenario) string {
 	parts = append(parts, s.Mode, shape)
 	w := s.Workload
 	switch w.Kind {
-	case WorkloadTokens:
+	case scenarios.WorkloadTokens:
 		parts = append(parts, fmt.Sprintf("tokens %d transfers every %s", w.Transfers, w.RecordInterval))
 	default:
 		parts = append(parts, fmt.Sprintf("%s %d records every %s", w.Kind, w.Records, w.RecordInterval))

@@ -1,9 +1,11 @@
-package scenarios
+package generate
 
 import (
 	"bytes"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -12,6 +14,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/scenarios"
 )
 
 // TestGenerateIsDeterministic: a seed draws the same scenario every time, which a file
@@ -19,15 +22,15 @@ import (
 func TestGenerateIsDeterministic(t *testing.T) {
 	seen := map[string]uint64{}
 	for seed := uint64(0); seed < 200; seed++ {
-		data := Marshal(Generate(seed))
-		if again := Marshal(Generate(seed)); !bytes.Equal(data, again) {
+		data := scenarios.Marshal(Seed(seed))
+		if again := scenarios.Marshal(Seed(seed)); !bytes.Equal(data, again) {
 			t.Fatalf("seed %d draws two scenarios:\n%s\n%s", seed, data, again)
 		}
-		parsed, err := Parse(data)
+		parsed, err := scenarios.Parse(data)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		if back := Marshal(parsed); !bytes.Equal(data, back) {
+		if back := scenarios.Marshal(parsed); !bytes.Equal(data, back) {
 			t.Fatalf("seed %d does not read back:\n%s\n%s", seed, data, back)
 		}
 		// The description names the seed; the rest must differ too.
@@ -44,19 +47,11 @@ func TestGenerateIsDeterministic(t *testing.T) {
 // Generate's own check; this one computes references, so it covers fewer seeds.
 func TestGenerateDrawsRunnableScenarios(t *testing.T) {
 	for seed := uint64(1); seed <= 60; seed++ {
-		s := Generate(seed)
-		p, err := PlanFor(s, seed)
-		if err == nil {
-			_, _, err = runnable(p)
+		s := Seed(seed)
+		if _, err := scenarios.NewSimulation().Plan(s, seed); err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, scenarios.Marshal(s))
 		}
-		if err != nil {
-			t.Fatalf("seed %d: %v\n%s", seed, err, Marshal(s))
-		}
-		cfg, err := engineConfig(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref, err := cachedReference(s, &cfg)
+		ref, err := scenarios.ReferenceFor(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,16 +71,16 @@ func TestGenerateCoversTheKnobs(t *testing.T) {
 	seen := map[string]bool{}
 	mark := func(parts ...any) { seen[strings.TrimSuffix(fmt.Sprintln(parts...), "\n")] = true }
 	for seed := uint64(1); seed <= 3000; seed++ {
-		s := Generate(seed)
+		s := Seed(seed)
 		c := s.Checkpoint
 		mark("mode", s.Mode)
-		mark("topology", s.Mode == ModeChandyLamport, s.Topology.Kind)
+		mark("topology", s.Mode == scenarios.ModeChandyLamport, s.Topology.Kind)
 		mark("workload", s.Workload.Kind)
 		if s.Sink != nil {
 			mark("sink", s.Sink.Kind)
 			mark("trace each write", s.Sink.TraceEachWrite)
 			mark("transaction timeout", s.Sink.TransactionTimeout != 0)
-			if d := s.Sink.TransactionTimeout; d != 0 && d < openTransactionBound(s) {
+			if d := s.Sink.TransactionTimeout; d != 0 && d < s.OpenTransactionBound() {
 				t.Fatalf("seed %d: transaction timeout %s is shorter than a transaction may stay open", seed, d)
 			}
 		}
@@ -95,22 +90,22 @@ func TestGenerateCoversTheKnobs(t *testing.T) {
 		mark("retained", c.Retained != 0)
 		mark("inline state", c.InlineStateBytes != 0)
 		mark("unverified writes", c.UnverifiedWrites)
-		mark("initiators", s.Mode == ModeChandyLamport && len(c.Initiators) > 0)
+		mark("initiators", s.Mode == scenarios.ModeChandyLamport && len(c.Initiators) > 0)
 		mark("parallelism", s.Topology.Parallelism > 4)
-		mark("script", s.Mode == ModeChandyLamport && len(s.Script) > 0)
+		mark("script", s.Mode == scenarios.ModeChandyLamport && len(s.Script) > 0)
 		mark("max virtual time", s.Limits.MaxVirtualTime != s.Limits.FaultPhase+s.Limits.HealPhase+2*s.Limits.LivenessBound)
-		mark("max events", s.Limits.MaxEvents != defaultMaxEvents)
+		mark("max events", s.Limits.MaxEvents != scenarios.DefaultMaxEvents)
 		for _, st := range s.Script {
 			mark("step", st.Op)
 		}
 		for _, n := range s.Topology.Nodes {
-			if n.Kind == NodeProcess {
+			if n.Kind == scenarios.NodeProcess {
 				mark("process tokens", n.Tokens != nil, len(s.Script) > 0)
 				mark("process tokens zero", n.Tokens != nil && *n.Tokens == 0)
 				mark("process name upper case", strings.ToLower(n.Name) != n.Name)
 			}
 		}
-		ends := Duration(int64(s.Workload.Records+s.Workload.Transfers) * s.Workload.RecordInterval.Nanos())
+		ends := scenarios.Duration(int64(s.Workload.Records+s.Workload.Transfers) * s.Workload.RecordInterval.Nanos())
 		mark("input ends in the fault phase", ends < s.Limits.FaultPhase)
 		switch {
 		case s.Swarm != nil:
@@ -127,31 +122,31 @@ func TestGenerateCoversTheKnobs(t *testing.T) {
 				t.Fatalf("seed %d draws %s, out of model in its run", seed, e.Fault)
 			}
 		}
-		if s.RetiredPlantedBug != "" || s.Expect.Verdict != VerdictPass || len(s.Check) > 0 {
+		if s.RetiredPlantedBug != "" || s.Expect.Verdict != scenarios.VerdictPass || len(s.Check) > 0 {
 			t.Fatalf("seed %d: a planted bug, an expectation other than pass, or its own checks", seed)
 		}
 	}
 	want := []string{"faults none", "faults swarm true", "faults swarm false", "input ends in the fault phase true",
 		"input ends in the fault phase false", "parallelism true", "initiators true"}
-	for _, m := range Modes {
+	for _, m := range scenarios.Modes {
 		want = append(want, "mode "+m)
 	}
 	for _, k := range dataflowTopologies {
 		want = append(want, "topology false "+k)
 	}
-	want = append(want, "topology true "+TopologyCycle, "topology true "+TopologyExplicit)
-	for _, k := range WorkloadKinds {
+	want = append(want, "topology true "+scenarios.TopologyCycle, "topology true "+scenarios.TopologyExplicit)
+	for _, k := range scenarios.WorkloadKinds {
 		want = append(want, "workload "+k)
 	}
-	for _, k := range SinkKinds {
+	for _, k := range scenarios.SinkKinds {
 		want = append(want, "sink "+k)
 	}
-	for _, m := range []string{ModeAligned, ModeAtLeastOnce, ModeChandyLamport} {
+	for _, m := range []string{scenarios.ModeAligned, scenarios.ModeAtLeastOnce, scenarios.ModeChandyLamport} {
 		for _, n := range []string{"1", "2", "3"} {
 			want = append(want, "max concurrent "+m+" "+n)
 		}
 	}
-	for _, op := range StepOps {
+	for _, op := range scenarios.StepOps {
 		want = append(want, "step "+op)
 	}
 	want = append(want, "process tokens true true", "process tokens true false", "process tokens false true", "process tokens false false",
@@ -185,13 +180,13 @@ func TestCorrectProtocolPassesGeneratedScenarios(t *testing.T) {
 		checks.Value.Set("30")
 		defer checks.Value.Set("100")
 	}
-	sim := NewSimulation()
+	sim := scenarios.NewSimulation()
 	rapid.Check(t, func(t *rapid.T) {
 		s := Drawn().Draw(t, "scenario")
 		seed := rapid.Uint64().Draw(t, "seed")
-		p, res, err := Execute(sim, s, seed, RunOptions{})
+		p, res, err := scenarios.Execute(sim, s, seed, scenarios.RunOptions{})
 		if err != nil {
-			t.Fatalf("seed %d: drawn scenario rejected: %v\n%s", seed, err, Marshal(s))
+			t.Fatalf("seed %d: drawn scenario rejected: %v\n%s", seed, err, scenarios.Marshal(s))
 		}
 		if !res.Unexpected {
 			return
@@ -203,7 +198,7 @@ func TestCorrectProtocolPassesGeneratedScenarios(t *testing.T) {
 			}
 			why.WriteString("\n  " + v.String())
 		}
-		t.Fatalf("seed %d: %s: %s%s\n%s", seed, res.Verdict, res.Why, why.String(), saveForReplay(t, p, res))
+		t.Fatalf("seed %d: %s: %s%s\n%s", seed, res.Verdict, res.Why, why.String(), saveForReplay(p, res))
 	})
 }
 
@@ -212,7 +207,7 @@ func TestCorrectProtocolPassesGeneratedScenarios(t *testing.T) {
 // another trace.
 func TestGeneratedRunsAreDeterministic(t *testing.T) {
 	hash := func(seed uint64) string {
-		_, res, err := Execute(NewSimulation(), Generate(seed), seed, RunOptions{})
+		_, res, err := scenarios.Execute(scenarios.NewSimulation(), Seed(seed), seed, scenarios.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,4 +232,28 @@ func TestGeneratedRunsAreDeterministic(t *testing.T) {
 		}
 		seen[single] = seed
 	}
+}
+
+// TestGeneratedScenariosFitTheirRuns: the generator never makes input longer than the run
+// on purpose, so the bound refuses none of its draws.
+func TestGeneratedScenariosFitTheirRuns(t *testing.T) {
+	for seed := uint64(1); seed <= 300; seed++ {
+		if err := Seed(seed).Validate("scenario"); err != nil {
+			t.Errorf("generated seed %d: %v", seed, err)
+		}
+	}
+}
+
+// saveForReplay writes the artifact of a failed generated run where simrun can replay and
+// shrink it, and says how.
+func saveForReplay(p *scenarios.Plan, res *scenarios.Result) string {
+	dir := filepath.Join(os.TempDir(), "ckptsim-rapid")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "(could not save an artifact: " + err.Error() + ")"
+	}
+	path := filepath.Join(dir, "last-generated-failure.json")
+	if err := os.WriteFile(path, scenarios.MarshalArtifact(scenarios.NewArtifact(p, res, "go-test")), 0o644); err != nil {
+		return "(could not save an artifact: " + err.Error() + ")"
+	}
+	return "replay: go run ./cmd/simrun replay " + path + "\nshrink: go run ./cmd/simrun shrink " + path
 }

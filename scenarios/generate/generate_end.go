@@ -1,7 +1,8 @@
-package scenarios
+package generate
 
 import (
 	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -12,7 +13,7 @@ import (
 // savepoints), notifications lost for a while (a task that finished early misses the
 // completion it waits for; with staggered sources, see unevenFinishNotifyLost), a slow store
 // (see jobEndFault), a task crash, or savepoints taken often (see savepointsAtEnd).
-func (g *generator) jobEnd(s *Scenario, sys faults.System) []faults.Entry {
+func (g *generator) jobEnd(s *scenarios.Scenario, sys faults.System) []faults.Entry {
 	g.endInFaultPhase(s)
 	var out []faults.Entry
 	if s.Workload.Stagger > 0 && g.r.IntN(2) == 0 {
@@ -32,14 +33,14 @@ func (g *generator) jobEnd(s *Scenario, sys faults.System) []faults.Entry {
 // end between a third and four fifths of the phase: event triggers fire only in the fault
 // phase, and a job's end is where jobEnd aims them. A stagger is kept within a quarter of
 // the phase. The limits drawn for the longer input stay, which only leaves more room.
-func (g *generator) endInFaultPhase(s *Scenario) {
+func (g *generator) endInFaultPhase(s *scenarios.Scenario) {
 	phase, w := s.Limits.FaultPhase.Nanos(), &s.Workload
-	if inputEndNanos(*w) < phase*4/5 {
+	if w.InputEndNanos() < phase*4/5 {
 		return
 	}
-	w.Stagger = min(w.Stagger, Duration(phase/4))
+	w.Stagger = min(w.Stagger, scenarios.Duration(phase/4))
 	end := g.between(phase/3, phase*4/5) - w.Stagger.Nanos()
-	w.Records = max(1, int(end/sourceInterval(*w).Nanoseconds())+1)
+	w.Records = max(1, int(end/w.SourceInterval().Nanoseconds())+1)
 }
 
 // unevenFinishNotifyLost loses the notifications to every task (or, half the time, one) from
@@ -47,9 +48,9 @@ func (g *generator) endInFaultPhase(s *Scenario) {
 // finish first miss the completion of their final checkpoint while the others, still
 // running, complete newer ones over their final snapshots, and the re-sent notification
 // names one of those.
-func (g *generator) unevenFinishNotifyLost(s *Scenario) faults.Entry {
+func (g *generator) unevenFinishNotifyLost(s *scenarios.Scenario) faults.Entry {
 	interval, stagger := s.Checkpoint.Interval.Nanos(), s.Workload.Stagger.Nanos()
-	firstEnd := inputEndNanos(s.Workload) - stagger
+	firstEnd := s.Workload.InputEndNanos() - stagger
 	at := min(s.Limits.FaultPhase.Nanos()-1, g.between(max(0, firstEnd-interval), firstEnd+interval))
 	f := faults.Fault{Kind: faults.NetDrop, Message: faults.MessageNotify, From: faults.Coordinator,
 		Probability: 1, WindowNanos: g.between(max(1, interval), max(1, stagger+interval))}
@@ -61,7 +62,7 @@ func (g *generator) unevenFinishNotifyLost(s *Scenario) faults.Entry {
 
 // endMoment draws a moment of the job's end: half the time one near the end of the input
 // (see nearInputEnd), else the k-th task.finish of the run or the first of one task.
-func (g *generator) endMoment(s *Scenario) faults.Trigger {
+func (g *generator) endMoment(s *scenarios.Scenario) faults.Trigger {
 	if at, ok := g.nearInputEnd(s); ok && g.r.IntN(2) == 0 {
 		return faults.At(at)
 	}
@@ -75,7 +76,7 @@ func (g *generator) endMoment(s *Scenario) faults.Trigger {
 }
 
 // jobEndFault draws what jobEnd does at one of its moments.
-func (g *generator) jobEndFault(s *Scenario, sys faults.System) faults.Fault {
+func (g *generator) jobEndFault(s *scenarios.Scenario, sys faults.System) faults.Fault {
 	switch g.r.IntN(5) {
 	case 0:
 		return faults.Fault{Kind: faults.TriggerSavepoint}
@@ -102,9 +103,9 @@ func (g *generator) jobEndFault(s *Scenario, sys faults.System) faults.Fault {
 // tasks that snapshot within the window (a newer checkpoint whose uploads were spared
 // completes first and meets the older one still pending), or a metadata write, which keeps
 // the slot of the checkpoint writing busy while more is asked for.
-func (g *generator) slowStore(s *Scenario) faults.Fault {
-	upTo := min(2*s.Checkpoint.Interval.Nanos(), Seconds(1).Nanos())
-	f := faults.Fault{Kind: faults.StorageSlow, Store: pick(g, []string{StoreState, StoreMetadata}),
+func (g *generator) slowStore(s *scenarios.Scenario) faults.Fault {
+	upTo := min(2*s.Checkpoint.Interval.Nanos(), scenarios.Seconds(1).Nanos())
+	f := faults.Fault{Kind: faults.StorageSlow, Store: pick(g, []string{scenarios.StoreState, scenarios.StoreMetadata}),
 		DelayNanos: g.between(max(1, upTo/8), upTo), WindowNanos: g.between(1, 4*upTo)}
 	if g.r.IntN(2) == 0 {
 		f.Probability = float64(g.between(1, 5)) / 10
@@ -119,7 +120,7 @@ func (g *generator) slowStore(s *Scenario) faults.Fault {
 // then at the same moments as the savepoints, some writes at a time: a savepoint whose
 // uploads lag is still pending when the checkpoints after it complete, the last included,
 // and one asked for while the last holds the slot waits behind it.
-func (g *generator) savepointsAtEnd(s *Scenario) []faults.Entry {
+func (g *generator) savepointsAtEnd(s *scenarios.Scenario) []faults.Entry {
 	var out []faults.Entry
 	savepoint := faults.Fault{Kind: faults.TriggerSavepoint}
 	moments := g.r.IntN(2) == 0
@@ -152,8 +153,8 @@ func (g *generator) savepointsAtEnd(s *Scenario) []faults.Entry {
 // endFrom draws when the end of the job begins for an event trigger: half the time two
 // checkpoint intervals before the end of the input (or of the first source subtask's, with
 // a stagger), when that falls in the fault phase; else 0, all run long.
-func (g *generator) endFrom(s *Scenario) int64 {
-	end := inputEndNanos(s.Workload) - s.Workload.Stagger.Nanos()
+func (g *generator) endFrom(s *scenarios.Scenario) int64 {
+	end := s.Workload.InputEndNanos() - s.Workload.Stagger.Nanos()
 	from := max(0, end-2*s.Checkpoint.Interval.Nanos())
 	if g.r.IntN(2) == 0 || from >= s.Limits.FaultPhase.Nanos() {
 		return 0
@@ -164,8 +165,8 @@ func (g *generator) endFrom(s *Scenario) int64 {
 // nearInputEnd draws a time within two checkpoint intervals of the end of s's input (with
 // staggered sources, of the first source subtask's end or of the last's), when that falls in
 // the fault phase: the final checkpoints are then pending or about to be.
-func (g *generator) nearInputEnd(s *Scenario) (int64, bool) {
-	end, phase := inputEndNanos(s.Workload), s.Limits.FaultPhase.Nanos()
+func (g *generator) nearInputEnd(s *scenarios.Scenario) (int64, bool) {
+	end, phase := s.Workload.InputEndNanos(), s.Limits.FaultPhase.Nanos()
 	if s.Workload.Stagger > 0 && g.r.IntN(2) == 0 {
 		end -= s.Workload.Stagger.Nanos()
 	}

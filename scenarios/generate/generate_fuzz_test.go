@@ -1,10 +1,12 @@
-package scenarios
+package generate
 
 import (
 	"encoding/binary"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/ckptsim/ckptsim/scenarios"
 )
 
 // fuzzSource is a rand.Source that reads the fuzzer's bytes, eight to a draw, and then a
@@ -49,12 +51,12 @@ func FuzzGeneratedScenario(f *testing.F) {
 	f.Add([]byte("an aligned keyed shuffle, perhaps"), uint64(7))
 	f.Add(make([]byte, 512), uint64(3))
 	f.Add([]byte(strings.Repeat("\xff\x10\x80\x01\x7f\x33\xc0\x09", 40)), uint64(11))
-	sim := NewSimulation()
+	sim := scenarios.NewSimulation()
 	f.Fuzz(func(t *testing.T, choices []byte, seed uint64) {
-		s := GenerateFrom(newFuzzSource(choices))
-		_, res, err := Execute(sim, s, seed, RunOptions{})
+		s := From(newFuzzSource(choices))
+		_, res, err := scenarios.Execute(sim, s, seed, scenarios.RunOptions{})
 		if err != nil {
-			t.Fatalf("drawn scenario rejected: %v\n%s", err, Marshal(s))
+			t.Fatalf("drawn scenario rejected: %v\n%s", err, scenarios.Marshal(s))
 		}
 		if !res.Unexpected {
 			return
@@ -66,6 +68,6 @@ func FuzzGeneratedScenario(f *testing.F) {
 			}
 			why.WriteString("\n  " + v.String())
 		}
-		t.Fatalf("seed %d: %s: %s%s\nscenario file:\n%s", seed, res.Verdict, res.Why, why.String(), Marshal(s))
+		t.Fatalf("seed %d: %s: %s%s\nscenario file:\n%s", seed, res.Verdict, res.Why, why.String(), scenarios.Marshal(s))
 	})
 }

@@ -1,9 +1,11 @@
-package scenarios
+package generate
 
 import (
 	"math/bits"
 
 	"pgregory.net/rapid"
+
+	"github.com/ckptsim/ckptsim/scenarios"
 )
 
 // Drawn is Generate as a rapid generator: every choice of the draw (the mode, the shape,
@@ -16,8 +18,8 @@ import (
 //	seed := rapid.Uint64().Draw(t, "seed")
 //
 // The scenario is complete (defaults applied, validated) and expects a pass, as Generate's.
-func Drawn() *rapid.Generator[*Scenario] {
-	return rapid.Custom(func(t *rapid.T) *Scenario {
+func Drawn() *rapid.Generator[*scenarios.Scenario] {
+	return rapid.Custom(func(t *rapid.T) *scenarios.Scenario {
 		s := generateWith(rapidSource{t}, "Drawn")
 		s.Description = "Drawn by scenarios.Drawn: " + Summary(s) + "."
 		return s

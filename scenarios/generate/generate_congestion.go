@@ -1,7 +1,8 @@
-package scenarios
+package generate
 
 import (
 	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/scenarios"
 )
 
 // congestion draws a congested stretch of the data channels: two to six clogs and delays,
@@ -11,7 +12,7 @@ import (
 // barriers, cancel markers and data queue together on the held channels, and are released
 // in a rush: barriers that wait behind other events instead of overtaking them, alignments
 // that end on a cancel marker, channel state recorded across a clog.
-func (g *generator) congestion(s *Scenario, sys faults.System) []faults.Entry {
+func (g *generator) congestion(s *scenarios.Scenario, sys faults.System) []faults.Entry {
 	channels := sys.Channels
 	if g.r.IntN(2) == 0 {
 		into := pick(g, channels).To

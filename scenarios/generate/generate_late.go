@@ -1,7 +1,8 @@
-package scenarios
+package generate
 
 import (
 	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -21,7 +22,7 @@ var digitEdges = []int{9, 10, 11, 99, 100, 101}
 // enough for lateCompletions checkpoints to complete in it (twice the time they need at
 // the drawn pace, which faults slow down). It runs before anything else is drawn against
 // the interval and the phases, and returns the completion count (0: an ordinary run).
-func (g *generator) lateRun(s *Scenario) int {
+func (g *generator) lateRun(s *scenarios.Scenario) int {
 	if g.r.IntN(5) != 0 {
 		return 0
 	}
@@ -32,25 +33,25 @@ func (g *generator) lateRun(s *Scenario) int {
 		k = pick(g, digitEdges)
 	}
 	// Below 25ms from a hundred completions up, so that 300 take at most 15s.
-	s.Checkpoint.Interval = Millis(g.between(20, 40))
+	s.Checkpoint.Interval = scenarios.Millis(g.between(20, 40))
 	if k > 100 {
-		s.Checkpoint.Interval = Millis(g.between(20, 25))
+		s.Checkpoint.Interval = scenarios.Millis(g.between(20, 25))
 	}
 	// A cycle is the interval and at most half of it in pause (see checkpoint).
-	need := Duration(k) * 2 * (s.Checkpoint.Interval * 3 / 2)
-	s.Limits.FaultPhase = max(s.Limits.FaultPhase, roundUp(need+Seconds(1), Millis(100)))
+	need := scenarios.Duration(k) * 2 * (s.Checkpoint.Interval * 3 / 2)
+	s.Limits.FaultPhase = max(s.Limits.FaultPhase, roundUp(need+scenarios.Seconds(1), scenarios.Millis(100)))
 	return k
 }
 
 // roundUp rounds d up to a multiple of unit.
-func roundUp(d, unit Duration) Duration { return (d + unit - 1) / unit * unit }
+func roundUp(d, unit scenarios.Duration) scenarios.Duration { return (d + unit - 1) / unit * unit }
 
 // lateFaults draws one to three faults that fire once k checkpoints completed (or once the
 // checkpoint with an id at a digit edge completes): mostly coordinator crashes, whose
 // recovery reads the store; task crashes, whose restore reads the state; a read failure or
 // a corrupted write on one copy of the completed-checkpoint store, so that recovery must
 // take the other; and savepoints.
-func (g *generator) lateFaults(s *Scenario, k int) []faults.Entry {
+func (g *generator) lateFaults(s *scenarios.Scenario, k int) []faults.Entry {
 	var out []faults.Entry
 	for range g.between(1, 3) {
 		m := faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}
@@ -59,7 +60,7 @@ func (g *generator) lateFaults(s *Scenario, k int) []faults.Entry {
 			m.CP = uint64(pick(g, digitEdges))
 			trigger = faults.Nth(1, m)
 		}
-		window := Millis(g.between(50, 500)).Nanos()
+		window := scenarios.Millis(g.between(50, 500)).Nanos()
 		var f faults.Fault
 		switch g.r.IntN(8) {
 		case 0, 1, 2, 3:
@@ -67,10 +68,10 @@ func (g *generator) lateFaults(s *Scenario, k int) []faults.Entry {
 		case 4:
 			f = faults.Fault{Kind: faults.CrashTask, Task: pick(g, s.Graph().Tasks())}
 		case 5:
-			f = faults.Fault{Kind: faults.StorageReadFail, Store: StoreMetadata, Key: pick(g, metadataCopies),
+			f = faults.Fault{Kind: faults.StorageReadFail, Store: scenarios.StoreMetadata, Key: pick(g, metadataCopies),
 				Probability: 1, WindowNanos: window}
 		case 6:
-			f = faults.Fault{Kind: faults.StorageCorrupt, Store: StoreMetadata, Key: pick(g, metadataCopies),
+			f = faults.Fault{Kind: faults.StorageCorrupt, Store: scenarios.StoreMetadata, Key: pick(g, metadataCopies),
 				Probability: 1, WindowNanos: window}
 		default:
 			f = faults.Fault{Kind: faults.TriggerSavepoint}
@@ -106,13 +107,13 @@ func (g *generator) storeKey(store string) string {
 		return ""
 	}
 	switch store {
-	case StoreMetadata:
+	case scenarios.StoreMetadata:
 		return pick(g, metadataCopies)
-	case StoreState:
+	case scenarios.StoreState:
 		return pick(g, stateCheckpoints)
 	}
 	if g.r.IntN(2) == 0 {
-		return storeKeyPrefixes[StoreMetadata] + pick(g, metadataCopies)
+		return scenarios.StoreKeyPrefix(scenarios.StoreMetadata) + pick(g, metadataCopies)
 	}
-	return storeKeyPrefixes[StoreState] + pick(g, stateCheckpoints)
+	return scenarios.StoreKeyPrefix(scenarios.StoreState) + pick(g, stateCheckpoints)
 }

@@ -1,4 +1,4 @@
-package scenarios
+package generate
 
 import (
 	"flag"
@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -27,7 +28,7 @@ func BenchmarkGeneratedSweep(b *testing.B) {
 	n := uint64(*generatedSeeds)
 	for b.Loop() {
 		for seed := uint64(1); seed <= n; seed++ {
-			_, res, err := Execute(NewSimulation(), Generate(seed), seed, RunOptions{Events: &events})
+			_, res, err := scenarios.Execute(scenarios.NewSimulation(), Seed(seed), seed, scenarios.RunOptions{Events: &events})
 			if err != nil {
 				b.Fatalf("seed %d: %v", seed, err)
 			}

@@ -1,0 +1,9 @@
+package generate
+
+import (
+	"testing"
+
+	"github.com/ckptsim/ckptsim/internal/rapidtest"
+)
+
+func TestMain(m *testing.M) { rapidtest.MainPinned(m) }
