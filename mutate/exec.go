@@ -88,7 +88,7 @@ var ErrRefused = errors.New("mutate: the mutated simrun refused to run")
 // RunSimrun runs the simrun at exe with args (a sweep or an exploration with -json) for at
 // most timeout, in env and in the folder dir (where artifacts no flag places land), and
 // returns the runs it printed and whether it outran the timeout or its memory (killed by a
-// signal).
+// signal, or a fatal error of the Go runtime).
 // Exit status 1 is what a caught mutant looks like; 2 is ErrRefused, with what simrun said.
 func RunSimrun(exe, dir string, env []string, timeout time.Duration, args ...string) ([]Run, bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -106,6 +106,11 @@ func RunSimrun(exe, dir string, env []string, timeout time.Duration, args ...str
 		return runs, true, nil
 	}
 	if err != nil && errors.As(err, &exitErr) && exitErr.ExitCode() == 2 {
+		if strings.Contains(stderr.String(), "\nfatal error: ") || strings.HasPrefix(stderr.String(), "fatal error: ") {
+			// The Go runtime gave up (out of memory, a stack that outgrew its limit) and
+			// exits 2 too: the mutant ran away, as with the OOM killer above.
+			return runs, true, nil
+		}
 		return runs, false, fmt.Errorf("%w: %s", ErrRefused, lastLine(stderr.String()))
 	}
 	if err != nil && !(errors.As(err, &exitErr) && exitErr.ExitCode() == 1) {
