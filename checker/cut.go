@@ -89,6 +89,9 @@ func consistentCut(ix *traceIndex, ref Reference) Result {
 		case trace.KindSnapshotTaken:
 			taken[taskCheckpoint{e.Task, e.CP}] = i
 			cutOf(cuts, e.CP)[e.Task] = i
+			if v, over := channelStateOver(e, ref.Policy.ChannelStateMaxRecords); over {
+				violations = append(violations, v)
+			}
 		case trace.KindSnapshotCarried:
 			from, _ := intAttr(e, trace.AttrTaken)
 			index, ok := taken[taskCheckpoint{e.Task, uint64(from)}]

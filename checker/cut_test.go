@@ -150,3 +150,21 @@ func TestConsistentCutConservesTokens(t *testing.T) {
 	bad := b.complete(2)
 	wantFirst(t, ConsistentCut(b.events, ref), bad, "checkpoint 2 holds 9 tokens (9 at tasks, 0 in flight), expected 10")
 }
+
+// TestChannelStateBounded: a snapshot that stored more records as channel state than the
+// configuration allows breaks channel-state.bounded; one at the bound keeps it, and without
+// a bound nothing is judged.
+func TestChannelStateBounded(t *testing.T) {
+	b := newTB()
+	b.snap("sum-0", 1, "chan.source-0=20", "chan.source-1=12")
+	over := b.snap("sum-1", 1, "chan.source-0=33")
+	ref := Reference{Policy: Policy{ChannelStateMaxRecords: 32}}
+	res := ConsistentCut(b.events, ref)
+	v := wantFirst(t, res, over, "sum-1 recorded 33 records as channel state for checkpoint 1, more than the 32")
+	if v.Rule != "channel-state.bounded" || len(res.Violations) != 1 {
+		t.Errorf("violations %v, want the one of sum-1, naming channel-state.bounded", res.Violations)
+	}
+	for _, v := range ConsistentCut(b.events, Reference{}).Violations {
+		t.Errorf("judged without a bound: %s", v)
+	}
+}

@@ -92,6 +92,10 @@ type Policy struct {
 	// MaxConcurrent is how many checkpoints may be pending at once (trigger-pacing). Zero:
 	// not known.
 	MaxConcurrent int
+	// ChannelStateMaxRecords is the most records one task may record as channel state for one
+	// checkpoint: protocol.Config.MaxBufferedRecords admissions, each at most one network
+	// buffer of records (channel-state.bounded). Zero: not known.
+	ChannelStateMaxRecords int64
 	// Mode is the job's checkpoint mode as package protocol names it ("aligned",
 	// "unaligned", "aligned-with-timeout", "at-least-once"): it says which savepoints may
 	// be triggered past MaxConcurrent (trigger-pacing). Empty: not known.

@@ -80,4 +80,12 @@ var taskRules = []Rule{
 		Covers:   []string{"Reason.newer-barrier"},
 		Flink:    "SingleCheckpointBarrierHandler, which aborts the checkpoint in progress when a newer barrier comes (CHECKPOINT_DECLINED_SUBSUMED); FLINK-2427 for the tests that pin it",
 	},
+	{
+		ID: "T11", Name: ruleChannelStateBounded, Property: PropConsistentCut,
+		Says:     "A task records as channel state for one checkpoint at most MaxBufferedRecords admissions of input, each at most a network buffer of records; one that would record more declines the checkpoint (channel-state-overflow) rather than grow without limit.",
+		Evidence: "snapshot.taken with chan.<from> counts, Reference.Policy.ChannelStateMaxRecords",
+		Without:  "not judged: the reference does not give the bound",
+		Covers:   []string{"Config.MaxBufferedRecords"},
+		Flink:    "the alignment buffer limit of older Flink (taskmanager.checkpoint.max-alignment-buffered: past it the checkpoint is aborted, AlignmentLimitExceededException)",
+	},
 }

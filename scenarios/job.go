@@ -281,8 +281,10 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 	ref.Policy.RetainedCheckpoints = cfg.Checkpoint.RetainedCheckpoints
 	if s.Mode != ModeChandyLamport {
 		// A token workload's snapshots follow its own initiators, not the coordinator's
-		// policy, so only a barrier job's reference states it.
+		// policy, so only a barrier job's reference states it. The engine admits input a
+		// buffer at a time, so the protocol's bound counts buffers.
 		pacing(&ref, s, cfg)
+		ref.Policy.ChannelStateMaxRecords = int64(cfg.Checkpoint.MaxBufferedRecords) * int64(cfg.Network.BufferRecords)
 	}
 	if cfg.Checkpoint.Mode == protocol.ModeAlignedWithTimeout {
 		ref.Policy.AlignmentTimeoutNanos = cfg.Checkpoint.AlignmentTimeout.Nanoseconds()
