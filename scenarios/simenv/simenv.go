@@ -251,7 +251,9 @@ func (e *Env) Rand(name string) *rand.Rand {
 func (e *Env) Spawn(name string, p engine.Process) (engine.Proc, error) {
 	ep, ok := e.endpoints[name]
 	if !ok {
-		panic(fmt.Sprintf("simenv: spawn of %q, which has no placement", name))
+		// Every process the engine spawns is one it named (Runtime.Processes), which is
+		// how each got a host: another is the engine's broken invariant, judged as such.
+		panic(&engine.InvariantError{Message: fmt.Sprintf("engine: spawned process %q, which it did not name among its processes", name)})
 	}
 	h := ep.host
 	if !h.h.Up() {
