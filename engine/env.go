@@ -100,7 +100,7 @@ var ErrCorrupt = errors.New("engine: stored value is corrupt")
 
 // Timer is a pending call.
 type Timer interface {
-	// Reset arms the timer to fire d from now, replacing an earlier deadline.
+	// Reset arms the timer to fire d (at least 0) from now, replacing an earlier deadline.
 	Reset(d time.Duration)
 	// Stop cancels the call and reports whether it was still pending.
 	Stop() bool

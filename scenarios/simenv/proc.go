@@ -2,6 +2,7 @@ package simenv
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -36,6 +37,7 @@ func (p *proc) Alive() bool { return p.alive }
 // After implements engine.Proc with a host timer, which a host crash disarms; a killed
 // process's timers are ignored when they fire.
 func (p *proc) After(d time.Duration, fn func()) engine.Timer {
+	checkDelay(d)
 	if !p.Alive() {
 		return stoppedTimer{}
 	}
@@ -135,7 +137,19 @@ type timer struct{ t *sim.Timer }
 
 func (t timer) Stop() bool { return t.t.Stop() }
 
-func (t timer) Reset(d time.Duration) { t.t.Reset(d) }
+func (t timer) Reset(d time.Duration) {
+	checkDelay(d)
+	t.t.Reset(d)
+}
+
+// checkDelay holds the engine to its side of the Env: a timer is set for now or later. A
+// negative delay is the engine's broken invariant, judged as such, where the kernel's own
+// check would only panic.
+func checkDelay(d time.Duration) {
+	if d < 0 {
+		panic(&engine.InvariantError{Message: fmt.Sprintf("engine: a timer set %v in the past", -d)})
+	}
+}
 
 type stoppedTimer struct{}
 
