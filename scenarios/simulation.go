@@ -23,8 +23,16 @@ func NewSimulation() *Simulation { return &Simulation{} }
 // one the engine accepts, with a reference model, and the faults ones the simulation can
 // inject. The plan keeps the engine configuration and the reference it derived to check
 // that, so that Run derives neither again.
-func (*Simulation) Plan(s *Scenario, seed uint64) (*Plan, error) {
-	p, err := PlanFor(s, seed)
+func (*Simulation) Plan(s *Scenario, seed uint64) (p *Plan, err error) {
+	defer func() {
+		// A panic while the job is assembled (the engine's configuration, its reference
+		// model) is this build's defect, not the caller's: an error that says so, which a
+		// sweep of ckptsim's own jobs judges (job-accepted), rather than a crash.
+		if r := recover(); r != nil {
+			p, err = nil, fmt.Errorf("scenarios: assembling the job panicked: %v", r)
+		}
+	}()
+	p, err = PlanFor(s, seed)
 	if err != nil {
 		return nil, err
 	}
