@@ -23,6 +23,7 @@ type mutateOptions struct {
 	keep    string
 	list    bool
 	ids     []string // -id: exactly these mutants, in this order
+	report  string   // -report: report the outcomes a -json run wrote, run nothing
 }
 
 // mutateCommand is `simrun mutate`: draw a sample of mutants of the protocol and the engine
@@ -35,6 +36,9 @@ func (a *app) mutateCommand(args []string) int {
 	o, status := a.mutateFlags(args)
 	if status >= 0 {
 		return status
+	}
+	if o.report != "" {
+		return a.reportMutants(o.report)
 	}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -101,6 +105,7 @@ func (a *app) mutateFlags(args []string) (*mutateOptions, int) {
 	keep := fs.String("keep", "", "keep each mutant's overlay, binary and artifacts in DIR/NNN")
 	list := fs.Bool("list", false, "list the sample's mutants without running them")
 	ids := fs.String("id", "", "run exactly these mutants (comma-separated ids, as -list prints them) instead of a sample")
+	report := fs.String("report", "", "run nothing: report the mutants a -json run wrote to FILE (even one cut short), with today's equivalent marks")
 	positional, status := a.parseCommand(fs, usageMutate, args)
 	if status >= 0 {
 		return nil, status
@@ -123,7 +128,7 @@ func (a *app) mutateFlags(args []string) (*mutateOptions, int) {
 			dirs = append(dirs, p)
 		}
 	}
-	o := &mutateOptions{n: *n, seed: seed.value, pkgs: dirs, jobs: jobs.value, explore: *explore, asJSON: *asJSON, keep: *keep, list: *list}
+	o := &mutateOptions{n: *n, seed: seed.value, pkgs: dirs, jobs: jobs.value, explore: *explore, asJSON: *asJSON, keep: *keep, list: *list, report: *report}
 	if *ids != "" {
 		o.ids = strings.Split(*ids, ",")
 		o.n = len(o.ids)

@@ -111,7 +111,7 @@ const (
 	usageBench   = "bench [-json] [-seeds N] [-j N] [-generated]"
 	usageCheck   = "check [-reference FILE | -scenario NAME|FILE] [-check PROPERTY,...] [-json] [-html FILE] [-perfetto FILE] TRACE"
 	usageZoo     = "zoo [-list] [-controls] [-bug ID] [-seeds A-B] [-generic A-B] [-j N] [-tests] [-keep DIR] [-json]"
-	usageMutate  = "mutate [-n N] [-seed S] [-pkg protocol,engine] [-j N] [-explore DURATION] [-json] [-keep DIR] [-list] [-id ID,...]"
+	usageMutate  = "mutate [-n N] [-seed S] [-pkg protocol,engine] [-j N] [-explore DURATION] [-json] [-keep DIR] [-list] [-id ID,...] | mutate -report FILE"
 	usageCover   = "cover [-pkg PATTERNS] [-func] [-j N] [-json] [-- sweep|run|replay ARGS]"
 	usageShow    = "show NAME|FILE"
 	usageVersion = "version"

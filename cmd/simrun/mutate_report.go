@@ -9,11 +9,15 @@ import (
 )
 
 // writeMutateReport prints simrun mutate's figures, THE GOAL line, every mutant the
-// verdicts missed, and the equivalent ones.
+// verdicts missed, and the equivalent ones; o is nil for a report of a past run.
 func writeMutateReport(w io.Writer, outcomes []*mutate.Outcome, s mutate.Summary, o *mutateOptions) {
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "mutants: %d run of %d sites in %s (seed %d), %d more drawn did not compile\n",
-		s.Mutants, s.Sites, strings.Join(o.pkgs, ","), o.seed, s.Discarded)
+	if o != nil {
+		fmt.Fprintf(w, "mutants: %d run of %d sites in %s (seed %d), %d more drawn did not compile\n",
+			s.Mutants, s.Sites, strings.Join(o.pkgs, ","), o.seed, s.Discarded)
+	} else {
+		fmt.Fprintf(w, "mutants: %d\n", s.Mutants)
+	}
 	fmt.Fprintf(w, "unit tests:   killed %d (%d%%), passed %d, hang %d\n",
 		s.Killed, mutate.Percent(s.Killed, s.Mutants), s.Passed, s.TestsHang)
 	c := s.Catches

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -96,5 +97,27 @@ func TestMutateEndToEnd(t *testing.T) {
 	}
 	if !strings.HasPrefix(out.ID, "protocol/") || out.Tests == "" || out.Catch == "" || summary.Mutants != 1 {
 		t.Errorf("outcome %+v, summary %+v", out, summary)
+	}
+}
+
+// TestMutateReportRereadsASample: -report reads what a -json run wrote, a sample cut short
+// included, and judges it with today's equivalent marks; a file that is not such output is
+// bad input.
+func TestMutateReportRereadsASample(t *testing.T) {
+	dir := t.TempDir()
+	lines := `{"id":"protocol/x.go:1:1:delete","package":"protocol","file":"protocol/x.go","line":1,"column":1,"operator":"delete","description":"delete x","tests":"killed","catch":"rule","stage":"sweep","properties":["exactly-once"],"changed":true}
+{"id":"engine/bufferpool.go:48:2:delete","package":"engine","file":"engine/bufferpool.go","line":48,"column":2,"operator":"delete","description":"delete put","tests":"killed","catch":"none","changed":false}
+{"id":"protocol/y.go:2:2:true","package":"protocol","file":"protocol/y.go","line":2,"column":2,"operator":"true","description":"y -> true","tests":"killed","catch":"panic","changed":true}
+`
+	path := writeFile(t, filepath.Join(dir, "sample.jsonl"), lines)
+	a := testApp(t, nil)
+	r := a.invoke("mutate", "-report", path)
+	want := "GOAL: of the 2 mutants the unit tests kill, 1 (50%)"
+	if r.code != exitOK || !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "equivalent (1)") {
+		t.Fatalf("exit %d, want %q and one equivalent mark:\n%s%s", r.code, want, r.stdout, r.stderr)
+	}
+	bad := writeFile(t, filepath.Join(dir, "bad.jsonl"), "not json\n")
+	if r := a.invoke("mutate", "-report", bad); r.code != exitUsage || !strings.Contains(r.stderr, "bad.jsonl:1: not a line of mutate -json") {
+		t.Errorf("bad file: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
