@@ -23,7 +23,8 @@ import (
 //     uploads, and a failed upload declines the checkpoint (failover-cause judges that), so
 //     the fault is no cause for the task to fail.
 //
-// Anything else is a failure without a cause (FLINK-10377: a sink that failed on a late
+// A coordinator.crash with a reason is the coordinator failing by itself, which nothing in
+// the model causes. Anything else is a failure without a cause (FLINK-10377: a sink that failed on a late
 // notification it should have ignored), pinned to the task.crash; the failover that follows
 // is a needless one. A trace with no task.crash carrying a reason gives the property nothing
 // to judge: unexercised.
@@ -53,6 +54,12 @@ func failureCause(ix *traceIndex) Result {
 				cause = cmp.Or(cause, e)
 			}
 		case trace.KindJobFailover, trace.KindCoordinatorCrash:
+			if e.Kind == trace.KindCoordinatorCrash && e.Reason != "" {
+				// Nothing in the model makes a healthy coordinator fail by itself: its
+				// storage failing fails checkpoints, not the coordinator.
+				judged++
+				violations = append(violations, violationAt(PropFailureCause, e, "the coordinator failed by itself (%s)", e.Reason))
+			}
 			cause = cmp.Or(cause, e)
 			if e.Kind == trace.KindJobFailover {
 				clear(restored)

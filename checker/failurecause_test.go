@@ -59,3 +59,12 @@ func TestFailureCauseStorageOnlyWhileRestoring(t *testing.T) {
 	c.failTask("map-0", "restore: unavailable") // the next incarnation, restoring
 	wantPass(t, FailureCause(c.events))
 }
+
+// TestFailureCauseFlagsACoordinatorFailingByItself: a coordinator.crash with a reason is the
+// coordinator failing by itself, which nothing causes; an injected one (no reason) is not.
+func TestFailureCauseFlagsACoordinatorFailingByItself(t *testing.T) {
+	b := newTB()
+	b.add(trace.CoordinatorCrash())
+	failed := b.add(trace.CoordinatorFailed("error: index out of range [-1] at engine/slots.go:108"))
+	wantFirst(t, FailureCause(b.events), failed, "the coordinator failed by itself (error: index out of range")
+}

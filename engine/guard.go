@@ -46,20 +46,27 @@ func (rt *Runtime) guard(who string) {
 	}
 }
 
-// failOnError fails task who for a runtime error (a nil dereference, an index out of range)
-// raised in the engine's own code while it served the task, as Flink fails a task whose
-// code throws: task.crash with the error and where it was raised as the reason. The job then
-// halts instead of failing over, since the same input would raise the same error again; a
-// task that failed by itself with nothing to cause it is what task.fails-for-a-cause judges.
-// It reports whether it did: r is a runtime error and who a live task of a running job.
+// failOnError fails task who, or the coordinator, for a runtime error (a nil dereference, an
+// index out of range) raised in the engine's own code while it served them, as Flink fails
+// a task whose code throws and a JobManager whose code does: task.crash or coordinator.crash
+// with the error and where it was raised as the reason. The job then halts instead of
+// failing over, since the same input would raise the same error again; a failure nothing
+// caused is what task.fails-for-a-cause judges. It reports whether it did: r is a runtime
+// error and who a live task or the coordinator of a running job.
 func (rt *Runtime) failOnError(who string, r any) bool {
 	err, ok := r.(runtime.Error)
 	if !ok || rt.halted {
 		return false
 	}
+	reason := "error: " + err.Error() + " at " + raisedAt()
+	if c := rt.currentCoordinator(); who == coordinatorName && c != nil && c.incarnation().running() {
+		rt.emit(trace.CoordinatorFailed(reason))
+		rt.halt()
+		return true
+	}
 	for _, t := range rt.tasks {
 		if t != nil && t.plan.id == who && t.alive() {
-			rt.emit(trace.TaskCrash(who, "error: "+err.Error()+" at "+raisedAt()))
+			rt.emit(trace.TaskCrash(who, reason))
 			rt.halt()
 			return true
 		}

@@ -35,7 +35,7 @@ func TestPanickedInTellsWhosePanicItIs(t *testing.T) {
 
 // TestRuntimeErrorFailsTheTaskAndHalts: a nil map write in the engine's code serving a task
 // fails that task, the error and its place as the reason, and halts the job; a runtime error
-// outside any task, or an explicit panic, goes on as a panic.
+// elsewhere (the external store's process), or an explicit panic, goes on as a panic.
 func TestRuntimeErrorFailsTheTaskAndHalts(t *testing.T) {
 	env := &recordingEnv{}
 	rt := &Runtime{env: env}
@@ -49,8 +49,8 @@ func TestRuntimeErrorFailsTheTaskAndHalts(t *testing.T) {
 		fn()
 		return false
 	}
-	if !panics("coordinator", func() { var m map[string]int; m["x"]++ }) {
-		t.Error("a runtime error outside any task did not go on as a panic")
+	if !panics("extstore", func() { var m map[string]int; m["x"]++ }) {
+		t.Error("a runtime error outside any task or the coordinator did not go on as a panic")
 	}
 	if !panics("sum-1", func() { panic("engine") }) {
 		t.Error("an explicit panic did not go on as a panic")
@@ -65,6 +65,27 @@ func TestRuntimeErrorFailsTheTaskAndHalts(t *testing.T) {
 		t.Errorf("reason %q does not say the error and where it was raised", reason)
 	}
 	if !rt.Halted() || !procs[0].dead || !procs[1].dead {
+		t.Error("the job did not halt")
+	}
+}
+
+// TestRuntimeErrorFailsTheCoordinator: a runtime error in the engine's code serving the
+// coordinator is a coordinator.crash with the error as its reason, and the job halts.
+func TestRuntimeErrorFailsTheCoordinator(t *testing.T) {
+	env := &recordingEnv{}
+	rt := &Runtime{env: env}
+	proc := &killableProc{}
+	rt.coord = &coordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt, proc: proc}}
+	func() {
+		defer rt.guard(coordinatorName)
+		var m map[string]int
+		m["x"]++
+	}()
+	if len(env.events) != 1 || env.events[0].Kind != trace.KindCoordinatorCrash ||
+		!strings.HasPrefix(env.events[0].Reason, "error: assignment to entry in nil map at engine/guard_test.go:") {
+		t.Fatalf("traced %v, want one coordinator.crash with the error", env.events)
+	}
+	if !rt.Halted() || !proc.dead {
 		t.Error("the job did not halt")
 	}
 }

@@ -74,7 +74,7 @@ var fieldsByKind = map[string]*Fields{
 	KindCheckpointPersist:  {Required: []string{"cp"}, Optional: coordinatorTask},
 	KindCheckpointComplete: {Required: []string{"cp"}, Optional: coordinatorTask},
 	KindCheckpointAbort:    {Required: []string{"cp"}, Optional: []string{"task", "reason"}},
-	KindCoordinatorCrash:   {Optional: coordinatorTask},
+	KindCoordinatorCrash:   {Optional: []string{"task", "reason"}},
 	KindCoordinatorRecover: {Optional: []string{"task", "cp"}},
 	KindJobFailover:        {Optional: []string{"task", "cp", "reason"}},
 

@@ -80,6 +80,12 @@ func CoordinatorCrash() Event {
 	return Event{Kind: KindCoordinatorCrash, Task: CoordinatorTask}
 }
 
+// CoordinatorFailed returns a coordinator.crash of a coordinator that failed by itself, for
+// reason (an error of the engine's own code, say), not by an injected fault.
+func CoordinatorFailed(reason string) Event {
+	return Event{Kind: KindCoordinatorCrash, Task: CoordinatorTask, Reason: reason}
+}
+
 // CoordinatorRecover returns a coordinator.recover event: a new coordinator incarnation read
 // back latest, the latest completed checkpoint in the store (0: none).
 func CoordinatorRecover(latest uint64) Event {

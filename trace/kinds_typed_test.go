@@ -21,7 +21,7 @@ var constructed = map[string][]trace.Event{
 	trace.KindCheckpointPersist:  {trace.CheckpointPersist(1)},
 	trace.KindCheckpointComplete: {trace.CheckpointComplete(1)},
 	trace.KindCheckpointAbort:    {trace.CheckpointAbort(2, "expired"), trace.CheckpointAbort(2, "")},
-	trace.KindCoordinatorCrash:   {trace.CoordinatorCrash()},
+	trace.KindCoordinatorCrash:   {trace.CoordinatorCrash(), trace.CoordinatorFailed("error: index out of range")},
 	trace.KindCoordinatorRecover: {trace.CoordinatorRecover(1), trace.CoordinatorRecover(0)},
 	trace.KindJobFailover:        {trace.JobFailover(1, "task-failure"), trace.JobFailover(0, "")},
 

@@ -16,7 +16,7 @@ const (
 	KindCheckpointPersist  = "checkpoint.persist"  // task=coordinator cp: metadata write to the completed-checkpoint store begins
 	KindCheckpointComplete = "checkpoint.complete" // task=coordinator cp: the metadata write is durable
 	KindCheckpointAbort    = "checkpoint.abort"    // task=coordinator cp reason
-	KindCoordinatorCrash   = "coordinator.crash"   // task=coordinator
+	KindCoordinatorCrash   = "coordinator.crash"   // task=coordinator; reason when it failed by itself
 	KindCoordinatorRecover = "coordinator.recover" // task=coordinator cp: latest completed id read back from the store (0: none)
 	KindJobFailover        = "job.failover"        // task=coordinator cp reason: the job restarts from cp
 
