@@ -140,7 +140,7 @@ func readSources(t *testing.T, root string) {
 }
 
 // TestPackagesCatchFlink2427: the protocol's own tests, run with FLINK-2427 planted through
-// the overlay, fail (the sweeps do not see it; see the README's "Bug zoo").
+// the overlay, fail (the sweeps do not see it; see docs/zoo.md).
 func TestPackagesCatchFlink2427(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test in a subprocess")

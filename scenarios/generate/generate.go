@@ -87,7 +87,7 @@ const generatorStream = 0x67656e6572617465
 func Seed(seed uint64) *scenarios.Scenario {
 	s := generateWith(rand.NewPCG(seed, generatorStream), fmt.Sprintf("Seed(%d)", seed))
 	s.Seeds = &scenarios.SeedRange{First: seed, Last: seed}
-	s.Description = fmt.Sprintf("Drawn by scenarios.Generate from seed %d: %s.", seed, Summary(s))
+	s.Description = fmt.Sprintf("Drawn by generate.Seed from seed %d: %s.", seed, Summary(s))
 	return s
 }
 
@@ -97,7 +97,7 @@ func Seed(seed uint64) *scenarios.Scenario {
 // scenario's seeds are left unset: the caller runs it on whatever seed it likes.
 func From(src rand.Source) *scenarios.Scenario {
 	s := generateWith(src, "GenerateFrom")
-	s.Description = "Drawn by scenarios.GenerateFrom: " + Summary(s) + "."
+	s.Description = "Drawn by generate.From: " + Summary(s) + "."
 	return s
 }
 

@@ -14,14 +14,14 @@ import (
 // mode, a smaller graph, a shorter input) rather than by a seed number, which has none.
 // Use it inside rapid.Check, running the scenario on a seed drawn beside it:
 //
-//	s := scenarios.Drawn().Draw(t, "scenario")
+//	s := generate.Drawn().Draw(t, "scenario")
 //	seed := rapid.Uint64().Draw(t, "seed")
 //
 // The scenario is complete (defaults applied, validated) and expects a pass, as Generate's.
 func Drawn() *rapid.Generator[*scenarios.Scenario] {
 	return rapid.Custom(func(t *rapid.T) *scenarios.Scenario {
 		s := generateWith(rapidSource{t}, "Drawn")
-		s.Description = "Drawn by scenarios.Drawn: " + Summary(s) + "."
+		s.Description = "Drawn by generate.Drawn: " + Summary(s) + "."
 		return s
 	})
 }
