@@ -61,13 +61,6 @@ func FuzzGeneratedScenario(f *testing.F) {
 		if !res.Unexpected {
 			return
 		}
-		var why strings.Builder
-		for i, v := range res.Violations {
-			if i == 5 {
-				break
-			}
-			why.WriteString("\n  " + v.String())
-		}
-		t.Fatalf("seed %d: %s: %s%s\nscenario file:\n%s", seed, res.Verdict, res.Why, why.String(), scenarios.Marshal(s))
+		t.Fatalf("seed %d: %s: %s%s\nscenario file:\n%s", seed, res.Verdict, res.Why, firstViolations(res), scenarios.Marshal(s))
 	})
 }

@@ -191,14 +191,7 @@ func TestCorrectProtocolPassesGeneratedScenarios(t *testing.T) {
 		if !res.Unexpected {
 			return
 		}
-		var why strings.Builder
-		for i, v := range res.Violations {
-			if i == 5 {
-				break
-			}
-			why.WriteString("\n  " + v.String())
-		}
-		t.Fatalf("seed %d: %s: %s%s\n%s", seed, res.Verdict, res.Why, why.String(), saveForReplay(p, res))
+		t.Fatalf("seed %d: %s: %s%s\n%s", seed, res.Verdict, res.Why, firstViolations(res), saveForReplay(p, res))
 	})
 }
 
@@ -256,4 +249,16 @@ func saveForReplay(p *scenarios.Plan, res *scenarios.Result) string {
 		return "(could not save an artifact: " + err.Error() + ")"
 	}
 	return "replay: go run ./cmd/simrun replay " + path + "\nshrink: go run ./cmd/simrun shrink " + path
+}
+
+// firstViolations lists a failed run's first five violations, one a line, for a message.
+func firstViolations(res *scenarios.Result) string {
+	var why strings.Builder
+	for i, v := range res.Violations {
+		if i == 5 {
+			break
+		}
+		why.WriteString("\n  " + v.String())
+	}
+	return why.String()
 }
