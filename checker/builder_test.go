@@ -138,7 +138,25 @@ func wantFirst(t *testing.T, res Result, seq uint64, fragment string) Violation 
 	if v.Seq != seq || !strings.Contains(v.Message, fragment) {
 		t.Fatalf("want first violation at seq %d containing %q, got:\n%s", seq, fragment, res)
 	}
+	wantRulesNamed(t, res)
 	return v
+}
+
+// wantRulesNamed fails the test if a violation of a property that judges several rules does
+// not name its rule: simrun zoo -controls, and a reader, could not tell which rule it broke.
+func wantRulesNamed(t *testing.T, res Result) {
+	t.Helper()
+	rules := 0
+	for _, r := range Rules() {
+		if r.Property == res.Property {
+			rules++
+		}
+	}
+	for _, v := range res.Violations {
+		if rules > 1 && v.Rule == "" {
+			t.Fatalf("%s judges %d rules, but this violation names none: %s", res.Property, rules, v)
+		}
+	}
 }
 
 // wantUnknown fails the test unless res is unknown with a note containing fragment: a

@@ -67,6 +67,9 @@ func ConsistentCut(events []trace.Event, ref Reference) Result {
 	return consistentCut(newTraceIndex(events), ref)
 }
 
+// ruleCutConsistent names the rule of every consistent-cut violation but channel-state.bounded.
+const ruleCutConsistent = "cut.consistent"
+
 // cutKinds are the kinds ConsistentCut reacts to.
 var cutKinds = kindsOf(trace.KindSnapshotTaken, trace.KindSnapshotCarried, trace.KindCheckpointAbort,
 	trace.KindCheckpointComplete, trace.KindCoordinatorRecover) | finalKinds
@@ -122,6 +125,11 @@ func consistentCut(ix *traceIndex, ref Reference) Result {
 			if counted {
 				countedCuts++
 			}
+		}
+	}
+	for i := range violations {
+		if violations[i].Rule == "" {
+			violations[i].Rule = ruleCutConsistent
 		}
 	}
 	res := newResult(PropConsistentCut, violations)

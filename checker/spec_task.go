@@ -4,7 +4,7 @@ package checker
 // the snapshots they take.
 var taskRules = []Rule{
 	{
-		ID: "T1", Name: "cut.consistent", Property: PropConsistentCut,
+		ID: "T1", Name: ruleCutConsistent, Property: PropConsistentCut,
 		Says:     "Every completed checkpoint is a consistent cut: for each channel, what the receiver consumed plus what it saved as channel state plus what the sender saved as output channel state is what the sender sent before its snapshot.",
 		Evidence: "snapshot.taken and snapshot.carried of every task before checkpoint.complete, with their channel counts",
 		Without:  "unknown: a completed checkpoint without snapshots, a channel counted at neither end, or, in a cut that lists recorded messages, a channel counted without its list",
