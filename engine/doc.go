@@ -115,12 +115,13 @@
 // nothing restarts, nothing more is traced (contract.go). It does not panic, because a
 // panic throws away the trace that shows what went wrong. A panic raised inside the protocol
 // (a runtime error there) breaks its promise never to panic and is met the same way: every
-// entry into the engine is guarded (guard.go). A runtime error in the engine's own code
-// while it serves a task (a nil dereference, an index out of range) fails that task, as
-// Flink fails a task whose code throws: task.crash with the error and where it was raised as
-// its reason, then the job halts, since the same input would fail it again. The rule
-// task.fails-for-a-cause judges such a failure, which nothing caused. Other panics of the
-// engine's own (its explicit checks, *InvariantError) go on as panics.
+// entry into the engine is guarded (guard.go). Any other panic of the engine's own code
+// while it serves a task or the coordinator (a nil dereference, an index out of range, a
+// standard-library function's panic on a bad argument) fails it, as Flink fails a task or a
+// JobManager whose code throws: task.crash or coordinator.crash with the panic and where the
+// engine's code raised it as its reason, then the job halts, since the same input would fail
+// it again. The rule task.fails-for-a-cause judges such a failure, which nothing caused. The
+// engine's explicit checks (*InvariantError) go on as panics.
 //
 // # Failover
 //

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -25,19 +26,18 @@ var protocolFuncs = reflect.TypeFor[protocol.Config]().PkgPath() + "."
 // trigger from outside. A panic raised inside package protocol breaks the protocol's promise
 // never to panic, so the engine turns it into a broken contract (contract.broken, what
 // no-panic, detail the panic) and halts the job, as for any broken promise: the run keeps its
-// trace and gets a verdict with its artifact instead of dying. A runtime error of the
-// engine's own task code fails that task (failOnError). The protocol's own assertions
-// (*protocol.InvariantError) go on as panics, which the harness judges as a broken
-// invariant, and so does every other panic of the engine's own, its stack intact.
+// trace and gets a verdict with its artifact instead of dying. Any other panic of the code
+// serving a task or the coordinator (a runtime error, or a standard-library function's
+// panic on a bad argument) fails that task or the coordinator (failOnError). The assertions
+// of the protocol and the engine (*protocol.InvariantError, *InvariantError) go on as panics,
+// which the harness judges as broken invariants, their stacks intact.
 func (rt *Runtime) guard(who string) {
 	r := recover()
 	if r == nil {
 		return
 	}
-	var invariant *protocol.InvariantError
-	err, isErr := r.(error)
 	switch {
-	case isErr && errors.As(err, &invariant):
+	case isInvariant(r):
 		panic(r)
 	case panickedIn(protocolFuncs):
 		rt.breakContract(who, 0, contractNoPanic, fmt.Sprint(r))
@@ -46,19 +46,26 @@ func (rt *Runtime) guard(who string) {
 	}
 }
 
-// failOnError fails task who, or the coordinator, for a runtime error (a nil dereference, an
-// index out of range) raised in the engine's own code while it served them, as Flink fails
-// a task whose code throws and a JobManager whose code does: task.crash or coordinator.crash
-// with the error and where it was raised as the reason. The job then halts instead of
-// failing over, since the same input would raise the same error again; a failure nothing
-// caused is what task.fails-for-a-cause judges. It reports whether it did: r is a runtime
-// error and who a live task or the coordinator of a running job.
+// isInvariant reports whether r is a failed check of the protocol or the engine.
+func isInvariant(r any) bool {
+	err, ok := r.(error)
+	var protocolCheck *protocol.InvariantError
+	var engineCheck *InvariantError
+	return ok && (errors.As(err, &protocolCheck) || errors.As(err, &engineCheck))
+}
+
+// failOnError fails task who, or the coordinator, for a panic (a nil dereference, an index
+// out of range, a negative size handed to the standard library) raised in the engine's own
+// code while it served them, as Flink fails a task whose code throws and a JobManager whose
+// code does: task.crash or coordinator.crash with the panic and where the engine's code
+// raised it as the reason. The job then halts instead of failing over, since the same input
+// would raise the same panic again; a failure nothing caused is what task.fails-for-a-cause
+// judges. It reports whether it did: who is a live task or the coordinator of a running job.
 func (rt *Runtime) failOnError(who string, r any) bool {
-	err, ok := r.(runtime.Error)
-	if !ok || rt.halted {
+	if rt.halted {
 		return false
 	}
-	reason := "error: " + err.Error() + " at " + raisedAt()
+	reason := "error: " + fmt.Sprint(r) + " at " + raisedAt()
 	if c := rt.currentCoordinator(); who == coordinatorName && c != nil && c.incarnation().running() {
 		rt.emit(trace.CoordinatorFailed(reason))
 		rt.halt()
@@ -74,9 +81,12 @@ func (rt *Runtime) failOnError(who string, r any) bool {
 	return false
 }
 
-// panicFrame returns the frame that raised the panic being handled: the first below
-// runtime.gopanic that is not the runtime's own (a nil dereference or an index out of
-// range passes through runtime helpers).
+// moduleFuncs prefixes the names of this module's functions in a stack trace.
+var moduleFuncs = path.Dir(protocolFuncs) + "/"
+
+// panicFrame returns the frame of this module's code that raised the panic being handled:
+// the first below runtime.gopanic in the module (a nil dereference passes through runtime
+// helpers, a bad argument through the standard library's function that panics).
 func panicFrame() (runtime.Frame, bool) {
 	pcs := make([]uintptr, 64)
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
@@ -86,7 +96,7 @@ func panicFrame() (runtime.Frame, bool) {
 		switch {
 		case !panicking:
 			panicking = f.Function == "runtime.gopanic"
-		case !strings.HasPrefix(f.Function, "runtime."):
+		case strings.HasPrefix(f.Function, moduleFuncs):
 			return f, true
 		}
 		if !more {
@@ -102,8 +112,9 @@ func panickedIn(prefix string) bool {
 	return ok && strings.HasPrefix(f.Function, prefix)
 }
 
-// raisedAt names where the panic being handled was raised as dir/file.go:line, the same on
-// every machine.
+// raisedAt names where this module's code raised the panic being handled, as
+// dir/file.go:line, the same on every machine: a panic of the standard library is named by
+// the call into it.
 func raisedAt() string {
 	f, ok := panicFrame()
 	if !ok {

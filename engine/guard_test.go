@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,7 +36,8 @@ func TestPanickedInTellsWhosePanicItIs(t *testing.T) {
 
 // TestRuntimeErrorFailsTheTaskAndHalts: a nil map write in the engine's code serving a task
 // fails that task, the error and its place as the reason, and halts the job; a runtime error
-// elsewhere (the external store's process), or an explicit panic, goes on as a panic.
+// elsewhere (the external store's process), or a failed check of the engine, goes on as a
+// panic.
 func TestRuntimeErrorFailsTheTaskAndHalts(t *testing.T) {
 	env := &recordingEnv{}
 	rt := &Runtime{env: env}
@@ -52,8 +54,8 @@ func TestRuntimeErrorFailsTheTaskAndHalts(t *testing.T) {
 	if !panics("extstore", func() { var m map[string]int; m["x"]++ }) {
 		t.Error("a runtime error outside any task or the coordinator did not go on as a panic")
 	}
-	if !panics("sum-1", func() { panic("engine") }) {
-		t.Error("an explicit panic did not go on as a panic")
+	if !panics("sum-1", func() { panic(invariantf("engine")) }) {
+		t.Error("a failed check of the engine did not go on as a panic")
 	}
 	if panics("sum-1", func() { var m map[string]int; m["x"]++ }) {
 		t.Fatal("a runtime error serving sum-1 still panicked")
@@ -87,5 +89,22 @@ func TestRuntimeErrorFailsTheCoordinator(t *testing.T) {
 	}
 	if !rt.Halted() || !proc.dead {
 		t.Error("the job did not halt")
+	}
+}
+
+// TestLibraryPanicFailsTheCoordinator: a panic the standard library raises on a bad argument
+// (slices.Grow of a negative count) fails the coordinator like a runtime error, named by the
+// engine's call that raised it.
+func TestLibraryPanicFailsTheCoordinator(t *testing.T) {
+	env := &recordingEnv{}
+	rt := &Runtime{env: env}
+	rt.coord = &coordinator{coordinatorIncarnation: coordinatorIncarnation{rt: rt, proc: &killableProc{}}}
+	func() {
+		defer rt.guard(coordinatorName)
+		_ = slices.Grow([]byte(nil), -1)
+	}()
+	if len(env.events) != 1 || env.events[0].Kind != trace.KindCoordinatorCrash ||
+		!strings.HasPrefix(env.events[0].Reason, "error: cannot be negative at engine/guard_test.go:") {
+		t.Fatalf("traced %v, want one coordinator.crash naming the engine's call", env.events)
 	}
 }

@@ -7,7 +7,7 @@ import "fmt"
 // goes back a version. Each names the state it found broken, so a harness judges it as a
 // broken invariant (a verdict that says what broke) rather than a crash, as it does the
 // protocol's *protocol.InvariantError. A runtime error of the engine's code (an index out
-// of range) is no such check and stays a plain panic.
+// of range) is no such check: it fails the task or coordinator being served (guard.go).
 type InvariantError struct {
 	Message string
 }
