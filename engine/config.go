@@ -49,7 +49,20 @@ type Config struct {
 	// of the cost, since per-record events otherwise make up most of a trace. Faults
 	// triggered by the n-th sink.write count batches then, under sink.writes.
 	BatchSinkWrites bool
+	// MaxPendingTransactions bounds the pre-committed transactions a two-phase-commit sink
+	// holds for checkpoints whose fate it has not heard (DefaultMaxPendingTransactions when
+	// zero). A snapshot past the bound is declined (too-many-pending), as Flink's Kafka
+	// producer declines one when its pool of transactional producers is used up.
+	MaxPendingTransactions int
 }
+
+// DefaultMaxPendingTransactions is a two-phase-commit sink's bound on pending transactions
+// unless Config.MaxPendingTransactions says otherwise; MaxPendingTransactionsLimit is the
+// largest it may say.
+const (
+	DefaultMaxPendingTransactions = 64
+	MaxPendingTransactionsLimit   = protocol.MaxPendingCheckpointsLimit
+)
 
 // NetworkConfig shapes the data channels between tasks.
 type NetworkConfig struct {
@@ -144,6 +157,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("engine: config: RestartDelay must be positive")
 	case c.FailureDetection < 0:
 		return fmt.Errorf("engine: config: FailureDetection must not be negative")
+	case c.MaxPendingTransactions < 0 || c.MaxPendingTransactions > MaxPendingTransactionsLimit:
+		return fmt.Errorf("engine: config: MaxPendingTransactions %d, want 0 to %d", c.MaxPendingTransactions, MaxPendingTransactionsLimit)
 	case c.InlineStateBytes < 0 || c.InlineStateBytes > MaxInlineStateBytes:
 		return fmt.Errorf("engine: config: InlineStateBytes %d, want 0 to %d", c.InlineStateBytes, MaxInlineStateBytes)
 	case c.StorageRetry <= 0:

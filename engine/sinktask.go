@@ -14,10 +14,6 @@ import (
 // storeName is the process name of the external store.
 const storeName = "extstore"
 
-// maxPendingTransactions bounds the pre-committed transactions a 2PC sink holds while
-// checkpoints fail to complete.
-const maxPendingTransactions = 64
-
 // sinkPart writes a task's input to the external store. A 2PC sink embeds the protocol's
 // two-phase-commit helper and is its Listener; upsert and append sinks write at once.
 //
@@ -174,7 +170,7 @@ func (s *sinkPart) recover(d *snapshotData, cp protocol.CheckpointID, done func(
 func (s *sinkPart) restoreTwoPhase(d *snapshotData, cp protocol.CheckpointID) (commit []string) {
 	first := protocol.TransactionID(s.txnName("t"))
 	if d == nil {
-		tpc, err := protocol.NewTwoPhaseCommit(first, maxPendingTransactions)
+		tpc, err := protocol.NewTwoPhaseCommit(first, s.maxPending())
 		if err != nil {
 			s.t.breakContract(cp, contractRestore, "two-phase commit: "+err.Error())
 			return nil
@@ -182,7 +178,7 @@ func (s *sinkPart) restoreTwoPhase(d *snapshotData, cp protocol.CheckpointID) (c
 		s.tpc = tpc
 		return nil
 	}
-	tpc, actions, err := protocol.RestoreTwoPhaseCommit(d.twoPhase, cp, first, maxPendingTransactions)
+	tpc, actions, err := protocol.RestoreTwoPhaseCommit(d.twoPhase, cp, first, s.maxPending())
 	if err != nil {
 		s.t.breakContract(cp, contractRestore, "two-phase commit: "+err.Error())
 		return nil
@@ -194,6 +190,14 @@ func (s *sinkPart) restoreTwoPhase(d *snapshotData, cp protocol.CheckpointID) (c
 		}
 	}
 	return commit
+}
+
+// maxPending is the sink's bound on pending transactions (Config.MaxPendingTransactions).
+func (s *sinkPart) maxPending() int {
+	if n := s.t.rt.cfg.MaxPendingTransactions; n != 0 {
+		return n
+	}
+	return DefaultMaxPendingTransactions
 }
 
 // write sends a processed buffer to the store.

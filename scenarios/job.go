@@ -71,6 +71,7 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 	if s.Sink != nil {
 		cfg.Store.TxnTimeout = time.Duration(s.Sink.TransactionTimeout)
 		cfg.BatchSinkWrites = !s.Sink.TraceEachWrite
+		cfg.MaxPendingTransactions = s.Sink.MaxPendingTransactions
 	}
 	if err := cfg.Validate(); err != nil {
 		return engine.Config{}, fmt.Errorf("scenarios: %s: the engine refuses the job: %w", s.Name, err)

@@ -164,6 +164,11 @@ type Sink struct {
 	// per buffer (the records listed in attributes): the same information for the checkers
 	// at several times the trace. A fault triggered by the nth sink.write needs it.
 	TraceEachWrite bool `json:"trace_each_write,omitempty"`
+	// MaxPendingTransactions bounds a two-phase-commit sink's pre-committed transactions
+	// whose checkpoint's fate it has not heard; a snapshot past it is declined
+	// (too-many-pending), as Flink's Kafka producer declines when its producer pool is used
+	// up. Zero keeps the engine's 64.
+	MaxPendingTransactions int `json:"max_pending_transactions,omitempty"`
 }
 
 // Checkpoint configures the coordinator (protocol.Config).

@@ -308,8 +308,10 @@ func (s *Scenario) validateSink(p *problems, path string) {
 	p.oneOf(path+".kind", s.Sink.Kind, SinkKinds)
 	if s.Sink.Kind == SinkTwoPhaseCommit {
 		p.span(path+".transaction_timeout", s.Sink.TransactionTimeout, false)
+		p.intIn(path+".max_pending_transactions", s.Sink.MaxPendingTransactions, 0, engine.MaxPendingTransactionsLimit)
 	} else {
 		p.unused(path+".transaction_timeout", s.Sink.TransactionTimeout != 0, "except by a two-phase-commit sink")
+		p.unused(path+".max_pending_transactions", s.Sink.MaxPendingTransactions != 0, "except by a two-phase-commit sink")
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/ckptsim/ckptsim/checker"
@@ -31,6 +32,9 @@ func printPlan(w io.Writer, p *scenarios.Plan) {
 		sink := s.Sink.Kind
 		if s.Sink.TransactionTimeout != 0 {
 			sink += " transaction_timeout=" + s.Sink.TransactionTimeout.String()
+		}
+		if s.Sink.MaxPendingTransactions != 0 {
+			sink += " max_pending_transactions=" + strconv.Itoa(s.Sink.MaxPendingTransactions)
 		}
 		row("sink", sink)
 	}

@@ -185,6 +185,8 @@ func (g *generator) scenario() *scenarios.Scenario {
 	g.network(s)
 	// After every fault, which the bound on open transactions counts.
 	g.transactionTimeouts(s)
+	// Drawn after that, for the same reason.
+	g.pendingTransactions(s)
 	// A wait for snapshots in a run with injected faults may outlast the fault phase (a
 	// partition or an unavailable store can hold its snapshots until after), which ends the
 	// run at a limit without any bug: waits stay only in fault-free draws. Removing them

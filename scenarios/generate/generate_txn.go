@@ -5,6 +5,35 @@ import (
 	"github.com/ckptsim/ckptsim/scenarios"
 )
 
+// pendingTransactions draws, now and then, a two-phase-commit sink that holds at most one to
+// three pending transactions, so that a lost or late completion notice makes it decline the
+// next snapshots (too-many-pending) until the notice comes again. A sink whose transactions
+// may time out is left alone: its declines keep a transaction open longer than the bound
+// the timeout was drawn against counts.
+func (g *generator) pendingTransactions(s *scenarios.Scenario) {
+	if s.Sink == nil || s.Sink.Kind != scenarios.SinkTwoPhaseCommit || !timeoutsSpare(s) {
+		return
+	}
+	// Drawn on the last value, so that a draw rapid shrinks leaves it out.
+	if g.r.IntN(2) == 1 {
+		s.Sink.MaxPendingTransactions = int(g.between(1, 3))
+	}
+}
+
+// timeoutsSpare reports whether no transaction of s can time out: no timeout configured
+// (or the hour that outlives every run), no external.timeout fault and no swarm to draw one.
+func timeoutsSpare(s *scenarios.Scenario) bool {
+	if t := s.Sink.TransactionTimeout; s.Swarm != nil || t != 0 && t != scenarios.Seconds(3600) {
+		return false
+	}
+	for _, e := range s.Faults {
+		if e.Fault.Kind == faults.ExternalTimeout {
+			return false
+		}
+	}
+	return true
+}
+
 // transactionTimeouts draws, for a two-phase-commit sink, transaction timeouts a correct
 // engine must survive: a third of the time a configured one, a third of the time an
 // external.timeout in the fault phase, each from one to three times the bound on how long
