@@ -192,6 +192,14 @@ type TaskConfig struct {
 	// coordinator: one that exits at Finish never acks again, so every
 	// later checkpoint of a coordinated job would wait for it and expire.
 	WaitForFinalCheckpoint bool
+	// FinishedResend is how long a finished task waiting for its final
+	// checkpoint lets pass before it tells the coordinator again that it
+	// finished (0: it tells once). The message may be lost, and the
+	// coordinator asks for the final checkpoint only once every task said
+	// so. Periodic checkpoints reach a task whose message was lost anyway;
+	// without them (Interval 0) nothing else would, so Config.TaskConfig
+	// sets the job's Timeout then.
+	FinishedResend time.Duration
 	// CheckInvariants makes the task check its internal invariants after
 	// every call (see Config.CheckInvariants).
 	CheckInvariants bool
@@ -207,8 +215,18 @@ func (c Config) TaskConfig(id TaskID, inputs, outputs []ChannelID) TaskConfig {
 		MaxPendingCheckpoints:  c.MaxPendingCheckpoints,
 		MaxBufferedRecords:     c.MaxBufferedRecords,
 		WaitForFinalCheckpoint: true,
+		FinishedResend:         c.finishedResend(),
 		CheckInvariants:        c.CheckInvariants,
 	}
+}
+
+// finishedResend is TaskConfig.FinishedResend: the Timeout without periodic
+// checkpoints, else 0.
+func (c Config) finishedResend() time.Duration {
+	if c.Interval > 0 {
+		return 0
+	}
+	return c.Timeout
 }
 
 // Validate checks the task configuration, naming the offending field.
@@ -223,6 +241,8 @@ func (c TaskConfig) Validate() error {
 		return bad("MaxPendingCheckpoints", "must be in [1, MaxPendingCheckpointsLimit]")
 	case c.MaxBufferedRecords < 1:
 		return bad("MaxBufferedRecords", "must be at least 1")
+	case c.FinishedResend < 0:
+		return bad("FinishedResend", "must not be negative")
 	}
 	for i, in := range c.Inputs {
 		if in.To != c.ID {

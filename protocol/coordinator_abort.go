@@ -24,6 +24,26 @@ func (c *coordinatorState) abort(now Time, p *pendingCheckpoint, reason Reason, 
 			c.requestFailover(now, ReasonTolerableFailuresExceeded)
 		}
 	}
+	c.requestFinalAgain()
+}
+
+// requestFinalAgain asks for the final checkpoint again when every task has
+// finished its input, the job has not, and no checkpoint is left pending
+// that could still finish it: the one asked for aborted, or completed
+// without every final snapshot. With periodic checkpoints the next one is
+// the final one; with Interval 0 nothing else would ever be triggered, and
+// the finished tasks, which wait for a completed checkpoint to exit, would
+// wait for ever.
+func (c *coordinatorState) requestFinalAgain() {
+	if c.cfg.Interval > 0 || c.jobFinished || c.failingOverOrRequested() || !c.allTasksFinished() {
+		return
+	}
+	for _, p := range c.pending {
+		if p.kind == KindCheckpoint {
+			return
+		}
+	}
+	c.manualRequested = true
 }
 
 // countsAsFailure decides whether an abort counts towards

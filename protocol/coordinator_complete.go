@@ -62,6 +62,7 @@ func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
 		c.broadcastNotifyComplete(now, cc.ID)
 	}
 	c.applyRetention()
+	c.requestFinalAgain()
 }
 
 // subsume aborts pending checkpoints older than id: the newer completed

@@ -16,16 +16,25 @@ func (c *coordinatorState) taskFinished(now Time, m Message) error {
 	if c.failingOverOrRequested() {
 		return nil // a message from an incarnation that is being replaced
 	}
-	c.finished[i] = true
-	for k := range c.finished {
-		if !c.finished[k] && !c.fullyFinishedTasks[k] {
-			return nil
-		}
+	if c.finished[i] {
+		return nil // told again (TaskConfig.FinishedResend): the first one counted
 	}
-	if !c.jobFinished {
+	c.finished[i] = true
+	if c.allTasksFinished() && !c.jobFinished {
 		c.manualRequested = true
 	}
 	return nil
+}
+
+// allTasksFinished reports whether every task has finished its input or is
+// fully finished: the next completed checkpoint is the final one.
+func (c *coordinatorState) allTasksFinished() bool {
+	for k := range c.finished {
+		if !c.finished[k] && !c.fullyFinishedTasks[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // markFullyFinished records the tasks whose snapshot in cc, the latest

@@ -557,6 +557,16 @@ finished ones included), and tasks drop duplicates. Hence the last rule of the l
 contract: once faults stop, every live task is eventually notified of the
 latest completed checkpoint and of the aborts it may be blocked on.
 
+The same holds the other way for the end of a bounded job without periodic
+checkpoints (Interval 0), where the final checkpoint is the only one sure to
+come. A finished task tells the coordinator again, every Timeout, that it
+finished (TaskConfig.FinishedResend), until a completed checkpoint lets it
+exit: the coordinator asks for the final checkpoint only once every task
+said so, and a lost message would leave them all waiting. The coordinator
+asks for the final checkpoint again when the one it asked for aborts, or
+completes without every final snapshot, and no other is pending. With
+periodic checkpoints the next periodic one does both jobs.
+
 # Listener contract and two-phase commit
 
 See Listener for the contract, which the task's notification filter

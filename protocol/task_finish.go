@@ -15,11 +15,21 @@ func (t *taskState) finish(now Time) error {
 	t.begin(now)
 	t.finished = true
 	t.send(EndOfData(), false)
-	t.ready.Messages = push(t.ready.Messages, TaskFinishedMessage(t.cfg.ID))
+	t.tellFinished(now)
 	if !t.cfg.WaitForFinalCheckpoint {
 		t.exit()
 	}
 	return nil
+}
+
+// tellFinished tells the coordinator that the task finished, and when to
+// tell it again (TaskConfig.FinishedResend) while it waits to exit.
+func (t *taskState) tellFinished(now Time) {
+	t.ready.Messages = push(t.ready.Messages, TaskFinishedMessage(t.cfg.ID))
+	t.finishedResendAt = NoDeadline
+	if t.cfg.FinishedResend > 0 {
+		t.finishedResendAt = now.Add(t.cfg.FinishedResend)
+	}
 }
 
 // exit lets the host stop the task. End of partition goes out after

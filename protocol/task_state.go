@@ -67,6 +67,9 @@ type taskState struct {
 	exited       bool
 	// firstFinalID is the first checkpoint whose snapshot here was final.
 	firstFinalID CheckpointID
+	// finishedResendAt is when a finished task waiting to exit tells the
+	// coordinator again that it finished (see tellFinished).
+	finishedResendAt Time
 
 	inputOpen    []bool
 	inputDrained []bool
@@ -184,6 +187,9 @@ func (t *taskState) aligning() (CheckpointID, bool) {
 
 func (t *taskState) nextDeadline() Time {
 	deadline := NoDeadline
+	if t.finished && !t.exited {
+		deadline = t.finishedResendAt
+	}
 	for _, a := range t.alignments {
 		if a.mode == ModeAlignedWithTimeout {
 			deadline = min(deadline, a.deadline)
@@ -200,6 +206,9 @@ func (t *taskState) tick(now Time) { t.begin(now) }
 // a late Tick cannot make the task act on a stale view of time.
 func (t *taskState) begin(now Time) {
 	t.started = true
+	if t.finished && !t.exited && now >= t.finishedResendAt {
+		t.tellFinished(now)
+	}
 	// Each switch removes one timed-out alignment's mode, so this loop
 	// runs at most len(t.alignments)+1 times; no allocation on the way.
 	for {
