@@ -50,6 +50,9 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 		cp.Mode = mode
 	}
 	cp.Interval = time.Duration(c.Interval)
+	if !c.IsPeriodic() {
+		cp.Interval = 0
+	}
 	cp.Timeout = time.Duration(c.Timeout)
 	cp.MinPause = time.Duration(c.MinPause)
 	cp.MaxConcurrent = c.MaxConcurrent
@@ -242,6 +245,15 @@ func recoveryMaxNanos(s *Scenario, cfg *engine.Config) int64 {
 	return min(bound.Nanoseconds(), s.Limits.LivenessBound.Nanos())
 }
 
+// checkpointAfterHealNanos is how soon after heal some checkpoint must complete: within the
+// liveness bound, unless no periodic trigger owes one (zero: not judged).
+func checkpointAfterHealNanos(s *Scenario) int64 {
+	if !s.Checkpoint.IsPeriodic() {
+		return 0
+	}
+	return s.Limits.LivenessBound.Nanos()
+}
+
 // reactionMaxNanos is how long the coordinator may take to act on what has fallen due, when
 // no fault holds it up: a decline is one message from a task, which the network delivers
 // within its largest delay, and the coordinator acts on it, and on a timeout, in the
@@ -268,7 +280,7 @@ func pacing(ref *checker.Reference, s *Scenario, cfg *engine.Config) {
 func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 	ref := checker.Reference{
 		Liveness: checker.LivenessBounds{
-			CheckpointAfterHealNanos: s.Limits.LivenessBound.Nanos(),
+			CheckpointAfterHealNanos: checkpointAfterHealNanos(s),
 			AlignmentMaxNanos:        s.Limits.LivenessBound.Nanos() / 2,
 			NotifyMaxNanos:           notifyMaxNanos(s),
 			RecoveryMaxNanos:         recoveryMaxNanos(s, cfg),

@@ -53,6 +53,11 @@ func (s *Scenario) InModel(f faults.Fault) bool {
 //	failover = restart_delay + Σ restart.delay delays + cycle
 func (s *Scenario) OpenTransactionBound() Duration {
 	c := s.Checkpoint
+	if !c.IsPeriodic() {
+		// Without periodic checkpoints a transaction may stay open from one trigger, or the
+		// start, to the final checkpoint: no timeout is safe.
+		return MaxSpan
+	}
 	cycle := c.Interval + c.MinPause + c.Timeout
 	tolerable := 0
 	if c.TolerableFailures != nil {

@@ -67,6 +67,10 @@ func defaultPromises(s *Scenario) []checker.Property {
 	props = append(props, checker.PropListenerContract, checker.PropDurableVisible, checker.PropStateRelease, checker.PropFailureAccounting,
 		checker.PropNoTriggerInFailover, checker.PropNoPendingAcrossFailover, checker.PropNoTriggerAfterFinish,
 		checker.PropTriggerPacing, checker.PropCheckpointTiming, checker.PropRecoveryBound, checker.PropAbortReach, checker.PropBarrierHandling)
+	if !s.Checkpoint.IsPeriodic() {
+		// Without periodic checkpoints no checkpoint is owed after a failover.
+		props = slices.DeleteFunc(props, func(p checker.Property) bool { return p == checker.PropRecoveryBound })
+	}
 	if s.Mode == ModeAlignedWithTimeout {
 		props = append(props, checker.PropAlignmentTimeout)
 	}

@@ -207,7 +207,16 @@ type Checkpoint struct {
 	// overflow) instead of recording without limit. Zero keeps the protocol's default
 	// (100,000); a small bound lets a scenario reach the overflow.
 	MaxBufferedRecords int `json:"max_buffered_records,omitempty"`
+	// Periodic false turns the periodic trigger off, as Flink's checkpointing interval left
+	// unset does: checkpoints come only when asked (a trigger.checkpoint or
+	// trigger.savepoint fault, a script's trigger) and at a bounded job's end (the final
+	// checkpoint). Interval then paces nothing. Absent or true: a trigger every interval.
+	// Modes other than chandy-lamport.
+	Periodic *bool `json:"periodic,omitempty"`
 }
+
+// IsPeriodic reports whether the coordinator triggers checkpoints every interval.
+func (c *Checkpoint) IsPeriodic() bool { return c.Periodic == nil || *c.Periodic }
 
 // Swarm asks for a fault schedule drawn from the seed (faults.Swarm): which kinds are on, how
 // often and how hard. Zero fields keep the faults package's default budget.

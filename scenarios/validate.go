@@ -339,6 +339,7 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 		p.unused(path+".initiators", len(c.Initiators) > 0, "except by mode chandy-lamport")
 	} else {
 		p.unused(path+".inline_state_bytes", c.InlineStateBytes != 0, "by mode chandy-lamport")
+		p.unused(path+".periodic", c.Periodic != nil, "by mode chandy-lamport, whose initiators start a snapshot every interval")
 	}
 	if s.Mode == ModeAlignedWithTimeout {
 		p.span(path+".alignment_timeout", c.AlignmentTimeout, true)

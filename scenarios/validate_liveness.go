@@ -7,7 +7,7 @@ package scenarios
 func (s *Scenario) validateLivenessBound(p *problems, path string) {
 	c, l := s.Checkpoint, s.Limits
 	wait := max(c.Interval, c.MinPause)
-	if c.Interval <= 0 || l.LivenessBound <= 0 || l.LivenessBound >= wait {
+	if !c.IsPeriodic() || c.Interval <= 0 || l.LivenessBound <= 0 || l.LivenessBound >= wait {
 		return
 	}
 	input := Duration(s.Workload.InputEndNanos())

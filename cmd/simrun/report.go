@@ -128,6 +128,9 @@ func describeWorkload(s *scenarios.Scenario) string {
 func describeCheckpoint(s *scenarios.Scenario) string {
 	c := s.Checkpoint
 	desc := fmt.Sprintf("interval=%s timeout=%s max_concurrent=%d", c.Interval, c.Timeout, c.MaxConcurrent)
+	if !c.IsPeriodic() {
+		desc = fmt.Sprintf("periodic=false timeout=%s max_concurrent=%d", c.Timeout, c.MaxConcurrent)
+	}
 	if c.AlignmentTimeout != 0 {
 		desc += " alignment_timeout=" + c.AlignmentTimeout.String()
 	}

@@ -183,6 +183,9 @@ func (g *generator) scenario() *scenarios.Scenario {
 	}
 	// Drawn after that, for the same reason.
 	g.network(s)
+	// Drawn after that, for the same reason; before the transaction timeouts, whose bound
+	// it lifts.
+	g.manualCheckpoints(s)
 	// After every fault, which the bound on open transactions counts.
 	g.transactionTimeouts(s)
 	// Drawn after that, for the same reason.
@@ -924,7 +927,11 @@ func Summary(s *scenarios.Scenario) string {
 		parts = append(parts, s.Sink.Kind+" sink")
 	}
 	c := s.Checkpoint
-	parts = append(parts, fmt.Sprintf("checkpoints every %s, %d at a time", c.Interval, c.MaxConcurrent))
+	if c.IsPeriodic() {
+		parts = append(parts, fmt.Sprintf("checkpoints every %s, %d at a time", c.Interval, c.MaxConcurrent))
+	} else {
+		parts = append(parts, fmt.Sprintf("checkpoints only when asked, %d at a time", c.MaxConcurrent))
+	}
 	switch {
 	case s.Swarm != nil:
 		parts = append(parts, fmt.Sprintf("a swarm of up to %d faults", s.Swarm.MaxFaults))

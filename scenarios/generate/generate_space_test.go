@@ -143,8 +143,11 @@ func TestGenerateSpansTheSpace(t *testing.T) {
 			}
 		}
 	}
-	// A flag is written only when set: once set, it was drawn both ways.
-	seen := func(name string) bool { return kinds[name] || len(values[name]) > 1 || values[name]["true"] }
+	// A flag is written only when set: once set, it was drawn both ways (a switch that is on
+	// when absent, like checkpoint.periodic, is set to false).
+	seen := func(name string) bool {
+		return kinds[name] || len(values[name]) > 1 || values[name]["true"] || values[name]["false"]
+	}
 	universe := scenarioFields()
 	for _, k := range faults.Kinds() {
 		universe = append(universe, "kind "+string(k))
