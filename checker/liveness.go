@@ -16,7 +16,9 @@ import (
 //     unless every task of a bounded job finished first;
 //   - a bounded job (ref.Liveness.FinishTasks) ends with each of those tasks finished
 //     (task.finish is its last lifecycle event), and with every record of ref.Output
-//     committed at least as often as expected;
+//     committed at least as often as expected; where the engine traces its report of the
+//     end (Liveness.JobFinishTraced), job.finish follows the last task's finish, and
+//     never comes before it;
 //   - no task stays in alignment for a checkpoint (from its first barrier.recv, or from heal
 //     if later; a barrier after the task's own snapshot.taken of that checkpoint starts
 //     none) past ref.Liveness.AlignmentMaxNanos without its snapshot.taken, a
@@ -49,6 +51,7 @@ func liveness(ix *traceIndex, ref Reference, sinks *replay) Result {
 	l := &livenessJudge{ix: ix, events: events, ref: ref, start: start, sinks: sinks}
 	l.judgeCheckpointAfterHeal()
 	l.judgeFinish()
+	l.judgeJobFinish()
 	l.judgeAlignment()
 	res := newResult(PropLiveness, l.violations)
 	if len(l.unjudged) > 0 {

@@ -146,4 +146,8 @@ type LivenessBounds struct {
 	// every task, or at least every source). Empty: the job is unbounded. When set, every
 	// record of Reference.Output must also be committed by the end.
 	FinishTasks []string
+	// JobFinishTraced: the engine traces job.finish when it reports the bounded job
+	// finished, so a job whose tasks all finished must end with one, and none may come
+	// before they have. False: job.finish is not judged.
+	JobFinishTraced bool
 }

@@ -24,7 +24,8 @@ import (
 //	  "liveness": {"checkpoint_after_heal_ns": 4000000000, "alignment_max_ns": 2000000000,
 //	               "notify_max_ns": 2000000000, "recovery_max_ns": 4000000000,
 //	               "switch_max_ns": 100000000, "abort_reach_max_ns": 2000000000,
-//	               "reaction_max_ns": 2000000, "finish_tasks": ["source-0", "sink-0"]},
+//	               "reaction_max_ns": 2000000, "finish_tasks": ["source-0", "sink-0"],
+//	               "job_finish_traced": true},
 //	  "policy": {"tolerable_failures": 3, "retained_checkpoints": 2, "alignment_timeout_ns": 50000000,
 //	             "interval_ns": 100000000, "min_pause_ns": 0, "timeout_ns": 1000000000,
 //	             "max_concurrent": 1, "channel_state_max_records": 3200000,
@@ -266,8 +267,10 @@ func decodeLiveness(path string, data json.RawMessage) (LivenessBounds, error) {
 			b.ReactionMaxNanos, err = decodeCount(path, value)
 		case "finish_tasks":
 			b.FinishTasks, err = decodeTasks(path, value)
+		case "job_finish_traced":
+			b.JobFinishTraced, err = decodeBool(path, value)
 		default:
-			err = unknownField(path, "checkpoint_after_heal_ns, alignment_max_ns, notify_max_ns, recovery_max_ns, switch_max_ns, abort_reach_max_ns, reaction_max_ns, finish_tasks")
+			err = unknownField(path, "checkpoint_after_heal_ns, alignment_max_ns, notify_max_ns, recovery_max_ns, switch_max_ns, abort_reach_max_ns, reaction_max_ns, finish_tasks, job_finish_traced")
 		}
 		return err
 	})
@@ -475,6 +478,17 @@ func decodeCount(path string, data json.RawMessage) (int64, error) {
 	return n, nil
 }
 
+// decodeBool reads a JSON boolean.
+func decodeBool(path string, data json.RawMessage) (bool, error) {
+	switch string(bytes.TrimSpace(data)) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("%s: must be true or false, got %s", path, jsonKind(data))
+}
+
 // jsonKind names the kind of the JSON value data, for messages.
 func jsonKind(data json.RawMessage) string {
 	data = bytes.TrimSpace(data)
@@ -626,6 +640,9 @@ func livenessFields(l LivenessBounds) []string {
 			tasks[i] = quoteJSON(task)
 		}
 		fields = append(fields, `"finish_tasks": [`+strings.Join(tasks, ", ")+"]")
+	}
+	if l.JobFinishTraced {
+		fields = append(fields, `"job_finish_traced": true`)
 	}
 	return fields
 }

@@ -17,8 +17,8 @@ var progressRules = []Rule{
 	},
 	{
 		ID: "P2", Name: ruleBoundedJobFinishes, Property: PropLiveness,
-		Says:     "A bounded job's tasks end with task.finish and all of its output committed.",
-		Evidence: "task.finish, sink.commit, Liveness.FinishTasks, Reference.Output",
+		Says:     "A bounded job's tasks end with task.finish and all of its output committed; an engine that traces its report of the end says job.finish once they all have, never before.",
+		Evidence: "task.finish, sink.commit, job.finish, Liveness.FinishTasks, Liveness.JobFinishTraced, Reference.Output",
 		Without:  "unknown when the deadline is past the trace's end",
 		Covers:   []string{"Event.end-of-partition", "Event.end-of-data"},
 		Flink:    "FLINK-1775",

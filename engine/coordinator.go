@@ -259,7 +259,7 @@ func (c *coordinator) handleReady() {
 		}
 	}
 	c.writeCounter()
-	if c.rt.Finished() {
+	if c.rt.noteFinished() {
 		c.stopped = true
 	}
 	c.armTick()

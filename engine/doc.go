@@ -161,7 +161,9 @@
 //     start, the id's reservation, for the periodic schedule's), checkpoint.persist when
 //     the metadata write starts, checkpoint.complete when it is durable, checkpoint.abort with
 //     the protocol's reason, coordinator.crash, coordinator.recover with the latest restorable
-//     id read back, job.failover with the checkpoint restored from, state.release (task, and
+//     id read back, job.failover with the checkpoint restored from, job.finish once a bounded
+//     job has finished (Finished: every task exited after its final checkpoint; a job that
+//     finished is over, and a coordinator started after that starts nothing), state.release (task, and
 //     the checkpoint the snapshot was taken for) as it deletes released state (at once, or
 //     once a store write no longer names it) or drops inline state.
 //   - tasks: barrier.send and barrier.recv per channel; trigger.recv as a trigger from the

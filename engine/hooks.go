@@ -120,6 +120,20 @@ func (rt *Runtime) Finished() bool {
 	return true
 }
 
+// noteFinished reports whether the job finished (Finished), and traces job.finish the first
+// time it did: the engine's own report of the end, which a host reads from Finished and the
+// checkers from the trace.
+func (rt *Runtime) noteFinished() bool {
+	if !rt.Finished() {
+		return false
+	}
+	if !rt.finishTraced {
+		rt.finishTraced = true
+		rt.emit(trace.JobFinish())
+	}
+	return true
+}
+
 // SourceRecords returns how many records the sources have read, replays after failovers
 // included: the work the job did, for throughput figures.
 func (rt *Runtime) SourceRecords() int64 { return rt.sourceRecords }

@@ -138,7 +138,7 @@ func (t *task) exit() {
 	if t.tick.timer != nil {
 		t.tick.timer.Stop()
 	}
-	if t.rt.Finished() {
+	if t.rt.noteFinished() {
 		t.rt.jobDone()
 	}
 }

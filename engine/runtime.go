@@ -31,6 +31,7 @@ type Runtime struct {
 	attempt           int     // job attempts deployed so far
 	nonce             uint64
 	finished          bool
+	finishTraced      bool // job.finish is in the trace (noteFinished)
 	started           bool
 	// halted: the job stopped on a broken contract (breakContract); nothing runs or is
 	// traced any more.
@@ -135,8 +136,11 @@ func (rt *Runtime) StartReader(i int) error {
 // StartCoordinator starts a coordinator incarnation: the first one starts the job; a later
 // one (after CrashCoordinator, or after its host restarted) recovers from storage and
 // restarts the job from the latest completed checkpoint. It kills a running incarnation.
+// A job that finished (Finished, job.finish traced) is over and starts nothing again, as
+// Flink's job result store keeps a finished job from running again after its JobManager
+// failed over (FLINK-11813).
 func (rt *Runtime) StartCoordinator() error {
-	if rt.halted {
+	if rt.halted || rt.finishTraced {
 		return nil
 	}
 	var c coordinatorProcess

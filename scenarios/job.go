@@ -286,8 +286,10 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 			RecoveryMaxNanos:         recoveryMaxNanos(s, cfg),
 			// An abort goes out at once, and is re-sent like a completion.
 			AbortReachMaxNanos: notifyMaxNanos(s),
-			// Every source is bounded, so every task must finish.
-			FinishTasks: cfg.Graph.Tasks(),
+			// Every source is bounded, so every task must finish, and the engine says when
+			// the job has (job.finish).
+			FinishTasks:     cfg.Graph.Tasks(),
+			JobFinishTraced: true,
 		},
 	}
 	ref.Policy.TolerableFailures = checker.Tolerating(cfg.Checkpoint.TolerableFailures)

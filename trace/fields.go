@@ -77,6 +77,7 @@ var fieldsByKind = map[string]*Fields{
 	KindCoordinatorCrash:   {Optional: []string{"task", "reason"}},
 	KindCoordinatorRecover: {Optional: []string{"task", "cp"}},
 	KindJobFailover:        {Optional: []string{"task", "cp", "reason"}},
+	KindJobFinish:          {Optional: coordinatorTask},
 
 	KindBarrierSend:     {Required: []string{"task", "to", "cp"}},
 	KindBarrierRecv:     {Required: []string{"task", "from", "cp"}},

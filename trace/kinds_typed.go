@@ -92,6 +92,10 @@ func CoordinatorRecover(latest uint64) Event {
 	return Event{Kind: KindCoordinatorRecover, Task: CoordinatorTask, CP: latest}
 }
 
+// JobFinish returns a job.finish event: the engine reports the bounded job finished, every
+// task having exited after a completed checkpoint held its final snapshot.
+func JobFinish() Event { return Event{Kind: KindJobFinish, Task: CoordinatorTask} }
+
 // JobFailover returns a job.failover event: the job restarts from checkpoint restore (0: from
 // the start), for reason.
 func JobFailover(restore uint64, reason string) Event {

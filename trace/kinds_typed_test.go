@@ -24,6 +24,7 @@ var constructed = map[string][]trace.Event{
 	trace.KindCoordinatorCrash:   {trace.CoordinatorCrash(), trace.CoordinatorFailed("error: index out of range")},
 	trace.KindCoordinatorRecover: {trace.CoordinatorRecover(1), trace.CoordinatorRecover(0)},
 	trace.KindJobFailover:        {trace.JobFailover(1, "task-failure"), trace.JobFailover(0, "")},
+	trace.KindJobFinish:          {trace.JobFinish()},
 
 	trace.KindBarrierSend: {trace.BarrierSend("src-0", "sum-0", 1)},
 	trace.KindBarrierRecv: {trace.BarrierRecv("sum-0", "src-0", 1)},

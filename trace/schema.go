@@ -19,6 +19,7 @@ const (
 	KindCoordinatorCrash   = "coordinator.crash"   // task=coordinator; reason when it failed by itself
 	KindCoordinatorRecover = "coordinator.recover" // task=coordinator cp: latest completed id read back from the store (0: none)
 	KindJobFailover        = "job.failover"        // task=coordinator cp reason: the job restarts from cp
+	KindJobFinish          = "job.finish"          // task=coordinator: the engine reports the bounded job finished
 
 	// Barriers and snapshots at the tasks.
 	KindBarrierSend   = "barrier.send"   // task to cp
@@ -167,7 +168,7 @@ const ListSeparator = " "
 // kinds lists every kind above; schema_test.go keeps it in step with the constants.
 var kinds = []string{
 	KindCheckpointRequest, KindCheckpointTrigger, KindCheckpointPersist, KindCheckpointComplete, KindCheckpointAbort,
-	KindCoordinatorCrash, KindCoordinatorRecover, KindJobFailover,
+	KindCoordinatorCrash, KindCoordinatorRecover, KindJobFailover, KindJobFinish,
 	KindBarrierSend, KindBarrierRecv, KindSnapshotTaken, KindSnapshotCarried, KindSnapshotAck, KindSnapshotDecline,
 	KindStateRelease,
 	KindTriggerRecv, KindMarkerSend, KindMarkerRecv,
