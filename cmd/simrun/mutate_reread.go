@@ -38,12 +38,18 @@ func readOutcomes(path string) ([]*mutate.Outcome, error) {
 	scan := bufio.NewScanner(f)
 	scan.Buffer(nil, 1<<20)
 	for line := 1; scan.Scan(); line++ {
+		var summary struct {
+			Summary bool `json:"summary"`
+		}
+		if json.Unmarshal(scan.Bytes(), &summary) == nil && summary.Summary {
+			continue // its counts are recomputed
+		}
 		var out mutate.Outcome
 		if err := json.Unmarshal(scan.Bytes(), &out); err != nil {
 			return nil, fmt.Errorf("%s:%d: not a line of mutate -json: %v", path, line, err)
 		}
 		if out.Mutant == nil || out.ID == "" {
-			continue // the summary line
+			return nil, fmt.Errorf("%s:%d: not a line of mutate -json: no mutant", path, line)
 		}
 		outcomes = append(outcomes, &out)
 	}

@@ -100,14 +100,15 @@ func TestMutateEndToEnd(t *testing.T) {
 	}
 }
 
-// TestMutateReportRereadsASample: -report reads what a -json run wrote, a sample cut short
-// included, and judges it with today's equivalent marks; a file that is not such output is
+// TestMutateReportRereadsASample: -report reads what a -json run wrote, its summary line
+// recomputed (or a sample cut short before it), and judges it with today's equivalent marks; a file that is not such output is
 // bad input.
 func TestMutateReportRereadsASample(t *testing.T) {
 	dir := t.TempDir()
 	lines := `{"id":"protocol/x.go:1:1:delete","package":"protocol","file":"protocol/x.go","line":1,"column":1,"operator":"delete","description":"delete x","tests":"killed","catch":"rule","stage":"sweep","properties":["exactly-once"],"changed":true}
 {"id":"engine/bufferpool.go:48:2:delete","package":"engine","file":"engine/bufferpool.go","line":48,"column":2,"operator":"delete","description":"delete put","tests":"killed","catch":"none","changed":false}
 {"id":"protocol/y.go:2:2:true","package":"protocol","file":"protocol/y.go","line":2,"column":2,"operator":"true","description":"y -> true","tests":"killed","catch":"panic","changed":true}
+{"summary":true,"mutants":3,"equivalent":0,"goal_of":3,"goal_caught":1}
 `
 	path := writeFile(t, filepath.Join(dir, "sample.jsonl"), lines)
 	a := testApp(t, nil)
