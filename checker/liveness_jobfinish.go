@@ -31,7 +31,7 @@ func (l *livenessJudge) judgeJobFinish() {
 		if lastFinish < 0 || i < lastFinish {
 			l.violations = append(l.violations, Violation{Property: PropLiveness, Rule: ruleBoundedJobFinishes,
 				Message: "the engine reported the job finished (job.finish) before every task had finished for good",
-				Seq: e.Seq, T: e.T, Task: e.Task})
+				Seq:     e.Seq, T: e.T, Task: e.Task})
 			return
 		}
 		reported = true
