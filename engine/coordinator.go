@@ -142,7 +142,14 @@ func (c *coordinator) readDurable() {
 	})
 }
 
+// recovered builds the protocol's coordinator from what the store held and restarts the job
+// from the latest completed checkpoint, unless the job finished while this incarnation read
+// the store (its predecessor completed the final checkpoint before it crashed): a finished
+// job is over, as for StartCoordinator.
 func (c *coordinator) recovered(d protocol.Durable) {
+	if c.rt.finishTraced {
+		return
+	}
 	if !c.build(d) {
 		return
 	}

@@ -38,6 +38,7 @@ var regressions = []struct {
 	{"trigger-at-metadata-write.json", 3110, "panic: a checkpoint asked for at checkpoint.persist re-entered the coordinator before its metadata write was marked in flight, and the same slot version was written twice"},
 	{"terminal-snapshot-queued.json", 175589, "liveness: a chandy-lamport global snapshot that showed the job done was queued behind another's metadata write, and the queue dropped the flag that lets its completion end the job (engine/tokens queuedSnapshot)"},
 	{"coordinator-crash-as-the-job-ends.json", 1, "liveness: the coordinator crashed as the first task exited, the job reported its end, and the next incarnation restarted the finished job from its final checkpoint (rapid seed 4 of TestCorrectProtocolSurvivesGeneratedFaults once job.finish was traced; Flink's FLINK-11813)"},
+	{"finished-while-recovering.json", 69803, "liveness: a coordinator incarnation still reading the store when the job finished (its predecessor had completed the final checkpoint before it crashed) restarted the finished job"},
 	{"chandy-lamport-mesh", 74, "liveness: the order to finish, sent once, was lost in a partition and process a (then p-0) ran on forever (simenv TestTokensFinishDespiteALostFinishOrder)"},
 }
 
