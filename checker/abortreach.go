@@ -21,9 +21,14 @@ import (
 // Some notices never need to come, and the rule does not wait for them. An abort of n is
 // moot for a task already told of a newer completion, or restored from one: the listener
 // contract drops it, and the task holds nothing for n. Only the incarnation that took part
-// is owed: one that crashed or restored before the abort owes nothing. An abort is judged
-// only when no fault was in force until its deadline and the trace reaches it. Without the
-// bound the verdict is unknown; with no abort judged, unexercised.
+// is owed: one that crashed or restored before the abort owes nothing.
+//
+// A fault may lose the notice, so an abort with a fault in force before its deadline is
+// judged from the first stretch of the bound without one after it: the coordinator keeps
+// re-sending the notice, as it does a completion (listener-contract wants that reach once
+// faults stop). It keeps only its newest aborts, though, so an abort followed by another
+// before that stretch begins is not judged, and one whose fault never ends is not either.
+// Without the bound the verdict is unknown; with no abort judged, unexercised.
 func AbortReach(events []trace.Event, ref Reference) Result {
 	return abortReach(newTraceIndex(events), ref)
 }
@@ -50,6 +55,9 @@ func abortReach(ix *traceIndex, ref Reference) Result {
 			}
 		}
 		e := &events[i]
+		if e.Kind == trace.KindCheckpointAbort {
+			r.supersede(e)
+		}
 		r.overdue(e)
 		r.jobs.observe(e)
 		r.participants.observe(e)
@@ -59,10 +67,13 @@ func abortReach(ix *traceIndex, ref Reference) Result {
 	return r.result()
 }
 
-// owedAbort is an abort being judged and the tasks it has yet to reach.
+// owedAbort is an abort being judged and the tasks it has yet to reach by deadline. One that
+// a fault excused is judged from quietFrom, the start of the first stretch without faults.
 type owedAbort struct {
-	abort *trace.Event
-	tasks map[string]bool
+	abort     *trace.Event
+	tasks     map[string]bool
+	quietFrom int64
+	deadline  int64
 }
 
 // abortJudge follows the aborts AbortReach judges.
@@ -80,14 +91,14 @@ type abortJudge struct {
 // overdue flags every task that an abort has not reached by its deadline, which e passed.
 func (r *abortJudge) overdue(e *trace.Event) {
 	r.open = slices.DeleteFunc(r.open, func(o *owedAbort) bool {
-		if e.T <= o.abort.T+r.bound {
+		if e.T <= o.deadline {
 			return false
 		}
 		for _, task := range slices.Sorted(maps.Keys(o.tasks)) {
 			r.violations = append(r.violations, Violation{
 				Property: PropAbortReach,
 				Message: oneLine(fmt.Sprintf("%s, which took part in checkpoint %d, was not told of its abort at seq %d (%s) within %dns",
-					task, o.abort.CP, o.abort.Seq, o.abort.Reason, r.bound)),
+					task, o.abort.CP, o.abort.Seq, o.abort.Reason, o.deadline-o.abort.T)),
 				Seq: e.Seq, T: e.T, Task: task, CP: o.abort.CP,
 			})
 		}
@@ -121,18 +132,33 @@ func (r *abortJudge) observe(e *trace.Event) {
 	}
 }
 
-// begin starts judging an abort, if any live task took part and no fault excuses it.
+// supersede stops judging the aborts a fault excused whose stretch without faults has not
+// begun by e, a newer abort: the coordinator may have let their notices go.
+func (r *abortJudge) supersede(e *trace.Event) {
+	r.open = slices.DeleteFunc(r.open, func(o *owedAbort) bool {
+		if o.quietFrom > o.abort.T && e.T < o.quietFrom {
+			r.judged--
+			r.excused++
+			return true
+		}
+		return false
+	})
+}
+
+// begin starts judging an abort, if any live task took part and a stretch without faults
+// follows it.
 func (r *abortJudge) begin(e *trace.Event) {
 	if e.Reason == reasonFailover || len(r.participants.took[e.CP]) == 0 {
 		return
 	}
-	if !r.faults.quiet(e.T, e.T+r.bound) {
+	from, ok := r.faults.quietStretch(e.T, r.bound)
+	if !ok {
 		r.excused++
 		return
 	}
 	if live := r.participants.owed(e.CP, r.jobs.live); len(live) > 0 {
 		r.judged++
-		r.open = append(r.open, &owedAbort{abort: e, tasks: live})
+		r.open = append(r.open, &owedAbort{abort: e, tasks: live, quietFrom: from, deadline: from + r.bound})
 	}
 }
 

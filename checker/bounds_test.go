@@ -270,3 +270,53 @@ func TestFaultSpansLastTheirDelay(t *testing.T) {
 		t.Errorf("a recovery late after the delay had passed: %s", res)
 	}
 }
+
+// A notice a fault may have lost is owed once the faults stop: the coordinator re-sends it.
+// Judged from the first stretch of the bound without a fault, unless a newer abort came
+// first (the coordinator keeps only its newest) or the fault never ends.
+func TestAbortReachAfterAFault(t *testing.T) {
+	ref := bounds(LivenessBounds{AbortReachMaxNanos: 1000}, Policy{})
+	during := func(aborts ...uint64) *tb {
+		b := newTB()
+		b.fault("net.drop", "id=1", "window_ns=3000")
+		for _, cp := range aborts {
+			b.trigger(cp)
+			b.barrierRecv("k", "s", cp)
+			b.abortFor(cp, "expired")
+		}
+		b.wait(3000)
+		b.fault("net.drop", "id=1", "window_ns=3000", "end=true")
+		return b
+	}
+	lost := during(1)
+	lost.wait(2000)
+	late := lost.trigger(2)
+	wantFirst(t, AbortReach(lost.events, ref), late, "k, which took part in checkpoint 1, was not told of its abort")
+
+	resent := during(1)
+	resent.wait(500)
+	resent.notifyAbort("k", 1)
+	resent.wait(2000)
+	resent.trigger(2)
+	wantPass(t, AbortReach(resent.events, ref))
+
+	newer := during(1, 2)
+	newer.wait(500)
+	newer.notifyAbort("k", 2)
+	newer.wait(2000)
+	newer.trigger(3)
+	if res := AbortReach(newer.events, ref); res.Verdict != VerdictPass || !strings.Contains(res.Note, "1 abort(s) with a fault in force") {
+		t.Errorf("an abort a newer one followed before the faults stopped: %s", res)
+	}
+
+	endless := newTB()
+	endless.fault("net.drop", "id=1", "window_ns=3000")
+	endless.trigger(1)
+	endless.barrierRecv("k", "s", 1)
+	endless.abortFor(1, "expired")
+	endless.wait(5000)
+	endless.trigger(2)
+	if res := AbortReach(endless.events, ref); res.Verdict != VerdictUnexercised {
+		t.Errorf("an abort in a fault that never ends: %s", res)
+	}
+}

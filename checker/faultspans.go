@@ -65,6 +65,27 @@ func (f *faultSpans) quiet(from, to int64) bool { return f.quietFor(from, to, tr
 // later.
 func (f *faultSpans) quietAtTheTask(from, to int64) bool { return f.quietFor(from, to, false) }
 
+// quietStretch returns the start of the first stretch of length without faults from from on,
+// and false if a fault that never ends comes first.
+func (f *faultSpans) quietStretch(from, length int64) (int64, bool) {
+	for moved := true; moved; {
+		moved = false
+		for i, s := range f.spans {
+			end := s[1]
+			if end == math.MaxInt64 {
+				if end > from && s[0] <= from+length {
+					return 0, false
+				}
+				continue
+			}
+			if end += f.tails[i]; end > from && s[0] <= from+length {
+				from, moved = end, true
+			}
+		}
+	}
+	return from, true
+}
+
 func (f *faultSpans) quietFor(from, to int64, tails bool) bool {
 	for i, s := range f.spans {
 		end := s[1]
