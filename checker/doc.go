@@ -81,7 +81,8 @@
 //     A phase=fault never followed by heal or liveness leaves the liveness rules unjudged.
 //   - fault (fault; id, window_ns, end): an injected fault. One with window_ns and an id is
 //     in force until a fault event with the same id and end=true, else until the trace
-//     ends. recovery-bound, alignment-timeout and abort-reach skip what a fault overlaps.
+//     ends. recovery-bound and alignment-timeout skip what a fault overlaps; abort-reach
+//     waits for it to end.
 //   - job.failover (cp; reason): the job restarts from checkpoint cp (0: from scratch). The
 //     failover lasts until every job task traced task.restore again. It replaces every
 //     task: what an incarnation did before it is no longer owed anything, and a task that
@@ -501,11 +502,13 @@
 // unaligned (tasks that send nothing are not judged: nothing in the trace says when they
 // switched). When the coordinator aborts a checkpoint (not for a failover), every live task
 // that traced a barrier, snapshot, ack or decline for it gets notify.abort, or a newer
-// completion, within Liveness.AbortReachMaxNanos. A missed deadline is pinned to the first
+// completion, within Liveness.AbortReachMaxNanos; one a fault overlapped is owed within that
+// bound of the first stretch as long without a fault, unless a newer abort came before it (the
+// coordinator re-sends only its newest notices). A missed deadline is pinned to the first
 // event after it.
 //
 // barrier-handling. What a task does with the checkpoint traffic that reaches it, rules T5
-// to T10 of the specification, each at once: before the task takes anything else in. A
+// to T10 and T12 of the specification, each at once: before the task takes anything else in. A
 // trigger is answered with a snapshot or a decline; a task that takes a trigger in and then
 // something else before either leaves the checkpoint to run into its timeout (Flink's task
 // declines a trigger it cannot act on). A duplicate of a trigger it answered owes nothing,
@@ -532,8 +535,10 @@
 // input where an older checkpoint the task aligns has had no barrier ends that checkpoint:
 // its barrier cannot come on that channel any more, so the task declines it at once and
 // never snapshots it (Flink's barrier handler aborts it as subsumed); a task the alignments
-// leave nothing to take in must have declined it before the trace moves on in time. What an incarnation
-// owed ends with it; what is owed where the trace ends is not judged, and the note counts it.
+// leave nothing to take in must have declined it before the trace moves on in time. A
+// checkpoint the task declined, or was told aborted, is never acknowledged after: giving it
+// up drops the snapshot being uploaded (Flink cancels the snapshot's asynchronous part).
+// What an incarnation owed ends with it; what is owed where the trace ends is not judged, and the note counts it.
 //
 // durable-before-visible. No completion becomes visible before it is durable, and failover
 // never forgets one. A notify.complete for n must follow checkpoint.complete n; a sink.commit

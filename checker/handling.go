@@ -7,7 +7,7 @@ import (
 )
 
 // BarrierHandling checks what a task does with the checkpoint traffic that reaches it, the
-// rules T5 to T10 of the specification, judged per task incarnation from its own events in
+// rules T5 to T10 and T12 of the specification, judged per task incarnation from its own events in
 // trace order. It answers a trigger at once, by a snapshot or a decline
 // (task.answers-trigger). The barriers and cancel markers it sends on one channel never go
 // back (channel.ids-increase). When it gives up a checkpoint whose barrier it took part in
@@ -18,7 +18,8 @@ import (
 // A barrier, trigger or cancel marker of a checkpoint the task was told aborted is
 // cancelled on its outputs at once, never forwarded (cancel.on-known-abort). A newer barrier
 // on an input an alignment still waits on ends that alignment: the task declines it at once
-// and never snapshots it (alignment.newer-barrier).
+// and never snapshots it (alignment.newer-barrier). A checkpoint the task declined, or was
+// told aborted, is never acknowledged after (ack.not-after-giving-up).
 //
 // "At once" means before the task takes in anything else: a trigger, barrier, cancel
 // marker, notification or record of its own. A cancel marker may wait while an older
@@ -38,6 +39,7 @@ const (
 	ruleCancelOnMarker = "cancel.on-marker"
 	ruleCancelOnAbort  = "cancel.on-known-abort"
 	ruleNewerBarrier   = "alignment.newer-barrier"
+	ruleNoLateAck      = "ack.not-after-giving-up"
 )
 
 // handlingKinds are the kinds BarrierHandling reacts to; inputKinds those that show a task
@@ -124,7 +126,7 @@ func (j *handlingJudge) observe(e *trace.Event) {
 	case trace.KindSnapshotDecline:
 		j.declined(th, e)
 	case trace.KindSnapshotAck:
-		th.at(e.CP).answered = true
+		j.acked(th, e)
 		if v, _ := e.Attr(trace.AttrFinal); v == "true" && th.finalFor == 0 {
 			th.finalFor = e.CP
 		}

@@ -82,6 +82,22 @@ func (j *handlingJudge) declined(th *taskHandling, e *trace.Event) {
 	}
 }
 
+// acked takes a snapshot.ack, which must not come once the task gave the checkpoint up:
+// declining it, or told it aborted, the task drops the snapshot it was uploading.
+func (j *handlingJudge) acked(th *taskHandling, e *trace.Event) {
+	c := th.at(e.CP)
+	c.answered = true
+	if !c.declined && c.toldAborted == nil {
+		return
+	}
+	j.occasions++
+	gaveUp := "declined it"
+	if c.toldAborted != nil {
+		gaveUp = fmt.Sprintf("was told it aborted (seq %d)", c.toldAborted.Seq)
+	}
+	j.violate(ruleNoLateAck, e, th.name, e.CP, "acknowledged checkpoint %d after it %s", e.CP, gaveUp)
+}
+
 // toldAborted takes a notify.abort. A task told so while still aligning the checkpoint
 // gives its part up (cancel.on-give-up) and cancels it on every output still waiting for
 // its barrier: ckptsim's tasks at once, Flink's when the alignment would have completed,

@@ -509,3 +509,40 @@ func TestFinishedTaskOwesNothingForLaterCheckpoints(t *testing.T) {
 		t.Errorf("a finished task held to later checkpoints: %s", res)
 	}
 }
+
+// TestAckAfterGivingUpIsCaught: a task that declined a checkpoint, or was told it aborted,
+// dropped the snapshot it was uploading, so no ack of it may follow; an ack before the
+// abort, or by a new incarnation, is no violation.
+func TestAckAfterGivingUpIsCaught(t *testing.T) {
+	ack := func(b *tb, task string, cp uint64) uint64 {
+		return b.add(trace.Event{Kind: trace.KindSnapshotAck, Task: task, CP: cp})
+	}
+	declined := newTB()
+	declined.triggerRecv("s", 1)
+	declined.snap("s", 1)
+	declined.decline("s", 1)
+	late := ack(declined, "s", 1)
+	wantHandling(t, BarrierHandling(declined.events), late, ruleNoLateAck, "acknowledged checkpoint 1 after it declined it")
+
+	told := newTB()
+	told.triggerRecv("s", 1)
+	told.snap("s", 1)
+	told.notifyAbort("s", 1)
+	late = ack(told, "s", 1)
+	wantHandling(t, BarrierHandling(told.events), late, ruleNoLateAck, "after it was told it aborted")
+
+	fine := newTB()
+	fine.triggerRecv("s", 1)
+	fine.snap("s", 1)
+	ack(fine, "s", 1)
+	fine.notifyAbort("s", 1)
+	fine.triggerRecv("s", 2)
+	fine.snap("s", 2)
+	fine.decline("s", 2)
+	fine.crash("s")
+	fine.restore("s", 0)
+	ack(fine, "s", 2) // a new incarnation gave nothing up
+	if res := BarrierHandling(fine.events); res.Verdict == VerdictFail {
+		t.Errorf("acks before giving up, or by a new incarnation: %s", res)
+	}
+}

@@ -27,7 +27,7 @@ var taskRules = []Rule{
 	},
 	{
 		ID: "T4", Name: "abort.reaches-tasks", Property: PropAbortReach,
-		Says:     "When the coordinator aborts a checkpoint, every live task that took part is notified of the abort, or of a newer completion, within a bound, while no fault is in force.",
+		Says:     "When the coordinator aborts a checkpoint, every live task that took part is notified of the abort, or of a newer completion, within a bound while no fault is in force; an abort a fault overlapped is owed within the bound of the first stretch without faults, unless a newer abort came first.",
 		Evidence: "checkpoint.abort, barrier.send, barrier.recv, snapshot.*, notify.abort, notify.complete, Liveness.AbortReachMaxNanos",
 		Without:  "unknown without the bound (left out by default)",
 		Covers:   []string{"Msg.notify-aborted"},
@@ -87,5 +87,13 @@ var taskRules = []Rule{
 		Without:  "not judged: the reference does not give the bound",
 		Covers:   []string{"Config.MaxBufferedRecords"},
 		Flink:    "the alignment buffer limit of older Flink (taskmanager.checkpoint.max-alignment-buffered: past it the checkpoint is aborted, AlignmentLimitExceededException)",
+	},
+	{
+		ID: "T12", Name: ruleNoLateAck, Property: PropBarrierHandling,
+		Says:     "A task that declined checkpoint n, or was told n aborted, never acknowledges n after that in the same incarnation: giving a checkpoint up drops the snapshot it was uploading.",
+		Evidence: "snapshot.decline and notify.abort, then snapshot.ack of the same checkpoint by the same task incarnation",
+		Without:  "unexercised when no task acknowledged a checkpoint it had given up",
+		Covers:   []string{"Msg.ack"},
+		Flink:    "SubtaskCheckpointCoordinatorImpl.abortCheckpointOnBarrier and notifyCheckpointAborted, which cancel the asynchronous part of the snapshot",
 	},
 }
