@@ -83,7 +83,7 @@ func panicResult(plan *Plan, recovered any, stack []byte) *Result {
 		TraceHash: emptyTraceHash,
 		Faults:    slices.Clone(plan.Faults.Entries),
 	}
-	where := ""
+	where, beforeAnyEvent := "", false
 	if rp, ok := recovered.(*RunPanic); ok {
 		recovered, stack = rp.Value, rp.Stack
 		res.Events, res.VirtualNanos = rp.Events, rp.VirtualNanos
@@ -92,7 +92,7 @@ func panicResult(plan *Plan, recovered any, stack []byte) *Result {
 			v.Seq, v.T, v.Task, v.CP = rp.Last.Seq, rp.Last.T, rp.Last.Task, rp.Last.CP
 			where = " (after " + rp.Last.Kind + ")"
 		} else {
-			where = " (before any event)"
+			where, beforeAnyEvent = " (before any event)", true
 		}
 	}
 	message := fmt.Sprint(recovered)
@@ -104,6 +104,12 @@ func panicResult(plan *Plan, recovered any, stack []byte) *Result {
 			v.Property = PropertyInvariant
 			v.Message = err.Error() + where
 		}
+	}
+	if beforeAnyEvent && v.Property == PropertyPanic {
+		// Validation refuses bad input with an error, so a job that panics before its first
+		// event is one this build cannot start: job-accepted, as for a refusal.
+		v.Property = PropertyJobAccepted
+		v.Message = "this build cannot start the job: it panicked before its first event: " + message
 	}
 	res.Violations = []checker.Violation{v}
 	res.Panic = message + "\n" + string(stack)

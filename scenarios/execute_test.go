@@ -70,3 +70,28 @@ func TestBrokenProtocolInvariantIsAVerdict(t *testing.T) {
 		}
 	}
 }
+
+// startPanics is a Runner whose job panics as it starts, before any event.
+type startPanics struct{ *Simulation }
+
+func (startPanics) Run(*Plan, RunOptions) (*Result, error) {
+	panic(&RunPanic{Value: "broken on purpose"})
+}
+
+// TestPanicBeforeAnyEventIsAJobNotStarted: a run that panics before its first event never
+// started its job, which validation would have refused with an error if the input were
+// bad: job-accepted names the build's defect, as for a refusal.
+func TestPanicBeforeAnyEventIsAJobNotStarted(t *testing.T) {
+	s, err := Lookup("pipeline-calm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, res, err := Execute(startPanics{NewSimulation()}, s, 1, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Violations) != 1 || res.Violations[0].Property != PropertyJobAccepted ||
+		!strings.Contains(res.Violations[0].Message, "panicked before its first event: broken on purpose") {
+		t.Errorf("violations %v, want job-accepted", res.Violations)
+	}
+}

@@ -12,8 +12,10 @@ import (
 // or draws as runnable. Ckptsim was given no input, so that refusal is no bad input but a
 // finding about the build (a configuration check, a default or a reference model gone
 // wrong), with an artifact like any other. A scenario file a user gives is bad input
-// instead when this build refuses it (exit status 2). Like time-advances, no scenario names
-// or expects it.
+// instead when this build refuses it (exit status 2). A job of any scenario that panics
+// before its first event fails it too: validation refuses bad input with an error, so the
+// build could not start a job it had accepted. Like time-advances, no scenario names or
+// expects it.
 const PropertyJobAccepted checker.Property = "job-accepted"
 
 // Refused returns the plan and the judged, failed result of a run of s at seed, a job of
