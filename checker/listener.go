@@ -95,6 +95,7 @@ func listenerContract(ix *traceIndex, ref Reference) Result {
 		s.step(i)
 	}
 	s.judgeEventualNotification(ref.Liveness.NotifyMaxNanos)
+	s.violations = append(s.violations, pendingTransactions(ix, ref.Policy.MaxPendingTransactions)...)
 	res := newResult(PropListenerContract, s.violations)
 	if res.Verdict == VerdictPass && !ix.any(listenerCallKinds) {
 		return unexercisedResult(PropListenerContract, "no notify.complete, notify.abort or sink.commit: no listener was called")

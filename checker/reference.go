@@ -96,6 +96,9 @@ type Policy struct {
 	// checkpoint: protocol.Config.MaxBufferedRecords admissions, each at most one network
 	// buffer of records (channel-state.bounded). Zero: not known.
 	ChannelStateMaxRecords int64
+	// MaxPendingTransactions is the most pre-committed transactions a two-phase-commit sink
+	// may hold open (transactions.bounded). Zero: not known.
+	MaxPendingTransactions int64
 	// Mode is the job's checkpoint mode as package protocol names it ("aligned",
 	// "unaligned", "aligned-with-timeout", "at-least-once"): it says which savepoints may
 	// be triggered past MaxConcurrent (trigger-pacing). Empty: not known.

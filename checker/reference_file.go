@@ -29,7 +29,7 @@ import (
 //	  "policy": {"tolerable_failures": 3, "retained_checkpoints": 2, "alignment_timeout_ns": 50000000,
 //	             "interval_ns": 100000000, "min_pause_ns": 0, "timeout_ns": 1000000000,
 //	             "max_concurrent": 1, "channel_state_max_records": 3200000,
-//	             "mode": "aligned-with-timeout"},
+//	             "max_pending_transactions": 64, "mode": "aligned-with-timeout"},
 //	  "trace_hash": "<16 lower-case hex digits>",
 //	  "promises": ["exactly-once", "consistent-cut", "liveness"],
 //	  "snapshots": [
@@ -316,12 +316,14 @@ func decodePolicy(path string, data json.RawMessage) (Policy, error) {
 			p.MaxConcurrent = int(n)
 		case "channel_state_max_records":
 			p.ChannelStateMaxRecords, err = decodeCount(path, value)
+		case "max_pending_transactions":
+			p.MaxPendingTransactions, err = decodeCount(path, value)
 		case "mode":
 			if p.Mode, err = decodeString(path, value); err == nil && !slices.Contains(policyModes, p.Mode) {
 				err = fmt.Errorf("%s: %q is not one of %s", path, p.Mode, strings.Join(policyModes, ", "))
 			}
 		default:
-			err = unknownField(path, "tolerable_failures, retained_checkpoints, alignment_timeout_ns, interval_ns, min_pause_ns, timeout_ns, max_concurrent, channel_state_max_records, mode")
+			err = unknownField(path, "tolerable_failures, retained_checkpoints, alignment_timeout_ns, interval_ns, min_pause_ns, timeout_ns, max_concurrent, channel_state_max_records, max_pending_transactions, mode")
 		}
 		return err
 	})
@@ -670,6 +672,7 @@ func policyFields(p Policy) []string {
 	add("timeout_ns", p.TimeoutNanos, p.TimeoutNanos != 0)
 	add("max_concurrent", int64(p.MaxConcurrent), p.MaxConcurrent != 0)
 	add("channel_state_max_records", p.ChannelStateMaxRecords, p.ChannelStateMaxRecords != 0)
+	add("max_pending_transactions", p.MaxPendingTransactions, p.MaxPendingTransactions != 0)
 	if p.Mode != "" {
 		fields = append(fields, `"mode": `+quoteJSON(p.Mode))
 	}

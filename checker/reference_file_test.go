@@ -18,7 +18,7 @@ const exampleReferenceFile = `{
                "reaction_max_ns": 2000000, "finish_tasks": ["source-0", "sink-0"]},
   "policy": {"tolerable_failures": 3, "retained_checkpoints": 2, "alignment_timeout_ns": 50000000,
              "interval_ns": 100000000, "min_pause_ns": 0, "timeout_ns": 1000000000,
-             "max_concurrent": 1, "mode": "aligned-with-timeout"},
+             "max_concurrent": 1, "max_pending_transactions": 64, "mode": "aligned-with-timeout"},
   "trace_hash": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
   "output": {
     "source:0:1": {"value": "7", "count": 1},
@@ -41,7 +41,7 @@ func TestParseReferenceExample(t *testing.T) {
 		},
 		Policy: Policy{TolerableFailures: Tolerating(3), RetainedCheckpoints: 2, AlignmentTimeoutNanos: 50_000_000,
 			IntervalNanos: Nanos(100_000_000), MinPauseNanos: Nanos(0), TimeoutNanos: 1_000_000_000,
-			MaxConcurrent: 1, Mode: "aligned-with-timeout"},
+			MaxConcurrent: 1, MaxPendingTransactions: 64, Mode: "aligned-with-timeout"},
 		TraceHash: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
 	}
 	if !reflect.DeepEqual(ref, want) {

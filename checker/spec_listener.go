@@ -48,4 +48,12 @@ var listenerRules = []Rule{
 		Without:  "not judged without the bound: a zero bound is none",
 		Flink:    "FLINK-21080",
 	},
+	{
+		ID: "L6", Name: ruleTransactionsBounded, Property: PropListenerContract,
+		Says:     "A two-phase-commit sink holds at most MaxPendingTransactions pre-committed transactions that are neither committed, aborted nor tied to a checkpoint it was told aborted; past that it declines the checkpoint (too-many-pending) rather than open another.",
+		Evidence: "sink.precommit, sink.commit, sink.abort and notify.abort per sink incarnation, Reference.Policy.MaxPendingTransactions",
+		Without:  "not judged: the reference does not give the bound",
+		Covers:   []string{"Reason.too-many-pending"},
+		Flink:    "FlinkKafkaProducer's producer pool (kafkaProducersPoolSize): a checkpoint that needs one more producer than the pool holds fails",
+	},
 }

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -300,6 +301,9 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 		// buffer at a time, so the protocol's bound counts buffers.
 		pacing(&ref, s, cfg)
 		ref.Policy.ChannelStateMaxRecords = int64(cfg.Checkpoint.MaxBufferedRecords) * int64(cfg.Network.BufferRecords)
+		if s.Sink.Kind == SinkTwoPhaseCommit {
+			ref.Policy.MaxPendingTransactions = int64(cmp.Or(cfg.MaxPendingTransactions, engine.DefaultMaxPendingTransactions))
+		}
 	}
 	if cfg.Checkpoint.Mode == protocol.ModeAlignedWithTimeout {
 		ref.Policy.AlignmentTimeoutNanos = cfg.Checkpoint.AlignmentTimeout.Nanoseconds()
