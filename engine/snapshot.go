@@ -234,10 +234,11 @@ func (t *task) snapshotFailed(cp protocol.CheckpointID, reason protocol.Reason) 
 }
 
 // snapshotSettled carries on after the protocol heard how snapshot cp ended (err is its
-// answer, outcome names it for the panic). An unknown checkpoint is no error: the protocol
-// may have given it up while the snapshot was uploading.
+// answer, outcome names it for the panic). Any error breaks the contract, an unknown
+// checkpoint too: the engine drops a snapshot the protocol gives up (Ready.Aborted) before
+// its upload ends, so the protocol still holds every snapshot whose outcome it hears.
 func (t *task) snapshotSettled(cp protocol.CheckpointID, outcome string, err error) {
-	if err != nil && err != protocol.ErrUnknownCheckpoint {
+	if err != nil {
 		t.breakContract(cp, contractSnapshotOutcome, fmt.Sprintf("snapshot %s: %v", outcome, err))
 		return
 	}
