@@ -28,7 +28,8 @@ var protocolFuncs = reflect.TypeFor[protocol.Config]().PkgPath() + "."
 // no-panic, detail the panic) and halts the job, as for any broken promise: the run keeps its
 // trace and gets a verdict with its artifact instead of dying. Any other panic of the code
 // serving a task or the coordinator (a runtime error, or a standard-library function's
-// panic on a bad argument) fails that task or the coordinator (failOnError). The assertions
+// panic on a bad argument) fails that task or the coordinator (failOnError), and a panic
+// while it does is a failed check of the engine. The assertions
 // of the protocol and the engine (*protocol.InvariantError, *InvariantError) go on as panics,
 // which the harness judges as broken invariants, their stacks intact.
 func (rt *Runtime) guard(who string) {
@@ -41,9 +42,24 @@ func (rt *Runtime) guard(who string) {
 		panic(r)
 	case panickedIn(protocolFuncs):
 		rt.breakContract(who, 0, contractNoPanic, fmt.Sprint(r))
-	case !rt.failOnError(who, r):
+	case !rt.failOnErrorOnce(who, r):
 		panic(r)
 	}
+}
+
+// failOnErrorOnce is failOnError, save that a panic raised while it fails who (a task whose
+// process is broken too, say) is a failed check of the engine: the engine cannot carry out
+// its own failure handling, which is no longer a failure of who.
+func (rt *Runtime) failOnErrorOnce(who string, r any) bool {
+	defer func() {
+		if again := recover(); again != nil {
+			if isInvariant(again) {
+				panic(again)
+			}
+			panic(invariantf("engine: failing %s for %v panicked: %v", who, r, again))
+		}
+	}()
+	return rt.failOnError(who, r)
 }
 
 // isInvariant reports whether r is a failed check of the protocol or the engine.

@@ -108,3 +108,22 @@ func TestLibraryPanicFailsTheCoordinator(t *testing.T) {
 		t.Fatalf("traced %v, want one coordinator.crash naming the engine's call", env.events)
 	}
 }
+
+// TestPanicWhileFailingIsABrokenInvariant: a task whose process is broken as well (a nil
+// Proc, as a spawn error left unchecked would leave it) panics again while the engine fails
+// it; that second panic is a failed check of the engine, not a bare runtime error.
+func TestPanicWhileFailingIsABrokenInvariant(t *testing.T) {
+	rt := &Runtime{env: &recordingEnv{}}
+	rt.tasks = append(rt.tasks, &task{rt: rt, plan: &taskPlan{id: TaskID("sum", 0)}, proc: guardedProc{rt: rt}, phase: phaseRunning})
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		defer rt.guard("sum-0")
+		var m map[string]int
+		m["x"]++
+	}()
+	err, ok := got.(*InvariantError)
+	if !ok || !strings.Contains(err.Error(), "engine: failing sum-0 for assignment to entry in nil map panicked") {
+		t.Fatalf("recovered %v, want an *InvariantError that says failing sum-0 panicked", got)
+	}
+}
