@@ -37,8 +37,8 @@ var recoveryRules = []Rule{
 	},
 	{
 		ID: "R5", Name: ruleStateKept, Property: PropStateRelease,
-		Says:     "No state.release names a snapshot that a retained checkpoint (one of the latest RetainedCheckpoints completed, by id) or a completed savepoint holds, across coordinator crashes and recoveries, and none completes holding released state.",
-		Evidence: "state.release, snapshot.ack, snapshot.taken, snapshot.carried, checkpoint.complete, coordinator.recover, checkpoint.trigger (savepoint), Reference.Policy.RetainedCheckpoints",
+		Says:     "No state.release names a snapshot that a retained checkpoint (one of the latest RetainedCheckpoints completed, by id) or a completed savepoint holds, across coordinator crashes and recoveries, and none completes holding released state; nor a task's snapshot of a pending checkpoint or savepoint before the task gave it up (declined it, was told it aborted, or, for a checkpoint, heard of a newer completion).",
+		Evidence: "state.release, snapshot.ack, snapshot.taken, snapshot.carried, snapshot.decline, notify.abort, notify.complete, checkpoint.complete, checkpoint.abort, coordinator.recover, checkpoint.trigger (savepoint), Reference.Policy.RetainedCheckpoints",
 		Without:  "unknown: the reference gives no retained count, or snapshots were acked but no state.release traced; unexercised without acks or releases",
 		Covers:   []string{"Config.RetainedCheckpoints", "Kind.savepoint"},
 		Flink:    "CompletedCheckpointStore (subsumption), CheckpointProperties.forSavepoint (never discarded)",

@@ -26,7 +26,9 @@ const (
 //     Reference.Policy.RetainedCheckpoints latest completed checkpoints, by id) or a
 //     completed savepoint holds, and no checkpoint or savepoint completes holding state
 //     released before. Coordinator crashes change nothing: a recovered coordinator reads
-//     the same store, and savepoints belong to the user.
+//     the same store, and savepoints belong to the user. Nor is a task's snapshot of a
+//     pending checkpoint or savepoint released before the task gave it up, or, for a
+//     checkpoint, heard of a newer completion (releasedWhilePending).
 //   - state.released: once the job has finished (every job task's last lifecycle event is
 //     task.finish), every acked snapshot that no retained checkpoint or completed savepoint
 //     holds has been released: the snapshots of aborted checkpoints, of checkpoints that
@@ -72,7 +74,7 @@ func stateRelease(ix *traceIndex, ref Reference) Result {
 	} else if len(owed) > 0 {
 		note = fmt.Sprintf("the job did not finish: %d acked snapshots nothing holds are not released yet, which is not judged", len(owed))
 	}
-	res := newResult(PropStateRelease, l.violations)
+	res := newResult(PropStateRelease, append(l.violations, releasedWhilePending(ix)...))
 	res.Note = note
 	return res
 }

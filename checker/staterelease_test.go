@@ -341,3 +341,44 @@ func TestStateReleasedWaitsOutAWriteThatMayHaveBeenLost(t *testing.T) {
 	b := run(5, 6)
 	wantRule(t, wantFirst(t, StateRelease(b.events, retaining(2)), uint64(len(b.events)-1), "map-0's snapshot for 2"), ruleStateReleased)
 }
+
+// TestStateKeptWhilePending: a task that drops its upload of a pending savepoint when a
+// newer checkpoint completes releases state the savepoint needs; for a checkpoint the newer
+// completion subsumes it, and a decline, an abort notice or a crash gives it up.
+func TestStateKeptWhilePending(t *testing.T) {
+	ref := retaining(1)
+	pending := func(savepoint bool) *tb {
+		b := newTB()
+		b.restore("map-0", 0)
+		b.checkpointOf(1, "map-0")
+		if savepoint {
+			b.savepoint(2)
+		} else {
+			b.trigger(2)
+		}
+		b.snap("map-0", 2)
+		b.checkpointOf(3, "map-0")
+		b.notify("map-0", 3)
+		b.stateRelease("map-0", 1)
+		return b
+	}
+	sp := pending(true)
+	bad := sp.stateRelease("map-0", 2)
+	v := wantFirst(t, StateRelease(sp.events, ref), bad, "map-0's snapshot for savepoint 2 was released while 2 was pending")
+	wantRule(t, v, ruleStateKept)
+
+	cp := pending(false)
+	cp.stateRelease("map-0", 2) // subsumed by 3
+	wantPass(t, StateRelease(cp.events, ref))
+
+	declined := pending(true)
+	declined.decline("map-0", 2)
+	declined.stateRelease("map-0", 2)
+	wantPass(t, StateRelease(declined.events, ref))
+
+	crashed := pending(true)
+	crashed.crash("map-0")
+	crashed.restore("map-0", 3)
+	crashed.stateRelease("map-0", 2) // the upload of an incarnation that is gone
+	wantPass(t, StateRelease(crashed.events, ref))
+}
