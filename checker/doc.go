@@ -140,6 +140,8 @@
 // notify.complete n, and checkpoint.trigger marks savepoints. With
 // LivenessBounds.NotifyMaxNanos, every live task must be notified after the liveness phase
 // starts (phase events, above). A completed checkpoint no live task was told of fails.
+// sink.precommit (task cp txn), sink.commit and sink.abort with Policy.MaxPendingTransactions
+// count a two-phase-commit sink's open transactions.
 //
 // checkpoint-outcome: checkpoint.request (cp) when a checkpoint is asked for, if it may wait
 // before it starts; else checkpoint.trigger. Each ends with checkpoint.complete, or with
@@ -372,8 +374,11 @@
 // in the same incarnation, or in an incarnation restored from m >= n; a repeated commit of a
 // transaction never takes effect again; and once faults stop, every live task ends notified
 // of (or restored from) the latest completed checkpoint whose notification deadline
-// (LivenessBounds.NotifyMaxNanos after completion) lies in the trace. The rules exist because
-// a two-phase-commit sink turns each notification into an irreversible external effect.
+// (LivenessBounds.NotifyMaxNanos after completion) lies in the trace. A two-phase-commit sink
+// holds at most Policy.MaxPendingTransactions transactions open that no notification has
+// settled (transactions.bounded), as Flink's Kafka producer fails a checkpoint its pool of
+// producers cannot serve. The rules exist because a two-phase-commit sink turns each
+// notification into an irreversible external effect.
 //
 // checkpoint-outcome. No checkpoint vanishes: every checkpoint asked for (checkpoint.request;
 // checkpoint.trigger for an engine that traces no requests) ends with checkpoint.complete or
@@ -440,7 +445,10 @@
 // savepoints belong to the user. No state.release may name a snapshot a retained checkpoint
 // or a savepoint holds, whatever coordinator crashes and recoveries came between (the
 // recovered coordinator reads the same store, savepoints included), and no checkpoint may
-// complete holding released state: either leaves a restore point without its state. Once
+// complete holding released state: either leaves a restore point without its state. Nor
+// may a task release its snapshot of a checkpoint or savepoint still pending before it gave
+// it up (declined it, heard it aborted) or, for a checkpoint only, heard of a newer
+// completion: a savepoint is never subsumed. Once
 // the job has finished, every acked snapshot nothing retained holds must have been released:
 // those of aborted checkpoints (PendingCheckpoint.abort in Flink), late and duplicate acks
 // (CheckpointCoordinator's discardSubtaskState) and checkpoints that fell out of retention

@@ -71,14 +71,13 @@ func (f *faultSpans) quietStretch(from, length int64) (int64, bool) {
 	for moved := true; moved; {
 		moved = false
 		for i, s := range f.spans {
-			end := s[1]
-			if end == math.MaxInt64 {
-				if end > from && s[0] <= from+length {
-					return 0, false
-				}
+			if s[0] > from+length {
 				continue
 			}
-			if end += f.tails[i]; end > from && s[0] <= from+length {
+			if s[1] == math.MaxInt64 {
+				return 0, false
+			}
+			if end := s[1] + f.tails[i]; end > from {
 				from, moved = end, true
 			}
 		}
