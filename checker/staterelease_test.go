@@ -382,3 +382,23 @@ func TestStateKeptWhilePending(t *testing.T) {
 	crashed.stateRelease("map-0", 2) // the upload of an incarnation that is gone
 	wantPass(t, StateRelease(crashed.events, ref))
 }
+
+// TestStateKeptWhilePendingSparesACarriedCheckpoint: a finished task's own snapshot for a
+// checkpoint that carries its final snapshot instead is not needed, whatever order the
+// final acks came in, and may be released while that checkpoint is pending.
+func TestStateKeptWhilePendingSparesACarriedCheckpoint(t *testing.T) {
+	b := newTB()
+	b.restore("map-0", 0)
+	b.checkpointOf(1, "map-0")
+	b.trigger(2)
+	b.trigger(3)
+	b.snap("map-0", 2)
+	b.snap("map-0", 3)
+	b.stateAck("map-0", 3, "final=true")
+	b.stateAck("map-0", 2, "final=true")
+	b.carry("map-0", 3, 2)
+	b.stateRelease("map-0", 3)
+	if res := StateRelease(b.events, retaining(1)); res.Verdict == VerdictFail {
+		t.Errorf("a snapshot its checkpoint carries the final one instead of: %s", res)
+	}
+}
