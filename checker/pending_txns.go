@@ -15,15 +15,15 @@ var pendingTxnKinds = kindsOf(trace.KindSinkPrecommit, trace.KindSinkCommit, tra
 	trace.KindNotifyComplete, trace.KindNotifyAbort, trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish, trace.KindJobFailover)
 
 // pendingTransactions judges transactions.bounded: a two-phase-commit sink incarnation holds
-// at most bound pre-committed transactions that are neither committed (or due to be: a
+// at most bound pre-committed transactions that are neither committed, nor due to be (a
 // notify.complete of their checkpoint or a later one hands them to the external system,
-// which may confirm much later), aborted nor tied to a checkpoint it was told aborted (whose transactions wait for a later completion and no
-// longer count, as Flink's Kafka producer returns their producers to its pool). Past the
-// bound a sink declines the checkpoint (too-many-pending) rather than pre-commit. What an
-// incarnation restored and commits again is not counted, so the count never runs above
-// the sink's own. The trace says sink.precommit when the external system confirms it,
-// which may be after the notification of the checkpoint's fate reached the sink: that
-// counts too. Zero bound: not judged.
+// which may confirm much later), nor aborted, nor tied to a checkpoint the sink was told
+// aborted (such a transaction waits for a later completion and no longer counts, as
+// Flink's Kafka producer returns its producer to the pool). Past the bound a sink declines
+// the checkpoint (too-many-pending). What an incarnation restored and commits again is not
+// counted, so the count never runs above the sink's own. The trace says sink.precommit when
+// the external system confirms it, which may come after the notice of the checkpoint's
+// fate: that notice counts too. Zero bound: not judged.
 func pendingTransactions(ix *traceIndex, bound int64) []Violation {
 	if bound <= 0 {
 		return nil
