@@ -7,19 +7,18 @@ import (
 // pendingReleaseKinds are the kinds releasedWhilePending reacts to.
 var pendingReleaseKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindCheckpointComplete, trace.KindCheckpointAbort,
 	trace.KindCoordinatorCrash, trace.KindJobFailover, trace.KindSnapshotTaken, trace.KindSnapshotDecline,
-	trace.KindNotifyAbort, trace.KindNotifyComplete, trace.KindSnapshotAck, trace.KindSnapshotCarried, trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish,
-	trace.KindStateRelease)
+	trace.KindNotifyAbort, trace.KindNotifyComplete, trace.KindSnapshotAck, trace.KindSnapshotCarried,
+	trace.KindTaskCrash, trace.KindTaskRestore, trace.KindTaskFinish, trace.KindStateRelease)
 
 // releasedWhilePending judges the half of state.kept that concerns checkpoints still
 // pending: a task releases the state of its snapshot for checkpoint or savepoint n, while
 // n is pending, only once it gave n up (it declined n, or was told n aborted) or, for a
-// checkpoint, was told a newer one completed, which subsumes n; and a snapshot that n does
-// not need, since n carries the task's final snapshot instead (snapshot.carried, or a final
-// snapshot acknowledged for an older checkpoint, whose acks may come in any order), may go
-// at any time. A savepoint is never
+// checkpoint, was told a newer one completed, which subsumes n. A savepoint is never
 // subsumed: a task that drops its upload on a newer completion leaves the savepoint to
-// expire. What an ended incarnation took, and what a crashed coordinator had pending, is
-// not judged.
+// expire. A snapshot n does not need, since n carries the task's final snapshot instead
+// (snapshot.carried, or a final snapshot acknowledged for an older checkpoint, whose acks
+// may come in any order), may go at any time. What an ended incarnation took, and what a
+// crashed coordinator had pending, is not judged.
 func releasedWhilePending(ix *traceIndex) []Violation {
 	savepoint := map[uint64]bool{}          // pending checkpoints and savepoints -> whether a savepoint
 	type taken struct{ mayGo bool }         // mayGo: the task gave it up, or its checkpoint does not need it
