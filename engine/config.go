@@ -56,6 +56,15 @@ type Config struct {
 	MaxPendingTransactions int
 }
 
+// PendingTransactionsBound is the bound a two-phase-commit sink keeps: MaxPendingTransactions,
+// or DefaultMaxPendingTransactions when it is zero.
+func (c Config) PendingTransactionsBound() int {
+	if c.MaxPendingTransactions != 0 {
+		return c.MaxPendingTransactions
+	}
+	return DefaultMaxPendingTransactions
+}
+
 // DefaultMaxPendingTransactions is a two-phase-commit sink's bound on pending transactions
 // unless Config.MaxPendingTransactions says otherwise; MaxPendingTransactionsLimit is the
 // largest it may say.

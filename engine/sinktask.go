@@ -192,13 +192,8 @@ func (s *sinkPart) restoreTwoPhase(d *snapshotData, cp protocol.CheckpointID) (c
 	return commit
 }
 
-// maxPending is the sink's bound on pending transactions (Config.MaxPendingTransactions).
-func (s *sinkPart) maxPending() int {
-	if n := s.t.rt.cfg.MaxPendingTransactions; n != 0 {
-		return n
-	}
-	return DefaultMaxPendingTransactions
-}
+// maxPending is the sink's bound on pending transactions.
+func (s *sinkPart) maxPending() int { return s.t.rt.cfg.PendingTransactionsBound() }
 
 // write sends a processed buffer to the store.
 func (s *sinkPart) write(records []rec) {

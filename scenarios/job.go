@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -301,8 +300,8 @@ func reference(s *Scenario, cfg *engine.Config) (checker.Reference, error) {
 		// buffer at a time, so the protocol's bound counts buffers.
 		pacing(&ref, s, cfg)
 		ref.Policy.ChannelStateMaxRecords = int64(cfg.Checkpoint.MaxBufferedRecords) * int64(cfg.Network.BufferRecords)
-		if s.Sink.Kind == SinkTwoPhaseCommit {
-			ref.Policy.MaxPendingTransactions = int64(cmp.Or(cfg.MaxPendingTransactions, engine.DefaultMaxPendingTransactions))
+		if s.Sink != nil && s.Sink.Kind == SinkTwoPhaseCommit {
+			ref.Policy.MaxPendingTransactions = int64(cfg.PendingTransactionsBound())
 		}
 	}
 	if cfg.Checkpoint.Mode == protocol.ModeAlignedWithTimeout {
