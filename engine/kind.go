@@ -200,6 +200,11 @@ func (h *CoordinatorHost) SetFinished() { h.c.rt.finished = true }
 // Finished is Runtime.Finished.
 func (h *CoordinatorHost) Finished() bool { return h.c.rt.Finished() }
 
+// FinishReported reports whether the engine reported the job finished (job.finish): a
+// finished job is over, and a coordinator incarnation that was still reading the store then
+// must start nothing again (FLINK-11813).
+func (h *CoordinatorHost) FinishReported() bool { return h.c.rt.finishTraced }
+
 // TaskHost is what the engine offers a KindTask: the task's plan, its channels and
 // processing, tracing, snapshots and failure.
 type TaskHost struct {

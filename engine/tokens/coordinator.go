@@ -335,6 +335,9 @@ func (c *coordinator) read(began time.Duration) {
 				retry()
 				return
 			}
+			if c.h.FinishReported() {
+				return // the job finished while this incarnation read the store
+			}
 			var id uint64
 			if latest != nil {
 				c.latest, id = latest, uint64(latest.ID)
