@@ -15,7 +15,9 @@ var coordinatorReasons = []string{"expired", "subsumed", "failover", "task-finis
 // declined notes a decline of a pending checkpoint, and watches the first that obliges
 // the coordinator to end it: from a live task that had not acknowledged it and whose final
 // snapshot is not carried into it (the coordinator ignores a decline from either, rightly),
-// with no fault in force until the reaction bound.
+// with no fault in force until the reaction bound, the tail of a delay into the coordinator
+// included: the bound counts the decline's delivery, which the channel holds behind the
+// messages the delay held up.
 func (j *timingJudge) declined(e *trace.Event) {
 	p := j.pending[e.CP]
 	if p == nil {
@@ -28,7 +30,7 @@ func (j *timingJudge) declined(e *trace.Event) {
 	if j.reaction == 0 || p.decline != nil || j.acked[key] || j.carried[key] || !j.jobs.live(e.Task) {
 		return
 	}
-	if !j.faults.quietAtTheTask(e.T, addSat(e.T, j.reaction)) {
+	if !j.faults.quietToTheCoordinator(e.T, addSat(e.T, j.reaction)) {
 		j.excusedDeclines++
 		return
 	}

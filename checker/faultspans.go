@@ -21,6 +21,9 @@ type faultSpans struct {
 	// tails are the delays of the spans, index for index: how long past its end each
 	// holds up what it delayed.
 	tails []int64
+	// toCoordinator: the span's fault may hold up a message to the coordinator (it names
+	// no link, or a link into the coordinator).
+	toCoordinator []bool
 }
 
 func faultSpansOf(ix *traceIndex) *faultSpans {
@@ -44,6 +47,7 @@ func faultSpansOf(ix *traceIndex) *faultSpans {
 		}
 		f.spans = append(f.spans, span)
 		f.tails = append(f.tails, 0)
+		f.toCoordinator = append(f.toCoordinator, e.To == "" || e.To == trace.CoordinatorTask)
 	}
 	return f
 }
@@ -57,13 +61,24 @@ func delayOf(e *trace.Event) int64 {
 // quiet reports whether no fault was in force after from and up to to, its delay included:
 // no span reaches past from and starts by to. A fault that ended at from (a crash at the
 // instant of the failover it caused) does not count.
-func (f *faultSpans) quiet(from, to int64) bool { return f.quietFor(from, to, true) }
+func (f *faultSpans) quiet(from, to int64) bool {
+	return f.quietFor(from, to, func(int) bool { return true })
+}
 
 // quietAtTheTask is quiet without the delays' tails, for a rule about what a process does
 // on its own clock once something reached it (a task's switch to unaligned from its first
 // barrier, the coordinator's abort on a decline): a message a delay held up only arrives
 // later.
-func (f *faultSpans) quietAtTheTask(from, to int64) bool { return f.quietFor(from, to, false) }
+func (f *faultSpans) quietAtTheTask(from, to int64) bool {
+	return f.quietFor(from, to, func(int) bool { return false })
+}
+
+// quietToTheCoordinator is quiet with only the tails of the delays that may hold up a
+// message to the coordinator, for a rule whose bound counts a task's message reaching it:
+// the channel holds the message behind those the delay held up.
+func (f *faultSpans) quietToTheCoordinator(from, to int64) bool {
+	return f.quietFor(from, to, func(i int) bool { return f.toCoordinator[i] })
+}
 
 // quietStretch returns the start of the first stretch of length without faults from from on,
 // and false if a fault that never ends comes first.
@@ -85,10 +100,11 @@ func (f *faultSpans) quietStretch(from, length int64) (int64, bool) {
 	return from, true
 }
 
-func (f *faultSpans) quietFor(from, to int64, tails bool) bool {
+// quietFor is quiet counting the tail of span i where tail(i) says so.
+func (f *faultSpans) quietFor(from, to int64, tail func(i int) bool) bool {
 	for i, s := range f.spans {
 		end := s[1]
-		if tails && end != math.MaxInt64 {
+		if end != math.MaxInt64 && tail(i) {
 			end += f.tails[i]
 		}
 		if end > from && s[0] <= to {

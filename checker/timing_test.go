@@ -194,3 +194,28 @@ func TestCheckpointTimingCatchesALateExpiryAfterAMetadataWrite(t *testing.T) {
 		"checkpoint 3, triggered at seq 2, was still pending 20ns after its timeout at t=260 and the metadata write in flight then, which ended at t=430 (aborted at seq 8, expired)")
 	wantRule(t, v, "checkpoint.expires-at-timeout")
 }
+
+// TestCheckpointTimingWaitsOutADelaysTail: a decline sent after a net.delay into the
+// coordinator ended, while the messages it held up were still on their way, queues behind
+// them; the reaction bound, which counts its delivery, does not judge it (generated seed
+// 214208). The tail of a delay between two tasks holds up no decline.
+func TestCheckpointTimingWaitsOutADelaysTail(t *testing.T) {
+	run := func(to string) Result {
+		delay := func(pairs ...string) trace.Event {
+			return trace.Event{Kind: trace.KindFault, Fault: "net.delay", From: "sink-0", To: to, Attrs: attrs(pairs...)}
+		}
+		b := newTB()
+		b.at(20).add(delay("id=1", "window_ns=50", "delay_ns=300"))
+		b.at(70).add(delay("id=1", "window_ns=50", "delay_ns=300", "end=true"))
+		b.at(100).trigger(1)
+		b.at(120).declineFor("sum-0", 1, "newer-barrier")
+		b.at(380).abortFor(1, "newer-barrier") // the tail held the decline to 370
+		return CheckpointTiming(b.events, timingRef(1000, 20))
+	}
+	if res := run("coordinator"); res.Verdict == VerdictFail {
+		t.Errorf("a decline held up by a delay's tail: %s", res)
+	}
+	if res := run("sum-1"); res.Verdict != VerdictFail {
+		t.Errorf("a delay between tasks excused a late abort: %s", res)
+	}
+}
