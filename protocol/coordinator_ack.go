@@ -35,6 +35,13 @@ func (c *coordinatorState) ack(now Time, m Message) error {
 		c.release(m.Task, int(i), m.Checkpoint, m.Snapshot)
 		return ErrUnknownCheckpoint
 	}
+	if c.reusesReleased(p, int(i), m.Snapshot) {
+		// The checkpoint would hold state that may be gone: it cannot
+		// complete. The snapshot's own uploads go with it.
+		c.release(m.Task, int(i), m.Checkpoint, m.Snapshot)
+		c.abort(now, p, ReasonSharedStateGone, m.Task)
+		return nil
+	}
 	c.fill(now, p, int(i), m.Snapshot, false)
 	return nil
 }

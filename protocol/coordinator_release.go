@@ -38,7 +38,55 @@ func (c *coordinatorState) release(task TaskID, i int, id CheckpointID, snap Tas
 	if i >= 0 && c.handleHeld(i, snap.Handle) {
 		return
 	}
-	c.ready.Released = push(c.ready.Released, StateRelease{Task: task, Checkpoint: id, Snapshot: snap})
+	var pieces []SharedPiece
+	for _, p := range snap.Shared {
+		if i < 0 || !c.pieceHeld(i, p.Handle) {
+			pieces = append(pieces, p)
+		}
+	}
+	c.ready.Released = push(c.ready.Released, StateRelease{Task: task, Checkpoint: id, Snapshot: snap, Pieces: pieces})
+}
+
+// pieceHeld reports whether a retained checkpoint or a pending checkpoint's
+// acked snapshot of task i refers to the shared piece handle: the
+// shared-state registry. It is rebuilt with the coordinator: a recovered one
+// holds what the stored checkpoints refer to, and pieces only pending
+// checkpoints of the crashed one referred to are the host's to collect.
+// Pieces belong to one task, so only task i's snapshots are read.
+func (c *coordinatorState) pieceHeld(i int, handle string) bool {
+	for _, p := range c.pending {
+		if p.acked != nil && p.acked[i] && refersTo(p.states[i].Snapshot.Shared, handle) {
+			return true
+		}
+	}
+	for k := range c.completed {
+		if refersTo(c.completed[k].Tasks[i].Snapshot.Shared, handle) {
+			return true
+		}
+	}
+	return false
+}
+
+func refersTo(pieces []SharedPiece, handle string) bool {
+	for _, p := range pieces {
+		if p.Handle == handle {
+			return true
+		}
+	}
+	return false
+}
+
+// reusesReleased reports whether snap, acked by task i for checkpoint p,
+// reuses a piece the registry no longer holds: one that may already be
+// deleted. A savepoint's reused pieces count as released: the registry
+// keeps no piece for a savepoint's sake.
+func (c *coordinatorState) reusesReleased(p *pendingCheckpoint, i int, snap TaskSnapshot) bool {
+	for _, piece := range snap.Shared {
+		if piece.reusedIn(p.id) && (p.kind == KindSavepoint || !c.pieceHeld(i, piece.Handle)) {
+			return true
+		}
+	}
+	return false
 }
 
 // handleHeld reports whether a pending or retained checkpoint holds handle

@@ -250,7 +250,9 @@ store). Then loop:
     is safe too: a handle still held is never released). A final snapshot
     of a completed checkpoint is never released, because savepoints may
     share it and the coordinator does not keep their contents: the host
-    deletes it with the job, or when it deletes the savepoints.
+    deletes it with the job, or when it deletes the savepoints. A release
+    of an incremental snapshot lists in Pieces the shared pieces to delete
+    with it (see "Shared state").
 
     Failover: restart every task from the plan (see "Failover" below), then
     call JobRestarted(now).
@@ -541,6 +543,29 @@ retention. The state of a completed savepoint is never released (a
 savepoint may also hold the final snapshots of finished tasks, shared
 with checkpoints); the state acked for an aborted savepoint is released
 like any aborted checkpoint's.
+
+# Shared state
+
+An incremental snapshot uploads only the pieces its task's state gained
+since the task's last completed checkpoint, and refers to the earlier
+pieces it still needs (TaskSnapshot.Shared). The coordinator is the
+registry of those pieces, without a table of its own: a piece is held
+while a retained checkpoint or a pending checkpoint's acked snapshot of
+the same task refers to it, and a release lists in Pieces the ones that
+nothing holds any more. A recovered coordinator holds what the stored
+checkpoints refer to, before it releases anything; a piece that only a
+lost pending checkpoint referred to is the host's to collect.
+
+A host reuses only pieces of a checkpoint its task was told completed
+(never those of a pending one, which may abort and take its uploads
+along) and of the latest it heard of. Even so, the checkpoint it built on
+may be subsumed before its ack arrives, by a checkpoint whose snapshot of
+the task was taken earlier and uploaded the same state afresh. So an ack
+that reuses a piece the registry no longer holds aborts its checkpoint
+(ReasonSharedStateGone): the piece may be deleted already. The task,
+told of the abort, uploads everything afresh next time. A savepoint reuses
+nothing: it belongs to the user and must outlive every checkpoint, so an
+ack of a savepoint that reuses a piece aborts it the same way.
 
 # Lost notifications
 

@@ -51,14 +51,15 @@ var reasonNames = [...]string{
 	ReasonCoordinatorRecovery:       "coordinator-recovery",
 	ReasonTaskFinished:              "task-finished",
 	ReasonJobFinished:               "job-finished",
+	ReasonSharedStateGone:           "shared-state-gone",
 }
 
 // String returns "expired", "upload-failed", "channel-state-overflow",
 // "too-many-pending", "newer-barrier", "canceled", "aborted",
 // "persist-failed", "trigger-failed", "subsumed", "failover",
 // "task-failure", "tolerable-failures-exceeded", "coordinator-recovery",
-// "task-finished" or "job-finished"; a value without a constant renders as
-// "reason(N)".
+// "task-finished", "job-finished" or "shared-state-gone"; a value without a
+// constant renders as "reason(N)".
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) && reasonNames[r] != "" {
 		return reasonNames[r]

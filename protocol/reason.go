@@ -56,6 +56,13 @@ const (
 	// to start or in progress; nothing is left for it to record. A host that
 	// ends a job says so of every checkpoint it leaves behind.
 	ReasonJobFinished
+	// ReasonSharedStateGone: a task's incremental snapshot reused a shared
+	// piece that no retained checkpoint or acked snapshot held any more, so
+	// the coordinator may have released it. The task built on a checkpoint
+	// that was subsumed before its ack came in; told of the abort, it
+	// uploads its pieces afresh next time. Not a failure: the race ends once
+	// the task hears of the newer checkpoint.
+	ReasonSharedStateGone
 )
 
 // CountsAsFailure reports whether an abort for this reason counts towards

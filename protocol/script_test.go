@@ -228,7 +228,8 @@ func reasonOption(c *scripttest.Command, def protocol.Reason) protocol.Reason {
 }
 
 // snapshotFrom reads a snapshot's description: handle= (by default
-// TASK@CP), size=, offsets=split:offset,... and the flag final.
+// TASK@CP), size=, offsets=split:offset,..., shared=handle@cp,... and the
+// flag final.
 func snapshotFrom(task protocol.TaskID, c *scripttest.Command) protocol.TaskSnapshot {
 	s := protocol.TaskSnapshot{
 		Handle:         c.StringOption("handle", ""),
@@ -245,6 +246,15 @@ func snapshotFrom(task protocol.TaskID, c *scripttest.Command) protocol.TaskSnap
 				c.Fatalf("offsets=%s: want split:offset,...", offs)
 			}
 			s.SourceOffsets = append(s.SourceOffsets, protocol.SourceOffset{Split: split, Offset: c.ParseInt("offsets", off)})
+		}
+	}
+	if shared, ok := c.Option("shared"); ok {
+		for _, p := range strings.Split(shared, ",") {
+			handle, cp, ok := strings.Cut(p, "@")
+			if !ok {
+				c.Fatalf("shared=%s: want handle@cp,...", shared)
+			}
+			s.Shared = append(s.Shared, protocol.SharedPiece{Handle: handle, UploadedFor: protocol.CheckpointID(c.ParseInt("shared", cp))})
 		}
 	}
 	return s

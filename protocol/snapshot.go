@@ -39,6 +39,33 @@ func (h ChannelStateHandle) String() string {
 	return h.Input.String() + "=" + h.Handle + "(" + strconv.Itoa(h.Records) + ")"
 }
 
+// SharedPiece is one immutable piece of an incremental snapshot's state
+// (an SST file, say): uploaded once, for the checkpoint UploadedFor, and
+// referenced by that snapshot and by later snapshots of the same task that
+// still need it. The coordinator's registry keeps a piece while a retained
+// checkpoint or a pending checkpoint's acked snapshot refers to it, and
+// releases it when none does (see "Shared state" in the package
+// documentation).
+type SharedPiece struct {
+	_ struct{}
+	// Handle names the piece in storage; it is unique per upload.
+	Handle string
+	// Bytes is the piece's size, for statistics.
+	Bytes int64
+	// UploadedFor is the checkpoint the piece was uploaded for. A piece
+	// whose UploadedFor is not the snapshot's own checkpoint is reused.
+	UploadedFor CheckpointID
+}
+
+// String renders "handle@cp".
+func (p SharedPiece) String() string {
+	return p.Handle + "@" + p.UploadedFor.String()
+}
+
+// reusedIn reports whether p, referenced by a snapshot for checkpoint id, was
+// uploaded for an earlier checkpoint.
+func (p SharedPiece) reusedIn(id CheckpointID) bool { return p.UploadedFor != id }
+
 // TaskSnapshot describes what one task wrote to durable storage for one
 // checkpoint. Only the host can read the state behind Handle; the protocol
 // carries the description from the task (ack) to the coordinator (completed
@@ -54,6 +81,11 @@ type TaskSnapshot struct {
 	// ChannelState lists the recorded in-flight records of an unaligned
 	// checkpoint, one handle per channel that had any.
 	ChannelState []ChannelStateHandle
+	// Shared lists the pieces of an incremental snapshot, in the order
+	// the host restores them: those uploaded for this checkpoint and those
+	// reused from the task's earlier ones. A savepoint reuses none (it
+	// belongs to the user, and must outlive every checkpoint).
+	Shared []SharedPiece
 	// Final is set by the protocol when the snapshot was taken after the
 	// task finished (Task.Finish): it is the task's last state, and a
 	// completed checkpoint holding it lets the task exit.
@@ -99,6 +131,16 @@ func (s TaskSnapshot) String() string {
 				b.WriteByte(' ')
 			}
 			b.WriteString(h.String())
+		}
+		b.WriteByte(']')
+	}
+	if len(s.Shared) > 0 {
+		b.WriteString(" shared=[")
+		for i, p := range s.Shared {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(p.String())
 		}
 		b.WriteByte(']')
 	}
@@ -163,9 +205,24 @@ type StateRelease struct {
 	Task       TaskID
 	Checkpoint CheckpointID
 	Snapshot   TaskSnapshot
+	// Pieces are the shared pieces of Snapshot to delete with it: those
+	// nothing else holds. The others stay.
+	Pieces []SharedPiece
 }
 
-// String renders "task cp=n handle=...".
+// String renders "task cp=n handle=..." and the pieces to delete.
 func (r StateRelease) String() string {
-	return string(r.Task) + " cp=" + r.Checkpoint.String() + " " + r.Snapshot.String()
+	s := string(r.Task) + " cp=" + r.Checkpoint.String() + " " + r.Snapshot.String()
+	for i, p := range r.Pieces {
+		if i == 0 {
+			s += " delete=["
+		} else {
+			s += " "
+		}
+		s += p.String()
+		if i == len(r.Pieces)-1 {
+			s += "]"
+		}
+	}
+	return s
 }

@@ -37,7 +37,7 @@ func (t *taskState) snapshotCompleted(now Time, id CheckpointID, snap TaskSnapsh
 		// Unless it is a repeated report of an acked snapshot, whose state
 		// a checkpoint may hold.
 		if snap.Handle != "" && !slices.Contains(t.acked, id) {
-			t.ready.Released = push(t.ready.Released, StateRelease{Task: t.cfg.ID, Checkpoint: id, Snapshot: snap})
+			t.ready.Released = push(t.ready.Released, StateRelease{Task: t.cfg.ID, Checkpoint: id, Snapshot: snap, Pieces: uploadedFor(snap.Shared, id)})
 		}
 		return ErrUnknownCheckpoint
 	}
@@ -70,4 +70,17 @@ func (t *taskState) snapshotFailed(now Time, id CheckpointID, reason Reason) err
 	t.dropInflight(i, reason)
 	t.ready.Messages = push(t.ready.Messages, DeclineMessage(t.cfg.ID, id, reason))
 	return nil
+}
+
+// uploadedFor returns the pieces uploaded for checkpoint id: a snapshot
+// nobody took up releases those, and leaves the ones it reused to the
+// checkpoints that hold them.
+func uploadedFor(pieces []SharedPiece, id CheckpointID) []SharedPiece {
+	var own []SharedPiece
+	for _, p := range pieces {
+		if !p.reusedIn(id) {
+			own = append(own, p)
+		}
+	}
+	return own
 }
