@@ -54,7 +54,30 @@ type Config struct {
 	// zero). A snapshot past the bound is declined (too-many-pending), as Flink's Kafka
 	// producer declines one when its pool of transactional producers is used up.
 	MaxPendingTransactions int
+	// Incremental takes incremental snapshots of keyed state (incremental.go): a snapshot
+	// uploads only the runs its task's state gained since the task's last completed
+	// checkpoint, as shared pieces, and refers to the earlier pieces it still needs.
+	Incremental bool
+	// CompactAfter is how many runs an incremental snapshot's keyed state may consist of
+	// before the task merges them into one (DefaultCompactAfter when zero).
+	CompactAfter int
 }
+
+// compactAfter is the bound incremental snapshots keep: CompactAfter, or
+// DefaultCompactAfter when it is zero.
+func (c Config) compactAfter() int {
+	if c.CompactAfter != 0 {
+		return c.CompactAfter
+	}
+	return DefaultCompactAfter
+}
+
+// DefaultCompactAfter is how many runs an incremental snapshot may consist of unless
+// Config.CompactAfter says otherwise; MaxCompactAfter is the largest it may say.
+const (
+	DefaultCompactAfter = 4
+	MaxCompactAfter     = 64
+)
 
 // PendingTransactionsBound is the bound a two-phase-commit sink keeps: MaxPendingTransactions,
 // or DefaultMaxPendingTransactions when it is zero.
@@ -168,6 +191,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("engine: config: FailureDetection must not be negative")
 	case c.MaxPendingTransactions < 0 || c.MaxPendingTransactions > MaxPendingTransactionsLimit:
 		return fmt.Errorf("engine: config: MaxPendingTransactions %d, want 0 to %d", c.MaxPendingTransactions, MaxPendingTransactionsLimit)
+	case c.CompactAfter < 0 || c.CompactAfter > MaxCompactAfter:
+		return fmt.Errorf("engine: config: CompactAfter %d, want 0 to %d", c.CompactAfter, MaxCompactAfter)
 	case c.InlineStateBytes < 0 || c.InlineStateBytes > MaxInlineStateBytes:
 		return fmt.Errorf("engine: config: InlineStateBytes %d, want 0 to %d", c.InlineStateBytes, MaxInlineStateBytes)
 	case c.StorageRetry <= 0:

@@ -223,8 +223,12 @@ func (c *coordinator) setStored(cps []protocol.CompletedCheckpoint) {
 	clear(c.storedHandles)
 	for i := range cps {
 		for j := range cps[i].Tasks {
-			if h := cps[i].Tasks[j].Snapshot.Handle; !isInline(h) {
-				c.storedHandles[h]++
+			s := &cps[i].Tasks[j].Snapshot
+			if !isInline(s.Handle) {
+				c.storedHandles[s.Handle]++
+			}
+			for _, p := range s.Shared {
+				c.storedHandles[p.Handle]++
 			}
 		}
 	}
@@ -240,12 +244,11 @@ func (c *coordinator) storeWritten() {
 	}
 	held := c.heldReleases[:0]
 	for _, r := range c.heldReleases {
-		if c.storeNames(r.Snapshot.Handle) {
+		if c.storeNamesAny(r) {
 			held = append(held, r)
 			continue
 		}
-		deleteState(c.proc, r.Snapshot.Handle)
-		c.traceRelease(r)
+		c.deleteReleased(r)
 	}
 	c.heldReleases = held
 }
@@ -268,22 +271,41 @@ func (c *coordinator) release(r protocol.StateRelease) {
 	h := r.Snapshot.Handle
 	for _, list := range [][]protocol.CompletedCheckpoint{c.stored, c.metaQueue} {
 		for i := range list {
-			if cp := &list[i]; !c.discarded[cp.ID] && holds(cp, h) {
+			if cp := &list[i]; !c.discarded[cp.ID] && holds(cp, h, r.Pieces) {
 				panic(invariantf("engine: coordinator: released %s of %s for %d, which retained checkpoint %d holds", handleName(h), r.Task, r.Checkpoint, cp.ID))
 			}
 		}
 	}
-	switch {
-	case isInline(h):
-		// Nothing to delete: the state lives in the metadata of the checkpoints that hold it.
-		// (storeNames does not know inline handles.)
-	case c.storeNames(h):
+	if c.storeNamesAny(r) {
 		c.heldReleases = append(c.heldReleases, r)
-		return // traced when it is deleted
-	default:
-		c.proc.Delete(h)
+		return // deleted and traced when the store no longer names it
 	}
+	c.deleteReleased(r)
+}
+
+// storeNamesAny reports whether the durable store names r's state or one of its pieces to
+// delete. Inline state lives in the metadata of the checkpoints that hold it: there is
+// nothing to delete, and storeNames does not know it.
+func (c *coordinator) storeNamesAny(r protocol.StateRelease) bool {
+	if h := r.Snapshot.Handle; !isInline(h) && c.storeNames(h) {
+		return true
+	}
+	for _, p := range r.Pieces {
+		if c.storeNames(p.Handle) {
+			return true
+		}
+	}
+	return false
+}
+
+// deleteReleased deletes r's state and pieces and traces their release.
+func (c *coordinator) deleteReleased(r protocol.StateRelease) {
+	deleteState(c.proc, r.Snapshot.Handle)
 	c.traceRelease(r)
+	for _, p := range r.Pieces {
+		c.proc.Delete(p.Handle)
+		c.trace(trace.PieceRelease(string(r.Task), uint64(p.UploadedFor), p.Handle))
+	}
 }
 
 // traceRelease traces the release of r's state once the coordinator has deleted it (or
@@ -310,10 +332,19 @@ func (c *coordinator) storeNames(h string) bool {
 	return c.storedHandles[h] > 0
 }
 
-func holds(cp *protocol.CompletedCheckpoint, h string) bool {
+// holds reports whether cp holds state h or one of pieces.
+func holds(cp *protocol.CompletedCheckpoint, h string, pieces []protocol.SharedPiece) bool {
 	for i := range cp.Tasks {
-		if cp.Tasks[i].Snapshot.Handle == h {
+		s := &cp.Tasks[i].Snapshot
+		if s.Handle == h {
 			return true
+		}
+		for _, p := range s.Shared {
+			for _, q := range pieces {
+				if p.Handle == q.Handle {
+					return true
+				}
+			}
 		}
 	}
 	return false

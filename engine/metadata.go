@@ -78,13 +78,35 @@ func writeCompletedCheckpoint(w *stateWriter, c *protocol.CompletedCheckpoint) {
 			w.string(h.Handle)
 			w.uint(uint64(h.Records))
 		}
-		if s.Final {
-			w.uint(1)
-		} else {
-			w.uint(0)
-		}
+		w.uint(snapshotFlags(s))
 		w.uint(uint64(s.TakenFor))
+		if len(s.Shared) > 0 {
+			w.uint(uint64(len(s.Shared)))
+			for _, p := range s.Shared {
+				w.string(p.Handle)
+				w.int(p.Bytes)
+				w.uint(uint64(p.UploadedFor))
+			}
+		}
 	}
+}
+
+// The flags of a stored snapshot: final, and whether a list of shared pieces follows its
+// TakenFor. A store written before incremental snapshots reads the same.
+const (
+	flagFinal  = 1
+	flagShared = 2
+)
+
+func snapshotFlags(s *protocol.TaskSnapshot) uint64 {
+	var f uint64
+	if s.Final {
+		f |= flagFinal
+	}
+	if len(s.Shared) > 0 {
+		f |= flagShared
+	}
+	return f
 }
 
 // Sizes of completedSize's estimate: a string counts its bytes and two for its length, a
@@ -117,6 +139,9 @@ func checkpointSize(c *protocol.CompletedCheckpoint) int {
 		}
 		for _, h := range s.ChannelState {
 			n += 3*sizeString + len(h.Input.From) + len(h.Input.To) + len(h.Handle) + 2*sizeNumber
+		}
+		for _, p := range s.Shared {
+			n += sizeString + len(p.Handle) + sizeTime + sizeNumber
 		}
 	}
 	return n
@@ -154,8 +179,15 @@ func decodeCompleted(data []byte) ([]protocol.CompletedCheckpoint, error) {
 					h.Records = int(r.uint())
 				}
 			}
-			s.Final = r.uint() == 1
+			flags := r.uint()
+			s.Final = flags&flagFinal != 0
 			s.TakenFor = protocol.CheckpointID(r.uint())
+			if flags&flagShared != 0 {
+				s.Shared = make([]protocol.SharedPiece, r.count())
+				for k := range s.Shared {
+					s.Shared[k] = protocol.SharedPiece{Handle: r.string(), Bytes: r.int(), UploadedFor: protocol.CheckpointID(r.uint())}
+				}
+			}
 		}
 	}
 	if err := r.done(); err != nil {

@@ -53,6 +53,9 @@ func (t *task) handleReady() {
 		for _, r := range rd.Released {
 			deleteState(t.proc, r.Snapshot.Handle)
 			t.trace(trace.StateRelease(t.plan.id, uint64(takenFor(r))))
+			for _, p := range r.Pieces {
+				t.deletePiece(p)
+			}
 		}
 		for i := range rd.Messages {
 			t.sendControl(&rd.Messages[i])
@@ -116,6 +119,13 @@ func (t *task) notify(n protocol.Notification) {
 		kind = trace.KindNotifyAbort
 	}
 	t.trace(trace.Event{Kind: kind, Task: t.plan.id, CP: uint64(n.Checkpoint)})
+	if t.inc != nil {
+		if n.Type == protocol.NotifyAborted {
+			t.inc.aborted(n.Checkpoint)
+		} else {
+			t.inc.completed(n.Checkpoint)
+		}
+	}
 	if t.sink != nil {
 		n.Deliver(t.sink)
 	}

@@ -52,24 +52,66 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 				}
 			}
 		}
-		if err == nil {
-			err = t.apply(d)
-		}
 		if err != nil {
 			t.fail("restore: " + err.Error())
 			return
 		}
-		if t.sink != nil {
-			t.sink.recover(d, cp, func() { t.running(cp, snap, d, true) })
-			return
-		}
-		t.running(cp, snap, d, true)
+		t.readPieces(restore, snap, d)
 	}
 	if data, ok := inlineState(snap.Handle); ok {
 		restored(data, nil) // read with the checkpoint's metadata
 		return
 	}
 	t.proc.Read(snap.Handle, restored)
+}
+
+// readPieces reads the shared pieces of snap, an incremental snapshot in checkpoint
+// restore, one after the other, and puts the keyed state they add up to into d; then it
+// goes on with the restore.
+func (t *task) readPieces(restore *protocol.CompletedCheckpoint, snap protocol.TaskSnapshot, d *snapshotData) {
+	data := make([][]byte, 0, len(snap.Shared))
+	var next func(b []byte, err error)
+	next = func(b []byte, err error) {
+		if err != nil {
+			t.fail("restore: piece " + snap.Shared[len(data)].Handle + ": " + err.Error())
+			return
+		}
+		if b != nil {
+			data = append(data, b)
+		}
+		if len(data) < len(snap.Shared) {
+			t.proc.Read(snap.Shared[len(data)].Handle, next)
+			return
+		}
+		t.restorePieces(restore, snap, d, data)
+	}
+	next(nil, nil)
+}
+
+// restorePieces merges the pieces read into d's keyed state and finishes the restore.
+func (t *task) restorePieces(restore *protocol.CompletedCheckpoint, snap protocol.TaskSnapshot, d *snapshotData, data [][]byte) {
+	cp := restore.ID
+	if len(snap.Shared) > 0 {
+		inc := t.inc
+		if inc == nil {
+			inc = newIncremental(t.rt.cfg.compactAfter()) // restored into a job that takes full snapshots
+		}
+		operator, err := inc.restored(cp, restore.Kind == protocol.KindSavepoint, snap.Shared, data)
+		if err != nil {
+			t.fail("restore: " + err.Error())
+			return
+		}
+		d.operator = operator
+	}
+	if err := t.apply(d); err != nil {
+		t.fail("restore: " + err.Error())
+		return
+	}
+	if t.sink != nil {
+		t.sink.recover(d, cp, func() { t.running(cp, snap, d, true) })
+		return
+	}
+	t.running(cp, snap, d, true)
 }
 
 // apply loads a decoded snapshot into the task.

@@ -22,6 +22,12 @@ type pendingSnapshot struct {
 	awaitPrepare bool
 	snap         protocol.TaskSnapshot
 	failed       bool
+	// writes counts the uploads still running (the state and its new pieces); writeErr
+	// is the first of them to fail.
+	writes   int
+	writeErr error
+	// pieces are the shared pieces the snapshot uploads (incremental snapshots).
+	pieces []pieceUpload
 	// deferred: an unaligned snapshot without channel state to wait for is finalised
 	// after its barriers are sent, so that the buffers they overtake can join it.
 	deferred bool
@@ -153,7 +159,12 @@ func (t *task) sealSnapshot(cp protocol.CheckpointID) {
 
 // dropSnapshot forgets a snapshot the protocol gave up; an upload still running is
 // deleted when it finishes.
-func (t *task) dropSnapshot(cp protocol.CheckpointID) { delete(t.snapshots, cp) }
+func (t *task) dropSnapshot(cp protocol.CheckpointID) {
+	delete(t.snapshots, cp)
+	if t.inc != nil {
+		delete(t.inc.taken, cp)
+	}
+}
 
 // finalise encodes the snapshot, traces it and starts the upload. The trace event comes
 // here, when the state including any channel state is fixed, so that snapshot.taken's
@@ -169,8 +180,12 @@ func (t *task) finalise(ps *pendingSnapshot) {
 	blob := scratch.buf[len(inlinePrefix):]
 	var digest [digestLen]byte
 	appendDigest(digest[:0], blob)
+	shared := t.takeIncremental(ps)
+	if t.inc != nil {
+		blob = scratch.buf[len(inlinePrefix):] // re-encoded without the keyed state
+	}
 	size := len(blob)
-	inline := inlinable(size, t.rt.cfg.InlineStateBytes)
+	inline := inlinable(size, t.rt.cfg.InlineStateBytes) && len(ps.pieces) == 0
 	var handle string
 	if inline {
 		handle = string(scratch.buf)
@@ -179,9 +194,10 @@ func (t *task) finalise(ps *pendingSnapshot) {
 	}
 	ps.finalised = true
 	attrs, key := t.renderSnapshotAttrs(&ps.data, digest[:])
-	// The values are numbers and the digest's hex digits: plain.
+	attrs = withPieces(attrs, shared)
+	// The values are numbers, the digest's hex digits and piece handles: plain.
 	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp), Attrs: attrs, PlainValues: true})
-	ps.snap = protocol.TaskSnapshot{Handle: key, StateSizeBytes: int64(size), Final: ps.req.Final}
+	ps.snap = protocol.TaskSnapshot{Handle: key, StateSizeBytes: int64(size) + uploadedBytes(ps.pieces), Final: ps.req.Final, Shared: shared}
 	if t.source != nil {
 		ps.snap.SourceOffsets = t.source.sourceOffsets(ps.data.offsets)
 	}
@@ -198,15 +214,31 @@ func (t *task) finalise(ps *pendingSnapshot) {
 		t.inlined = append(t.inlined, ps)
 		return
 	}
+	ps.writes = 1 + len(ps.pieces)
+	for _, u := range ps.pieces {
+		writeDurablyFor(t.proc, t.rt.cfg.VerifyWrites, u.piece.Handle, u.data, ps)
+	}
 	writeDurablyFor(t.proc, t.rt.cfg.VerifyWrites, key, blob, ps)
 }
 
-// writeDone implements writeWaiter: the upload of the snapshot's state ended.
+// writeDone implements writeWaiter: one upload of the snapshot's state ended. The snapshot
+// goes on once the last has.
 func (ps *pendingSnapshot) writeDone(err error) {
+	if ps.writeErr == nil {
+		ps.writeErr = err
+	}
+	if ps.writes--; ps.writes > 0 {
+		return
+	}
+	err = ps.writeErr
 	t, cp := ps.task, ps.req.Checkpoint
 	if t.snapshots[cp] != ps {
-		deleteState(t.proc, ps.snap.Handle) // the checkpoint was aborted meanwhile
+		// The checkpoint was aborted meanwhile: what the snapshot uploaded goes.
+		deleteState(t.proc, ps.snap.Handle)
 		t.trace(trace.StateRelease(t.plan.id, uint64(cp)))
+		for _, u := range ps.pieces {
+			t.deletePiece(u.piece)
+		}
 		return
 	}
 	if err != nil {

@@ -23,10 +23,11 @@ type task struct {
 	routers   []*router // one per output edge
 	nextInput int       // round-robin position over inputs
 
-	op     operator    // Map, Filter, Aggregate, Union
-	source *sourcePart // Source
-	sink   *sinkPart   // Sink
-	kind   KindTask    // a JobKind's task logic, instead of a protocol.Task
+	op     operator     // Map, Filter, Aggregate, Union
+	source *sourcePart  // Source
+	sink   *sinkPart    // Sink
+	kind   KindTask     // a JobKind's task logic, instead of a protocol.Task
+	inc    *incremental // an operator's runs, with Config.Incremental
 
 	snapshots map[protocol.CheckpointID]*pendingSnapshot
 	inlined   []*pendingSnapshot // state held inline, to acknowledge (ackInlined)
@@ -90,6 +91,9 @@ func newTask(rt *Runtime, plan *taskPlan, attempt int) *task {
 		t.sink = newSinkPart(t, l.Type)
 	default:
 		t.op = newOperator(l, rt.plan.catalog)
+		if rt.cfg.Incremental {
+			t.inc = newIncremental(rt.cfg.compactAfter())
+		}
 	}
 	cfg := rt.cfg.Checkpoint.TaskConfig(protocol.TaskID(plan.id), plan.inputs, plan.outputs)
 	proto, err := protocol.NewTask(cfg)

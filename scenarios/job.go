@@ -71,6 +71,7 @@ func engineConfig(s *Scenario) (engine.Config, error) {
 	cp.CheckInvariants = true
 	cfg.VerifyWrites = !c.UnverifiedWrites
 	cfg.InlineStateBytes = c.InlineStateBytes
+	cfg.Incremental, cfg.CompactAfter = c.Incremental, c.Compaction
 	if s.Sink != nil {
 		cfg.Store.TxnTimeout = time.Duration(s.Sink.TransactionTimeout)
 		cfg.BatchSinkWrites = !s.Sink.TraceEachWrite

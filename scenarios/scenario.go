@@ -201,6 +201,13 @@ type Checkpoint struct {
 	// acknowledgement and into the checkpoint's metadata instead of a storage write of its
 	// own (Flink's state.storage.fs.memory-threshold); zero writes every snapshot.
 	InlineStateBytes int `json:"inline_state_bytes,omitempty"`
+	// Incremental takes incremental snapshots of keyed state (Flink's incremental RocksDB
+	// checkpoints): a task uploads only the runs its state gained since its last completed
+	// checkpoint, as shared pieces that later checkpoints refer to, and merges its runs into
+	// one once there are more than Compaction (zero: the engine's default, 4). Modes other
+	// than chandy-lamport.
+	Incremental bool `json:"incremental,omitempty"`
+	Compaction  int  `json:"compaction,omitempty"`
 	// MaxBufferedRecords bounds the records a task records as one checkpoint's channel state
 	// (modes unaligned and aligned-with-timeout; for chandy-lamport, the messages a process
 	// records per channel): beyond it the task gives the checkpoint up (channel-state

@@ -330,6 +330,8 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 	}
 	p.intIn(path+".retained", c.Retained, 0, 1000)
 	p.intIn(path+".inline_state_bytes", c.InlineStateBytes, 0, engine.MaxInlineStateBytes)
+	p.intIn(path+".compaction", c.Compaction, 0, engine.MaxCompactAfter)
+	p.unused(path+".compaction", c.Compaction != 0 && !c.Incremental, "without incremental")
 	if s.Mode == ModeAligned || s.Mode == ModeAtLeastOnce {
 		p.unused(path+".max_buffered_records", c.MaxBufferedRecords != 0, "by mode "+s.Mode+", which records no channel state")
 	} else {
@@ -339,6 +341,7 @@ func (s *Scenario) validateCheckpoint(p *problems, path string) {
 		p.unused(path+".initiators", len(c.Initiators) > 0, "except by mode chandy-lamport")
 	} else {
 		p.unused(path+".inline_state_bytes", c.InlineStateBytes != 0, "by mode chandy-lamport")
+		p.unused(path+".incremental", c.Incremental, "by mode chandy-lamport")
 		p.unused(path+".periodic", c.Periodic != nil, "by mode chandy-lamport, whose initiators start a snapshot every interval")
 	}
 	if s.Mode == ModeAlignedWithTimeout {

@@ -81,11 +81,12 @@ var fieldsByKind = map[string]*Fields{
 
 	KindBarrierSend:     {Required: []string{"task", "to", "cp"}},
 	KindBarrierRecv:     {Required: []string{"task", "from", "cp"}},
-	KindSnapshotTaken:   {Required: []string{"task", "cp"}, Attrs: []string{AttrState, AttrTokens}, AttrPrefixes: snapshotCounts},
+	KindSnapshotTaken:   {Required: []string{"task", "cp"}, Attrs: []string{AttrState, AttrTokens, AttrPieces}, AttrPrefixes: snapshotCounts},
 	KindSnapshotCarried: {Required: []string{"task", "cp"}, RequiredAttrs: []string{AttrTaken}},
 	KindSnapshotAck:     {Required: []string{"task", "cp"}, Attrs: []string{AttrFinal}},
 	KindSnapshotDecline: {Required: []string{"task", "cp"}, Optional: []string{"reason"}},
 	KindStateRelease:    {Required: []string{"task", "cp"}},
+	KindPieceRelease:    {Required: []string{"task", "cp"}, RequiredAttrs: []string{AttrPiece}},
 
 	KindTriggerRecv: {Required: []string{"task", "cp"}},
 	KindMarkerSend:  {Required: []string{"task", "to", "cp"}},

@@ -144,6 +144,9 @@ type SnapshotState struct {
 	// list leaves out, when it is cut short (chanmore.<from>). An empty list writes nothing.
 	ChanMsgs map[string][]uint64
 	ChanMore map[string]uint64
+	// Pieces lists the handles of the shared pieces an incremental snapshot refers to
+	// (pieces); none writes nothing.
+	Pieces []string
 }
 
 // SnapshotTaken returns a snapshot.taken event: task takes its snapshot for checkpoint cp.
@@ -154,6 +157,9 @@ func SnapshotTaken(task string, cp uint64, s SnapshotState) Event {
 	}
 	if s.HasTokens {
 		attrs = append(attrs, Attr{Key: AttrTokens, Value: strconv.FormatUint(s.Tokens, 10)})
+	}
+	if len(s.Pieces) > 0 {
+		attrs = append(attrs, Attr{Key: AttrPieces, Value: strings.Join(s.Pieces, ListSeparator)})
 	}
 	for _, counts := range []struct {
 		prefix string
@@ -221,6 +227,12 @@ func SnapshotDecline(task string, cp uint64, reason string) Event {
 // (the checkpoint its snapshot was taken for, a carried snapshot's own) is given up.
 func StateRelease(task string, cp uint64) Event {
 	return Event{Kind: KindStateRelease, Task: task, CP: cp}
+}
+
+// PieceRelease returns a piece.release event: the shared piece named piece, which task
+// uploaded for checkpoint cp, is deleted.
+func PieceRelease(task string, cp uint64, piece string) Event {
+	return Event{Kind: KindPieceRelease, Task: task, CP: cp, Attrs: []Attr{{Key: AttrPiece, Value: piece}}}
 }
 
 // TriggerRecv returns a trigger.recv event: task takes the coordinator's trigger of

@@ -44,6 +44,7 @@ var constructed = map[string][]trace.Event{
 			ChanTokens: map[string]uint64{"src-1": 7},
 			ChanMsgs:   map[string][]uint64{"src-1": {7}, "src-0": nil},
 			ChanMore:   map[string]uint64{"src-1": 0},
+			Pieces:     []string{"piece/sum-0/1/0", "piece/sum-0/0/1"},
 		}),
 		trace.SnapshotTaken("sum-0", 2, trace.SnapshotState{}),
 	},
@@ -51,6 +52,7 @@ var constructed = map[string][]trace.Event{
 	trace.KindSnapshotAck:     {trace.SnapshotAck("sum-0", 1, true), trace.SnapshotAck("sum-0", 1, false)},
 	trace.KindSnapshotDecline: {trace.SnapshotDecline("sum-0", 2, "upload-failed"), trace.SnapshotDecline("sum-0", 2, "")},
 	trace.KindStateRelease:    {trace.StateRelease("sum-0", 1)},
+	trace.KindPieceRelease:    {trace.PieceRelease("sum-0", 1, "piece/sum-0/1/0")},
 
 	trace.KindNotifyComplete: {trace.NotifyComplete("sink-0", 1)},
 	trace.KindNotifyAbort:    {trace.NotifyAbort("sink-0", 2)},

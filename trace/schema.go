@@ -37,6 +37,10 @@ const (
 	// deleted it, or dropped it where it lived inline, in a message or in the metadata of
 	// checkpoints no longer kept. Deletion is idempotent, so a snapshot may be released twice.
 	KindStateRelease = "state.release" // task cp
+	// KindPieceRelease says that a shared piece of incremental state (attr piece, its
+	// handle), which task uploaded for checkpoint cp, is deleted. The pieces a snapshot
+	// refers to are listed in its snapshot.taken (attr pieces).
+	KindPieceRelease = "piece.release" // task cp; attrs: piece
 
 	// Triggers and cancel markers at the tasks.
 	// KindTriggerRecv: task takes the coordinator's trigger of checkpoint cp in, before it
@@ -118,6 +122,11 @@ const (
 	AttrTaken = "taken"
 	// AttrTokens is the token balance a process holds at its snapshot (token workloads).
 	AttrTokens = "tokens"
+	// AttrPieces lists, on snapshot.taken of an incremental snapshot, the handles of the
+	// shared pieces it refers to (uploaded for it or reused), separated by ListSeparator.
+	AttrPieces = "pieces"
+	// AttrPiece names, on piece.release, the handle of the piece deleted.
+	AttrPiece = "piece"
 	// AttrChanTokensPrefix + task sums the tokens recorded in flight from that task.
 	AttrChanTokensPrefix = "chantokens."
 	// AttrChanMsgsPrefix + task lists the messages recorded in flight from that task, in
@@ -170,7 +179,7 @@ var kinds = []string{
 	KindCheckpointRequest, KindCheckpointTrigger, KindCheckpointPersist, KindCheckpointComplete, KindCheckpointAbort,
 	KindCoordinatorCrash, KindCoordinatorRecover, KindJobFailover, KindJobFinish,
 	KindBarrierSend, KindBarrierRecv, KindSnapshotTaken, KindSnapshotCarried, KindSnapshotAck, KindSnapshotDecline,
-	KindStateRelease,
+	KindStateRelease, KindPieceRelease,
 	KindTriggerRecv, KindMarkerSend, KindMarkerRecv,
 	KindNotifyComplete, KindNotifyAbort,
 	KindTaskCrash, KindTaskRestore, KindTaskFinish,
