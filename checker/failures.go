@@ -33,6 +33,7 @@ var failureCounts = map[string]bool{
 	"coordinator-recovery":        false,
 	"task-finished":               false,
 	"job-finished":                false,
+	"shared-state-gone":           false,
 }
 
 // The reasons of a job.failover that the failure count owes, and of the aborts a

@@ -46,7 +46,7 @@ func StateRelease(events []trace.Event, ref Reference) Result {
 // stateReleaseKinds are the kinds stateLedger.observe reacts to (lifecycleKinds among them).
 var stateReleaseKinds = lifecycleKinds | kindsOf(trace.KindCheckpointComplete, trace.KindCoordinatorRecover, trace.KindJobFailover,
 	trace.KindCoordinatorCrash, trace.KindCheckpointAbort, trace.KindSnapshotTaken, trace.KindSnapshotCarried,
-	trace.KindSnapshotAck, trace.KindStateRelease, trace.KindFault, trace.KindCheckpointPersist)
+	trace.KindSnapshotAck, trace.KindStateRelease, trace.KindPieceRelease, trace.KindFault, trace.KindCheckpointPersist)
 
 func stateRelease(ix *traceIndex, ref Reference) Result {
 	if ref.Policy.RetainedCheckpoints <= 0 {
@@ -60,23 +60,40 @@ func stateRelease(ix *traceIndex, ref Reference) Result {
 		l.observe(i, e)
 	}
 	owed, excused := l.unreleased(ix)
+	pieces, live := l.pieces.unreleased(l.acks, l.excused(ix))
 	switch {
 	case l.releases == 0 && len(owed) > 0:
 		first := owed[0].event
 		return unknownResult(PropStateRelease, fmt.Sprintf("%s's snapshot for %d was acked at seq %d and nothing holds it, but the trace has no state.release at all: it does not say what the engine deleted",
 			first.Task, first.CP, first.Seq))
+	case l.pieces.releases == 0 && len(pieces) > 0:
+		return unknownResult(PropStateRelease, fmt.Sprintf("piece %s of %s's snapshot for %d is held by nothing, but the trace has no piece.release at all: it does not say what the engine deleted",
+			pieces[0].piece, pieces[0].ack.key.task, pieces[0].ack.key.cp))
 	case l.releases == 0:
 		return unexercisedResult(PropStateRelease, cmpOrNote(excused, "no state released, and none owed a release"))
 	}
 	note := excused
 	if jobs.allFinished() {
 		l.leaked(owed, &ix.events[len(ix.events)-1])
-	} else if len(owed) > 0 {
-		note = fmt.Sprintf("the job did not finish: %d acked snapshots nothing holds are not released yet, which is not judged", len(owed))
+		l.violations = append(l.violations, leakedPieces(pieces, &ix.events[len(ix.events)-1])...)
+	} else if len(owed)+len(pieces) > 0 {
+		note = fmt.Sprintf("the job did not finish: %d acked snapshots and %d pieces nothing holds are not released yet, which is not judged", len(owed), len(pieces))
 	}
 	res := newResult(PropStateRelease, append(l.violations, releasedWhilePending(ix)...))
 	res.Note = note
+	if live > 0 {
+		res.Note = joinNote(note, liveNote(live))
+	}
 	return res
+}
+
+// excused returns whether an ack's state is left by design (releaseEvidence.excuse).
+func (l *stateLedger) excused(ix *traceIndex) func(ackRecord) bool {
+	lossy, delaying := windowsOf(ix, lossyFaults), windowsOf(ix, delayingFaults)
+	return func(a ackRecord) bool {
+		completed := l.completed[a.key.cp] && !l.mayHave[a.key.cp]
+		return l.evidence.excuse(a, completed, lossy, delaying) != ""
+	}
 }
 
 // snapshotKey names one uploaded snapshot: its task and the checkpoint it was taken for.
@@ -118,6 +135,7 @@ type stateLedger struct {
 	acks       []ackRecord
 	ackedAt    map[snapshotKey]int // index of each snapshot's first ack
 	evidence   *releaseEvidence
+	pieces     pieceLedger
 	violations []Violation
 }
 
@@ -126,6 +144,7 @@ func newStateLedger(retain int) *stateLedger {
 		retain: retain, savepoints: map[uint64]bool{}, cuts: map[uint64]map[string]cutEntry{},
 		completed: map[uint64]bool{}, persisting: map[uint64]bool{}, mayHave: map[uint64]bool{}, holdersOf: map[uint64][]snapshotKey{}, holds: map[snapshotKey]int{},
 		released: map[snapshotKey]*trace.Event{}, ackedAt: map[snapshotKey]int{}, evidence: newReleaseEvidence(),
+		pieces: newPieceLedger(),
 	}
 }
 
@@ -139,6 +158,7 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 		}
 	case trace.KindSnapshotTaken:
 		l.cut(e.CP, e.Task, cutEntry{taken: e.CP}, false)
+		l.pieces.taken(e)
 	case trace.KindSnapshotAck:
 		l.cut(e.CP, e.Task, cutEntry{taken: e.CP}, false)
 		key := snapshotKey{e.Task, e.CP}
@@ -162,6 +182,8 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 		delete(l.persisting, e.CP)
 	case trace.KindStateRelease:
 		l.release(e)
+	case trace.KindPieceRelease:
+		l.violations = append(l.violations, l.pieces.release(e)...)
 	}
 }
 
@@ -205,6 +227,7 @@ func (l *stateLedger) complete(i int, e *trace.Event) {
 				"%s %d completed holding %s's snapshot for %d, whose state was released at seq %d", l.kindOf(cp), cp, key.task, key.cp, r.Seq)))
 		}
 		l.holds[key]++
+		l.violations = append(l.violations, l.pieces.held(key, l.kindOf(cp), cp, e)...)
 	}
 	l.holdersOf[cp] = keys
 	if l.savepoints[cp] {
@@ -259,6 +282,7 @@ func (l *stateLedger) recover(i int, e *trace.Event) {
 func (l *stateLedger) discard(cp uint64) {
 	for _, key := range l.holdersOf[cp] {
 		l.holds[key]--
+		l.pieces.let(key)
 	}
 	delete(l.holdersOf, cp)
 }

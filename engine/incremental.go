@@ -239,7 +239,8 @@ func decodePairs(data []byte) ([]pair, error) {
 // takeIncremental splits an incremental snapshot's keyed state off its data: it records the
 // snapshot's runs, keeps the pieces to upload in ps.pieces, and re-encodes the rest of the
 // data into the runtime's scratch buffer behind the inline prefix. It returns the pieces
-// the snapshot refers to (none without Config.Incremental).
+// the snapshot refers to (none without Config.Incremental, or while the state is empty:
+// then the data keeps the operator's encoding of its empty state, and nothing is split).
 func (t *task) takeIncremental(ps *pendingSnapshot) []protocol.SharedPiece {
 	if t.inc == nil {
 		return nil
@@ -250,6 +251,9 @@ func (t *task) takeIncremental(ps *pendingSnapshot) []protocol.SharedPiece {
 		panic(invariantf("engine: %s: keyed state of snapshot %d: %v", t.plan.id, cp, err))
 	}
 	ps.pieces = uploads
+	if len(shared) == 0 {
+		return nil // no keyed state yet: the snapshot's data keeps its empty encoding
+	}
 	operator := ps.data.operator
 	ps.data.operator = nil
 	scratch := &t.rt.snapshotScratch

@@ -181,7 +181,7 @@ func (t *task) finalise(ps *pendingSnapshot) {
 	var digest [digestLen]byte
 	appendDigest(digest[:0], blob)
 	shared := t.takeIncremental(ps)
-	if t.inc != nil {
+	if len(shared) > 0 {
 		blob = scratch.buf[len(inlinePrefix):] // re-encoded without the keyed state
 	}
 	size := len(blob)

@@ -197,7 +197,22 @@ func (g *generator) scenario() *scenarios.Scenario {
 	if len(s.Faults) > 0 || s.Swarm != nil {
 		s.Script = slices.DeleteFunc(s.Script, func(st scenarios.Step) bool { return st.Op == scenarios.StepWaitSnapshots })
 	}
+	// Drawn last, so that adding it moved no other draw of a seed.
+	g.incremental(&s.Checkpoint, s.Mode)
 	return s
+}
+
+// incremental draws incremental snapshots for a third of the dataflow jobs, with runs
+// merged after one to eight (or the engine's default): a bound of one rewrites the whole
+// state at every other snapshot, a large one lets a snapshot refer to many earlier pieces.
+func (g *generator) incremental(c *scenarios.Checkpoint, mode string) {
+	if mode == scenarios.ModeChandyLamport || g.r.IntN(3) != 2 {
+		return
+	}
+	c.Incremental = true
+	if g.r.IntN(4) != 0 {
+		c.Compaction = int(g.between(1, 8))
+	}
 }
 
 // interval draws the checkpoint interval. Short intervals make many checkpoints (ids past
@@ -931,6 +946,9 @@ func Summary(s *scenarios.Scenario) string {
 		parts = append(parts, fmt.Sprintf("checkpoints every %s, %d at a time", c.Interval, c.MaxConcurrent))
 	} else {
 		parts = append(parts, fmt.Sprintf("checkpoints only when asked, %d at a time", c.MaxConcurrent))
+	}
+	if c.Incremental {
+		parts = append(parts, "incremental snapshots")
 	}
 	switch {
 	case s.Swarm != nil:

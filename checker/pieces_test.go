@@ -1,0 +1,100 @@
+package checker
+
+import (
+	"testing"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// incrementalCheckpoint appends checkpoint cp of task, whose snapshot refers to pieces, and
+// its completion.
+func (b *tb) incrementalCheckpoint(cp uint64, task, pieces string) uint64 {
+	b.trigger(cp)
+	b.snap(task, cp, "pieces="+pieces)
+	b.stateAck(task, cp)
+	return b.complete(cp)
+}
+
+func (b *tb) pieceRelease(task string, cp uint64, piece string) uint64 {
+	return b.add(trace.PieceRelease(task, cp, piece))
+}
+
+// TestPiecesKeptFlagsDeletingAPieceStillReferred: checkpoint 2 reuses checkpoint 1's piece
+// p1; discarding checkpoint 1 may delete its own state but not p1, which checkpoint 2,
+// retained, still refers to. Once checkpoint 3 (compacted) completes, p1 may go.
+func TestPiecesKeptFlagsDeletingAPieceStillReferred(t *testing.T) {
+	b := newTB()
+	b.restore("sum-0", 0)
+	b.incrementalCheckpoint(1, "sum-0", "p1")
+	b.incrementalCheckpoint(2, "sum-0", "p1 p2")
+	b.stateRelease("sum-0", 1)
+	bad := b.pieceRelease("sum-0", 1, "p1")
+	v := wantFirst(t, StateRelease(b.events, retaining(1)), bad, "piece p1 of sum-0 was deleted while a retained checkpoint or a completed savepoint still refers to it")
+	wantRule(t, v, rulePiecesKept)
+
+	good := newTB()
+	good.restore("sum-0", 0)
+	good.incrementalCheckpoint(1, "sum-0", "p1")
+	good.incrementalCheckpoint(2, "sum-0", "p1 p2")
+	good.stateRelease("sum-0", 1)
+	good.incrementalCheckpoint(3, "sum-0", "p3")
+	good.stateRelease("sum-0", 2)
+	good.pieceRelease("sum-0", 1, "p1")
+	good.pieceRelease("sum-0", 2, "p2")
+	wantPass(t, StateRelease(good.events, retaining(1)))
+}
+
+// TestPiecesKeptFlagsCompletingOnADeletedPiece: a checkpoint whose snapshot reuses a piece
+// deleted before it completed holds state that is gone: a restore from it would fail.
+func TestPiecesKeptFlagsCompletingOnADeletedPiece(t *testing.T) {
+	b := newTB()
+	b.restore("sum-0", 0)
+	b.incrementalCheckpoint(1, "sum-0", "p1")
+	b.trigger(2)
+	b.snap("sum-0", 2, "pieces=p1 p2")
+	b.stateAck("sum-0", 2)
+	b.incrementalCheckpoint(3, "sum-0", "p3")
+	b.stateRelease("sum-0", 1)
+	b.pieceRelease("sum-0", 1, "p1")
+	bad := b.complete(2)
+	v := wantFirst(t, StateRelease(b.events, retaining(1)), bad, "checkpoint 2 completed holding piece p1 of sum-0's snapshot for 2, deleted at seq")
+	wantRule(t, v, rulePiecesKept)
+}
+
+// TestPiecesReleasedFlagsALeak: once the job has finished, a piece nothing refers to must
+// be gone; one a retained checkpoint refers to stays, and is counted as live.
+func TestPiecesReleasedFlagsALeak(t *testing.T) {
+	b := newTB()
+	b.restore("sum-0", 0)
+	b.incrementalCheckpoint(1, "sum-0", "p0 p1")
+	b.incrementalCheckpoint(2, "sum-0", "p2")
+	b.stateRelease("sum-0", 1)
+	b.pieceRelease("sum-0", 1, "p0")
+	b.finish("sum-0")
+	res := StateRelease(b.events, retaining(1))
+	v := wantFirst(t, res, b.events[len(b.events)-1].Seq, "piece p1, which sum-0's snapshot for 1 (acked at seq")
+	wantRule(t, v, rulePiecesReleased)
+
+	b.events = b.events[:len(b.events)-1]
+	b.pieceRelease("sum-0", 1, "p1")
+	b.finish("sum-0")
+	res = StateRelease(b.events, retaining(1))
+	wantPass(t, res)
+	if res.Note != "1 shared pieces live at the end, held by retained checkpoints and savepoints" {
+		t.Errorf("note %q, want the one live piece counted", res.Note)
+	}
+}
+
+// TestPiecesReleasedIsUnknownWithoutPieceReleases: an engine that traces the pieces its
+// snapshots refer to but not their deletion leaves the verdict open.
+func TestPiecesReleasedIsUnknownWithoutPieceReleases(t *testing.T) {
+	b := newTB()
+	b.restore("sum-0", 0)
+	b.incrementalCheckpoint(1, "sum-0", "p1")
+	b.incrementalCheckpoint(2, "sum-0", "p2")
+	b.stateRelease("sum-0", 1)
+	b.finish("sum-0")
+	if res := StateRelease(b.events, retaining(1)); res.Verdict != VerdictUnknown {
+		t.Fatalf("want unknown, got:\n%s", res)
+	}
+}
