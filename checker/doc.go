@@ -216,7 +216,10 @@
 // job task ends the job, after which every acked snapshot nothing retained holds must have
 // been released. The excuses read coordinator.crash, task.crash, job.failover and fault
 // events (net.*, pause.host, crash.host). A trace with acks that nothing holds and no
-// state.release at all is unknown.
+// state.release at all is unknown. Incremental snapshots add the pieces attribute of
+// snapshot.taken (the handles of the shared pieces the snapshot refers to) and piece.release
+// (task cp piece: the piece task uploaded for cp is deleted); pieces owed a deletion with no
+// piece.release at all are unknown too.
 //
 // abort-reach: Liveness.AbortReachMaxNanos, checkpoint.abort (not reason failover), and
 // per task that took part (barrier.send, barrier.recv, snapshot.taken, snapshot.ack or
@@ -461,6 +464,16 @@
 // exists because a release too early makes a checkpoint unrestorable, and a release never
 // made fills the checkpoint storage with state no one will read.
 //
+// The same holds for the shared pieces of incremental snapshots, which several snapshots
+// of one task refer to (snapshot.taken lists them): no piece.release while a snapshot a
+// retained checkpoint or a savepoint holds refers to the piece, no completion holding a
+// snapshot that refers to a deleted one (pieces.kept, the class of Flink's
+// SharedStateRegistry bugs such as FLINK-29913, where a checkpoint built on one that a
+// concurrent checkpoint subsumed and completed on deleted files), and, once the job has
+// finished, no piece left that nothing refers to, unless a snapshot whose state is excused
+// above refers to it (pieces.released). The verdict's note counts the pieces live at the
+// end.
+//
 // trigger-pacing. The coordinator triggers as the job's policy says, as Flink's
 // CheckpointRequestDecider and periodic scheduler do. A periodic checkpoint is decided no
 // sooner than MinPause after the latest checkpoint completion its coordinator incarnation
@@ -599,7 +612,8 @@
 //   - snapshot.taken with state and channel counts; snapshot.carried for every checkpoint
 //     that holds a finished task's earlier final snapshot; barrier.send and barrier.recv;
 //     snapshot.ack (final=true for a final snapshot) and state.release where uploaded state
-//     is deleted; trigger.recv, marker.send and marker.recv.
+//     is deleted (with incremental snapshots, the pieces attribute of snapshot.taken and
+//     piece.release where a shared piece is); trigger.recv, marker.send and marker.recv.
 //   - task.restore as every task starts (cp 0 when fresh), task.crash, task.finish, and
 //     job.failover when the job restarts.
 //   - notify.complete and notify.abort when listeners are called.

@@ -165,14 +165,20 @@
 //     job has finished (Finished: every task exited after its final checkpoint; a job that
 //     finished is over, and a coordinator started after that starts nothing), state.release (task, and
 //     the checkpoint the snapshot was taken for) as it deletes released state (at once, or
-//     once a store write no longer names it) or drops inline state.
+//     once a store write no longer names it) or drops inline state, and piece.release (task,
+//     checkpoint uploaded for, piece) for each shared piece of an incremental snapshot it
+//     deletes with it.
 //   - tasks: barrier.send and barrier.recv per channel; trigger.recv as a trigger from the
 //     coordinator goes into the protocol; marker.send and marker.recv per cancel marker and
 //     channel; snapshot.taken with state (the digest
 //     of the uploaded snapshot, its XXH64 in hex (Digest): operator state, source offsets,
-//     counters, channel state, 2PC state), sent.<to>, recv.<from> and chan.<from>; snapshot.ack (final=true for a
+//     counters, channel state, 2PC state; with incremental snapshots the digest is still of
+//     the whole state, so that full and incremental snapshots of one state agree), sent.<to>,
+//     recv.<from>, chan.<from> and pieces (the shared pieces an incremental snapshot refers
+//     to); snapshot.ack (final=true for a
 //     final snapshot) and snapshot.decline as the messages leave; state.release as a task
-//     deletes an upload that finished after its checkpoint was given up; notify.complete and notify.abort as delivered to the listener;
+//     deletes an upload that finished after its checkpoint was given up, and piece.release
+//     for the pieces that upload added; notify.complete and notify.abort as delivered to the listener;
 //     task.crash (reason set for failures other than crashes), task.restore with cp (0 for a
 //     fresh start) and state, task.finish when a bounded task exits; record.send and
 //     record.recv with Config.TraceRecords.

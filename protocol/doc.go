@@ -692,7 +692,10 @@ A few events have no single output of their own:
     barriers.
   - state.release: the host deletes state CoordinatorReady.Released
     listed (or a late upload it abandons), naming the task and the
-    checkpoint the snapshot was taken for.
+    checkpoint the snapshot was taken for. With incremental snapshots,
+    snapshot.taken lists the handles of TaskSnapshot.Shared (attribute
+    pieces), and piece.release names each piece of StateRelease.Pieces the
+    host deletes (task, the piece's UploadedFor, attribute piece).
 
 What each property of package checker needs, event by event, is in that
 package's documentation ("Evidence"). A property whose events are missing
