@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -17,23 +18,55 @@ const (
 	rulePiecesReleased = "pieces.released"
 )
 
-// pieceLedger follows, beside stateLedger, which pieces the held snapshots refer to.
+// pieceLedger follows, beside stateLedger, which pieces the held snapshots refer to. A
+// piece is taken to be uploaded by the first snapshot that lists it: a snapshot can reuse
+// only pieces of its task's earlier ones.
 type pieceLedger struct {
 	refs     map[snapshotKey][]string // the pieces each snapshot refers to
 	holds    map[string]int           // how many held snapshots refer to each piece
 	released map[string]*trace.Event  // each piece's first release
 	releases int
+	uploader map[string]pieceOrigin // the snapshot that first listed each piece
+	order    []string               // the pieces in the order first listed
+	restarts map[string][]int       // per task, the indices of its task.crash and task.restore
+}
+
+// pieceOrigin is the snapshot.taken that first listed a piece, and its index in the trace.
+type pieceOrigin struct {
+	key snapshotKey
+	at  int
+	seq uint64
 }
 
 func newPieceLedger() pieceLedger {
-	return pieceLedger{refs: map[snapshotKey][]string{}, holds: map[string]int{}, released: map[string]*trace.Event{}}
+	return pieceLedger{refs: map[snapshotKey][]string{}, holds: map[string]int{}, released: map[string]*trace.Event{},
+		uploader: map[string]pieceOrigin{}, restarts: map[string][]int{}}
 }
 
-// taken records the pieces of a snapshot.taken, if it lists any.
-func (p *pieceLedger) taken(e *trace.Event) {
-	if list, ok := e.Attr(trace.AttrPieces); ok && list != "" {
-		p.refs[snapshotKey{e.Task, e.CP}] = strings.Split(list, trace.ListSeparator)
+// taken records the pieces of a snapshot.taken at index i, if it lists any.
+func (p *pieceLedger) taken(i int, e *trace.Event) {
+	list, ok := e.Attr(trace.AttrPieces)
+	if !ok || list == "" {
+		return
 	}
+	key := snapshotKey{e.Task, e.CP}
+	p.refs[key] = strings.Split(list, trace.ListSeparator)
+	for _, piece := range p.refs[key] {
+		if _, seen := p.uploader[piece]; !seen {
+			p.uploader[piece] = pieceOrigin{key: key, at: i, seq: e.Seq}
+			p.order = append(p.order, piece)
+		}
+	}
+}
+
+// restarted records a task.crash or task.restore at index i: the task's incarnation before
+// it ended there.
+func (p *pieceLedger) restarted(i int, task string) { p.restarts[task] = append(p.restarts[task], i) }
+
+// endedAfter reports whether task's incarnation at index i ended later in the trace.
+func (p *pieceLedger) endedAfter(task string, i int) bool {
+	r := p.restarts[task]
+	return len(r) > 0 && r[len(r)-1] > i
 }
 
 // held counts the pieces of key as held once more by checkpoint cp (kind names it), and
@@ -71,36 +104,41 @@ func (p *pieceLedger) release(e *trace.Event) []Violation {
 		"piece %s of %s was deleted while a retained checkpoint or a completed savepoint still refers to it", piece, e.Task))}
 }
 
-// pieceDebt is a piece owed a release at the end of the job, and the ack that owes it.
+// pieceDebt is a piece owed a release at the end of the job, and the snapshot that owes
+// it: the first acked one that refers to it, or, when none was acked, the one that
+// uploaded it.
 type pieceDebt struct {
 	piece string
-	ack   ackRecord
+	key   snapshotKey
+	seq   uint64 // of the ack, or of the uploader's snapshot.taken
+	acked bool
 }
 
-// unreleased returns the pieces owed a release: referred to by an acked snapshot, held by
-// nothing, never released, and left by no snapshot whose state is excused (a piece a final
-// or orphaned snapshot refers to stays with it). excused says, per ack, whether its state
-// is left by design.
+// unreleased returns the pieces owed a release: held by nothing, never released, and left
+// by no snapshot whose state is excused. A piece an acked snapshot refers to follows the
+// acks (excused says, per ack, whether its state is left by design: a piece a final or
+// orphaned snapshot refers to stays with it); one that no ack refers to, a snapshot's
+// upload that nobody took up, is owed by its uploader unless the uploader's incarnation
+// ended (it crashed or was replaced, its cleanup with it).
 func (p *pieceLedger) unreleased(acks []ackRecord, excused func(ackRecord) bool) (owed []pieceDebt, live int) {
-	debts := map[string]*pieceDebt{}
-	spared := map[string]bool{}
-	var order []string
+	ackedBy := map[string][]ackRecord{}
 	for _, a := range acks {
 		for _, piece := range p.refs[a.key] {
-			switch {
-			case p.holds[piece] > 0 || p.released[piece] != nil || spared[piece]:
-			case excused(a):
-				spared[piece] = true
-				delete(debts, piece)
-			case debts[piece] == nil:
-				debts[piece] = &pieceDebt{piece: piece, ack: a}
-				order = append(order, piece)
-			}
+			ackedBy[piece] = append(ackedBy[piece], a)
 		}
 	}
-	for _, piece := range order {
-		if d := debts[piece]; d != nil {
-			owed = append(owed, *d)
+	for _, piece := range p.order {
+		if p.holds[piece] > 0 || p.released[piece] != nil {
+			continue
+		}
+		if by := ackedBy[piece]; len(by) > 0 {
+			if !slices.ContainsFunc(by, excused) {
+				owed = append(owed, pieceDebt{piece: piece, key: by[0].key, seq: by[0].event.Seq, acked: true})
+			}
+			continue
+		}
+		if o := p.uploader[piece]; !p.endedAfter(o.key.task, o.at) {
+			owed = append(owed, pieceDebt{piece: piece, key: o.key, seq: o.seq})
 		}
 	}
 	for _, n := range p.holds {
@@ -111,14 +149,16 @@ func (p *pieceLedger) unreleased(acks []ackRecord, excused func(ackRecord) bool)
 	return owed, live
 }
 
-// leaked reports each owed piece as pieces.released broken, at the end of the trace.
+// leakedPieces reports each owed piece as pieces.released broken, at the end of the trace.
 func leakedPieces(owed []pieceDebt, last *trace.Event) []Violation {
 	var vs []Violation
 	for _, d := range owed {
-		v := violationAt(PropStateRelease, last,
-			"piece %s, which %s's snapshot for %d (acked at seq %d) refers to, was never deleted, and no retained checkpoint or savepoint refers to it",
-			d.piece, d.ack.key.task, d.ack.key.cp, d.ack.event.Seq)
-		v.Task, v.CP = d.ack.key.task, d.ack.key.cp
+		how := fmt.Sprintf("which %s's snapshot for %d (acked at seq %d) refers to", d.key.task, d.key.cp, d.seq)
+		if !d.acked {
+			how = fmt.Sprintf("uploaded for %s's snapshot for %d (taken at seq %d), which no one acknowledged", d.key.task, d.key.cp, d.seq)
+		}
+		v := violationAt(PropStateRelease, last, "piece %s, %s, was never deleted, and no retained checkpoint or savepoint refers to it", d.piece, how)
+		v.Task, v.CP = d.key.task, d.key.cp
 		vs = append(vs, forRule(rulePiecesReleased, v))
 	}
 	return vs

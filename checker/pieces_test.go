@@ -98,3 +98,32 @@ func TestPiecesReleasedIsUnknownWithoutPieceReleases(t *testing.T) {
 		t.Fatalf("want unknown, got:\n%s", res)
 	}
 }
+
+// TestPiecesReleasedOwesUploadsNobodyTookUp: a snapshot whose upload no one acknowledged
+// (its upload failed, or its checkpoint was given up) leaves its own pieces to its task to
+// delete, unless the task crashed or was replaced meanwhile.
+func TestPiecesReleasedOwesUploadsNobodyTookUp(t *testing.T) {
+	for _, crash := range []bool{false, true} {
+		b := newTB()
+		b.restore("sum-0", 0)
+		b.incrementalCheckpoint(1, "sum-0", "p0")
+		b.trigger(2)
+		b.snap("sum-0", 2, "pieces=p0 p2")
+		b.abortFor(2, "upload-failed")
+		b.incrementalCheckpoint(3, "sum-0", "p3")
+		b.stateRelease("sum-0", 1)
+		b.pieceRelease("sum-0", 1, "p0")
+		if crash {
+			b.crash("sum-0")
+			b.restore("sum-0", 1)
+		}
+		b.finish("sum-0")
+		res := StateRelease(b.events, retaining(1))
+		if crash {
+			wantPass(t, res)
+			continue
+		}
+		v := wantFirst(t, res, b.events[len(b.events)-1].Seq, "piece p2, uploaded for sum-0's snapshot for 2 (taken at seq")
+		wantRule(t, v, rulePiecesReleased)
+	}
+}

@@ -68,8 +68,8 @@ func stateRelease(ix *traceIndex, ref Reference) Result {
 			first.Task, first.CP, first.Seq))
 	case l.pieces.releases == 0 && len(pieces) > 0:
 		return unknownResult(PropStateRelease, fmt.Sprintf("piece %s of %s's snapshot for %d is held by nothing, but the trace has no piece.release at all: it does not say what the engine deleted",
-			pieces[0].piece, pieces[0].ack.key.task, pieces[0].ack.key.cp))
-	case l.releases == 0:
+			pieces[0].piece, pieces[0].key.task, pieces[0].key.cp))
+	case l.releases == 0 && l.pieces.releases == 0:
 		return unexercisedResult(PropStateRelease, cmpOrNote(excused, "no state released, and none owed a release"))
 	}
 	note := excused
@@ -158,7 +158,7 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 		}
 	case trace.KindSnapshotTaken:
 		l.cut(e.CP, e.Task, cutEntry{taken: e.CP}, false)
-		l.pieces.taken(e)
+		l.pieces.taken(i, e)
 	case trace.KindSnapshotAck:
 		l.cut(e.CP, e.Task, cutEntry{taken: e.CP}, false)
 		key := snapshotKey{e.Task, e.CP}
@@ -184,6 +184,8 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 		l.release(e)
 	case trace.KindPieceRelease:
 		l.violations = append(l.violations, l.pieces.release(e)...)
+	case trace.KindTaskCrash, trace.KindTaskRestore:
+		l.pieces.restarted(i, e.Task)
 	}
 }
 

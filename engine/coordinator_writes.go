@@ -271,7 +271,7 @@ func (c *coordinator) release(r protocol.StateRelease) {
 	h := r.Snapshot.Handle
 	for _, list := range [][]protocol.CompletedCheckpoint{c.stored, c.metaQueue} {
 		for i := range list {
-			if cp := &list[i]; !c.discarded[cp.ID] && holds(cp, h, r.Pieces) {
+			if cp := &list[i]; !c.discarded[cp.ID] && holds(cp, h) {
 				panic(invariantf("engine: coordinator: released %s of %s for %d, which retained checkpoint %d holds", handleName(h), r.Task, r.Checkpoint, cp.ID))
 			}
 		}
@@ -332,19 +332,10 @@ func (c *coordinator) storeNames(h string) bool {
 	return c.storedHandles[h] > 0
 }
 
-// holds reports whether cp holds state h or one of pieces.
-func holds(cp *protocol.CompletedCheckpoint, h string, pieces []protocol.SharedPiece) bool {
+func holds(cp *protocol.CompletedCheckpoint, h string) bool {
 	for i := range cp.Tasks {
-		s := &cp.Tasks[i].Snapshot
-		if s.Handle == h {
+		if cp.Tasks[i].Snapshot.Handle == h {
 			return true
-		}
-		for _, p := range s.Shared {
-			for _, q := range pieces {
-				if p.Handle == q.Handle {
-					return true
-				}
-			}
 		}
 	}
 	return false

@@ -242,6 +242,10 @@ func (ps *pendingSnapshot) writeDone(err error) {
 		return
 	}
 	if err != nil {
+		// What did upload is nobody's: the task declines the snapshot and deletes it.
+		for _, u := range ps.pieces {
+			t.deletePiece(u.piece)
+		}
 		t.snapshotFailed(cp, protocol.ReasonUploadFailed)
 		return
 	}
