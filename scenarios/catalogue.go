@@ -2,10 +2,11 @@ package scenarios
 
 import (
 	"fmt"
-	"github.com/ckptsim/ckptsim/checker"
-	"github.com/ckptsim/ckptsim/faults"
 	"slices"
 	"strings"
+
+	"github.com/ckptsim/ckptsim/checker"
+	"github.com/ckptsim/ckptsim/faults"
 )
 
 // The catalogue: named scenarios that ship with ckptsim. Together they cover every mode, the
@@ -17,7 +18,7 @@ import (
 // Builtins returns the built-in scenarios in catalogue order, completed with defaults. Each
 // call returns fresh copies that the caller may change.
 func Builtins() []*Scenario {
-	all := append(append(positiveScenarios(), regimeScenarios()...), negativeControls()...)
+	all := slices.Concat(positiveScenarios(), incrementalScenarios(), regimeScenarios(), negativeControls())
 	for _, s := range all {
 		requireFaultsToFire(s)
 		if err := s.Complete("builtin " + s.Name); err != nil {

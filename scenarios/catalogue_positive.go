@@ -180,21 +180,6 @@ func positiveScenarios() []*Scenario {
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
 		},
-		{
-			Name: "incremental-concurrent",
-			Description: "Incremental snapshots on a keyed shuffle with three aligned checkpoints in flight " +
-				"every 10ms, one retained, runs merged after two: tasks often build on a checkpoint that " +
-				"one they snapshotted earlier subsumes before their ack arrives, and the coordinator must " +
-				"refuse the acks that reuse what it released. Links are delayed and clogged and tasks crash.",
-			Mode:       ModeAligned,
-			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
-			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 400, Keys: 40, RecordInterval: Millis(5)},
-			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
-			Checkpoint: Checkpoint{Interval: Millis(10), MaxConcurrent: 3, Retained: 1, Incremental: true, Compaction: 2},
-			Swarm:      &Swarm{Kinds: []faults.Kind{faults.NetDelay, faults.NetClog, faults.CrashTask}, MaxFaults: 6},
-			Expect:     expectPass,
-			Seeds:      seeds(1, 10),
-		},
 		classicExercise(),
 	}
 }

@@ -1,0 +1,44 @@
+package scenarios
+
+import "github.com/ckptsim/ckptsim/faults"
+
+// incrementalScenarios are the positive scenarios of incremental snapshots: shared pieces
+// that later checkpoints reuse, under concurrency and under storage faults.
+func incrementalScenarios() []*Scenario {
+	return []*Scenario{
+		{
+			Name: "incremental-concurrent",
+			Description: "Incremental snapshots on a keyed shuffle with three aligned checkpoints in flight " +
+				"every 10ms, one retained, runs merged after two: tasks often build on a checkpoint that " +
+				"one they snapshotted earlier subsumes before their ack arrives, and the coordinator must " +
+				"refuse the acks that reuse what it released. Links are delayed and clogged and tasks crash.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 400, Keys: 40, RecordInterval: Millis(5)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(10), MaxConcurrent: 3, Retained: 1, Incremental: true, Compaction: 2},
+			Swarm:      &Swarm{Kinds: []faults.Kind{faults.NetDelay, faults.NetClog, faults.CrashTask}, MaxFaults: 6},
+			Expect:     expectPass,
+			Seeds:      seeds(1, 10),
+		},
+		{
+			Name: "incremental-storage-faults",
+			Description: "Incremental snapshots under in-model storage faults: failed, slow and corrupted " +
+				"writes of state, so that some of a snapshot's pieces upload and others do not, then a " +
+				"crash that must restore from the pieces that did.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 300, Keys: 30, RecordInterval: Millis(3)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(30), Incremental: true, Compaction: 3},
+			Faults: []faults.Entry{
+				at(Millis(200), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 0.3, WindowNanos: Millis(400).Nanos()}),
+				at(Millis(400), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(20).Nanos(), WindowNanos: Millis(300).Nanos()}),
+				at(Millis(700), faults.Fault{Kind: faults.StorageCorrupt, Store: StoreState, Probability: 0.2, WindowNanos: Millis(200).Nanos()}),
+				at(Millis(1000), faults.Fault{Kind: faults.CrashTask, Task: "sum-1"}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+	}
+}
