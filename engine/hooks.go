@@ -138,6 +138,11 @@ func (rt *Runtime) noteFinished() bool {
 // included: the work the job did, for throughput figures.
 func (rt *Runtime) SourceRecords() int64 { return rt.sourceRecords }
 
+// SnapshotBytes returns how many bytes the tasks' snapshots wrote: each snapshot's own
+// state (inline or uploaded) and the shared pieces it uploaded, not those it reused. Per
+// completed checkpoint, it is what incremental snapshots save.
+func (rt *Runtime) SnapshotBytes() int64 { return rt.snapshotBytes }
+
 // Attempt returns how many job attempts were deployed (1 without failovers).
 func (rt *Runtime) Attempt() int { return rt.attempt }
 

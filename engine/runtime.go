@@ -37,6 +37,7 @@ type Runtime struct {
 	// traced any more.
 	halted            bool
 	sourceRecords     int64 // records read by sources, replays included
+	snapshotBytes     int64 // written by snapshots (SnapshotBytes)
 	extraRestartDelay time.Duration
 	// Messages every buffer and event needs come from blocks. They belong to no process:
 	// a message, once sent, is the network's.

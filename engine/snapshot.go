@@ -198,6 +198,7 @@ func (t *task) finalise(ps *pendingSnapshot) {
 	// The values are numbers, the digest's hex digits and piece handles: plain.
 	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp), Attrs: attrs, PlainValues: true})
 	ps.snap = protocol.TaskSnapshot{Handle: key, StateSizeBytes: int64(size) + uploadedBytes(ps.pieces), Final: ps.req.Final, Shared: shared}
+	t.rt.snapshotBytes += ps.snap.StateSizeBytes
 	if t.source != nil {
 		ps.snap.SourceOffsets = t.source.sourceOffsets(ps.data.offsets)
 	}

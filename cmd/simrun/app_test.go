@@ -32,8 +32,9 @@ func testApp(t *testing.T, runner scenarios.Runner) *app {
 		invocation:  "simrun",
 		artifactDir: defaultArtifactDir,
 		// A tenth of the span, to keep the tests quick: bench reports rates.
-		standardJob: func() (simenv.BenchResult, error) { return runStandardJob(standardJobSpan / 10) },
-		longRunSpan: 3 * time.Second,
+		standardJob:  func() (simenv.BenchResult, error) { return runStandardJob(standardJobSpan / 10) },
+		longRunSpan:  3 * time.Second,
+		snapshotSpan: time.Second,
 	}
 }
 

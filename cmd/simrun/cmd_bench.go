@@ -62,7 +62,11 @@ func (a *app) bench(args []string) int {
 		if err != nil {
 			return a.fail("bench: %s", trimPackage(err))
 		}
-		b.StandardJob, b.LongRun = &job, &long
+		snapshots, err := benchSnapshots(a.snapshotSpan)
+		if err != nil {
+			return a.fail("bench: %s", trimPackage(err))
+		}
+		b.StandardJob, b.LongRun, b.Snapshots = &job, &long, snapshots
 	}
 	if *asJSON {
 		writeJSON(a.stdout, b)
@@ -124,6 +128,8 @@ type benchResult struct {
 	// StandardJob and LongRun are measured unless bench -generated.
 	StandardJob *jobBench    `json:"standard_job,omitempty"`
 	LongRun     *memoryBench `json:"long_run,omitempty"`
+	// Snapshots compares full and incremental snapshots, unless bench -generated.
+	Snapshots []snapshotBench `json:"snapshots,omitempty"`
 }
 
 // sweepBench is what one timed sweep of the standard scenario did.
@@ -169,6 +175,7 @@ func printBench(w io.Writer, b *benchResult, build string) {
 		formatNanos(float64(m.VirtualNanos)), m.TraceEvents, formatBytes(uint64(m.TraceBytes)))
 	fmt.Fprintf(w, "  live heap         %s after 1s, %s at the end (the store holding %d committed records), peak %s\n",
 		formatBytes(m.FirstLiveHeap), formatBytes(m.LastLiveHeap), m.StoreRows, formatBytes(m.PeakLiveHeap))
+	printSnapshotBench(w, b.Snapshots)
 }
 
 func (a *app) benchSweep(spec sweepSpec, workers int) (sweepBench, error) {

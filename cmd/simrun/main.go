@@ -51,20 +51,21 @@ const (
 // run is simrun with its arguments and output streams, so that tests call it in-process.
 func run(args []string, stdout, stderr io.Writer) int {
 	a := &app{
-		stdout:      stdout,
-		stderr:      stderr,
-		stdin:       os.Stdin,
-		runner:      scenarios.NewSimulation(),
-		builtins:    scenarios.Builtins,
-		build:       buildID,
-		progress:    isTerminal(stderr),
-		clock:       time.Now,
-		cpus:        runtime.NumCPU(),
-		invocation:  invocation(),
-		artifactDir: defaultArtifactDir,
-		standardJob: func() (simenv.BenchResult, error) { return runStandardJob(standardJobSpan) },
-		longRunSpan: longRunSpan,
-		getenv:      os.Getenv,
+		stdout:       stdout,
+		stderr:       stderr,
+		stdin:        os.Stdin,
+		runner:       scenarios.NewSimulation(),
+		builtins:     scenarios.Builtins,
+		build:        buildID,
+		progress:     isTerminal(stderr),
+		clock:        time.Now,
+		cpus:         runtime.NumCPU(),
+		invocation:   invocation(),
+		artifactDir:  defaultArtifactDir,
+		standardJob:  func() (simenv.BenchResult, error) { return runStandardJob(standardJobSpan) },
+		longRunSpan:  longRunSpan,
+		snapshotSpan: standardJobSpan,
+		getenv:       os.Getenv,
 	}
 	return a.main(args)
 }
@@ -94,6 +95,9 @@ type app struct {
 	standardJob func() (simenv.BenchResult, error)
 	// longRunSpan is the virtual time of bench's long run (longRunSpan, shorter in tests).
 	longRunSpan time.Duration
+	// snapshotSpan is the virtual time of each run of bench's comparison of full and
+	// incremental snapshots (standardJobSpan, shorter in tests).
+	snapshotSpan time.Duration
 	// getenv reads the environment, where a sweep finds its shard under a batch engine
 	// (shardenv.go); nil is an empty environment, so that tests see no ambient variables.
 	getenv func(string) string

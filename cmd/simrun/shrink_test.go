@@ -116,6 +116,9 @@ func TestBench(t *testing.T) {
 		m.FirstLiveHeap == 0 || m.PeakLiveHeap < max(m.FirstLiveHeap, m.LastLiveHeap) || m.StoreRows == 0 {
 		t.Errorf("long run result %+v", m)
 	}
+	if len(b.Snapshots) != 4 || b.Snapshots[3].BytesPerCheckpoint <= 0 || b.Snapshots[3].BytesPerCheckpoint >= b.Snapshots[2].BytesPerCheckpoint {
+		t.Errorf("snapshot comparison %+v: want incremental snapshots of many keys to write less than full ones", b.Snapshots)
+	}
 	if b.Jobs != 2 || b.SeedsPerSecondOneJob <= 0 || b.Scaling <= 0 {
 		t.Errorf("bench at the default -j (the app's 2 CPUs) and at -j 1: %+v", b)
 	}
@@ -124,7 +127,8 @@ func TestBench(t *testing.T) {
 	}
 	r = testApp(t, fake).invoke("bench", "-seeds", "2", "-j", "2")
 	if r.code != exitOK || !strings.Contains(r.stdout, "events/s") || !strings.Contains(r.stdout, "virtual s/wall s") || !strings.Contains(r.stdout, "seeds/s") ||
-		!strings.Contains(r.stdout, "standard job alone") || !strings.Contains(r.stdout, "records/s") || !strings.Contains(r.stdout, "live heap") {
+		!strings.Contains(r.stdout, "standard job alone") || !strings.Contains(r.stdout, "records/s") || !strings.Contains(r.stdout, "live heap") ||
+		!strings.Contains(r.stdout, "bytes/checkpoint") {
 		t.Errorf("text bench: exit %d:\n%s", r.code, r.stdout)
 	}
 }

@@ -13,10 +13,12 @@ import (
 )
 
 // benchStandard runs cfg for ten virtual seconds per iteration and reports records, delivered
-// messages and virtual seconds per wall second.
+// messages and virtual seconds per wall second, and the bytes the snapshots wrote per
+// completed checkpoint.
 func benchStandard(b *testing.B, cfg engine.Config) {
-	var records, virtual int64
+	var records, virtual, snapshotBytes int64
 	var messages uint64
+	var checkpoints int
 	for b.Loop() {
 		r, err := RunStandardConfig(1, 10*time.Second, cfg)
 		if err != nil {
@@ -25,16 +27,27 @@ func benchStandard(b *testing.B, cfg engine.Config) {
 		records += r.Records
 		virtual += r.VirtualNanos
 		messages += r.Messages
+		snapshotBytes += r.SnapshotBytes
+		checkpoints += r.Checkpoints
 	}
 	wall := b.Elapsed().Seconds()
 	b.ReportMetric(float64(records)/wall, "records/s")
 	b.ReportMetric(float64(messages)/wall, "messages/s")
 	b.ReportMetric(float64(virtual)/1e9/wall, "virtual-s/s")
+	b.ReportMetric(float64(snapshotBytes)/float64(max(checkpoints, 1)), "snapshot-bytes/checkpoint")
 }
 
 // BenchmarkStandard is the standard scenario with the full trace: every record a sink
 // writes is listed, one sink.writes event per buffer (engine.Config.BatchSinkWrites).
 func BenchmarkStandard(b *testing.B) { benchStandard(b, engine.StandardConfig()) }
+
+// BenchmarkStandardIncremental is the standard job with incremental snapshots
+// (engine.Config.Incremental): beside BenchmarkStandard, what sharing pieces costs and saves.
+func BenchmarkStandardIncremental(b *testing.B) {
+	cfg := engine.StandardConfig()
+	cfg.Incremental = true
+	benchStandard(b, cfg)
+}
 
 // BenchmarkStandardNoSinkWrites leaves out the sink.writes events, which carry most of the
 // trace's bytes, to show what the engine and the kernel cost by themselves.

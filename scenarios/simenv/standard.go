@@ -36,6 +36,8 @@ type BenchResult struct {
 	Messages     uint64
 	Checkpoints  int // completed checkpoints
 	TraceHash    string
+	// SnapshotBytes is what the tasks' snapshots wrote (engine.Runtime.SnapshotBytes).
+	SnapshotBytes int64
 }
 
 // RunStandard runs the standard scenario for d of virtual time and reports what happened.
@@ -63,12 +65,13 @@ func RunStandardConfig(seed uint64, d time.Duration, cfg engine.Config) (BenchRe
 		messages += l.Stats().Delivered
 	}
 	return BenchResult{
-		KernelEvents: job.Kernel.Events(),
-		Messages:     messages,
-		VirtualNanos: job.Kernel.Now().Nanoseconds(),
-		Records:      job.Runtime.SourceRecords(),
-		Events:       rec.Len(),
-		Checkpoints:  completed,
-		TraceHash:    rec.Hash(),
+		KernelEvents:  job.Kernel.Events(),
+		Messages:      messages,
+		VirtualNanos:  job.Kernel.Now().Nanoseconds(),
+		Records:       job.Runtime.SourceRecords(),
+		Events:        rec.Len(),
+		Checkpoints:   completed,
+		TraceHash:     rec.Hash(),
+		SnapshotBytes: job.Runtime.SnapshotBytes(),
 	}, nil
 }
