@@ -10,6 +10,12 @@ type Durable struct {
 	HighestID CheckpointID
 	// Completed holds the completed-checkpoint store, in any order.
 	Completed []CompletedCheckpoint
+	// Restored is the checkpoint of an earlier job this job was started from, and how
+	// (RestoreMode). The host keeps it with the job, as Flink keeps a job's restore
+	// settings with its job graph, and passes it to every incarnation of the coordinator.
+	// Completed must hold that checkpoint until the job's own checkpoints subsume it, and
+	// nothing of the earlier job's besides.
+	Restored Restored
 }
 
 // TriggeredCheckpoint reports that a checkpoint's triggers were sent

@@ -20,6 +20,7 @@ import (
 // least MinPause after now, and now is at or after every stored completion.
 func (c *coordinatorState) recover(now Time, durable Durable) error {
 	c.highestID = durable.HighestID
+	c.restored = durable.Restored
 	var checkpoints []CompletedCheckpoint
 	for _, cc := range durable.Completed {
 		if err := c.checkMatchesTopology(&cc); err != nil {
@@ -42,6 +43,9 @@ func (c *coordinatorState) recover(now Time, durable Durable) error {
 		}
 	}
 	c.completed = checkpoints
+	if err := c.restored.validate(c.highestID); err != nil {
+		return err
+	}
 	if latest := c.latestRestorable(); latest != nil {
 		c.highestCompleted = latest.ID
 		c.markFullyFinished(now, latest)

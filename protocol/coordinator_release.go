@@ -27,9 +27,15 @@ import (
 // A fully finished task's current final snapshot needs no check of its own:
 // the latest retained checkpoint always holds it.
 func (c *coordinatorState) release(task TaskID, i int, id CheckpointID, snap TaskSnapshot) {
+	taken := id
+	if snap.TakenFor != 0 {
+		taken = snap.TakenFor
+	}
 	switch {
 	case snap.Handle == "":
 		return
+	case !c.restored.owns(taken):
+		return // the restored checkpoint's, kept for its owner with all it refers to
 	case c.savepoints.mayBe(id):
 		return
 	case snap.Final && id <= c.highestCompleted && !c.retained(id):
@@ -40,7 +46,7 @@ func (c *coordinatorState) release(task TaskID, i int, id CheckpointID, snap Tas
 	}
 	var pieces []SharedPiece
 	for _, p := range snap.Shared {
-		if i < 0 || !c.pieceHeld(i, p.Handle) {
+		if c.restored.owns(p.UploadedFor) && (i < 0 || !c.pieceHeld(i, p.Handle)) {
 			pieces = append(pieces, p)
 		}
 	}
@@ -79,10 +85,11 @@ func refersTo(pieces []SharedPiece, handle string) bool {
 // reusesReleased reports whether snap, acked by task i for checkpoint p,
 // reuses a piece the registry no longer holds: one that may already be
 // deleted. A savepoint's reused pieces count as released: the registry
-// keeps no piece for a savepoint's sake.
+// keeps no piece for a savepoint's sake. So do the restored checkpoint's
+// pieces after a no-claim restore: they are not the job's to build on.
 func (c *coordinatorState) reusesReleased(p *pendingCheckpoint, i int, snap TaskSnapshot) bool {
 	for _, piece := range snap.Shared {
-		if piece.reusedIn(p.id) && (p.kind == KindSavepoint || !c.pieceHeld(i, piece.Handle)) {
+		if piece.reusedIn(p.id) && (p.kind == KindSavepoint || !c.restored.mayReuse(piece) || !c.pieceHeld(i, piece.Handle)) {
 			return true
 		}
 	}

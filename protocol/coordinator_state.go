@@ -88,6 +88,8 @@ type coordinatorState struct {
 	cycle []TaskID
 
 	highestID CheckpointID
+	// restored is the checkpoint of an earlier job this one started from (Durable.Restored).
+	restored Restored
 	// counterWriting is the counter value being written (0: none). At
 	// most one counter write is outstanding, so the host can never land
 	// an older value over a newer one.

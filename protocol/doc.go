@@ -567,6 +567,22 @@ told of the abort, uploads everything afresh next time. A savepoint reuses
 nothing: it belongs to the user and must outlive every checkpoint, so an
 ack of a savepoint that reuses a piece aborts it the same way.
 
+# Restore modes
+
+A job submitted again from a checkpoint an earlier job retained (Flink's
+restore from a retained checkpoint) names it in Durable.Restored, with
+its RestoreMode, for every incarnation of its coordinator. Claimed, the
+checkpoint is the job's own from then on. Not claimed (no-claim, legacy),
+nothing it holds is ever released: not its snapshots, not the pieces
+uploaded for it or before it. Under no-claim the job does not build on it
+either: an ack that reuses one of its pieces aborts its checkpoint
+(ReasonSharedStateGone), so the first checkpoint that completes holds
+nothing of it, and the user may delete it from then on. Under legacy
+later checkpoints may reuse its pieces, and it can never be deleted
+safely. The Completed that the host passes holds the restored
+checkpoint and the job's own, not the earlier job's other checkpoints:
+those stay the user's.
+
 # Lost notifications
 
 Control messages may be lost, and without a newer checkpoint (Interval 0,

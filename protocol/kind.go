@@ -5,7 +5,7 @@ import "fmt"
 // The String methods of the enums (Kind, Mode, Reason, ...) are generated
 // from the constants' names by internal/enumgen: see enum_string.go.
 //
-//go:generate go run ./internal/enumgen -o enum_string.go Kind Mode Reason MessageType:Msg:message EventType:Event:event NotificationType:Notify:notification AdmitAction:Admit:admit TransactionActionType:Transaction:transaction-action
+//go:generate go run ./internal/enumgen -o enum_string.go Kind Mode Reason RestoreMode:Restore MessageType:Msg:message EventType:Event:event NotificationType:Notify:notification AdmitAction:Admit:admit TransactionActionType:Transaction:transaction-action
 
 // Kind says what a checkpoint is for.
 type Kind uint8
