@@ -66,4 +66,20 @@ var recoveryRules = []Rule{
 		Without:  "unknown: pieces owed a release but no piece.release traced at all; not judged while the job has not finished",
 		Flink:    "SharedStateRegistryImpl.unregisterUnusedState",
 	},
+	{
+		ID: "R9", Name: ruleRestoreOwnership, Property: PropStateRelease,
+		Says:     "After a job.resubmit from checkpoint n, the stopped job's retained checkpoints are the user's: no state.release or piece.release deletes what they hold, ever; nor what n holds, unless the restore claimed n (mode claim), which makes n the new job's first retained checkpoint.",
+		Evidence: "job.resubmit with mode, and the evidence of state.kept and pieces.kept",
+		Without:  "as state.kept; unexercised without a resubmission",
+		Covers:   []string{"RestoreMode.claim", "RestoreMode.legacy"},
+		Flink:    "RestoreMode (CLAIM, NO_CLAIM, LEGACY), FLINK-26985",
+	},
+	{
+		ID: "R10", Name: ruleRestoreNoClaim, Property: PropStateRelease,
+		Says:     "After a job.resubmit from checkpoint n in mode no-claim, no checkpoint completes holding a snapshot the new job took that refers to a piece n refers to: the new job's first checkpoint is a full one, so that the user may delete n once it completed.",
+		Evidence: "job.resubmit with mode, snapshot.taken (pieces), checkpoint.complete",
+		Without:  "unexercised without a no-claim resubmission",
+		Covers:   []string{"RestoreMode.no-claim"},
+		Flink:    "RestoreMode.NO_CLAIM (the first checkpoint after the restore is a full one)",
+	},
 }

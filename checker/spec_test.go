@@ -42,6 +42,7 @@ func vocabulary() []string {
 	enum("Mode.", func(n int) string { return protocol.Mode(n).String() })
 	enum("Msg.", func(n int) string { return protocol.MessageType(n).String() })
 	enum("Event.", func(n int) string { return protocol.EventType(n).String() })
+	enum("RestoreMode.", func(n int) string { return protocol.RestoreMode(n).String() })
 	return words
 }
 

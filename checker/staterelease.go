@@ -46,7 +46,8 @@ func StateRelease(events []trace.Event, ref Reference) Result {
 // stateReleaseKinds are the kinds stateLedger.observe reacts to (lifecycleKinds among them).
 var stateReleaseKinds = lifecycleKinds | kindsOf(trace.KindCheckpointComplete, trace.KindCoordinatorRecover, trace.KindJobFailover,
 	trace.KindCoordinatorCrash, trace.KindCheckpointAbort, trace.KindSnapshotTaken, trace.KindSnapshotCarried,
-	trace.KindSnapshotAck, trace.KindStateRelease, trace.KindPieceRelease, trace.KindFault, trace.KindCheckpointPersist)
+	trace.KindSnapshotAck, trace.KindStateRelease, trace.KindPieceRelease, trace.KindFault, trace.KindCheckpointPersist,
+	trace.KindJobResubmit)
 
 func stateRelease(ix *traceIndex, ref Reference) Result {
 	if ref.Policy.RetainedCheckpoints <= 0 {
@@ -136,7 +137,10 @@ type stateLedger struct {
 	ackedAt    map[snapshotKey]int // index of each snapshot's first ack
 	evidence   *releaseEvidence
 	pieces     pieceLedger
-	violations []Violation
+	// userOwned are the checkpoints a resubmission left to the user: held for good.
+	userOwned   map[uint64]bool
+	resubmitted *resubmitted // the latest job.resubmit, nil if none
+	violations  []Violation
 }
 
 func newStateLedger(retain int) *stateLedger {
@@ -144,7 +148,7 @@ func newStateLedger(retain int) *stateLedger {
 		retain: retain, savepoints: map[uint64]bool{}, cuts: map[uint64]map[string]cutEntry{},
 		completed: map[uint64]bool{}, persisting: map[uint64]bool{}, mayHave: map[uint64]bool{}, holdersOf: map[uint64][]snapshotKey{}, holds: map[snapshotKey]int{},
 		released: map[snapshotKey]*trace.Event{}, ackedAt: map[snapshotKey]int{}, evidence: newReleaseEvidence(),
-		pieces: newPieceLedger(),
+		pieces: newPieceLedger(), userOwned: map[uint64]bool{},
 	}
 }
 
@@ -183,7 +187,12 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 	case trace.KindStateRelease:
 		l.release(e)
 	case trace.KindPieceRelease:
-		l.violations = append(l.violations, l.pieces.release(e)...)
+		for _, v := range l.pieces.release(e) {
+			piece, _ := e.Attr(trace.AttrPiece)
+			l.violations = append(l.violations, l.ownedBy(v, l.pieceHolder(piece)))
+		}
+	case trace.KindJobResubmit:
+		l.resubmit(e)
 	case trace.KindTaskCrash, trace.KindTaskRestore:
 		l.pieces.restarted(i, e.Task)
 	}
@@ -230,6 +239,7 @@ func (l *stateLedger) complete(i int, e *trace.Event) {
 		}
 		l.holds[key]++
 		l.violations = append(l.violations, l.pieces.held(key, l.kindOf(cp), cp, e)...)
+		l.violations = append(l.violations, l.builtOnRestored(cp, key, e)...)
 	}
 	l.holdersOf[cp] = keys
 	if l.savepoints[cp] {
@@ -282,6 +292,9 @@ func (l *stateLedger) recover(i int, e *trace.Event) {
 
 // discard lets go of what checkpoint cp held, once it fell out of retention.
 func (l *stateLedger) discard(cp uint64) {
+	if l.userOwned[cp] {
+		return // the user's: it holds what it holds for good
+	}
 	for _, key := range l.holdersOf[cp] {
 		l.holds[key]--
 		l.pieces.let(key)
@@ -295,12 +308,24 @@ func (l *stateLedger) release(e *trace.Event) {
 	key := snapshotKey{e.Task, e.CP}
 	if l.holds[key] > 0 {
 		holder := l.holder(key)
-		l.violations = append(l.violations, forRule(ruleStateKept, violationAt(PropStateRelease, e,
-			"the state of %s's snapshot for %d was released while %s %d holds it", e.Task, e.CP, l.heldAs(holder), holder)))
+		l.violations = append(l.violations, l.ownedBy(forRule(ruleStateKept, violationAt(PropStateRelease, e,
+			"the state of %s's snapshot for %d was released while %s %d holds it", e.Task, e.CP, l.heldAs(holder), holder)), holder))
 	}
 	if l.released[key] == nil {
 		l.released[key] = e
 	}
+}
+
+// pieceHolder returns the lowest retained checkpoint or savepoint that holds a snapshot
+// referring to piece, 0 if none.
+func (l *stateLedger) pieceHolder(piece string) uint64 {
+	var found uint64
+	for cp, keys := range l.holdersOf {
+		if (found == 0 || cp < found) && slices.ContainsFunc(keys, func(k snapshotKey) bool { return slices.Contains(l.pieces.refs[k], piece) }) {
+			found = cp
+		}
+	}
+	return found
 }
 
 // holder returns the lowest retained checkpoint or savepoint that holds key.

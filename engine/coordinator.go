@@ -150,6 +150,7 @@ func (c *coordinator) recovered(d protocol.Durable) {
 	if c.rt.finishTraced {
 		return
 	}
+	c.rt.ownView(&d)
 	if !c.build(d) {
 		return
 	}

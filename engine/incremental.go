@@ -142,9 +142,10 @@ func (inc *incremental) aborted(cp protocol.CheckpointID) {
 }
 
 // restored makes the runs read from the pieces of checkpoint cp the task's, with the
-// pieces as their base when cp is a checkpoint (a savepoint's belong to the user), and
-// returns the keyed state they add up to, in keyed state's encoding.
-func (inc *incremental) restored(cp protocol.CheckpointID, savepoint bool, pieces []protocol.SharedPiece, data [][]byte) ([]byte, error) {
+// pieces as their base unless they are not the job's to build on (notOwn: a savepoint's,
+// or a checkpoint restored without claiming it), and returns the keyed state they add up
+// to, in keyed state's encoding.
+func (inc *incremental) restored(cp protocol.CheckpointID, notOwn bool, pieces []protocol.SharedPiece, data [][]byte) ([]byte, error) {
 	inc.runs = inc.runs[:0]
 	var state []pair
 	for i, d := range data {
@@ -154,7 +155,7 @@ func (inc *incremental) restored(cp protocol.CheckpointID, savepoint bool, piece
 		}
 		state = merged(state, pairs)
 		r := &stateRun{data: d}
-		if !savepoint {
+		if !notOwn {
 			r.piece = pieces[i]
 		}
 		inc.runs = append(inc.runs, r)

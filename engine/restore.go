@@ -96,7 +96,8 @@ func (t *task) restorePieces(restore *protocol.CompletedCheckpoint, snap protoco
 		if inc == nil {
 			inc = newIncremental(t.rt.cfg.compactAfter()) // restored into a job that takes full snapshots
 		}
-		operator, err := inc.restored(cp, restore.Kind == protocol.KindSavepoint, snap.Shared, data)
+		notOwn := restore.Kind == protocol.KindSavepoint || t.rt.builtOnRestored(cp)
+		operator, err := inc.restored(cp, notOwn, snap.Shared, data)
 		if err != nil {
 			t.fail("restore: " + err.Error())
 			return

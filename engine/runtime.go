@@ -38,6 +38,7 @@ type Runtime struct {
 	halted            bool
 	sourceRecords     int64 // records read by sources, replays included
 	snapshotBytes     int64 // written by snapshots (SnapshotBytes)
+	resubmit          resubmission
 	extraRestartDelay time.Duration
 	// Messages every buffer and event needs come from blocks. They belong to no process:
 	// a message, once sent, is the network's.

@@ -1,5 +1,7 @@
 package faults
 
+import "strings"
+
 // apply starts fault f on t under id. It is the only place that maps kinds to Target methods;
 // a kind without a case here is a bug, caught by the test that injects every kind.
 func apply(t Target, id EffectID, f Fault) {
@@ -15,6 +17,8 @@ func apply(t Target, id EffectID, f Fault) {
 		t.TriggerSavepoint()
 	case TriggerCheckpoint:
 		t.TriggerCheckpoint()
+	case ResubmitClaim, ResubmitNoClaim, ResubmitLegacy:
+		t.ResubmitJob(strings.TrimPrefix(string(f.Kind), "resubmit."))
 	case PauseHost:
 		t.PauseHost(id, f.Host)
 	case RestartDelay:

@@ -117,6 +117,15 @@ const (
 	TriggerSavepoint Kind = "trigger.savepoint"
 	// TriggerCheckpoint asks the coordinator for a checkpoint now (a manual trigger).
 	TriggerCheckpoint Kind = "trigger.checkpoint"
+	// ResubmitClaim stops the job, keeping its retained checkpoints, and submits it again
+	// from the latest completed one, which the new job claims (Flink's restore mode CLAIM).
+	ResubmitClaim Kind = "resubmit.claim"
+	// ResubmitNoClaim is ResubmitClaim in restore mode NO_CLAIM: the checkpoint stays the
+	// user's, and the new job's first checkpoint holds nothing of it.
+	ResubmitNoClaim Kind = "resubmit.no-claim"
+	// ResubmitLegacy is ResubmitClaim in restore mode LEGACY: the checkpoint stays the
+	// user's, and the new job's checkpoints may build on it.
+	ResubmitLegacy Kind = "resubmit.legacy"
 )
 
 // Time faults.
@@ -223,6 +232,9 @@ var kindTable = map[Kind]kindInfo{
 
 	TriggerSavepoint:  {action: true},
 	TriggerCheckpoint: {action: true},
+	ResubmitClaim:     {action: true},
+	ResubmitNoClaim:   {action: true},
+	ResubmitLegacy:    {action: true},
 }
 
 // allKinds lists every fault kind in a fixed order: the order of swarm draws and of Kinds.
@@ -243,7 +255,7 @@ var allKinds = []Kind{
 // (and so the generator's schedules) use them like any other kind.
 var operationKinds = []Kind{StorageReadFail, ExternalWriteFail, ExternalWriteLost}
 
-var actionKinds = []Kind{TriggerSavepoint, TriggerCheckpoint}
+var actionKinds = []Kind{TriggerSavepoint, TriggerCheckpoint, ResubmitClaim, ResubmitNoClaim, ResubmitLegacy}
 
 // Kinds returns every kind, the swarm's faults, the operation faults, then operator
 // actions, in a fixed order.

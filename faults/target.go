@@ -128,6 +128,10 @@ type ExternalStoreTarget interface {
 type OperatorTarget interface {
 	TriggerSavepoint()
 	TriggerCheckpoint()
+	// ResubmitJob stops the job and submits it again from its latest completed checkpoint
+	// in restore mode ("claim", "no-claim" or "legacy"). Without a completed checkpoint, or
+	// without a coordinator running, nothing happens.
+	ResubmitJob(mode string)
 }
 
 // ClockTarget skews time as a host sees it.

@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/ckptsim/ckptsim/faults"
+import (
+	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/trace"
+)
 
 // incrementalScenarios are the positive scenarios of incremental snapshots: shared pieces
 // that later checkpoints reuse, under concurrency and under storage faults.
@@ -36,6 +39,28 @@ func incrementalScenarios() []*Scenario {
 				at(Millis(400), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(20).Nanos(), WindowNanos: Millis(300).Nanos()}),
 				at(Millis(700), faults.Fault{Kind: faults.StorageCorrupt, Store: StoreState, Probability: 0.2, WindowNanos: Millis(200).Nanos()}),
 				at(Millis(1000), faults.Fault{Kind: faults.CrashTask, Task: "sum-1"}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "resubmit-restore-modes",
+			Description: "Incremental snapshots of a job that its user stops and submits again three times, " +
+				"each from its latest completed checkpoint: claiming it, then in legacy mode, then without " +
+				"claiming it, with task crashes between. The stopped job's checkpoints stay the user's, and " +
+				"a checkpoint not claimed is never deleted and, under no-claim, never built on.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 400, Keys: 40, RecordInterval: Millis(5)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(20), Retained: 2, Incremental: true, Compaction: 3},
+			Faults: []faults.Entry{
+				onNth(4, trace.KindCheckpointComplete, faults.Coordinator, faults.Fault{Kind: faults.ResubmitClaim}),
+				at(Millis(400), faults.Fault{Kind: faults.CrashTask, Task: "sum-1"}),
+				onNth(12, trace.KindCheckpointComplete, faults.Coordinator, faults.Fault{Kind: faults.ResubmitLegacy}),
+				at(Millis(900), faults.Fault{Kind: faults.CrashTask, Task: "sum-2"}),
+				onNth(20, trace.KindCheckpointComplete, faults.Coordinator, faults.Fault{Kind: faults.ResubmitNoClaim}),
+				at(Millis(1500), faults.Fault{Kind: faults.CrashTask, Task: "sum-0"}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),

@@ -9,6 +9,7 @@ import (
 	"github.com/ckptsim/ckptsim/engine/extstore"
 	"github.com/ckptsim/ckptsim/faults"
 	"github.com/ckptsim/ckptsim/faults/simtarget"
+	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/sim"
 )
@@ -64,6 +65,24 @@ func (e *engineHalf) TriggerSavepoint() { _, _ = e.rt.TriggerSavepoint() }
 
 // TriggerCheckpoint asks for a checkpoint now, as a manual trigger would.
 func (e *engineHalf) TriggerCheckpoint() { _ = e.rt.TriggerCheckpoint() }
+
+// ResubmitJob stops the job and submits it again, as a user would, in restore mode mode;
+// the new job's coordinator starts after the restart delay, as after a crash. A job the
+// engine will not resubmit now (no coordinator running, no completed checkpoint) is left
+// alone.
+func (e *engineHalf) ResubmitJob(mode string) {
+	for m := protocol.RestoreClaim; m <= protocol.RestoreLegacy; m++ {
+		if m.String() == mode {
+			if e.rt.Resubmit(m) != nil {
+				return
+			}
+			delay := e.rt.Config().RestartDelay + e.world.RestartDelay()
+			e.k.After(delay, e.restartCoordinator)
+			return
+		}
+	}
+	panic("scenarios: unknown restore mode " + mode)
+}
 
 // restartCoordinator starts a coordinator if none runs and its host is up; when the host is
 // down, simenv starts the coordinator with the host.

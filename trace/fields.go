@@ -78,6 +78,7 @@ var fieldsByKind = map[string]*Fields{
 	KindCoordinatorRecover: {Optional: []string{"task", "cp"}},
 	KindJobFailover:        {Optional: []string{"task", "cp", "reason"}},
 	KindJobFinish:          {Optional: coordinatorTask},
+	KindJobResubmit:        {Required: []string{"cp"}, Optional: coordinatorTask, RequiredAttrs: []string{AttrMode}},
 
 	KindBarrierSend:     {Required: []string{"task", "to", "cp"}},
 	KindBarrierRecv:     {Required: []string{"task", "from", "cp"}},

@@ -229,6 +229,12 @@ func StateRelease(task string, cp uint64) Event {
 	return Event{Kind: KindStateRelease, Task: task, CP: cp}
 }
 
+// JobResubmit returns a job.resubmit event: the job is submitted again from checkpoint cp in
+// restore mode mode.
+func JobResubmit(cp uint64, mode string) Event {
+	return Event{Kind: KindJobResubmit, Task: "coordinator", CP: cp, Attrs: []Attr{{Key: AttrMode, Value: mode}}}
+}
+
 // PieceRelease returns a piece.release event: the shared piece named piece, which task
 // uploaded for checkpoint cp, is deleted.
 func PieceRelease(task string, cp uint64, piece string) Event {

@@ -20,6 +20,11 @@ const (
 	KindCoordinatorRecover = "coordinator.recover" // task=coordinator cp: latest completed id read back from the store (0: none)
 	KindJobFailover        = "job.failover"        // task=coordinator cp reason: the job restarts from cp
 	KindJobFinish          = "job.finish"          // task=coordinator: the engine reports the bounded job finished
+	// KindJobResubmit says that the job was stopped, its retained checkpoints kept, and
+	// submitted again from checkpoint cp in restore mode (attr mode: claim, no-claim or
+	// legacy). The coordinator.crash of the stopped job follows; the new job's
+	// coordinator.recover names cp.
+	KindJobResubmit = "job.resubmit" // task=coordinator cp; attrs: mode
 
 	// Barriers and snapshots at the tasks.
 	KindBarrierSend   = "barrier.send"   // task to cp
@@ -127,6 +132,8 @@ const (
 	AttrPieces = "pieces"
 	// AttrPiece names, on piece.release, the handle of the piece deleted.
 	AttrPiece = "piece"
+	// AttrMode names, on job.resubmit, the restore mode: claim, no-claim or legacy.
+	AttrMode = "mode"
 	// AttrChanTokensPrefix + task sums the tokens recorded in flight from that task.
 	AttrChanTokensPrefix = "chantokens."
 	// AttrChanMsgsPrefix + task lists the messages recorded in flight from that task, in
@@ -177,7 +184,7 @@ const ListSeparator = " "
 // kinds lists every kind above; schema_test.go keeps it in step with the constants.
 var kinds = []string{
 	KindCheckpointRequest, KindCheckpointTrigger, KindCheckpointPersist, KindCheckpointComplete, KindCheckpointAbort,
-	KindCoordinatorCrash, KindCoordinatorRecover, KindJobFailover, KindJobFinish,
+	KindCoordinatorCrash, KindCoordinatorRecover, KindJobFailover, KindJobFinish, KindJobResubmit,
 	KindBarrierSend, KindBarrierRecv, KindSnapshotTaken, KindSnapshotCarried, KindSnapshotAck, KindSnapshotDecline,
 	KindStateRelease, KindPieceRelease,
 	KindTriggerRecv, KindMarkerSend, KindMarkerRecv,

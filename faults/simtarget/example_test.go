@@ -21,6 +21,7 @@ func (exampleEngine) CrashTask(task string)                         { fmt.Printl
 func (exampleEngine) CrashCoordinator()                             { fmt.Println("engine: crash coordinator") }
 func (exampleEngine) TriggerSavepoint()                             {}
 func (exampleEngine) TriggerCheckpoint()                            {}
+func (exampleEngine) ResubmitJob(string)                            {}
 func (exampleEngine) TimeOutTransactions(faults.EffectID, int64)    {}
 func (exampleEngine) FailCommits(faults.EffectID, float64)          {}
 func (exampleEngine) FailSinkWrites(faults.EffectID, float64, bool) {}

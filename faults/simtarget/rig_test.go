@@ -296,6 +296,7 @@ func (e *recordingEngine) CrashTask(task string) { e.log("CrashTask(%s)", task) 
 func (e *recordingEngine) CrashCoordinator()     { e.log("CrashCoordinator()") }
 func (e *recordingEngine) TriggerSavepoint()     { e.log("TriggerSavepoint()") }
 func (e *recordingEngine) TriggerCheckpoint()    { e.log("TriggerCheckpoint()") }
+func (e *recordingEngine) ResubmitJob(m string)  { e.log("ResubmitJob(%s)", m) }
 func (e *recordingEngine) TimeOutTransactions(id faults.EffectID, timeoutNanos int64) {
 	e.own = append(e.own, id)
 	e.log("TimeOutTransactions(%d, %d)", id, timeoutNanos)

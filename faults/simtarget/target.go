@@ -42,6 +42,9 @@ func (t Target) TriggerSavepoint() { t.Engine.TriggerSavepoint() }
 // TriggerCheckpoint is the engine half's.
 func (t Target) TriggerCheckpoint() { t.Engine.TriggerCheckpoint() }
 
+// ResubmitJob is the engine half's.
+func (t Target) ResubmitJob(mode string) { t.Engine.ResubmitJob(mode) }
+
 // TimeOutTransactions is the engine half's.
 func (t Target) TimeOutTransactions(id faults.EffectID, timeoutNanos int64) {
 	t.Engine.TimeOutTransactions(id, timeoutNanos)

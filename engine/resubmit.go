@@ -1,0 +1,68 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// A resubmission stops the job, its retained checkpoints kept, and submits it again from
+// the latest completed one, as a user restarts a Flink job from a retained checkpoint
+// (Resubmit). The new job's coordinator sees the restored checkpoint and its own ones
+// only: the earlier job's other checkpoints stay the user's. What it was restored from
+// and how (protocol.Restored) belongs to the job, as Flink keeps it with the job graph:
+// every later incarnation of the coordinator gets it too.
+
+// resubmission is the job's restore settings.
+type resubmission struct {
+	restored protocol.Restored
+	// below: the earlier job's ids are at or below it (the counter the new job's first
+	// coordinator read), 0 until that coordinator read it.
+	below protocol.CheckpointID
+}
+
+// Resubmit stops the job and submits it again from the latest completed checkpoint, in
+// restore mode mode. Like CrashCoordinator it leaves the start of the new coordinator to
+// whoever plays the cluster manager (StartCoordinator). It refuses when no coordinator
+// runs or none knows a completed checkpoint to restore from.
+func (rt *Runtime) Resubmit(mode protocol.RestoreMode) error {
+	if rt.kind != nil {
+		return fmt.Errorf("engine: a %s job is not resubmitted", rt.kindName())
+	}
+	from := rt.LatestCheckpoint()
+	if !rt.CoordinatorRunning() || from == 0 {
+		return fmt.Errorf("engine: no running job with a completed checkpoint to resubmit")
+	}
+	rt.resubmit = resubmission{restored: protocol.Restored{From: protocol.CheckpointID(from), Mode: mode}}
+	rt.emit(trace.JobResubmit(from, mode.String()))
+	c := rt.currentCoordinator().incarnation()
+	c.proc.Kill()
+	c.dead = true
+	rt.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coordinatorName})
+	return nil
+}
+
+// ownView narrows what a coordinator read from the store to what is the job's after a
+// resubmission: the restored checkpoint and the job's own, with the restore settings.
+func (rt *Runtime) ownView(d *protocol.Durable) {
+	r := &rt.resubmit
+	if r.restored.Mode == 0 {
+		return
+	}
+	if r.below == 0 {
+		r.below = d.HighestID
+	}
+	d.Completed = slices.DeleteFunc(d.Completed, func(cc protocol.CompletedCheckpoint) bool {
+		return cc.ID != r.restored.From && cc.ID <= r.below
+	})
+	d.Restored = r.restored
+}
+
+// builtOnRestored reports whether a task restoring from checkpoint cp may not build on its
+// pieces: the job was resubmitted without claiming the checkpoint (no-claim).
+func (rt *Runtime) builtOnRestored(cp protocol.CheckpointID) bool {
+	r := rt.resubmit.restored
+	return r.Mode == protocol.RestoreNoClaim && cp <= r.From
+}
