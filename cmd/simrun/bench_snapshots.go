@@ -5,7 +5,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
 )
 
@@ -29,35 +28,22 @@ type snapshotBench struct {
 	WallNanos          int64   `json:"wall_ns"`
 }
 
-// snapshotJobs are the jobs bench compares, by name.
-func snapshotJobs() []struct {
-	name string
-	cfg  engine.Config
-} {
-	wide := engine.StandardConfig()
-	src := wide.Graph.Operators[0].Logic.(engine.Source)
-	src.Keys = wideKeys
-	wide.Graph.Operators[0].Logic = src
-	return []struct {
-		name string
-		cfg  engine.Config
-	}{{"standard", engine.StandardConfig()}, {fmt.Sprintf("standard, %d keys", wideKeys), wide}}
-}
-
-// benchSnapshots runs every job of snapshotJobs with full and with incremental snapshots
-// for span of virtual time.
+// benchSnapshots runs the standard job, with its own keys and with wideKeys, with full and
+// with incremental snapshots for span of virtual time.
 func benchSnapshots(span time.Duration) ([]snapshotBench, error) {
 	var out []snapshotBench
-	for _, job := range snapshotJobs() {
+	for _, keys := range []int{0, wideKeys} {
+		name := "standard"
+		if keys != 0 {
+			name = fmt.Sprintf("standard, %d keys", keys)
+		}
 		for _, incremental := range []bool{false, true} {
-			cfg := job.cfg
-			cfg.Incremental = incremental
 			start := time.Now()
-			r, err := simenv.RunStandardConfig(1, span, cfg)
+			r, err := simenv.RunStandardSnapshots(1, span, keys, incremental)
 			if err != nil {
 				return nil, err
 			}
-			b := snapshotBench{Job: job.name, Incremental: incremental, VirtualNanos: r.VirtualNanos, Checkpoints: r.Checkpoints,
+			b := snapshotBench{Job: name, Incremental: incremental, VirtualNanos: r.VirtualNanos, Checkpoints: r.Checkpoints,
 				SnapshotBytes: r.SnapshotBytes, WallNanos: max(time.Since(start).Nanoseconds(), 1)}
 			if r.Checkpoints > 0 {
 				b.BytesPerCheckpoint = float64(r.SnapshotBytes) / float64(r.Checkpoints)

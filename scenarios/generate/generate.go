@@ -199,7 +199,22 @@ func (g *generator) scenario() *scenarios.Scenario {
 	}
 	// Drawn last, so that adding it moved no other draw of a seed.
 	g.incremental(&s.Checkpoint, s.Mode)
+	// Drawn after that, for the same reason.
+	g.resubmission(s)
 	return s
+}
+
+// resubmission draws, for one dataflow job in eight without a swarm, a resubmission from
+// the latest completed checkpoint in one of the three restore modes, when the j-th
+// checkpoint completes. Not beside a transaction timeout: the bound that keeps a timeout
+// in model (transactionTimeouts) knows nothing of the job's stop.
+func (g *generator) resubmission(s *scenarios.Scenario) {
+	timeout := s.Sink != nil && s.Sink.TransactionTimeout != 0
+	if s.Mode == scenarios.ModeChandyLamport || s.Swarm != nil || timeout || g.r.IntN(8) != 7 {
+		return
+	}
+	m := faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}
+	s.Faults = append(s.Faults, faults.Entry{Trigger: faults.Nth(int(g.between(1, 8)), m), Fault: faults.Fault{Kind: pick(g, resubmissions)}})
 }
 
 // incremental draws incremental snapshots for a third of the dataflow jobs, with runs
@@ -733,6 +748,10 @@ func (g *generator) faults(s *scenarios.Scenario) {
 	}
 }
 
+// resubmissions are the operator actions that resubmit the job; resubmission draws them,
+// after everything else, so that adding them moved no other draw.
+var resubmissions = []faults.Kind{faults.ResubmitClaim, faults.ResubmitNoClaim, faults.ResubmitLegacy}
+
 // inModelKinds are the fault kinds the protocol must survive that sys has something for.
 // storage.lost is among them: the generator draws verified writes beside it (see faults),
 // which find every lost write (faults.StorageLost). external.timeout is not: it is in model
@@ -745,7 +764,8 @@ func inModelKinds(sys faults.System) []faults.Kind {
 		case k.OutOfModel() && k != faults.StorageLost,
 			k == faults.ExternalCommitFail && !sys.ExternalStore,
 			(k == faults.ExternalWriteFail || k == faults.ExternalWriteLost) && !sys.SinkWrites,
-			k == faults.NetBreak && len(sys.Channels) == 0:
+			k == faults.NetBreak && len(sys.Channels) == 0,
+			slices.Contains(resubmissions, k):
 			continue
 		}
 		out = append(out, k)

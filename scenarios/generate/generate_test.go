@@ -89,6 +89,7 @@ func TestGenerateCoversTheKnobs(t *testing.T) {
 		mark("tolerable failures", *c.TolerableFailures != 3) // 3: the default Complete writes in
 		mark("retained", c.Retained != 0)
 		mark("inline state", c.InlineStateBytes != 0)
+		mark("incremental", c.Incremental, c.Compaction != 0)
 		mark("unverified writes", c.UnverifiedWrites)
 		mark("initiators", s.Mode == scenarios.ModeChandyLamport && len(c.Initiators) > 0)
 		mark("parallelism", s.Topology.Parallelism > 4)

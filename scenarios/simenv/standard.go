@@ -45,6 +45,19 @@ func RunStandard(seed uint64, d time.Duration) (BenchResult, error) {
 	return RunStandardConfig(seed, d, engine.StandardConfig())
 }
 
+// RunStandardSnapshots is RunStandard with keys keys (0: the standard job's) and full or
+// incremental snapshots, for bench's comparison of the two.
+func RunStandardSnapshots(seed uint64, d time.Duration, keys int, incremental bool) (BenchResult, error) {
+	cfg := engine.StandardConfig()
+	if keys != 0 {
+		src := cfg.Graph.Operators[0].Logic.(engine.Source)
+		src.Keys = keys
+		cfg.Graph.Operators[0].Logic = src
+	}
+	cfg.Incremental = incremental
+	return RunStandardConfig(seed, d, cfg)
+}
+
 // RunStandardConfig is RunStandard with a variant of engine.StandardConfig (without
 // sink.writes events, say, to measure the engine rather than the trace).
 func RunStandardConfig(seed uint64, d time.Duration, cfg engine.Config) (BenchResult, error) {
