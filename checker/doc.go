@@ -219,7 +219,11 @@
 // state.release at all is unknown. Incremental snapshots add the pieces attribute of
 // snapshot.taken (the handles of the shared pieces the snapshot refers to) and piece.release
 // (task cp piece: the piece task uploaded for cp is deleted); pieces owed a deletion with no
-// piece.release at all are unknown too.
+// piece.release at all are unknown too. A job.resubmit (cp mode) says the job was stopped
+// and submitted again from checkpoint cp in a restore mode: from there the stopped job's
+// retained checkpoints are the user's (restore.ownership), and so is cp unless the mode is
+// claim; under no-claim a completion that holds a snapshot the new job took referring to a
+// piece of cp breaks restore.no-claim-independent.
 //
 // abort-reach: Liveness.AbortReachMaxNanos, checkpoint.abort (not reason failover), and
 // per task that took part (barrier.send, barrier.recv, snapshot.taken, snapshot.ack or
@@ -472,7 +476,13 @@
 // concurrent checkpoint subsumed and completed on deleted files), and, once the job has
 // finished, no piece left that nothing refers to, unless a snapshot whose state is excused
 // above refers to it (pieces.released). The verdict's note counts the pieces live at the
-// end.
+// end. A job submitted again from a retained checkpoint (job.resubmit) leaves the stopped
+// job's other checkpoints to the user, for good; the restored one too unless the new job
+// claimed it (a claim takes over every piece of it, those an older checkpoint shares
+// included, as Flink's claim mode does). Under no-claim the new job may not build on the
+// restored checkpoint: its first completed checkpoint holds none of its pieces, so that the
+// user may delete it (restore.ownership, restore.no-claim-independent; FLINK-26985 is a bug
+// of this class).
 //
 // trigger-pacing. The coordinator triggers as the job's policy says, as Flink's
 // CheckpointRequestDecider and periodic scheduler do. A periodic checkpoint is decided no

@@ -49,6 +49,21 @@ func BenchmarkStandardIncremental(b *testing.B) {
 	benchStandard(b, cfg)
 }
 
+// BenchmarkStandardWideKeys and BenchmarkStandardWideKeysIncremental are the standard job
+// with 100,000 keys, whose full snapshots grow with every key seen while an incremental one
+// writes the keys a checkpoint interval touched.
+func BenchmarkStandardWideKeys(b *testing.B)            { benchStandard(b, wideKeys(false)) }
+func BenchmarkStandardWideKeysIncremental(b *testing.B) { benchStandard(b, wideKeys(true)) }
+
+func wideKeys(incremental bool) engine.Config {
+	cfg := engine.StandardConfig()
+	src := cfg.Graph.Operators[0].Logic.(engine.Source)
+	src.Keys = 100_000
+	cfg.Graph.Operators[0].Logic = src
+	cfg.Incremental = incremental
+	return cfg
+}
+
 // BenchmarkStandardNoSinkWrites leaves out the sink.writes events, which carry most of the
 // trace's bytes, to show what the engine and the kernel cost by themselves.
 func BenchmarkStandardNoSinkWrites(b *testing.B) {
