@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -114,36 +115,9 @@ func (s TaskSnapshot) String() string {
 	b.WriteString(s.Handle)
 	b.WriteString(" size=")
 	b.WriteString(strconv.FormatInt(s.StateSizeBytes, 10))
-	if len(s.SourceOffsets) > 0 {
-		b.WriteString(" offsets=[")
-		for i, o := range s.SourceOffsets {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(o.String())
-		}
-		b.WriteByte(']')
-	}
-	if len(s.ChannelState) > 0 {
-		b.WriteString(" channel-state=[")
-		for i, h := range s.ChannelState {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(h.String())
-		}
-		b.WriteByte(']')
-	}
-	if len(s.Shared) > 0 {
-		b.WriteString(" shared=[")
-		for i, p := range s.Shared {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(p.String())
-		}
-		b.WriteByte(']')
-	}
+	writeList(&b, " offsets=", s.SourceOffsets)
+	writeList(&b, " channel-state=", s.ChannelState)
+	writeList(&b, " shared=", s.Shared)
 	if s.TakenFor != 0 {
 		b.WriteString(" taken=")
 		b.WriteString(s.TakenFor.String())
@@ -152,6 +126,22 @@ func (s TaskSnapshot) String() string {
 		b.WriteString(" final")
 	}
 	return b.String()
+}
+
+// writeList writes name and the items in brackets, separated by spaces; nothing for none.
+func writeList[T fmt.Stringer](b *strings.Builder, name string, items []T) {
+	if len(items) == 0 {
+		return
+	}
+	b.WriteString(name)
+	b.WriteByte('[')
+	for i, item := range items {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(item.String())
+	}
+	b.WriteByte(']')
 }
 
 // TaskState pairs a task with its snapshot inside a completed checkpoint.
@@ -212,17 +202,8 @@ type StateRelease struct {
 
 // String renders "task cp=n handle=..." and the pieces to delete.
 func (r StateRelease) String() string {
-	s := string(r.Task) + " cp=" + r.Checkpoint.String() + " " + r.Snapshot.String()
-	for i, p := range r.Pieces {
-		if i == 0 {
-			s += " delete=["
-		} else {
-			s += " "
-		}
-		s += p.String()
-		if i == len(r.Pieces)-1 {
-			s += "]"
-		}
-	}
-	return s
+	var b strings.Builder
+	b.WriteString(string(r.Task) + " cp=" + r.Checkpoint.String() + " " + r.Snapshot.String())
+	writeList(&b, " delete=", r.Pieces)
+	return b.String()
 }
