@@ -223,12 +223,8 @@ func (c *coordinator) setStored(cps []protocol.CompletedCheckpoint) {
 	clear(c.storedHandles)
 	for i := range cps {
 		for j := range cps[i].Tasks {
-			s := &cps[i].Tasks[j].Snapshot
-			if !isInline(s.Handle) {
-				c.storedHandles[s.Handle]++
-			}
-			for _, p := range s.Shared {
-				c.storedHandles[p.Handle]++
+			if h := cps[i].Tasks[j].Snapshot.Handle; !isInline(h) {
+				c.storedHandles[h]++
 			}
 		}
 	}
@@ -283,19 +279,16 @@ func (c *coordinator) release(r protocol.StateRelease) {
 	c.deleteReleased(r)
 }
 
-// storeNamesAny reports whether the durable store names r's state or one of its pieces to
-// delete. Inline state lives in the metadata of the checkpoints that hold it: there is
-// nothing to delete, and storeNames does not know it.
+// storeNamesAny reports whether the durable store still names r's state, or still holds
+// the checkpoint whose pieces r deletes: a recovery would take that checkpoint for
+// restorable. Which other checkpoints refer to a piece is the protocol's to know, and it
+// releases none that a retained one does. Inline state lives in the metadata of the
+// checkpoints that hold it: there is nothing to delete, and storeNames does not know it.
 func (c *coordinator) storeNamesAny(r protocol.StateRelease) bool {
 	if h := r.Snapshot.Handle; !isInline(h) && c.storeNames(h) {
 		return true
 	}
-	for _, p := range r.Pieces {
-		if c.storeNames(p.Handle) {
-			return true
-		}
-	}
-	return false
+	return len(r.Pieces) > 0 && c.storeHolds(r.Checkpoint)
 }
 
 // deleteReleased deletes r's state and pieces and traces their release.
