@@ -64,6 +64,10 @@ const generatorStream = 0x67656e6572617465
 //     long, so that checkpoints time out while barriers, cancel markers and data queue
 //     together on the held channels (see congestion).
 //
+// Two regimes of who owns the state are drawn last (generate_state.go): incremental
+// snapshots for a third of the dataflow jobs, and, for one dataflow job in eight, a
+// resubmission from the latest checkpoint in a restore mode (claim, no-claim, legacy).
+//
 // Its expectation is pass with the default properties, so any other verdict on any seed is
 // a bug: in the protocol, the engine, a checker, or this generator.
 //
@@ -202,32 +206,6 @@ func (g *generator) scenario() *scenarios.Scenario {
 	// Drawn after that, for the same reason.
 	g.resubmission(s)
 	return s
-}
-
-// resubmission draws, for one dataflow job in eight without a swarm, a resubmission from
-// the latest completed checkpoint in one of the three restore modes, when the j-th
-// checkpoint completes. Not beside a transaction timeout: the bound that keeps a timeout
-// in model (transactionTimeouts) knows nothing of the job's stop.
-func (g *generator) resubmission(s *scenarios.Scenario) {
-	timeout := s.Sink != nil && s.Sink.TransactionTimeout != 0
-	if s.Mode == scenarios.ModeChandyLamport || s.Swarm != nil || timeout || g.r.IntN(8) != 7 {
-		return
-	}
-	m := faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}
-	s.Faults = append(s.Faults, faults.Entry{Trigger: faults.Nth(int(g.between(1, 8)), m), Fault: faults.Fault{Kind: pick(g, resubmissions)}})
-}
-
-// incremental draws incremental snapshots for a third of the dataflow jobs, with runs
-// merged after one to eight (or the engine's default): a bound of one rewrites the whole
-// state at every other snapshot, a large one lets a snapshot refer to many earlier pieces.
-func (g *generator) incremental(c *scenarios.Checkpoint, mode string) {
-	if mode == scenarios.ModeChandyLamport || g.r.IntN(3) != 2 {
-		return
-	}
-	c.Incremental = true
-	if g.r.IntN(4) != 0 {
-		c.Compaction = int(g.between(1, 8))
-	}
 }
 
 // interval draws the checkpoint interval. Short intervals make many checkpoints (ids past
@@ -747,10 +725,6 @@ func (g *generator) faults(s *scenarios.Scenario) {
 		s.Checkpoint.UnverifiedWrites = true
 	}
 }
-
-// resubmissions are the operator actions that resubmit the job; resubmission draws them,
-// after everything else, so that adding them moved no other draw.
-var resubmissions = []faults.Kind{faults.ResubmitClaim, faults.ResubmitNoClaim, faults.ResubmitLegacy}
 
 // inModelKinds are the fault kinds the protocol must survive that sys has something for.
 // storage.lost is among them: the generator draws verified writes beside it (see faults),
