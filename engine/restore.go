@@ -96,7 +96,7 @@ func (t *task) restorePieces(restore *protocol.CompletedCheckpoint, snap protoco
 		if inc == nil {
 			inc = newIncremental(t.rt.cfg.compactAfter()) // restored into a job that takes full snapshots
 		}
-		notOwn := restore.Kind == protocol.KindSavepoint || t.rt.builtOnRestored(cp)
+		notOwn := restore.Kind == protocol.KindSavepoint || t.rt.unclaimed(cp)
 		operator, err := inc.restored(cp, notOwn, snap.Shared, data)
 		if err != nil {
 			t.fail("restore: " + err.Error())

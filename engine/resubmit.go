@@ -18,8 +18,8 @@ import (
 // resubmission is the job's restore settings.
 type resubmission struct {
 	restored protocol.Restored
-	// below: the earlier job's ids are at or below it (the counter the new job's first
-	// coordinator read), 0 until that coordinator read it.
+	// below: the earlier job's ids are at or below it (the highest id the new job's first
+	// coordinator read, counter or stored checkpoint), 0 until that coordinator read it.
 	below protocol.CheckpointID
 }
 
@@ -53,6 +53,9 @@ func (rt *Runtime) ownView(d *protocol.Durable) {
 	}
 	if r.below == 0 {
 		r.below = d.HighestID
+		for _, cc := range d.Completed {
+			r.below = max(r.below, cc.ID) // a lost counter write leaves ids above the counter
+		}
 	}
 	d.Completed = slices.DeleteFunc(d.Completed, func(cc protocol.CompletedCheckpoint) bool {
 		return cc.ID != r.restored.From && cc.ID <= r.below
@@ -60,9 +63,9 @@ func (rt *Runtime) ownView(d *protocol.Durable) {
 	d.Restored = r.restored
 }
 
-// builtOnRestored reports whether a task restoring from checkpoint cp may not build on its
-// pieces: the job was resubmitted without claiming the checkpoint (no-claim).
-func (rt *Runtime) builtOnRestored(cp protocol.CheckpointID) bool {
+// unclaimed reports whether a task restoring from checkpoint cp may not build on its
+// pieces: the job was resubmitted from it without claiming it (no-claim).
+func (rt *Runtime) unclaimed(cp protocol.CheckpointID) bool {
 	r := rt.resubmit.restored
 	return r.Mode == protocol.RestoreNoClaim && cp <= r.From
 }
