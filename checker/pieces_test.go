@@ -127,3 +127,65 @@ func TestPiecesReleasedOwesUploadsNobodyTookUp(t *testing.T) {
 		wantRule(t, v, rulePiecesReleased)
 	}
 }
+
+func (b *tb) resubmit(cp uint64, mode string) uint64 {
+	return b.add(trace.JobResubmit(cp, mode))
+}
+
+// TestRestoreOwnershipKeepsTheStoppedJobsCheckpoints: after a resubmission from checkpoint
+// 2, the stopped job's checkpoint 1 is the user's for good, and so is 2 unless claimed; a
+// claimed 2 goes like any checkpoint once the new job's checkpoints subsume it.
+func TestRestoreOwnershipKeepsTheStoppedJobsCheckpoints(t *testing.T) {
+	for _, mode := range []string{"claim", "no-claim", "legacy"} {
+		b := newTB()
+		b.restore("sum-0", 0)
+		b.incrementalCheckpoint(1, "sum-0", "p1")
+		b.incrementalCheckpoint(2, "sum-0", "p1 p2")
+		b.resubmit(2, mode)
+		b.incrementalCheckpoint(3, "sum-0", "p3")
+		b.incrementalCheckpoint(4, "sum-0", "p4")
+		bad := b.stateRelease("sum-0", 2)
+		b.pieceRelease("sum-0", 2, "p2")
+		b.pieceRelease("sum-0", 1, "p1")
+		res := StateRelease(b.events, retaining(2))
+		if mode == "claim" {
+			wantPass(t, res)
+			continue
+		}
+		v := wantFirst(t, res, bad, "the state of sum-0's snapshot for 2 was released while checkpoint (one of the 2 retained) 2 holds it (the user's since the job was resubmitted)")
+		wantRule(t, v, ruleRestoreOwnership)
+	}
+	b := newTB()
+	b.restore("sum-0", 0)
+	b.incrementalCheckpoint(1, "sum-0", "p1")
+	b.incrementalCheckpoint(2, "sum-0", "p2")
+	b.resubmit(2, "claim")
+	b.incrementalCheckpoint(3, "sum-0", "p3")
+	b.incrementalCheckpoint(4, "sum-0", "p4")
+	b.stateRelease("sum-0", 2)
+	bad := b.pieceRelease("sum-0", 1, "p1")
+	v := wantFirst(t, StateRelease(b.events, retaining(2)), bad, "piece p1 of sum-0 was deleted while a retained checkpoint or a completed savepoint still refers to it (the user's")
+	wantRule(t, v, ruleRestoreOwnership)
+}
+
+// TestRestoreNoClaimRefusesBuildingOnTheRestored: after a no-claim resubmission from
+// checkpoint 2, a checkpoint of the new job that refers to 2's piece breaks the rule; under
+// legacy it may.
+func TestRestoreNoClaimRefusesBuildingOnTheRestored(t *testing.T) {
+	for _, mode := range []string{"no-claim", "legacy"} {
+		b := newTB()
+		b.restore("sum-0", 0)
+		b.incrementalCheckpoint(2, "sum-0", "p2")
+		b.resubmit(2, mode)
+		bad := b.incrementalCheckpoint(3, "sum-0", "p2 p3")
+		res := StateRelease(b.events, retaining(2))
+		if mode == "legacy" {
+			if res.Verdict == VerdictFail {
+				t.Fatalf("legacy: %s", res)
+			}
+			continue
+		}
+		v := wantFirst(t, res, bad, "checkpoint 3 completed holding sum-0's snapshot for 3, which refers to piece p2 of checkpoint 2, restored without claiming it")
+		wantRule(t, v, ruleRestoreNoClaim)
+	}
+}

@@ -70,7 +70,7 @@ func stateRelease(ix *traceIndex, ref Reference) Result {
 	case l.pieces.releases == 0 && len(pieces) > 0:
 		return unknownResult(PropStateRelease, fmt.Sprintf("piece %s of %s's snapshot for %d is held by nothing, but the trace has no piece.release at all: it does not say what the engine deleted",
 			pieces[0].piece, pieces[0].key.task, pieces[0].key.cp))
-	case l.releases == 0 && l.pieces.releases == 0:
+	case l.releases == 0 && l.pieces.releases == 0 && len(l.violations) == 0:
 		return unexercisedResult(PropStateRelease, cmpOrNote(excused, "no state released, and none owed a release"))
 	}
 	note := excused

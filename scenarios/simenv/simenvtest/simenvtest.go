@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/sim"
 	"github.com/ckptsim/ckptsim/trace"
@@ -20,7 +21,7 @@ import (
 // Fault is one scheduled fault of a test run.
 type Fault struct {
 	At   time.Duration
-	Kind string // "task", "host", "coordinator"
+	Kind string // "task", "host", "coordinator", "resubmit" (Name: the restore mode)
 	Name string // task id or host name
 	Down time.Duration
 	// On, if set, triggers the fault at the first event it matches instead of at a time.
@@ -64,6 +65,10 @@ func RunJob(cfg engine.Config, envCfg simenv.Config, seed uint64, faults []Fault
 				if job.Runtime.CrashCoordinator() == nil {
 					job.Kernel.After(f.Down, func() { _ = job.Runtime.StartCoordinator() })
 				}
+			case "resubmit":
+				if job.Runtime.Resubmit(restoreMode(f.Name)) == nil {
+					job.Kernel.After(f.Down, func() { _ = job.Runtime.StartCoordinator() })
+				}
 			case "host":
 				h := HostByName(job.Env, f.Name)
 				if h.Crash() {
@@ -90,6 +95,16 @@ func RunJob(cfg engine.Config, envCfg simenv.Config, seed uint64, faults []Fault
 		return job, fmt.Errorf("seed %d faults %v: run ended with %v at %v, not finished", seed, faults, r, job.Kernel.Now())
 	}
 	return job, nil
+}
+
+// restoreMode is the restore mode called name (claim, no-claim, legacy).
+func restoreMode(name string) protocol.RestoreMode {
+	for m := protocol.RestoreClaim; m <= protocol.RestoreLegacy; m++ {
+		if m.String() == name {
+			return m
+		}
+	}
+	panic("simenvtest: no restore mode " + name)
 }
 
 // HostByName returns the host of e named name.
