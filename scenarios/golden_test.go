@@ -50,6 +50,8 @@ var pinnedRuns = []struct {
 	// their time (ids reserved ahead in blocks, no counter write per start), which moves it too,
 	// and its snapshot.taken events list the messages they recorded (chanmsgs.<from>).
 	{"chandy-lamport-classic", 1},
+	// Incremental snapshots, shared pieces and their releases, and three resubmissions.
+	{"resubmit-restore-modes", 1},
 }
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the golden files of the pinned runs")
