@@ -69,11 +69,8 @@ func (t *task) handleReady() {
 				// events): a dead incarnation does not exit, it stays dead.
 				return
 			}
-			if t.sink != nil && len(t.sink.unanswered) > 0 {
-				t.sink.exitWhenIdle = true // exit once the store answered
-				return
-			}
-			t.exit()
+			t.exitWhenIdle = true
+			t.maybeExit()
 			return
 		}
 	}
@@ -128,6 +125,17 @@ func (t *task) notify(n protocol.Notification) {
 	}
 	if t.sink != nil {
 		n.Deliver(t.sink)
+	}
+}
+
+// maybeExit ends a task the protocol let exit once nothing it started is left: a sink's
+// requests the store has not answered (so that a finished job has its output committed),
+// and uploads of snapshots it gave up, whose end deletes what landed. A task that exited
+// would not be there to delete them, and a fault after its exit would leave them for good.
+func (t *task) maybeExit() {
+	if t.exitWhenIdle && t.uploads == 0 && (t.sink == nil || len(t.sink.unanswered) == 0) && t.alive() {
+		t.exitWhenIdle = false
+		t.exit()
 	}
 }
 

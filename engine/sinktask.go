@@ -40,10 +40,9 @@ type sinkPart struct {
 	// unanswered holds the requests sent again until the store answers them, in the order
 	// first sent. A finished sink exits only when none is left, so that a finished job has
 	// its output committed.
-	unanswered   []unanswered
-	retryArmed   bool
-	retryTimer   Timer
-	exitWhenIdle bool
+	unanswered []unanswered
+	retryArmed bool
+	retryTimer Timer
 	// txnRecords counts the records written into the current transaction (2PC);
 	// plainRecords those this incarnation upserted or appended.
 	txnRecords   int64
@@ -381,9 +380,4 @@ func (s *sinkPart) onReply(m *storeReply) {
 func (s *sinkPart) failOn(m *storeReply) { s.t.fail("sink " + m.op.String() + ": " + m.err.Error()) }
 
 // maybeExit ends a sink whose task the protocol let exit once its last answers arrived.
-func (s *sinkPart) maybeExit() {
-	if s.exitWhenIdle && len(s.unanswered) == 0 && s.t.alive() {
-		s.exitWhenIdle = false
-		s.t.exit()
-	}
-}
+func (s *sinkPart) maybeExit() { s.t.maybeExit() }

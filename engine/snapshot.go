@@ -212,10 +212,13 @@ func (t *task) finalise(ps *pendingSnapshot) {
 		// Durable with the checkpoint's metadata; acknowledged once the Ready being
 		// handled is done (handleReady), as if its upload had completed at once.
 		ps.snap.Handle = handle // inlinePrefix + blob, encoded in place
+		ps.writes = 1
+		t.uploads++
 		t.inlined = append(t.inlined, ps)
 		return
 	}
 	ps.writes = 1 + len(ps.pieces)
+	t.uploads++
 	for _, u := range ps.pieces {
 		writeDurablyFor(t.proc, t.rt.cfg.VerifyWrites, u.piece.Handle, u.data, ps)
 	}
@@ -233,7 +236,9 @@ func (ps *pendingSnapshot) writeDone(err error) {
 	}
 	err = ps.writeErr
 	t, cp := ps.task, ps.req.Checkpoint
+	t.uploads--
 	if t.snapshots[cp] != ps {
+		defer t.maybeExit()
 		// The checkpoint was aborted meanwhile: what the snapshot uploaded goes.
 		deleteState(t.proc, ps.snap.Handle)
 		t.trace(trace.StateRelease(t.plan.id, uint64(cp)))

@@ -52,6 +52,11 @@ type task struct {
 	busyTimer, pumpTimer, flushTimer Timer
 	tick                             deadlineTimer
 	finishSent                       bool // Finish was called on the protocol task
+	// uploads counts the snapshots whose writes have not all ended, given up or not.
+	uploads int
+	// exitWhenIdle: the protocol let the task exit, and it does once nothing it started is
+	// left (maybeExit).
+	exitWhenIdle bool
 }
 
 type taskPhase uint8
@@ -184,7 +189,7 @@ func (t *task) enqueue(from string, i int, item inItem) {
 // it goes in, so that the checkers can ask what the task did with it; a sink that exited in
 // the protocol's view, and only waits for the store's answers, takes nothing in any more.
 func (t *task) step(m protocol.Message) {
-	if m.Type == protocol.MsgTrigger && (t.sink == nil || !t.sink.exitWhenIdle) {
+	if m.Type == protocol.MsgTrigger && !t.exitWhenIdle {
 		t.trace(trace.TriggerRecv(t.plan.id, uint64(m.Checkpoint)))
 	}
 	// Stale and duplicate messages are absorbed by the protocol; other errors are bugs.
