@@ -43,25 +43,14 @@ func BenchmarkStandard(b *testing.B) { benchStandard(b, engine.StandardConfig())
 
 // BenchmarkStandardIncremental is the standard job with incremental snapshots
 // (engine.Config.Incremental): beside BenchmarkStandard, what sharing pieces costs and saves.
-func BenchmarkStandardIncremental(b *testing.B) {
-	cfg := engine.StandardConfig()
-	cfg.Incremental = true
-	benchStandard(b, cfg)
-}
+func BenchmarkStandardIncremental(b *testing.B) { benchStandard(b, StandardConfigWith(0, true)) }
 
 // BenchmarkStandardWideKeys and BenchmarkStandardWideKeysIncremental are the standard job
 // with 100,000 keys, whose full snapshots grow with every key seen while an incremental one
 // writes the keys a checkpoint interval touched.
-func BenchmarkStandardWideKeys(b *testing.B)            { benchStandard(b, wideKeys(false)) }
-func BenchmarkStandardWideKeysIncremental(b *testing.B) { benchStandard(b, wideKeys(true)) }
-
-func wideKeys(incremental bool) engine.Config {
-	cfg := engine.StandardConfig()
-	src := cfg.Graph.Operators[0].Logic.(engine.Source)
-	src.Keys = 100_000
-	cfg.Graph.Operators[0].Logic = src
-	cfg.Incremental = incremental
-	return cfg
+func BenchmarkStandardWideKeys(b *testing.B) { benchStandard(b, StandardConfigWith(100_000, false)) }
+func BenchmarkStandardWideKeysIncremental(b *testing.B) {
+	benchStandard(b, StandardConfigWith(100_000, true))
 }
 
 // BenchmarkStandardNoSinkWrites leaves out the sink.writes events, which carry most of the

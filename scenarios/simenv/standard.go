@@ -48,6 +48,12 @@ func RunStandard(seed uint64, d time.Duration) (BenchResult, error) {
 // RunStandardSnapshots is RunStandard with keys keys (0: the standard job's) and full or
 // incremental snapshots, for bench's comparison of the two.
 func RunStandardSnapshots(seed uint64, d time.Duration, keys int, incremental bool) (BenchResult, error) {
+	return RunStandardConfig(seed, d, StandardConfigWith(keys, incremental))
+}
+
+// StandardConfigWith is engine.StandardConfig with keys keys (0: its own) and full or
+// incremental snapshots.
+func StandardConfigWith(keys int, incremental bool) engine.Config {
 	cfg := engine.StandardConfig()
 	if keys != 0 {
 		src := cfg.Graph.Operators[0].Logic.(engine.Source)
@@ -55,7 +61,7 @@ func RunStandardSnapshots(seed uint64, d time.Duration, keys int, incremental bo
 		cfg.Graph.Operators[0].Logic = src
 	}
 	cfg.Incremental = incremental
-	return RunStandardConfig(seed, d, cfg)
+	return cfg
 }
 
 // RunStandardConfig is RunStandard with a variant of engine.StandardConfig (without
