@@ -273,6 +273,10 @@ func (l *stateLedger) complete(i int, e *trace.Event) {
 // release of an older checkpoint's state a false alarm; the price is that such a release
 // is not judged where the write was in fact lost.
 func (l *stateLedger) recover(i int, e *trace.Event) {
+	// A write in flight at the crash landed before the recovery read the store, or it never
+	// lands (the store refuses a crashed writer's late writes): none is pending after it,
+	// and one of a checkpoint above the one read back did not land.
+	defer clear(l.persisting)
 	if e.CP == 0 {
 		return
 	}
