@@ -66,26 +66,25 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 }
 
 // readPieces reads the shared pieces of snap, an incremental snapshot in checkpoint
-// restore, one after the other, and puts the keyed state they add up to into d; then it
-// goes on with the restore.
+// restore, one after the other, and goes on with the restore (restorePieces).
 func (t *task) readPieces(restore *protocol.CompletedCheckpoint, snap protocol.TaskSnapshot, d *snapshotData) {
 	data := make([][]byte, 0, len(snap.Shared))
-	var next func(b []byte, err error)
-	next = func(b []byte, err error) {
-		if err != nil {
-			t.fail("restore: piece " + snap.Shared[len(data)].Handle + ": " + err.Error())
+	var read func(i int)
+	read = func(i int) {
+		if i == len(snap.Shared) {
+			t.restorePieces(restore, snap, d, data)
 			return
 		}
-		if b != nil {
+		t.proc.Read(snap.Shared[i].Handle, func(b []byte, err error) {
+			if err != nil {
+				t.fail("restore: piece " + snap.Shared[i].Handle + ": " + err.Error())
+				return
+			}
 			data = append(data, b)
-		}
-		if len(data) < len(snap.Shared) {
-			t.proc.Read(snap.Shared[len(data)].Handle, next)
-			return
-		}
-		t.restorePieces(restore, snap, d, data)
+			read(i + 1)
+		})
 	}
-	next(nil, nil)
+	read(0)
 }
 
 // restorePieces merges the pieces read into d's keyed state and finishes the restore.
