@@ -508,7 +508,9 @@
 // receiveDeclineMessage end it. An abort for expiry comes no sooner than Timeout after the
 // trigger (the timeout runs from the trigger; a checkpoint still waiting for its id has
 // none running); one still pending at its timeout, with no metadata write in flight, has
-// ended within Liveness.ReactionMaxNanos after it. A metadata write of any checkpoint in
+// ended, or begun its metadata write, within Liveness.ReactionMaxNanos after it (a write
+// the trace does not show, one that only drops discarded checkpoints from the store, may
+// have held it back). A metadata write of any checkpoint in
 // flight at the timeout moves the bound to the write's end: Flink writes the metadata
 // under the coordinator's lock, which its canceller must take, so a checkpoint whose acks
 // were all in meanwhile may begin its own write then, and complete. A checkpoint that a live task declined

@@ -29,7 +29,30 @@ type pieceLedger struct {
 	uploader map[string]pieceOrigin // the snapshot that first listed each piece
 	order    []string               // the pieces in the order first listed
 	restarts map[string][]int       // per task, the indices of its task.crash and task.restore
+	// releasedAt is the index of each piece's first release.
+	releasedAt map[string]int
+	// freed holds the pieces nothing has held since a checkpoint fell out of retention.
+	freed map[string]freeing
+	// completions and crashes are the indices of checkpoint.complete and coordinator.crash.
+	completions, crashes []int
+	// live is the storage's own listing at the end (state.live), nil if the trace has none.
+	live *trace.Event
 }
+
+// freeing is where a piece stopped being held: the index and seq of the completion that
+// let checkpoint by fall out of retention.
+type freeing struct {
+	at  int
+	seq uint64
+	by  uint64
+}
+
+// leakBound is how many checkpoints may complete, with no coordinator crash, after a piece
+// stopped being held and before it must have been released while the job runs. One is
+// enough for an engine that releases at the completion, or once the store without the
+// discarded checkpoint is written (the next metadata write at the latest); the second is
+// margin for a release that waits for that write to land.
+const leakBound = 2
 
 // pieceOrigin is the snapshot.taken that first listed a piece, and its index in the trace.
 type pieceOrigin struct {
@@ -40,7 +63,7 @@ type pieceOrigin struct {
 
 func newPieceLedger() pieceLedger {
 	return pieceLedger{refs: map[snapshotKey][]string{}, holds: map[string]int{}, released: map[string]*trace.Event{},
-		uploader: map[string]pieceOrigin{}, restarts: map[string][]int{}}
+		uploader: map[string]pieceOrigin{}, restarts: map[string][]int{}, releasedAt: map[string]int{}, freed: map[string]freeing{}}
 }
 
 // taken records the pieces of a snapshot.taken at index i, if it lists any.
@@ -75,6 +98,7 @@ func (p *pieceLedger) held(key snapshotKey, kind string, cp uint64, e *trace.Eve
 	var vs []Violation
 	for _, piece := range p.refs[key] {
 		p.holds[piece]++
+		delete(p.freed, piece)
 		if r := p.released[piece]; r != nil {
 			vs = append(vs, forRule(rulePiecesKept, violationAt(PropStateRelease, e,
 				"%s %d completed holding piece %s of %s's snapshot for %d, deleted at seq %d", kind, cp, piece, key.task, key.cp, r.Seq)))
@@ -83,19 +107,23 @@ func (p *pieceLedger) held(key snapshotKey, kind string, cp uint64, e *trace.Eve
 	return vs
 }
 
-// let counts the pieces of key as held once less.
-func (p *pieceLedger) let(key snapshotKey) {
+// let counts the pieces of key as held once less, at index i where checkpoint by fell out
+// of retention.
+func (p *pieceLedger) let(key snapshotKey, i int, seq, by uint64) {
 	for _, piece := range p.refs[key] {
-		p.holds[piece]--
+		if p.holds[piece]--; p.holds[piece] == 0 {
+			p.freed[piece] = freeing{at: i, seq: seq, by: by}
+		}
 	}
 }
 
-// release judges a piece.release: the piece must be held by nothing.
-func (p *pieceLedger) release(e *trace.Event) []Violation {
+// release judges a piece.release at index i: the piece must be held by nothing.
+func (p *pieceLedger) release(i int, e *trace.Event) []Violation {
 	p.releases++
 	piece, _ := e.Attr(trace.AttrPiece)
 	if p.released[piece] == nil {
 		p.released[piece] = e
+		p.releasedAt[piece] = i
 	}
 	if p.holds[piece] == 0 {
 		return nil
@@ -164,7 +192,81 @@ func leakedPieces(owed []pieceDebt, last *trace.Event) []Violation {
 	return vs
 }
 
-// liveNote says how many pieces the retained checkpoints and savepoints hold at the end.
-func liveNote(live int) string {
-	return fmt.Sprintf("%d shared pieces live at the end, held by retained checkpoints and savepoints", live)
+// liveNote says how many pieces the retained checkpoints and savepoints hold at the end,
+// and what the storage holds, if the trace lists it.
+func (p *pieceLedger) liveNote(live int) string {
+	note := fmt.Sprintf("%d shared pieces live at the end, held by retained checkpoints and savepoints", live)
+	if p.live == nil {
+		return note
+	}
+	pieces, _ := p.live.Attr(trace.AttrPieces)
+	bytes, _ := p.live.Attr(trace.AttrBytes)
+	return fmt.Sprintf("%s; the storage holds %d pieces and %s bytes of checkpoint state", note, len(strings.Fields(pieces)), bytes)
+}
+
+// againstStorage judges the pieces against the storage's own listing at the end
+// (state.live), if the trace has one: a piece a retained checkpoint or savepoint refers to
+// is stored (pieces.kept: a restore of it would fail), and a piece released is not
+// (pieces.released: its delete never took effect), unless whoever released it may have
+// died first: a coordinator crash or the end of the piece's task's incarnation after the
+// release (Flink leaves such deletes undone too).
+func (p *pieceLedger) againstStorage(last *trace.Event) []Violation {
+	if p.live == nil {
+		return nil
+	}
+	list, _ := p.live.Attr(trace.AttrPieces)
+	stored := map[string]bool{}
+	for _, piece := range strings.Fields(list) {
+		stored[piece] = true
+	}
+	var vs []Violation
+	for _, piece := range p.order {
+		o := p.uploader[piece]
+		switch at, released := p.releasedAt[piece]; {
+		case p.holds[piece] > 0 && !stored[piece]:
+			v := violationAt(PropStateRelease, p.live, "piece %s of %s's snapshot for %d, which a retained checkpoint or savepoint refers to, is not in the storage at the end", piece, o.key.task, o.key.cp)
+			vs = append(vs, forRule(rulePiecesKept, v))
+		case released && stored[piece] && !p.crashedAfter(at) && !p.endedAfter(p.released[piece].Task, at):
+			v := violationAt(PropStateRelease, last, "piece %s was deleted at seq %d, but the storage still holds it at the end: the delete never took effect", piece, p.released[piece].Seq)
+			v.Task, v.CP = o.key.task, o.key.cp
+			vs = append(vs, forRule(rulePiecesReleased, v))
+		}
+	}
+	return vs
+}
+
+// overdue reports, while the job runs, each piece that nothing has held since leakBound
+// checkpoints completed with no coordinator crash between, and that was never released:
+// storage that grows without bound. A piece whose checkpoint may still be retained (its
+// fall out of retention was counted on completions that may not have landed) is not owed.
+func (p *pieceLedger) overdue(mayBeRetained map[uint64]bool, last *trace.Event) []Violation {
+	var vs []Violation
+	for _, piece := range p.order {
+		f, freed := p.freed[piece]
+		if !freed || p.released[piece] != nil || mayBeRetained[f.by] || p.completedAfter(f.at) < leakBound {
+			continue
+		}
+		o := p.uploader[piece]
+		v := violationAt(PropStateRelease, last, "piece %s, which nothing has held since checkpoint %d fell out of retention at seq %d, was never deleted while %d checkpoints completed after",
+			piece, f.by, f.seq, p.completedAfter(f.at))
+		v.Task, v.CP = o.key.task, o.key.cp
+		vs = append(vs, forRule(rulePiecesReleased, v))
+	}
+	return vs
+}
+
+// completedAfter counts the checkpoint.complete events after index i and before the first
+// coordinator crash after it.
+func (p *pieceLedger) completedAfter(i int) int {
+	end := len(p.completions)
+	if c, _ := slices.BinarySearch(p.crashes, i); c < len(p.crashes) {
+		end, _ = slices.BinarySearch(p.completions, p.crashes[c])
+	}
+	from, _ := slices.BinarySearch(p.completions, i+1)
+	return max(0, end-from)
+}
+
+// crashedAfter reports whether a coordinator crashed after index i.
+func (p *pieceLedger) crashedAfter(i int) bool {
+	return len(p.crashes) > 0 && p.crashes[len(p.crashes)-1] > i
 }

@@ -1,6 +1,8 @@
 package checker
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -211,5 +213,68 @@ func TestPiecesKeptForgetsAWriteThatDidNotLand(t *testing.T) {
 	b.recover(3)
 	if res := StateRelease(b.events, retaining(1)); res.Verdict == VerdictFail {
 		t.Fatalf("want no violation, got:\n%s", res)
+	}
+}
+
+// stateLive appends the storage's listing of the pieces it holds (state.live).
+func (b *tb) stateLive(pieces ...string) uint64 { return b.add(trace.StateLive(pieces, 100)) }
+
+// TestPiecesAgainstTheStorage: the storage's listing at the end (state.live) shows a delete
+// that never took effect (a leak), and a piece a retained checkpoint needs that is gone; a
+// coordinator crash after the delete leaves it undone by design.
+func TestPiecesAgainstTheStorage(t *testing.T) {
+	run := func(crash bool, stored ...string) Result {
+		b := newTB()
+		b.restore("sum-0", 0)
+		b.incrementalCheckpoint(1, "sum-0", "p1")
+		b.incrementalCheckpoint(2, "sum-0", "p2")
+		b.stateRelease("sum-0", 1)
+		deleted := b.pieceRelease("sum-0", 1, "p1")
+		if crash {
+			b.coordCrash()
+		}
+		listed := b.stateLive(stored...)
+		res := StateRelease(b.events, retaining(1))
+		if !crash && len(stored) == 2 {
+			wantFirst(t, res, listed, fmt.Sprintf("piece p1 was deleted at seq %d, but the storage still holds it at the end: the delete never took effect", deleted))
+		}
+		return res
+	}
+	wantRule(t, run(false, "p1", "p2").Violations[0], rulePiecesReleased)
+	v := wantFirst(t, run(false), 11, "piece p2 of sum-0's snapshot for 2, which a retained checkpoint or savepoint refers to, is not in the storage at the end")
+	wantRule(t, v, rulePiecesKept)
+	res := run(true, "p1", "p2")
+	wantPass(t, res)
+	if want := "1 shared pieces live at the end, held by retained checkpoints and savepoints; the storage holds 2 pieces and 100 bytes of checkpoint state"; !strings.Contains(res.Note, want) {
+		t.Errorf("note %q, want it to say %q", res.Note, want)
+	}
+}
+
+// TestPiecesReleasedFlagsALeakWhileRunning: a piece that nothing has held for two
+// completions is overdue although the job has not finished; one completion is not enough,
+// and a coordinator crash in between stops the count.
+func TestPiecesReleasedFlagsALeakWhileRunning(t *testing.T) {
+	run := func(completions int, crash bool) Result {
+		b := newTB()
+		b.restore("sum-0", 0)
+		b.incrementalCheckpoint(1, "sum-0", "p0 p1")
+		b.incrementalCheckpoint(2, "sum-0", "p2") // p0 and p1 are held by nothing from here
+		b.stateRelease("sum-0", 1)
+		b.pieceRelease("sum-0", 1, "p0")
+		if crash {
+			b.coordCrash()
+		}
+		for cp := uint64(3); cp < uint64(3+completions); cp++ {
+			b.incrementalCheckpoint(cp, "sum-0", "p2")
+			b.stateRelease("sum-0", cp-1)
+		}
+		return StateRelease(b.events, retaining(1))
+	}
+	v := wantFirst(t, run(2, false), 20, "piece p1, which nothing has held since checkpoint 1 fell out of retention at seq 8, was never deleted while 2 checkpoints completed after")
+	wantRule(t, v, rulePiecesReleased)
+	for _, res := range []Result{run(1, false), run(2, true)} {
+		if res.Verdict == VerdictFail {
+			t.Errorf("want no violation, got:\n%s", res)
+		}
 	}
 }

@@ -53,17 +53,17 @@ var recoveryRules = []Rule{
 	},
 	{
 		ID: "R7", Name: rulePiecesKept, Property: PropStateRelease,
-		Says:     "No piece.release deletes a shared piece of incremental state while a snapshot that a retained checkpoint or a completed savepoint holds refers to it (snapshot.taken lists its pieces), across coordinator crashes and recoveries; and no checkpoint or savepoint completes holding a snapshot that refers to a deleted piece, so a restore reads only pieces that exist.",
-		Evidence: "piece.release, snapshot.taken (pieces), and the evidence of state.kept",
+		Says:     "No piece.release deletes a shared piece of incremental state while a snapshot that a retained checkpoint or a completed savepoint holds refers to it (snapshot.taken lists its pieces), across coordinator crashes and recoveries; and no checkpoint or savepoint completes holding a snapshot that refers to a deleted piece, so a restore reads only pieces that exist. Where the trace ends with the storage's own listing (state.live), every piece a retained checkpoint or savepoint refers to is in it.",
+		Evidence: "piece.release, snapshot.taken (pieces), state.live when the storage is listed, and the evidence of state.kept",
 		Without:  "as state.kept; unexercised without incremental snapshots",
 		Covers:   []string{"Reason.shared-state-gone"},
 		Flink:    "SharedStateRegistryImpl (FLINK-24611, FLINK-29913)",
 	},
 	{
 		ID: "R8", Name: rulePiecesReleased, Property: PropStateRelease,
-		Says:     "Once the job has finished, every shared piece an acked snapshot referred to that no retained checkpoint or completed savepoint refers to has been deleted, but for the pieces of snapshots whose state state.released leaves by design (a final snapshot's, state a coordinator crash orphaned, an ack the coordinator may not have heard of). The verdict's note says how many pieces are live at the end.",
+		Says:     "Once the job has finished, every shared piece an acked snapshot referred to that no retained checkpoint or completed savepoint refers to has been deleted, but for the pieces of snapshots whose state state.released leaves by design (a final snapshot's, state a coordinator crash orphaned, an ack the coordinator may not have heard of). While the job runs, a piece that nothing has held since a checkpoint fell out of retention is deleted before 2 more checkpoints complete with no coordinator crash between. Where the trace ends with the storage's own listing (state.live), no piece deleted is still stored, unless whoever deleted it may have died first (a coordinator crash, or the end of its task's incarnation, after the delete). The verdict's note says how many pieces are live at the end, and what the storage holds.",
 		Evidence: "as pieces.kept, and the evidence of state.released",
-		Without:  "unknown: pieces owed a release but no piece.release traced at all; not judged while the job has not finished",
+		Without:  "unknown: pieces owed a release but no piece.release traced at all; deletes taken as done without state.live",
 		Flink:    "SharedStateRegistryImpl.unregisterUnusedState",
 	},
 	{

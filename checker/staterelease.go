@@ -47,7 +47,7 @@ func StateRelease(events []trace.Event, ref Reference) Result {
 var stateReleaseKinds = lifecycleKinds | kindsOf(trace.KindCheckpointComplete, trace.KindCoordinatorRecover, trace.KindJobFailover,
 	trace.KindCoordinatorCrash, trace.KindCheckpointAbort, trace.KindSnapshotTaken, trace.KindSnapshotCarried,
 	trace.KindSnapshotAck, trace.KindStateRelease, trace.KindPieceRelease, trace.KindFault, trace.KindCheckpointPersist,
-	trace.KindJobResubmit)
+	trace.KindJobResubmit, trace.KindStateLive)
 
 func stateRelease(ix *traceIndex, ref Reference) Result {
 	if ref.Policy.RetainedCheckpoints <= 0 {
@@ -62,6 +62,8 @@ func stateRelease(ix *traceIndex, ref Reference) Result {
 	}
 	owed, excused := l.unreleased(ix)
 	pieces, live := l.pieces.unreleased(l.acks, l.excused(ix))
+	last := &ix.events[len(ix.events)-1]
+	l.violations = append(l.violations, l.pieces.againstStorage(last)...)
 	switch {
 	case l.releases == 0 && len(owed) > 0:
 		first := owed[0].event
@@ -75,15 +77,18 @@ func stateRelease(ix *traceIndex, ref Reference) Result {
 	}
 	note := excused
 	if jobs.allFinished() {
-		l.leaked(owed, &ix.events[len(ix.events)-1])
-		l.violations = append(l.violations, leakedPieces(pieces, &ix.events[len(ix.events)-1])...)
-	} else if len(owed)+len(pieces) > 0 {
-		note = fmt.Sprintf("the job did not finish: %d acked snapshots and %d pieces nothing holds are not released yet, which is not judged", len(owed), len(pieces))
+		l.leaked(owed, last)
+		l.violations = append(l.violations, leakedPieces(pieces, last)...)
+	} else {
+		l.violations = append(l.violations, l.pieces.overdue(l.evidence.mayBeRetained, last)...)
+		if len(owed)+len(pieces) > 0 {
+			note = fmt.Sprintf("the job did not finish: %d acked snapshots and %d pieces nothing holds are not released yet; a piece is owed a release only %d completions after nothing held it", len(owed), len(pieces), leakBound)
+		}
 	}
 	res := newResult(PropStateRelease, append(l.violations, releasedWhilePending(ix)...))
 	res.Note = note
-	if live > 0 {
-		res.Note = joinNote(note, liveNote(live))
+	if live > 0 || l.pieces.live != nil {
+		res.Note = joinNote(note, l.pieces.liveNote(live))
 	}
 	return res
 }
@@ -178,7 +183,12 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 	case trace.KindCheckpointPersist:
 		l.persisting[e.CP] = true
 	case trace.KindCheckpointComplete:
+		l.pieces.completions = append(l.pieces.completions, i)
 		l.complete(i, e)
+	case trace.KindCoordinatorCrash:
+		l.pieces.crashes = append(l.pieces.crashes, i)
+	case trace.KindStateLive:
+		l.pieces.live = e
 	case trace.KindCoordinatorRecover:
 		l.recover(i, e)
 	case trace.KindCheckpointAbort:
@@ -187,7 +197,7 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 	case trace.KindStateRelease:
 		l.release(e)
 	case trace.KindPieceRelease:
-		for _, v := range l.pieces.release(e) {
+		for _, v := range l.pieces.release(i, e) {
 			piece, _ := e.Attr(trace.AttrPiece)
 			l.violations = append(l.violations, l.ownedBy(v, l.pieceHolder(piece)))
 		}
@@ -253,7 +263,7 @@ func (l *stateLedger) complete(i int, e *trace.Event) {
 	}
 	if len(l.retained) > l.retain {
 		out := l.retained[0]
-		l.discard(out)
+		l.discard(i, e.Seq, out)
 		l.evidence.discardedAt[out] = i
 		l.retained = l.retained[1:]
 		l.evidence.mayBeRetained[out] = true // until certain completions show otherwise, below
@@ -294,14 +304,15 @@ func (l *stateLedger) recover(i int, e *trace.Event) {
 	l.complete(i, e)
 }
 
-// discard lets go of what checkpoint cp held, once it fell out of retention.
-func (l *stateLedger) discard(cp uint64) {
+// discard lets go of what checkpoint cp held, once it fell out of retention at the event
+// of index i and seq.
+func (l *stateLedger) discard(i int, seq, cp uint64) {
 	if l.userOwned[cp] {
 		return // the user's: it holds what it holds for good
 	}
 	for _, key := range l.holdersOf[cp] {
 		l.holds[key]--
-		l.pieces.let(key)
+		l.pieces.let(key, i, seq, cp)
 	}
 	delete(l.holdersOf, cp)
 }

@@ -17,7 +17,8 @@ import (
 //   - checkpoint.expires-at-timeout: a checkpoint.abort with reason expired comes no sooner
 //     than Policy.TimeoutNanos after the checkpoint's trigger; and a checkpoint still
 //     pending at its timeout, with no metadata write in flight (no checkpoint.persist by
-//     then), has ended within Liveness.ReactionMaxNanos after it. Another checkpoint's
+//     then), has ended, or begun its own write, within Liveness.ReactionMaxNanos after
+//     it. Another checkpoint's
 //     metadata write in flight at the timeout moves both to the write's end: Flink's
 //     canceller waits for the lock the write holds (metadataWrites).
 //   - checkpoint.decline-aborts: a checkpoint that a live task declined while it was
@@ -228,7 +229,10 @@ func (j *timingJudge) judgeExpiry(p *timedCheckpoint, end *trace.Event) {
 	// metadataWrites): the deadline is when the last write in flight at the timeout ends.
 	deadline := j.writes.freeAt(timeout)
 	bound := addSat(deadline, j.reaction)
-	if end != nil && end.T <= bound || p.persist != nil && p.persist.T <= deadline {
+	// Beginning the write is a reaction too: a checkpoint whose acks were all in, queued
+	// behind a write the trace does not show (one that only drops discarded checkpoints
+	// from the store), begins as that write ends, as the canceller would have acted.
+	if end != nil && end.T <= bound || p.persist != nil && p.persist.T <= bound {
 		return
 	}
 	at, reached := j.due(bound)

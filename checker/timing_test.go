@@ -219,3 +219,26 @@ func TestCheckpointTimingWaitsOutADelaysTail(t *testing.T) {
 		t.Errorf("a delay between tasks excused a late abort: %s", res)
 	}
 }
+
+// TestCheckpointTimingTakesABegunWriteForAReaction: a checkpoint whose acks were all in
+// begins its write within the reaction bound after its timeout, having waited for a write
+// the trace does not show (one that drops discarded checkpoints: catalogue
+// concurrent-at-end with a short timeout, seed 2); one that begins later is late.
+func TestCheckpointTimingTakesABegunWriteForAReaction(t *testing.T) {
+	b := newTB()
+	b.at(100).trigger(1)
+	b.at(150).ack("sum-0", 1)
+	b.at(215).persist(1) // 15 after its timeout: within the reaction bound
+	b.at(300).complete(1)
+	b.at(310).trigger(2)
+	b.at(410).abort(2) // on time
+	wantPass(t, CheckpointTiming(b.events, timingRef(100, 20)))
+
+	late := newTB()
+	late.at(100).trigger(1)
+	late.at(150).ack("sum-0", 1)
+	overdue := late.at(230).persist(1)
+	late.at(300).complete(1)
+	wantFirst(t, CheckpointTiming(late.events, timingRef(100, 20)), overdue,
+		"checkpoint 1, triggered at seq 0, was still pending 20ns after its timeout at t=200")
+}

@@ -293,12 +293,17 @@ func (c *coordinator) storeNamesAny(r protocol.StateRelease) bool {
 
 // deleteReleased deletes r's state and pieces and traces their release.
 func (c *coordinator) deleteReleased(r protocol.StateRelease) {
-	deleteState(c.proc, r.Snapshot.Handle)
+	c.deleteKey(r.Snapshot.Handle)
 	c.traceRelease(r)
 	for _, p := range r.Pieces {
-		c.proc.Delete(p.Handle)
+		c.deleteKey(p.Handle)
 		c.trace(trace.PieceRelease(string(r.Task), uint64(p.UploadedFor), p.Handle))
 	}
+}
+
+// deleteKey deletes released state, retrying until it is gone (deleteState).
+func (c *coordinator) deleteKey(key string) {
+	deleteState(c.proc, c.rt.cfg.VerifyWrites, key, func() {})
 }
 
 // traceRelease traces the release of r's state once the coordinator has deleted it (or

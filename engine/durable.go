@@ -64,3 +64,35 @@ func readBack(p Proc, key string, data []byte, w writeWaiter) {
 		w.writeDone(err)
 	})
 }
+
+// deleteDurably deletes key through p and calls done once the key is gone: a failed delete
+// is issued again after readBackRetry, and with verify a delete the store acknowledged is
+// read back and issued again if the key is still there. State nobody deletes stays in the
+// store for good: a delete is retried for as long as p lives, never given up.
+func deleteDurably(p Proc, verify bool, key string, done func()) {
+	p.Delete(key, func(err error) {
+		switch {
+		case err != nil:
+			p.After(readBackRetry, func() { deleteDurably(p, verify, key, done) })
+		case verify:
+			checkDeleted(p, key, done)
+		default:
+			done()
+		}
+	})
+}
+
+// checkDeleted reads key after its delete was acknowledged: deleted again if found, read
+// again if the read failed.
+func checkDeleted(p Proc, key string, done func()) {
+	p.Read(key, func(_ []byte, err error) {
+		switch {
+		case errors.Is(err, ErrNotFound):
+			done()
+		case err == nil || errors.Is(err, ErrCorrupt):
+			deleteDurably(p, true, key, done)
+		default:
+			p.After(readBackRetry, func() { checkDeleted(p, key, done) })
+		}
+	})
+}

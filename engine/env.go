@@ -85,8 +85,9 @@ type Proc interface {
 	// is stored). Data may be the stored bytes themselves, not a copy: the caller must not
 	// change it.
 	Read(key string, done func([]byte, error))
-	// Delete removes key from storage, without confirmation (state no checkpoint needs).
-	Delete(key string)
+	// Delete removes key from storage (state no checkpoint needs) and then calls done (nil:
+	// removed, or never there). An error says the delete failed and the key may remain.
+	Delete(key string, done func(error))
 	// Kill ends this incarnation on purpose (a cancelled task). Crashed is not called.
 	Kill()
 }

@@ -94,10 +94,17 @@ func (inc *incremental) take(task string, cp protocol.CheckpointID, savepoint bo
 	return pieces, uploads, nil
 }
 
+// StatePrefix starts the storage key of all checkpoint state: snapshots and pieces.
+const StatePrefix = "state/"
+
+// PiecePrefix starts the storage key of every shared piece. Pieces live among the
+// checkpoint state, so that storage faults on the state store hit them too.
+const PiecePrefix = StatePrefix + "piece/"
+
 // pieceHandle names the i-th piece task uploads for checkpoint cp: unique per upload, as
 // a checkpoint's snapshot is taken once per task.
 func pieceHandle(task string, cp protocol.CheckpointID, i int) string {
-	return "piece/" + task + "/" + strconv.FormatUint(uint64(cp), 10) + "/" + strconv.Itoa(i)
+	return PiecePrefix + task + "/" + strconv.FormatUint(uint64(cp), 10) + "/" + strconv.Itoa(i)
 }
 
 // completed makes checkpoint cp's pieces the base of later snapshots, if it is newer than
@@ -266,7 +273,7 @@ func (t *task) takeIncremental(ps *pendingSnapshot) []protocol.SharedPiece {
 
 // deletePiece deletes a shared piece the task uploaded and no checkpoint took up.
 func (t *task) deletePiece(p protocol.SharedPiece) {
-	t.proc.Delete(p.Handle)
+	t.deleteKey(p.Handle)
 	t.trace(trace.PieceRelease(t.plan.id, uint64(p.UploadedFor), p.Handle))
 }
 

@@ -39,12 +39,12 @@ func TestIncrementalReusesOnlyWhatACompletedCheckpointHolds(t *testing.T) {
 		want     []string
 		uploads  int
 	}{
-		{1, []pair{a1, b1}, true, []string{"piece/sum-0/1/0@1"}, 1},
+		{1, []pair{a1, b1}, true, []string{"state/piece/sum-0/1/0@1"}, 1},
 		// Checkpoint 2 pending when 3 is taken: 3 uploads run 1 again.
-		{2, []pair{a2, b1}, false, []string{"piece/sum-0/1/0@1", "piece/sum-0/2/1@2"}, 1},
-		{3, []pair{a2, b1, c1}, true, []string{"piece/sum-0/1/0@1", "piece/sum-0/3/1@3", "piece/sum-0/3/2@3"}, 2},
+		{2, []pair{a2, b1}, false, []string{"state/piece/sum-0/1/0@1", "state/piece/sum-0/2/1@2"}, 1},
+		{3, []pair{a2, b1, c1}, true, []string{"state/piece/sum-0/1/0@1", "state/piece/sum-0/3/1@3", "state/piece/sum-0/3/2@3"}, 2},
 		// Four runs are more than three: merged into one.
-		{4, []pair{a1, b1, c1}, false, []string{"piece/sum-0/4/0@4"}, 1},
+		{4, []pair{a1, b1, c1}, false, []string{"state/piece/sum-0/4/0@4"}, 1},
 	}
 	for _, s := range steps {
 		got, uploads := takeOrFail(t, inc, s.cp, false, s.pairs...)
@@ -56,10 +56,10 @@ func TestIncrementalReusesOnlyWhatACompletedCheckpointHolds(t *testing.T) {
 		}
 	}
 	inc.completed(4)
-	if got, uploads := takeOrFail(t, inc, 5, true, a1, b1, c1); uploads != 1 || got[0] != "piece/sum-0/5/0@5" {
+	if got, uploads := takeOrFail(t, inc, 5, true, a1, b1, c1); uploads != 1 || got[0] != "state/piece/sum-0/5/0@5" {
 		t.Fatalf("savepoint: pieces %v with %d uploads, want its own", got, uploads)
 	}
-	if got, _ := takeOrFail(t, inc, 6, false, a1, b1, c1); !slices.Equal(got, []string{"piece/sum-0/4/0@4"}) {
+	if got, _ := takeOrFail(t, inc, 6, false, a1, b1, c1); !slices.Equal(got, []string{"state/piece/sum-0/4/0@4"}) {
 		t.Fatalf("checkpoint 6 after the savepoint: %v, want checkpoint 4's piece", got)
 	}
 	inc.aborted(6)

@@ -41,10 +41,12 @@ func handleName(handle string) string {
 	return handle
 }
 
-// deleteState deletes the state a released handle names; inline state has nothing to
-// delete.
-func deleteState(p Proc, handle string) {
-	if !isInline(handle) {
-		p.Delete(handle)
+// deleteState deletes the state a released handle names (deleteDurably) and calls done once
+// it is gone; inline state has nothing to delete.
+func deleteState(p Proc, verify bool, handle string, done func()) {
+	if isInline(handle) {
+		done()
+		return
 	}
+	deleteDurably(p, verify, handle, done)
 }

@@ -51,7 +51,7 @@ func (t *task) handleReady() {
 			t.dropSnapshot(a.Checkpoint)
 		}
 		for _, r := range rd.Released {
-			deleteState(t.proc, r.Snapshot.Handle)
+			t.deleteKey(r.Snapshot.Handle)
 			t.trace(trace.StateRelease(t.plan.id, uint64(takenFor(r))))
 			for _, p := range r.Pieces {
 				t.deletePiece(p)
@@ -130,10 +130,11 @@ func (t *task) notify(n protocol.Notification) {
 
 // maybeExit ends a task the protocol let exit once nothing it started is left: a sink's
 // requests the store has not answered (so that a finished job has its output committed),
-// and uploads of snapshots it gave up, whose end deletes what landed. A task that exited
-// would not be there to delete them, and a fault after its exit would leave them for good.
+// uploads of snapshots it gave up, whose end deletes what landed, and those deletes. A
+// task that exited would not be there to delete them, and a fault after its exit would
+// leave them for good.
 func (t *task) maybeExit() {
-	if t.exitWhenIdle && t.uploads == 0 && (t.sink == nil || len(t.sink.unanswered) == 0) && t.alive() {
+	if t.exitWhenIdle && t.uploads == 0 && t.deletes == 0 && (t.sink == nil || len(t.sink.unanswered) == 0) && t.alive() {
 		t.exitWhenIdle = false
 		t.exit()
 	}
@@ -169,4 +170,14 @@ func (t *task) deadlinePassed() {
 	t.proto.Tick(t.now())
 	t.handleReady()
 	t.pump()
+}
+
+// deleteKey deletes state the task released or gave up (deleteState); the task exits only
+// once its deletes have ended (maybeExit).
+func (t *task) deleteKey(key string) {
+	t.deletes++
+	deleteState(t.proc, t.rt.cfg.VerifyWrites, key, func() {
+		t.deletes--
+		t.maybeExit()
+	})
 }

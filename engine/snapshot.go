@@ -240,7 +240,7 @@ func (ps *pendingSnapshot) writeDone(err error) {
 	if t.snapshots[cp] != ps {
 		defer t.maybeExit()
 		// The checkpoint was aborted meanwhile: what the snapshot uploaded goes.
-		deleteState(t.proc, ps.snap.Handle)
+		t.deleteKey(ps.snap.Handle)
 		t.trace(trace.StateRelease(t.plan.id, uint64(cp)))
 		for _, u := range ps.pieces {
 			t.deletePiece(u.piece)

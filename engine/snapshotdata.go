@@ -146,7 +146,7 @@ func stateKey(task string, cp protocol.CheckpointID) string {
 
 // appendStateKey appends stateKey(task, cp) to dst.
 func appendStateKey(dst []byte, task string, cp protocol.CheckpointID) []byte {
-	dst = append(dst, "state/"...)
+	dst = append(dst, StatePrefix...)
 	dst = trace.AppendUint(dst, uint64(cp))
 	dst = append(dst, '/')
 	return append(dst, task...)

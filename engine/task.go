@@ -54,6 +54,8 @@ type task struct {
 	finishSent                       bool // Finish was called on the protocol task
 	// uploads counts the snapshots whose writes have not all ended, given up or not.
 	uploads int
+	// deletes counts the deletes of released or abandoned state still running.
+	deletes int
 	// exitWhenIdle: the protocol let the task exit, and it does once nothing it started is
 	// left (maybeExit).
 	exitWhenIdle bool

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/faults"
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -43,6 +44,32 @@ func incrementalScenarios() []*Scenario {
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
 		},
+	}
+}
+
+// stateOwnershipScenarios are the scenarios of who deletes shared pieces: deletes that fail
+// or are lost, restore modes, and the control that loses deletes for good.
+func stateOwnershipScenarios() []*Scenario {
+	return []*Scenario{
+		{
+			Name: "incremental-delete-faults",
+			Description: "Incremental snapshots whose deletes fail or are lost: the storage refuses half the " +
+				"writes and deletes of pieces for a while, then acknowledges some and does nothing. A delete is " +
+				"retried until it took effect (read back, like every write), so that when the run ends the " +
+				"storage holds no piece the trace says was deleted.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 400, Keys: 40, RecordInterval: Millis(4)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(20), MaxConcurrent: 2, Retained: 1, Incremental: true, Compaction: 2},
+			Faults: []faults.Entry{
+				at(Millis(200), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Key: "piece/", Probability: 0.5, WindowNanos: Millis(500).Nanos()}),
+				at(Millis(800), faults.Fault{Kind: faults.StorageLost, Store: StoreState, Key: "piece/", Probability: 0.3, WindowNanos: Millis(500).Nanos()}),
+				at(Millis(1000), faults.Fault{Kind: faults.CrashTask, Task: "sum-2"}),
+			},
+			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
 		{
 			Name: "resubmit-restore-modes",
 			Description: "Incremental snapshots of a job that its user stops and submits again three times, " +
@@ -63,6 +90,23 @@ func incrementalScenarios() []*Scenario {
 				at(Millis(1500), faults.Fault{Kind: faults.CrashTask, Task: "sum-0"}),
 			},
 			Expect: expectPass,
+			Seeds:  seeds(1, 10),
+		},
+		{
+			Name: "control-lost-deletes",
+			Description: "Incremental snapshots on a store that acknowledges half the writes and deletes of " +
+				"pieces for a second and does nothing (out of model, with the engine's read-back turned off): " +
+				"pieces released stay in the storage for good and pieces checkpoints need are missing, which " +
+				"its listing at the end shows.",
+			Mode:       ModeAligned,
+			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
+			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 300, Keys: 16, RecordInterval: Millis(4)},
+			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
+			Checkpoint: Checkpoint{Interval: Millis(50), UnverifiedWrites: true, Retained: 1, Incremental: true, Compaction: 2},
+			Faults: []faults.Entry{
+				onNth(3, trace.KindCheckpointComplete, faults.Coordinator, faults.Fault{Kind: faults.StorageLost, Store: StoreState, Key: "piece/", Probability: 0.5, WindowNanos: Seconds(1).Nanos()}),
+			},
+			Expect: expectFail(checker.PropStateRelease),
 			Seeds:  seeds(1, 10),
 		},
 	}

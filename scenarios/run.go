@@ -101,6 +101,9 @@ func (r *simRun) run() (*Result, error) {
 	}
 	r.injector.Start()
 	stop := r.job.Kernel.Run()
+	if s.Checkpoint.Incremental && stop == sim.StopStopped {
+		r.job.Env.EmitStateLive() // the storage's own word on what the releases did
+	}
 	if err := r.rec.Flush(); err != nil {
 		return nil, fmt.Errorf("scenarios: %s: %w", s.Name, err)
 	}

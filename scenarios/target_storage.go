@@ -6,13 +6,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/faults"
 	"github.com/ckptsim/ckptsim/sim"
 )
 
 // The engine keeps checkpoint state and metadata in one durable store, under the key
 // prefixes below; storage faults name them as two stores (StoreState, StoreMetadata).
-var storeKeyPrefixes = map[string]string{StoreState: "state/", StoreMetadata: "meta/"}
+var storeKeyPrefixes = map[string]string{StoreState: engine.StatePrefix, StoreMetadata: "meta/"}
 
 // StoreKeyPrefix is the prefix of the keys of store (StoreState, StoreMetadata) in the
 // storage the engine writes, which a storage fault's key names.

@@ -39,6 +39,8 @@ type Store struct {
 	rand    *Rand
 	records map[string]record // looked up by key, never ranged over
 	keys    []string          // every key in records, sorted
+	// deleting counts the deletes in flight per key, issued and not yet applied.
+	deleting map[string]int
 
 	unavailable bool
 	faultHook   func(op StoreOp) StoreFault
@@ -67,11 +69,12 @@ func (k *Kernel) NewStore(name string, config StoreConfig) *Store {
 	}
 	k.claimName(name, "store")
 	s := &Store{
-		k:       k,
-		name:    name,
-		config:  config,
-		rand:    k.Stream("store/" + name),
-		records: make(map[string]record),
+		k:        k,
+		name:     name,
+		config:   config,
+		rand:     k.Stream("store/" + name),
+		records:  make(map[string]record),
+		deleting: make(map[string]int),
 	}
 	k.stores = append(k.stores, s)
 	return s
@@ -203,6 +206,11 @@ func (s *Store) Keys(prefix string) []string {
 	lo, hi := s.prefixRange(prefix)
 	return slices.Clone(s.keys[lo:hi])
 }
+
+// Deleting reports whether a delete of key is in flight (issued, not yet applied), at once
+// (like Peek): a harness listing the store at the end of a run tells a key on its way out
+// from one left behind.
+func (s *Store) Deleting(key string) bool { return s.deleting[key] > 0 }
 
 // prefixRange returns the bounds of the keys that start with prefix in the sorted key list.
 func (s *Store) prefixRange(prefix string) (lo, hi int) {

@@ -76,6 +76,9 @@ func (s *Store) issue(op *storeOp) {
 			panic(fmt.Sprintf("sim: store %s: negative extra latency %v", s.name, op.fault.ExtraLatency))
 		}
 	}
+	if op.kind == OpDelete {
+		s.deleting[op.key]++
+	}
 	latency := s.config.Latency + op.fault.ExtraLatency
 	if s.config.Jitter > 0 {
 		latency += s.rand.DurationBetween(0, s.config.Jitter)
@@ -111,6 +114,11 @@ func (op *storeOp) step() {
 }
 
 func (s *Store) apply(op *storeOp) {
+	if op.kind == OpDelete {
+		if s.deleting[op.key]--; s.deleting[op.key] == 0 {
+			delete(s.deleting, op.key)
+		}
+	}
 	switch {
 	case s.unavailable:
 		op.err = ErrUnavailable

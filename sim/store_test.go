@@ -233,3 +233,26 @@ func TestPutOwnedIfChecksStandingAsItLands(t *testing.T) {
 		t.Fatalf("after a refused put the key holds %q, %v; want old", v, err)
 	}
 }
+
+// TestDeletingCoversTheDeleteInFlight: a key reads as deleting from the delete's issue to
+// its apply instant, whether the delete then takes effect, fails or its issuer crashed.
+func TestDeletingCoversTheDeleteInFlight(t *testing.T) {
+	for _, fault := range []StoreFaultKind{StoreFaultNone, StoreFaultFail} {
+		w := newStoreWorld(1)
+		if err := w.put("k", []byte("v")); err != nil {
+			t.Fatal(err)
+		}
+		w.store.SetFaultHook(func(StoreOp) StoreFault { return StoreFault{Kind: fault} })
+		w.store.Delete(w.h, "k", func(error) {})
+		w.store.Delete(w.h, "k", func(error) {})
+		w.h.Crash()
+		if !w.store.Deleting("k") || w.store.Deleting("other") {
+			t.Fatalf("%v: in flight: Deleting(k) = %v, Deleting(other) = %v", fault, w.store.Deleting("k"), w.store.Deleting("other"))
+		}
+		w.k.Run()
+		_, err := w.store.Peek("k")
+		if w.store.Deleting("k") || (err == nil) != (fault == StoreFaultFail) {
+			t.Fatalf("%v: applied: Deleting(k) = %v, peek %v", fault, w.store.Deleting("k"), err)
+		}
+	}
+}

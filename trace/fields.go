@@ -88,6 +88,7 @@ var fieldsByKind = map[string]*Fields{
 	KindSnapshotDecline: {Required: []string{"task", "cp"}, Optional: []string{"reason"}},
 	KindStateRelease:    {Required: []string{"task", "cp"}},
 	KindPieceRelease:    {Required: []string{"task", "cp"}, RequiredAttrs: []string{AttrPiece}},
+	KindStateLive:       {RequiredAttrs: []string{AttrPieces, AttrBytes}},
 
 	KindTriggerRecv: {Required: []string{"task", "cp"}},
 	KindMarkerSend:  {Required: []string{"task", "to", "cp"}},

@@ -241,6 +241,13 @@ func PieceRelease(task string, cp uint64, piece string) Event {
 	return Event{Kind: KindPieceRelease, Task: task, CP: cp, Attrs: []Attr{{Key: AttrPiece, Value: piece}}}
 }
 
+// StateLive returns a state.live event: the storage holds pieces (handles, in order) and
+// bytes of checkpoint state at the end of a run.
+func StateLive(pieces []string, bytes int64) Event {
+	return Event{Kind: KindStateLive, Attrs: []Attr{{Key: AttrBytes, Value: strconv.FormatInt(bytes, 10)},
+		{Key: AttrPieces, Value: strings.Join(pieces, ListSeparator)}}}
+}
+
 // TriggerRecv returns a trigger.recv event: task takes the coordinator's trigger of
 // checkpoint cp in.
 func TriggerRecv(task string, cp uint64) Event {

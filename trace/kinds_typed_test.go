@@ -53,6 +53,7 @@ var constructed = map[string][]trace.Event{
 	trace.KindSnapshotDecline: {trace.SnapshotDecline("sum-0", 2, "upload-failed"), trace.SnapshotDecline("sum-0", 2, "")},
 	trace.KindStateRelease:    {trace.StateRelease("sum-0", 1)},
 	trace.KindPieceRelease:    {trace.PieceRelease("sum-0", 1, "piece/sum-0/1/0")},
+	trace.KindStateLive:       {trace.StateLive([]string{"state/piece/sum-0/1/0"}, 420)},
 	trace.KindJobResubmit:     {trace.JobResubmit(4, "no-claim")},
 
 	trace.KindNotifyComplete: {trace.NotifyComplete("sink-0", 1)},

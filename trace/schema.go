@@ -46,6 +46,12 @@ const (
 	// handle), which task uploaded for checkpoint cp, is deleted. The pieces a snapshot
 	// refers to are listed in its snapshot.taken (attr pieces).
 	KindPieceRelease = "piece.release" // task cp; attrs: piece
+	// KindStateLive says what the checkpoint storage holds at the end of a run, as the
+	// storage itself sees it, not as the engine believes: the shared pieces still stored
+	// (attr pieces, handles; a piece whose delete is in flight is not listed) and the bytes
+	// of all checkpoint state stored (attr bytes). A harness that can look into the storage
+	// emits it last; it is what tells a delete that took effect from one that was lost.
+	KindStateLive = "state.live" // attrs: pieces, bytes
 
 	// Triggers and cancel markers at the tasks.
 	// KindTriggerRecv: task takes the coordinator's trigger of checkpoint cp in, before it
@@ -130,8 +136,11 @@ const (
 	// AttrPieces lists, on snapshot.taken of an incremental snapshot, the handles of the
 	// shared pieces it refers to (uploaded for it or reused), separated by ListSeparator.
 	AttrPieces = "pieces"
+	// AttrPieces also lists, on state.live, the pieces still stored.
 	// AttrPiece names, on piece.release, the handle of the piece deleted.
 	AttrPiece = "piece"
+	// AttrBytes counts, on state.live, the bytes of checkpoint state stored.
+	AttrBytes = "bytes"
 	// AttrMode names, on job.resubmit, the restore mode: claim, no-claim or legacy.
 	AttrMode = "mode"
 	// AttrChanTokensPrefix + task sums the tokens recorded in flight from that task.
@@ -186,7 +195,7 @@ var kinds = []string{
 	KindCheckpointRequest, KindCheckpointTrigger, KindCheckpointPersist, KindCheckpointComplete, KindCheckpointAbort,
 	KindCoordinatorCrash, KindCoordinatorRecover, KindJobFailover, KindJobFinish, KindJobResubmit,
 	KindBarrierSend, KindBarrierRecv, KindSnapshotTaken, KindSnapshotCarried, KindSnapshotAck, KindSnapshotDecline,
-	KindStateRelease, KindPieceRelease,
+	KindStateRelease, KindPieceRelease, KindStateLive,
 	KindTriggerRecv, KindMarkerSend, KindMarkerRecv,
 	KindNotifyComplete, KindNotifyAbort,
 	KindTaskCrash, KindTaskRestore, KindTaskFinish,

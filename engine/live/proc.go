@@ -175,9 +175,10 @@ func (p *proc) Read(key string, done func([]byte, error)) {
 }
 
 // Delete implements engine.Proc.
-func (p *proc) Delete(key string) {
+func (p *proc) Delete(key string, done func(error)) {
 	if p.alive {
 		delete(p.env.storage, key)
+		p.complete(func() { done(nil) })
 	}
 }
 

@@ -124,10 +124,15 @@ func (p *proc) Read(key string, done func([]byte, error)) {
 }
 
 // Delete implements engine.Proc.
-func (p *proc) Delete(key string) {
-	if p.Alive() {
-		p.env.storage.Delete(p.host.h, key, func(error) {})
+func (p *proc) Delete(key string, done func(error)) {
+	if !p.Alive() {
+		return
 	}
+	p.env.storage.Delete(p.host.h, key, func(err error) {
+		if p.Alive() {
+			done(err)
+		}
+	})
 }
 
 // Kill implements engine.Proc.

@@ -237,6 +237,26 @@ func (e *Env) Now() int64 { return e.k.Now().Nanoseconds() }
 // Emit implements engine.Env.
 func (e *Env) Emit(ev trace.Event) { e.rec.Emit(e.Now(), ev) }
 
+// EmitStateLive traces what the checkpoint storage holds now (state.live): the pieces
+// stored, less those whose delete is in flight, and the bytes of all checkpoint state. A
+// scenario run calls it at its end, for a job with incremental snapshots.
+func (e *Env) EmitStateLive() {
+	var pieces []string
+	var bytes int64
+	for _, key := range e.storage.Keys(engine.StatePrefix) {
+		if e.storage.Deleting(key) {
+			continue
+		}
+		if value, err := e.storage.Peek(key); err == nil {
+			bytes += int64(len(value))
+		}
+		if strings.HasPrefix(key, engine.PiecePrefix) {
+			pieces = append(pieces, key)
+		}
+	}
+	e.Emit(trace.StateLive(pieces, bytes))
+}
+
 // Rand implements engine.Env: the kernel stream "engine/<name>".
 func (e *Env) Rand(name string) *rand.Rand {
 	if r, ok := e.rands[name]; ok {
