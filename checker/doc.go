@@ -219,7 +219,9 @@
 // state.release at all is unknown. Incremental snapshots add the pieces attribute of
 // snapshot.taken (the handles of the shared pieces the snapshot refers to) and piece.release
 // (task cp piece: the piece task uploaded for cp is deleted); pieces owed a deletion with no
-// piece.release at all are unknown too. A job.resubmit (cp mode) says the job was stopped
+// piece.release at all are unknown too. A state.live at the end (pieces, bytes: what the
+// storage itself holds) lets the deletes be checked against the storage; without it they
+// are taken as done. A job.resubmit (cp mode) says the job was stopped
 // and submitted again from checkpoint cp in a restore mode: from there the stopped job's
 // retained checkpoints are the user's (restore.ownership), and so is cp unless the mode is
 // claim; under no-claim a completion that holds a snapshot the new job took referring to a
@@ -475,8 +477,13 @@
 // SharedStateRegistry bugs such as FLINK-29913, where a checkpoint built on one that a
 // concurrent checkpoint subsumed and completed on deleted files), and, once the job has
 // finished, no piece left that nothing refers to, unless a snapshot whose state is excused
-// above refers to it (pieces.released). The verdict's note counts the pieces live at the
-// end. A job submitted again from a retained checkpoint (job.resubmit) leaves the stopped
+// above refers to it (pieces.released). While the job runs, a piece nothing has held since
+// a checkpoint fell out of retention is owed a deletion once two more checkpoints
+// completed with no coordinator crash between: storage must not grow without bound. Where
+// the trace ends with the storage's own listing (state.live), a piece a retained
+// checkpoint needs must be in it, and a piece deleted must not, unless whoever deleted it
+// may have died before the delete took effect. The verdict's note counts the pieces live
+// at the end, and what the storage holds. A job submitted again from a retained checkpoint (job.resubmit) leaves the stopped
 // job's other checkpoints to the user, for good; the restored one too unless the new job
 // claimed it (a claim takes over every piece of it, those an older checkpoint shares
 // included, as Flink's claim mode does). Under no-claim the new job may not build on the

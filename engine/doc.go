@@ -167,7 +167,8 @@
 //     the checkpoint the snapshot was taken for) as it deletes released state (at once, or
 //     once a store write no longer names it) or drops inline state, and piece.release (task,
 //     checkpoint uploaded for, piece) for each shared piece of an incremental snapshot it
-//     deletes with it.
+//     deletes with it. A delete is retried until it took effect (read back with
+//     VerifyWrites): a delete that failed or was lost would leave the state for good.
 //   - tasks: barrier.send and barrier.recv per channel; trigger.recv as a trigger from the
 //     coordinator goes into the protocol; marker.send and marker.recv per cancel marker and
 //     channel; snapshot.taken with state (the digest

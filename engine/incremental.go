@@ -22,6 +22,13 @@ import (
 //
 // Keyed state never loses a key (a key's value changes, the key stays), so a run needs no
 // tombstones.
+//
+// The storage faults of shared state do little harm here by design: a piece's key is
+// unique to its upload and an upload is never retried under it, so an upload that lands
+// twice writes the same bytes twice; nothing lists the storage (the pieces to keep and to
+// delete come from the checkpoints and the protocol's releases), so a slow listing slows
+// nothing; a delete that fails or is lost is issued again until it took effect
+// (deleteDurably).
 
 // pair is one key's value, what a run holds.
 type pair struct {

@@ -54,7 +54,9 @@ const (
 // Storage faults, on one durable store (store) or on all of them (store empty). The kinds
 // that take a probability also take key: when set, only operations on keys that start with
 // it are hit (a list by its prefix), so that one copy of a value written twice, or one
-// checkpoint's state, fails while the rest of the store works.
+// checkpoint's state, fails while the rest of the store works. Deletes are writes: a
+// write fault hits them too (a delete that fails, or with StorageLost one acknowledged that
+// did nothing).
 const (
 	// StorageFail makes writes fail with a probability; the writer is told.
 	StorageFail Kind = "storage.fail"
