@@ -37,6 +37,9 @@ type pieceLedger struct {
 	completions, crashes []int
 	// live is the storage's own listing at the end (state.live), nil if the trace has none.
 	live *trace.Event
+	// everHeld holds the pieces a completed checkpoint or savepoint held at some time:
+	// deleting them is the coordinator's business, not their task's.
+	everHeld map[string]bool
 }
 
 // freeing is where a piece stopped being held: the index and seq of the completion that
@@ -63,7 +66,7 @@ type pieceOrigin struct {
 
 func newPieceLedger() pieceLedger {
 	return pieceLedger{refs: map[snapshotKey][]string{}, holds: map[string]int{}, released: map[string]*trace.Event{},
-		uploader: map[string]pieceOrigin{}, restarts: map[string][]int{}, releasedAt: map[string]int{}, freed: map[string]freeing{}}
+		uploader: map[string]pieceOrigin{}, restarts: map[string][]int{}, releasedAt: map[string]int{}, freed: map[string]freeing{}, everHeld: map[string]bool{}}
 }
 
 // taken records the pieces of a snapshot.taken at index i, if it lists any.
@@ -98,6 +101,7 @@ func (p *pieceLedger) held(key snapshotKey, kind string, cp uint64, e *trace.Eve
 	var vs []Violation
 	for _, piece := range p.refs[key] {
 		p.holds[piece]++
+		p.everHeld[piece] = true
 		delete(p.freed, piece)
 		if r := p.released[piece]; r != nil {
 			vs = append(vs, forRule(rulePiecesKept, violationAt(PropStateRelease, e,
@@ -208,8 +212,9 @@ func (p *pieceLedger) liveNote(live int) string {
 // (state.live), if the trace has one: a piece a retained checkpoint or savepoint refers to
 // is stored (pieces.kept: a restore of it would fail), and a piece released is not
 // (pieces.released: its delete never took effect), unless whoever released it may have
-// died first: a coordinator crash or the end of the piece's task's incarnation after the
-// release (Flink leaves such deletes undone too).
+// died first (Flink leaves such deletes undone too): the coordinator crashed after the
+// release, or, for a piece no checkpoint ever held (its task's to delete), the task's
+// incarnation ended after it.
 func (p *pieceLedger) againstStorage(last *trace.Event) []Violation {
 	if p.live == nil {
 		return nil
@@ -226,7 +231,7 @@ func (p *pieceLedger) againstStorage(last *trace.Event) []Violation {
 		case p.holds[piece] > 0 && !stored[piece]:
 			v := violationAt(PropStateRelease, p.live, "piece %s of %s's snapshot for %d, which a retained checkpoint or savepoint refers to, is not in the storage at the end", piece, o.key.task, o.key.cp)
 			vs = append(vs, forRule(rulePiecesKept, v))
-		case released && stored[piece] && !p.crashedAfter(at) && !p.endedAfter(p.released[piece].Task, at):
+		case released && stored[piece] && !p.crashedAfter(at) && (p.everHeld[piece] || !p.endedAfter(p.released[piece].Task, at)):
 			v := violationAt(PropStateRelease, last, "piece %s was deleted at seq %d, but the storage still holds it at the end: the delete never took effect", piece, p.released[piece].Seq)
 			v.Task, v.CP = o.key.task, o.key.cp
 			vs = append(vs, forRule(rulePiecesReleased, v))

@@ -56,7 +56,8 @@ func stateOwnershipScenarios() []*Scenario {
 			Description: "Incremental snapshots whose deletes fail or are lost: the storage refuses half the " +
 				"writes and deletes of pieces for a while, then acknowledges some and does nothing. A delete is " +
 				"retried until it took effect (read back, like every write), so that when the run ends the " +
-				"storage holds no piece the trace says was deleted.",
+				"storage holds no piece the trace says was deleted. A task crashes first, so that the " +
+				"deletes come from tasks and a coordinator that live to the end.",
 			Mode:       ModeAligned,
 			Topology:   Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
 			Workload:   Workload{Kind: WorkloadKeyedSum, Records: 400, Keys: 40, RecordInterval: Millis(4)},
@@ -65,7 +66,7 @@ func stateOwnershipScenarios() []*Scenario {
 			Faults: []faults.Entry{
 				at(Millis(200), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Key: "piece/", Probability: 0.5, WindowNanos: Millis(500).Nanos()}),
 				at(Millis(800), faults.Fault{Kind: faults.StorageLost, Store: StoreState, Key: "piece/", Probability: 0.3, WindowNanos: Millis(500).Nanos()}),
-				at(Millis(1000), faults.Fault{Kind: faults.CrashTask, Task: "sum-2"}),
+				at(Millis(150), faults.Fault{Kind: faults.CrashTask, Task: "sum-2"}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
