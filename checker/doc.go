@@ -482,8 +482,11 @@
 // completed with no coordinator crash between: storage must not grow without bound. Where
 // the trace ends with the storage's own listing (state.live), a piece a retained
 // checkpoint needs must be in it, and a piece deleted must not, unless whoever deleted it
-// may have died before the delete took effect. The verdict's note counts the pieces live
-// at the end, and what the storage holds. A job submitted again from a retained checkpoint (job.resubmit) leaves the stopped
+// may have died before the delete took effect. A task restored from a checkpoint the trace
+// never shows complete (a job started from an external checkpoint) may reuse that
+// checkpoint's pieces in its next snapshot; what that snapshot lists first is its owner's
+// to keep or delete, and not owed a release. The verdict's note counts the pieces live at
+// the end, and what the storage holds. A job submitted again from a retained checkpoint (job.resubmit) leaves the stopped
 // job's other checkpoints to the user, for good; the restored one too unless the new job
 // claimed it (a claim takes over every piece of it, those an older checkpoint shares
 // included, as Flink's claim mode does). Under no-claim the new job may not build on the

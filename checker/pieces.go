@@ -40,6 +40,12 @@ type pieceLedger struct {
 	// everHeld holds the pieces a completed checkpoint or savepoint held at some time:
 	// deleting them is the coordinator's business, not their task's.
 	everHeld map[string]bool
+	// outside holds the tasks restored from a checkpoint the trace does not show (an
+	// external checkpoint or savepoint a job was started from), until their next snapshot;
+	// foreign, the pieces that snapshot listed first: they may be that checkpoint's, which
+	// its owner keeps or deletes, so nothing here owes them a release.
+	outside map[string]bool
+	foreign map[string]bool
 }
 
 // freeing is where a piece stopped being held: the index and seq of the completion that
@@ -66,7 +72,8 @@ type pieceOrigin struct {
 
 func newPieceLedger() pieceLedger {
 	return pieceLedger{refs: map[snapshotKey][]string{}, holds: map[string]int{}, released: map[string]*trace.Event{},
-		uploader: map[string]pieceOrigin{}, restarts: map[string][]int{}, releasedAt: map[string]int{}, freed: map[string]freeing{}, everHeld: map[string]bool{}}
+		uploader: map[string]pieceOrigin{}, restarts: map[string][]int{}, releasedAt: map[string]int{}, freed: map[string]freeing{}, everHeld: map[string]bool{},
+		outside: map[string]bool{}, foreign: map[string]bool{}}
 }
 
 // taken records the pieces of a snapshot.taken at index i, if it lists any.
@@ -81,8 +88,20 @@ func (p *pieceLedger) taken(i int, e *trace.Event) {
 		if _, seen := p.uploader[piece]; !seen {
 			p.uploader[piece] = pieceOrigin{key: key, at: i, seq: e.Seq}
 			p.order = append(p.order, piece)
+			if p.outside[e.Task] {
+				p.foreign[piece] = true
+			}
 		}
 	}
+	delete(p.outside, e.Task)
+}
+
+// restored records a task.restore at index i, from checkpoint cp when known: one the
+// trace never showed complete (an external checkpoint) may hold pieces that the task's
+// next snapshot reuses.
+func (p *pieceLedger) restored(i int, task string, cp uint64, known bool) {
+	p.restarted(i, task)
+	p.outside[task] = cp > 0 && !known
 }
 
 // restarted records a task.crash or task.restore at index i: the task's incarnation before
@@ -160,7 +179,7 @@ func (p *pieceLedger) unreleased(acks []ackRecord, excused func(ackRecord) bool)
 		}
 	}
 	for _, piece := range p.order {
-		if p.holds[piece] > 0 || p.released[piece] != nil {
+		if p.holds[piece] > 0 || p.released[piece] != nil || p.foreign[piece] {
 			continue
 		}
 		if by := ackedBy[piece]; len(by) > 0 {
@@ -200,6 +219,9 @@ func leakedPieces(owed []pieceDebt, last *trace.Event) []Violation {
 // and what the storage holds, if the trace lists it.
 func (p *pieceLedger) liveNote(live int) string {
 	note := fmt.Sprintf("%d shared pieces live at the end, held by retained checkpoints and savepoints", live)
+	if len(p.foreign) > 0 {
+		note += fmt.Sprintf("; %d pieces that a checkpoint the trace does not show may hold are not owed a release", len(p.foreign))
+	}
 	if p.live == nil {
 		return note
 	}
@@ -248,7 +270,7 @@ func (p *pieceLedger) overdue(mayBeRetained map[uint64]bool, last *trace.Event) 
 	var vs []Violation
 	for _, piece := range p.order {
 		f, freed := p.freed[piece]
-		if !freed || p.released[piece] != nil || mayBeRetained[f.by] || p.completedAfter(f.at) < leakBound {
+		if !freed || p.released[piece] != nil || p.foreign[piece] || mayBeRetained[f.by] || p.completedAfter(f.at) < leakBound {
 			continue
 		}
 		o := p.uploader[piece]

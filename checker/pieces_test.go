@@ -278,3 +278,26 @@ func TestPiecesReleasedFlagsALeakWhileRunning(t *testing.T) {
 		}
 	}
 }
+
+// TestPiecesOfACheckpointTheTraceDoesNotShow: a job started from an external checkpoint
+// (task.restore of a checkpoint that never completed in the trace) reuses its pieces in
+// its first snapshot. Whether they are ever deleted is their owner's business (under
+// no-claim, never): they are not owed a release, nor is anything else that snapshot lists
+// first (the trace does not say which of its pieces it uploaded). Pieces uploaded later are.
+func TestPiecesOfACheckpointTheTraceDoesNotShow(t *testing.T) {
+	b := newTB()
+	b.restore("sum-0", 7)
+	b.incrementalCheckpoint(8, "sum-0", "x1 p8")
+	b.incrementalCheckpoint(9, "sum-0", "p9")
+	b.stateRelease("sum-0", 8)
+	b.pieceRelease("sum-0", 8, "p8")
+	b.incrementalCheckpoint(10, "sum-0", "p10")
+	b.stateRelease("sum-0", 9)
+	b.finish("sum-0")
+	res := StateRelease(b.events, retaining(1))
+	v := wantFirst(t, res, b.events[len(b.events)-1].Seq, "piece p9, which sum-0's snapshot for 9")
+	wantRule(t, v, rulePiecesReleased)
+	if len(res.Violations) != 1 || !strings.Contains(res.Note, "2 pieces that a checkpoint the trace does not show may hold are not owed a release") {
+		t.Errorf("want only p9 owed, x1 left to its owner, got:\n%s", res)
+	}
+}

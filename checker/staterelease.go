@@ -87,7 +87,7 @@ func stateRelease(ix *traceIndex, ref Reference) Result {
 	}
 	res := newResult(PropStateRelease, append(l.violations, releasedWhilePending(ix)...))
 	res.Note = note
-	if live > 0 || l.pieces.live != nil {
+	if live > 0 || l.pieces.live != nil || len(l.pieces.foreign) > 0 {
 		res.Note = joinNote(note, l.pieces.liveNote(live))
 	}
 	return res
@@ -203,8 +203,10 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 		}
 	case trace.KindJobResubmit:
 		l.resubmit(e)
-	case trace.KindTaskCrash, trace.KindTaskRestore:
+	case trace.KindTaskCrash:
 		l.pieces.restarted(i, e.Task)
+	case trace.KindTaskRestore:
+		l.pieces.restored(i, e.Task, e.CP, l.completed[e.CP])
 	}
 }
 
