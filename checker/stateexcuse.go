@@ -30,7 +30,8 @@ import (
 //     (mayBeRetained): if that write was lost, the store still retains it;
 //   - an ack the coordinator may never have heard of: one sent while a fault that loses
 //     messages was in force (net.drop, net.partition, net.break, crash.host) until its
-//     checkpoint ended, or at any time later when a fault that delays messages was in force
+//     checkpoint ended or the ack could have arrived (Liveness.ReactionMaxNanos after it was
+//     sent, which counts its delivery; without that bound, any later loss), or at any time later when a fault that delays messages was in force
 //     as it was sent (it may meet the loss on its way), or by a task that crashed
 //     meanwhile, its message lost with it (Flink
 //     deletes a failed checkpoint's exclusive directory, and such state with it; a store
@@ -58,7 +59,9 @@ func (r *releaseEvidence) excuse(a ackRecord, completed bool, lossy, delaying *f
 	case r.orphanedByCrash(a, cp):
 		return "snapshots a coordinator crash orphaned"
 	}
-	end := max(r.ended[cp], a.event.T)
+	// A loss that begins while the ack is still on its way may take it: the window runs
+	// until the checkpoint ended or the ack was heard, whichever is later.
+	end := max(r.ended[cp], addSat(a.event.T, r.flight))
 	if delaying.overlapping(a.event.T, a.event.T) != nil {
 		// Sent under a delay, the ack may arrive in a loss that begins much later (a
 		// partition that cuts the route it is still on): any later loss may have taken it.
@@ -89,6 +92,9 @@ type releaseEvidence struct {
 	// one whose metadata write may have been lost at a crash (the ledger's mayHave): the
 	// engine may retain them still, until enough certain completions follow.
 	mayBeRetained map[uint64]bool
+	// flight bounds how long an ack may be on its way to the coordinator
+	// (Liveness.ReactionMaxNanos; unbounded without it).
+	flight int64
 }
 
 // failoverAt is where a job.failover is: its index and time.

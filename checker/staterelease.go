@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -54,6 +55,10 @@ func stateRelease(ix *traceIndex, ref Reference) Result {
 		return unknownResult(PropStateRelease, "the reference gives no retained-checkpoint count (policy.retained_checkpoints)")
 	}
 	l := newStateLedger(ref.Policy.RetainedCheckpoints)
+	l.evidence.flight = ref.Liveness.ReactionMaxNanos
+	if l.evidence.flight == 0 {
+		l.evidence.flight = math.MaxInt64
+	}
 	jobs := newJobLifecycle(ix)
 	for i := range ix.only(stateReleaseKinds) {
 		e := &ix.events[i]

@@ -276,8 +276,8 @@ func TestStateKeptAfterARecoveryOfAnUntracedCompletion(t *testing.T) {
 
 // TestStateReleasedExcusesAnAckDelayedIntoALoss: map-0 acks an aborted checkpoint while a
 // net.delay is in force; the delayed ack may meet a partition that begins after the
-// checkpoint ended, and be lost there. Without the delay the ack was heard, and its state
-// is owed a release.
+// checkpoint ended, and be lost there. Without the delay the ack was heard (it arrives
+// within the reaction bound), and its state is owed a release.
 func TestStateReleasedExcusesAnAckDelayedIntoALoss(t *testing.T) {
 	run := func(delayed bool) *tb {
 		b := newTB()
@@ -304,7 +304,43 @@ func TestStateReleasedExcusesAnAckDelayedIntoALoss(t *testing.T) {
 		t.Fatalf("want the delayed ack excused, got:\n%s", res)
 	}
 	b := run(false)
-	wantRule(t, wantFirst(t, StateRelease(b.events, retaining(1)), uint64(len(b.events)-1), "map-0's snapshot for 1"), ruleStateReleased)
+	heard := retaining(1)
+	heard.Liveness.ReactionMaxNanos = 5 // the ack arrived before the partition began
+	wantRule(t, wantFirst(t, StateRelease(b.events, heard), uint64(len(b.events)-1), "map-0's snapshot for 1"), ruleStateReleased)
+	// Without the bound on its flight, the ack may still have been on its way then.
+	if res := StateRelease(b.events, retaining(1)); res.Verdict == VerdictFail {
+		t.Errorf("want the ack excused without a bound on its flight, got:\n%s", res)
+	}
+}
+
+// TestStateReleasedExcusesAnAckInFlightAsALossBegins: an ack of an aborted checkpoint sent
+// just before a partition began may be lost in it while on its way, within the reaction
+// bound that counts its delivery (generated seed 185918); one sent longer than the bound
+// before the partition was heard, and its state is owed a release.
+func TestStateReleasedExcusesAnAckInFlightAsALossBegins(t *testing.T) {
+	run := func(gap int64) Result {
+		b := newTB()
+		b.restore("map-0", 0)
+		b.trigger(1)
+		b.snap("map-0", 1)
+		b.abortFor(1, "upload-failed")
+		sent := b.stateAck("map-0", 1)
+		b.at(b.events[sent].T + gap).windowed("net.partition", "p")
+		b.faultEnd("net.partition", "p")
+		b.checkpointOf(2, "map-0")
+		b.checkpointOf(3, "map-0")
+		b.stateRelease("map-0", 2)
+		b.finish("map-0")
+		ref := retaining(1)
+		ref.Liveness.ReactionMaxNanos = 50
+		return StateRelease(b.events, ref)
+	}
+	if res := run(30); res.Verdict == VerdictFail || !strings.Contains(res.Note, "acks the coordinator may not have heard of") {
+		t.Errorf("want the ack in flight excused, got:\n%s", res)
+	}
+	if res := run(80); res.Verdict != VerdictFail {
+		t.Errorf("want the ack heard before the partition owed a release, got:\n%s", res)
+	}
 }
 
 // TestStateReleasedWaitsOutAWriteThatMayHaveBeenLost: checkpoint 3's write was in flight at
