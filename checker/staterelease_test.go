@@ -325,7 +325,7 @@ func TestStateReleasedExcusesAnAckInFlightAsALossBegins(t *testing.T) {
 		b.snap("map-0", 1)
 		b.abortFor(1, "upload-failed")
 		sent := b.stateAck("map-0", 1)
-		b.at(b.events[sent].T + gap).windowed("net.partition", "p")
+		b.at(b.events[sent].T+gap).windowed("net.partition", "p")
 		b.faultEnd("net.partition", "p")
 		b.checkpointOf(2, "map-0")
 		b.checkpointOf(3, "map-0")
