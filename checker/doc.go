@@ -465,8 +465,9 @@
 // savepoints may share, so the protocol leaves it to the host; state a coordinator crash
 // orphaned (a checkpoint pending at the crash, or one discarded just before it), as a new
 // JobManager leaves the old one's; and an ack the coordinator may not have heard of (a fault
-// that loses or delays messages, a crash of the sending task, or, in ckptsim's engine, which
-// drops a replaced attempt's messages, a failover before the next completion). The rule
+// that loses or delays messages while it was on its way, or a crash of the sending task).
+// A failover excuses nothing: an ack of a replaced attempt still reaches the coordinator,
+// which discards its state as Flink does. The rule
 // exists because a release too early makes a checkpoint unrestorable, and a release never
 // made fills the checkpoint storage with state no one will read.
 //

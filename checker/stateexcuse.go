@@ -35,14 +35,11 @@ import (
 //     as it was sent (it may meet the loss on its way), or by a task that crashed
 //     meanwhile, its message lost with it (Flink
 //     deletes a failed checkpoint's exclusive directory, and such state with it; a store
-//     without directories can only delete what it was told of);
-//   - an ack followed by a job.failover before the coordinator demonstrably heard a later
-//     message of its task (heardLater), or of a checkpoint that failover aborted (reason
-//     failover), or with a fault that delays messages (net.*, pause.host, crash.host) in
-//     force in between:
-//     ckptsim's engine drops the messages of a replaced attempt, so the ack may never have
-//     reached the protocol. Flink discards such a late ack's state (CheckpointCoordinator's
-//     discardSubtaskState): this excuse covers a gap of the engine, not of Flink.
+//     without directories can only delete what it was told of).
+//
+// A failover excuses nothing: an ack of a replaced task attempt still reaches the
+// coordinator, which discards its state as Flink's CheckpointCoordinator does
+// (discardSubtaskState).
 func (r *releaseEvidence) excuse(a ackRecord, completed bool, lossy, delaying *faultWindows) string {
 	cp := a.key.cp
 	switch {
@@ -70,23 +67,18 @@ func (r *releaseEvidence) excuse(a ackRecord, completed bool, lossy, delaying *f
 	if lossy.overlapping(a.event.T, end) != nil || r.taskCrashed(a.key.task, a.event.T, end) {
 		return "acks the coordinator may not have heard of"
 	}
-	if f, ok := r.nextFailover(a.at); ok && (!r.heardLater(a.key.task, a.at, f.at) || r.failedOver[cp] || delaying.overlapping(a.event.T, f.t) != nil) {
-		return "acks of tasks a failover replaced"
-	}
 	return ""
 }
 
-// releaseEvidence is what the excuses read: coordinator crashes, failovers, task crashes,
+// releaseEvidence is what the excuses read: coordinator crashes, task crashes,
 // and when each checkpoint started, ended and left retention.
 type releaseEvidence struct {
 	crashes     []int              // indices of coordinator.crash events
-	failovers   []failoverAt       // the job.failover events
 	heardAt     map[string][]heard // per task, what completions show the coordinator heard (the ledger adds them)
 	taskCrashes map[string][]int64 // when each task crashed
 	triggered   map[uint64]int     // index of each checkpoint's trigger
 	abortedAt   map[uint64]int     // index of each checkpoint's abort
 	ended       map[uint64]int64   // time of each checkpoint's abort
-	failedOver  map[uint64]bool    // checkpoints aborted for a failover (reason failover)
 	discardedAt map[uint64]int     // index of the completion that took a checkpoint out of retention (the ledger's)
 	// mayBeRetained holds the checkpoints that fell out of retention only by the count of
 	// one whose metadata write may have been lost at a crash (the ledger's mayHave): the
@@ -97,15 +89,9 @@ type releaseEvidence struct {
 	flight int64
 }
 
-// failoverAt is where a job.failover is: its index and time.
-type failoverAt struct {
-	at int
-	t  int64
-}
-
 func newReleaseEvidence() *releaseEvidence {
 	return &releaseEvidence{heardAt: map[string][]heard{}, taskCrashes: map[string][]int64{}, triggered: map[uint64]int{}, abortedAt: map[uint64]int{},
-		ended: map[uint64]int64{}, discardedAt: map[uint64]int{}, failedOver: map[uint64]bool{}, mayBeRetained: map[uint64]bool{}}
+		ended: map[uint64]int64{}, discardedAt: map[uint64]int{}, mayBeRetained: map[uint64]bool{}}
 }
 
 // observe takes the event at index i.
@@ -115,11 +101,8 @@ func (r *releaseEvidence) observe(i int, e *trace.Event) {
 		r.triggered[e.CP] = i
 	case trace.KindCheckpointAbort:
 		r.abortedAt[e.CP], r.ended[e.CP] = i, e.T
-		r.failedOver[e.CP] = e.Reason == reasonFailover
 	case trace.KindCoordinatorCrash:
 		r.crashes = append(r.crashes, i)
-	case trace.KindJobFailover:
-		r.failovers = append(r.failovers, failoverAt{at: i, t: e.T})
 	case trace.KindTaskCrash:
 		r.taskCrashes[e.Task] = append(r.taskCrashes[e.Task], e.T)
 	}
@@ -154,15 +137,6 @@ func (r *releaseEvidence) taskCrashed(task string, from, to int64) bool {
 		}
 	}
 	return false
-}
-
-// nextFailover returns the first job.failover after index i.
-func (r *releaseEvidence) nextFailover(i int) (failoverAt, bool) {
-	at, _ := slices.BinarySearchFunc(r.failovers, i+1, func(f failoverAt, i int) int { return f.at - i })
-	if at == len(r.failovers) {
-		return failoverAt{}, false
-	}
-	return r.failovers[at], true
 }
 
 // heard is one ack the coordinator demonstrably received: that of a snapshot a completed

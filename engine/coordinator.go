@@ -169,10 +169,12 @@ func (c *coordinator) Receive(from string, msg any) {
 	if !ok {
 		panic(invariantf("engine: coordinator: unexpected message %T from %s", msg, from))
 	}
-	if c.proto == nil || c.dead || m.attempt != c.rt.attempt {
+	if c.proto == nil || c.dead || m.attempt != c.rt.attempt && m.msg.Type != protocol.MsgAck {
 		return
 	}
-	// Late, duplicate and unknown messages are expected; the protocol releases their state.
+	// Late, duplicate and unknown messages are expected; the protocol releases their state,
+	// an ack of a replaced attempt's included: its checkpoint ended with the failover, and
+	// its snapshot would otherwise stay in storage for good (Flink's discardSubtaskState).
 	_ = c.proto.Step(c.now(), m.msg)
 	c.handleReady()
 }

@@ -139,7 +139,8 @@
 // incarnation (StartCoordinator, called by the cluster manager, or by simenv when the
 // coordinator's host restarts) reads the counter and the completed store, continues ids
 // after the counter, and restarts the job from the latest completed checkpoint. Messages and
-// failure reports of a cancelled attempt are recognised by their attempt number and dropped.
+// failure reports of a cancelled attempt are recognised by their attempt number and dropped,
+// but for acks: the protocol takes them as late, and releases the state they carry.
 //
 // # Hooks for fault injection
 //
