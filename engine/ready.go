@@ -172,11 +172,14 @@ func (t *task) deadlinePassed() {
 	t.pump()
 }
 
-// deleteKey deletes state the task released or gave up (deleteState); the task exits only
-// once its deletes have ended (maybeExit).
+// deleteKey deletes state the task released or gave up (deleteDurably); the task exits
+// only once its deletes have ended (maybeExit). Inline state has nothing to delete.
 func (t *task) deleteKey(key string) {
+	if isInline(key) {
+		return
+	}
 	t.deletes++
-	deleteState(t.proc, t.rt.cfg.VerifyWrites, key, func() {
+	deleteDurably(t.proc, t.rt.cfg.VerifyWrites, key, func() {
 		t.deletes--
 		t.maybeExit()
 	})
