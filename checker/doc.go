@@ -463,8 +463,8 @@
 // (CheckpointCoordinator's discardSubtaskState) and checkpoints that fell out of retention
 // (the completed-checkpoint store's subsumption). Not owed: a final snapshot, which
 // savepoints may share, so the protocol leaves it to the host; state a coordinator crash
-// orphaned (a checkpoint pending at the crash, or one discarded just before it), as a new
-// JobManager leaves the old one's; and an ack the coordinator may not have heard of (a fault
+// orphaned (a checkpoint pending at the crash, or one discarded just before it, or an ack
+// sent while no coordinator incarnation ran), as a new JobManager leaves the old one's; and an ack the coordinator may not have heard of (a fault
 // that loses or delays messages while it was on its way, or a crash of the sending task).
 // A failover excuses nothing: an ack of a replaced attempt still reaches the coordinator,
 // which discards its state as Flink does. The rule

@@ -27,7 +27,8 @@ import (
 //     nothing of the old one's pending checkpoints, nor of the subsumed ones it had yet to
 //     discard, and leaves their files behind; and that of a checkpoint that fell out of
 //     retention only by the count of one whose metadata write was in flight at a crash
-//     (mayBeRetained): if that write was lost, the store still retains it;
+//     (mayBeRetained): if that write was lost, the store still retains it; and an ack sent
+//     after a crash and before the next coordinator.recover, which no incarnation may hear;
 //   - an ack the coordinator may never have heard of: one sent while a fault that loses
 //     messages was in force (net.drop, net.partition, net.break, crash.host) until its
 //     checkpoint ended or the ack could have arrived (Liveness.ReactionMaxNanos after it was
@@ -74,6 +75,7 @@ func (r *releaseEvidence) excuse(a ackRecord, completed bool, lossy, delaying *f
 // and when each checkpoint started, ended and left retention.
 type releaseEvidence struct {
 	crashes     []int              // indices of coordinator.crash events
+	recovers    []int              // indices of coordinator.recover events
 	heardAt     map[string][]heard // per task, what completions show the coordinator heard (the ledger adds them)
 	taskCrashes map[string][]int64 // when each task crashed
 	triggered   map[uint64]int     // index of each checkpoint's trigger
@@ -103,6 +105,8 @@ func (r *releaseEvidence) observe(i int, e *trace.Event) {
 		r.abortedAt[e.CP], r.ended[e.CP] = i, e.T
 	case trace.KindCoordinatorCrash:
 		r.crashes = append(r.crashes, i)
+	case trace.KindCoordinatorRecover:
+		r.recovers = append(r.recovers, i)
 	case trace.KindTaskCrash:
 		r.taskCrashes[e.Task] = append(r.taskCrashes[e.Task], e.T)
 	}
@@ -110,8 +114,17 @@ func (r *releaseEvidence) observe(i int, e *trace.Event) {
 
 // orphanedByCrash reports whether a coordinator crashed while checkpoint cp was pending
 // (after its trigger, before its abort), or while ack a may have been on its way to it
-// (after the ack, before the coordinator demonstrably heard a later message of its task).
+// (after the ack, before the coordinator demonstrably heard a later message of its task),
+// or whether ack a was sent while no incarnation ran (after a crash, before the next
+// recovery): the dead one hears nothing, and the next one, still reading the store, may
+// not yet take messages.
 func (r *releaseEvidence) orphanedByCrash(a ackRecord, cp uint64) bool {
+	if c, _ := slices.BinarySearch(r.crashes, a.at); c > 0 {
+		next, _ := slices.BinarySearch(r.recovers, r.crashes[c-1]+1)
+		if next == len(r.recovers) || r.recovers[next] > a.at {
+			return true
+		}
+	}
 	end, aborted := r.abortedAt[cp]
 	if !aborted {
 		end = math.MaxInt
