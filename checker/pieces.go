@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -33,8 +34,10 @@ type pieceLedger struct {
 	releasedAt map[string]int
 	// freed holds the pieces nothing has held since a checkpoint fell out of retention.
 	freed map[string]freeing
-	// completions and crashes are the indices of checkpoint.complete and coordinator.crash.
-	completions, crashes []int
+	// completions are the indices of checkpoint.complete events.
+	completions []int
+	// evidence is the uploaded state's: the coordinator crashes are read there.
+	evidence *releaseEvidence
 	// live is the storage's own listing at the end (state.live), nil if the trace has none.
 	live *trace.Event
 	// everHeld holds the pieces a completed checkpoint or savepoint held at some time:
@@ -70,8 +73,8 @@ type pieceOrigin struct {
 	seq uint64
 }
 
-func newPieceLedger() pieceLedger {
-	return pieceLedger{refs: map[snapshotKey][]string{}, holds: map[string]int{}, released: map[string]*trace.Event{},
+func newPieceLedger(evidence *releaseEvidence) pieceLedger {
+	return pieceLedger{evidence: evidence, refs: map[snapshotKey][]string{}, holds: map[string]int{}, released: map[string]*trace.Event{},
 		uploader: map[string]pieceOrigin{}, restarts: map[string][]int{}, releasedAt: map[string]int{}, freed: map[string]freeing{}, everHeld: map[string]bool{},
 		outside: map[string]bool{}, foreign: map[string]bool{}}
 }
@@ -253,7 +256,7 @@ func (p *pieceLedger) againstStorage(last *trace.Event) []Violation {
 		case p.holds[piece] > 0 && !stored[piece]:
 			v := violationAt(PropStateRelease, p.live, "piece %s of %s's snapshot for %d, which a retained checkpoint or savepoint refers to, is not in the storage at the end", piece, o.key.task, o.key.cp)
 			vs = append(vs, forRule(rulePiecesKept, v))
-		case released && stored[piece] && !p.crashedAfter(at) && (p.everHeld[piece] || !p.endedAfter(p.released[piece].Task, at)):
+		case released && stored[piece] && !p.evidence.crashAfter(at, math.MaxInt) && (p.everHeld[piece] || !p.endedAfter(p.released[piece].Task, at)):
 			v := violationAt(PropStateRelease, last, "piece %s was deleted at seq %d, but the storage still holds it at the end: the delete never took effect", piece, p.released[piece].Seq)
 			v.Task, v.CP = o.key.task, o.key.cp
 			vs = append(vs, forRule(rulePiecesReleased, v))
@@ -285,15 +288,10 @@ func (p *pieceLedger) overdue(mayBeRetained map[uint64]bool, last *trace.Event) 
 // completedAfter counts the checkpoint.complete events after index i and before the first
 // coordinator crash after it.
 func (p *pieceLedger) completedAfter(i int) int {
-	end := len(p.completions)
-	if c, _ := slices.BinarySearch(p.crashes, i); c < len(p.crashes) {
-		end, _ = slices.BinarySearch(p.completions, p.crashes[c])
+	end, crashes := len(p.completions), p.evidence.crashes
+	if c, _ := slices.BinarySearch(crashes, i); c < len(crashes) {
+		end, _ = slices.BinarySearch(p.completions, crashes[c])
 	}
 	from, _ := slices.BinarySearch(p.completions, i+1)
 	return max(0, end-from)
-}
-
-// crashedAfter reports whether a coordinator crashed after index i.
-func (p *pieceLedger) crashedAfter(i int) bool {
-	return len(p.crashes) > 0 && p.crashes[len(p.crashes)-1] > i
 }

@@ -32,11 +32,11 @@ import (
 //   - an ack the coordinator may never have heard of: one sent while a fault that loses
 //     messages was in force (net.drop, net.partition, net.break, crash.host) until its
 //     checkpoint ended or the ack could have arrived (Liveness.ReactionMaxNanos after it was
-//     sent, which counts its delivery; without that bound, any later loss), or at any time later when a fault that delays messages was in force
-//     as it was sent (it may meet the loss on its way), or by a task that crashed
-//     meanwhile, its message lost with it (Flink
-//     deletes a failed checkpoint's exclusive directory, and such state with it; a store
-//     without directories can only delete what it was told of).
+//     sent, which counts its delivery; without that bound, any later loss), or at any time
+//     later when a fault that delays messages was in force as it was sent (it may meet the
+//     loss on its way), or by a task that crashed meanwhile, its message lost with it
+//     (Flink deletes a failed checkpoint's exclusive directory, and such state with it; a
+//     store without directories can only delete what it was told of).
 //
 // A failover excuses nothing: an ack of a replaced task attempt still reaches the
 // coordinator, which discards its state as Flink's CheckpointCoordinator does

@@ -154,11 +154,12 @@ type stateLedger struct {
 }
 
 func newStateLedger(retain int) *stateLedger {
+	evidence := newReleaseEvidence()
 	return &stateLedger{
 		retain: retain, savepoints: map[uint64]bool{}, cuts: map[uint64]map[string]cutEntry{},
 		completed: map[uint64]bool{}, persisting: map[uint64]bool{}, mayHave: map[uint64]bool{}, holdersOf: map[uint64][]snapshotKey{}, holds: map[snapshotKey]int{},
-		released: map[snapshotKey]*trace.Event{}, ackedAt: map[snapshotKey]int{}, evidence: newReleaseEvidence(),
-		pieces: newPieceLedger(), userOwned: map[uint64]bool{},
+		released: map[snapshotKey]*trace.Event{}, ackedAt: map[snapshotKey]int{}, evidence: evidence,
+		pieces: newPieceLedger(evidence), userOwned: map[uint64]bool{},
 	}
 }
 
@@ -190,8 +191,6 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 	case trace.KindCheckpointComplete:
 		l.pieces.completions = append(l.pieces.completions, i)
 		l.complete(i, e)
-	case trace.KindCoordinatorCrash:
-		l.pieces.crashes = append(l.pieces.crashes, i)
 	case trace.KindStateLive:
 		l.pieces.live = e
 	case trace.KindCoordinatorRecover:

@@ -18,9 +18,8 @@ import (
 //     than Policy.TimeoutNanos after the checkpoint's trigger; and a checkpoint still
 //     pending at its timeout, with no metadata write in flight (no checkpoint.persist by
 //     then), has ended, or begun its own write, within Liveness.ReactionMaxNanos after
-//     it. Another checkpoint's
-//     metadata write in flight at the timeout moves both to the write's end: Flink's
-//     canceller waits for the lock the write holds (metadataWrites).
+//     it. Another checkpoint's metadata write in flight at the timeout moves both to the
+//     write's end: Flink's canceller waits for the lock the write holds (metadataWrites).
 //   - checkpoint.decline-aborts: a checkpoint that a live task declined while it was
 //     pending, and that the task had not acknowledged nor has its final snapshot carried
 //     into, ends within Liveness.ReactionMaxNanos of the snapshot.decline; not by a

@@ -301,9 +301,12 @@ func (c *coordinator) deleteReleased(r protocol.StateRelease) {
 	}
 }
 
-// deleteKey deletes released state, retrying until it is gone (deleteState).
+// deleteKey deletes released state, retrying until it is gone (deleteDurably). Inline
+// state has nothing to delete.
 func (c *coordinator) deleteKey(key string) {
-	deleteState(c.proc, c.rt.cfg.VerifyWrites, key, func() {})
+	if !isInline(key) {
+		deleteDurably(c.proc, c.rt.cfg.VerifyWrites, key, func() {})
+	}
 }
 
 // traceRelease traces the release of r's state once the coordinator has deleted it (or

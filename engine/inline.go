@@ -40,13 +40,3 @@ func handleName(handle string) string {
 	}
 	return handle
 }
-
-// deleteState deletes the state a released handle names (deleteDurably) and calls done once
-// it is gone; inline state has nothing to delete.
-func deleteState(p Proc, verify bool, handle string, done func()) {
-	if isInline(handle) {
-		done()
-		return
-	}
-	deleteDurably(p, verify, handle, done)
-}

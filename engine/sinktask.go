@@ -334,7 +334,7 @@ func (s *sinkPart) onReply(m *storeReply) {
 		if s.takeAnswered(m) == nil {
 			return // the answer to a request sent again, heard already
 		}
-		defer s.maybeExit()
+		defer s.t.maybeExit()
 	}
 	switch m.op {
 	case opInit:
@@ -378,6 +378,3 @@ func (s *sinkPart) onReply(m *storeReply) {
 
 // failOn fails the task for the store's refusal m.
 func (s *sinkPart) failOn(m *storeReply) { s.t.fail("sink " + m.op.String() + ": " + m.err.Error()) }
-
-// maybeExit ends a sink whose task the protocol let exit once its last answers arrived.
-func (s *sinkPart) maybeExit() { s.t.maybeExit() }
