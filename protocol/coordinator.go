@@ -95,6 +95,20 @@ func (c *Coordinator) TriggerSavepoint(now Time) (CheckpointID, error) {
 	return id, err
 }
 
+// StopWithSavepoint asks for a synchronous savepoint that ends the job
+// (Flink's stop-with-savepoint without drain) and returns its id. Like
+// TriggerSavepoint, the id is reserved now and the savepoint starts once it
+// is durable. No checkpoint starts while it is pending. If it completes,
+// its completion is announced (sinks commit up to it), the job is finished
+// (CoordinatorReady.JobFinished) and every task exits once told; if it
+// aborts, the job keeps running. ErrStopPending while one is pending.
+func (c *Coordinator) StopWithSavepoint(now Time) (CheckpointID, error) {
+	id, err := c.stopWithSavepoint(now)
+	c.verify()
+	return id, err
+}
+
+
 // RequestFailover tells the coordinator the job must restart (a task
 // failed, or the host decided so for another reason). Pending checkpoints
 // are aborted with ReasonFailover. The FailoverPlan appears in Ready as soon

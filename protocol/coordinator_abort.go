@@ -7,6 +7,7 @@ package protocol
 // says something is wrong.
 func (c *coordinatorState) abort(now Time, p *pendingCheckpoint, reason Reason, task TaskID) {
 	c.removePending(p)
+	c.stopEnded(p.id)
 	c.ready.Aborted = push(c.ready.Aborted, Abort{Checkpoint: p.id, Kind: p.kind, Reason: reason, Task: task})
 	if p.phase == phaseCollecting || p.phase == phasePersisting {
 		for i, acked := range p.acked {

@@ -30,10 +30,11 @@ func (c *coordinatorState) recover(now Time, durable Durable) error {
 			return err
 		}
 		c.highestID = max(c.highestID, cc.ID)
-		if cc.Kind == KindCheckpoint {
-			checkpoints = append(checkpoints, cc)
-		} else {
+		if cc.Kind.IsSavepoint() {
 			c.savepoints.remember(cc.ID)
+		}
+		if cc.Kind != KindSavepoint {
+			checkpoints = append(checkpoints, cc)
 		}
 	}
 	slices.SortFunc(checkpoints, func(a, b CompletedCheckpoint) int { return cmp.Compare(a.ID, b.ID) })

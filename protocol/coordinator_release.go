@@ -89,7 +89,7 @@ func refersTo(pieces []SharedPiece, handle string) bool {
 // pieces after a no-claim restore: they are not the job's to build on.
 func (c *coordinatorState) reusesReleased(p *pendingCheckpoint, i int, snap TaskSnapshot) bool {
 	for _, piece := range snap.Shared {
-		if piece.reusedIn(p.id) && (p.kind == KindSavepoint || !c.restored.mayReuse(piece) || !c.pieceHeld(i, piece.Handle)) {
+		if piece.reusedIn(p.id) && (p.kind.IsSavepoint() || !c.restored.mayReuse(piece) || !c.pieceHeld(i, piece.Handle)) {
 			return true
 		}
 	}

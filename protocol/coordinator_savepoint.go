@@ -51,7 +51,7 @@ func (c *coordinatorState) savepointsForced() bool {
 // periodic checkpoints taking every MaxConcurrent slot.
 func (c *coordinatorState) savepointWaiting() bool {
 	for _, p := range c.pending {
-		if p.kind == KindSavepoint && (p.phase == phaseReserving || p.phase == phaseQueued) {
+		if p.kind.IsSavepoint() && (p.phase == phaseReserving || p.phase == phaseQueued) {
 			return true
 		}
 	}

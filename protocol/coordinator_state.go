@@ -102,6 +102,9 @@ type coordinatorState struct {
 	// that completed, retained or not.
 	highestCompleted CheckpointID
 	savepoints       savepointMemory
+	// stopPending is the id of the pending stop-with-savepoint, 0 if none:
+	// no checkpoint starts while it is pending.
+	stopPending CheckpointID
 
 	// finished[i]: task i reported MsgTaskFinished in this job run.
 	finished []bool
@@ -237,7 +240,8 @@ func (c *coordinatorState) removePending(p *pendingCheckpoint) {
 }
 
 // latestRestorable is the newest retained checkpoint; the completed list
-// holds no savepoints, so that is what automatic recovery uses.
+// holds no savepoints but the synchronous one that stopped the job, so that
+// is what automatic recovery uses.
 func (c *coordinatorState) latestRestorable() *CompletedCheckpoint {
 	if len(c.completed) == 0 {
 		return nil

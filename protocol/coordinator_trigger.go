@@ -34,7 +34,7 @@ func (c *coordinatorState) slotsInUse() int {
 // mayTriggerCheckpoint reports whether limits allow a new checkpoint now,
 // apart from timing.
 func (c *coordinatorState) mayTriggerCheckpoint() bool {
-	return !c.failingOverOrRequested() && !c.jobFinished &&
+	return !c.failingOverOrRequested() && !c.jobFinished && c.stopPending == 0 &&
 		c.slotsInUse() < c.cfg.MaxConcurrent && !c.savepointWaiting() &&
 		len(c.pending) < c.cfg.MaxPendingCheckpoints
 }
@@ -79,7 +79,7 @@ func (c *coordinatorState) reserve(now Time, kind Kind) *pendingCheckpoint {
 	}
 	c.highestID++
 	mode := c.cfg.Mode
-	if kind == KindSavepoint {
+	if kind.IsSavepoint() {
 		mode = ModeAligned
 	}
 	p := c.sparePending
@@ -131,6 +131,8 @@ func (c *coordinatorState) triggerSavepoint(now Time) (CheckpointID, error) {
 		return 0, ErrFailingOver
 	case c.jobFinished:
 		return 0, ErrJobFinished
+	case c.stopPending != 0:
+		return 0, ErrStopPending
 	case c.cycle != nil:
 		return 0, cycleError(c.cycle, "a savepoint (always aligned)")
 	case len(c.pending) >= c.cfg.MaxPendingCheckpoints:
@@ -157,7 +159,7 @@ func (c *coordinatorState) counterPersisted(now Time, value CheckpointID, err er
 			// Reserved before the completion that showed every task done: there is
 			// nothing left for it to record, so it is never triggered.
 			c.abort(now, p, ReasonJobFinished, "")
-		case p.kind == KindSavepoint && !c.savepointsForced() && c.slotsInUse() >= c.cfg.MaxConcurrent:
+		case p.kind.IsSavepoint() && !c.savepointsForced() && c.slotsInUse() >= c.cfg.MaxConcurrent:
 			p.phase = phaseQueued
 			p.deadline = NoDeadline
 		default:

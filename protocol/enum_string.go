@@ -5,12 +5,13 @@ package protocol
 import "strconv"
 
 var kindNames = [...]string{
-	KindCheckpoint: "checkpoint",
-	KindSavepoint:  "savepoint",
+	KindCheckpoint:    "checkpoint",
+	KindSavepoint:     "savepoint",
+	KindStopSavepoint: "stop-savepoint",
 }
 
-// String returns "checkpoint" or "savepoint"; a value without a constant
-// renders as "kind(N)".
+// String returns "checkpoint", "savepoint" or "stop-savepoint"; a value
+// without a constant renders as "kind(N)".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
 		return kindNames[k]

@@ -22,6 +22,9 @@ var (
 	ErrFailingOver = errors.New("protocol: job is failing over")
 	// ErrJobFinished: every task has fully finished; nothing to checkpoint.
 	ErrJobFinished = errors.New("protocol: job finished")
+	// ErrStopPending: a stop-with-savepoint is pending; the job takes no
+	// other savepoint until it ends.
+	ErrStopPending = errors.New("protocol: stop-with-savepoint pending")
 	// ErrAlreadyStarted: Restore was called after the task took input.
 	ErrAlreadyStarted = errors.New("protocol: task already started")
 	// ErrBadInput: an input index or channel event the task cannot accept

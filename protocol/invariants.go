@@ -62,7 +62,7 @@ func (c *coordinatorState) invariants() string {
 	}
 	for i, cp := range c.completed {
 		switch {
-		case cp.Kind != KindCheckpoint:
+		case cp.Kind == KindSavepoint:
 			return fmt.Sprintf("savepoint %d retained in the completed store", cp.ID)
 		case i > 0 && cp.ID <= c.completed[i-1].ID:
 			return fmt.Sprintf("completed store out of order: %d after %d", cp.ID, c.completed[i-1].ID)

@@ -23,7 +23,19 @@ const (
 	// a job restored from an older checkpoint would otherwise duplicate the
 	// effects that the savepoint made visible.
 	KindSavepoint
+	// KindStopSavepoint is the synchronous savepoint of stop-with-savepoint
+	// (Coordinator.StopWithSavepoint). It is aligned and never subsumed like
+	// a savepoint, and a source that takes its snapshot emits nothing more
+	// (Task.Stopping) until it aborts. Unlike a savepoint, its completion is
+	// announced, so sinks commit up to it, and it ends the job: it is the
+	// latest restorable checkpoint, and every task exits once told of it.
+	// If it aborts, the sources go on and the job keeps running.
+	KindStopSavepoint
 )
+
+// IsSavepoint reports whether k is a savepoint, synchronous or not: always
+// aligned, never subsumed, its state the user's.
+func (k Kind) IsSavepoint() bool { return k == KindSavepoint || k == KindStopSavepoint }
 
 // Mode is how tasks treat barriers. A job picks one mode in Config; each
 // barrier also carries the mode it must be handled in, because a savepoint

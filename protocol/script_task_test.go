@@ -91,6 +91,9 @@ func (w *world) taskCommands() map[string]taskFunc {
 		"finish": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
 			return nil, t.Finish(w.now)
 		},
+		"stopping": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			return []string{"stopping " + strconv.FormatBool(t.Stopping())}, nil
+		},
 		"task-tick": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
 			t.Tick(w.now)
 			return nil, nil
@@ -126,10 +129,14 @@ func (w *world) modeOption(c *scripttest.Command) protocol.Mode {
 	return m
 }
 
-// kindFlag returns KindSavepoint for the flag savepoint, else KindCheckpoint.
+// kindFlag returns KindSavepoint for the flag savepoint, KindStopSavepoint
+// for stop, else KindCheckpoint.
 func kindFlag(c *scripttest.Command) protocol.Kind {
-	if c.Flag("savepoint") {
+	switch {
+	case c.Flag("savepoint"):
 		return protocol.KindSavepoint
+	case c.Flag("stop"):
+		return protocol.KindStopSavepoint
 	}
 	return protocol.KindCheckpoint
 }

@@ -73,6 +73,7 @@ func (w *world) commands() scripttest.Commands {
 		"task-finished":     w.coordCall(w.stepTaskFinished),
 		"checkpoint":        w.coordCall(func(c *scripttest.Command) error { return w.coord.TriggerCheckpoint(w.now) }),
 		"savepoint":         w.savepoint,
+		"stop":              w.stop,
 		"failover":          w.coordCall(w.failover),
 		"restarted":         w.coordCall(func(c *scripttest.Command) error { w.coord.JobRestarted(w.now); return nil }),
 		"crash-coordinator": w.crashCoordinator,
@@ -187,6 +188,15 @@ func (w *world) savepoint(c *scripttest.Command) []string {
 		return w.coordReady(err)
 	}
 	return w.coordReady(nil, "savepoint id "+id.String())
+}
+
+func (w *world) stop(c *scripttest.Command) []string {
+	w.needCoordinator(c)
+	id, err := w.coord.StopWithSavepoint(w.now)
+	if err != nil {
+		return w.coordReady(err)
+	}
+	return w.coordReady(nil, "stop id "+id.String())
 }
 
 func (w *world) failover(c *scripttest.Command) error {

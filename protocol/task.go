@@ -124,6 +124,14 @@ func (t *Task) NextDeadline() Time { return t.nextDeadline() }
 // ID returns the task's id.
 func (t *Task) ID() TaskID { return t.cfg.ID }
 
+// Stopping reports whether the task took its snapshot for a pending
+// stop-with-savepoint: a source must emit no record meanwhile (the
+// savepoint's cut is the end of the job's output if it completes), and the
+// host must not finish the task's input for end-of-partition events that
+// stopped upstream tasks send as they exit. It turns false when the
+// savepoint aborts, and the task exits (TaskReady.Exit) when it completes.
+func (t *Task) Stopping() bool { return t.stopAt != 0 && !t.exited }
+
 // Blocked reports whether input is blocked by an alignment: Admit would
 // answer AdmitBlock.
 func (t *Task) Blocked(input int) bool { return t.blocked(input) }

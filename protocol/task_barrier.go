@@ -35,7 +35,7 @@ func (t *taskState) receive(now Time, input int, ev ChannelEvent) error {
 }
 
 func (t *taskState) receiveBarrier(now Time, input int, b ChannelEvent) error {
-	if b.Checkpoint == 0 || b.Kind < KindCheckpoint || b.Kind > KindSavepoint ||
+	if b.Checkpoint == 0 || b.Kind < KindCheckpoint || b.Kind > KindStopSavepoint ||
 		b.Mode < ModeAligned || b.Mode > ModeAtLeastOnce {
 		return fmt.Errorf("%w: malformed %v", ErrBadInput, b)
 	}
@@ -94,7 +94,7 @@ func (t *taskState) startAlignment(now Time, input int, b ChannelEvent) *alignme
 	a := t.newAlignment()
 	a.id, a.kind, a.mode, a.timestamp = b.Checkpoint, b.Kind, b.Mode, b.Timestamp
 	a.missing = t.openInputs - 1
-	if a.kind == KindSavepoint {
+	if a.kind.IsSavepoint() {
 		a.mode = ModeAligned // savepoints never record channel state
 	}
 	if a.mode == ModeAlignedWithTimeout {

@@ -52,7 +52,7 @@ func (t *taskState) trigger(now Time, m Message) {
 		t.abortAlignment(t.alignments[0], ReasonNewerBarrier, true)
 	}
 	mode := m.Mode
-	if m.Kind == KindSavepoint {
+	if m.Kind.IsSavepoint() {
 		mode = ModeAligned
 	}
 	if !t.requestSnapshotOf(id, m.Kind, mode, m.Timestamp, false) {
@@ -90,8 +90,13 @@ func (t *taskState) notifyComplete(id CheckpointID) {
 		}
 	}
 	t.abortsNotified = t.abortsNotified[:n]
-	if t.finished && t.firstFinalID != 0 && id >= t.firstFinalID {
+	switch {
+	case t.finished && t.firstFinalID != 0 && id >= t.firstFinalID:
 		t.exit()
+	case t.stopAt != 0 && id == t.stopAt:
+		t.exit() // the stop-with-savepoint completed: the job ends
+	case id > t.stopAt:
+		t.stopAt = 0 // nothing completes after a stop that succeeded
 	}
 }
 
@@ -106,6 +111,9 @@ func (t *taskState) notifyAborted(id CheckpointID) {
 	}
 	// The barrier may still be on its way; it must be ignored.
 	t.staleUpTo = max(t.staleUpTo, id)
+	if id == t.stopAt {
+		t.stopAt = 0 // the stop-with-savepoint failed: the job goes on
+	}
 	if id <= t.lastNotified || id <= t.restoredFrom || slices.Contains(t.abortsNotified, id) {
 		return
 	}

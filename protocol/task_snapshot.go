@@ -16,6 +16,14 @@ func (t *taskState) requestSnapshotOf(id CheckpointID, kind Kind, mode Mode, at 
 	if t.finished && t.firstFinalID == 0 {
 		t.firstFinalID = id
 	}
+	switch {
+	case kind == KindStopSavepoint:
+		t.stopAt = id
+	case id > t.stopAt:
+		// Nothing newer starts while a stop-with-savepoint is pending,
+		// so it aborted: go on.
+		t.stopAt = 0
+	}
 	t.inflight = append(t.inflight, inflightSnapshot{id: id, kind: kind, sealed: !awaitChannelState, final: t.finished})
 	t.ready.Snapshots = push(t.ready.Snapshots, SnapshotRequest{
 		Checkpoint:        id,

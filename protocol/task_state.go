@@ -63,6 +63,10 @@ type taskState struct {
 	started      bool
 	restoredFrom CheckpointID
 	lastNotified CheckpointID
+	// stopAt is the stop-with-savepoint this task took its snapshot for,
+	// until it aborts: a source emits nothing meanwhile, and the task exits
+	// once told it completed.
+	stopAt CheckpointID
 	finished     bool
 	exited       bool
 	// firstFinalID is the first checkpoint whose snapshot here was final.

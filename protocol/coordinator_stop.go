@@ -1,0 +1,49 @@
+package protocol
+
+// Stop-with-savepoint, as Flink's CheckpointCoordinator and scheduler run it
+// since FLIP-147: the coordinator takes a synchronous savepoint
+// (KindStopSavepoint) and starts no other checkpoint while it is pending.
+// Each source stops emitting once it took its snapshot for it, so the cut
+// is the end of the job's output. If the savepoint completes, it becomes the
+// latest restorable checkpoint (a failover before the job ends restores
+// from it, never from an older checkpoint whose sinks would commit its
+// records again), its completion is announced so that sinks commit up to
+// it, every task exits once told, and the job is finished. If it aborts,
+// the tasks are told as of any abort, the sources go on, and periodic
+// checkpoints start again: the job keeps running.
+
+func (c *coordinatorState) stopWithSavepoint(now Time) (CheckpointID, error) {
+	switch {
+	case c.failingOverOrRequested():
+		return 0, ErrFailingOver
+	case c.jobFinished:
+		return 0, ErrJobFinished
+	case c.stopPending != 0:
+		return 0, ErrStopPending
+	case c.cycle != nil:
+		return 0, cycleError(c.cycle, "a stop-with-savepoint (always aligned)")
+	case len(c.pending) >= c.cfg.MaxPendingCheckpoints:
+		return 0, ErrTooManyPending
+	}
+	p := c.reserve(now, KindStopSavepoint)
+	c.stopPending = p.id
+	return p.id, nil
+}
+
+// stopEnded forgets the pending stop-with-savepoint id once it aborted or
+// completed, so that checkpoints may be triggered again.
+func (c *coordinatorState) stopEnded(id CheckpointID) {
+	if c.stopPending == id {
+		c.stopPending = 0
+	}
+}
+
+// stopped ends the job once its stop-with-savepoint id completed: nothing
+// is left to checkpoint, and the tasks exit when told of the completion.
+func (c *coordinatorState) stopped(id CheckpointID) {
+	c.stopEnded(id)
+	if !c.jobFinished {
+		c.jobFinished = true
+		c.ready.JobFinished = true
+	}
+}
