@@ -108,7 +108,6 @@ func (c *Coordinator) StopWithSavepoint(now Time) (CheckpointID, error) {
 	return id, err
 }
 
-
 // RequestFailover tells the coordinator the job must restart (a task
 // failed, or the host decided so for another reason). Pending checkpoints
 // are aborted with ReasonFailover. The FailoverPlan appears in Ready as soon

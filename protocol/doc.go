@@ -544,6 +544,30 @@ savepoint may also hold the final snapshots of finished tasks, shared
 with checkpoints); the state acked for an aborted savepoint is released
 like any aborted checkpoint's.
 
+# Stop-with-savepoint
+
+StopWithSavepoint takes a synchronous savepoint (KindStopSavepoint) that
+ends the job, Flink's stop-with-savepoint without drain. It is a savepoint
+in how it is triggered and aligned, and its state is the user's. No
+checkpoint starts while it is pending (Flink stops the checkpoint
+scheduler). A task that took its snapshot for it reports Stopping: a
+source emits nothing more, so the savepoint's cut is the end of the job's
+output, and the host does not finish a task's input for the
+end-of-partition events of upstream tasks that exit. If it aborts, the
+tasks are told as of any abort, the sources go on and checkpoints start
+again: the job keeps running (Flink fails the tasks over to the latest
+checkpoint instead; either way the job goes on). If it completes, its
+completion is announced, so sinks commit up to it (Flink notifies
+synchronous savepoints, and only those), every task exits once told, and
+the coordinator reports JobFinished. It is also the latest restorable
+checkpoint: a failover between its completion and the end of the job
+restores from it, never from an older checkpoint whose replay the sinks
+that already committed would write twice. Flink keeps it out of the
+store and fails such a job, asking the user to restart it from the
+savepoint (FLINK-26783); here the coordinator does that restart itself.
+A recovered coordinator that finds it latest in the store restores the
+job from it, and the job runs on.
+
 # Shared state
 
 An incremental snapshot uploads only the pieces its task's state gained
@@ -823,10 +847,8 @@ their barriers, so ids on the channel still increase.
 
 # Out of scope
 
-Incremental state (every upload is its own; the only state shared between
-checkpoints is a finished task's final snapshot, carried over), changing
-parallelism on restore, synchronous savepoints (stop-with-savepoint),
-region failover (a task crash fails the whole job over), and barrier modes
+Changing parallelism on restore, stop-with-savepoint with drain, region
+failover (a task crash fails the whole job over), and barrier modes
 on cyclic graphs other than unaligned (and aligned-with-timeout, which
 becomes unaligned there). The classic Chandy-Lamport algorithm on
 arbitrary graphs lives in package protocol/chandylamport.

@@ -66,9 +66,9 @@ type taskState struct {
 	// stopAt is the stop-with-savepoint this task took its snapshot for,
 	// until it aborts: a source emits nothing meanwhile, and the task exits
 	// once told it completed.
-	stopAt CheckpointID
-	finished     bool
-	exited       bool
+	stopAt   CheckpointID
+	finished bool
+	exited   bool
 	// firstFinalID is the first checkpoint whose snapshot here was final.
 	firstFinalID CheckpointID
 	// finishedResendAt is when a finished task waiting to exit tells the
