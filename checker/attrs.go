@@ -54,10 +54,25 @@ func prefixedInts(e *trace.Event, prefix string, fn func(task string, n int64)) 
 	}
 }
 
-// isSavepointTrigger reports whether e is the trigger of a savepoint.
+// isSavepointTrigger reports whether e is the trigger of a savepoint, stop-with-savepoint
+// included: the user asked for it, it is aligned, its failure counts for nothing and its
+// state is the user's.
 func isSavepointTrigger(e *trace.Event) bool {
 	v, ok := e.Attr(trace.AttrSavepoint)
 	return ok && v == "true"
+}
+
+// isStopTrigger reports whether e is the trigger of a stop-with-savepoint.
+func isStopTrigger(e *trace.Event) bool {
+	v, ok := e.Attr(trace.AttrStop)
+	return ok && v == "true" && isSavepointTrigger(e)
+}
+
+// isPlainSavepointTrigger reports whether e is the trigger of a savepoint that is not a
+// stop-with-savepoint: never announced, never restored from, out of the checkpoint store.
+// A completed stop-with-savepoint is all three, as a checkpoint is.
+func isPlainSavepointTrigger(e *trace.Event) bool {
+	return isSavepointTrigger(e) && !isStopTrigger(e)
 }
 
 // phaseOf returns the phase a phase event starts.

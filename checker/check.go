@@ -127,7 +127,9 @@ func Check(events []trace.Event, ref Reference, opts Options) Report {
 		selected = DefaultProperties(ref)
 	}
 	ix := newTraceIndex(events)
-	j := &judging{events: events, ix: ix, ref: ref, sinks: newReplay(ix, ref), opts: opts,
+	owed := stoppedReference(ix, ref)
+	ref = owed.ref
+	j := &judging{events: events, ix: ix, ref: ref, owed: owed, sinks: newReplay(ix, ref), opts: opts,
 		drawBoth: opts.StoreHistoryPicture != nil && opts.SinkVisibilityPicture != nil}
 	var props []Property
 	for _, p := range AllProperties {
@@ -159,6 +161,7 @@ type judging struct {
 	events []trace.Event
 	ix     *traceIndex
 	ref    Reference
+	owed   owedOutput // ref's output as the trace owes it (a stopped job's is cut)
 	sinks  *replay
 	opts   Options
 	// The two searches take turns when both draw: a caller may hand both the same writer
@@ -171,8 +174,8 @@ type judging struct {
 var judges = map[Property]func(j *judging) Result{
 	PropWellFormed:              func(j *judging) Result { return WellFormed(j.events) },
 	PropContract:                func(j *judging) Result { return Contract(j.events) },
-	PropExactlyOnce:             func(j *judging) Result { return exactlyOnce(j.events, j.ref, j.sinks) },
-	PropAtLeastOnce:             func(j *judging) Result { return atLeastOnce(j.events, j.ref, j.sinks) },
+	PropExactlyOnce:             func(j *judging) Result { return exactlyOnce(j.events, j.owed, j.sinks) },
+	PropAtLeastOnce:             func(j *judging) Result { return atLeastOnce(j.events, j.owed, j.sinks) },
 	PropConsistentCut:           func(j *judging) Result { return consistentCut(j.ix, j.ref) },
 	PropExpectedSnapshot:        func(j *judging) Result { return ExpectedSnapshots(j.events, j.ref) },
 	PropRestoreFidelity:         func(j *judging) Result { return restoreFidelity(j.ix) },

@@ -39,7 +39,7 @@ var ledgerKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindCheckpointCompl
 
 // observe takes in e; call it for every event of ledgerKinds, in trace order.
 func (l *ledger) observe(e *trace.Event) {
-	if e.Kind == trace.KindCheckpointTrigger && isSavepointTrigger(e) {
+	if e.Kind == trace.KindCheckpointTrigger && isPlainSavepointTrigger(e) {
 		l.savepoints[e.CP] = true
 	}
 	if cp, ok := durablyCompletes(e); ok {

@@ -14,12 +14,15 @@ import (
 // that made it visible once too often. Result.Diff shows the committed count per differing
 // record id, so a duplicate reads as 2 and a loss as 0.
 func ExactlyOnce(events []trace.Event, ref Reference) Result {
-	return exactlyOnce(events, ref, newReplay(newTraceIndex(events), ref))
+	ix := newTraceIndex(events)
+	owed := stoppedReference(ix, ref)
+	return exactlyOnce(events, owed, newReplay(ix, owed.ref))
 }
 
-func exactlyOnce(events []trace.Event, ref Reference, sinks *replay) Result {
+func exactlyOnce(events []trace.Event, owed owedOutput, sinks *replay) Result {
+	ref := owed.ref
 	if ref.Output == nil {
-		return unknownResult(PropExactlyOnce, "the reference has no expected output")
+		return unknownResult(PropExactlyOnce, owed.why())
 	}
 	out := sinks.output()
 	var violations []Violation
@@ -32,6 +35,8 @@ func exactlyOnce(events []trace.Event, ref Reference, sinks *replay) Result {
 		case r.count < r.want.Count:
 			differing = append(differing, k)
 			violations = append(violations, explainLoss(PropExactlyOnce, events, out, k))
+		case r.count > r.want.Count && !r.expected && owed.beyond[r.id]:
+			differing = append(differing, k) // judged by beyondCut
 		case r.count > r.want.Count && !r.expected:
 			differing = append(differing, k)
 			violations = append(violations, violationAt(PropExactlyOnce, &events[out.overflow[k]],
@@ -58,6 +63,10 @@ func exactlyOnce(events []trace.Event, ref Reference, sinks *replay) Result {
 			"commit of transaction %q made %d records visible, but it holds %d writes",
 			e.Txn, records, out.txns[e.Txn].size))
 	}
+	for k := range violations {
+		violations[k].Rule = ruleExactlyOnce
+	}
+	violations = append(violations, owed.beyondCut(PropExactlyOnce, events, out)...)
 	res := pending.judged(newResult(PropExactlyOnce, violations), out)
 	res.Diff = countsDiff(out, differing)
 	return res
@@ -67,12 +76,15 @@ func exactlyOnce(events []trace.Event, ref Reference, sinks *replay) Result {
 // often as expected. Duplicates and changed values are allowed, since replay after recovery
 // may re-emit records and re-aggregate them.
 func AtLeastOnce(events []trace.Event, ref Reference) Result {
-	return atLeastOnce(events, ref, newReplay(newTraceIndex(events), ref))
+	ix := newTraceIndex(events)
+	owed := stoppedReference(ix, ref)
+	return atLeastOnce(events, owed, newReplay(ix, owed.ref))
 }
 
-func atLeastOnce(events []trace.Event, ref Reference, sinks *replay) Result {
+func atLeastOnce(events []trace.Event, owed owedOutput, sinks *replay) Result {
+	ref := owed.ref
 	if ref.Output == nil {
-		return unknownResult(PropAtLeastOnce, "the reference has no expected output")
+		return unknownResult(PropAtLeastOnce, owed.why())
 	}
 	out := sinks.output()
 	var violations []Violation

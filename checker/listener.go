@@ -163,7 +163,7 @@ func (s *listenerState) step(i int) {
 	e := &s.events[i]
 	switch e.Kind {
 	case trace.KindCheckpointTrigger:
-		if isSavepointTrigger(e) {
+		if isPlainSavepointTrigger(e) {
 			s.savepoints[e.CP] = true
 		}
 	case trace.KindCheckpointComplete, trace.KindCoordinatorRecover:

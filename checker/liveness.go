@@ -32,6 +32,7 @@ import (
 // rather than pass. A trace with a fault phase that never heals is not judged.
 func Liveness(events []trace.Event, ref Reference) Result {
 	ix := newTraceIndex(events)
+	ref = stoppedReference(ix, ref).ref
 	return liveness(ix, ref, newReplay(ix, ref))
 }
 
@@ -52,6 +53,7 @@ func liveness(ix *traceIndex, ref Reference, sinks *replay) Result {
 	l.judgeCheckpointAfterHeal()
 	l.judgeFinish()
 	l.judgeJobFinish()
+	l.judgeStop()
 	l.judgeAlignment()
 	res := newResult(PropLiveness, l.violations)
 	if len(l.unjudged) > 0 {
@@ -120,7 +122,7 @@ func (l *livenessJudge) judgeCheckpointAfterHeal() {
 	savepoints := make(map[uint64]bool)
 	for i := range l.ix.only(checkpointEndKinds) {
 		e := &l.events[i]
-		if e.Kind == trace.KindCheckpointTrigger && isSavepointTrigger(e) {
+		if e.Kind == trace.KindCheckpointTrigger && isPlainSavepointTrigger(e) {
 			savepoints[e.CP] = true
 		}
 		if i > l.start && e.T <= deadline && e.Kind == trace.KindCheckpointComplete && !savepoints[e.CP] {

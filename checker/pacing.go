@@ -97,6 +97,7 @@ type pacingJudge struct {
 	// incarnation, in trigger order; savepoints mark the savepoints among every trigger.
 	pending    []uint64
 	savepoints map[uint64]bool
+	stops      map[uint64]bool // the stop-with-savepoints among the savepoints
 	// completions are the checkpoint.complete events (savepoints left out) of the running
 	// incarnation, in trace order.
 	completions []*trace.Event
@@ -119,6 +120,7 @@ func newPacingJudge(p Policy, events []trace.Event) *pacingJudge {
 		policy:     p,
 		forced:     p.Mode == "aligned" || p.Mode == "at-least-once",
 		savepoints: map[uint64]bool{},
+		stops:      map[uint64]bool{},
 		scheduleAt: start,
 	}
 }
@@ -164,12 +166,14 @@ func (j *pacingJudge) trigger(e *trace.Event) {
 	savepoint := isSavepointTrigger(e)
 	if savepoint {
 		j.savepoints[e.CP] = true
+		j.stops[e.CP] = isStopTrigger(e)
 	}
 	for _, id := range j.pending {
 		if id == e.CP {
 			return // a repeated trigger starts nothing new
 		}
 	}
+	j.noneWhileStopping(e, savepoint)
 	j.maxConcurrent(e, savepoint)
 	j.pending = append(j.pending, e.CP)
 	if !isPeriodicTrigger(e) {
@@ -179,6 +183,23 @@ func (j *pacingJudge) trigger(e *trace.Event) {
 	decided := decidedAt(e)
 	j.minPause(e, decided)
 	j.interval(e, decided)
+}
+
+const ruleNoneWhileStopping = "trigger.none-while-stopping"
+
+// noneWhileStopping judges a checkpoint's trigger against a pending stop-with-savepoint:
+// the coordinator starts none meanwhile, as Flink stops its checkpoint scheduler, so that
+// nothing but the savepoint's transactions is committed as the job ends.
+func (j *pacingJudge) noneWhileStopping(e *trace.Event, savepoint bool) {
+	if savepoint {
+		return
+	}
+	for _, id := range j.pending {
+		if j.stops[id] && id < e.CP {
+			j.flag(e, ruleNoneWhileStopping, "checkpoint %d triggered while stop-with-savepoint %d was pending", e.CP, id)
+			return
+		}
+	}
 }
 
 func (j *pacingJudge) flag(e *trace.Event, rule, format string, args ...any) {

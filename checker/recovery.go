@@ -197,7 +197,7 @@ var lifecycleKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindTaskRestore,
 func (l *lifecycle) observe(e *trace.Event) {
 	switch e.Kind {
 	case trace.KindCheckpointTrigger:
-		if isSavepointTrigger(e) {
+		if isPlainSavepointTrigger(e) {
 			l.savepoints[e.CP] = true
 		}
 	case trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish:

@@ -54,6 +54,12 @@ const (
 type Expected struct {
 	Value string // the value the sink must write (sink.write or sink.upsert attr value)
 	Count int    // how many times it must be committed; 1 for exactly-once, 0 to forbid it
+	// Split and Offset name the source record the output record comes from: the split
+	// ("<source>:<partition>") and its offset there. A job that stop-with-savepoint ended
+	// owes only the records from before the offsets its sources stopped at; without them its
+	// output is not judged. Empty: not known.
+	Split  string
+	Offset int64
 }
 
 // ExpectOnce builds the usual exactly-once output reference: every record once, with its

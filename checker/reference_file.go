@@ -36,7 +36,7 @@ import (
 //	    {"cp": 5, "name": "script[1]", "tokens": {"N1": 0, "N2": 0}, "channels": {"N1->N2": [1]}}
 //	  ],
 //	  "output": {
-//	    "source:0:1": {"value": "7", "count": 1},
+//	    "source:0:1": {"value": "7", "count": 1, "split": "source:0", "offset": 1},
 //	    "source:0:2": {"value": "12"}
 //	  }
 //	}
@@ -49,7 +49,9 @@ import (
 // alignment timeout, no interval nor pause (`"interval_ns": 0` takes no periodic
 // checkpoints, `"min_pause_ns": 0` pauses not at all), no timeout, no limit on concurrent
 // checkpoints and no mode (the rules that need them are not judged), no trace hash, no expected snapshots, no promises (Reference.Promises nil: the default properties follow the guarantee
-// alone). An output entry's count defaults to 1; 0 forbids the record. Durations are integer
+// alone). An output entry's count defaults to 1; 0 forbids the record. Its split and
+// offset name the source record it comes from, which a job that stop-with-savepoint ended
+// needs: without them its output is not judged. Durations are integer
 // nanoseconds, as in the trace. An expected snapshot (Reference.Snapshots) needs its cp;
 // its tokens map processes to balances and its channels map "from->to" to the tokens of the
 // messages recorded in flight, in order. version, when given, must be 1: a newer file is refused,
@@ -375,8 +377,12 @@ func decodeOutput(path string, data json.RawMessage) (map[string]Expected, error
 					err = fmt.Errorf("%s: must be at most %d, got %d", path, maxExpectedCount, n)
 				}
 				want.Count = int(n)
+			case "split":
+				want.Split, err = decodeString(path, value)
+			case "offset":
+				want.Offset, err = decodeCount(path, value)
 			default:
-				err = unknownField(path, "value, count")
+				err = unknownField(path, "value, count, split, offset")
 			}
 			return err
 		})
@@ -572,7 +578,11 @@ func MarshalReference(ref Reference) []byte {
 				b.WriteByte(',')
 			}
 			want := ref.Output[rid]
-			fmt.Fprintf(&b, "\n    %s: {\"value\": %s, \"count\": %d}", quoteJSON(rid), quoteJSON(want.Value), want.Count)
+			fmt.Fprintf(&b, "\n    %s: {\"value\": %s, \"count\": %d", quoteJSON(rid), quoteJSON(want.Value), want.Count)
+			if want.Split != "" {
+				fmt.Fprintf(&b, ", \"split\": %s, \"offset\": %d", quoteJSON(want.Split), want.Offset)
+			}
+			b.WriteString("}")
 		}
 		if len(ref.Output) > 0 {
 			b.WriteString("\n  ")

@@ -85,7 +85,7 @@ func TestParseReferenceErrors(t *testing.T) {
 		{`{"liveness": {"finish_tasks": ["", "x"]}}`, "reference.liveness.finish_tasks[0]: empty task name"},
 		{`{"liveness": {"finish_tasks": [null]}}`, "reference.liveness.finish_tasks[0]: must be a string, got null"},
 		{`{"output": []}`, "reference.output: must be an object, got an array"},
-		{`{"output": {"r1": {"value": "1", "cout": 1}}}`, `reference.output["r1"].cout: unknown field (known: value, count)`},
+		{`{"output": {"r1": {"value": "1", "cout": 1}}}`, `reference.output["r1"].cout: unknown field (known: value, count, split, offset)`},
 		{`{"output": {"r1": {"value": 1}}}`, `reference.output["r1"].value: must be a string, got a number`},
 		{`{"output": {"r1": {"count": 1}}}`, `reference.output["r1"]: missing value`},
 		{`{"output": {"r1": {"value": "1", "count": -1}}}`, `reference.output["r1"].count: must be a non-negative integer`},

@@ -90,4 +90,12 @@ var coordinatorRules = []Rule{
 		Without:  "not judged: the reference does not give the interval, or the job has a periodic schedule and no trigger says periodic=true",
 		Flink:    "CheckpointCoordinator.triggerCheckpoint (periodic or on request, as by the REST API; the final checkpoint of FLIP-147 is a periodic one there)",
 	},
+	{
+		ID: "C12", Name: ruleNoneWhileStopping, Property: PropTriggerPacing,
+		Says:     "No checkpoint is triggered while a stop-with-savepoint is pending: it ends with the savepoint's completion, or starts again after its abort.",
+		Evidence: "checkpoint.trigger (savepoint=true, stop=true), checkpoint.complete, checkpoint.abort, job.failover, coordinator.crash",
+		Without:  "unexercised without a stop-with-savepoint",
+		Covers:   []string{"Kind.stop-savepoint"},
+		Flink:    "SchedulerBase.stopWithSavepoint (stops the checkpoint scheduler first)",
+	},
 }

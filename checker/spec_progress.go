@@ -5,6 +5,8 @@ const (
 	ruleCheckpointAfterHeal = "progress.checkpoint-after-heal"
 	ruleBoundedJobFinishes  = "progress.bounded-job-finishes"
 	ruleAlignmentEnds       = "progress.alignment-ends"
+	ruleStopEndsTheJob      = "stop.ends-the-job"
+	ruleStopFailedRunsOn    = "stop.failed-job-runs-on"
 )
 
 // progressRules are about what must happen once faults stop.
@@ -28,5 +30,21 @@ var progressRules = []Rule{
 		Says:     "No task stays in alignment longer than a bound unless the checkpoint aborts.",
 		Evidence: "barrier.recv, snapshot.taken, snapshot.decline, notify.abort, checkpoint.abort, Liveness.AlignmentMaxNanos",
 		Without:  "not judged without the bound: a zero bound is none",
+	},
+	{
+		ID: "P4", Name: ruleStopEndsTheJob, Property: PropLiveness,
+		Says:     "A stop-with-savepoint that completed ends the job unless a failover, a coordinator crash or a resubmission restarts it first: every task exits with task.finish naming it, none finishes its input after it, and an engine that traces job.finish names it there.",
+		Evidence: "checkpoint.trigger (stop=true), checkpoint.complete, task.finish (stop), job.finish (stop), job.failover, coordinator.crash, job.resubmit, Liveness.FinishTasks",
+		Without:  "unexercised without a completed stop-with-savepoint",
+		Covers:   []string{"Kind.stop-savepoint"},
+		Flink:    "StopWithSavepointTerminationHandlerImpl (FLINK-21030, FLINK-22367)",
+	},
+	{
+		ID: "P5", Name: ruleStopFailedRunsOn, Property: PropLiveness,
+		Says:     "A stop-with-savepoint that aborted leaves the job running: its sources go on, and the bounded job still reaches the end of its input or a later stop-with-savepoint ends it.",
+		Evidence: "checkpoint.trigger (stop=true), checkpoint.abort, task.finish, job.failover, coordinator.crash, Liveness.FinishTasks",
+		Without:  "unexercised without an aborted stop-with-savepoint",
+		Covers:   []string{"Kind.stop-savepoint"},
+		Flink:    "FLINK-12858 (a declined synchronous savepoint left the sources blocked)",
 	},
 }

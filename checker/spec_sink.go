@@ -3,10 +3,17 @@ package checker
 // ruleCommitAfterDurable is durable-before-visible's rule for what it makes visible.
 const ruleCommitAfterDurable = "commit.after-durable"
 
+// ruleExactlyOnce and ruleOutputEndsAtStop are exactly-once's rules: the committed output
+// against the reference, and against the cut of a stop-with-savepoint that ended the job.
+const (
+	ruleExactlyOnce      = "output.exactly-once"
+	ruleOutputEndsAtStop = "output.ends-at-the-stop"
+)
+
 // sinkRules are about the output the job makes visible.
 var sinkRules = []Rule{
 	{
-		ID: "S1", Name: "output.exactly-once", Property: PropExactlyOnce,
+		ID: "S1", Name: ruleExactlyOnce, Property: PropExactlyOnce,
 		Says:     "The committed output equals the reference output: each record id committed as often as expected, with its value, and nothing else.",
 		Evidence: "Reference.Output, sink.write(s), sink.commit, sink.upsert, task.finish",
 		Without:  "unknown: no expected output, or the job has not finished and nothing else fails",
@@ -31,5 +38,13 @@ var sinkRules = []Rule{
 		Says:     "Readers of the external store see only committed output, and output never shrinks.",
 		Evidence: "sink.read with start, sink.commit, sink.upsert",
 		Without:  "unknown: no sink.read, or porcupine could not decide",
+	},
+	{
+		ID: "S5", Name: ruleOutputEndsAtStop, Property: PropExactlyOnce,
+		Says:     "A job that stop-with-savepoint ended owes the output of its input up to the savepoint's cut, each source's where its snapshot for it says it stopped: a record from past the cut is never committed, and those before it are owed as output.exactly-once and output.at-least-once say.",
+		Evidence: "job.finish (stop), snapshot.taken (stop: split=offset), Reference.Output with each record's split and offset, sink.write(s), sink.commit, sink.upsert",
+		Without:  "unknown: the job stopped but a source's offsets or a record's origin are not given",
+		Covers:   []string{"Kind.stop-savepoint"},
+		Flink:    "FLINK-23541 (sources emitted after the final savepoint's barrier)",
 	},
 }

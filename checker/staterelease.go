@@ -133,6 +133,8 @@ type ackRecord struct {
 type stateLedger struct {
 	retain     int
 	savepoints map[uint64]bool
+	// stops are the savepoints that stop the job: retained like checkpoints.
+	stops      map[uint64]bool
 	cuts       map[uint64]map[string]cutEntry // per checkpoint, per task, until it completes
 	retained   []uint64                       // the retained checkpoints, ascending
 	completed  map[uint64]bool                // every completed checkpoint and savepoint
@@ -156,7 +158,7 @@ type stateLedger struct {
 func newStateLedger(retain int) *stateLedger {
 	evidence := newReleaseEvidence()
 	return &stateLedger{
-		retain: retain, savepoints: map[uint64]bool{}, cuts: map[uint64]map[string]cutEntry{},
+		retain: retain, savepoints: map[uint64]bool{}, stops: map[uint64]bool{}, cuts: map[uint64]map[string]cutEntry{},
 		completed: map[uint64]bool{}, persisting: map[uint64]bool{}, mayHave: map[uint64]bool{}, holdersOf: map[uint64][]snapshotKey{}, holds: map[snapshotKey]int{},
 		released: map[snapshotKey]*trace.Event{}, ackedAt: map[snapshotKey]int{}, evidence: evidence,
 		pieces: newPieceLedger(evidence), userOwned: map[uint64]bool{},
@@ -170,6 +172,7 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 	case trace.KindCheckpointTrigger:
 		if isSavepointTrigger(e) {
 			l.savepoints[e.CP] = true
+			l.stops[e.CP] = isStopTrigger(e)
 		}
 	case trace.KindSnapshotTaken:
 		l.cut(e.CP, e.Task, cutEntry{taken: e.CP}, false)
@@ -258,7 +261,7 @@ func (l *stateLedger) complete(i int, e *trace.Event) {
 		l.violations = append(l.violations, l.builtOnRestored(cp, key, e)...)
 	}
 	l.holdersOf[cp] = keys
-	if l.savepoints[cp] {
+	if l.savepoints[cp] && !l.stops[cp] {
 		return // savepoints belong to the user: held for good
 	}
 	at, _ := slices.BinarySearch(l.retained, cp)
@@ -313,8 +316,10 @@ func (l *stateLedger) recover(i int, e *trace.Event) {
 // discard lets go of what checkpoint cp held, once it fell out of retention at the event
 // of index i and seq.
 func (l *stateLedger) discard(i int, seq, cp uint64) {
-	if l.userOwned[cp] {
-		return // the user's: it holds what it holds for good
+	if l.userOwned[cp] || l.savepoints[cp] {
+		// The user's (a stop-with-savepoint is retained like a checkpoint, not released
+		// like one): it holds what it holds for good.
+		return
 	}
 	for _, key := range l.holdersOf[cp] {
 		l.holds[key]--

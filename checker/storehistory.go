@@ -49,7 +49,7 @@ func storeHistory(events []trace.Event) *storeHistoryData {
 		e := &events[i]
 		switch e.Kind {
 		case trace.KindCheckpointTrigger:
-			if isSavepointTrigger(e) {
+			if isPlainSavepointTrigger(e) {
 				savepoints[e.CP] = true
 			}
 		case trace.KindCheckpointPersist:

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -16,6 +17,15 @@ import (
 // the same cut. The protocol says which checkpoint the snapshot was taken for
 // (TaskSnapshot.TakenFor); the engine's store keeps it, so it is never unknown here. It
 // reports false when the contract broke: a snapshot of cp was taken for no checkpoint.
+// stopItems renders a source's offsets for attr stop: split=offset items.
+func stopItems(offsets []protocol.SourceOffset) []string {
+	items := make([]string, len(offsets))
+	for i, o := range offsets {
+		items[i] = o.Split + "=" + strconv.FormatInt(o.Offset, 10)
+	}
+	return items
+}
+
 func (c *coordinator) traceCarried(cp *protocol.CompletedCheckpoint) bool {
 	for i := range cp.Tasks {
 		ts := &cp.Tasks[i]
@@ -25,6 +35,11 @@ func (c *coordinator) traceCarried(cp *protocol.CompletedCheckpoint) bool {
 			return false
 		}
 		if !ts.Snapshot.Carried(cp.ID) {
+			continue
+		}
+		if cp.Kind == protocol.KindStopSavepoint && len(ts.Snapshot.SourceOffsets) > 0 {
+			// A finished source's offsets are the end of its input: all of it is owed.
+			c.trace(trace.StopCarried(string(ts.Task), uint64(cp.ID), uint64(ts.Snapshot.TakenFor), stopItems(ts.Snapshot.SourceOffsets)))
 			continue
 		}
 		c.trace(trace.SnapshotCarried(string(ts.Task), uint64(cp.ID), uint64(ts.Snapshot.TakenFor)))

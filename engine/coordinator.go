@@ -230,6 +230,9 @@ func (c *coordinator) handleReady() {
 		// waiting savepoint triggered in the same step takes.
 		for _, cp := range rd.Completed {
 			c.trace(trace.Event{Kind: trace.KindCheckpointComplete, CP: uint64(cp.ID)})
+			if cp.Kind == protocol.KindStopSavepoint {
+				c.rt.stoppedBy = cp.ID
+			}
 		}
 		for _, a := range rd.Aborted {
 			c.traceAbort(a)
@@ -281,6 +284,8 @@ func triggerEvent(tr protocol.TriggeredCheckpoint) trace.Event {
 	switch {
 	case tr.Periodic:
 		return trace.PeriodicCheckpointTrigger(uint64(tr.ID), int64(tr.RequestedAt))
+	case tr.Kind == protocol.KindStopSavepoint:
+		return trace.StopTrigger(uint64(tr.ID))
 	case tr.Kind == protocol.KindSavepoint:
 		return trace.CheckpointTrigger(uint64(tr.ID), true)
 	}
@@ -300,7 +305,7 @@ func triggerEvent(tr protocol.TriggeredCheckpoint) trace.Event {
 // trace (only a trigger marks a savepoint, and it never had one), so its abort would read
 // as a checkpoint's, counted as a failure where the protocol counts none.
 func (c *coordinator) traceAbort(a protocol.Abort) {
-	if a.Kind == protocol.KindSavepoint && a.Reason == protocol.ReasonTriggerFailed {
+	if a.Kind.IsSavepoint() && a.Reason == protocol.ReasonTriggerFailed {
 		return
 	}
 	if a.Checkpoint > c.counter.durable {

@@ -129,7 +129,11 @@ func (rt *Runtime) noteFinished() bool {
 	}
 	if !rt.finishTraced {
 		rt.finishTraced = true
-		rt.emit(trace.JobFinish())
+		if rt.stoppedBy != 0 {
+			rt.emit(trace.JobStop(uint64(rt.stoppedBy)))
+		} else {
+			rt.emit(trace.JobFinish())
+		}
 	}
 	return true
 }
@@ -216,6 +220,25 @@ func (rt *Runtime) TriggerSavepoint() (uint64, error) {
 	}
 	defer rt.guard(coordinatorName)
 	id, err := c.proto.TriggerSavepoint(c.now())
+	c.handleReady()
+	return uint64(id), err
+}
+
+// StopWithSavepoint asks the coordinator to stop the job with a synchronous savepoint
+// (Flink's stop-with-savepoint without drain) and returns its id. Its checkpoint.trigger
+// says savepoint=true and stop=true. If it completes, sinks commit up to it, every task
+// exits (task.finish with attr stop) and the job finishes (job.finish with attr stop); if
+// it aborts, the job keeps running.
+func (rt *Runtime) StopWithSavepoint() (uint64, error) {
+	if rt.kind != nil {
+		return 0, fmt.Errorf("engine: a %s job has no savepoints", rt.kindName())
+	}
+	c := rt.coord
+	if c == nil || c.proto == nil || c.dead {
+		return 0, fmt.Errorf("engine: coordinator is not running")
+	}
+	defer rt.guard(coordinatorName)
+	id, err := c.proto.StopWithSavepoint(c.now())
 	c.handleReady()
 	return uint64(id), err
 }

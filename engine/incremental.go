@@ -261,7 +261,7 @@ func (t *task) takeIncremental(ps *pendingSnapshot) []protocol.SharedPiece {
 		return nil
 	}
 	cp := ps.req.Checkpoint
-	shared, uploads, err := t.inc.take(t.plan.id, cp, ps.req.Kind == protocol.KindSavepoint, ps.data.operator)
+	shared, uploads, err := t.inc.take(t.plan.id, cp, ps.req.Kind.IsSavepoint(), ps.data.operator)
 	if err != nil {
 		panic(invariantf("engine: %s: keyed state of snapshot %d: %v", t.plan.id, cp, err))
 	}

@@ -287,7 +287,9 @@ func (t *task) route(record rec) {
 
 // maybeFinish tells the protocol the task is done once every input ended and was drained.
 func (t *task) maybeFinish() {
-	if t.finishSent || len(t.inputs) == 0 {
+	if t.finishSent || len(t.inputs) == 0 || t.proto.Stopping() || t.exitWhenIdle {
+		// A stopping task's inputs end as the tasks upstream exit: the
+		// job stops, it does not reach the end of its input.
 		return
 	}
 	for _, in := range t.inputs {

@@ -153,7 +153,12 @@ func (t *task) exit() {
 	// Exited before the trace says so: a fault that task.finish triggers (a crash) then
 	// finds the task gone, as a finished Flink task cannot fail.
 	t.phase = phaseExited
-	t.trace(trace.Event{Kind: trace.KindTaskFinish, Task: t.plan.id})
+	if t.finishSent || t.rt.stoppedBy == 0 {
+		t.trace(trace.TaskFinish(t.plan.id))
+	} else {
+		// A completed stop-with-savepoint lets a task exit before its input ends.
+		t.trace(trace.TaskStop(t.plan.id, uint64(t.rt.stoppedBy)))
+	}
 	if t.tick.timer != nil {
 		t.tick.timer.Stop()
 	}

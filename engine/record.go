@@ -1,6 +1,9 @@
 package engine
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Record is one data record. RID identifies it for its whole life: a source renders its
 // (source, partition, offset) as the RID, and operators keep the RID of the record they
@@ -21,6 +24,21 @@ func RID(source string, partition int, offset int64) string {
 	b = append(b, ':')
 	b = strconv.AppendInt(b, offset, 10)
 	return string(b)
+}
+
+// SplitRID returns the source record a RID names: its split ("<source>:<partition>", as
+// snapshots list a source's offsets) and its offset there. ok is false for a RID of
+// another form.
+func SplitRID(rid string) (split string, offset int64, ok bool) {
+	at := strings.LastIndexByte(rid, ':')
+	if at <= 0 {
+		return "", 0, false
+	}
+	n, err := strconv.ParseInt(rid[at+1:], 10, 64)
+	if err != nil || n < 0 {
+		return "", 0, false
+	}
+	return rid[:at], n, true
 }
 
 // rec is a Record in the form the engine moves around: the RID as an origin (a prefix in

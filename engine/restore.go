@@ -95,7 +95,7 @@ func (t *task) restorePieces(restore *protocol.CompletedCheckpoint, snap protoco
 		if inc == nil {
 			inc = newIncremental(t.rt.cfg.compactAfter()) // restored into a job that takes full snapshots
 		}
-		notOwn := restore.Kind == protocol.KindSavepoint || t.rt.unclaimed(cp)
+		notOwn := restore.Kind.IsSavepoint() || t.rt.unclaimed(cp)
 		operator, err := inc.restored(cp, notOwn, snap.Shared, data)
 		if err != nil {
 			t.fail("restore: " + err.Error())

@@ -32,7 +32,10 @@ type Runtime struct {
 	nonce             uint64
 	finished          bool
 	finishTraced      bool // job.finish is in the trace (noteFinished)
-	started           bool
+	// stoppedBy is the stop-with-savepoint that completed, 0 if none: the job ends with it
+	// unless a failover restores it (then it runs on to the end of its input).
+	stoppedBy protocol.CheckpointID
+	started   bool
 	// halted: the job stopped on a broken contract (breakContract); nothing runs or is
 	// traced any more.
 	halted            bool
@@ -219,6 +222,8 @@ func (rt *Runtime) startTask(t *task, cp *protocol.CompletedCheckpoint) {
 
 // cancelTasks ends every task of the current attempt (a failover).
 func (rt *Runtime) cancelTasks() {
+	// A job restarted after its stop-with-savepoint completed runs on from it.
+	rt.stoppedBy = 0
 	for _, t := range rt.tasks {
 		if t != nil {
 			t.cancel()

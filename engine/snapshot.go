@@ -195,6 +195,9 @@ func (t *task) finalise(ps *pendingSnapshot) {
 	ps.finalised = true
 	attrs, key := t.renderSnapshotAttrs(&ps.data, digest[:])
 	attrs = withPieces(attrs, shared)
+	if ps.req.Kind == protocol.KindStopSavepoint && t.source != nil {
+		attrs = append(attrs, t.source.stopAttr(ps.data.offsets))
+	}
 	// The values are numbers, the digest's hex digits and piece handles: plain.
 	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp), Attrs: attrs, PlainValues: true})
 	ps.snap = protocol.TaskSnapshot{Handle: key, StateSizeBytes: int64(size) + uploadedBytes(ps.pieces), Final: ps.req.Final, Shared: shared}

@@ -3,9 +3,11 @@ package engine
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
 )
 
 // sourcePart is the reading side of a source task: the partitions it owns and the next
@@ -57,6 +59,13 @@ func (s *sourcePart) sourceOffsets(offsets []int64) []protocol.SourceOffset {
 	return out
 }
 
+// stopAttr renders the source's offsets at a stop-with-savepoint for its snapshot.taken:
+// where the job's output ends if the savepoint completes.
+func (s *sourcePart) stopAttr(offsets []int64) trace.Attr {
+	items := stopItems(s.sourceOffsets(offsets))
+	return trace.Attr{Key: trace.AttrStop, Value: strings.Join(items, trace.ListSeparator)}
+}
+
 // exhausted reports whether a bounded source has read every record.
 func (s *sourcePart) exhausted() bool {
 	for i, l := range s.logs {
@@ -71,7 +80,7 @@ func (s *sourcePart) exhausted() bool {
 // has some. It reports whether it emitted anything.
 func (s *sourcePart) step() bool {
 	t := s.t
-	if t.finishSent {
+	if t.finishSent || t.proto.Stopping() {
 		return false
 	}
 	if s.exhausted() {
@@ -106,7 +115,7 @@ func (s *sourcePart) step() bool {
 // instant at, when its busy period ends. If not, it sleeps until its next records are due,
 // counting the poll interval from at, as if it had looked then.
 func (s *sourcePart) hasWork(at int64) bool {
-	if s.t.finishSent {
+	if s.t.finishSent || s.t.proto.Stopping() {
 		return false
 	}
 	if s.exhausted() {

@@ -5,6 +5,10 @@ import "strings"
 // apply starts fault f on t under id. It is the only place that maps kinds to Target methods;
 // a kind without a case here is a bug, caught by the test that injects every kind.
 func apply(t Target, id EffectID, f Fault) {
+	if f.Kind.Action() {
+		applyAction(t, f)
+		return
+	}
 	l := Link{From: f.From, To: f.To}
 	switch f.Kind {
 	case CrashTask:
@@ -13,12 +17,6 @@ func apply(t Target, id EffectID, f Fault) {
 		t.CrashHost(id, f.Host)
 	case CrashCoordinator:
 		t.CrashCoordinator()
-	case TriggerSavepoint:
-		t.TriggerSavepoint()
-	case TriggerCheckpoint:
-		t.TriggerCheckpoint()
-	case ResubmitClaim, ResubmitNoClaim, ResubmitLegacy:
-		t.ResubmitJob(strings.TrimPrefix(string(f.Kind), "resubmit."))
 	case PauseHost:
 		t.PauseHost(id, f.Host)
 	case RestartDelay:
@@ -71,5 +69,21 @@ func apply(t Target, id EffectID, f Fault) {
 
 	default:
 		panic("faults: no target method for kind " + string(f.Kind))
+	}
+}
+
+// applyAction carries out operator action f on t.
+func applyAction(t Target, f Fault) {
+	switch f.Kind {
+	case TriggerSavepoint:
+		t.TriggerSavepoint()
+	case TriggerCheckpoint:
+		t.TriggerCheckpoint()
+	case StopWithSavepoint:
+		t.StopWithSavepoint()
+	case ResubmitClaim, ResubmitNoClaim, ResubmitLegacy:
+		t.ResubmitJob(strings.TrimPrefix(string(f.Kind), "resubmit."))
+	default:
+		panic("faults: no action of kind " + string(f.Kind))
 	}
 }

@@ -91,6 +91,7 @@ func (f *fakeTarget) CrashCoordinator() {
 }
 func (f *fakeTarget) CrashHost(id EffectID, host string) { f.log("CrashHost(%d, %s)", id, host) }
 func (f *fakeTarget) TriggerSavepoint()                  { f.log("TriggerSavepoint()") }
+func (f *fakeTarget) StopWithSavepoint()                 { f.log("StopWithSavepoint()") }
 func (f *fakeTarget) TriggerCheckpoint()                 { f.log("TriggerCheckpoint()") }
 func (f *fakeTarget) ResubmitJob(mode string)            { f.log("ResubmitJob(%s)", mode) }
 func (f *fakeTarget) PauseHost(id EffectID, host string) { f.log("PauseHost(%d, %s)", id, host) }

@@ -27,6 +27,7 @@ var everyKind = []kindCase{
 	{Fault{Kind: ResubmitClaim}, "ResubmitJob(claim)"},
 	{Fault{Kind: ResubmitNoClaim}, "ResubmitJob(no-claim)"},
 	{Fault{Kind: ResubmitLegacy}, "ResubmitJob(legacy)"},
+	{Fault{Kind: StopWithSavepoint}, "StopWithSavepoint()"},
 	{Fault{Kind: PauseHost, Host: "h2", WindowNanos: 50}, "PauseHost(1, h2)"},
 	{Fault{Kind: RestartDelay, DelayNanos: 70, WindowNanos: 50}, "DelayRestarts(1, 70)"},
 	{Fault{Kind: NetDrop, Message: MessageAck, From: "sum-2", To: Coordinator, Probability: 0.5, WindowNanos: 50},

@@ -128,6 +128,10 @@ const (
 	// ResubmitLegacy is ResubmitClaim in restore mode LEGACY: the checkpoint stays the
 	// user's, and the new job's checkpoints may build on it.
 	ResubmitLegacy Kind = "resubmit.legacy"
+	// StopWithSavepoint stops the job with a synchronous savepoint (Flink's
+	// stop-with-savepoint without drain): if it completes the job ends there, with its
+	// output committed up to it; if it fails the job keeps running.
+	StopWithSavepoint Kind = "stop-with-savepoint"
 )
 
 // Time faults.
@@ -237,6 +241,7 @@ var kindTable = map[Kind]kindInfo{
 	ResubmitClaim:     {action: true},
 	ResubmitNoClaim:   {action: true},
 	ResubmitLegacy:    {action: true},
+	StopWithSavepoint: {action: true},
 }
 
 // allKinds lists every fault kind in a fixed order: the order of swarm draws and of Kinds.
@@ -257,7 +262,7 @@ var allKinds = []Kind{
 // (and so the generator's schedules) use them like any other kind.
 var operationKinds = []Kind{StorageReadFail, ExternalWriteFail, ExternalWriteLost}
 
-var actionKinds = []Kind{TriggerSavepoint, TriggerCheckpoint, ResubmitClaim, ResubmitNoClaim, ResubmitLegacy}
+var actionKinds = []Kind{TriggerSavepoint, TriggerCheckpoint, ResubmitClaim, ResubmitNoClaim, ResubmitLegacy, StopWithSavepoint}
 
 // Kinds returns every kind, the swarm's faults, the operation faults, then operator
 // actions, in a fixed order.

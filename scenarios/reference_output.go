@@ -26,7 +26,8 @@ func expectedOutput(s *Scenario, model *engine.Reference) (map[string]checker.Ex
 			value := strconv.FormatInt(rec.Value, 10)
 			e, seen := out[rec.RID]
 			if !seen {
-				out[rec.RID] = checker.Expected{Value: value, Count: 1}
+				split, offset, _ := engine.SplitRID(rec.RID)
+				out[rec.RID] = checker.Expected{Value: value, Count: 1, Split: split, Offset: offset}
 				continue
 			}
 			if e.Value != value {

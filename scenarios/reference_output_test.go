@@ -39,7 +39,8 @@ func TestExpectedOutputMatchesTheNaiveReading(t *testing.T) {
 			if s.Sink.Kind == SinkIdempotent {
 				count = 1
 			}
-			want[rid] = checker.Expected{Value: strconv.FormatInt(values[0], 10), Count: count}
+			split, offset, _ := engine.SplitRID(rid)
+			want[rid] = checker.Expected{Value: strconv.FormatInt(values[0], 10), Count: count, Split: split, Offset: offset}
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("%s: expected output differs (-naive +one pass):\n%s", s.Name, diff)

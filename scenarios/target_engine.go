@@ -63,6 +63,8 @@ func (e *engineHalf) CrashCoordinator() {
 // coordinator running, a failover, the job finished) is not taken, which is no error.
 func (e *engineHalf) TriggerSavepoint() { _, _ = e.rt.TriggerSavepoint() }
 
+func (e *engineHalf) StopWithSavepoint() { _, _ = e.rt.StopWithSavepoint() }
+
 // TriggerCheckpoint asks for a checkpoint now, as a manual trigger would.
 func (e *engineHalf) TriggerCheckpoint() { _ = e.rt.TriggerCheckpoint() }
 

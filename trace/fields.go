@@ -70,20 +70,20 @@ var snapshotCounts = []string{AttrSentPrefix, AttrRecvPrefix, AttrChanPrefix, At
 // fieldsByKind holds the Fields of every kind; schema_test.go checks it covers kinds.
 var fieldsByKind = map[string]*Fields{
 	KindCheckpointRequest:  {Required: []string{"cp"}, Optional: coordinatorTask},
-	KindCheckpointTrigger:  {Required: []string{"cp"}, Optional: coordinatorTask, Attrs: []string{AttrSavepoint, AttrPeriodic, AttrStart}},
+	KindCheckpointTrigger:  {Required: []string{"cp"}, Optional: coordinatorTask, Attrs: []string{AttrSavepoint, AttrStop, AttrPeriodic, AttrStart}},
 	KindCheckpointPersist:  {Required: []string{"cp"}, Optional: coordinatorTask},
 	KindCheckpointComplete: {Required: []string{"cp"}, Optional: coordinatorTask},
 	KindCheckpointAbort:    {Required: []string{"cp"}, Optional: []string{"task", "reason"}},
 	KindCoordinatorCrash:   {Optional: []string{"task", "reason"}},
 	KindCoordinatorRecover: {Optional: []string{"task", "cp"}},
 	KindJobFailover:        {Optional: []string{"task", "cp", "reason"}},
-	KindJobFinish:          {Optional: coordinatorTask},
+	KindJobFinish:          {Optional: coordinatorTask, Attrs: []string{AttrStop}},
 	KindJobResubmit:        {Required: []string{"cp"}, Optional: coordinatorTask, RequiredAttrs: []string{AttrMode}},
 
 	KindBarrierSend:     {Required: []string{"task", "to", "cp"}},
 	KindBarrierRecv:     {Required: []string{"task", "from", "cp"}},
-	KindSnapshotTaken:   {Required: []string{"task", "cp"}, Attrs: []string{AttrState, AttrTokens, AttrPieces}, AttrPrefixes: snapshotCounts},
-	KindSnapshotCarried: {Required: []string{"task", "cp"}, RequiredAttrs: []string{AttrTaken}},
+	KindSnapshotTaken:   {Required: []string{"task", "cp"}, Attrs: []string{AttrState, AttrTokens, AttrPieces, AttrStop}, AttrPrefixes: snapshotCounts},
+	KindSnapshotCarried: {Required: []string{"task", "cp"}, RequiredAttrs: []string{AttrTaken}, Attrs: []string{AttrStop}},
 	KindSnapshotAck:     {Required: []string{"task", "cp"}, Attrs: []string{AttrFinal}},
 	KindSnapshotDecline: {Required: []string{"task", "cp"}, Optional: []string{"reason"}},
 	KindStateRelease:    {Required: []string{"task", "cp"}},
@@ -99,7 +99,7 @@ var fieldsByKind = map[string]*Fields{
 
 	KindTaskCrash:   {Required: []string{"task"}, Optional: []string{"reason"}},
 	KindTaskRestore: {Required: []string{"task"}, Optional: []string{"cp"}, Attrs: []string{AttrState}},
-	KindTaskFinish:  {Required: []string{"task"}},
+	KindTaskFinish:  {Required: []string{"task"}, Attrs: []string{AttrStop}},
 
 	KindSinkWrite:     {Required: []string{"task", "txn", "rid"}, Attrs: []string{AttrValue}},
 	KindSinkWrites:    {Required: []string{"task", "txn"}, RequiredAttrs: []string{AttrRIDs}, Attrs: []string{AttrValues}},

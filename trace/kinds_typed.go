@@ -96,6 +96,23 @@ func CoordinatorRecover(latest uint64) Event {
 // task having exited after a completed checkpoint held its final snapshot.
 func JobFinish() Event { return Event{Kind: KindJobFinish, Task: CoordinatorTask} }
 
+// JobStop returns a job.finish event of a job that stop-with-savepoint cp ended.
+func JobStop(cp uint64) Event {
+	return Event{Kind: KindJobFinish, Task: CoordinatorTask, Attrs: []Attr{{Key: AttrStop, Value: strconv.FormatUint(cp, 10)}}}
+}
+
+// StopTrigger returns the checkpoint.trigger of stop-with-savepoint cp.
+func StopTrigger(cp uint64) Event {
+	return Event{Kind: KindCheckpointTrigger, Task: CoordinatorTask, CP: cp,
+		Attrs: []Attr{{Key: AttrSavepoint, Value: "true"}, {Key: AttrStop, Value: "true"}}}
+}
+
+// TaskStop returns the task.finish of a task that exits because stop-with-savepoint cp
+// completed.
+func TaskStop(task string, cp uint64) Event {
+	return Event{Kind: KindTaskFinish, Task: task, Attrs: []Attr{{Key: AttrStop, Value: strconv.FormatUint(cp, 10)}}}
+}
+
 // JobFailover returns a job.failover event: the job restarts from checkpoint restore (0: from
 // the start), for reason.
 func JobFailover(restore uint64, reason string) Event {
@@ -147,6 +164,9 @@ type SnapshotState struct {
 	// Pieces lists the handles of the shared pieces an incremental snapshot refers to
 	// (pieces); none writes nothing.
 	Pieces []string
+	// Stopped lists a source's offsets at a stop-with-savepoint as split=offset items
+	// (stop); none writes nothing.
+	Stopped []string
 }
 
 // SnapshotTaken returns a snapshot.taken event: task takes its snapshot for checkpoint cp.
@@ -160,6 +180,9 @@ func SnapshotTaken(task string, cp uint64, s SnapshotState) Event {
 	}
 	if len(s.Pieces) > 0 {
 		attrs = append(attrs, Attr{Key: AttrPieces, Value: strings.Join(s.Pieces, ListSeparator)})
+	}
+	if len(s.Stopped) > 0 {
+		attrs = append(attrs, Attr{Key: AttrStop, Value: strings.Join(s.Stopped, ListSeparator)})
 	}
 	for _, counts := range []struct {
 		prefix string
@@ -206,6 +229,14 @@ func channelKey(prefix, task string) string {
 func SnapshotCarried(task string, cp, taken uint64) Event {
 	return Event{Kind: KindSnapshotCarried, Task: task, CP: cp,
 		Attrs: []Attr{{Key: AttrTaken, Value: strconv.FormatUint(taken, 10)}}}
+}
+
+// StopCarried returns the snapshot.carried of a finished source's final snapshot in
+// stop-with-savepoint cp: its offsets there (split=offset items) are the end of its input.
+func StopCarried(task string, cp, taken uint64, stopped []string) Event {
+	e := SnapshotCarried(task, cp, taken)
+	e.Attrs = append(e.Attrs, Attr{Key: AttrStop, Value: strings.Join(stopped, ListSeparator)})
+	return e
 }
 
 // SnapshotAck returns a snapshot.ack event: task acknowledges its snapshot for checkpoint cp

@@ -16,7 +16,7 @@ import (
 // the schema needs a constructor before the tests pass again.
 var constructed = map[string][]trace.Event{
 	trace.KindCheckpointRequest: {trace.CheckpointRequest(1)},
-	trace.KindCheckpointTrigger: {trace.CheckpointTrigger(1, true), trace.CheckpointTrigger(2, false),
+	trace.KindCheckpointTrigger: {trace.CheckpointTrigger(1, true), trace.CheckpointTrigger(2, false), trace.StopTrigger(4),
 		trace.PeriodicCheckpointTrigger(3, 250), trace.PeriodicCheckpointTrigger(4, trace.NoStart)},
 	trace.KindCheckpointPersist:  {trace.CheckpointPersist(1)},
 	trace.KindCheckpointComplete: {trace.CheckpointComplete(1)},
@@ -24,7 +24,7 @@ var constructed = map[string][]trace.Event{
 	trace.KindCoordinatorCrash:   {trace.CoordinatorCrash(), trace.CoordinatorFailed("error: index out of range")},
 	trace.KindCoordinatorRecover: {trace.CoordinatorRecover(1), trace.CoordinatorRecover(0)},
 	trace.KindJobFailover:        {trace.JobFailover(1, "task-failure"), trace.JobFailover(0, "")},
-	trace.KindJobFinish:          {trace.JobFinish()},
+	trace.KindJobFinish:          {trace.JobFinish(), trace.JobStop(4)},
 
 	trace.KindBarrierSend: {trace.BarrierSend("src-0", "sum-0", 1)},
 	trace.KindBarrierRecv: {trace.BarrierRecv("sum-0", "src-0", 1)},
@@ -47,8 +47,9 @@ var constructed = map[string][]trace.Event{
 			Pieces:     []string{"piece/sum-0/1/0", "piece/sum-0/0/1"},
 		}),
 		trace.SnapshotTaken("sum-0", 2, trace.SnapshotState{}),
+		trace.SnapshotTaken("src-0", 4, trace.SnapshotState{Stopped: []string{"src:0=17", "src:1=20"}}),
 	},
-	trace.KindSnapshotCarried: {trace.SnapshotCarried("src-0", 3, 2)},
+	trace.KindSnapshotCarried: {trace.SnapshotCarried("src-0", 3, 2), trace.StopCarried("src-0", 4, 2, []string{"src:0=20"})},
 	trace.KindSnapshotAck:     {trace.SnapshotAck("sum-0", 1, true), trace.SnapshotAck("sum-0", 1, false)},
 	trace.KindSnapshotDecline: {trace.SnapshotDecline("sum-0", 2, "upload-failed"), trace.SnapshotDecline("sum-0", 2, "")},
 	trace.KindStateRelease:    {trace.StateRelease("sum-0", 1)},
@@ -61,7 +62,7 @@ var constructed = map[string][]trace.Event{
 
 	trace.KindTaskCrash:   {trace.TaskCrash("sum-0", "listener failed"), trace.TaskCrash("sum-0", "")},
 	trace.KindTaskRestore: {trace.TaskRestore("sum-0", 1, "9f2c"), trace.TaskRestore("sum-0", 0, "")},
-	trace.KindTaskFinish:  {trace.TaskFinish("src-0")},
+	trace.KindTaskFinish:  {trace.TaskFinish("src-0"), trace.TaskStop("src-0", 4)},
 	trace.KindContractBroken: {trace.ContractBroken("sum-1", 4, "snapshot-request", "a second request"),
 		trace.ContractBroken("sum-1", 0, "receive", "")},
 

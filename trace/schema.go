@@ -12,14 +12,14 @@ const (
 	// never starts cannot vanish unseen; checkpoint.trigger follows when it starts, and
 	// checkpoint.complete or checkpoint.abort ends it either way.
 	KindCheckpointRequest  = "checkpoint.request"  // task=coordinator cp
-	KindCheckpointTrigger  = "checkpoint.trigger"  // task=coordinator cp; attrs: savepoint=true, periodic=true, start
+	KindCheckpointTrigger  = "checkpoint.trigger"  // task=coordinator cp; attrs: savepoint=true, stop=true, periodic=true, start
 	KindCheckpointPersist  = "checkpoint.persist"  // task=coordinator cp: metadata write to the completed-checkpoint store begins
 	KindCheckpointComplete = "checkpoint.complete" // task=coordinator cp: the metadata write is durable
 	KindCheckpointAbort    = "checkpoint.abort"    // task=coordinator cp reason
 	KindCoordinatorCrash   = "coordinator.crash"   // task=coordinator; reason when it failed by itself
 	KindCoordinatorRecover = "coordinator.recover" // task=coordinator cp: latest completed id read back from the store (0: none)
 	KindJobFailover        = "job.failover"        // task=coordinator cp reason: the job restarts from cp
-	KindJobFinish          = "job.finish"          // task=coordinator: the engine reports the bounded job finished
+	KindJobFinish          = "job.finish"          // task=coordinator: the engine reports the job finished; attrs: stop
 	// KindJobResubmit says that the job was stopped, its retained checkpoints kept, and
 	// submitted again from checkpoint cp in restore mode (attr mode: claim, no-claim or
 	// legacy). The coordinator.crash of the stopped job follows; the new job's
@@ -71,7 +71,7 @@ const (
 	// Task lifecycle.
 	KindTaskCrash   = "task.crash"   // task
 	KindTaskRestore = "task.restore" // task cp (0: fresh start); attrs: state
-	KindTaskFinish  = "task.finish"  // task: a bounded task has processed all input and exits
+	KindTaskFinish  = "task.finish"  // task: a bounded task has processed all input and exits; attrs: stop
 
 	// Sinks and the external transactional store.
 	KindSinkWrite     = "sink.write"     // task txn rid; attrs: value
@@ -171,6 +171,12 @@ const (
 	AttrValues = "values"
 	// AttrSavepoint marks a checkpoint.trigger of a savepoint.
 	AttrSavepoint = "savepoint"
+	// AttrStop marks a checkpoint.trigger of a stop-with-savepoint (with savepoint=true).
+	// On task.finish and job.finish it names the stop-with-savepoint whose completion ended
+	// the task or the job before its input did; on a source's snapshot.taken or
+	// snapshot.carried for one, it lists the source's offsets there as split=offset items
+	// (see ListSeparator).
+	AttrStop = "stop"
 	// AttrPeriodic marks a checkpoint.trigger of the periodic schedule: the interval and the
 	// minimum pause pace these, not a checkpoint asked for outside the schedule.
 	AttrPeriodic = "periodic"

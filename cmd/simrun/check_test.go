@@ -194,7 +194,7 @@ func TestCheckBadInput(t *testing.T) {
 		{"empty stdin", []string{"check", "-"}, "", "check: stdin: empty file: no header line"},
 		{"newer schema", []string{"check", newer}, "", "check: " + newer + ":1: schema version 2, this build reads 1 to 1"},
 		{"no header", []string{"check", headless}, "", "check: " + headless + ":1: not a trace header"},
-		{"unknown reference field", []string{"check", "-reference", badRef, good}, "", `check: -reference ` + badRef + `: reference.output["r1"].counts: unknown field (known: value, count)`},
+		{"unknown reference field", []string{"check", "-reference", badRef, good}, "", `check: -reference ` + badRef + `: reference.output["r1"].counts: unknown field (known: value, count, split, offset)`},
 		{"wrong reference type", []string{"check", good, "-reference", wrongType}, "", "reference.liveness.notify_max_ns: must be a non-negative integer, got a string"},
 		{"missing reference", []string{"check", "-reference", "gone.json", good}, "", "check: -reference gone.json: no such file"},
 		{"two references", []string{"check", "-reference", badRef, "-scenario", "standard", good}, "", "-reference and -scenario both give a reference"},

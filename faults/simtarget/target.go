@@ -39,6 +39,9 @@ func (t Target) CrashCoordinator() { t.Engine.CrashCoordinator() }
 // TriggerSavepoint is the engine half's.
 func (t Target) TriggerSavepoint() { t.Engine.TriggerSavepoint() }
 
+// StopWithSavepoint is the engine half's.
+func (t Target) StopWithSavepoint() { t.Engine.StopWithSavepoint() }
+
 // TriggerCheckpoint is the engine half's.
 func (t Target) TriggerCheckpoint() { t.Engine.TriggerCheckpoint() }
 

@@ -20,6 +20,7 @@ var oneOfEach = map[faults.Kind]faults.Fault{
 	faults.ResubmitClaim:      {Kind: faults.ResubmitClaim},
 	faults.ResubmitNoClaim:    {Kind: faults.ResubmitNoClaim},
 	faults.ResubmitLegacy:     {Kind: faults.ResubmitLegacy},
+	faults.StopWithSavepoint:  {Kind: faults.StopWithSavepoint},
 	faults.PauseHost:          {Kind: faults.PauseHost, Host: "h-src"},
 	faults.RestartDelay:       {Kind: faults.RestartDelay, DelayNanos: 5},
 	faults.NetDrop:            {Kind: faults.NetDrop, Message: faults.MessageNotify, Probability: 0.5},
@@ -60,7 +61,7 @@ func TestTargetSplitsEveryKind(t *testing.T) {
 		}
 		entries = append(entries, faults.Entry{Trigger: faults.At(nanos(1 + float64(i))), Fault: f})
 	}
-	r.inject(faults.Phases{FaultNanos: nanos(30), LivenessNanos: nanos(10)}, entries...)
+	r.inject(faults.Phases{FaultNanos: nanos(32), LivenessNanos: nanos(10)}, entries...)
 	r.run(29.5)
 	// The effects started after 19.5ms are still in force: heal ends them.
 	if r.world.Active() == 0 {
@@ -80,6 +81,7 @@ func TestTargetSplitsEveryKind(t *testing.T) {
 		"ResubmitJob(no-claim)",
 		"ResubmitJob(legacy)",
 		"End(20)",
+		"StopWithSavepoint()",
 		"End(21)",
 		"End(24)",
 		"End(25)",

@@ -205,6 +205,8 @@ func (g *generator) scenario() *scenarios.Scenario {
 	g.incremental(&s.Checkpoint, s.Mode)
 	// Drawn after that, for the same reason.
 	g.resubmission(s)
+	// Drawn after that, for the same reason.
+	g.stopWithSavepoint(s)
 	return s
 }
 
@@ -739,7 +741,7 @@ func inModelKinds(sys faults.System) []faults.Kind {
 			k == faults.ExternalCommitFail && !sys.ExternalStore,
 			(k == faults.ExternalWriteFail || k == faults.ExternalWriteLost) && !sys.SinkWrites,
 			k == faults.NetBreak && len(sys.Channels) == 0,
-			slices.Contains(resubmissions, k):
+			slices.Contains(resubmissions, k), k == faults.StopWithSavepoint:
 			continue
 		}
 		out = append(out, k)

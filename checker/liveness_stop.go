@@ -1,0 +1,86 @@
+package checker
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// stopKinds are the kinds judgeStop reacts to.
+var stopKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindCheckpointComplete, trace.KindCheckpointAbort,
+	trace.KindJobFailover, trace.KindCoordinatorCrash, trace.KindJobResubmit)
+
+// judgeStop judges what the last stop-with-savepoint to end leaves behind, when nothing
+// restarted the job after it: a completed one ends the job (P4), an aborted one leaves it
+// running on to the end of its input (P5). Both are judged at the end of the trace, as
+// progress.bounded-job-finishes is.
+func (l *livenessJudge) judgeStop() {
+	stops := map[uint64]bool{}
+	var last *trace.Event
+	for i := range l.ix.only(stopKinds) {
+		e := &l.events[i]
+		switch e.Kind {
+		case trace.KindCheckpointTrigger:
+			if isStopTrigger(e) {
+				stops[e.CP] = true
+			}
+		case trace.KindCheckpointComplete, trace.KindCheckpointAbort:
+			if stops[e.CP] {
+				last = e
+			}
+		default:
+			last = nil // the job restarts from a checkpoint, and runs on
+		}
+	}
+	tasks := l.ref.Liveness.FinishTasks
+	if last == nil || len(tasks) == 0 {
+		return
+	}
+	l.judged++
+	if last.Kind == trace.KindCheckpointComplete {
+		l.judgeStopped(last)
+	} else {
+		l.judgeRanOn(last)
+	}
+}
+
+// judgeStopped judges P4 for stop-with-savepoint stop, which completed.
+func (l *livenessJudge) judgeStopped(stop *trace.Event) {
+	end := lastEvent(l.events)
+	last := l.lastLifecycle()
+	for _, task := range l.ref.Liveness.FinishTasks {
+		if i, ok := last[task]; !ok || l.events[i].Kind != trace.KindTaskFinish {
+			l.flagStop(end, task, ruleStopEndsTheJob, "stop-with-savepoint %d completed at seq %d, but %s never exited", stop.CP, stop.Seq, task)
+		}
+	}
+	if !l.ref.Liveness.JobFinishTraced {
+		return
+	}
+	named := false
+	for i := range l.ix.only(jobFinishKinds) {
+		v, _ := l.events[i].Attr(trace.AttrStop)
+		named = v == strconv.FormatUint(stop.CP, 10)
+	}
+	if !named {
+		l.flagStop(end, "", ruleStopEndsTheJob, "stop-with-savepoint %d completed at seq %d, but no job.finish names it", stop.CP, stop.Seq)
+	}
+}
+
+// judgeRanOn judges P5 for stop-with-savepoint stop, which aborted.
+func (l *livenessJudge) judgeRanOn(stop *trace.Event) {
+	end := lastEvent(l.events)
+	last := l.lastLifecycle()
+	for _, task := range l.ref.Liveness.FinishTasks {
+		if i, ok := last[task]; !ok || l.events[i].Kind != trace.KindTaskFinish {
+			l.flagStop(end, task, ruleStopFailedRunsOn, "stop-with-savepoint %d aborted at seq %d, and %s never reached the end of its input after it", stop.CP, stop.Seq, task)
+		}
+	}
+}
+
+func (l *livenessJudge) flagStop(end *trace.Event, task, rule, format string, args ...any) {
+	l.violations = append(l.violations, Violation{
+		Property: PropLiveness, Message: oneLine(fmt.Sprintf(format, args...)),
+		Seq: end.Seq, T: end.T, Task: task, Rule: rule,
+	})
+}

@@ -1,0 +1,130 @@
+package checker
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// A job that stop-with-savepoint ended (job.finish with attr stop) owes the output of
+// its input up to the savepoint's cut, not the whole reference: each source stopped at
+// the offsets its snapshot for the savepoint lists (snapshot.taken, attr stop), and a
+// record of the reference is owed if and only if the source record it comes from
+// (Expected.Split and Offset) lies before that offset. A job that did not stop owes it
+// all, whatever stops were tried and failed.
+
+// stoppedBy returns the stop-with-savepoint the trace's last job.finish names, 0 if none.
+func stoppedBy(ix *traceIndex) uint64 {
+	var stop uint64
+	for i := range ix.only(jobFinishKinds) {
+		stop = 0
+		if v, ok := ix.events[i].Attr(trace.AttrStop); ok {
+			stop, _ = strconv.ParseUint(v, 10, 64)
+		}
+	}
+	return stop
+}
+
+// stopOffsets returns the offset of every split at stop-with-savepoint stop, from the
+// sources' snapshot.taken (a finished source's snapshot.carried); a split listed twice (a
+// source's snapshot taken again after a restore) keeps the last.
+func stopOffsets(ix *traceIndex, stop uint64) (map[string]int64, error) {
+	offsets := map[string]int64{}
+	for i := range ix.only(kindsOf(trace.KindSnapshotTaken, trace.KindSnapshotCarried)) {
+		e := &ix.events[i]
+		v, ok := e.Attr(trace.AttrStop)
+		if e.CP != stop || !ok {
+			continue
+		}
+		for _, item := range strings.Split(v, trace.ListSeparator) {
+			split, off, found := strings.Cut(item, "=")
+			n, err := strconv.ParseInt(off, 10, 64)
+			if !found || err != nil || n < 0 {
+				return nil, fmt.Errorf("%s's %s for %d lists %q, not split=offset", e.Task, e.Kind, stop, item)
+			}
+			offsets[split] = n
+		}
+	}
+	if len(offsets) == 0 {
+		return nil, fmt.Errorf("no source's snapshot for %d lists where it stopped (attr stop)", stop)
+	}
+	return offsets, nil
+}
+
+// owedOutput is the output a trace owes: the reference's, cut where a stop-with-savepoint
+// ended the job. Where the trace or the reference cannot say what a stopped job owes, the
+// output is nil and unknown says why, so that the output properties are unknown rather
+// than judged against the whole input.
+type owedOutput struct {
+	ref     Reference
+	unknown string
+	// stop is the stop-with-savepoint that ended the job, 0 if none; beyond are the
+	// reference's records from past its cut, which no sink may commit.
+	stop   uint64
+	beyond map[string]bool
+}
+
+// why is why the output properties cannot judge o: nothing is expected.
+func (o owedOutput) why() string {
+	if o.unknown != "" {
+		return o.unknown
+	}
+	return "the reference has no expected output"
+}
+
+// stoppedReference returns the output ref owes in the trace ix indexes.
+func stoppedReference(ix *traceIndex, ref Reference) owedOutput {
+	stop := stoppedBy(ix)
+	if stop == 0 || ref.Output == nil {
+		return owedOutput{ref: ref}
+	}
+	offsets, err := stopOffsets(ix, stop)
+	if err != nil {
+		return withoutOutput(ref, fmt.Sprintf("the job stopped with savepoint %d, but %v", stop, err))
+	}
+	owed := make(map[string]Expected, len(ref.Output))
+	beyond := map[string]bool{}
+	for rid, want := range ref.Output {
+		if want.Split == "" {
+			return withoutOutput(ref, fmt.Sprintf("the job stopped with savepoint %d, but the reference does not say which source record %q comes from", stop, rid))
+		}
+		stopped, ok := offsets[want.Split]
+		if !ok {
+			return withoutOutput(ref, fmt.Sprintf("the job stopped with savepoint %d, but no source says where split %s stopped", stop, want.Split))
+		}
+		if want.Offset < stopped {
+			owed[rid] = want
+		} else {
+			beyond[rid] = true
+		}
+	}
+	ref.Output = owed
+	return owedOutput{ref: ref, stop: stop, beyond: beyond}
+}
+
+// beyondCut returns the violations of output.ends-at-the-stop: the records committed that
+// come from past the cut of the stop-with-savepoint that ended the job.
+func (o owedOutput) beyondCut(p Property, events []trace.Event, out *committedOutput) []Violation {
+	var vs []Violation
+	for k := range out.records {
+		r := &out.records[k]
+		if r.count == 0 || !o.beyond[r.id] {
+			continue
+		}
+		e := lastEvent(events)
+		if at, ok := out.overflow[k]; ok {
+			e = &events[at]
+		}
+		v := violationAt(p, e, "record %q committed, but it comes from past where its source stopped for stop-with-savepoint %d, which ended the job", r.id, o.stop)
+		v.Rule = ruleOutputEndsAtStop
+		vs = append(vs, v)
+	}
+	return vs
+}
+
+func withoutOutput(ref Reference, why string) owedOutput {
+	ref.Output = nil
+	return owedOutput{ref: ref, unknown: why}
+}

@@ -1,0 +1,148 @@
+package checker
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// fromSource is the reference of the stop tests: src:0's records 0 to 3, once each.
+var fromSource = Reference{
+	Guarantee: GuaranteeExactlyOnce,
+	Output: map[string]Expected{
+		"src:0:0": {Value: "v-src:0:0", Count: 1, Split: "src:0", Offset: 0},
+		"src:0:1": {Value: "v-src:0:1", Count: 1, Split: "src:0", Offset: 1},
+		"src:0:2": {Value: "v-src:0:2", Count: 1, Split: "src:0", Offset: 2},
+		"src:0:3": {Value: "v-src:0:3", Count: 1, Split: "src:0", Offset: 3},
+	},
+	Liveness: LivenessBounds{FinishTasks: []string{"src", "sink"}, JobFinishTraced: true, CheckpointAfterHealNanos: 100},
+}
+
+func (b *tb) stopTrigger(cp uint64) uint64 { return b.add(trace.StopTrigger(cp)) }
+
+// stopped builds a job that stop-with-savepoint 2 ends with src:0 at offset 2, having
+// committed src:0:0 and src:0:1 in its transaction; then extra runs.
+func stopped(extra func(b *tb)) *tb {
+	b := newTB()
+	b.phase("liveness")
+	b.restore("src", 0)
+	b.restore("sink", 0)
+	b.stopTrigger(2)
+	b.add(trace.SnapshotTaken("src", 2, trace.SnapshotState{Stopped: []string{"src:0=2"}}))
+	b.write("sink", "t2", "src:0:0")
+	b.write("sink", "t2", "src:0:1")
+	b.snap("sink", 2)
+	b.complete(2)
+	b.notify("sink", 2)
+	b.commit("sink", 2, "t2", "records=2")
+	extra(b)
+	b.add(trace.TaskStop("src", 2))
+	b.add(trace.TaskStop("sink", 2))
+	b.add(trace.JobStop(2))
+	b.t += 200
+	b.phase("end")
+	return b
+}
+
+func TestAStoppedJobOwesItsOutputUpToTheCut(t *testing.T) {
+	b := stopped(func(*tb) {})
+	wantPass(t, ExactlyOnce(b.events, fromSource))
+	wantPass(t, AtLeastOnce(b.events, fromSource))
+	wantPass(t, Liveness(b.events, fromSource))
+}
+
+// FLINK-23541: a source went on emitting after the final savepoint's barrier.
+func TestOutputFromPastTheStopIsFlagged(t *testing.T) {
+	var beyond uint64
+	b := stopped(func(b *tb) { beyond = b.upsert("sink", "src:0:2", "v-src:0:2") })
+	res := ExactlyOnce(b.events, fromSource)
+	v := wantFirst(t, res, beyond, `record "src:0:2" committed, but it comes from past where its source stopped for stop-with-savepoint 2`)
+	wantRule(t, v, ruleOutputEndsAtStop)
+}
+
+func TestOutputOfAStoppedJobIsUnknownWithoutOrigins(t *testing.T) {
+	b := stopped(func(*tb) {})
+	ref := fromSource
+	ref.Output = ExpectOnce(map[string]string{"src:0:0": "v-src:0:0"})
+	wantUnknown(t, ExactlyOnce(b.events, ref), `the reference does not say which source record "src:0:0" comes from`)
+
+	c := newTB()
+	c.stopTrigger(2)
+	c.complete(2)
+	c.add(trace.JobStop(2))
+	wantUnknown(t, ExactlyOnce(c.events, fromSource), "no source's snapshot for 2 lists where it stopped")
+}
+
+// FLINK-22367: a task that never recognised its stop's completion never exits.
+func TestAStopThatCompletedEndsTheJob(t *testing.T) {
+	b := newTB()
+	b.phase("liveness")
+	b.restore("src", 0)
+	b.restore("sink", 0)
+	b.stopTrigger(2)
+	b.complete(2)
+	b.add(trace.TaskStop("src", 2))
+	b.t += 200
+	end := b.phase("end")
+	res := Liveness(b.events, fromSource)
+	wantViolation(t, res, end, ruleStopEndsTheJob, "stop-with-savepoint 2 completed at seq 4, but sink never exited")
+	wantViolation(t, res, end, ruleStopEndsTheJob, "stop-with-savepoint 2 completed at seq 4, but no job.finish names it")
+
+	// A failover after it restarts the job from it: it need not end.
+	c := newTB()
+	c.phase("liveness")
+	c.stopTrigger(2)
+	c.complete(2)
+	c.add(trace.Event{Kind: trace.KindJobFailover, Task: coord, CP: 2})
+	c.finish("src")
+	c.finish("sink")
+	c.add(trace.JobFinish())
+	wantPass(t, Liveness(c.events, Reference{Liveness: fromSource.Liveness}))
+}
+
+// FLINK-12858: a stop that failed left the sources blocked.
+func TestAStopThatAbortedLeavesTheJobRunning(t *testing.T) {
+	b := newTB()
+	b.phase("liveness")
+	b.restore("src", 0)
+	b.restore("sink", 0)
+	b.stopTrigger(2)
+	b.abort(2)
+	b.t += 200
+	end := b.phase("end")
+	res := Liveness(b.events, Reference{Liveness: fromSource.Liveness})
+	wantViolation(t, res, end, ruleStopFailedRunsOn, "stop-with-savepoint 2 aborted at seq 4, and src never reached the end of its input after it")
+}
+
+// wantViolation fails the test unless res has a violation at seq naming rule whose message
+// holds fragment.
+func wantViolation(t *testing.T, res Result, seq uint64, rule, fragment string) {
+	t.Helper()
+	for _, v := range res.Violations {
+		if v.Seq == seq && v.Rule == rule && strings.Contains(v.Message, fragment) {
+			return
+		}
+	}
+	t.Fatalf("want a violation of %s at seq %d containing %q, got:\n%s", rule, seq, fragment, res)
+}
+
+func TestNoCheckpointStartsWhileAStopIsPending(t *testing.T) {
+	ref := pacingPolicy(100, 0, 2)
+	b := newTB()
+	b.periodic(1, 0)
+	b.complete(1)
+	b.stopTrigger(2)
+	early := b.periodic(3, 20)
+	res := TriggerPacing(b.events, ref)
+	v := wantFirst(t, res, early, "checkpoint 3 triggered while stop-with-savepoint 2 was pending")
+	wantRule(t, v, ruleNoneWhileStopping)
+
+	c := newTB()
+	c.periodic(1, 0)
+	c.complete(1)
+	c.stopTrigger(2)
+	c.abort(2)
+	c.at(200).periodic(3, 200)
+	wantPass(t, TriggerPacing(c.events, ref))
+}
