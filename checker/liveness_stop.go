@@ -9,15 +9,16 @@ import (
 
 // stopKinds are the kinds judgeStop reacts to.
 var stopKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindCheckpointComplete, trace.KindCheckpointAbort,
-	trace.KindJobFailover, trace.KindCoordinatorCrash, trace.KindJobResubmit)
+	trace.KindJobFailover, trace.KindCoordinatorCrash, trace.KindJobResubmit, trace.KindJobFinish)
 
 // judgeStop judges what the last stop-with-savepoint to end leaves behind, when nothing
-// restarted the job after it: a completed one ends the job (P4), an aborted one leaves it
-// running on to the end of its input (P5). Both are judged at the end of the trace, as
-// progress.bounded-job-finishes is.
+// restarted the job after it and the job had not finished before it: a completed one ends
+// the job (P4), an aborted one leaves it running on to the end of its input (P5). Both are
+// judged at the end of the trace, as progress.bounded-job-finishes is.
 func (l *livenessJudge) judgeStop() {
 	stops := map[uint64]bool{}
 	var last *trace.Event
+	finished := false // job.finish, and no restart since
 	for i := range l.ix.only(stopKinds) {
 		e := &l.events[i]
 		switch e.Kind {
@@ -26,11 +27,13 @@ func (l *livenessJudge) judgeStop() {
 				stops[e.CP] = true
 			}
 		case trace.KindCheckpointComplete, trace.KindCheckpointAbort:
-			if stops[e.CP] {
+			if stops[e.CP] && !finished {
 				last = e
 			}
+		case trace.KindJobFinish:
+			finished = true
 		default:
-			last = nil // the job restarts from a checkpoint, and runs on
+			last, finished = nil, false // the job restarts from a checkpoint, and runs on
 		}
 	}
 	tasks := l.ref.Liveness.FinishTasks

@@ -146,3 +146,18 @@ func TestNoCheckpointStartsWhileAStopIsPending(t *testing.T) {
 	c.at(200).periodic(3, 200)
 	wantPass(t, TriggerPacing(c.events, ref))
 }
+
+// A stop whose metadata write lands after the job reached the end of its input ends
+// nothing: the job was over.
+func TestAStopThatCompletesAfterTheEndIsNotOwedAnything(t *testing.T) {
+	b := newTB()
+	b.phase("liveness")
+	b.restore("src", 0)
+	b.restore("sink", 0)
+	b.stopTrigger(2)
+	b.finish("src")
+	b.finish("sink")
+	b.add(trace.JobFinish())
+	b.complete(2)
+	wantPass(t, Liveness(b.events, Reference{Liveness: fromSource.Liveness}))
+}

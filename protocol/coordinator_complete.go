@@ -38,13 +38,10 @@ func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
 		Tasks:       p.states,
 	}
 	c.ready.Completed = append(c.ready.Completed, cc)
-	if p.kind.IsSavepoint() {
-		// Its state is the user's: the job never releases it.
-		c.savepoints.remember(p.id)
-	}
 	if p.kind == KindSavepoint {
 		// A savepoint commits nothing and subsumes nothing: tasks are
 		// not told, and it stays out of the restorable list.
+		c.savepoints.remember(p.id)
 		return
 	}
 	if p.id > c.highestCompleted {

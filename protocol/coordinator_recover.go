@@ -30,11 +30,13 @@ func (c *coordinatorState) recover(now Time, durable Durable) error {
 			return err
 		}
 		c.highestID = max(c.highestID, cc.ID)
-		if cc.Kind.IsSavepoint() {
+		if cc.Kind == KindCheckpoint {
+			checkpoints = append(checkpoints, cc)
+		} else {
 			c.savepoints.remember(cc.ID)
 		}
-		if cc.Kind != KindSavepoint {
-			checkpoints = append(checkpoints, cc)
+		if cc.Kind == KindStopSavepoint {
+			checkpoints = append(checkpoints, cc) // restorable, as when it completed
 		}
 	}
 	slices.SortFunc(checkpoints, func(a, b CompletedCheckpoint) int { return cmp.Compare(a.ID, b.ID) })

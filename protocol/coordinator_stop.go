@@ -40,7 +40,10 @@ func (c *coordinatorState) stopEnded(id CheckpointID) {
 
 // stopped ends the job once its stop-with-savepoint id completed: nothing
 // is left to checkpoint, and the tasks exit when told of the completion.
+// Completed like a checkpoint, its state is still the user's: the job
+// never releases it.
 func (c *coordinatorState) stopped(id CheckpointID) {
+	c.savepoints.remember(id)
 	c.stopEnded(id)
 	if !c.jobFinished {
 		c.jobFinished = true

@@ -111,9 +111,6 @@ func (t *taskState) notifyAborted(id CheckpointID) {
 	}
 	// The barrier may still be on its way; it must be ignored.
 	t.staleUpTo = max(t.staleUpTo, id)
-	if id == t.stopAt {
-		t.stopAt = 0 // the stop-with-savepoint failed: the job goes on
-	}
 	if id <= t.lastNotified || id <= t.restoredFrom || slices.Contains(t.abortsNotified, id) {
 		return
 	}
@@ -122,4 +119,9 @@ func (t *taskState) notifyAborted(id CheckpointID) {
 	}
 	t.abortsNotified = append(t.abortsNotified, id)
 	t.ready.Notifications = push(t.ready.Notifications, Notification{Type: NotifyAborted, Checkpoint: id})
+	if id == t.stopAt {
+		// The stop-with-savepoint failed: the job goes on. (A repeated notice
+		// returned above; the first cleared it.)
+		t.stopAt = 0
+	}
 }

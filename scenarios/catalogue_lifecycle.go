@@ -1,0 +1,57 @@
+package scenarios
+
+import (
+	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// stopAt is when the lifecycle scenarios stop their job, a third of the way into its input.
+var stopAt = Millis(300)
+
+// stopScenario is the job the stop-with-savepoint scenarios stop: a keyed shuffle of
+// three, checkpointed every 30ms with two in flight, whose input lasts 1.2s.
+func stopScenario(name, description, sink string, extra ...faults.Entry) *Scenario {
+	return &Scenario{
+		Name:        name,
+		Description: description,
+		Mode:        ModeAligned,
+		Topology:    Topology{Kind: TopologyKeyedShuffle, Parallelism: 3},
+		Workload:    Workload{Kind: WorkloadKeyedSum, Records: 600, Keys: 30, RecordInterval: Millis(2)},
+		Sink:        &Sink{Kind: sink},
+		Checkpoint:  Checkpoint{Interval: Millis(30), MaxConcurrent: 2, Timeout: Millis(500)},
+		Faults:      append([]faults.Entry{at(stopAt, faults.Fault{Kind: faults.StopWithSavepoint})}, extra...),
+		Expect:      expectPass,
+		Seeds:       seeds(1, 10),
+	}
+}
+
+// lifecycleScenarios are the positive scenarios of a job's lifecycle: stop-with-savepoint
+// that ends the job, that fails and leaves it running, and that a crash interrupts once
+// it completed.
+func lifecycleScenarios() []*Scenario {
+	slow := at(stopAt-Millis(20), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(40).Nanos(), WindowNanos: Millis(100).Nanos()})
+	return []*Scenario{
+		stopScenario("stop-with-savepoint",
+			"A user stops the job with a savepoint a third of the way into its input, while uploads "+
+				"are slow, so that periodic checkpoints fall due while it is pending: none may start. Once "+
+				"it completes the two-phase-commit sinks commit up to it, every task exits and the job "+
+				"ends; its output is the input's up to where each source stopped.",
+			SinkTwoPhaseCommit, slow),
+		stopScenario("stop-with-savepoint-upsert",
+			"Stop-with-savepoint of a job whose idempotent sinks write at once: a record a source "+
+				"emitted after its snapshot for the stop would be visible at once, past the cut.",
+			SinkIdempotent),
+		stopScenario("stop-with-savepoint-fails",
+			"Stop-with-savepoint while the state store refuses every write: the savepoint aborts, "+
+				"the sources go on and the job runs on to the end of its input.",
+			SinkTwoPhaseCommit,
+			at(stopAt-Millis(10), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 1, WindowNanos: Millis(60).Nanos()})),
+		stopScenario("stop-with-savepoint-crash",
+			"Stop-with-savepoint whose completion a sink crashes on before it exits: the job restarts "+
+				"from the savepoint, whose transactions some sinks already committed, and runs on to "+
+				"the end of its input without writing them twice.",
+			SinkTwoPhaseCommit,
+			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindNotifyComplete, Task: "sink-1"}, Nth: 1, FromNanos: stopAt.Nanos()},
+				Fault: faults.Fault{Kind: faults.CrashTask, Task: "sink-1"}}),
+	}
+}
