@@ -129,8 +129,9 @@ func (t *Task) ID() TaskID { return t.cfg.ID }
 // savepoint's cut is the end of the job's output if it completes), and the
 // host must not finish the task's input for end-of-partition events that
 // stopped upstream tasks send as they exit. It turns false when the
-// savepoint aborts, and the task exits (TaskReady.Exit) when it completes.
-func (t *Task) Stopping() bool { return t.stopAt != 0 && !t.exited }
+// savepoint aborts; when it completes the task exits (TaskReady.Exit) and
+// stays stopping, so that a host still finishing its exit sends nothing.
+func (t *Task) Stopping() bool { return t.stopAt != 0 }
 
 // Blocked reports whether input is blocked by an alignment: Admit would
 // answer AdmitBlock.

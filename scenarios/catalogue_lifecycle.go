@@ -30,13 +30,17 @@ func stopScenario(name, description, sink string, extra ...faults.Entry) *Scenar
 // it completed.
 func lifecycleScenarios() []*Scenario {
 	slow := at(stopAt-Millis(20), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(40).Nanos(), WindowNanos: Millis(100).Nanos()})
+	// The barriers of the checkpoints just before the stop are lost on one link: those
+	// checkpoints abort, and their notices reach the tasks while the stop is pending.
+	lost := at(stopAt-Millis(40), faults.Fault{Kind: faults.NetDrop, Message: faults.MessageBarrier, From: "source-0", To: "sum-1", Probability: 1, WindowNanos: Millis(40).Nanos()})
 	return []*Scenario{
 		stopScenario("stop-with-savepoint",
 			"A user stops the job with a savepoint a third of the way into its input, while uploads "+
-				"are slow, so that periodic checkpoints fall due while it is pending: none may start. Once "+
-				"it completes the two-phase-commit sinks commit up to it, every task exits and the job "+
+				"are slow, so that periodic checkpoints fall due while it is pending: none may start. The "+
+				"checkpoints just before it lose a barrier and abort while it is pending. Once it "+
+				"completes the two-phase-commit sinks commit up to it, every task exits and the job "+
 				"ends; its output is the input's up to where each source stopped.",
-			SinkTwoPhaseCommit, slow),
+			SinkTwoPhaseCommit, slow, lost),
 		stopScenario("stop-with-savepoint-upsert",
 			"Stop-with-savepoint of a job whose idempotent sinks write at once: a record a source "+
 				"emitted after its snapshot for the stop would be visible at once, past the cut.",
