@@ -124,10 +124,10 @@ func TestZooCountsPanicsApart(t *testing.T) {
 	}
 	// A control is caught only by its rule: named, or the only rule of its property.
 	r = mutatedRun{}
-	if err := json.Unmarshal([]byte(`{"verdict":"fail","violations":[{"property":"listener-contract","rule":"notify.in-order"},{"property":"exactly-once"}]}`), &r); err != nil {
+	if err := json.Unmarshal([]byte(`{"verdict":"fail","violations":[{"property":"listener-contract","rule":"notify.in-order"},{"property":"at-least-once"}]}`), &r); err != nil {
 		t.Fatal(err)
 	}
-	for rule, want := range map[string]catchKind{"notify.in-order": catchProperty, "output.exactly-once": catchProperty, "notify.eventually": catchNone, "cut.consistent": catchNone} {
+	for rule, want := range map[string]catchKind{"notify.in-order": catchProperty, "output.at-least-once": catchProperty, "notify.eventually": catchNone, "cut.consistent": catchNone} {
 		if got := r.catch(rule, true); got != want {
 			t.Errorf("control of %s: %v, want %v", rule, got, want)
 		}
