@@ -330,6 +330,14 @@
 // commit that made it visible once too often. Result.Diff shows, with go-cmp, the committed
 // count per differing record id, so a duplicate reads as 2 and a loss as 0.
 //
+// A job that stop-with-savepoint ended (job.finish with attr stop) owes less: the output of
+// its input up to the savepoint's cut, where each source's snapshot for it (snapshot.taken,
+// or snapshot.carried for a source that had finished) lists its offsets. A record of the
+// reference is owed when the source record it comes from (Expected.Split, Expected.Offset)
+// lies before its split's offset there; a committed record from past the cut breaks
+// output.ends-at-the-stop. Without the offsets or the records' origins the output
+// properties are unknown, never judged against the whole input.
+//
 // at-least-once. No record of Reference.Output is lost. Duplicates and changed values are
 // allowed, since replay after recovery may re-emit and re-aggregate records.
 //
@@ -615,6 +623,10 @@
 // no task stays in alignment (barrier.recv without its snapshot.taken) longer than
 // LivenessBounds.AlignmentMaxNanos unless the checkpoint aborted. A missed deadline is pinned
 // to the first event after it, or to the last event when the trace ends at the deadline.
+// The last stop-with-savepoint to end, unless the job restarted or had finished before it,
+// is judged at the end of the trace like the bounded job: one that completed must have let
+// every task exit, with job.finish naming it (stop.ends-the-job); one that aborted must have
+// left the job running to the end of its input (stop.failed-job-runs-on).
 //
 // determinism. The trace hashes (trace.HashEvents) to Reference.TraceHash, the hash recorded
 // when the run was first made. FirstDifference compares two traces and names the first event
@@ -639,6 +651,9 @@
 //     piece.release where a shared piece is); trigger.recv, marker.send and marker.recv.
 //   - task.restore as every task starts (cp 0 when fresh), task.crash, task.finish, and
 //     job.failover when the job restarts.
+//   - for a stop-with-savepoint: stop=true on its checkpoint.trigger, the sources' offsets
+//     (stop) on their snapshot for it, and stop=<its id> on the task.finish and job.finish
+//     it causes.
 //   - notify.complete and notify.abort when listeners are called.
 //   - sink.write or sink.writes, sink.commit, sink.abort or sink.upsert; sink.read for
 //     readers.

@@ -92,6 +92,14 @@
 // tasks have all exited, the coordinator stops ticking: the protocol would otherwise keep
 // re-sending the last completion.
 //
+// StopWithSavepoint (the operator action stop-with-savepoint) takes the protocol's
+// synchronous savepoint. A source stops reading once its task took the stop's snapshot
+// (protocol.Task.Stopping), so the records it sent before are the job's last; a task whose
+// inputs end because the tasks upstream exited is not finished for it. Once the stop
+// completes, sinks commit up to it and every task exits, with task.finish naming it, and
+// job.finish names it too. A failover before the job ended restores from the stop, which the
+// protocol keeps restorable, and the job runs on; so does one whose stop aborted.
+//
 // A 2PC sink embeds protocol.TwoPhaseCommit and is the task's protocol.Listener. Its
 // transaction ids carry the writer epoch the store gave the incarnation, so they never
 // collide across restarts. On restore it registers with the store (fencing predecessors and
@@ -158,7 +166,8 @@
 //
 // Every event of trace/schema.go, when it happens:
 //
-//   - coordinator: checkpoint.trigger (savepoint=true for savepoints; periodic=true and
+//   - coordinator: checkpoint.trigger (savepoint=true for savepoints, and stop=true for a
+//     stop-with-savepoint; periodic=true and
 //     start, the id's reservation, for the periodic schedule's), checkpoint.persist when
 //     the metadata write starts, checkpoint.complete when it is durable, checkpoint.abort with
 //     the protocol's reason, coordinator.crash, coordinator.recover with the latest restorable

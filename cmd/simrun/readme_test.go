@@ -33,6 +33,21 @@ func TestReadmeTour(t *testing.T) {
 	quotesScript(t, "README.md", tour, "testdata/script/tour.txtar")
 }
 
+// TestReadmeStop: the README's stop-with-savepoint example is the script
+// testdata/script/lifecycle.txtar.
+func TestReadmeStop(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "\n## Stopping a job with a savepoint\n")
+	if !ok {
+		t.Fatal("README has no section \"## Stopping a job with a savepoint\"")
+	}
+	example, _, _ := strings.Cut(section, "\n## ")
+	quotesScript(t, "README.md", example, "testdata/script/lifecycle.txtar")
+}
+
 // quotesScript checks that the simrun commands of text (the page at name) are run by the
 // scripts, and that the lines text quotes from their output are in the outputs the scripts
 // pin. A command's "> FILE" is the script's cp of its stdout; the bare default job is

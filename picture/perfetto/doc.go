@@ -62,7 +62,7 @@
 // their names (sum-2 before sum-10).
 //
 // Slices:
-//   - coordinator: "checkpoint N" or "savepoint N" from checkpoint.trigger to
+//   - coordinator: "checkpoint N", "savepoint N" or "stop-with-savepoint N" from checkpoint.trigger to
 //     checkpoint.complete or checkpoint.abort (args outcome, reason); a checkpoint still in
 //     flight when the coordinator crashes ends there (outcome "coordinator crashed"), one
 //     triggered again ends at the new trigger, one never ended runs to the end of the trace

@@ -333,6 +333,9 @@ func (b *builder) event(i int) {
 		if v, _ := e.Attr(trace.AttrSavepoint); v == "true" {
 			name = "savepoint"
 		}
+		if v, _ := e.Attr(trace.AttrStop); v == "true" {
+			name = "stop-with-savepoint"
+		}
 		b.checkpoints[e.CP] = &open{e: e, name: cpName(name, e.CP), cat: "checkpoint", track: coordinatorTrack, args: eventArgs(e)}
 	case trace.KindCheckpointPersist:
 		b.instant(coordinatorTrack, true, cpName("persist", e.CP), "checkpoint", e)

@@ -748,3 +748,14 @@ func TestWriteReturnsWriterErrors(t *testing.T) {
 		t.Error("Write to a failing writer returned nil")
 	}
 }
+
+func TestAStopWithSavepointIsNamedSo(t *testing.T) {
+	events := []trace.Event{trace.StopTrigger(7), {Kind: trace.KindCheckpointComplete, Task: trace.CoordinatorTask, CP: 7}}
+	for i := range events {
+		events[i].Seq, events[i].T = uint64(i), int64(i+1)*ms
+	}
+	f := decode(t, write(t, events, nil))
+	if got := f.find(func(e out) bool { return e.Name == "stop-with-savepoint 7" && e.Ph == "X" }); len(got) != 1 {
+		t.Fatalf("%d slices named stop-with-savepoint 7", len(got))
+	}
+}

@@ -18,13 +18,16 @@ func TestCheckpointSpans(t *testing.T) {
 		{T: 40, Kind: trace.KindCheckpointRequest, CP: 3},
 		{T: 41, Kind: trace.KindCheckpointTrigger, CP: 3},
 		{T: 50, Kind: trace.KindCheckpointAbort, CP: 4, Reason: "declined"}, // never started
+		trace.StopTrigger(5),
 	}
+	events[len(events)-1].T = 60
 	got := checkpointSpans(events, 100)
 	want := []checkpointSpan{
 		{CP: 1, Start: 10, End: 20, Persist: 18, Outcome: "complete", First: 0, Last: 3, Row: 0},
 		{CP: 2, Start: 15, End: 30, Persist: -1, Outcome: "abort", Savepoint: true, Reason: "expired", First: 1, Last: 4, Row: 1},
 		{CP: 3, Start: 40, End: 100, Persist: -1, Outcome: "open", First: 5, Last: -1, Row: 0},
 		{CP: 4, Start: 50, End: 50, Persist: -1, Outcome: "abort", Reason: "declined", First: 7, Last: 7, Row: 1},
+		{CP: 5, Start: 60, End: 100, Persist: -1, Outcome: "open", Savepoint: true, Stop: true, First: 8, Last: -1, Row: 1},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("spans\n%+v\nwant\n%+v", got, want)

@@ -223,6 +223,7 @@ function buildLegend() {
   entry("violation", (ctx) => { ctx.strokeStyle = "#e00"; ctx.lineWidth = 2; ctx.beginPath(); ctx.arc(9, 7, 5, 0, 2 * Math.PI); ctx.stroke(); });
   for (const [name, color] of Object.entries(OUTCOME_COLORS)) entry("checkpoint " + name, (ctx) => { ctx.fillStyle = color; ctx.fillRect(1, 3, 16, 8); });
   entry("savepoint", (ctx) => { ctx.strokeStyle = "#70c"; ctx.lineWidth = 2; ctx.strokeRect(2, 3, 14, 8); });
+  if (D.checkpoints.some((c) => c.stop)) entry("stop-with-savepoint", (ctx) => { ctx.strokeStyle = STOP_COLOR; ctx.lineWidth = 2; ctx.strokeRect(2, 3, 14, 8); });
   entry("fault window", (ctx) => { ctx.fillStyle = "rgba(230,120,20,0.75)"; ctx.fillRect(1, 3, 16, 8); });
   entry("instant fault", (ctx) => { ctx.fillStyle = "#c60"; ctx.fillRect(8, 1, 2, 12); });
   for (const [name, color] of Object.entries(PHASE_HEAD_COLORS)) {

@@ -22,6 +22,7 @@ const MARKS = {
   "task.crash": { shape: "cross", color: "#b00", prio: 10, big: true },
   "task.restore": { shape: "up", color: "#06c", prio: 9, big: true },
   "task.finish": { shape: "bar", color: "#000", prio: 3 },
+  "job.finish": { shape: "bar", color: "#000", prio: 9, big: true },
   "sink.commit": { shape: "square", color: "#85c", prio: 5 },
   "sink.precommit": { shape: "hollow", color: "#85c", prio: 3 },
   "sink.abort": { shape: "square", color: "#d22", prio: 6 },
@@ -33,6 +34,8 @@ const MARKS = {
   "record.recv": { shape: "tick", color: "#ccc", prio: 0 },
 };
 const DEFAULT_MARK = { shape: "dot", color: "#888", prio: 0 };
+// STOP_COLOR outlines a stop-with-savepoint: the savepoint that ends the job.
+const STOP_COLOR = "#c06";
 const kindMark = D.kinds.map((k) => MARKS[k] || DEFAULT_MARK);
 const markPrio = Int8Array.from(kindMark, (m) => m.prio);
 
