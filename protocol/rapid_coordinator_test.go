@@ -87,8 +87,14 @@ type coordinatorMachine struct {
 	failoverByFailures bool
 	planOut            bool // plan emitted, JobRestarted not yet called
 	jobFinished        bool
-	handleSeq          int
+	// stopPending is the pending stop-with-savepoint, 0 if none.
+	stopPending protocol.CheckpointID
+	handleSeq   int
 }
+
+// restorable reports whether a completed checkpoint of kind k is one recovery restores:
+// a checkpoint, or the stop-with-savepoint that ended the job.
+func restorable(k protocol.Kind) bool { return k == protocol.KindCheckpoint || k == protocol.KindStopSavepoint }
 
 func newCoordinatorMachine(t *rapid.T) *coordinatorMachine {
 	m := &coordinatorMachine{cps: map[protocol.CheckpointID]*modelCheckpoint{}, deleted: map[handleKey]bool{}}
@@ -132,7 +138,7 @@ func (m *coordinatorMachine) start(t *rapid.T, durable protocol.Durable) {
 		t.Fatal(err)
 	}
 	m.counterWrites, m.metaWrites = nil, nil
-	m.failures = 0
+	m.failures, m.stopPending = 0, 0
 	m.failingOver, m.planOut = false, false
 	// The previous incarnation's checkpoints are gone from memory.
 	for _, cp := range m.cps {
@@ -160,7 +166,7 @@ func (m *coordinatorMachine) start(t *rapid.T, durable protocol.Durable) {
 func (m *coordinatorMachine) latestDurable() *protocol.CompletedCheckpoint {
 	var latest *protocol.CompletedCheckpoint
 	for i := range m.store {
-		if m.store[i].Kind == protocol.KindCheckpoint && (latest == nil || m.store[i].ID > latest.ID) {
+		if restorable(m.store[i].Kind) && (latest == nil || m.store[i].ID > latest.ID) {
 			latest = &m.store[i]
 		}
 	}
@@ -391,6 +397,10 @@ func (m *coordinatorMachine) Savepoint(t *rapid.T) {
 		if !errors.Is(err, protocol.ErrJobFinished) {
 			t.Fatalf("savepoint after the job finished: %v", err)
 		}
+	case m.stopPending != 0:
+		if !errors.Is(err, protocol.ErrStopPending) {
+			t.Fatalf("savepoint while stop %v is pending: %v", m.stopPending, err)
+		}
 	case pending >= m.cfg.MaxPendingCheckpoints:
 		if !errors.Is(err, protocol.ErrTooManyPending) {
 			t.Fatalf("savepoint beyond the bound: %v", err)
@@ -402,6 +412,45 @@ func (m *coordinatorMachine) Savepoint(t *rapid.T) {
 			t.Fatalf("savepoint got id %v, want %v", id, m.knownHighest+1)
 		}
 		m.cps[id] = &modelCheckpoint{id: id, kind: protocol.KindSavepoint, phase: modelReserved}
+	}
+	m.handle(t, nil, nil)
+}
+
+// Stop asks for a stop-with-savepoint: refused like a savepoint, and while
+// another stop is pending.
+func (m *coordinatorMachine) Stop(t *rapid.T) {
+	pending := 0
+	for _, cp := range m.cps {
+		if cp.phase < modelCompleted {
+			pending++
+		}
+	}
+	id, err := m.coord.StopWithSavepoint(m.now)
+	switch {
+	case m.failingOver:
+		if !errors.Is(err, protocol.ErrFailingOver) {
+			t.Fatalf("stop during failover: %v", err)
+		}
+	case m.jobFinished:
+		if !errors.Is(err, protocol.ErrJobFinished) {
+			t.Fatalf("stop after the job finished: %v", err)
+		}
+	case m.stopPending != 0:
+		if !errors.Is(err, protocol.ErrStopPending) {
+			t.Fatalf("stop while stop %v is pending: %v", m.stopPending, err)
+		}
+	case pending >= m.cfg.MaxPendingCheckpoints:
+		if !errors.Is(err, protocol.ErrTooManyPending) {
+			t.Fatalf("stop beyond the bound: %v", err)
+		}
+	case err != nil:
+		t.Fatalf("stop refused: %v", err)
+	default:
+		if id != m.knownHighest+1 {
+			t.Fatalf("stop got id %v, want %v", id, m.knownHighest+1)
+		}
+		m.cps[id] = &modelCheckpoint{id: id, kind: protocol.KindStopSavepoint, phase: modelReserved}
+		m.stopPending = id
 	}
 	m.handle(t, nil, nil)
 }
@@ -497,8 +546,11 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 		if tr.Kind != cp.kind {
 			t.Fatalf("%v triggered as %v, reserved as %v", tr.ID, tr.Kind, cp.kind)
 		}
-		if tr.Kind == protocol.KindSavepoint && tr.Mode != protocol.ModeAligned {
+		if tr.Kind.IsSavepoint() && tr.Mode != protocol.ModeAligned {
 			t.Fatalf("savepoint %v triggered %v", tr.ID, tr.Mode)
+		}
+		if tr.Kind == protocol.KindCheckpoint && m.stopPending != 0 && tr.ID > m.stopPending {
+			t.Fatalf("checkpoint %v triggered while stop %v is pending", tr.ID, m.stopPending)
 		}
 		m.maxTriggered = tr.ID
 		cp.phase = modelCollecting
@@ -517,7 +569,13 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 			t.Fatalf("completion of %v without its confirmed write", cc.ID)
 		}
 		cp.phase = modelCompleted
-		if cc.Kind != protocol.KindCheckpoint {
+		if cc.Kind == protocol.KindStopSavepoint {
+			if !m.jobFinished && !rd.JobFinished {
+				t.Fatalf("stop %v completed, the job did not finish", cc.ID)
+			}
+			m.stopPending = 0
+		}
+		if !restorable(cc.Kind) {
 			continue
 		}
 		m.failures = 0
@@ -558,7 +616,7 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 		m.metaWrites = append(m.metaWrites, cc)
 	}
 	for _, cc := range rd.Completed {
-		if cc.Kind != protocol.KindCheckpoint {
+		if !restorable(cc.Kind) {
 			continue
 		}
 		for id, cp := range m.cps {
@@ -580,6 +638,9 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 			t.Fatalf("checkpoint %v with its write in flight aborted for %v", ab.Checkpoint, ab.Reason)
 		}
 		cp.phase = modelAborted
+		if ab.Checkpoint == m.stopPending {
+			m.stopPending = 0
+		}
 		latest := m.latestDurable()
 		newer := latest == nil || cp.id > latest.ID
 		if cp.kind == protocol.KindCheckpoint && ab.Reason.CountsAsFailure() && newer && !m.jobFinished {
@@ -610,7 +671,7 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 		}
 	}
 	for _, d := range rd.Discarded {
-		if d.Kind != protocol.KindCheckpoint {
+		if !restorable(d.Kind) {
 			t.Fatalf("discarded savepoint %v", d.ID)
 		}
 		m.store = slices.DeleteFunc(m.store, func(c protocol.CompletedCheckpoint) bool { return c.ID == d.ID })
@@ -691,7 +752,7 @@ func (m *coordinatorMachine) checkRelease(t *rapid.T, r protocol.StateRelease) {
 func (m *coordinatorMachine) checkDiscardReleased(t *rapid.T, d protocol.CompletedCheckpoint, released []protocol.StateRelease) {
 	for _, ts := range d.Tasks {
 		key := handleKey{ts.Task, ts.Snapshot.Handle}
-		if _, ok := m.held(key); ok || ts.Snapshot.Final || m.deleted[key] {
+		if _, ok := m.held(key); ok || ts.Snapshot.Final || m.deleted[key] || d.Kind == protocol.KindStopSavepoint {
 			continue
 		}
 		t.Fatalf("discarded %v, state of %s %v neither released nor held", d.ID, ts.Task, ts.Snapshot)
@@ -714,7 +775,7 @@ func (m *coordinatorMachine) checkInvariants(t *rapid.T) {
 		if cp.kind == protocol.KindCheckpoint {
 			checkpoints++
 		}
-		if forced && cp.kind == protocol.KindSavepoint && cp.phase == modelReserved && cp.id <= m.counter {
+		if forced && cp.kind.IsSavepoint() && cp.phase == modelReserved && cp.id <= m.counter {
 			t.Fatalf("savepoint %v waits though its id is durable (counter %v) in mode %v", cp.id, m.counter, m.cfg.Mode)
 		}
 		if m.jobFinished && cp.phase == modelCollecting && !m.complete(cp) {
@@ -735,7 +796,7 @@ func (m *coordinatorMachine) checkInvariants(t *rapid.T) {
 	}
 	stored := 0
 	for _, cc := range m.store {
-		if cc.Kind == protocol.KindCheckpoint {
+		if restorable(cc.Kind) {
 			stored++
 		}
 	}
