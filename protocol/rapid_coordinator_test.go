@@ -94,7 +94,9 @@ type coordinatorMachine struct {
 
 // restorable reports whether a completed checkpoint of kind k is one recovery restores:
 // a checkpoint, or the stop-with-savepoint that ended the job.
-func restorable(k protocol.Kind) bool { return k == protocol.KindCheckpoint || k == protocol.KindStopSavepoint }
+func restorable(k protocol.Kind) bool {
+	return k == protocol.KindCheckpoint || k == protocol.KindStopSavepoint
+}
 
 func newCoordinatorMachine(t *rapid.T) *coordinatorMachine {
 	m := &coordinatorMachine{cps: map[protocol.CheckpointID]*modelCheckpoint{}, deleted: map[handleKey]bool{}}
