@@ -95,3 +95,38 @@ func TestPanicBeforeAnyEventIsAJobNotStarted(t *testing.T) {
 		t.Errorf("violations %v, want job-accepted", res.Violations)
 	}
 }
+
+// panicOnce panics at its first write past limit and takes every later write.
+type panicOnce struct {
+	buf      strings.Builder
+	limit    int
+	panicked bool
+}
+
+func (w *panicOnce) Write(p []byte) (int, error) {
+	if !w.panicked && w.buf.Len()+len(p) > w.limit {
+		w.panicked = true
+		panic("broken on purpose")
+	}
+	return w.buf.Write(p)
+}
+
+// TestAPanickingRunWritesItsWholeTrace: the trace file of a run that panicked holds every
+// event it recorded, the last ones before the panic included.
+func TestAPanickingRunWritesItsWholeTrace(t *testing.T) {
+	s, err := Lookup("pipeline-calm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &panicOnce{limit: 40_000}
+	_, res, err := Execute(NewSimulation(), s, 1, RunOptions{Trace: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Panic == "" {
+		t.Fatal("the run did not panic")
+	}
+	if lines := uint64(strings.Count(w.buf.String(), "\n")); lines != res.Events+1 {
+		t.Errorf("the trace file has %d lines, want the header and the %d events recorded", lines, res.Events)
+	}
+}

@@ -145,6 +145,12 @@ func (r *simRun) panicked(value any) *RunPanic {
 		return rp
 	}
 	p := &RunPanic{Value: value, Stack: debug.Stack(), Events: r.rec.Len(), VirtualNanos: int64(r.job.Kernel.Now())}
+	// The events that led to the panic still reach the trace file, where a reader looks
+	// for them; a writer that panics again (the panic's own cause) is left as it is.
+	func() {
+		defer func() { _ = recover() }()
+		_ = r.rec.Flush()
+	}()
 	if pp, ok := value.(*checker.PropertyPanic); ok {
 		p.Stack = pp.Stack // where the property panicked, on the goroutine Check ran it on
 	}
