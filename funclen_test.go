@@ -25,7 +25,7 @@ const maxFunctionLines = 70
 var longFunctions = map[string]int{
 	"cmd/simrun/cmd_cover.go:cover":                     110,
 	"cmd/simrun/cmd_sweep.go:sweep":                     120,
-	"picture/perfetto/perfetto.go:event":                156,
+	"picture/perfetto/perfetto.go:event":                153,
 	"scenarios/catalogue_controls.go:negativeControls":  122,
 	"scenarios/catalogue_positive.go:positiveScenarios": 180,
 	"scenarios/catalogue_rare.go:rareScenarios":         244,

@@ -329,14 +329,7 @@ func (b *builder) event(i int) {
 		if o := b.checkpoints[e.CP]; o != nil {
 			b.close(o, e, 0, "triggered again")
 		}
-		name := "checkpoint"
-		if v, _ := e.Attr(trace.AttrSavepoint); v == "true" {
-			name = "savepoint"
-		}
-		if v, _ := e.Attr(trace.AttrStop); v == "true" {
-			name = "stop-with-savepoint"
-		}
-		b.checkpoints[e.CP] = &open{e: e, name: cpName(name, e.CP), cat: "checkpoint", track: coordinatorTrack, args: eventArgs(e)}
+		b.checkpoints[e.CP] = &open{e: e, name: cpName(triggerName(e), e.CP), cat: "checkpoint", track: coordinatorTrack, args: eventArgs(e)}
 	case trace.KindCheckpointPersist:
 		b.instant(coordinatorTrack, true, cpName("persist", e.CP), "checkpoint", e)
 	case trace.KindCheckpointComplete, trace.KindCheckpointAbort:
@@ -785,3 +778,15 @@ func naturalCompare(a, b string) int {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// triggerName names what a checkpoint.trigger starts: a checkpoint, a savepoint, or the
+// stop-with-savepoint that ends the job.
+func triggerName(e *trace.Event) string {
+	if v, _ := e.Attr(trace.AttrStop); v == "true" {
+		return "stop-with-savepoint"
+	}
+	if v, _ := e.Attr(trace.AttrSavepoint); v == "true" {
+		return "savepoint"
+	}
+	return "checkpoint"
+}
