@@ -51,11 +51,8 @@ func (l *livenessJudge) judgeStop() {
 // judgeStopped judges P4 for stop-with-savepoint stop, which completed.
 func (l *livenessJudge) judgeStopped(stop *trace.Event) {
 	end := lastEvent(l.events)
-	last := l.lastLifecycle()
-	for _, task := range l.ref.Liveness.FinishTasks {
-		if i, ok := last[task]; !ok || l.events[i].Kind != trace.KindTaskFinish {
-			l.flagStop(end, task, ruleStopEndsTheJob, "stop-with-savepoint %d completed at seq %d, but %s never exited", stop.CP, stop.Seq, task)
-		}
+	for _, task := range l.unended() {
+		l.flagStop(end, task, ruleStopEndsTheJob, "stop-with-savepoint %d completed at seq %d, but %s never exited", stop.CP, stop.Seq, task)
 	}
 	if !l.ref.Liveness.JobFinishTraced {
 		return
@@ -73,12 +70,21 @@ func (l *livenessJudge) judgeStopped(stop *trace.Event) {
 // judgeRanOn judges P5 for stop-with-savepoint stop, which aborted.
 func (l *livenessJudge) judgeRanOn(stop *trace.Event) {
 	end := lastEvent(l.events)
+	for _, task := range l.unended() {
+		l.flagStop(end, task, ruleStopFailedRunsOn, "stop-with-savepoint %d aborted at seq %d, and %s never reached the end of its input after it", stop.CP, stop.Seq, task)
+	}
+}
+
+// unended returns the bounded tasks whose last lifecycle event is not task.finish.
+func (l *livenessJudge) unended() []string {
+	var out []string
 	last := l.lastLifecycle()
 	for _, task := range l.ref.Liveness.FinishTasks {
 		if i, ok := last[task]; !ok || l.events[i].Kind != trace.KindTaskFinish {
-			l.flagStop(end, task, ruleStopFailedRunsOn, "stop-with-savepoint %d aborted at seq %d, and %s never reached the end of its input after it", stop.CP, stop.Seq, task)
+			out = append(out, task)
 		}
 	}
+	return out
 }
 
 func (l *livenessJudge) flagStop(end *trace.Event, task, rule, format string, args ...any) {

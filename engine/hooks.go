@@ -211,17 +211,7 @@ func (rt *Runtime) TriggerCheckpoint() error {
 // slot is free in the unaligned ones. Its checkpoint.trigger event, with savepoint=true,
 // says when.
 func (rt *Runtime) TriggerSavepoint() (uint64, error) {
-	if rt.kind != nil {
-		return 0, fmt.Errorf("engine: a %s job has no savepoints", rt.kindName())
-	}
-	c := rt.coord
-	if c == nil || c.proto == nil || c.dead {
-		return 0, fmt.Errorf("engine: coordinator is not running")
-	}
-	defer rt.guard(coordinatorName)
-	id, err := c.proto.TriggerSavepoint(c.now())
-	c.handleReady()
-	return uint64(id), err
+	return rt.askSavepoint((*protocol.Coordinator).TriggerSavepoint)
 }
 
 // StopWithSavepoint asks the coordinator to stop the job with a synchronous savepoint
@@ -230,6 +220,11 @@ func (rt *Runtime) TriggerSavepoint() (uint64, error) {
 // exits (task.finish with attr stop) and the job finishes (job.finish with attr stop); if
 // it aborts, the job keeps running.
 func (rt *Runtime) StopWithSavepoint() (uint64, error) {
+	return rt.askSavepoint((*protocol.Coordinator).StopWithSavepoint)
+}
+
+// askSavepoint asks the running coordinator for a savepoint of either kind.
+func (rt *Runtime) askSavepoint(ask func(*protocol.Coordinator, protocol.Time) (protocol.CheckpointID, error)) (uint64, error) {
 	if rt.kind != nil {
 		return 0, fmt.Errorf("engine: a %s job has no savepoints", rt.kindName())
 	}
@@ -238,7 +233,7 @@ func (rt *Runtime) StopWithSavepoint() (uint64, error) {
 		return 0, fmt.Errorf("engine: coordinator is not running")
 	}
 	defer rt.guard(coordinatorName)
-	id, err := c.proto.StopWithSavepoint(c.now())
+	id, err := ask(c.proto, c.now())
 	c.handleReady()
 	return uint64(id), err
 }

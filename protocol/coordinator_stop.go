@@ -13,17 +13,8 @@ package protocol
 // checkpoints start again: the job keeps running.
 
 func (c *coordinatorState) stopWithSavepoint(now Time) (CheckpointID, error) {
-	switch {
-	case c.failingOverOrRequested():
-		return 0, ErrFailingOver
-	case c.jobFinished:
-		return 0, ErrJobFinished
-	case c.stopPending != 0:
-		return 0, ErrStopPending
-	case c.cycle != nil:
-		return 0, cycleError(c.cycle, "a stop-with-savepoint (always aligned)")
-	case len(c.pending) >= c.cfg.MaxPendingCheckpoints:
-		return 0, ErrTooManyPending
+	if err := c.refuseSavepoint("a stop-with-savepoint"); err != nil {
+		return 0, err
 	}
 	p := c.reserve(now, KindStopSavepoint)
 	c.stopPending = p.id

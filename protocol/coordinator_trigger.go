@@ -126,20 +126,29 @@ func (c *coordinatorState) triggerCheckpoint(now Time) error {
 }
 
 func (c *coordinatorState) triggerSavepoint(now Time) (CheckpointID, error) {
-	switch {
-	case c.failingOverOrRequested():
-		return 0, ErrFailingOver
-	case c.jobFinished:
-		return 0, ErrJobFinished
-	case c.stopPending != 0:
-		return 0, ErrStopPending
-	case c.cycle != nil:
-		return 0, cycleError(c.cycle, "a savepoint (always aligned)")
-	case len(c.pending) >= c.cfg.MaxPendingCheckpoints:
-		return 0, ErrTooManyPending
+	if err := c.refuseSavepoint("a savepoint"); err != nil {
+		return 0, err
 	}
 	p := c.reserve(now, KindSavepoint)
 	return p.id, nil
+}
+
+// refuseSavepoint says why a savepoint or stop-with-savepoint (what) cannot be
+// reserved now, nil if it can.
+func (c *coordinatorState) refuseSavepoint(what string) error {
+	switch {
+	case c.failingOverOrRequested():
+		return ErrFailingOver
+	case c.jobFinished:
+		return ErrJobFinished
+	case c.stopPending != 0:
+		return ErrStopPending
+	case c.cycle != nil:
+		return cycleError(c.cycle, what+" (always aligned)")
+	case len(c.pending) >= c.cfg.MaxPendingCheckpoints:
+		return ErrTooManyPending
+	}
+	return nil
 }
 
 func (c *coordinatorState) counterPersisted(now Time, value CheckpointID, err error) {
