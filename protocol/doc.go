@@ -720,7 +720,14 @@ A few events have no single output of their own:
     Restore. Trace it for every task as it starts, so that the trace
     names the job's tasks: otherwise a task that finishes early reads as
     the end of the whole job.
-  - task.finish: TaskReady.Exit, once the task has handled that Ready.
+  - task.finish: TaskReady.Exit, once the task has handled that Ready;
+    with attr stop, the stop-with-savepoint's id, when the task exits
+    because that completed rather than at the end of its input.
+  - stop-with-savepoint: stop=true on its checkpoint.trigger (a
+    TriggeredCheckpoint of KindStopSavepoint), and on a source's
+    snapshot.taken for it the offsets its snapshot records
+    (TaskSnapshot.SourceOffsets, as split=offset items); job.finish names
+    it once CoordinatorReady.JobFinished follows its completion.
   - job.failover: a FailoverPlan, naming Restore's id (0 for none).
   - checkpoint.request: TriggerCheckpoint or TriggerSavepoint, when a
     checkpoint may wait for a slot before CoordinatorReady.Triggered.
