@@ -138,8 +138,3 @@ func (c *catalog) compact(r Record) (rec, error) {
 	}
 	return rec{origin: origin, key: key, seq: seq, value: r.Value}, nil
 }
-
-// group returns the task, out of parallelism, that owns key: KeyGroup without hashing.
-func (c *catalog) group(key uint32, parallelism int) int {
-	return int(c.keyGroup[key] % uint64(parallelism))
-}

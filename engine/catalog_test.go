@@ -31,7 +31,7 @@ func TestCompactRecordsRenderAsTheReference(t *testing.T) {
 				if got != want {
 					t.Fatalf("partition %d offset %d: compact record renders as %+v, the reference has %+v", p, o, got, want)
 				}
-				if c.group(r.key, 7) != KeyGroup(want.Key, 7) {
+				if c.keyGroup[r.key] != keyHash(want.Key) {
 					t.Fatalf("%s: hash partition differs from KeyGroup", want.RID)
 				}
 			}

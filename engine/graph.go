@@ -11,6 +11,12 @@ import (
 type Graph struct {
 	Operators []Operator
 	Edges     []Edge
+	// MaxParallelism is the job's number of key groups (Flink's maximum parallelism), which
+	// a Hash edge routes by: a key's group is its hash modulo MaxParallelism, and each task
+	// of the receiving operator owns a contiguous range of groups (protocol.KeyGroupRangeOf).
+	// It bounds the parallelism a keyed operator may ever be given. 0: each keyed operator
+	// has as many groups as tasks, a key's task its hash modulo the parallelism.
+	MaxParallelism int
 }
 
 // Operator is one logical operator. Its tasks are named "<Name>-<index>", index from 0,

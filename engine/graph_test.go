@@ -34,6 +34,8 @@ func TestValidateNamesTheCulprit(t *testing.T) {
 		{"unbounded without rate", func(g *Graph) { g.Operators[0].Logic = Source{Partitions: 2, Keys: 1} }, "unbounded source needs a rate"},
 		{"bad filter", func(g *Graph) { g.Operators[1].Logic = Filter{Modulus: 2, Remainder: 2} }, `operator "sum" (filter)`},
 		{"bad map", func(g *Graph) { g.Operators[1].Logic = Map{Fn: MapFn{Op: "div"}} }, `unknown map op "div"`},
+		{"key groups", func(g *Graph) { g.MaxParallelism = 1 << 16 }, "max parallelism 65536 is not in 1..32768"},
+		{"too few key groups", func(g *Graph) { g.MaxParallelism = 1 }, `operator "sum": parallelism 2 is above the max parallelism 1`},
 	}
 	for _, c := range cases {
 		g := validGraph()

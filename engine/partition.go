@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/ckptsim/ckptsim/protocol"
+
 // router picks the output channels of one edge for each record a task emits. Channels are
 // indexed by downstream task index.
 type router struct {
@@ -12,14 +14,20 @@ type router struct {
 	groups []int32
 }
 
-func newRouter(c *catalog, p Partitioning, self, fanout int) *router {
+// newRouter routes to fanout downstream tasks; keyGroups is the job's number of key groups
+// (Graph.MaxParallelism; 0: as many as downstream tasks).
+func newRouter(c *catalog, p Partitioning, self, fanout, keyGroups int) *router {
 	// Rebalance starts at the task's own index so that parallel senders do not all hit
 	// downstream task 0 first.
 	r := &router{partitioning: p, self: self, fanout: fanout, next: self % fanout}
 	if p == Hash {
+		if keyGroups == 0 {
+			keyGroups = fanout
+		}
 		r.groups = make([]int32, len(c.keys))
 		for k := range r.groups {
-			r.groups[k] = int32(c.group(uint32(k), fanout))
+			g := protocol.KeyGroupOf(c.keyGroup[k], keyGroups)
+			r.groups[k] = int32(protocol.OperatorIndexOf(g, keyGroups, fanout))
 		}
 	}
 	return r
@@ -44,9 +52,13 @@ func (r *router) targets(record *rec) (first, n int) {
 }
 
 // KeyGroup returns the index of the task, out of parallelism, that owns key under Hash
-// partitioning: FNV-1a of the key modulo the parallelism.
-func KeyGroup(key string, parallelism int) int {
-	return int(keyHash(key) % uint64(parallelism))
+// partitioning in a job of maxParallelism key groups (0: as many as tasks): the task whose
+// range holds the key group of FNV-1a of the key.
+func KeyGroup(key string, maxParallelism, parallelism int) int {
+	if maxParallelism == 0 {
+		maxParallelism = parallelism
+	}
+	return protocol.OperatorIndexOf(protocol.KeyGroupOf(keyHash(key), maxParallelism), maxParallelism, parallelism)
 }
 
 // keyHash is the 64-bit FNV-1a hash of key.

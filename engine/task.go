@@ -85,7 +85,7 @@ func newTask(rt *Runtime, plan *taskPlan, attempt int) *task {
 			credits: rt.cfg.Network.Credits})
 	}
 	for _, oe := range plan.outEdges {
-		t.routers = append(t.routers, newRouter(rt.plan.catalog, oe.partitioning, plan.index, len(oe.channels)))
+		t.routers = append(t.routers, newRouter(rt.plan.catalog, oe.partitioning, plan.index, len(oe.channels), rt.cfg.Graph.MaxParallelism))
 	}
 	if rt.kind != nil {
 		t.kind = rt.kind.NewTask(&TaskHost{t: t})

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ckptsim/ckptsim/protocol"
 )
 
 // MaxParallelism bounds the tasks of one operator.
@@ -44,6 +46,9 @@ func (g *Graph) validate(cyclesAllowed bool) error {
 	if err := g.validateEdges(seen); err != nil {
 		return err
 	}
+	if err := g.validateKeyGroups(); err != nil {
+		return err
+	}
 	for i := range g.Operators {
 		op := &g.Operators[i]
 		least, most, outputs := edgesOf(op.Logic)
@@ -58,6 +63,23 @@ func (g *Graph) validate(cyclesAllowed bool) error {
 	if !cyclesAllowed {
 		if e, ok := g.cycleEdge(); ok {
 			return fmt.Errorf("engine: edge %s closes a cycle; only unaligned and chandy-lamport modes snapshot cyclic graphs", e)
+		}
+	}
+	return nil
+}
+
+// validateKeyGroups checks MaxParallelism against the operators that Hash edges feed: a
+// task needs at least one key group.
+func (g *Graph) validateKeyGroups() error {
+	if g.MaxParallelism == 0 {
+		return nil
+	}
+	if g.MaxParallelism < 1 || g.MaxParallelism > protocol.MaxKeyGroups {
+		return fmt.Errorf("engine: max parallelism %d is not in 1..%d", g.MaxParallelism, protocol.MaxKeyGroups)
+	}
+	for _, e := range g.Edges {
+		if op := g.Operator(e.To); e.Partitioning == Hash && op.Parallelism > g.MaxParallelism {
+			return fmt.Errorf("engine: operator %q: parallelism %d is above the max parallelism %d, its key groups", op.Name, op.Parallelism, g.MaxParallelism)
 		}
 	}
 	return nil

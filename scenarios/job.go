@@ -94,7 +94,7 @@ func (s *Scenario) EngineAccepts() error {
 // or, for chandy-lamport, one tokens operator whose tasks are the processes.
 func engineGraph(s *Scenario) (engine.Graph, error) {
 	g := s.Graph()
-	var eg engine.Graph
+	eg := engine.Graph{MaxParallelism: s.Topology.MaxParallelism}
 	if s.Mode == ModeChandyLamport {
 		eg = tokensGraph(s, g)
 	}

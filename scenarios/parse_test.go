@@ -83,6 +83,8 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"bad name", withField("name", `"Has Spaces"`), "scenario.name:"},
 		{"more in flight than the protocol's tables hold", withField("checkpoint", `{"max_concurrent": 17}`), "scenario.checkpoint.max_concurrent: must be between 1 and 16, not 17"},
 		{"parallelism out of range", withField("topology", `{"kind": "keyed-shuffle", "parallelism": 5000}`), "scenario.topology.parallelism: must be between 1 and 1024, not 5000"},
+		{"key groups out of range", withField("topology", `{"kind": "keyed-shuffle", "parallelism": 2, "max_parallelism": 40000}`), "scenario.topology.max_parallelism: must be between 1 and 32768, not 40000"},
+		{"too few key groups", withField("topology", `{"kind": "keyed-shuffle", "parallelism": 4, "max_parallelism": 3}`), "scenario.topology.max_parallelism: 3 is below the parallelism 4 of source: each task needs a key group"},
 		{"setting the shape does not use", withField("topology", `{"kind": "keyed-shuffle", "inputs": 3}`), "scenario.topology.inputs: not used by topology keyed-shuffle"},
 		{"sink missing", withField("sink", `null`), "scenario.sink: is required for workload keyed-sum"},
 		{"expected property missing", withField("expect", `{"verdict": "fail"}`), "scenario.expect.property: is required"},

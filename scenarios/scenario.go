@@ -60,6 +60,10 @@ type Topology struct {
 	// Nodes and Links describe an explicit topology.
 	Nodes []Node `json:"nodes,omitempty"`
 	Links []Link `json:"links,omitempty"`
+	// MaxParallelism is the job's number of key groups (Flink's maximum parallelism): a
+	// key's task is the one whose range of groups holds its hash's group. At least every
+	// operator's parallelism; 0, as many groups as each keyed operator has tasks.
+	MaxParallelism int `json:"max_parallelism,omitempty"`
 }
 
 // Node is one operator (or chandy-lamport process) of an explicit topology. A process node's

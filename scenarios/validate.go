@@ -8,6 +8,7 @@ import (
 
 	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/protocol"
 )
 
 // Bounds on what a scenario may ask for. Each keeps one run's memory and time in reach; none
@@ -33,6 +34,8 @@ const (
 const (
 	// MaxKeys bounds a workload's keys.
 	MaxKeys = 100_000
+	// MaxKeyGroups bounds topology.max_parallelism, as Flink bounds its maximum parallelism.
+	MaxKeyGroups = protocol.MaxKeyGroups
 	// MaxSpan bounds every duration of a scenario: a day of virtual time.
 	MaxSpan = Duration(24 * 3600 * 1_000_000_000)
 	// MaxConcurrent bounds checkpoint.max_concurrent: the protocol's default
@@ -131,10 +134,33 @@ func (s *Scenario) validateTopology(p *problems, path string) bool {
 	if t.Kind != TopologyExplicit {
 		p.unused(path+".nodes", len(t.Nodes) > 0, "except by an explicit topology")
 		p.unused(path+".links", len(t.Links) > 0, "except by an explicit topology")
-		return len(p.list) == before
+	} else {
+		s.validateExplicit(p, path)
 	}
-	s.validateExplicit(p, path)
+	if len(p.list) == before {
+		s.validateKeyGroups(p, path)
+	}
 	return len(p.list) == before
+}
+
+// validateKeyGroups checks max_parallelism, the job's key groups: every operator's
+// parallelism fits in it, as Flink requires of its maximum parallelism.
+func (s *Scenario) validateKeyGroups(p *problems, path string) {
+	maxP := s.Topology.MaxParallelism
+	if s.Mode == ModeChandyLamport || maxP == 0 {
+		p.unused(path+".max_parallelism", maxP != 0, "by mode chandy-lamport, which has no keys")
+		return
+	}
+	if maxP < 1 || maxP > MaxKeyGroups {
+		p.intIn(path+".max_parallelism", maxP, 1, MaxKeyGroups)
+		return
+	}
+	for _, n := range s.Graph().Nodes {
+		if n.Parallelism > maxP {
+			p.add(path+".max_parallelism", "%d is below the parallelism %d of %s: each task needs a key group", maxP, n.Parallelism, n.Name)
+			return
+		}
+	}
 }
 
 func (s *Scenario) validateExplicit(p *problems, path string) {

@@ -100,6 +100,9 @@ func describeTopology(s *scenarios.Scenario) string {
 	if t.Inputs != 0 {
 		desc += fmt.Sprintf(" inputs=%d", t.Inputs)
 	}
+	if t.MaxParallelism != 0 {
+		desc += fmt.Sprintf(" max_parallelism=%d", t.MaxParallelism)
+	}
 	return desc
 }
 

@@ -201,13 +201,17 @@ func (g *generator) scenario() *scenarios.Scenario {
 	if len(s.Faults) > 0 || s.Swarm != nil {
 		s.Script = slices.DeleteFunc(s.Script, func(st scenarios.Step) bool { return st.Op == scenarios.StepWaitSnapshots })
 	}
-	// Drawn last, so that adding it moved no other draw of a seed.
-	g.incremental(&s.Checkpoint, s.Mode)
-	// Drawn after that, for the same reason.
-	g.resubmission(s)
-	// Drawn after that, for the same reason.
-	g.stopWithSavepoint(s)
+	g.latest(s)
 	return s
+}
+
+// latest makes the draws added last, each after the one added before it, so that adding
+// one moved no earlier draw of a seed.
+func (g *generator) latest(s *scenarios.Scenario) {
+	g.incremental(&s.Checkpoint, s.Mode)
+	g.resubmission(s)
+	g.stopWithSavepoint(s)
+	g.keyGroups(s)
 }
 
 // interval draws the checkpoint interval. Short intervals make many checkpoints (ids past
