@@ -62,7 +62,7 @@ func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
 		c.broadcastNotifyComplete(now, cc.ID)
 	}
 	if cc.Kind == KindStopSavepoint {
-		c.stopped(cc.ID)
+		c.stopped(now, cc.ID)
 	}
 	c.applyRetention()
 	c.requestFinalAgain()

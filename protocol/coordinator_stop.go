@@ -32,12 +32,19 @@ func (c *coordinatorState) stopEnded(id CheckpointID) {
 // stopped ends the job once its stop-with-savepoint id completed: nothing
 // is left to checkpoint, and the tasks exit when told of the completion.
 // Completed like a checkpoint, its state is still the user's: the job
-// never releases it.
-func (c *coordinatorState) stopped(id CheckpointID) {
+// never releases it. What is still pending ends with the job (older
+// savepoints: the completion subsumed the checkpoints), as Flink's
+// coordinator aborts its pending checkpoints when the job terminates; one
+// whose metadata write is in flight ends with that write.
+func (c *coordinatorState) stopped(now Time, id CheckpointID) {
 	c.savepoints.remember(id)
 	c.stopEnded(id)
 	if !c.jobFinished {
 		c.jobFinished = true
 		c.ready.JobFinished = true
+	}
+	left := func(p *pendingCheckpoint) bool { return p.phase != phasePersisting }
+	for p := c.nextPending(0, left); p != nil; p = c.nextPending(p.id, left) {
+		c.abort(now, p, ReasonJobFinished, "")
 	}
 }
