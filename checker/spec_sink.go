@@ -43,7 +43,7 @@ var sinkRules = []Rule{
 		ID: "S5", Name: ruleOutputEndsAtStop, Property: PropExactlyOnce,
 		Says:     "A job that stop-with-savepoint ended owes the output of its input up to the savepoint's cut, each source's where its snapshot for it says it stopped: a record from past the cut is never committed, and those before it are owed as output.exactly-once and output.at-least-once say.",
 		Evidence: "job.finish (stop), snapshot.taken (stop: split=offset), Reference.Output with each record's split and offset, sink.write(s), sink.commit, sink.upsert",
-		Without:  "unknown: the job stopped but a source's offsets or a record's origin are not given",
+		Without:  "unknown: the job stopped but a source's offsets or a record's origin are not given; an at-least-once job is owed the records before the cut, and what it commits past it is not judged",
 		Covers:   []string{"Kind.stop-savepoint"},
 		Flink:    "FLINK-23541 (sources emitted after the final savepoint's barrier)",
 	},
