@@ -161,3 +161,26 @@ func TestAStopThatCompletesAfterTheEndIsNotOwedAnything(t *testing.T) {
 	b.complete(2)
 	wantPass(t, Liveness(b.events, Reference{Liveness: fromSource.Liveness}))
 }
+
+// A source that had finished its input before the stop is in the savepoint by its carried
+// final snapshot, whose offsets are the end of its input: all of its records are owed.
+func TestAFinishedSourceOwesItsWholeInputAtAStop(t *testing.T) {
+	ref := fromSource
+	ref.Output = map[string]Expected{
+		"src:0:0": {Value: "v-src:0:0", Count: 1, Split: "src:0", Offset: 0},
+		"src:1:0": {Value: "v-src:1:0", Count: 1, Split: "src:1", Offset: 0},
+	}
+	b := newTB()
+	b.stopTrigger(2)
+	b.add(trace.SnapshotTaken("src-0", 2, trace.SnapshotState{Stopped: []string{"src:0=1"}}))
+	b.add(trace.StopCarried("src-1", 2, 1, []string{"src:1=1"}))
+	b.write("sink", "t2", "src:0:0")
+	b.complete(2)
+	b.commit("sink", 2, "t2", "records=1")
+	b.finish("src-1")
+	b.add(trace.TaskStop("src-0", 2))
+	b.add(trace.TaskStop("sink", 2))
+	end := b.add(trace.JobStop(2))
+	res := ExactlyOnce(b.events, ref)
+	wantViolation(t, res, end, ruleExactlyOnce, `record "src:1:0" lost`)
+}
