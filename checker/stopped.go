@@ -61,9 +61,11 @@ type owedOutput struct {
 	ref     Reference
 	unknown string
 	// stop is the stop-with-savepoint that ended the job, 0 if none; beyond are the
-	// reference's records from past its cut, which no sink may commit.
+	// reference's records from past its cut, which no sink may commit once the attempt
+	// that took the stop began, at event index since (-1: the first attempt).
 	stop   uint64
 	beyond map[string]bool
+	since  int
 }
 
 // why is why the output properties cannot judge o: nothing is expected.
@@ -101,7 +103,29 @@ func stoppedReference(ix *traceIndex, ref Reference) owedOutput {
 		}
 	}
 	ref.Output = owed
-	return owedOutput{ref: ref, stop: stop, beyond: beyond}
+	return owedOutput{ref: ref, stop: stop, beyond: beyond, since: attemptStart(ix, stop)}
+}
+
+// restartKinds are the events after which the job runs again from a checkpoint.
+var restartKinds = kindsOf(trace.KindJobFailover, trace.KindCoordinatorRecover, trace.KindJobResubmit, trace.KindCheckpointTrigger)
+
+// attemptStart returns the index of the last restart of the job before stop-with-savepoint
+// stop was triggered, -1 if none. An earlier attempt may have read past the stop's cut
+// and made it visible where a sink writes at once (an idempotent sink's upserts); the
+// attempt that took the stop may not.
+func attemptStart(ix *traceIndex, stop uint64) int {
+	since := -1
+	for i := range ix.only(restartKinds) {
+		e := &ix.events[i]
+		if e.Kind == trace.KindCheckpointTrigger {
+			if e.CP == stop && isStopTrigger(e) {
+				break
+			}
+			continue
+		}
+		since = i
+	}
+	return since
 }
 
 // beyondCut returns the violations of output.ends-at-the-stop: the records committed that
@@ -113,10 +137,14 @@ func (o owedOutput) beyondCut(p Property, events []trace.Event, out *committedOu
 		if r.count == 0 || !o.beyond[r.id] {
 			continue
 		}
-		e := lastEvent(events)
-		if at, ok := out.overflow[k]; ok {
-			e = &events[at]
+		at := r.lastUpsert
+		if first, ok := out.overflow[k]; ok && first > at {
+			at = first
 		}
+		if at <= o.since {
+			continue // an earlier attempt's, which read further before the job went back
+		}
+		e := &events[at]
 		v := violationAt(p, e, "record %q committed, but it comes from past where its source stopped for stop-with-savepoint %d, which ended the job", r.id, o.stop)
 		v.Rule = ruleOutputEndsAtStop
 		vs = append(vs, v)

@@ -184,3 +184,19 @@ func TestAFinishedSourceOwesItsWholeInputAtAStop(t *testing.T) {
 	res := ExactlyOnce(b.events, ref)
 	wantViolation(t, res, end, ruleExactlyOnce, `record "src:1:0" lost`)
 }
+
+// An idempotent sink keeps what an attempt that read past the cut upserted before the job
+// went back to an older checkpoint: only the attempt that took the stop is held to its cut.
+func TestAnEarlierAttemptMayHaveWrittenPastTheStop(t *testing.T) {
+	b := stopped(func(*tb) {})
+	events := append([]trace.Event{}, b.events[:3]...)
+	early := newTB()
+	early.events = events
+	early.t = events[len(events)-1].T
+	early.upsert("sink", "src:0:3", "v-src:0:3")
+	early.add(trace.Event{Kind: trace.KindJobFailover, Task: coord})
+	for _, e := range b.events[3:] {
+		early.add(e)
+	}
+	wantPass(t, ExactlyOnce(early.events, fromSource))
+}
