@@ -334,8 +334,9 @@
 // its input up to the savepoint's cut, where each source's snapshot for it (snapshot.taken,
 // or snapshot.carried for a source that had finished) lists its offsets. A record of the
 // reference is owed when the source record it comes from (Expected.Split, Expected.Offset)
-// lies before its split's offset there; a committed record from past the cut breaks
-// output.ends-at-the-stop. Without the offsets or the records' origins the output
+// lies before its split's offset there; a record from past the cut that the attempt which
+// took the stop made visible breaks output.ends-at-the-stop (one an earlier attempt
+// upserted before the job went back to an older checkpoint stays, as in Flink). Without the offsets or the records' origins the output
 // properties are unknown, never judged against the whole input.
 //
 // at-least-once. No record of Reference.Output is lost. Duplicates and changed values are

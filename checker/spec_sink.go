@@ -41,7 +41,7 @@ var sinkRules = []Rule{
 	},
 	{
 		ID: "S5", Name: ruleOutputEndsAtStop, Property: PropExactlyOnce,
-		Says:     "A job that stop-with-savepoint ended owes the output of its input up to the savepoint's cut, each source's where its snapshot for it says it stopped: a record from past the cut is never committed, and those before it are owed as output.exactly-once and output.at-least-once say.",
+		Says:     "A job that stop-with-savepoint ended owes the output of its input up to the savepoint's cut, each source's where its snapshot for it says it stopped: the attempt that took the stop makes no record from past the cut visible (an earlier attempt that read further before the job went back may have, to a sink that writes at once), and the records before it are owed as output.exactly-once and output.at-least-once say.",
 		Evidence: "job.finish (stop), snapshot.taken (stop: split=offset), Reference.Output with each record's split and offset, sink.write(s), sink.commit, sink.upsert",
 		Without:  "unknown: the job stopped but a source's offsets or a record's origin are not given; an at-least-once job is owed the records before the cut, and what it commits past it is not judged",
 		Covers:   []string{"Kind.stop-savepoint"},
