@@ -22,7 +22,8 @@ func (a *app) show(args []string) int {
 	if err != nil {
 		return a.fail("show: %v", err)
 	}
-	fmt.Fprintf(a.stdout, "%s: %s\n\n", s.Name, s.Description)
+	// Only the file on standard output, so that show NAME > FILE writes a scenario file;
+	// its description is in it.
 	a.stdout.Write(scenarios.Marshal(s))
 	return exitOK
 }

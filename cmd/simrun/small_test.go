@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -8,7 +9,7 @@ import (
 )
 
 // TestSmallOnes: simrun version (and -version) names the build; show prints a scenario's
-// description and its whole file; a misspelt scenario, flag or command gets the nearest name;
+// file and nothing else, so that show NAME > FILE is a scenario file; a misspelt scenario, flag or command gets the nearest name;
 // -j's help states its default once.
 func TestSmallOnes(t *testing.T) {
 	for _, args := range [][]string{{"version"}, {"-version"}} {
@@ -18,8 +19,9 @@ func TestSmallOnes(t *testing.T) {
 		}
 	}
 	r := testApp(t, nil).invoke("show", "pipeline-calm")
-	if r.code != exitOK || !strings.HasPrefix(r.stdout, "pipeline-calm: A two-stage") || !strings.Contains(r.stdout, `"name": "pipeline-calm"`) {
-		t.Errorf("show: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	var shown struct{ Name, Description string }
+	if err := json.Unmarshal([]byte(r.stdout), &shown); r.code != exitOK || err != nil || shown.Name != "pipeline-calm" || !strings.HasPrefix(shown.Description, "A two-stage") {
+		t.Errorf("show: exit %d, %v: stdout is not the scenario file alone\n%s%s", r.code, err, r.stdout, r.stderr)
 	}
 	for _, c := range []struct {
 		args []string
