@@ -336,7 +336,10 @@
 // reference is owed when the source record it comes from (Expected.Split, Expected.Offset)
 // lies before its split's offset there; a record from past the cut that the attempt which
 // took the stop made visible breaks output.ends-at-the-stop (one an earlier attempt
-// upserted before the job went back to an older checkpoint stays, as in Flink). Without the offsets or the records' origins the output
+// upserted before the job went back to an older checkpoint stays, as in Flink: an upsert
+// counts as sent at its start attribute). A job that ran again after its stop (job.failover,
+// job.resubmit) owes its whole input; tasks that exited for a stop that no job.finish names
+// leave the output unknown. Without the offsets or the records' origins the output
 // properties are unknown, never judged against the whole input.
 //
 // at-least-once. No record of Reference.Output is lost. Duplicates and changed values are

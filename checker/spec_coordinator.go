@@ -92,7 +92,7 @@ var coordinatorRules = []Rule{
 	},
 	{
 		ID: "C12", Name: ruleNoneWhileStopping, Property: PropTriggerPacing,
-		Says:     "No checkpoint is triggered while a stop-with-savepoint is pending: it ends with the savepoint's completion, or starts again after its abort.",
+		Says:     "No checkpoint newer than a pending stop-with-savepoint is triggered while it is pending (one asked for before it still starts, ahead of it): checkpoints end with the savepoint's completion, or start again after its abort.",
 		Evidence: "checkpoint.trigger (savepoint=true, stop=true), checkpoint.complete, checkpoint.abort, job.failover, coordinator.crash",
 		Without:  "unexercised without a stop-with-savepoint",
 		Covers:   []string{"Kind.stop-savepoint"},

@@ -33,7 +33,7 @@ var progressRules = []Rule{
 	},
 	{
 		ID: "P4", Name: ruleStopEndsTheJob, Property: PropLiveness,
-		Says:     "A stop-with-savepoint that completed ends the job unless a failover, a coordinator crash or a resubmission restarts it first: every task exits with task.finish naming it, none finishes its input after it, and an engine that traces job.finish names it there.",
+		Says:     "A stop-with-savepoint that completed ends the job unless a failover, a coordinator crash or a resubmission restarts it first: every task exits (with task.finish, naming it unless the task had reached the end of its input first), and an engine that traces job.finish names it there.",
 		Evidence: "checkpoint.trigger (stop=true), checkpoint.complete, task.finish (stop), job.finish (stop), job.failover, coordinator.crash, job.resubmit, Liveness.FinishTasks",
 		Without:  "unexercised without a completed stop-with-savepoint",
 		Covers:   []string{"Kind.stop-savepoint"},

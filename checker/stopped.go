@@ -15,16 +15,37 @@ import (
 // (Expected.Split and Offset) lies before that offset. A job that did not stop owes it
 // all, whatever stops were tried and failed.
 
-// stoppedBy returns the stop-with-savepoint the trace's last job.finish names, 0 if none.
-func stoppedBy(ix *traceIndex) uint64 {
-	var stop uint64
-	for i := range ix.only(jobFinishKinds) {
-		stop = 0
-		if v, ok := ix.events[i].Attr(trace.AttrStop); ok {
-			stop, _ = strconv.ParseUint(v, 10, 64)
+// stopKindsOfTheEnd are the events that say whether the job ended by a stop: job.finish,
+// task.finish (either may name the stop) and the restarts after which the job runs again.
+var stopKindsOfTheEnd = kindsOf(trace.KindJobFinish, trace.KindTaskFinish, trace.KindJobFailover, trace.KindJobResubmit)
+
+// stoppedBy returns the stop-with-savepoint that ended the job: the one the last job.finish
+// names, unless the job ran again after it (a failover, a resubmission); 0 if none. A task
+// that exited for a stop while no job.finish says the job ended there leaves it unsaid:
+// why names what is missing.
+func stoppedBy(ix *traceIndex) (stop uint64, why string) {
+	var taskStop uint64
+	for i := range ix.only(stopKindsOfTheEnd) {
+		e := &ix.events[i]
+		v, named := e.Attr(trace.AttrStop)
+		switch e.Kind {
+		case trace.KindJobFinish:
+			stop, taskStop = 0, 0
+			if named {
+				stop, _ = strconv.ParseUint(v, 10, 64)
+			}
+		case trace.KindTaskFinish:
+			if named {
+				taskStop, _ = strconv.ParseUint(v, 10, 64)
+			}
+		default:
+			stop, taskStop = 0, 0
 		}
 	}
-	return stop
+	if stop == 0 && taskStop != 0 {
+		return 0, fmt.Sprintf("tasks exited for stop-with-savepoint %d, but no job.finish says the job ended there", taskStop)
+	}
+	return stop, ""
 }
 
 // stopOffsets returns the offset of every split at stop-with-savepoint stop, from the
@@ -61,8 +82,10 @@ type owedOutput struct {
 	ref     Reference
 	unknown string
 	// stop is the stop-with-savepoint that ended the job, 0 if none; beyond are the
-	// reference's records from past its cut, which no sink may commit once the attempt
-	// that took the stop began, at event index since (-1: the first attempt).
+	// reference's records from past its cut, which no sink may commit, bar the upserts an
+	// earlier attempt sent before the attempt that took the stop began, at event index
+	// since (-1: the first attempt). A commit past the cut is never an earlier attempt's:
+	// the restore that followed it was from a checkpoint at least as new as the commit.
 	stop   uint64
 	beyond map[string]bool
 	since  int
@@ -78,7 +101,10 @@ func (o owedOutput) why() string {
 
 // stoppedReference returns the output ref owes in the trace ix indexes.
 func stoppedReference(ix *traceIndex, ref Reference) owedOutput {
-	stop := stoppedBy(ix)
+	stop, why := stoppedBy(ix)
+	if why != "" && ref.Output != nil {
+		return withoutOutput(ref, why)
+	}
 	if stop == 0 || ref.Output == nil {
 		return owedOutput{ref: ref}
 	}
@@ -137,19 +163,31 @@ func (o owedOutput) beyondCut(p Property, events []trace.Event, out *committedOu
 		if r.count == 0 || !o.beyond[r.id] {
 			continue
 		}
-		at := r.lastUpsert
-		if first, ok := out.overflow[k]; ok && first > at {
-			at = first
+		at, ok := out.overflow[k]
+		if r.lastUpsert >= 0 {
+			at, ok = r.lastUpsert, true
+			if o.since >= 0 && sentBy(&events[at]) <= events[o.since].T {
+				continue // an earlier attempt's, which read further before the job went back
+			}
 		}
-		if at <= o.since {
-			continue // an earlier attempt's, which read further before the job went back
+		e := lastEvent(events)
+		if ok {
+			e = &events[at]
 		}
-		e := &events[at]
 		v := violationAt(p, e, "record %q committed, but it comes from past where its source stopped for stop-with-savepoint %d, which ended the job", r.id, o.stop)
 		v.Rule = ruleOutputEndsAtStop
 		vs = append(vs, v)
 	}
 	return vs
+}
+
+// sentBy is when the write that e made visible was sent: its start attribute, which a
+// store that makes writes visible as they land sets, else e's own time.
+func sentBy(e *trace.Event) int64 {
+	if start, ok := intAttr(e, trace.AttrStart); ok {
+		return start
+	}
+	return e.T
 }
 
 func withoutOutput(ref Reference, why string) owedOutput {

@@ -200,3 +200,51 @@ func TestAnEarlierAttemptMayHaveWrittenPastTheStop(t *testing.T) {
 	}
 	wantPass(t, ExactlyOnce(early.events, fromSource))
 }
+
+// An upsert an earlier attempt sent before the job went back counts as that attempt's,
+// though it lands after the failover; a commit past the cut is nobody's to excuse.
+func TestWhoseWriteIsPastTheStopIsToldByWhenItWasSent(t *testing.T) {
+	late := func(b *tb) {
+		b.add(trace.Event{Kind: trace.KindJobFailover, Task: coord})
+		b.add(trace.Event{Kind: trace.KindSinkUpsert, Task: "sink", RID: "src:0:3",
+			Attrs: attrs("value=v-src:0:3", "start=5")})
+	}
+	b := newTB()
+	b.restore("src", 0)
+	late(b)
+	rest := stopped(func(*tb) {})
+	for _, e := range rest.events {
+		b.add(e)
+	}
+	wantPass(t, ExactlyOnce(b.events, fromSource))
+
+	c := newTB()
+	c.restore("src", 0)
+	c.write("sink", "t1", "src:0:3")
+	past := c.commit("sink", 1, "t1", "records=1")
+	c.add(trace.Event{Kind: trace.KindJobFailover, Task: coord})
+	for _, e := range rest.events {
+		c.add(e)
+	}
+	wantViolation(t, ExactlyOnce(c.events, fromSource), past, ruleOutputEndsAtStop, `record "src:0:3" committed`)
+}
+
+// Tasks that exited for a stop say where the output ends only once job.finish says the job
+// ended there; a job that ran again after its stop owes its whole input.
+func TestTheStopThatEndedTheJobIsTheLastOne(t *testing.T) {
+	b := newTB()
+	b.stopTrigger(2)
+	b.complete(2)
+	b.add(trace.TaskStop("src", 2))
+	b.add(trace.TaskStop("sink", 2))
+	wantUnknown(t, ExactlyOnce(b.events, fromSource), "tasks exited for stop-with-savepoint 2, but no job.finish says the job ended there")
+
+	c := stopped(func(*tb) {})
+	c.add(trace.JobResubmit(2, "claim"))
+	c.upsert("sink", "src:0:2", "v-src:0:2")
+	c.upsert("sink", "src:0:3", "v-src:0:3")
+	c.finish("src")
+	c.finish("sink")
+	c.add(trace.JobFinish())
+	wantPass(t, ExactlyOnce(c.events, fromSource))
+}

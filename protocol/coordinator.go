@@ -98,7 +98,8 @@ func (c *Coordinator) TriggerSavepoint(now Time) (CheckpointID, error) {
 // StopWithSavepoint asks for a synchronous savepoint that ends the job
 // (Flink's stop-with-savepoint without drain) and returns its id. Like
 // TriggerSavepoint, the id is reserved now and the savepoint starts once it
-// is durable. No checkpoint starts while it is pending. If it completes,
+// is durable. No checkpoint is asked for while it is pending (one reserved
+// before it still starts, ahead of it). If it completes,
 // its completion is announced (sinks commit up to it), the job is finished
 // (CoordinatorReady.JobFinished) and every task exits once told; if it
 // aborts, the job keeps running. ErrStopPending while one is pending.

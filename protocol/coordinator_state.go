@@ -103,7 +103,7 @@ type coordinatorState struct {
 	highestCompleted CheckpointID
 	savepoints       savepointMemory
 	// stopPending is the id of the pending stop-with-savepoint, 0 if none:
-	// no checkpoint starts while it is pending.
+	// no checkpoint is reserved while it is pending.
 	stopPending CheckpointID
 
 	// finished[i]: task i reported MsgTaskFinished in this job run.

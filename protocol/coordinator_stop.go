@@ -2,7 +2,8 @@ package protocol
 
 // Stop-with-savepoint, as Flink's CheckpointCoordinator and scheduler run it
 // since FLIP-147: the coordinator takes a synchronous savepoint
-// (KindStopSavepoint) and starts no other checkpoint while it is pending.
+// (KindStopSavepoint) and asks for no other checkpoint while it is pending
+// (one reserved before it still starts, ahead of it).
 // Each source stops emitting once it took its snapshot for it, so the cut
 // is the end of the job's output. If the savepoint completes, it becomes the
 // latest restorable checkpoint (a failover before the job ends restores
@@ -31,8 +32,9 @@ func (c *coordinatorState) stopEnded(id CheckpointID) {
 
 // stopped ends the job once its stop-with-savepoint id completed: nothing
 // is left to checkpoint, and the tasks exit when told of the completion.
-// Completed like a checkpoint, its state is still the user's: the job
-// never releases it. What is still pending ends with the job (older
+// Completed like a checkpoint, and retained like one (a job that runs on
+// after a failover from it lets it fall out of retention), its state is
+// still the user's: the job never releases it. What is still pending ends with the job (older
 // savepoints: the completion subsumed the checkpoints), as Flink's
 // coordinator aborts its pending checkpoints when the job terminates; one
 // whose metadata write is in flight ends with that write.

@@ -549,8 +549,8 @@ like any aborted checkpoint's.
 StopWithSavepoint takes a synchronous savepoint (KindStopSavepoint) that
 ends the job, Flink's stop-with-savepoint without drain. It is a savepoint
 in how it is triggered and aligned, and its state is the user's. No
-checkpoint starts while it is pending (Flink stops the checkpoint
-scheduler). A task that took its snapshot for it reports Stopping: a
+checkpoint is asked for while it is pending (Flink stops the checkpoint
+scheduler; one reserved before it still starts, ahead of it). A task that took its snapshot for it reports Stopping: a
 source emits nothing more, so the savepoint's cut is the end of the job's
 output, and the host does not finish a task's input for the
 end-of-partition events of upstream tasks that exit. If it aborts, the
