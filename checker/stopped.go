@@ -15,9 +15,9 @@ import (
 // (Expected.Split and Offset) lies before that offset. A job that did not stop owes it
 // all, whatever stops were tried and failed.
 
-// stopKindsOfTheEnd are the events that say whether the job ended by a stop: job.finish,
+// jobEndKinds are the events that say whether the job ended by a stop: job.finish,
 // task.finish (either may name the stop) and the restarts after which the job runs again.
-var stopKindsOfTheEnd = kindsOf(trace.KindJobFinish, trace.KindTaskFinish, trace.KindJobFailover, trace.KindJobResubmit)
+var jobEndKinds = kindsOf(trace.KindJobFinish, trace.KindTaskFinish, trace.KindJobFailover, trace.KindJobResubmit)
 
 // stoppedBy returns the stop-with-savepoint that ended the job: the one the last job.finish
 // names, unless the job ran again after it (a failover, a resubmission); 0 if none. A task
@@ -25,7 +25,7 @@ var stopKindsOfTheEnd = kindsOf(trace.KindJobFinish, trace.KindTaskFinish, trace
 // why names what is missing.
 func stoppedBy(ix *traceIndex) (stop uint64, why string) {
 	var taskStop uint64
-	for i := range ix.only(stopKindsOfTheEnd) {
+	for i := range ix.only(jobEndKinds) {
 		e := &ix.events[i]
 		v, named := e.Attr(trace.AttrStop)
 		switch e.Kind {
