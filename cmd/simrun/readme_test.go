@@ -21,31 +21,28 @@ func TestDocsWalkthrough(t *testing.T) {
 // which TestScripts runs with exact outputs; every command the tour gives is in it, and every
 // line it quotes is in the outputs it pins.
 func TestReadmeTour(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(data), "\n## A five-minute tour\n")
-	if !ok {
-		t.Fatal("README has no section \"## A five-minute tour\"")
-	}
-	tour, _, _ := strings.Cut(section, "\n## ")
-	quotesScript(t, "README.md", tour, "testdata/script/tour.txtar")
+	quotesScript(t, "README.md", readmeSection(t, "A five-minute tour"), "testdata/script/tour.txtar")
 }
 
 // TestReadmeStop: the README's stop-with-savepoint example is the script
 // testdata/script/lifecycle.txtar.
 func TestReadmeStop(t *testing.T) {
+	quotesScript(t, "README.md", readmeSection(t, "Stopping a job with a savepoint"), "testdata/script/lifecycle.txtar")
+}
+
+// readmeSection returns the README's section headed "## heading", up to the next one.
+func readmeSection(t *testing.T, heading string) string {
+	t.Helper()
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(data), "\n## Stopping a job with a savepoint\n")
+	_, section, ok := strings.Cut(string(data), "\n## "+heading+"\n")
 	if !ok {
-		t.Fatal("README has no section \"## Stopping a job with a savepoint\"")
+		t.Fatalf("README has no section %q", "## "+heading)
 	}
-	example, _, _ := strings.Cut(section, "\n## ")
-	quotesScript(t, "README.md", example, "testdata/script/lifecycle.txtar")
+	section, _, _ = strings.Cut(section, "\n## ")
+	return section
 }
 
 // quotesScript checks that the simrun commands of text (the page at name) are run by the
