@@ -104,7 +104,18 @@ func (c *Coordinator) TriggerSavepoint(now Time) (CheckpointID, error) {
 // (CoordinatorReady.JobFinished) and every task exits once told; if it
 // aborts, the job keeps running. ErrStopPending while one is pending.
 func (c *Coordinator) StopWithSavepoint(now Time) (CheckpointID, error) {
-	id, err := c.stopWithSavepoint(now)
+	id, err := c.stopWithSavepoint(now, KindStopSavepoint)
+	c.verify()
+	return id, err
+}
+
+// DrainWithSavepoint is StopWithSavepoint with drain (KindDrainSavepoint):
+// each source ends its input before its snapshot, every task finishes, and
+// the savepoint holds their final snapshots. If it aborts while the job
+// runs, the job fails over (ReasonDrainFailed): its sources ended their
+// input and cannot read on.
+func (c *Coordinator) DrainWithSavepoint(now Time) (CheckpointID, error) {
+	id, err := c.stopWithSavepoint(now, KindDrainSavepoint)
 	c.verify()
 	return id, err
 }

@@ -19,6 +19,7 @@ func (c *coordinatorState) abort(now Time, p *pendingCheckpoint, reason Reason, 
 			c.notifyAborted(now, p, reason)
 		}
 	}
+	c.drainFailed(now, p, reason)
 	if c.countsAsFailure(p, reason) {
 		c.failures++
 		if c.failures > c.cfg.TolerableFailures {

@@ -61,7 +61,7 @@ func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
 		c.markFullyFinished(now, &cc)
 		c.broadcastNotifyComplete(now, cc.ID)
 	}
-	if cc.Kind == KindStopSavepoint {
+	if cc.Kind.IsStop() {
 		c.stopped(now, cc.ID)
 	}
 	c.applyRetention()

@@ -35,7 +35,7 @@ func (c *coordinatorState) recover(now Time, durable Durable) error {
 		} else {
 			c.savepoints.remember(cc.ID)
 		}
-		if cc.Kind == KindStopSavepoint {
+		if cc.Kind.IsStop() {
 			checkpoints = append(checkpoints, cc) // restorable, as when it completed
 		}
 	}

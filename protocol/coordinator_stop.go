@@ -13,11 +13,20 @@ package protocol
 // the tasks are told as of any abort, the sources go on, and periodic
 // checkpoints start again: the job keeps running.
 
-func (c *coordinatorState) stopWithSavepoint(now Time) (CheckpointID, error) {
+//
+// With drain (KindDrainSavepoint) each source ends its input before it takes
+// its snapshot, so every task finishes and takes a final snapshot for the
+// savepoint. Its sources cannot read on after that: if it aborts, the job
+// fails over (ReasonDrainFailed) to the latest checkpoint before it, as
+// Flink fails the tasks of a failed synchronous savepoint.
+
+// stopWithSavepoint reserves a stop-with-savepoint of kind, with or without
+// drain.
+func (c *coordinatorState) stopWithSavepoint(now Time, kind Kind) (CheckpointID, error) {
 	if err := c.refuseSavepoint("a stop-with-savepoint"); err != nil {
 		return 0, err
 	}
-	p := c.reserve(now, KindStopSavepoint)
+	p := c.reserve(now, kind)
 	c.stopPending = p.id
 	return p.id, nil
 }
@@ -28,6 +37,18 @@ func (c *coordinatorState) stopEnded(id CheckpointID) {
 	if c.stopPending == id {
 		c.stopPending = 0
 	}
+}
+
+// drainFailed fails the job over when p, a stop-with-savepoint with drain
+// whose triggers went out, aborted for a reason that leaves the job running:
+// its sources may have ended their input for it. One never triggered ended
+// no input; a failover or the job's end needs nothing more.
+func (c *coordinatorState) drainFailed(now Time, p *pendingCheckpoint, reason Reason) {
+	triggered := p.phase == phaseCollecting || p.phase == phasePersisting
+	if p.kind != KindDrainSavepoint || !triggered || reason == ReasonFailover || reason == ReasonJobFinished || c.jobFinished {
+		return
+	}
+	c.requestFailover(now, ReasonDrainFailed)
 }
 
 // stopped ends the job once its stop-with-savepoint id completed: nothing

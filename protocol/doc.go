@@ -568,6 +568,16 @@ savepoint (FLINK-26783); here the coordinator does that restart itself.
 A recovered coordinator that finds it latest in the store restores the
 job from it, and the job runs on.
 
+DrainWithSavepoint is the same with drain (KindDrainSavepoint), Flink's
+stop-with-savepoint --drain: a source ends its input as the trigger
+reaches it (end of data goes out ahead of its barrier, and Task.Finished
+turns true), every task downstream finishes as end of data reaches it,
+and every snapshot of the savepoint is final. Its completion ends the job
+as a stop's does. Once its triggers went out its sources cannot read on,
+so if it aborts while the job runs the coordinator fails the job over
+(ReasonDrainFailed) to the latest checkpoint before it, as Flink fails
+the tasks of a failed synchronous savepoint.
+
 # Shared state
 
 An incremental snapshot uploads only the pieces its task's state gained
@@ -724,7 +734,8 @@ A few events have no single output of their own:
     with attr stop, the stop-with-savepoint's id, when the task exits
     because that completed rather than at the end of its input.
   - stop-with-savepoint: stop=true on its checkpoint.trigger (a
-    TriggeredCheckpoint of KindStopSavepoint), and on a source's
+    TriggeredCheckpoint of KindStopSavepoint; drain=true as well for
+    KindDrainSavepoint), and on a source's
     snapshot.taken for it the offsets its snapshot records
     (TaskSnapshot.SourceOffsets, as split=offset items); job.finish names
     it once CoordinatorReady.JobFinished follows its completion.
@@ -854,7 +865,7 @@ their barriers, so ids on the channel still increase.
 
 # Out of scope
 
-Changing parallelism on restore, stop-with-savepoint with drain, region
+Changing parallelism on restore, region
 failover (a task crash fails the whole job over), and barrier modes
 on cyclic graphs other than unaligned (and aligned-with-timeout, which
 becomes unaligned there). The classic Chandy-Lamport algorithm on

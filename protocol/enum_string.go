@@ -5,13 +5,14 @@ package protocol
 import "strconv"
 
 var kindNames = [...]string{
-	KindCheckpoint:    "checkpoint",
-	KindSavepoint:     "savepoint",
-	KindStopSavepoint: "stop-savepoint",
+	KindCheckpoint:     "checkpoint",
+	KindSavepoint:      "savepoint",
+	KindStopSavepoint:  "stop-savepoint",
+	KindDrainSavepoint: "drain-savepoint",
 }
 
-// String returns "checkpoint", "savepoint" or "stop-savepoint"; a value
-// without a constant renders as "kind(N)".
+// String returns "checkpoint", "savepoint", "stop-savepoint" or
+// "drain-savepoint"; a value without a constant renders as "kind(N)".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
 		return kindNames[k]
@@ -53,14 +54,15 @@ var reasonNames = [...]string{
 	ReasonTaskFinished:              "task-finished",
 	ReasonJobFinished:               "job-finished",
 	ReasonSharedStateGone:           "shared-state-gone",
+	ReasonDrainFailed:               "drain-failed",
 }
 
 // String returns "expired", "upload-failed", "channel-state-overflow",
 // "too-many-pending", "newer-barrier", "canceled", "aborted",
 // "persist-failed", "trigger-failed", "subsumed", "failover",
 // "task-failure", "tolerable-failures-exceeded", "coordinator-recovery",
-// "task-finished", "job-finished" or "shared-state-gone"; a value without a
-// constant renders as "reason(N)".
+// "task-finished", "job-finished", "shared-state-gone" or "drain-failed"; a
+// value without a constant renders as "reason(N)".
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) && reasonNames[r] != "" {
 		return reasonNames[r]

@@ -31,11 +31,22 @@ const (
 	// latest restorable checkpoint, and every task exits once told of it.
 	// If it aborts, the sources go on and the job keeps running.
 	KindStopSavepoint
+	// KindDrainSavepoint is the synchronous savepoint of stop-with-savepoint
+	// with drain (Coordinator.DrainWithSavepoint): a KindStopSavepoint whose
+	// sources end their input before they take their snapshot, so that every
+	// task finishes and the savepoint holds final snapshots only. Its
+	// sources cannot go back: if it aborts, the job fails over
+	// (ReasonDrainFailed) to go on from the latest checkpoint before it.
+	KindDrainSavepoint
 )
 
 // IsSavepoint reports whether k is a savepoint, synchronous or not: always
 // aligned, never subsumed, its state the user's.
-func (k Kind) IsSavepoint() bool { return k == KindSavepoint || k == KindStopSavepoint }
+func (k Kind) IsSavepoint() bool { return k == KindSavepoint || k.IsStop() }
+
+// IsStop reports whether k is the synchronous savepoint of a
+// stop-with-savepoint, with or without drain.
+func (k Kind) IsStop() bool { return k == KindStopSavepoint || k == KindDrainSavepoint }
 
 // Mode is how tasks treat barriers. A job picks one mode in Config; each
 // barrier also carries the mode it must be handled in, because a savepoint

@@ -95,7 +95,7 @@ type coordinatorMachine struct {
 // restorable reports whether a completed checkpoint of kind k is one recovery restores:
 // a checkpoint, or the stop-with-savepoint that ended the job.
 func restorable(k protocol.Kind) bool {
-	return k == protocol.KindCheckpoint || k == protocol.KindStopSavepoint
+	return k == protocol.KindCheckpoint || k.IsStop()
 }
 
 func newCoordinatorMachine(t *rapid.T) *coordinatorMachine {
@@ -418,16 +418,20 @@ func (m *coordinatorMachine) Savepoint(t *rapid.T) {
 	m.handle(t, nil, nil)
 }
 
-// Stop asks for a stop-with-savepoint: refused like a savepoint, and while
-// another stop is pending.
+// Stop asks for a stop-with-savepoint, with or without drain: refused like a
+// savepoint, and while another stop is pending.
 func (m *coordinatorMachine) Stop(t *rapid.T) {
+	kind, stop := protocol.KindStopSavepoint, m.coord.StopWithSavepoint
+	if rapid.Bool().Draw(t, "drain") {
+		kind, stop = protocol.KindDrainSavepoint, m.coord.DrainWithSavepoint
+	}
 	pending := 0
 	for _, cp := range m.cps {
 		if cp.phase < modelCompleted {
 			pending++
 		}
 	}
-	id, err := m.coord.StopWithSavepoint(m.now)
+	id, err := stop(m.now)
 	switch {
 	case m.failingOver:
 		if !errors.Is(err, protocol.ErrFailingOver) {
@@ -451,7 +455,7 @@ func (m *coordinatorMachine) Stop(t *rapid.T) {
 		if id != m.knownHighest+1 {
 			t.Fatalf("stop got id %v, want %v", id, m.knownHighest+1)
 		}
-		m.cps[id] = &modelCheckpoint{id: id, kind: protocol.KindStopSavepoint, phase: modelReserved}
+		m.cps[id] = &modelCheckpoint{id: id, kind: kind, phase: modelReserved}
 		m.stopPending = id
 	}
 	m.handle(t, nil, nil)
@@ -571,7 +575,7 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 			t.Fatalf("completion of %v without its confirmed write", cc.ID)
 		}
 		cp.phase = modelCompleted
-		if cc.Kind == protocol.KindStopSavepoint {
+		if cc.Kind.IsStop() {
 			if !m.jobFinished && !rd.JobFinished {
 				t.Fatalf("stop %v completed, the job did not finish", cc.ID)
 			}
@@ -628,6 +632,7 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 			}
 		}
 	}
+	drainFailed := false
 	for _, ab := range rd.Aborted {
 		cp := m.cps[ab.Checkpoint]
 		if cp == nil || cp.phase >= modelCompleted {
@@ -638,6 +643,10 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 		}
 		if cp.phase == modelPersisting && ab.Reason != protocol.ReasonPersistFailed {
 			t.Fatalf("checkpoint %v with its write in flight aborted for %v", ab.Checkpoint, ab.Reason)
+		}
+		if cp.kind == protocol.KindDrainSavepoint && cp.phase >= modelCollecting && !m.jobFinished &&
+			ab.Reason != protocol.ReasonFailover && ab.Reason != protocol.ReasonJobFinished {
+			drainFailed = true // its sources ended their input: the job must fail over
 		}
 		cp.phase = modelAborted
 		if ab.Checkpoint == m.stopPending {
@@ -683,6 +692,9 @@ func (m *coordinatorMachine) handle(t *rapid.T, err error, confirmed *protocol.C
 	}
 	for _, d := range rd.Discarded {
 		m.checkDiscardReleased(t, d, rd.Released)
+	}
+	if drainFailed && !m.failingOver {
+		m.failingOver, m.failoverByFailures = true, false
 	}
 	if rd.JobFinished {
 		m.jobFinished = true
@@ -754,7 +766,7 @@ func (m *coordinatorMachine) checkRelease(t *rapid.T, r protocol.StateRelease) {
 func (m *coordinatorMachine) checkDiscardReleased(t *rapid.T, d protocol.CompletedCheckpoint, released []protocol.StateRelease) {
 	for _, ts := range d.Tasks {
 		key := handleKey{ts.Task, ts.Snapshot.Handle}
-		if _, ok := m.held(key); ok || ts.Snapshot.Final || m.deleted[key] || d.Kind == protocol.KindStopSavepoint {
+		if _, ok := m.held(key); ok || ts.Snapshot.Final || m.deleted[key] || d.Kind.IsStop() {
 			continue
 		}
 		t.Fatalf("discarded %v, state of %s %v neither released nor held", d.ID, ts.Task, ts.Snapshot)

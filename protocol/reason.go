@@ -63,6 +63,10 @@ const (
 	// uploads its pieces afresh next time. Not a failure: the race ends once
 	// the task hears of the newer checkpoint.
 	ReasonSharedStateGone
+	// ReasonDrainFailed: a stop-with-savepoint with drain aborted after its
+	// sources ended their input; they cannot read on, so the job fails over
+	// (a failover reason).
+	ReasonDrainFailed
 )
 
 // CountsAsFailure reports whether an abort for this reason counts towards

@@ -94,6 +94,9 @@ func (w *world) taskCommands() map[string]taskFunc {
 		"stopping": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
 			return []string{"stopping " + strconv.FormatBool(t.Stopping())}, nil
 		},
+		"finished": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			return []string{"finished " + strconv.FormatBool(t.Finished())}, nil
+		},
 		"task-tick": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
 			t.Tick(w.now)
 			return nil, nil
@@ -130,13 +133,15 @@ func (w *world) modeOption(c *scripttest.Command) protocol.Mode {
 }
 
 // kindFlag returns KindSavepoint for the flag savepoint, KindStopSavepoint
-// for stop, else KindCheckpoint.
+// for stop, KindDrainSavepoint for drain, else KindCheckpoint.
 func kindFlag(c *scripttest.Command) protocol.Kind {
 	switch {
 	case c.Flag("savepoint"):
 		return protocol.KindSavepoint
 	case c.Flag("stop"):
 		return protocol.KindStopSavepoint
+	case c.Flag("drain"):
+		return protocol.KindDrainSavepoint
 	}
 	return protocol.KindCheckpoint
 }

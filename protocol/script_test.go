@@ -192,7 +192,11 @@ func (w *world) savepoint(c *scripttest.Command) []string {
 
 func (w *world) stop(c *scripttest.Command) []string {
 	w.needCoordinator(c)
-	id, err := w.coord.StopWithSavepoint(w.now)
+	stop := w.coord.StopWithSavepoint
+	if c.Flag("drain") {
+		stop = w.coord.DrainWithSavepoint
+	}
+	id, err := stop(w.now)
 	if err != nil {
 		return w.coordReady(err)
 	}

@@ -133,6 +133,11 @@ func (t *Task) ID() TaskID { return t.cfg.ID }
 // stays stopping, so that a host still finishing its exit sends nothing.
 func (t *Task) Stopping() bool { return t.stopAt != 0 }
 
+// Finished reports whether the task finished its input: the host called
+// Finish, or a stop-with-savepoint with drain (KindDrainSavepoint) ended a
+// source's input at its trigger. A finished task emits no record.
+func (t *Task) Finished() bool { return t.finished }
+
 // Blocked reports whether input is blocked by an alignment: Admit would
 // answer AdmitBlock.
 func (t *Task) Blocked(input int) bool { return t.blocked(input) }

@@ -35,7 +35,7 @@ func (t *taskState) receive(now Time, input int, ev ChannelEvent) error {
 }
 
 func (t *taskState) receiveBarrier(now Time, input int, b ChannelEvent) error {
-	if b.Checkpoint == 0 || b.Kind < KindCheckpoint || b.Kind > KindStopSavepoint ||
+	if b.Checkpoint == 0 || b.Kind < KindCheckpoint || b.Kind > KindDrainSavepoint ||
 		b.Mode < ModeAligned || b.Mode > ModeAtLeastOnce {
 		return fmt.Errorf("%w: malformed %v", ErrBadInput, b)
 	}

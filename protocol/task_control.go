@@ -51,6 +51,12 @@ func (t *taskState) trigger(now Time, m Message) {
 	for len(t.alignments) > 0 {
 		t.abortAlignment(t.alignments[0], ReasonNewerBarrier, true)
 	}
+	if m.Kind == KindDrainSavepoint {
+		// Drain: the input ends before the snapshot, which is then final,
+		// and end of data goes out ahead of the barrier. A trigger reaches
+		// a source or a task that finished already, so it is finishable.
+		_ = t.finish(now)
+	}
 	mode := m.Mode
 	if m.Kind.IsSavepoint() {
 		mode = ModeAligned

@@ -17,7 +17,7 @@ func (t *taskState) requestSnapshotOf(id CheckpointID, kind Kind, mode Mode, at 
 		t.firstFinalID = id
 	}
 	switch {
-	case kind == KindStopSavepoint:
+	case kind.IsStop():
 		t.stopAt = id
 	case id > t.stopAt:
 		// Nothing newer starts while a stop-with-savepoint is pending,
