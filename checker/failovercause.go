@@ -17,6 +17,7 @@ const ruleFailoverHasCause = "failover.has-cause"
 const (
 	reasonTaskFailure         = "task-failure"
 	reasonCoordinatorRecovery = "coordinator-recovery"
+	reasonDrainFailed         = "drain-failed"
 )
 
 // FailoverCause checks that the job fails over only for a cause, and that a checkpoint's
@@ -24,7 +25,8 @@ const (
 //
 //   - a job.failover with no cause since the job last failed over: a task-failure failover
 //     with no task.crash, a coordinator-recovery failover with no coordinator.crash, a
-//     failover without a reason with neither. A failover for tolerable-failures-exceeded
+//     failover without a reason with neither, a drain-failed failover with no
+//     stop-with-savepoint with drain aborted (checkpoint.abort). A failover for tolerable-failures-exceeded
 //     has its cause in the failure count, which failure-accounting judges. A failover with
 //     a reason of another engine's is not judged.
 //   - a task that fails by itself (task.crash with a reason) while a snapshot it took in
@@ -47,10 +49,11 @@ func FailoverCause(events []trace.Event) Result {
 // failoverCauseKinds are the kinds failoverJudge.observe reacts to.
 var failoverCauseKinds = kindsOf(trace.KindJobFailover, trace.KindTaskCrash, trace.KindCoordinatorCrash,
 	trace.KindTaskRestore, trace.KindSnapshotTaken, trace.KindSnapshotAck, trace.KindSnapshotDecline,
-	trace.KindNotifyAbort, trace.KindNotifyComplete, trace.KindStateRelease, trace.KindFault)
+	trace.KindNotifyAbort, trace.KindNotifyComplete, trace.KindStateRelease, trace.KindFault,
+	trace.KindCheckpointTrigger, trace.KindCheckpointAbort)
 
 func failoverCause(ix *traceIndex) Result {
-	j := &failoverJudge{uploading: map[string]map[uint64]*trace.Event{}, began: map[string]int64{}}
+	j := &failoverJudge{uploading: map[string]map[uint64]*trace.Event{}, began: map[string]int64{}, drains: map[uint64]bool{}}
 	for i := range ix.only(failoverCauseKinds) {
 		j.observe(&ix.events[i])
 	}
@@ -72,6 +75,8 @@ func failoverCause(ix *traceIndex) Result {
 // failoverJudge follows the causes since the last failover and each task's uploads.
 type failoverJudge struct {
 	taskCrash, coordinatorCrash *trace.Event // the first of each since the last failover
+	drainAborted                bool         // a drain aborted since the last failover
+	drains                      map[uint64]bool
 	uploading                   map[string]map[uint64]*trace.Event
 	began                       map[string]int64 // when each task last restored
 	restarted                   int64            // when the job last failed over
@@ -85,6 +90,12 @@ func (j *failoverJudge) observe(e *trace.Event) {
 	switch e.Kind {
 	case trace.KindFault:
 		j.fault(e)
+	case trace.KindCheckpointTrigger:
+		if v, _ := e.Attr(trace.AttrDrain); v == "true" {
+			j.drains[e.CP] = true
+		}
+	case trace.KindCheckpointAbort:
+		j.drainAborted = j.drainAborted || j.drains[e.CP]
 	case trace.KindJobFailover:
 		j.failover(e)
 	case trace.KindCoordinatorCrash:
@@ -130,6 +141,10 @@ func (j *failoverJudge) failover(e *trace.Event) {
 		if j.coordinatorCrash == nil {
 			missing = "no coordinator.crash"
 		}
+	case reasonDrainFailed:
+		if !j.drainAborted {
+			missing = "no stop-with-savepoint with drain aborted"
+		}
 	case "":
 		if j.taskCrash == nil && j.coordinatorCrash == nil {
 			missing = "neither a task.crash nor a coordinator.crash"
@@ -142,7 +157,7 @@ func (j *failoverJudge) failover(e *trace.Event) {
 		j.violations = append(j.violations, forRule(ruleFailoverHasCause, violationAt(PropFailoverCause, e,
 			"the job failed over (%s) with %s since it last failed over", cmpOrNote(e.Reason, "no reason"), missing)))
 	}
-	j.taskCrash, j.coordinatorCrash = nil, nil
+	j.taskCrash, j.coordinatorCrash, j.drainAborted = nil, nil, false
 	clear(j.uploading)
 	j.restarted = e.T
 }

@@ -47,6 +47,22 @@ func TestFailoverCauseNeedsACause(t *testing.T) {
 	wantPass(t, FailoverCause(good.events))
 }
 
+// TestFailoverCauseOfAFailedDrain: a drain-failed failover needs a stop-with-savepoint with
+// drain aborted since the last failover; a plain stop's abort is no cause.
+func TestFailoverCauseOfAFailedDrain(t *testing.T) {
+	b := newTB()
+	b.restore("map-0", 0)
+	b.add(trace.DrainTrigger(1))
+	b.abort(1)
+	b.failover(0, "drain-failed")
+	b.restore("map-0", 0)
+	b.add(trace.StopTrigger(2))
+	b.abort(2)
+	bad := b.failover(0, "drain-failed")
+	v := wantFirst(t, FailoverCause(b.events), bad, "the job failed over (drain-failed) with no stop-with-savepoint with drain aborted since it last failed over")
+	wantRule(t, v, ruleFailoverHasCause)
+}
+
 // uploadRun is a task that snapshots checkpoint 5 under a storage fault that fails writes
 // and then fails by itself, with an external-system fault in force too when external.
 func uploadRun(external bool) (*tb, uint64) {

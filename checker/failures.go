@@ -34,6 +34,7 @@ var failureCounts = map[string]bool{
 	"task-finished":               false,
 	"job-finished":                false,
 	"shared-state-gone":           false,
+	"drain-failed":                false,
 }
 
 // The reasons of a job.failover that the failure count owes, and of the aborts a

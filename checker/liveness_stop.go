@@ -13,10 +13,11 @@ var stopKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindCheckpointComplet
 
 // judgeStop judges what the last stop-with-savepoint to end leaves behind, when nothing
 // restarted the job after it and the job had not finished before it: a completed one ends
-// the job (P4), an aborted one leaves it running on to the end of its input (P5). Both are
-// judged at the end of the trace, as progress.bounded-job-finishes is.
+// the job (P4), an aborted one leaves it running on to the end of its input, and an
+// aborted drain, whose sources ended their input, restarts it (P5). Both are judged at
+// the end of the trace, as progress.bounded-job-finishes is.
 func (l *livenessJudge) judgeStop() {
-	stops := map[uint64]bool{}
+	stops := map[uint64]bool{} // stop-with-savepoint id: with drain
 	var last *trace.Event
 	finished := false // job.finish, and no restart since
 	for i := range l.ix.only(stopKinds) {
@@ -24,10 +25,11 @@ func (l *livenessJudge) judgeStop() {
 		switch e.Kind {
 		case trace.KindCheckpointTrigger:
 			if isStopTrigger(e) {
-				stops[e.CP] = true
+				v, _ := e.Attr(trace.AttrDrain)
+				stops[e.CP] = v == "true"
 			}
 		case trace.KindCheckpointComplete, trace.KindCheckpointAbort:
-			if stops[e.CP] && !finished {
+			if _, ok := stops[e.CP]; ok && !finished {
 				last = e
 			}
 		case trace.KindJobFinish:
@@ -41,18 +43,27 @@ func (l *livenessJudge) judgeStop() {
 		return
 	}
 	l.judged++
-	if last.Kind == trace.KindCheckpointComplete {
-		l.judgeStopped(last)
-	} else {
+	switch {
+	case last.Kind == trace.KindCheckpointComplete:
+		l.judgeStopped(last, stops[last.CP])
+	case stops[last.CP]:
+		l.flagStop(lastEvent(l.events), "", ruleStopFailedRunsOn, "stop-with-savepoint %d with drain aborted at seq %d after its sources ended their input, and the job never failed over", last.CP, last.Seq)
+	default:
 		l.judgeRanOn(last)
 	}
 }
 
-// judgeStopped judges P4 for stop-with-savepoint stop, which completed.
-func (l *livenessJudge) judgeStopped(stop *trace.Event) {
+// judgeStopped judges P4 for stop-with-savepoint stop, which completed: with drain, every
+// task finished its input before it exited.
+func (l *livenessJudge) judgeStopped(stop *trace.Event, drain bool) {
 	end := lastEvent(l.events)
 	for _, task := range l.unended() {
 		l.flagStop(end, task, ruleStopEndsTheJob, "stop-with-savepoint %d completed at seq %d, but %s never exited", stop.CP, stop.Seq, task)
+	}
+	for task, i := range l.lastLifecycle() {
+		if _, stopped := l.events[i].Attr(trace.AttrStop); drain && stopped && l.events[i].Kind == trace.KindTaskFinish {
+			l.flagStop(end, task, ruleStopEndsTheJob, "stop-with-savepoint %d with drain completed at seq %d, but %s exited before the end of its input", stop.CP, stop.Seq, task)
+		}
 	}
 	if !l.ref.Liveness.JobFinishTraced {
 		return

@@ -29,8 +29,8 @@ var recoveryRules = []Rule{
 	},
 	{
 		ID: "R4", Name: ruleFailoverHasCause, Property: PropFailoverCause,
-		Says:     "Every job.failover follows its cause since the job last failed over (a task.crash for task-failure, a coordinator.crash for coordinator-recovery; the failure count for tolerable-failures-exceeded), and a snapshot that cannot be uploaded declines its checkpoint: a task never fails because of its own upload.",
-		Evidence: "job.failover with its reason, task.crash (reason: it failed by itself), coordinator.crash, snapshot.taken, snapshot.ack, snapshot.decline, notify.abort, notify.complete, state.release, task.restore, fault (storage.fail, storage.unavailable; external faults)",
+		Says:     "Every job.failover follows its cause since the job last failed over (a task.crash for task-failure, a coordinator.crash for coordinator-recovery, an aborted stop-with-savepoint with drain for drain-failed; the failure count for tolerable-failures-exceeded), and a snapshot that cannot be uploaded declines its checkpoint: a task never fails because of its own upload.",
+		Evidence: "job.failover with its reason, task.crash (reason: it failed by itself), coordinator.crash, checkpoint.trigger (drain), checkpoint.abort, snapshot.taken, snapshot.ack, snapshot.decline, notify.abort, notify.complete, state.release, task.restore, fault (storage.fail, storage.unavailable; external faults)",
 		Without:  "unexercised without a failover and without a task failing by itself while it uploads; not judged: a failover for a reason of another engine, a failure while an external fault is in force too",
 		Covers:   []string{"Reason.task-failure", "Reason.coordinator-recovery", "Reason.upload-failed"},
 		Flink:    "AsyncCheckpointRunnable (CHECKPOINT_ASYNC_EXCEPTION), CheckpointFailureManager",

@@ -115,6 +115,47 @@ func TestAStopThatAbortedLeavesTheJobRunning(t *testing.T) {
 	wantViolation(t, res, end, ruleStopFailedRunsOn, "stop-with-savepoint 2 aborted at seq 4, and src never reached the end of its input after it")
 }
 
+// A drain that aborted after its sources ended their input must fail the job over: tasks
+// that finished and exited without one leave the job short of its input.
+func TestAFailedDrainFailsTheJobOver(t *testing.T) {
+	drain := func(failover bool) *tb {
+		b := newTB()
+		b.phase("liveness")
+		b.restore("src", 0)
+		b.restore("sink", 0)
+		b.add(trace.DrainTrigger(2))
+		b.abort(2)
+		if failover {
+			b.add(trace.JobFailover(0, "drain-failed"))
+		}
+		b.finish("src")
+		b.finish("sink")
+		b.add(trace.JobFinish())
+		return b
+	}
+	b := drain(false)
+	end := b.phase("end")
+	res := Liveness(b.events, Reference{Liveness: fromSource.Liveness})
+	wantViolation(t, res, end, ruleStopFailedRunsOn, "stop-with-savepoint 2 with drain aborted at seq 4 after its sources ended their input, and the job never failed over")
+	wantPass(t, Liveness(drain(true).events, Reference{Liveness: fromSource.Liveness}))
+}
+
+// A drain that completed ends every task at the end of its input, not at the stop.
+func TestACompletedDrainFinishesEveryTask(t *testing.T) {
+	b := newTB()
+	b.phase("liveness")
+	b.restore("src", 0)
+	b.restore("sink", 0)
+	b.add(trace.DrainTrigger(2))
+	b.complete(2)
+	b.finish("src")
+	b.add(trace.TaskStop("sink", 2))
+	b.add(trace.JobStop(2))
+	end := b.phase("end")
+	res := Liveness(b.events, Reference{Liveness: fromSource.Liveness})
+	wantViolation(t, res, end, ruleStopEndsTheJob, "stop-with-savepoint 2 with drain completed at seq 4, but sink exited before the end of its input")
+}
+
 // wantViolation fails the test unless res has a violation at seq naming rule whose message
 // holds fragment.
 func wantViolation(t *testing.T, res Result, seq uint64, rule, fragment string) {

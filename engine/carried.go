@@ -37,7 +37,7 @@ func (c *coordinator) traceCarried(cp *protocol.CompletedCheckpoint) bool {
 		if !ts.Snapshot.Carried(cp.ID) {
 			continue
 		}
-		if cp.Kind == protocol.KindStopSavepoint && len(ts.Snapshot.SourceOffsets) > 0 {
+		if cp.Kind.IsStop() && len(ts.Snapshot.SourceOffsets) > 0 {
 			// A finished source's offsets are the end of its input: all of it is owed.
 			c.trace(trace.StopCarried(string(ts.Task), uint64(cp.ID), uint64(ts.Snapshot.TakenFor), stopItems(ts.Snapshot.SourceOffsets)))
 			continue

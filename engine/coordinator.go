@@ -230,7 +230,7 @@ func (c *coordinator) handleReady() {
 		// waiting savepoint triggered in the same step takes.
 		for _, cp := range rd.Completed {
 			c.trace(trace.Event{Kind: trace.KindCheckpointComplete, CP: uint64(cp.ID)})
-			if cp.Kind == protocol.KindStopSavepoint {
+			if cp.Kind.IsStop() {
 				c.rt.stoppedBy = cp.ID
 			}
 		}
@@ -286,6 +286,8 @@ func triggerEvent(tr protocol.TriggeredCheckpoint) trace.Event {
 		return trace.PeriodicCheckpointTrigger(uint64(tr.ID), int64(tr.RequestedAt))
 	case tr.Kind == protocol.KindStopSavepoint:
 		return trace.StopTrigger(uint64(tr.ID))
+	case tr.Kind == protocol.KindDrainSavepoint:
+		return trace.DrainTrigger(uint64(tr.ID))
 	case tr.Kind == protocol.KindSavepoint:
 		return trace.CheckpointTrigger(uint64(tr.ID), true)
 	}

@@ -223,6 +223,14 @@ func (rt *Runtime) StopWithSavepoint() (uint64, error) {
 	return rt.askSavepoint((*protocol.Coordinator).StopWithSavepoint)
 }
 
+// DrainWithSavepoint is StopWithSavepoint with drain (Flink's stop-with-savepoint --drain):
+// its checkpoint.trigger says drain=true as well. Each source ends its input at the
+// trigger, so every task finishes (task.finish) before the job finishes with it
+// (job.finish with attr stop); if it aborts, the job fails over (reason drain-failed).
+func (rt *Runtime) DrainWithSavepoint() (uint64, error) {
+	return rt.askSavepoint((*protocol.Coordinator).DrainWithSavepoint)
+}
+
 // askSavepoint asks the running coordinator for a savepoint of either kind.
 func (rt *Runtime) askSavepoint(ask func(*protocol.Coordinator, protocol.Time) (protocol.CheckpointID, error)) (uint64, error) {
 	if rt.kind != nil {

@@ -16,8 +16,9 @@ type inputChannel struct {
 	// recv counts records consumed from the channel since the job's start (restored from
 	// the checkpoint, like outputChannel.sent).
 	recv int64
-	// ended is set once end of data or end of partition was delivered.
-	ended bool
+	// ended is set once end of data or end of partition was delivered; dataEnded once end
+	// of data was: the upstream task finished its input, rather than exited for a stop.
+	ended, dataEnded bool
 	// unannounced counts consumed network buffers whose credits the sender has not been
 	// given back yet (returnCredit).
 	unannounced int

@@ -210,6 +210,7 @@ func (t *task) receiveEvent(i int, ev protocol.ChannelEvent) {
 		t.trace(trace.MarkerRecv(t.plan.id, in.from, uint64(ev.Checkpoint)))
 	case protocol.EventEndOfData, protocol.EventEndOfPartition:
 		in.ended = true
+		in.dataEnded = in.dataEnded || ev.Type == protocol.EventEndOfData
 	}
 	if err := t.proto.Receive(t.now(), i, ev); err != nil {
 		t.breakContract(ev.Checkpoint, contractReceive, fmt.Sprintf("receive %s from %s: %v", ev, in.from, err))
@@ -287,13 +288,13 @@ func (t *task) route(record rec) {
 
 // maybeFinish tells the protocol the task is done once every input ended and was drained.
 func (t *task) maybeFinish() {
-	if t.finishSent || len(t.inputs) == 0 || t.proto.Stopping() || t.exitWhenIdle {
-		// A stopping task's inputs end as the tasks upstream exit: the
-		// job stops, it does not reach the end of its input.
+	if t.finishSent || len(t.inputs) == 0 || t.exitWhenIdle {
 		return
 	}
 	for _, in := range t.inputs {
-		if !in.ended || !in.empty() {
+		// A stopping task's inputs end as the tasks upstream exit: the job stops, it does
+		// not reach the end of its input, unless a drain ended it (end of data).
+		if !in.ended || !in.empty() || t.proto.Stopping() && !in.dataEnded {
 			return
 		}
 	}

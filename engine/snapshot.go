@@ -195,7 +195,7 @@ func (t *task) finalise(ps *pendingSnapshot) {
 	ps.finalised = true
 	attrs, key := t.renderSnapshotAttrs(&ps.data, digest[:])
 	attrs = withPieces(attrs, shared)
-	if ps.req.Kind == protocol.KindStopSavepoint && t.source != nil {
+	if ps.req.Kind.IsStop() && t.source != nil {
 		attrs = append(attrs, t.source.stopAttr(ps.data.offsets))
 	}
 	// The values are numbers, the digest's hex digits and piece handles: plain.

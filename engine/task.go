@@ -199,6 +199,9 @@ func (t *task) step(m protocol.Message) {
 		t.breakContract(m.Checkpoint, contractStep, fmt.Sprintf("step %s: %v", m, err))
 		return
 	}
+	if t.proto.Finished() {
+		t.finishSent = true // a drain ended a source's input at its trigger
+	}
 	t.handleReady()
 	t.pump()
 }

@@ -79,8 +79,8 @@ func applyAction(t Target, f Fault) {
 		t.TriggerSavepoint()
 	case TriggerCheckpoint:
 		t.TriggerCheckpoint()
-	case StopWithSavepoint:
-		t.StopWithSavepoint()
+	case StopWithSavepoint, StopWithSavepointDrain:
+		t.StopWithSavepoint(f.Kind == StopWithSavepointDrain)
 	case ResubmitClaim, ResubmitNoClaim, ResubmitLegacy:
 		t.ResubmitJob(strings.TrimPrefix(string(f.Kind), "resubmit."))
 	default:

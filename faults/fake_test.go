@@ -91,7 +91,9 @@ func (f *fakeTarget) CrashCoordinator() {
 }
 func (f *fakeTarget) CrashHost(id EffectID, host string) { f.log("CrashHost(%d, %s)", id, host) }
 func (f *fakeTarget) TriggerSavepoint()                  { f.log("TriggerSavepoint()") }
-func (f *fakeTarget) StopWithSavepoint()                 { f.log("StopWithSavepoint()") }
+func (f *fakeTarget) StopWithSavepoint(drain bool) {
+	f.log("StopWithSavepoint(%v)", drain)
+}
 func (f *fakeTarget) TriggerCheckpoint()                 { f.log("TriggerCheckpoint()") }
 func (f *fakeTarget) ResubmitJob(mode string)            { f.log("ResubmitJob(%s)", mode) }
 func (f *fakeTarget) PauseHost(id EffectID, host string) { f.log("PauseHost(%d, %s)", id, host) }

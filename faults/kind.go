@@ -132,6 +132,10 @@ const (
 	// stop-with-savepoint without drain): if it completes the job ends there, with its
 	// output committed up to it; if it fails the job keeps running.
 	StopWithSavepoint Kind = "stop-with-savepoint"
+	// StopWithSavepointDrain is StopWithSavepoint with drain: the sources end their input
+	// before the savepoint, every task finishes, and the job ends with it; if it fails
+	// after its sources ended, the job fails over and runs on.
+	StopWithSavepointDrain Kind = "stop-with-savepoint-drain"
 )
 
 // Time faults.
@@ -242,6 +246,8 @@ var kindTable = map[Kind]kindInfo{
 	ResubmitNoClaim:   {action: true},
 	ResubmitLegacy:    {action: true},
 	StopWithSavepoint: {action: true},
+
+	StopWithSavepointDrain: {action: true},
 }
 
 // allKinds lists every fault kind in a fixed order: the order of swarm draws and of Kinds.
@@ -262,7 +268,7 @@ var allKinds = []Kind{
 // (and so the generator's schedules) use them like any other kind.
 var operationKinds = []Kind{StorageReadFail, ExternalWriteFail, ExternalWriteLost}
 
-var actionKinds = []Kind{TriggerSavepoint, TriggerCheckpoint, ResubmitClaim, ResubmitNoClaim, ResubmitLegacy, StopWithSavepoint}
+var actionKinds = []Kind{TriggerSavepoint, TriggerCheckpoint, ResubmitClaim, ResubmitNoClaim, ResubmitLegacy, StopWithSavepoint, StopWithSavepointDrain}
 
 // Kinds returns every kind, the swarm's faults, the operation faults, then operator
 // actions, in a fixed order.

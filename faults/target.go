@@ -132,8 +132,8 @@ type OperatorTarget interface {
 	// in restore mode ("claim", "no-claim" or "legacy"). Without a completed checkpoint, or
 	// without a coordinator running, nothing happens.
 	ResubmitJob(mode string)
-	// StopWithSavepoint stops the job with a synchronous savepoint.
-	StopWithSavepoint()
+	// StopWithSavepoint stops the job with a synchronous savepoint, with or without drain.
+	StopWithSavepoint(drain bool)
 }
 
 // ClockTarget skews time as a host sees it.

@@ -25,9 +25,15 @@ func stopScenario(name, description, sink string, extra ...faults.Entry) *Scenar
 	}
 }
 
-// lifecycleScenarios are the positive scenarios of a job's lifecycle: stop-with-savepoint
-// that ends the job, that fails and leaves it running, and that a crash interrupts once
-// it completed.
+// drained turns a stop scenario into one that stops with drain.
+func drained(s *Scenario) *Scenario {
+	s.Faults[0].Fault.Kind = faults.StopWithSavepointDrain
+	return s
+}
+
+// lifecycleScenarios are the positive scenarios of a job's lifecycle: stop-with-savepoint,
+// with and without drain, that ends the job, that fails and leaves it running, and that a
+// crash interrupts once it completed.
 func lifecycleScenarios() []*Scenario {
 	slow := at(stopAt-Millis(20), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(40).Nanos(), WindowNanos: Millis(100).Nanos()})
 	// The barriers of the checkpoints just before the stop are lost on one link: those
@@ -57,5 +63,17 @@ func lifecycleScenarios() []*Scenario {
 			SinkTwoPhaseCommit,
 			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindNotifyComplete, Task: "sink-1"}, Nth: 1, FromNanos: stopAt.Nanos()},
 				Fault: faults.Fault{Kind: faults.CrashTask, Task: "sink-1"}}),
+		drained(stopScenario("stop-with-savepoint-drain",
+			"Stop-with-savepoint with drain a third of the way into the input: each source ends its "+
+				"input as the trigger reaches it, every task finishes, the savepoint holds their final "+
+				"snapshots, the sinks commit up to it and the job ends; its output is the input's up "+
+				"to where each source stopped.",
+			SinkTwoPhaseCommit, slow)),
+		drained(stopScenario("stop-with-savepoint-drain-fails",
+			"Stop-with-savepoint with drain while the state store refuses every write: the "+
+				"savepoint aborts after its sources ended their input, so the job fails over to its "+
+				"latest checkpoint and runs on to the end of its input.",
+			SinkTwoPhaseCommit,
+			at(stopAt-Millis(10), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 1, WindowNanos: Millis(60).Nanos()}))),
 	}
 }

@@ -63,7 +63,13 @@ func (e *engineHalf) CrashCoordinator() {
 // coordinator running, a failover, the job finished) is not taken, which is no error.
 func (e *engineHalf) TriggerSavepoint() { _, _ = e.rt.TriggerSavepoint() }
 
-func (e *engineHalf) StopWithSavepoint() { _, _ = e.rt.StopWithSavepoint() }
+func (e *engineHalf) StopWithSavepoint(drain bool) {
+	if drain {
+		_, _ = e.rt.DrainWithSavepoint()
+		return
+	}
+	_, _ = e.rt.StopWithSavepoint()
+}
 
 // TriggerCheckpoint asks for a checkpoint now, as a manual trigger would.
 func (e *engineHalf) TriggerCheckpoint() { _ = e.rt.TriggerCheckpoint() }

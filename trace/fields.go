@@ -70,7 +70,7 @@ var snapshotCounts = []string{AttrSentPrefix, AttrRecvPrefix, AttrChanPrefix, At
 // fieldsByKind holds the Fields of every kind; schema_test.go checks it covers kinds.
 var fieldsByKind = map[string]*Fields{
 	KindCheckpointRequest:  {Required: []string{"cp"}, Optional: coordinatorTask},
-	KindCheckpointTrigger:  {Required: []string{"cp"}, Optional: coordinatorTask, Attrs: []string{AttrSavepoint, AttrStop, AttrPeriodic, AttrStart}},
+	KindCheckpointTrigger:  {Required: []string{"cp"}, Optional: coordinatorTask, Attrs: []string{AttrSavepoint, AttrStop, AttrDrain, AttrPeriodic, AttrStart}},
 	KindCheckpointPersist:  {Required: []string{"cp"}, Optional: coordinatorTask},
 	KindCheckpointComplete: {Required: []string{"cp"}, Optional: coordinatorTask},
 	KindCheckpointAbort:    {Required: []string{"cp"}, Optional: []string{"task", "reason"}},

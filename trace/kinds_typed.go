@@ -107,6 +107,13 @@ func StopTrigger(cp uint64) Event {
 		Attrs: []Attr{{Key: AttrSavepoint, Value: "true"}, {Key: AttrStop, Value: "true"}}}
 }
 
+// DrainTrigger returns the checkpoint.trigger of stop-with-savepoint cp with drain.
+func DrainTrigger(cp uint64) Event {
+	e := StopTrigger(cp)
+	e.Attrs = append(e.Attrs, Attr{Key: AttrDrain, Value: "true"})
+	return e
+}
+
 // TaskStop returns the task.finish of a task that exits because stop-with-savepoint cp
 // completed.
 func TaskStop(task string, cp uint64) Event {

@@ -16,7 +16,7 @@ import (
 // the schema needs a constructor before the tests pass again.
 var constructed = map[string][]trace.Event{
 	trace.KindCheckpointRequest: {trace.CheckpointRequest(1)},
-	trace.KindCheckpointTrigger: {trace.CheckpointTrigger(1, true), trace.CheckpointTrigger(2, false), trace.StopTrigger(4),
+	trace.KindCheckpointTrigger: {trace.CheckpointTrigger(1, true), trace.CheckpointTrigger(2, false), trace.StopTrigger(4), trace.DrainTrigger(5),
 		trace.PeriodicCheckpointTrigger(3, 250), trace.PeriodicCheckpointTrigger(4, trace.NoStart)},
 	trace.KindCheckpointPersist:  {trace.CheckpointPersist(1)},
 	trace.KindCheckpointComplete: {trace.CheckpointComplete(1)},

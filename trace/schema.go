@@ -177,6 +177,10 @@ const (
 	// snapshot.carried for one, it lists the source's offsets there as split=offset items
 	// (see ListSeparator).
 	AttrStop = "stop"
+	// AttrDrain marks a checkpoint.trigger of a stop-with-savepoint with drain (with
+	// stop=true): its sources end their input before their snapshot, so every task
+	// finishes (task.finish without stop) before the job ends with it.
+	AttrDrain = "drain"
 	// AttrPeriodic marks a checkpoint.trigger of the periodic schedule: the interval and the
 	// minimum pause pace these, not a checkpoint asked for outside the schedule.
 	AttrPeriodic = "periodic"

@@ -20,7 +20,7 @@ type exampleEngine struct{}
 func (exampleEngine) CrashTask(task string)                         { fmt.Println("engine: crash", task) }
 func (exampleEngine) CrashCoordinator()                             { fmt.Println("engine: crash coordinator") }
 func (exampleEngine) TriggerSavepoint()                             {}
-func (exampleEngine) StopWithSavepoint()                            {}
+func (exampleEngine) StopWithSavepoint(bool)                        {}
 func (exampleEngine) TriggerCheckpoint()                            {}
 func (exampleEngine) ResubmitJob(string)                            {}
 func (exampleEngine) TimeOutTransactions(faults.EffectID, int64)    {}

@@ -295,9 +295,11 @@ func (e *recordingEngine) log(format string, args ...any) {
 func (e *recordingEngine) CrashTask(task string) { e.log("CrashTask(%s)", task) }
 func (e *recordingEngine) CrashCoordinator()     { e.log("CrashCoordinator()") }
 func (e *recordingEngine) TriggerSavepoint()     { e.log("TriggerSavepoint()") }
-func (e *recordingEngine) StopWithSavepoint()    { e.log("StopWithSavepoint()") }
-func (e *recordingEngine) TriggerCheckpoint()    { e.log("TriggerCheckpoint()") }
-func (e *recordingEngine) ResubmitJob(m string)  { e.log("ResubmitJob(%s)", m) }
+func (e *recordingEngine) StopWithSavepoint(drain bool) {
+	e.log("StopWithSavepoint(%v)", drain)
+}
+func (e *recordingEngine) TriggerCheckpoint()   { e.log("TriggerCheckpoint()") }
+func (e *recordingEngine) ResubmitJob(m string) { e.log("ResubmitJob(%s)", m) }
 func (e *recordingEngine) TimeOutTransactions(id faults.EffectID, timeoutNanos int64) {
 	e.own = append(e.own, id)
 	e.log("TimeOutTransactions(%d, %d)", id, timeoutNanos)

@@ -40,7 +40,7 @@ func (t Target) CrashCoordinator() { t.Engine.CrashCoordinator() }
 func (t Target) TriggerSavepoint() { t.Engine.TriggerSavepoint() }
 
 // StopWithSavepoint is the engine half's.
-func (t Target) StopWithSavepoint() { t.Engine.StopWithSavepoint() }
+func (t Target) StopWithSavepoint(drain bool) { t.Engine.StopWithSavepoint(drain) }
 
 // TriggerCheckpoint is the engine half's.
 func (t Target) TriggerCheckpoint() { t.Engine.TriggerCheckpoint() }

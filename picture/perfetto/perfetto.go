@@ -782,6 +782,9 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // triggerName names what a checkpoint.trigger starts: a checkpoint, a savepoint, or the
 // stop-with-savepoint that ends the job.
 func triggerName(e *trace.Event) string {
+	if v, _ := e.Attr(trace.AttrDrain); v == "true" {
+		return "stop-with-savepoint --drain"
+	}
 	if v, _ := e.Attr(trace.AttrStop); v == "true" {
 		return "stop-with-savepoint"
 	}

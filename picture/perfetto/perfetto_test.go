@@ -750,12 +750,21 @@ func TestWriteReturnsWriterErrors(t *testing.T) {
 }
 
 func TestAStopWithSavepointIsNamedSo(t *testing.T) {
-	events := []trace.Event{trace.StopTrigger(7), {Kind: trace.KindCheckpointComplete, Task: trace.CoordinatorTask, CP: 7}}
-	for i := range events {
-		events[i].Seq, events[i].T = uint64(i), int64(i+1)*ms
-	}
-	f := decode(t, write(t, events, nil))
-	if got := f.find(func(e out) bool { return e.Name == "stop-with-savepoint 7" && e.Ph == "X" }); len(got) != 1 {
-		t.Fatalf("%d slices named stop-with-savepoint 7", len(got))
+	for _, c := range []struct {
+		trigger trace.Event
+		name    string
+	}{
+		{trace.StopTrigger(7), "stop-with-savepoint 7"},
+		{trace.DrainTrigger(7), "stop-with-savepoint --drain 7"},
+	} {
+		name := c.name
+		events := []trace.Event{c.trigger, {Kind: trace.KindCheckpointComplete, Task: trace.CoordinatorTask, CP: 7}}
+		for i := range events {
+			events[i].Seq, events[i].T = uint64(i), int64(i+1)*ms
+		}
+		f := decode(t, write(t, events, nil))
+		if got := f.find(func(e out) bool { return e.Name == name && e.Ph == "X" }); len(got) != 1 {
+			t.Fatalf("%d slices named %s", len(got), name)
+		}
 	}
 }

@@ -17,7 +17,8 @@ type checkpointSpan struct {
 	Persist   int64  `json:"persist"` // when its metadata write began; -1 if it never did
 	Outcome   string `json:"outcome"`
 	Savepoint bool   `json:"savepoint"`
-	Stop      bool   `json:"stop"` // a stop-with-savepoint: if it completes, the job ends
+	Stop      bool   `json:"stop"`  // a stop-with-savepoint: if it completes, the job ends
+	Drain     bool   `json:"drain"` // with drain: its sources end their input at its trigger
 	Reason    string `json:"reason,omitempty"`
 	First     int    `json:"first"` // event that opened it
 	Last      int    `json:"last"`  // event that ended it; -1 while open
@@ -45,6 +46,9 @@ func checkpointSpans(events []trace.Event, end int64) []checkpointSpan {
 			}
 			if v, _ := e.Attr(trace.AttrStop); v == "true" {
 				spans[k].Stop = true
+			}
+			if v, _ := e.Attr(trace.AttrDrain); v == "true" {
+				spans[k].Drain = true
 			}
 		case trace.KindCheckpointPersist:
 			if k, ok := open[e.CP]; ok {

@@ -19,8 +19,10 @@ func TestCheckpointSpans(t *testing.T) {
 		{T: 41, Kind: trace.KindCheckpointTrigger, CP: 3},
 		{T: 50, Kind: trace.KindCheckpointAbort, CP: 4, Reason: "declined"}, // never started
 		trace.StopTrigger(5),
+		trace.DrainTrigger(6),
 	}
-	events[len(events)-1].T = 60
+	events[len(events)-2].T = 60
+	events[len(events)-1].T = 70
 	got := checkpointSpans(events, 100)
 	want := []checkpointSpan{
 		{CP: 1, Start: 10, End: 20, Persist: 18, Outcome: "complete", First: 0, Last: 3, Row: 0},
@@ -28,6 +30,7 @@ func TestCheckpointSpans(t *testing.T) {
 		{CP: 3, Start: 40, End: 100, Persist: -1, Outcome: "open", First: 5, Last: -1, Row: 0},
 		{CP: 4, Start: 50, End: 50, Persist: -1, Outcome: "abort", Reason: "declined", First: 7, Last: 7, Row: 1},
 		{CP: 5, Start: 60, End: 100, Persist: -1, Outcome: "open", Savepoint: true, Stop: true, First: 8, Last: -1, Row: 1},
+		{CP: 6, Start: 70, End: 100, Persist: -1, Outcome: "open", Savepoint: true, Stop: true, Drain: true, First: 9, Last: -1, Row: 2},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("spans\n%+v\nwant\n%+v", got, want)

@@ -745,7 +745,7 @@ func inModelKinds(sys faults.System) []faults.Kind {
 			k == faults.ExternalCommitFail && !sys.ExternalStore,
 			(k == faults.ExternalWriteFail || k == faults.ExternalWriteLost) && !sys.SinkWrites,
 			k == faults.NetBreak && len(sys.Channels) == 0,
-			slices.Contains(resubmissions, k), k == faults.StopWithSavepoint:
+			slices.Contains(resubmissions, k), k == faults.StopWithSavepoint, k == faults.StopWithSavepointDrain:
 			continue
 		}
 		out = append(out, k)

@@ -117,7 +117,7 @@ function drawHead() {
     if (c.persist >= 0) { ctx.fillStyle = "#fff"; ctx.fillRect(xOf(c.persist), y + 2, 1.5, ROW_H - 6); }
     if (c.savepoint) { ctx.strokeStyle = c.stop ? STOP_COLOR : "#70c"; ctx.lineWidth = 2; ctx.strokeRect(x0, y, x1 - x0, ROW_H - 2); }
     if (V.cp === c.cp) { ctx.strokeStyle = "#000"; ctx.lineWidth = 1.5; ctx.strokeRect(x0 - 1, y - 1, x1 - x0 + 2, ROW_H); }
-    const label = (c.stop ? "stop-with-savepoint " : c.savepoint ? "savepoint " : "cp ") + c.cp;
+    const label = (c.drain ? "stop-with-savepoint --drain " : c.stop ? "stop-with-savepoint " : c.savepoint ? "savepoint " : "cp ") + c.cp;
     if (x1 - x0 > ctx.measureText(label).width + 6) { ctx.fillStyle = "#fff"; ctx.fillText(label, Math.max(x0, GUTTER) + 3, y + ROW_H / 2 - 1); }
     ctx.globalAlpha = 1;
     headHits.push({ x0, x1, y0: y, y1: y + ROW_H, text: label + " " + c.outcome + (c.reason ? " (" + c.reason + ")" : "") + ": " + fmtTime(c.start) + " .. " + fmtTime(c.end) + " (" + fmtTime(c.end - c.start) + ")", range: [c.start, c.end], event: c.last >= 0 ? c.last : c.first });
