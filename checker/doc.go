@@ -629,8 +629,10 @@
 // to the first event after it, or to the last event when the trace ends at the deadline.
 // The last stop-with-savepoint to end, unless the job restarted or had finished before it,
 // is judged at the end of the trace like the bounded job: one that completed must have let
-// every task exit, with job.finish naming it (stop.ends-the-job); one that aborted must have
-// left the job running to the end of its input (stop.failed-job-runs-on).
+// every task exit, with job.finish naming it, and with drain (drain=true on its trigger)
+// every task must have reached the end of its input first (stop.ends-the-job); one that
+// aborted must have left the job running to the end of its input, and one with drain, whose
+// sources ended their input, must have failed the job over (stop.failed-job-runs-on).
 //
 // determinism. The trace hashes (trace.HashEvents) to Reference.TraceHash, the hash recorded
 // when the run was first made. FirstDifference compares two traces and names the first event
@@ -655,7 +657,8 @@
 //     piece.release where a shared piece is); trigger.recv, marker.send and marker.recv.
 //   - task.restore as every task starts (cp 0 when fresh), task.crash, task.finish, and
 //     job.failover when the job restarts.
-//   - for a stop-with-savepoint: stop=true on its checkpoint.trigger, the sources' offsets
+//   - for a stop-with-savepoint: stop=true on its checkpoint.trigger (and drain=true with
+//     drain, whose failure fails the job over with reason drain-failed), the sources' offsets
 //     (stop) on their snapshot for it, and stop=<its id> on the task.finish and job.finish
 //     it causes.
 //   - notify.complete and notify.abort when listeners are called.

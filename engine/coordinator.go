@@ -345,6 +345,10 @@ func (c *coordinator) failover(plan protocol.FailoverPlan) {
 		return // crashed by a fault triggered on the event above
 	}
 	c.rt.cancelTasks()
+	if plan.Restore != nil && plan.Restore.Kind == protocol.KindDrainSavepoint {
+		// Every snapshot of a drain is final: the job restarts finished, still ended by it.
+		c.rt.stoppedBy = plan.Restore.ID
+	}
 	// The next attempt's number is taken now, so that failure reports still on their way
 	// from the cancelled attempt are recognised as stale.
 	c.rt.attempt++

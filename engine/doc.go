@@ -99,6 +99,11 @@
 // completes, sinks commit up to it and every task exits, with task.finish naming it, and
 // job.finish names it too. A failover before the job ended restores from the stop, which the
 // protocol keeps restorable, and the job runs on; so does one whose stop aborted.
+// DrainWithSavepoint (stop-with-savepoint-drain) is the same with drain: a source's input
+// ends at the trigger (protocol.Task.Finished), so it sends end of data ahead of the
+// barrier, every task finishes as end of data reaches it (a stopping task's input ends
+// only by end of data then, never by end of partition), and every task exits with a plain
+// task.finish. A drain that aborts fails the job over (job.failover reason drain-failed).
 //
 // A 2PC sink embeds protocol.TwoPhaseCommit and is the task's protocol.Listener. Its
 // transaction ids carry the writer epoch the store gave the incarnation, so they never
@@ -166,8 +171,8 @@
 //
 // Every event of trace/schema.go, when it happens:
 //
-//   - coordinator: checkpoint.trigger (savepoint=true for savepoints, and stop=true for a
-//     stop-with-savepoint; periodic=true and
+//   - coordinator: checkpoint.trigger (savepoint=true for savepoints, stop=true for a
+//     stop-with-savepoint, drain=true as well with drain; periodic=true and
 //     start, the id's reservation, for the periodic schedule's), checkpoint.persist when
 //     the metadata write starts, checkpoint.complete when it is durable, checkpoint.abort with
 //     the protocol's reason, coordinator.crash, coordinator.recover with the latest restorable

@@ -75,5 +75,12 @@ func lifecycleScenarios() []*Scenario {
 				"latest checkpoint and runs on to the end of its input.",
 			SinkTwoPhaseCommit,
 			at(stopAt-Millis(10), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 1, WindowNanos: Millis(60).Nanos()}))),
+		drained(stopScenario("stop-with-savepoint-drain-crash",
+			"Stop-with-savepoint with drain whose completion a sink crashes on before it exits: the "+
+				"job restarts from the savepoint, whose snapshots are all final, so it ends at once, "+
+				"still ended by the drain, its output the input's up to where each source stopped.",
+			SinkTwoPhaseCommit,
+			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindNotifyComplete, Task: "sink-1"}, Nth: 1, FromNanos: stopAt.Nanos()},
+				Fault: faults.Fault{Kind: faults.CrashTask, Task: "sink-1"}})),
 	}
 }
