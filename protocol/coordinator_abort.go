@@ -127,6 +127,7 @@ func (c *coordinatorState) jobRestarted(now Time) {
 	clear(c.finalSnapshots)
 	c.fullyFinishedCount = 0
 	c.jobFinished = false
+	c.splits.reset(c.latestRestorable())
 	if latest := c.latestRestorable(); latest != nil {
 		c.markFullyFinished(now, latest)
 	}

@@ -9,6 +9,8 @@ func (c *coordinatorState) step(now Time, m Message) error {
 		err = c.decline(now, m)
 	case MsgTaskFinished:
 		err = c.taskFinished(now, m)
+	case MsgSplitRequest:
+		err = c.splitRequest(m)
 	default:
 		return ErrUnexpectedMessage
 	}
@@ -78,6 +80,7 @@ func (c *coordinatorState) allAcked(now Time, p *pendingCheckpoint) {
 		TriggeredAt: p.triggeredAt,
 		CompletedAt: now,
 		Tasks:       p.states,
+		Unassigned:  p.unassigned,
 	})
 }
 

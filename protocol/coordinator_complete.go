@@ -36,6 +36,7 @@ func (c *coordinatorState) complete(now Time, p *pendingCheckpoint) {
 		TriggeredAt: p.triggeredAt,
 		CompletedAt: p.ackedAt,
 		Tasks:       p.states,
+		Unassigned:  p.unassigned,
 	}
 	c.ready.Completed = append(c.ready.Completed, cc)
 	if p.kind == KindSavepoint {

@@ -26,6 +26,9 @@ type TriggeredCheckpoint struct {
 	Kind Kind
 	Mode Mode
 	At   Time
+	// Unassigned is the split enumerator's state in the checkpoint: the
+	// splits no reader had been given as its triggers went out.
+	Unassigned []string
 	// Periodic says the periodic schedule triggered the checkpoint; a
 	// checkpoint asked for outside it (TriggerCheckpoint, the final
 	// checkpoint of a finished job) and a savepoint are not periodic.

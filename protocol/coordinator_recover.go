@@ -49,6 +49,7 @@ func (c *coordinatorState) recover(now Time, durable Durable) error {
 	if err := c.restored.validate(c.highestID); err != nil {
 		return err
 	}
+	c.splits.reset(c.latestRestorable())
 	if latest := c.latestRestorable(); latest != nil {
 		c.highestCompleted = latest.ID
 		c.markFullyFinished(now, latest)

@@ -47,6 +47,8 @@ type pendingCheckpoint struct {
 	// finished while this checkpoint waited for it), not an upload made
 	// for this checkpoint; an abort must not release it.
 	carried []bool
+	// unassigned is the split enumerator's state as the triggers went out.
+	unassigned []string
 	// remaining counts tasks whose snapshot is still missing.
 	remaining int
 	states    []TaskState
@@ -96,6 +98,8 @@ type coordinatorState struct {
 	counterWriting CheckpointID
 	// pending is ordered by id, oldest first.
 	pending []*pendingCheckpoint
+	// splits is the split enumerator of the job's split sources.
+	splits splitEnumerator
 	// completed holds the retained checkpoints (no savepoints), by id.
 	completed []CompletedCheckpoint
 	// highestCompleted is the highest id of any checkpoint (not savepoint)
@@ -163,6 +167,7 @@ func newCoordinator(cfg Config, topo Topology, durable Durable, now Time) (*Coor
 		fullyFinishedTasks: make([]bool, n),
 		finalSnapshots:     make([]TaskSnapshot, n),
 		nextPeriodic:       NoDeadline,
+		splits:             newSplitEnumerator(topo.SplitSources),
 	}}
 	for i, id := range topo.Tasks {
 		c.taskIndex[id] = int32(i)

@@ -200,6 +200,7 @@ func (c *coordinatorState) trigger(now Time, p *pendingCheckpoint) {
 	}
 	p.expected, p.acked, p.carried = p.flags[:n:n], p.flags[n:2*n:2*n], p.flags[2*n:]
 	p.states = make([]TaskState, n)
+	p.unassigned = c.splits.state()
 	c.ready.Messages = grow(c.ready.Messages, c.triggerCount())
 	for i, task := range c.topo.Tasks {
 		p.states[i].Task = task
@@ -211,11 +212,13 @@ func (c *coordinatorState) trigger(now Time, p *pendingCheckpoint) {
 		p.expected[i] = true
 		p.remaining++
 		if c.upstreamsFullyFinished(i) {
-			c.ready.Messages = append(c.ready.Messages, TriggerMessage(task, p.id, p.kind, p.mode, now))
+			m := TriggerMessage(task, p.id, p.kind, p.mode, now)
+			m.Seq = c.splits.sent[task] // the split messages sent before it
+			c.ready.Messages = append(c.ready.Messages, m)
 		}
 	}
 	c.ready.Triggered = push(c.ready.Triggered, TriggeredCheckpoint{ID: p.id, Kind: p.kind, Mode: p.mode, At: now,
-		Periodic: p.periodic, RequestedAt: p.requestedAt})
+		Periodic: p.periodic, RequestedAt: p.requestedAt, Unassigned: p.unassigned})
 	if p.remaining == 0 {
 		// Every task fully finished while the id was being reserved:
 		// the checkpoint consists of final snapshots only and is

@@ -578,6 +578,23 @@ so if it aborts while the job runs the coordinator fails the job over
 (ReasonDrainFailed) to the latest checkpoint before it, as Flink fails
 the tasks of a failed synchronous savepoint.
 
+# Split sources
+
+A source may leave its splits to the coordinator (Topology.SplitSources),
+as Flink's FLIP-27 sources do: a split enumerator on the coordinator's side
+hands each reader one split when it asks (Task.RequestSplit, then
+TaskReady.Splits, or TaskReady.NoMoreSplits once none is left). Each
+checkpoint holds the enumerator's state, the splits no reader was given as
+its triggers went out (CompletedCheckpoint.Unassigned, also in
+TriggeredCheckpoint), and a restore gives the enumerator back the state of
+the checkpoint restored: a split handed out after it is handed out again,
+from its start, and one a reader's snapshot holds is read on from there.
+That every split is in exactly one of the two at each checkpoint is kept
+by numbering the assignments per reader and holding back, at the reader,
+an assignment sent while a checkpoint was pending until the reader has
+heard of it, and by declining a trigger sent after assignments the reader
+has not received (ReasonSplitsInFlight); splits.go says how.
+
 # Shared state
 
 An incremental snapshot uploads only the pieces its task's state gained

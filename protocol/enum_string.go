@@ -55,14 +55,15 @@ var reasonNames = [...]string{
 	ReasonJobFinished:               "job-finished",
 	ReasonSharedStateGone:           "shared-state-gone",
 	ReasonDrainFailed:               "drain-failed",
+	ReasonSplitsInFlight:            "splits-in-flight",
 }
 
 // String returns "expired", "upload-failed", "channel-state-overflow",
 // "too-many-pending", "newer-barrier", "canceled", "aborted",
 // "persist-failed", "trigger-failed", "subsumed", "failover",
 // "task-failure", "tolerable-failures-exceeded", "coordinator-recovery",
-// "task-finished", "job-finished", "shared-state-gone" or "drain-failed"; a
-// value without a constant renders as "reason(N)".
+// "task-finished", "job-finished", "shared-state-gone", "drain-failed" or
+// "splits-in-flight"; a value without a constant renders as "reason(N)".
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) && reasonNames[r] != "" {
 		return reasonNames[r]
@@ -92,11 +93,14 @@ var messageTypeNames = [...]string{
 	MsgNotifyComplete: "notify-complete",
 	MsgNotifyAborted:  "notify-aborted",
 	MsgTaskFinished:   "task-finished",
+	MsgSplitRequest:   "split-request",
+	MsgSplitAssign:    "split-assign",
+	MsgNoMoreSplits:   "no-more-splits",
 }
 
 // String returns "trigger", "ack", "decline", "notify-complete",
-// "notify-aborted" or "task-finished"; a value without a constant renders as
-// "message(N)".
+// "notify-aborted", "task-finished", "split-request", "split-assign" or
+// "no-more-splits"; a value without a constant renders as "message(N)".
 func (m MessageType) String() string {
 	if int(m) < len(messageTypeNames) && messageTypeNames[m] != "" {
 		return messageTypeNames[m]

@@ -1,6 +1,9 @@
 package protocol
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // MessageType says what a control message means. Control messages travel
 // between the coordinator and the tasks, outside the data channels; they may
@@ -27,6 +30,18 @@ const (
 	// MsgTaskFinished (task -> coordinator): the task processed its last
 	// record (bounded input) and now waits for a final checkpoint.
 	MsgTaskFinished
+	// MsgSplitRequest (task -> coordinator): a reader of a split source
+	// asks for a split; Seq is how many split messages it received.
+	MsgSplitRequest
+	// MsgSplitAssign (coordinator -> task): Split is the reader's, the
+	// Seq-th split message to it. Checkpoint is the newest checkpoint
+	// pending as it was sent (0: none): the reader takes it only once it
+	// has heard of that checkpoint.
+	MsgSplitAssign
+	// MsgNoMoreSplits (coordinator -> task): no split is left for the
+	// reader, which may finish once it has read its own. Numbered and held
+	// like MsgSplitAssign.
+	MsgNoMoreSplits
 )
 
 // Message is one control message. Like raft's Message it is a single flat
@@ -52,6 +67,12 @@ type Message struct {
 	Timestamp Time
 	// Snapshot is set on MsgAck.
 	Snapshot TaskSnapshot
+	// Split is set on MsgSplitAssign.
+	Split string
+	// Seq numbers the split messages to a reader: set on MsgSplitAssign and
+	// MsgNoMoreSplits; on MsgSplitRequest the count the reader received;
+	// on a reader's MsgTrigger the count sent to it before the trigger.
+	Seq uint64
 }
 
 // String renders the message on one line with the fields of its type, e.g.
@@ -61,12 +82,12 @@ func (m Message) String() string {
 	b.WriteString(m.Type.String())
 	b.WriteByte(' ')
 	switch m.Type {
-	case MsgTrigger, MsgNotifyComplete, MsgNotifyAborted:
+	case MsgTrigger, MsgNotifyComplete, MsgNotifyAborted, MsgSplitAssign, MsgNoMoreSplits:
 		b.WriteString(string(CoordinatorTask) + "->" + string(m.Task))
 	default:
 		b.WriteString(string(m.Task) + "->" + string(CoordinatorTask))
 	}
-	if m.Type != MsgTaskFinished {
+	if m.Type != MsgTaskFinished && m.Type != MsgSplitRequest {
 		b.WriteString(" cp=" + m.Checkpoint.String())
 	}
 	switch m.Type {
@@ -76,6 +97,11 @@ func (m Message) String() string {
 		b.WriteString(" " + m.Snapshot.String())
 	case MsgDecline, MsgNotifyAborted:
 		b.WriteString(" reason=" + m.Reason.String())
+	case MsgSplitAssign:
+		b.WriteString(" split=" + m.Split)
+	}
+	if m.Seq != 0 || m.Type == MsgSplitRequest {
+		b.WriteString(" seq=" + strconv.FormatUint(m.Seq, 10))
 	}
 	return b.String()
 }

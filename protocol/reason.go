@@ -67,6 +67,10 @@ const (
 	// sources ended their input; they cannot read on, so the job fails over
 	// (a failover reason).
 	ReasonDrainFailed
+	// ReasonSplitsInFlight: a reader of a split source had not received
+	// every split the coordinator sent it before the checkpoint's trigger,
+	// so its snapshot would miss a split the enumerator no longer holds.
+	ReasonSplitsInFlight
 )
 
 // CountsAsFailure reports whether an abort for this reason counts towards

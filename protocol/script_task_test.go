@@ -74,7 +74,21 @@ func (w *world) taskCommands() map[string]taskFunc {
 			return []string{"admit " + strings.Join(answers, ", ")}, nil
 		},
 		"trigger": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
-			return nil, t.Step(w.now, protocol.TriggerMessage(toOption(c, id), checkpointOption(c), kindFlag(c), w.modeOption(c), w.now))
+			m := protocol.TriggerMessage(toOption(c, id), checkpointOption(c), kindFlag(c), w.modeOption(c), w.now)
+			m.Seq = uint64(c.Int("seq", 0))
+			return nil, t.Step(w.now, m)
+		},
+		"assign": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			m := protocol.Message{Type: protocol.MsgSplitAssign, Task: toOption(c, id), Checkpoint: checkpointOption(c),
+				Split: c.StringOption("split", ""), Seq: uint64(c.Int("seq", 0))}
+			if c.Flag("none") {
+				m.Type, m.Split = protocol.MsgNoMoreSplits, ""
+			}
+			return nil, t.Step(w.now, m)
+		},
+		"request-split": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
+			t.RequestSplit(w.now)
+			return nil, nil
 		},
 		"notify": func(c *scripttest.Command, id protocol.TaskID, t *protocol.Task) ([]string, error) {
 			return nil, t.Step(w.now, protocol.NotifyCompleteMessage(toOption(c, id), checkpointOption(c)))
@@ -187,6 +201,12 @@ func renderTaskReady(rd protocol.TaskReady, err error, prefix ...string) []strin
 	}
 	for _, n := range rd.Notifications {
 		out = append(out, "listener "+n.String())
+	}
+	for _, s := range rd.Splits {
+		out = append(out, "split "+s)
+	}
+	if rd.NoMoreSplits {
+		out = append(out, "no-more-splits")
 	}
 	if rd.Exit {
 		out = append(out, "exit")

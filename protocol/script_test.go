@@ -71,6 +71,7 @@ func (w *world) commands() scripttest.Commands {
 		"ack":               w.coordCall(w.stepAck),
 		"decline":           w.coordCall(w.stepDecline),
 		"task-finished":     w.coordCall(w.stepTaskFinished),
+		"split-request":     w.coordCall(w.stepSplitRequest),
 		"checkpoint":        w.coordCall(func(c *scripttest.Command) error { return w.coord.TriggerCheckpoint(w.now) }),
 		"savepoint":         w.savepoint,
 		"stop":              w.stop,
@@ -179,6 +180,12 @@ func (w *world) stepDecline(c *scripttest.Command) error {
 
 func (w *world) stepTaskFinished(c *scripttest.Command) error {
 	return w.coord.Step(w.now, protocol.TaskFinishedMessage(protocol.TaskID(c.Arg(0))))
+}
+
+// stepSplitRequest hands the coordinator a reader's split request,
+// split-request TASK seq=N, typed by hand.
+func (w *world) stepSplitRequest(c *scripttest.Command) error {
+	return w.coord.Step(w.now, protocol.Message{Type: protocol.MsgSplitRequest, Task: protocol.TaskID(c.Arg(0)), Seq: uint64(c.Int("seq", 0))})
 }
 
 func (w *world) savepoint(c *scripttest.Command) []string {
@@ -334,6 +341,13 @@ func (w *world) topology(c *scripttest.Command) []string {
 			add(protocol.TaskID(id))
 		}
 	}
+	if readers, ok := c.Option("readers"); ok {
+		src := protocol.SplitSource{Splits: strings.Split(c.StringOption("splits", ""), ",")}
+		for _, id := range strings.Split(readers, ",") {
+			src.Readers = append(src.Readers, protocol.TaskID(id))
+		}
+		w.topo.SplitSources = []protocol.SplitSource{src}
+	}
 	for _, edge := range c.Args() {
 		from, to, ok := strings.Cut(edge, "->")
 		if !ok {
@@ -365,6 +379,9 @@ func (w *world) coordReady(err error, prefix ...string) []string {
 		out = append(out, "metadata-write "+m.String())
 		for _, ts := range m.Tasks {
 			out = append(out, "  "+string(ts.Task)+" "+ts.Snapshot.String())
+		}
+		if len(w.topo.SplitSources) > 0 {
+			out = append(out, "  unassigned=["+strings.Join(m.Unassigned, " ")+"]")
 		}
 	}
 	for _, m := range rd.Messages {

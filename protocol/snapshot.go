@@ -165,6 +165,9 @@ type CompletedCheckpoint struct {
 	// Topology.Tasks. A task that had fully finished before the checkpoint
 	// was triggered is carried over with its final snapshot.
 	Tasks []TaskState
+	// Unassigned is the split enumerator's state: the splits of the split
+	// sources that no reader had been given as the triggers went out.
+	Unassigned []string
 }
 
 // Snapshot returns the snapshot of task in c, and whether c has one.

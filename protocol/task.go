@@ -133,6 +133,15 @@ func (t *Task) ID() TaskID { return t.cfg.ID }
 // stays stopping, so that a host still finishing its exit sends nothing.
 func (t *Task) Stopping() bool { return t.stopAt != 0 }
 
+// RequestSplit asks the coordinator for a split of the task's split source
+// (TaskReady.Messages): a reader asks when it has read its splits, and again
+// if no answer came; the answer comes in TaskReady.Splits or
+// TaskReady.NoMoreSplits.
+func (t *Task) RequestSplit(now Time) {
+	t.requestSplit(now)
+	t.verify()
+}
+
 // Finished reports whether the task finished its input: the host called
 // Finish, or a stop-with-savepoint with drain (KindDrainSavepoint) ended a
 // source's input at its trigger. A finished task emits no record.

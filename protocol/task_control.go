@@ -19,9 +19,13 @@ func (t *taskState) step(now Time, m Message) error {
 	case MsgNotifyAborted:
 		t.begin(now)
 		t.notifyAborted(m.Checkpoint)
+	case MsgSplitAssign, MsgNoMoreSplits:
+		t.begin(now)
+		t.splitMessage(m)
 	default:
 		return ErrUnexpectedMessage
 	}
+	t.releaseSplits() // a checkpoint heard of may let held splits in
 	return nil
 }
 
@@ -60,6 +64,10 @@ func (t *taskState) trigger(now Time, m Message) {
 	mode := m.Mode
 	if m.Kind.IsSavepoint() {
 		mode = ModeAligned
+	}
+	if t.splitsInFlight(m) {
+		t.refuse(id, m.Kind, ReasonSplitsInFlight)
+		return
 	}
 	if !t.requestSnapshotOf(id, m.Kind, mode, m.Timestamp, false) {
 		t.refuse(id, m.Kind, ReasonTooManyPending)

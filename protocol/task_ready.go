@@ -93,6 +93,12 @@ type TaskReady struct {
 	// Notifications to deliver to the task's listeners, in order, after
 	// the snapshots above were taken.
 	Notifications []Notification
+	// Splits are splits of a split source given to this reader: read them,
+	// after the snapshots above (they are in no snapshot taken so far).
+	Splits []string
+	// NoMoreSplits: no split is left for this reader; once it has read
+	// its splits its input has ended (Finish).
+	NoMoreSplits bool
 	// Exit: the task finished and its final snapshot is in a completed
 	// checkpoint (or it needs none); after handling this Ready, including
 	// the end-of-partition events in Sends and the uploads given up in
@@ -104,5 +110,5 @@ type TaskReady struct {
 func (rd *TaskReady) IsEmpty() bool {
 	return len(rd.Snapshots) == 0 && len(rd.Sends) == 0 && len(rd.Sealed) == 0 &&
 		len(rd.Aborted) == 0 && len(rd.Released) == 0 && len(rd.Messages) == 0 &&
-		len(rd.Notifications) == 0 && !rd.Exit
+		len(rd.Notifications) == 0 && len(rd.Splits) == 0 && !rd.NoMoreSplits && !rd.Exit
 }

@@ -68,7 +68,11 @@ type taskState struct {
 	// once told it completed.
 	stopAt   CheckpointID
 	finished bool
-	exited   bool
+	// splitsRecv counts the split messages taken, in order; splitInbox
+	// holds those that came early or wait for their checkpoint.
+	splitsRecv uint64
+	splitInbox []Message
+	exited     bool
 	// firstFinalID is the first checkpoint whose snapshot here was final.
 	firstFinalID CheckpointID
 	// finishedResendAt is when a finished task waiting to exit tells the
@@ -174,9 +178,11 @@ func (t *taskState) takeReady() TaskReady {
 		Released:      handOut(&t.ready.Released),
 		Messages:      handOut(&t.ready.Messages),
 		Notifications: handOut(&t.ready.Notifications),
+		Splits:        handOut(&t.ready.Splits),
+		NoMoreSplits:  t.ready.NoMoreSplits,
 		Exit:          t.ready.Exit,
 	}
-	t.ready.Exit = false
+	t.ready.Exit, t.ready.NoMoreSplits = false, false
 	return rd
 }
 

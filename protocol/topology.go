@@ -17,6 +17,9 @@ type Topology struct {
 	// cannot finish bounded input: the tasks on the cycle never see end of
 	// data on their back edges.
 	Channels []ChannelID
+	// SplitSources are the sources whose splits the coordinator's split
+	// enumerator hands to their tasks (see "Split sources" in splits.go).
+	SplitSources []SplitSource
 }
 
 // Validate checks that task ids are unique and non-empty and that every
@@ -49,7 +52,7 @@ func (t Topology) Validate() error {
 		}
 		channels[c] = true
 	}
-	return nil
+	return t.validateSplits(seen)
 }
 
 // Inputs returns the channels that end at task, in Channels order.
