@@ -72,7 +72,7 @@ const ruleCutConsistent = "cut.consistent"
 
 // cutKinds are the kinds ConsistentCut reacts to.
 var cutKinds = kindsOf(trace.KindSnapshotTaken, trace.KindSnapshotCarried, trace.KindCheckpointAbort,
-	trace.KindCheckpointComplete, trace.KindCoordinatorRecover) | finalKinds
+	trace.KindCheckpointComplete, trace.KindCoordinatorRecover, trace.KindCheckpointTrigger) | finalKinds
 
 func consistentCut(ix *traceIndex, ref Reference) Result {
 	events := ix.events
@@ -85,10 +85,13 @@ func consistentCut(ix *traceIndex, ref Reference) Result {
 	var completed, countedCuts int
 	known := knownChannels(ix)
 	finals := newFinalSnapshots(ix)
+	splits, triggers := allSplits(ix), map[uint64]*trace.Event{}
 	for i := range ix.only(cutKinds) {
 		e := &events[i]
 		finals.observe(events, i)
 		switch e.Kind {
+		case trace.KindCheckpointTrigger:
+			triggers[e.CP] = e
 		case trace.KindSnapshotTaken:
 			taken[taskCheckpoint{e.Task, e.CP}] = i
 			cutOf(cuts, e.CP)[e.Task] = i
@@ -121,12 +124,14 @@ func consistentCut(ix *traceIndex, ref Reference) Result {
 			}
 			found, lacking, counted := judgeCompletedCut(events, e, cut, ref, &cutEvidence{known, finals, &channels})
 			violations = append(violations, found...)
+			violations = append(violations, judgeSplitsHeldOnce(events, e, cut, triggers[e.CP], splits)...)
 			missing = append(missing, lacking...)
 			if counted {
 				countedCuts++
 			}
 		}
 	}
+	violations = append(violations, judgeSplitOwners(ix)...)
 	for i := range violations {
 		if violations[i].Rule == "" {
 			violations[i].Rule = ruleCutConsistent

@@ -35,6 +35,7 @@ var failureCounts = map[string]bool{
 	"job-finished":                false,
 	"shared-state-gone":           false,
 	"drain-failed":                false,
+	"splits-in-flight":            false,
 }
 
 // The reasons of a job.failover that the failure count owes, and of the aborts a

@@ -96,4 +96,20 @@ var taskRules = []Rule{
 		Covers:   []string{"Msg.ack"},
 		Flink:    "SubtaskCheckpointCoordinatorImpl.abortCheckpointOnBarrier and notifyCheckpointAborted, which cancel the asynchronous part of the snapshot",
 	},
+	{
+		ID: "T13", Name: ruleSplitsHeldOnce, Property: PropConsistentCut,
+		Says:     "At every completed checkpoint of a job with split sources, each split is held exactly once: by the split enumerator's state as the checkpoint's triggers went out, or by one reader's snapshot. An assignment sent before a reader's trigger is in its snapshot (a reader that has not received it declines), and one sent while the checkpoint is pending is not.",
+		Evidence: "checkpoint.trigger (unassigned), snapshot.taken and snapshot.carried of the readers (splits), split.assign for the job's splits, checkpoint.complete",
+		Without:  "not judged without split events; a completed checkpoint whose checkpoint.trigger is missing fails it",
+		Covers:   []string{"Msg.split-assign", "Msg.split-request", "Reason.splits-in-flight"},
+		Flink:    "SourceCoordinator.checkpointCoordinator and OperatorEventValve (FLINK-21996: assignments lost around a checkpoint)",
+	},
+	{
+		ID: "T14", Name: ruleSplitsOneOwner, Property: PropConsistentCut,
+		Says:     "Between restarts the split enumerator assigns a split only to a reader that may hold it: never while another reader holds it (took it with split.add, or restored it from its snapshot).",
+		Evidence: "split.assign, split.add, task.restore with the reader's snapshot.taken (splits), job.failover, job.resubmit",
+		Without:  "not judged without split events",
+		Covers:   []string{"Msg.no-more-splits"},
+		Flink:    "SplitAssignmentTracker, SourceCoordinatorContext.assignSplits",
+	},
 }

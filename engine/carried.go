@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -37,12 +38,15 @@ func (c *coordinator) traceCarried(cp *protocol.CompletedCheckpoint) bool {
 		if !ts.Snapshot.Carried(cp.ID) {
 			continue
 		}
+		e := trace.SnapshotCarried(string(ts.Task), uint64(cp.ID), uint64(ts.Snapshot.TakenFor))
 		if cp.Kind.IsStop() && len(ts.Snapshot.SourceOffsets) > 0 {
 			// A finished source's offsets are the end of its input: all of it is owed.
-			c.trace(trace.StopCarried(string(ts.Task), uint64(cp.ID), uint64(ts.Snapshot.TakenFor), stopItems(ts.Snapshot.SourceOffsets)))
-			continue
+			e = trace.StopCarried(string(ts.Task), uint64(cp.ID), uint64(ts.Snapshot.TakenFor), stopItems(ts.Snapshot.SourceOffsets))
 		}
-		c.trace(trace.SnapshotCarried(string(ts.Task), uint64(cp.ID), uint64(ts.Snapshot.TakenFor)))
+		if c.rt.plan.reads(string(ts.Task)) {
+			e.Attrs = withAttr(e.Attrs, trace.AttrSplits, strings.Join(stopItems(ts.Snapshot.SourceOffsets), trace.ListSeparator))
+		}
+		c.trace(e)
 	}
 	return true
 }

@@ -241,12 +241,20 @@ func (c *coordinator) handleReady() {
 			if tr.ID > c.counter.durable {
 				panic(invariantf("engine: coordinator: checkpoint %d triggered before its id was durable (counter %d)", tr.ID, c.counter.durable))
 			}
-			c.trace(triggerEvent(tr))
+			e := triggerEvent(tr)
+			if len(c.rt.plan.topo.SplitSources) > 0 {
+				e = trace.WithUnassigned(e, tr.Unassigned)
+			}
+			c.trace(e)
 		}
 		// Sent as pointers into the Ready's slice, which the protocol never writes again
 		// (the host owns it): a message boxed by value cost an allocation per send.
 		for i := range rd.Messages {
 			m := &rd.Messages[i]
+			if m.Type == protocol.MsgSplitAssign || m.Type == protocol.MsgNoMoreSplits {
+				c.sendSplit(m)
+				continue
+			}
 			c.proc.Send(string(m.Task), m)
 		}
 		// Discarded checkpoints leave the store; their state is deleted only when the

@@ -293,7 +293,12 @@ func withPieces(attrs []trace.Attr, pieces []protocol.SharedPiece) []trace.Attr 
 	for i, p := range pieces {
 		handles[i] = p.Handle
 	}
-	attrs = append(attrs, trace.Attr{Key: trace.AttrPieces, Value: strings.Join(handles, trace.ListSeparator)})
+	return withAttr(attrs, trace.AttrPieces, strings.Join(handles, trace.ListSeparator))
+}
+
+// withAttr adds an attribute to attrs, which stay in key order.
+func withAttr(attrs []trace.Attr, key, value string) []trace.Attr {
+	attrs = append(attrs, trace.Attr{Key: key, Value: value})
 	slices.SortFunc(attrs, func(a, b trace.Attr) int { return strings.Compare(a.Key, b.Key) })
 	return attrs
 }

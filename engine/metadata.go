@@ -55,7 +55,15 @@ func writeCompletedHeader(w *stateWriter, count int) {
 // (completedEncoder).
 func writeCompletedCheckpoint(w *stateWriter, c *protocol.CompletedCheckpoint) {
 	w.uint(uint64(c.ID))
-	w.uint(uint64(c.Kind))
+	if c.Unassigned == nil {
+		w.uint(uint64(c.Kind))
+	} else {
+		w.uint(uint64(c.Kind) | kindWithSplits)
+		w.uint(uint64(len(c.Unassigned)))
+		for _, split := range c.Unassigned {
+			w.string(split)
+		}
+	}
 	w.int(int64(c.TriggeredAt))
 	w.int(int64(c.CompletedAt))
 	w.uint(uint64(len(c.Tasks)))
@@ -90,6 +98,11 @@ func writeCompletedCheckpoint(w *stateWriter, c *protocol.CompletedCheckpoint) {
 		}
 	}
 }
+
+// kindWithSplits marks the kind of a checkpoint of a job with split sources, which the
+// split enumerator's state (CompletedCheckpoint.Unassigned, empty or not) follows. A job
+// without them reads and writes what it did before split sources.
+const kindWithSplits = 0x80
 
 // The flags of a stored snapshot: final, and whether a list of shared pieces follows its
 // TakenFor. A store written before incremental snapshots reads the same.
@@ -129,7 +142,10 @@ func completedSize(cps []protocol.CompletedCheckpoint) int {
 // checkpointSize is about the size of writeCompletedCheckpoint's output, rather more than
 // less.
 func checkpointSize(c *protocol.CompletedCheckpoint) int {
-	n := 3*sizeNumber + 2*sizeTime
+	n := 4*sizeNumber + 2*sizeTime
+	for _, split := range c.Unassigned {
+		n += sizeString + len(split)
+	}
 	for j := range c.Tasks {
 		ts := &c.Tasks[j]
 		s := &ts.Snapshot
@@ -154,7 +170,14 @@ func decodeCompleted(data []byte) ([]protocol.CompletedCheckpoint, error) {
 	for i := range cps {
 		c := &cps[i]
 		c.ID = protocol.CheckpointID(r.uint())
-		c.Kind = protocol.Kind(r.uint())
+		kind := r.uint()
+		c.Kind = protocol.Kind(kind &^ kindWithSplits)
+		if kind&kindWithSplits != 0 {
+			c.Unassigned = make([]string, r.count())
+			for k := range c.Unassigned {
+				c.Unassigned[k] = r.string()
+			}
+		}
 		c.TriggeredAt = protocol.Time(r.int())
 		c.CompletedAt = protocol.Time(r.int())
 		c.Tasks = make([]protocol.TaskState, r.count())

@@ -93,7 +93,39 @@ func newJobPlan(g *Graph, overtaking bool) *jobPlan {
 	for _, tp := range p.tasks {
 		p.wire(g, tp)
 	}
+	p.topo.SplitSources = splitSources(g)
 	return p
+}
+
+// reads reports whether task is a reader of a split source.
+func (p *jobPlan) reads(task string) bool {
+	tp := p.byID[task]
+	if tp == nil {
+		return false
+	}
+	src, ok := tp.op.Logic.(Source)
+	return ok && src.Enumerated
+}
+
+// splitSources lists the enumerated sources for the coordinator: their tasks and splits.
+func splitSources(g *Graph) []protocol.SplitSource {
+	var out []protocol.SplitSource
+	for i := range g.Operators {
+		op := &g.Operators[i]
+		src, ok := op.Logic.(Source)
+		if !ok || !src.Enumerated {
+			continue
+		}
+		var s protocol.SplitSource
+		for idx := range op.Parallelism {
+			s.Readers = append(s.Readers, protocol.TaskID(op.TaskID(idx)))
+		}
+		for p := range src.Partitions {
+			s.Splits = append(s.Splits, splitName(op.Name, p))
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // layoutSnapshotKeys lists the attribute keys of the task's snapshot.taken in key order and

@@ -63,6 +63,9 @@ func (t *task) handleReady() {
 		for _, n := range rd.Notifications {
 			t.notify(n)
 		}
+		if t.source != nil && t.source.enumerated() {
+			t.source.takeSplits(&rd)
+		}
 		if rd.Exit {
 			if !t.alive() {
 				// Killed in the middle of this Ready (a fault fired by one of its trace

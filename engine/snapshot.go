@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
@@ -77,7 +78,7 @@ func (t *task) captureInto(d *snapshotData, cp protocol.CheckpointID, room *snap
 	// capped, so that none grows into another.
 	nOut, nIn, nOffsets := len(t.outputs), len(t.inputs), 0
 	if t.source != nil {
-		nOffsets = len(t.source.offsets)
+		nOffsets = t.source.positionCount()
 	}
 	var numbers []int64
 	if n := nOut + nIn + nOffsets; room != nil && n <= len(room.numbers) {
@@ -89,7 +90,7 @@ func (t *task) captureInto(d *snapshotData, cp protocol.CheckpointID, room *snap
 	d.recv = numbers[nOut : nOut+nIn : nOut+nIn]
 	if t.source != nil {
 		d.offsets = numbers[nOut+nIn:]
-		copy(d.offsets, t.source.offsets)
+		t.source.positions(d.offsets)
 	}
 	for i, o := range t.outputs {
 		d.sent[i] = o.sent
@@ -197,6 +198,9 @@ func (t *task) finalise(ps *pendingSnapshot) {
 	attrs = withPieces(attrs, shared)
 	if ps.req.Kind.IsStop() && t.source != nil {
 		attrs = append(attrs, t.source.stopAttr(ps.data.offsets))
+	}
+	if t.source != nil && t.source.enumerated() {
+		attrs = withAttr(attrs, trace.AttrSplits, strings.Join(stopItems(t.source.sourceOffsets(ps.data.offsets)), trace.ListSeparator))
 	}
 	// The values are numbers, the digest's hex digits and piece handles: plain.
 	t.trace(trace.Event{Kind: trace.KindSnapshotTaken, Task: t.plan.id, CP: uint64(cp), Attrs: attrs, PlainValues: true})

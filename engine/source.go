@@ -34,6 +34,11 @@ type Source struct {
 	// end apart as well, as sources whose splits differ in size do, and the job's tasks
 	// finish one after another while checkpoints go on.
 	StaggerNanos int64
+	// Enumerated leaves the partitions to the coordinator's split enumerator, which hands
+	// them to the source's tasks one at a time as each asks (Flink's FLIP-27 sources), in
+	// place of task i reading partitions i, i+k, ...: a split is a partition. Bounded
+	// sources only.
+	Enumerated bool
 }
 
 func (Source) Kind() string              { return "source" }
@@ -41,7 +46,11 @@ func (Source) inputs() (least, most int) { return 0, 0 }
 func (Source) outputs() bool             { return true }
 func (s Source) validate(g *Graph, op *Operator) error {
 	switch {
-	case s.Partitions < op.Parallelism:
+	case s.Enumerated && s.Partitions < 1:
+		return fmt.Errorf("%d splits: an enumerated source needs one", s.Partitions)
+	case s.Enumerated && s.Records == 0:
+		return fmt.Errorf("an enumerated source must be bounded: its readers finish once every split is read")
+	case !s.Enumerated && s.Partitions < op.Parallelism:
 		return fmt.Errorf("%d partitions for parallelism %d: every task needs a partition", s.Partitions, op.Parallelism)
 	case s.Records < 0:
 		return fmt.Errorf("negative record count %d", s.Records)

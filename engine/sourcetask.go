@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,9 +14,10 @@ import (
 type sourcePart struct {
 	t         *task
 	logs      []*partitionLog
-	splits    []string // "<source>:<p>" per owned partition, rendered once for snapshots
-	offsets   []int64  // next offset to read, per owned partition
-	next      int      // round-robin position over partitions
+	splits    []string     // "<source>:<p>" per owned partition, rendered once for snapshots
+	offsets   []int64      // next offset to read, per owned partition
+	next      int          // round-robin position over partitions
+	reader    *splitReader // nil unless the coordinator assigns the source's splits
 	wakeArmed bool
 	wake      Timer
 	// batch holds the records of the buffer being read, reused from step to step: the
@@ -27,17 +27,29 @@ type sourcePart struct {
 
 func newSourcePart(t *task, spec Source) *sourcePart {
 	s := &sourcePart{t: t}
+	if spec.Enumerated {
+		s.reader = &splitReader{spec: spec, asked: -1}
+		return s
+	}
 	k := t.plan.op.Parallelism
 	for p := t.plan.index; p < spec.Partitions; p += k {
 		s.logs = append(s.logs, newCatalogLog(t.rt.plan.catalog, t.plan.op.Name, p, spec))
-		s.splits = append(s.splits, t.plan.op.Name+":"+strconv.Itoa(p))
+		s.splits = append(s.splits, splitName(t.plan.op.Name, p))
 	}
 	s.offsets = make([]int64, len(s.logs))
 	return s
 }
 
-// restore rewinds to the offsets of a snapshot.
-func (s *sourcePart) restore(offsets []int64) error {
+// restore rewinds to the positions of a snapshot (see positions).
+func (s *sourcePart) restore(positions []int64) error {
+	if s.enumerated() {
+		return s.restoreSplits(positions)
+	}
+	return s.restoreOffsets(positions)
+}
+
+// restoreOffsets rewinds the partitions the task holds to offsets.
+func (s *sourcePart) restoreOffsets(offsets []int64) error {
 	if len(offsets) != len(s.logs) {
 		return fmt.Errorf("engine: %s: snapshot has %d source offsets for %d partitions", s.t.plan.id, len(offsets), len(s.logs))
 	}
@@ -50,13 +62,10 @@ func (s *sourcePart) restore(offsets []int64) error {
 	return nil
 }
 
-// sourceOffsets renders offsets for the protocol's TaskSnapshot (splits "<source>:<p>").
-func (s *sourcePart) sourceOffsets(offsets []int64) []protocol.SourceOffset {
-	out := make([]protocol.SourceOffset, len(offsets))
-	for i, o := range offsets {
-		out[i] = protocol.SourceOffset{Split: s.splits[i], Offset: o}
-	}
-	return out
+// sourceOffsets renders a snapshot's positions for the protocol's TaskSnapshot (splits
+// "<source>:<p>").
+func (s *sourcePart) sourceOffsets(positions []int64) []protocol.SourceOffset {
+	return s.splitPositions(positions)
 }
 
 // stopAttr renders the source's offsets at a stop-with-savepoint for its snapshot.taken:
@@ -66,14 +75,10 @@ func (s *sourcePart) stopAttr(offsets []int64) trace.Attr {
 	return trace.Attr{Key: trace.AttrStop, Value: strings.Join(items, trace.ListSeparator)}
 }
 
-// exhausted reports whether a bounded source has read every record.
+// exhausted reports whether a bounded source has read every record: of its partitions, or
+// of every split the enumerator had for it.
 func (s *sourcePart) exhausted() bool {
-	for i, l := range s.logs {
-		if l.spec.Records == 0 || s.offsets[i] < l.spec.Records {
-			return false
-		}
-	}
-	return true
+	return s.read() && (!s.enumerated() || s.reader.noMore)
 }
 
 // step emits up to one buffer's worth of available records from the next partition that
@@ -85,6 +90,11 @@ func (s *sourcePart) step() bool {
 	}
 	if s.exhausted() {
 		t.finish()
+		return false
+	}
+	if s.waitsForSplit() {
+		s.askForSplit(t.rt.env.Now())
+		s.sleep(t.rt.env.Now())
 		return false
 	}
 	if !t.hasRoom() {
@@ -118,7 +128,7 @@ func (s *sourcePart) hasWork(at int64) bool {
 	if s.t.finishSent || s.t.proto.Stopping() {
 		return false
 	}
-	if s.exhausted() {
+	if s.exhausted() || s.waitsForSplit() && s.reader.asked < 0 {
 		return true
 	}
 	for i, l := range s.logs {
@@ -144,6 +154,9 @@ func (s *sourcePart) sleep(from int64) {
 		if at := l.nextAvailableNanos(s.offsets[i]); wake < 0 || at < wake {
 			wake = at
 		}
+	}
+	if retry := s.retryAt(); retry >= 0 && (wake < 0 || retry < wake) {
+		wake = retry
 	}
 	if wake < 0 {
 		return

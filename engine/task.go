@@ -141,6 +141,15 @@ func (t *task) Receive(from string, msg any) {
 			return
 		}
 		t.step(*m)
+	case *splitControl:
+		if m.attempt != t.attempt {
+			return // numbered for an earlier incarnation of the reader
+		}
+		if t.phase == phaseRestoring {
+			t.deferred = append(t.deferred, m.msg)
+			return
+		}
+		t.step(m.msg)
 	case *storeReply:
 		if t.sink == nil {
 			panic(invariantf("engine: %s: store reply to a task without a sink", t.plan.id))

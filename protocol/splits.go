@@ -107,12 +107,13 @@ func (e *splitEnumerator) reset(from *CompletedCheckpoint) {
 	e.sent, e.unacked = map[TaskID]uint64{}, map[TaskID][]Message{}
 }
 
-// state is the enumerator's state for a checkpoint: its unassigned splits.
+// state is the enumerator's state for a checkpoint: its unassigned splits,
+// empty but not nil in a job with split sources, nil in one without.
 func (e *splitEnumerator) state() []string {
 	if len(e.sources) == 0 {
 		return nil
 	}
-	return slices.Concat(e.unassigned...)
+	return append([]string{}, slices.Concat(e.unassigned...)...)
 }
 
 // request answers reader r, which received ackSeq split messages: what it

@@ -164,6 +164,14 @@ func tokensGraph(s *Scenario, g Graph) engine.Graph {
 	return engine.Graph{Operators: []engine.Operator{op}}
 }
 
+// partitions is how many partitions source node n reads: its splits, or one per subtask.
+func (w Workload) partitions(n Node) int {
+	if w.Splits > 0 {
+		return w.Splits
+	}
+	return n.Parallelism
+}
+
 func nodeLogic(s *Scenario, n Node) (engine.Logic, error) {
 	w := s.Workload
 	switch n.Kind {
@@ -173,7 +181,8 @@ func nodeLogic(s *Scenario, n Node) (engine.Logic, error) {
 			keys = 16
 		}
 		return engine.Source{
-			Partitions:    n.Parallelism,
+			Partitions:    w.partitions(n),
+			Enumerated:    w.Splits > 0,
 			Records:       int64(w.Records),
 			RatePerSecond: sourceRatePerSecond(w),
 			Keys:          keys,

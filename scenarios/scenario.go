@@ -99,6 +99,11 @@ type Workload struct {
 	// n starts Stagger*i/(n-1) after the first and ends as much later, so that a job's
 	// tasks finish one after another while checkpoints go on (keyed-sum, pass-through).
 	Stagger Duration `json:"stagger,omitzero"`
+	// Splits, if set, gives every source this many splits (Records each) in place of one
+	// partition per subtask, and leaves them to the coordinator's split enumerator, which
+	// hands them to the source's subtasks one at a time as each asks (Flink's FLIP-27
+	// sources; keyed-sum, pass-through).
+	Splits int `json:"splits,omitempty"`
 	// Transfers is the input size of a token workload: how many transfers each process makes
 	// to its neighbours, one every RecordInterval, each of 1 to MaxTransfer tokens (which
 	// neighbour and how many are a pure function of the process and the transfer's number).

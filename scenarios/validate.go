@@ -34,6 +34,8 @@ const (
 const (
 	// MaxKeys bounds a workload's keys.
 	MaxKeys = 100_000
+	// MaxSplits bounds a workload's splits per source.
+	MaxSplits = 1024
 	// MaxKeyGroups bounds topology.max_parallelism, as Flink bounds its maximum parallelism.
 	MaxKeyGroups = protocol.MaxKeyGroups
 	// MaxSpan bounds every duration of a scenario: a day of virtual time.
@@ -284,7 +286,9 @@ func (s *Scenario) validateWorkload(p *problems, path string) {
 		p.intIn(path+".records", w.Records, 1, maxRecords)
 		p.span(path+".record_interval", w.RecordInterval, true)
 		p.span(path+".stagger", w.Stagger, false)
+		p.intIn(path+".splits", w.Splits, 0, MaxSplits)
 	} else {
+		p.unused(path+".splits", w.Splits != 0, "by workload tokens")
 		p.unused(path+".records", w.Records != 0, "by workload tokens (use transfers)")
 		p.unused(path+".stagger", w.Stagger != 0, "by workload tokens")
 	}

@@ -69,13 +69,13 @@ func lastRecordNanos(w Workload) int64 {
 // inputRecords is how many records all source subtasks read together. Call it on a scenario
 // whose topology is sound.
 func (s *Scenario) inputRecords() int64 {
-	var subtasks int64
+	var partitions int64
 	for _, n := range s.Graph().Nodes {
 		if n.Kind == NodeSource {
-			subtasks += int64(n.Parallelism)
+			partitions += int64(s.Workload.partitions(n))
 		}
 	}
-	return subtasks * int64(s.Workload.Records)
+	return partitions * int64(s.Workload.Records)
 }
 
 // saturatingSpan is count times each nanoseconds as a duration, or the longest duration when

@@ -70,7 +70,7 @@ var snapshotCounts = []string{AttrSentPrefix, AttrRecvPrefix, AttrChanPrefix, At
 // fieldsByKind holds the Fields of every kind; schema_test.go checks it covers kinds.
 var fieldsByKind = map[string]*Fields{
 	KindCheckpointRequest:  {Required: []string{"cp"}, Optional: coordinatorTask},
-	KindCheckpointTrigger:  {Required: []string{"cp"}, Optional: coordinatorTask, Attrs: []string{AttrSavepoint, AttrStop, AttrDrain, AttrPeriodic, AttrStart}},
+	KindCheckpointTrigger:  {Required: []string{"cp"}, Optional: coordinatorTask, Attrs: []string{AttrSavepoint, AttrStop, AttrDrain, AttrPeriodic, AttrStart, AttrUnassigned}},
 	KindCheckpointPersist:  {Required: []string{"cp"}, Optional: coordinatorTask},
 	KindCheckpointComplete: {Required: []string{"cp"}, Optional: coordinatorTask},
 	KindCheckpointAbort:    {Required: []string{"cp"}, Optional: []string{"task", "reason"}},
@@ -82,13 +82,16 @@ var fieldsByKind = map[string]*Fields{
 
 	KindBarrierSend:     {Required: []string{"task", "to", "cp"}},
 	KindBarrierRecv:     {Required: []string{"task", "from", "cp"}},
-	KindSnapshotTaken:   {Required: []string{"task", "cp"}, Attrs: []string{AttrState, AttrTokens, AttrPieces, AttrStop}, AttrPrefixes: snapshotCounts},
-	KindSnapshotCarried: {Required: []string{"task", "cp"}, RequiredAttrs: []string{AttrTaken}, Attrs: []string{AttrStop}},
+	KindSnapshotTaken:   {Required: []string{"task", "cp"}, Attrs: []string{AttrState, AttrTokens, AttrPieces, AttrStop, AttrSplits}, AttrPrefixes: snapshotCounts},
+	KindSnapshotCarried: {Required: []string{"task", "cp"}, RequiredAttrs: []string{AttrTaken}, Attrs: []string{AttrStop, AttrSplits}},
 	KindSnapshotAck:     {Required: []string{"task", "cp"}, Attrs: []string{AttrFinal}},
 	KindSnapshotDecline: {Required: []string{"task", "cp"}, Optional: []string{"reason"}},
 	KindStateRelease:    {Required: []string{"task", "cp"}},
 	KindPieceRelease:    {Required: []string{"task", "cp"}, RequiredAttrs: []string{AttrPiece}},
 	KindStateLive:       {RequiredAttrs: []string{AttrPieces, AttrBytes}},
+
+	KindSplitAssign: {Required: []string{"to"}, Optional: coordinatorTask, RequiredAttrs: []string{AttrSplit}},
+	KindSplitAdd:    {Required: []string{"task"}, RequiredAttrs: []string{AttrSplit}},
 
 	KindTriggerRecv: {Required: []string{"task", "cp"}},
 	KindMarkerSend:  {Required: []string{"task", "to", "cp"}},

@@ -107,6 +107,18 @@ func StopTrigger(cp uint64) Event {
 		Attrs: []Attr{{Key: AttrSavepoint, Value: "true"}, {Key: AttrStop, Value: "true"}}}
 }
 
+// SplitAssign returns the split.assign of split to reader: the coordinator's split enumerator
+// sends it the split (again, if the reader did not say it received it).
+func SplitAssign(reader, split string) Event {
+	return Event{Kind: KindSplitAssign, Task: CoordinatorTask, To: reader, Attrs: []Attr{{Key: AttrSplit, Value: split}}}
+}
+
+// SplitAdd returns the split.add of split at reader: the reader takes the split the
+// enumerator gave it and reads it from its start.
+func SplitAdd(reader, split string) Event {
+	return Event{Kind: KindSplitAdd, Task: reader, Attrs: []Attr{{Key: AttrSplit, Value: split}}}
+}
+
 // DrainTrigger returns the checkpoint.trigger of stop-with-savepoint cp with drain.
 func DrainTrigger(cp uint64) Event {
 	e := StopTrigger(cp)
@@ -174,6 +186,10 @@ type SnapshotState struct {
 	// Stopped lists a source's offsets at a stop-with-savepoint as split=offset items
 	// (stop); none writes nothing.
 	Stopped []string
+	// Splits lists the splits a split source's reader holds as split=offset items (splits),
+	// written when IsReader is set: an empty list is evidence too.
+	Splits   []string
+	IsReader bool
 }
 
 // SnapshotTaken returns a snapshot.taken event: task takes its snapshot for checkpoint cp.
@@ -190,6 +206,9 @@ func SnapshotTaken(task string, cp uint64, s SnapshotState) Event {
 	}
 	if len(s.Stopped) > 0 {
 		attrs = append(attrs, Attr{Key: AttrStop, Value: strings.Join(s.Stopped, ListSeparator)})
+	}
+	if s.IsReader {
+		attrs = append(attrs, Attr{Key: AttrSplits, Value: strings.Join(s.Splits, ListSeparator)})
 	}
 	for _, counts := range []struct {
 		prefix string
@@ -244,6 +263,22 @@ func StopCarried(task string, cp, taken uint64, stopped []string) Event {
 	e := SnapshotCarried(task, cp, taken)
 	e.Attrs = append(e.Attrs, Attr{Key: AttrStop, Value: strings.Join(stopped, ListSeparator)})
 	return e
+}
+
+// ReaderCarried returns the snapshot.carried of a split source's finished reader, listing the
+// splits its final snapshot holds as split=offset items.
+func ReaderCarried(task string, cp, taken uint64, splits []string) Event {
+	e := SnapshotCarried(task, cp, taken)
+	e.Attrs = append(e.Attrs, Attr{Key: AttrSplits, Value: strings.Join(splits, ListSeparator)})
+	return e
+}
+
+// WithUnassigned adds to a checkpoint.trigger the splits the split enumerator held as the
+// triggers went out (attr unassigned).
+func WithUnassigned(trigger Event, unassigned []string) Event {
+	trigger.Attrs = append(slices.Clone(trigger.Attrs), Attr{Key: AttrUnassigned, Value: strings.Join(unassigned, ListSeparator)})
+	slices.SortFunc(trigger.Attrs, func(a, b Attr) int { return compareStrings(a.Key, b.Key) })
+	return trigger
 }
 
 // SnapshotAck returns a snapshot.ack event: task acknowledges its snapshot for checkpoint cp

@@ -17,6 +17,7 @@ import (
 var constructed = map[string][]trace.Event{
 	trace.KindCheckpointRequest: {trace.CheckpointRequest(1)},
 	trace.KindCheckpointTrigger: {trace.CheckpointTrigger(1, true), trace.CheckpointTrigger(2, false), trace.StopTrigger(4), trace.DrainTrigger(5),
+		trace.WithUnassigned(trace.CheckpointTrigger(6, false), []string{"src:3", "src:4"}),
 		trace.PeriodicCheckpointTrigger(3, 250), trace.PeriodicCheckpointTrigger(4, trace.NoStart)},
 	trace.KindCheckpointPersist:  {trace.CheckpointPersist(1)},
 	trace.KindCheckpointComplete: {trace.CheckpointComplete(1)},
@@ -29,6 +30,8 @@ var constructed = map[string][]trace.Event{
 	trace.KindBarrierSend: {trace.BarrierSend("src-0", "sum-0", 1)},
 	trace.KindBarrierRecv: {trace.BarrierRecv("sum-0", "src-0", 1)},
 	trace.KindTriggerRecv: {trace.TriggerRecv("src-0", 1)},
+	trace.KindSplitAssign: {trace.SplitAssign("src-0", "src:3")},
+	trace.KindSplitAdd:    {trace.SplitAdd("src-0", "src:3")},
 	trace.KindMarkerSend:  {trace.MarkerSend("sum-0", "sink-0", 2)},
 	trace.KindMarkerRecv:  {trace.MarkerRecv("sink-0", "sum-0", 2)},
 	trace.KindSnapshotTaken: {
@@ -48,8 +51,10 @@ var constructed = map[string][]trace.Event{
 		}),
 		trace.SnapshotTaken("sum-0", 2, trace.SnapshotState{}),
 		trace.SnapshotTaken("src-0", 4, trace.SnapshotState{Stopped: []string{"src:0=17", "src:1=20"}}),
+		trace.SnapshotTaken("src-0", 5, trace.SnapshotState{IsReader: true, Splits: []string{"src:2=9"}}),
 	},
-	trace.KindSnapshotCarried: {trace.SnapshotCarried("src-0", 3, 2), trace.StopCarried("src-0", 4, 2, []string{"src:0=20"})},
+	trace.KindSnapshotCarried: {trace.SnapshotCarried("src-0", 3, 2), trace.StopCarried("src-0", 4, 2, []string{"src:0=20"}),
+		trace.ReaderCarried("src-1", 4, 2, []string{"src:1=20"})},
 	trace.KindSnapshotAck:     {trace.SnapshotAck("sum-0", 1, true), trace.SnapshotAck("sum-0", 1, false)},
 	trace.KindSnapshotDecline: {trace.SnapshotDecline("sum-0", 2, "upload-failed"), trace.SnapshotDecline("sum-0", 2, "")},
 	trace.KindStateRelease:    {trace.StateRelease("sum-0", 1)},

@@ -53,6 +53,15 @@ const (
 	// emits it last; it is what tells a delete that took effect from one that was lost.
 	KindStateLive = "state.live" // attrs: pieces, bytes
 
+	// Split sources: the coordinator's split enumerator hands a source's splits to its
+	// readers (the source's tasks). KindSplitAssign: the coordinator sends split (attr) to
+	// reader to, or sends it again. KindSplitAdd: reader task takes split (attr) and reads it
+	// from its start. A reader's snapshot.taken (and a carried final one) lists the splits
+	// it holds with their offsets (attr splits), and the checkpoint.trigger of a job with
+	// split sources lists the splits the enumerator still held (attr unassigned).
+	KindSplitAssign = "split.assign" // task=coordinator to; attrs: split
+	KindSplitAdd    = "split.add"    // task; attrs: split
+
 	// Triggers and cancel markers at the tasks.
 	// KindTriggerRecv: task takes the coordinator's trigger of checkpoint cp in, before it
 	// handles it. Only a task the coordinator triggers directly (a source, or a task whose
@@ -139,6 +148,14 @@ const (
 	// AttrPieces also lists, on state.live, the pieces still stored.
 	// AttrPiece names, on piece.release, the handle of the piece deleted.
 	AttrPiece = "piece"
+	// AttrSplit names, on split.assign and split.add, the split given.
+	AttrSplit = "split"
+	// AttrSplits lists, on a split source's reader's snapshot.taken or snapshot.carried, the
+	// splits it holds as split=offset items (see ListSeparator); empty when it holds none.
+	AttrSplits = "splits"
+	// AttrUnassigned lists, on the checkpoint.trigger of a job with split sources, the
+	// splits the enumerator held as the triggers went out: its state in the checkpoint.
+	AttrUnassigned = "unassigned"
 	// AttrBytes counts, on state.live, the bytes of checkpoint state stored.
 	AttrBytes = "bytes"
 	// AttrMode names, on job.resubmit, the restore mode: claim, no-claim or legacy.
@@ -206,6 +223,7 @@ var kinds = []string{
 	KindCoordinatorCrash, KindCoordinatorRecover, KindJobFailover, KindJobFinish, KindJobResubmit,
 	KindBarrierSend, KindBarrierRecv, KindSnapshotTaken, KindSnapshotCarried, KindSnapshotAck, KindSnapshotDecline,
 	KindStateRelease, KindPieceRelease, KindStateLive,
+	KindSplitAssign, KindSplitAdd,
 	KindTriggerRecv, KindMarkerSend, KindMarkerRecv,
 	KindNotifyComplete, KindNotifyAbort,
 	KindTaskCrash, KindTaskRestore, KindTaskFinish,

@@ -212,6 +212,7 @@ func (g *generator) latest(s *scenarios.Scenario) {
 	g.resubmission(s)
 	g.stopWithSavepoint(s)
 	g.keyGroups(s)
+	g.splitSources(s)
 }
 
 // interval draws the checkpoint interval. Short intervals make many checkpoints (ids past
