@@ -50,14 +50,22 @@ func stoppedBy(ix *traceIndex) (stop uint64, why string) {
 
 // stopOffsets returns the offset of every split at stop-with-savepoint stop, from the
 // sources' snapshot.taken (a finished source's snapshot.carried); a split listed twice (a
-// source's snapshot taken again after a restore) keeps the last.
+// source's snapshot taken again after a restore) keeps the last. A split source's split
+// that the enumerator still held (the stop's checkpoint.trigger, attr unassigned) stopped
+// before its first record.
 func stopOffsets(ix *traceIndex, stop uint64) (map[string]int64, error) {
 	offsets := map[string]int64{}
-	for i := range ix.only(kindsOf(trace.KindSnapshotTaken, trace.KindSnapshotCarried)) {
+	for i := range ix.only(kindsOf(trace.KindSnapshotTaken, trace.KindSnapshotCarried, trace.KindCheckpointTrigger)) {
 		e := &ix.events[i]
-		v, ok := e.Attr(trace.AttrStop)
-		if e.CP != stop || !ok {
+		if e.CP == stop && e.Kind == trace.KindCheckpointTrigger {
+			for _, split := range splitItems(e, trace.AttrUnassigned) {
+				offsets[split] = 0
+			}
 			continue
+		}
+		v, ok := e.Attr(trace.AttrStop)
+		if e.CP != stop || !ok || v == "" {
+			continue // a reader that held no split lists none
 		}
 		for _, item := range strings.Split(v, trace.ListSeparator) {
 			split, off, found := strings.Cut(item, "=")

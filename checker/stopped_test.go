@@ -52,6 +52,35 @@ func TestAStoppedJobOwesItsOutputUpToTheCut(t *testing.T) {
 	wantPass(t, Liveness(b.events, fromSource))
 }
 
+// A split the enumerator still held at the stop was never read: none of its records is
+// owed, and one committed is past the cut.
+func TestASplitTheEnumeratorHeldAtTheStopIsOwedNothing(t *testing.T) {
+	ref := fromSource
+	ref.Output = map[string]Expected{"src:0:0": fromSource.Output["src:0:0"], "src:0:1": fromSource.Output["src:0:1"],
+		"src:1:0": {Value: "v-src:1:0", Count: 1, Split: "src:1", Offset: 0}}
+	run := func(past bool) (*tb, uint64) {
+		b := newTB()
+		b.restore("src", 0)
+		b.restore("sink", 0)
+		b.add(trace.WithUnassigned(trace.StopTrigger(2), []string{"src:1"}))
+		b.add(trace.SnapshotTaken("src", 2, trace.SnapshotState{Stopped: []string{"src:0=2"}, IsReader: true, Splits: []string{"src:0=2"}}))
+		b.write("sink", "t2", "src:0:0")
+		b.write("sink", "t2", "src:0:1")
+		if past {
+			b.write("sink", "t2", "src:1:0")
+		}
+		b.snap("sink", 2)
+		b.complete(2)
+		commit := b.commit("sink", 2, "t2", "records=2")
+		b.add(trace.JobStop(2))
+		return b, commit
+	}
+	b, _ := run(false)
+	wantPass(t, ExactlyOnce(b.events, ref))
+	b, commit := run(true)
+	wantViolation(t, ExactlyOnce(b.events, ref), commit, ruleOutputEndsAtStop, `record "src:1:0" committed, but it comes from past where its source stopped`)
+}
+
 // FLINK-23541: a source went on emitting after the final savepoint's barrier.
 func TestOutputFromPastTheStopIsFlagged(t *testing.T) {
 	var beyond uint64

@@ -196,7 +196,7 @@ func (t *task) finalise(ps *pendingSnapshot) {
 	ps.finalised = true
 	attrs, key := t.renderSnapshotAttrs(&ps.data, digest[:])
 	attrs = withPieces(attrs, shared)
-	if ps.req.Kind.IsStop() && t.source != nil {
+	if ps.req.Kind.IsStop() && t.source != nil && len(ps.data.offsets) > 0 {
 		attrs = append(attrs, t.source.stopAttr(ps.data.offsets))
 	}
 	if t.source != nil && t.source.enumerated() {
