@@ -23,7 +23,7 @@ func splitScenario(name, description string, extra ...faults.Entry) *Scenario {
 	}
 }
 
-// splitScenarios are the positive scenarios of split sources: readers that fail between
+// splitScenarios are the positive scenarios of split sources: a reader that fails between
 // taking a split and the checkpoint that holds it, a coordinator that fails as it hands
 // one out, and split messages lost on the way.
 func splitScenarios() []*Scenario {
@@ -31,10 +31,13 @@ func splitScenarios() []*Scenario {
 		splitScenario("split-source",
 			"Sources whose nine splits the coordinator's split enumerator hands to three readers as "+
 				"each asks. A reader crashes just after taking its fourth split, before a checkpoint "+
-				"holds it, and the coordinator crashes as it sends the seventh: each restore gives the "+
-				"enumerator back the splits it gave out after the checkpoint, and every split is read "+
-				"exactly once.",
-			onNth(4, trace.KindSplitAdd, "", faults.Fault{Kind: faults.CrashTask, Task: "source-1"}),
+				"holds it: the restore gives the enumerator back the splits it gave out after the "+
+				"checkpoint, and every split is read exactly once.",
+			onNth(4, trace.KindSplitAdd, "", faults.Fault{Kind: faults.CrashTask, Task: "source-1"})),
+		splitScenario("split-source-coordinator-crash",
+			"Split sources whose coordinator crashes as it sends the seventh split: the recovered "+
+				"coordinator's enumerator starts from the state in the latest checkpoint, and the job "+
+				"restarts from it.",
 			onNth(7, trace.KindSplitAssign, "", faults.Fault{Kind: faults.CrashCoordinator})),
 		splitScenario("split-source-partitioned",
 			"Split sources while the coordinator cannot reach one reader for 80ms as the splits are "+
@@ -44,3 +47,4 @@ func splitScenarios() []*Scenario {
 			at(Millis(5), faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "source-2", WindowNanos: Millis(80).Nanos()})),
 	}
 }
+

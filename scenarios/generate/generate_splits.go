@@ -9,18 +9,27 @@ import (
 // splitSources draws, for one dataflow job in five, split sources: from one split to three
 // per source subtask, which the coordinator's split enumerator hands out as the subtasks ask.
 // The records per split shrink so that the input is no larger than before, and ends no
-// later. Half of those jobs without a swarm have a crash aimed at the splits: of the reader that just took
-// one, before a checkpoint holds it, or of the coordinator (a third of them) as it sends
-// one. Drawn after every other draw, so that adding it moved none.
+// later. Half of those jobs without a swarm have a fault aimed at the splits: a crash of the
+// reader that just took one, before a checkpoint holds it; a crash of the coordinator as it
+// sends one; or a partition that cuts a reader off from the coordinator as one is on its
+// way, for up to two checkpoint intervals, so that triggers may reach the reader while the
+// assignment is lost. Drawn after every other draw, so that adding it moved none.
 func (g *generator) splitSources(s *scenarios.Scenario) {
 	w := &s.Workload
 	if w.Records == 0 || g.r.IntN(5) != 4 {
 		return
 	}
 	least := 0
+	var readers []string
 	for _, n := range s.Graph().Nodes {
-		if n.Kind == scenarios.NodeSource && (least == 0 || n.Parallelism < least) {
+		if n.Kind != scenarios.NodeSource {
+			continue
+		}
+		if least == 0 || n.Parallelism < least {
 			least = n.Parallelism
+		}
+		for i := range n.Parallelism {
+			readers = append(readers, scenarios.TaskID(n.Name, i))
 		}
 	}
 	if least == 0 {
@@ -32,9 +41,14 @@ func (g *generator) splitSources(s *scenarios.Scenario) {
 		return // a swarm draws its own faults
 	}
 	match := faults.Match{Kind: trace.KindSplitAdd}
-	crash := faults.Fault{Kind: faults.CrashTask, Task: pick(g, s.Graph().Tasks())}
-	if g.r.IntN(3) == 0 {
-		match, crash = faults.Match{Kind: trace.KindSplitAssign}, faults.Fault{Kind: faults.CrashCoordinator}
+	fault := faults.Fault{Kind: faults.CrashTask, Task: pick(g, s.Graph().Tasks())}
+	switch g.r.IntN(3) {
+	case 0:
+		match, fault = faults.Match{Kind: trace.KindSplitAssign}, faults.Fault{Kind: faults.CrashCoordinator}
+	case 1:
+		window := g.between(int64(scenarios.Millis(1)), 2*int64(max(s.Checkpoint.Interval, scenarios.Millis(1))))
+		match, fault = faults.Match{Kind: trace.KindSplitAssign}, faults.Fault{Kind: faults.NetPartition,
+			From: faults.Coordinator, To: pick(g, readers), WindowNanos: window}
 	}
-	s.Faults = append(s.Faults, faults.Entry{Trigger: faults.Nth(int(g.between(1, int64(w.Splits))), match), Fault: crash})
+	s.Faults = append(s.Faults, faults.Entry{Trigger: faults.Nth(int(g.between(1, int64(w.Splits))), match), Fault: fault})
 }
