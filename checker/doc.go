@@ -366,7 +366,11 @@
 // messages it recorded on a channel (chanmsgs.<from>) must list as many as it counts
 // (chan.<from>, those the list leaves out counted in chanmore.<from>) and, listed in full,
 // of as many tokens as chantokens.<from>; where a cut lists messages, a channel it counts
-// but does not list is missing evidence, and the verdict unknown.
+// but does not list is missing evidence, and the verdict unknown. In a job with split
+// sources the cut also holds each split exactly once: in the split enumerator's state that
+// the checkpoint's trigger lists (unassigned) or in one reader's snapshot (splits)
+// (cut.splits-held-once); and between restarts the enumerator never assigns a split a reader
+// holds to another (splits.one-reader).
 //
 // expected-snapshot. Each global snapshot of Reference.Snapshots completed as a golden test
 // states it: every process it names holds the given tokens (tokens on the process's
@@ -661,6 +665,9 @@
 //     drain, whose failure fails the job over with reason drain-failed), the sources' offsets
 //     (stop) on their snapshot for it, and stop=<its id> on the task.finish and job.finish
 //     it causes.
+//   - for split sources: split.assign as the coordinator sends a reader a split, split.add as
+//     the reader takes it, the enumerator's state (unassigned) on every checkpoint.trigger,
+//     and a reader's splits with their offsets (splits) on its snapshots.
 //   - notify.complete and notify.abort when listeners are called.
 //   - sink.write or sink.writes, sink.commit, sink.abort or sink.upsert; sink.read for
 //     readers.

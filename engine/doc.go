@@ -99,6 +99,14 @@
 // completes, sinks commit up to it and every task exits, with task.finish naming it, and
 // job.finish names it too. A failover before the job ended restores from the stop, which the
 // protocol keeps restorable, and the job runs on; so does one whose stop aborted.
+// An enumerated source (Source.Enumerated) reads the splits the protocol's split enumerator
+// hands its task (protocol.Topology.SplitSources, built from the graph): the task asks when
+// it has read what it holds, and asks again if no answer comes in splitRetry polls; its
+// snapshots record its splits with their offsets. The coordinator's split messages carry
+// the attempt they were sent in, and a task takes only its own attempt's: the enumerator
+// numbers them afresh after each restart. The completed-checkpoint store keeps the
+// enumerator's state with each checkpoint of such a job.
+//
 // DrainWithSavepoint (stop-with-savepoint-drain) is the same with drain: a source's input
 // ends at the trigger (protocol.Task.Finished), so it sends end of data ahead of the
 // barrier, every task finishes as end of data reaches it (a stopping task's input ends

@@ -47,4 +47,3 @@ func splitScenarios() []*Scenario {
 			at(Millis(5), faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "source-2", WindowNanos: Millis(80).Nanos()})),
 	}
 }
-

@@ -30,6 +30,10 @@ func TestReadmeStop(t *testing.T) {
 	quotesScript(t, "README.md", readmeSection(t, "Stopping a job with a savepoint"), "testdata/script/lifecycle.txtar")
 }
 
+func TestReadmeSplits(t *testing.T) {
+	quotesScript(t, "README.md", readmeSection(t, "Sources that take their splits from the coordinator"), "testdata/script/splits.txtar")
+}
+
 // readmeSection returns the README's section headed "## heading", up to the next one.
 func readmeSection(t *testing.T, heading string) string {
 	t.Helper()

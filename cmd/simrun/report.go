@@ -122,10 +122,16 @@ func describeWorkload(s *scenarios.Scenario) string {
 			desc += fmt.Sprintf(" own_tokens=%s total=%d", strings.Join(own, ","), s.TokenTotal())
 		}
 		return desc
-	case scenarios.WorkloadKeyedSum:
-		return fmt.Sprintf("keyed-sum records=%d keys=%d record_interval=%s", w.Records, w.Keys, w.RecordInterval)
 	}
-	return fmt.Sprintf("%s records=%d record_interval=%s", w.Kind, w.Records, w.RecordInterval)
+	desc := fmt.Sprintf("%s records=%d", w.Kind, w.Records)
+	if w.Kind == scenarios.WorkloadKeyedSum {
+		desc += fmt.Sprintf(" keys=%d", w.Keys)
+	}
+	desc += fmt.Sprintf(" record_interval=%s", w.RecordInterval)
+	if w.Splits > 0 {
+		desc += fmt.Sprintf(" splits=%d", w.Splits)
+	}
+	return desc
 }
 
 func describeCheckpoint(s *scenarios.Scenario) string {
