@@ -132,6 +132,12 @@ func consistentCut(ix *traceIndex, ref Reference) Result {
 		}
 	}
 	violations = append(violations, judgeSplitOwners(ix)...)
+	return cutResult(violations, completed, countedCuts, missing)
+}
+
+// cutResult is consistent-cut's verdict: violations fail it; without a completed
+// checkpoint, with evidence missing or without a counted cut it is unknown.
+func cutResult(violations []Violation, completed, countedCuts int, missing []string) Result {
 	for i := range violations {
 		if violations[i].Rule == "" {
 			violations[i].Rule = ruleCutConsistent

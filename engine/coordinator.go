@@ -238,25 +238,9 @@ func (c *coordinator) handleReady() {
 			c.traceAbort(a)
 		}
 		for _, tr := range rd.Triggered {
-			if tr.ID > c.counter.durable {
-				panic(invariantf("engine: coordinator: checkpoint %d triggered before its id was durable (counter %d)", tr.ID, c.counter.durable))
-			}
-			e := triggerEvent(tr)
-			if len(c.rt.plan.topo.SplitSources) > 0 {
-				e = trace.WithUnassigned(e, tr.Unassigned)
-			}
-			c.trace(e)
+			c.traceTrigger(tr)
 		}
-		// Sent as pointers into the Ready's slice, which the protocol never writes again
-		// (the host owns it): a message boxed by value cost an allocation per send.
-		for i := range rd.Messages {
-			m := &rd.Messages[i]
-			if m.Type == protocol.MsgSplitAssign || m.Type == protocol.MsgNoMoreSplits {
-				c.sendSplit(m)
-				continue
-			}
-			c.proc.Send(string(m.Task), m)
-		}
+		c.send(rd.Messages)
 		// Discarded checkpoints leave the store; their state is deleted only when the
 		// protocol releases it, since a finished task's final snapshot is shared with
 		// newer checkpoints and savepoints.
@@ -284,6 +268,33 @@ func (c *coordinator) handleReady() {
 		c.stopped = true
 	}
 	c.armTick()
+}
+
+// traceTrigger traces tr's checkpoint.trigger, with the split enumerator's state in a job
+// with split sources.
+func (c *coordinator) traceTrigger(tr protocol.TriggeredCheckpoint) {
+	if tr.ID > c.counter.durable {
+		panic(invariantf("engine: coordinator: checkpoint %d triggered before its id was durable (counter %d)", tr.ID, c.counter.durable))
+	}
+	e := triggerEvent(tr)
+	if len(c.rt.plan.topo.SplitSources) > 0 {
+		e = trace.WithUnassigned(e, tr.Unassigned)
+	}
+	c.trace(e)
+}
+
+// send sends the coordinator's messages to the tasks: as pointers into the Ready's slice,
+// which the protocol never writes again (the host owns it), since a message boxed by value
+// cost an allocation per send.
+func (c *coordinator) send(msgs []protocol.Message) {
+	for i := range msgs {
+		m := &msgs[i]
+		if m.Type == protocol.MsgSplitAssign || m.Type == protocol.MsgNoMoreSplits {
+			c.sendSplit(m)
+			continue
+		}
+		c.proc.Send(string(m.Task), m)
+	}
 }
 
 // triggerEvent is the checkpoint.trigger of tr: a savepoint says so, and a periodic trigger
