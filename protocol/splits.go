@@ -30,7 +30,10 @@ import "slices"
 // sends again what it has not, so a lost assignment is sent again when the
 // reader asks next. Once no split is left the reader is told so
 // (MsgNoMoreSplits, numbered like an assignment) and may finish when it has
-// read its splits.
+// read its splits. The numbering starts afresh whenever the enumerator is
+// reset (a failover, a recovered coordinator), so a host must not hand a
+// reader the split messages sent to an earlier incarnation of it: tag them
+// with the incarnation they were sent to, as package engine does.
 
 // SplitSource is a source whose splits the coordinator assigns.
 type SplitSource struct {
