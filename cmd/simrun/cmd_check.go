@@ -48,7 +48,7 @@ func (a *app) check(args []string) int {
 	if err != nil {
 		return a.fail("check: %v", err)
 	}
-	draw, err := reserveJudgedDrawings(*htmlPath, *perfettoPath, namedFile{"the trace", tracePath}, namedFile{"-reference", *refPath})
+	draw, err := reserveDrawings(*htmlPath, *perfettoPath, namedFile{"the trace", tracePath}, namedFile{"-reference", *refPath})
 	if err != nil {
 		return a.fail("check: %v", err)
 	}
@@ -105,17 +105,29 @@ func parseProperties(list string) ([]checker.Property, error) {
 	if strings.TrimSpace(list) == "all" {
 		return slices.Clone(checker.AllProperties), nil
 	}
-	props, err := checker.Select(strings.Split(list, ","))
+	names := strings.Split(list, ",")
+	props, err := checker.Select(names)
 	if err != nil {
-		var props, sections []string
+		var props, sections, all []string
 		for _, p := range checker.AllProperties {
 			props = append(props, string(p))
 		}
 		for _, s := range checker.Specification() {
 			sections = append(sections, s.Name)
 		}
-		return nil, fmt.Errorf("%s (properties: %s; sections: %s; simrun rules lists the rules; or all)",
-			trimChecker(err), strings.Join(props, ", "), strings.Join(sections, ", "))
+		for _, r := range checker.Rules() {
+			all = append(all, r.Name)
+		}
+		all = slices.Concat(all, props, sections)
+		suggestion := ""
+		for _, name := range names {
+			if _, err := checker.Select([]string{name}); err != nil {
+				suggestion = didYouMean(strings.TrimSpace(name), all)
+				break
+			}
+		}
+		return nil, fmt.Errorf("%s%s (properties: %s; sections: %s; simrun rules lists the rules; or all)",
+			trimChecker(err), suggestion, strings.Join(props, ", "), strings.Join(sections, ", "))
 	}
 	return props, nil
 }

@@ -56,7 +56,7 @@ func (a *app) liveCommand(args []string) int {
 	if *tracePath == "-" && *asJSON {
 		return a.fail("live: -trace - and -json both write standard output: send the trace to a file")
 	}
-	draw, err := reserveJudgedDrawings(*htmlPath, *perfettoPath, namedFile{"-trace", *tracePath})
+	draw, err := reserveDrawings(*htmlPath, *perfettoPath, namedFile{"-trace", *tracePath})
 	if err != nil {
 		return a.fail("live: %v", err)
 	}

@@ -38,7 +38,7 @@ func (a *app) replay(args []string) int {
 	if err != nil {
 		return a.fail("replay: %s: %s", path, trimPackage(err))
 	}
-	draw, err := reserveDrawings(*htmlPath, *perfettoPath)
+	draw, err := reserveDrawings(*htmlPath, *perfettoPath, namedFile{"-trace", *tracePath}, namedFile{"the artifact", path})
 	if err != nil {
 		return a.fail("replay: %v", err)
 	}

@@ -31,7 +31,10 @@ func (a *app) runOne(args []string) int {
 	if err != nil {
 		return a.fail("run: %v", err)
 	}
-	draw, err := reserveDrawings(f.html, f.perfetto)
+	if f.trace != "" && f.trace != "-" && f.referenceOut != "" && samePath(f.trace, f.referenceOut) {
+		return a.fail("run: -trace and -reference-out both name %s: give each its own file", f.trace)
+	}
+	draw, err := reserveDrawings(f.html, f.perfetto, namedFile{"-trace", f.trace}, namedFile{"-reference-out", f.referenceOut})
 	if err != nil {
 		return a.fail("run: %v", err)
 	}

@@ -43,10 +43,10 @@ type porcupinePicture struct {
 }
 
 // reserveDrawings checks, before the run, that each file asked for can be created and is
-// one checkPicturePaths accepts, so that a path simrun cannot or should not write is bad
-// input before any work. Without either it returns nil.
-func reserveDrawings(htmlPath, perfettoPath string) (*drawings, error) {
-	if err := checkPicturePaths(htmlPath, perfettoPath); err != nil {
+// one checkPicturePaths accepts beside the command's other files, so that a path simrun
+// cannot or should not write is bad input before any work. Without either it returns nil.
+func reserveDrawings(htmlPath, perfettoPath string, others ...namedFile) (*drawings, error) {
+	if err := checkPicturePaths(htmlPath, perfettoPath, others...); err != nil {
 		return nil, err
 	}
 	for _, c := range []struct{ flag, path string }{{"-html", htmlPath}, {"-perfetto", perfettoPath}} {

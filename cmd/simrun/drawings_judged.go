@@ -10,15 +10,6 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// reserveJudgedDrawings is reserveDrawings for a command that judges a trace it did not
-// simulate (check, live), which also refuses a picture over one of the command's other
-// files. Without -html and -perfetto it returns nil.
-func reserveJudgedDrawings(htmlPath, perfettoPath string, others ...namedFile) (*drawings, error) {
-	if err := checkPicturePaths(htmlPath, perfettoPath, others...); err != nil {
-		return nil, err
-	}
-	return reserveDrawings(htmlPath, perfettoPath)
-}
 
 // checkerOptions has the checkers draw porcupine's pictures into d when a page is asked
 // for, as a simulated run's do, so that a judged trace links them from its page too.

@@ -115,6 +115,8 @@ func TestPicturePathsThatCannotBeMeant(t *testing.T) {
 		{"live over the trace", []string{"live", "-scenario", "pipeline-calm", "-for", "1s", "-trace", "out.jsonl", "-html", "out.jsonl"}, "live: -html and -trace both name out.jsonl"},
 		{"live to stdout", []string{"live", "-scenario", "pipeline-calm", "-for", "1s", "-perfetto", "-"}, "live: -perfetto -: a picture"},
 		{"run to stdout", []string{"run", "-scenario", "pipeline-calm", "-seed", "1", "-html", "-"}, "run: -html -: a picture"},
+		{"run over its trace", []string{"run", "-scenario", "pipeline-calm", "-seed", "1", "-trace", "out.jsonl", "-html", "./out.jsonl"}, "run: -html and -trace both name ./out.jsonl"},
+		{"run trace over its reference", []string{"run", "-scenario", "pipeline-calm", "-seed", "1", "-trace", "out.jsonl", "-reference-out", "out.jsonl"}, "run: -trace and -reference-out both name out.jsonl"},
 		{"run into no directory", []string{"run", "-scenario", "pipeline-calm", "-seed", "1", "-html", "no/such/dir/p.html"}, "run: -html no/such/dir/p.html: cannot write there"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
