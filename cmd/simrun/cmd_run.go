@@ -31,10 +31,7 @@ func (a *app) runOne(args []string) int {
 	if err != nil {
 		return a.fail("run: %v", err)
 	}
-	if f.trace != "" && f.trace != "-" && f.referenceOut != "" && samePath(f.trace, f.referenceOut) {
-		return a.fail("run: -trace and -reference-out both name %s: give each its own file", f.trace)
-	}
-	draw, err := reserveDrawings(f.html, f.perfetto, namedFile{"-trace", f.trace}, namedFile{"-reference-out", f.referenceOut})
+	draw, err := reserveRunOutputs(f)
 	if err != nil {
 		return a.fail("run: %v", err)
 	}
@@ -176,4 +173,13 @@ type runJSON struct {
 	*scenarios.Result
 	drawn
 	Reference string `json:"reference,omitempty"`
+}
+
+// reserveRunOutputs refuses output files of run that would overwrite one another, and
+// reserves its pictures (reserveDrawings).
+func reserveRunOutputs(f *runFlags) (*drawings, error) {
+	if f.trace != "" && f.trace != "-" && f.referenceOut != "" && samePath(f.trace, f.referenceOut) {
+		return nil, fmt.Errorf("-trace and -reference-out both name %s: give each its own file", f.trace)
+	}
+	return reserveDrawings(f.html, f.perfetto, namedFile{"-trace", f.trace}, namedFile{"-reference-out", f.referenceOut})
 }

@@ -68,12 +68,12 @@ func (a *app) sweep(args []string) int {
 		return a.fail("sweep: %v", err)
 	}
 	var out *pendingOutput
+	stdout := a.stdout
 	if *outPath != "" {
 		if out, err = createPendingOutput(*outPath); err != nil {
 			return a.fail("sweep: -o %s: %v", *outPath, err)
 		}
 		defer out.abandon()
-		stdout := a.stdout
 		a.stdout = out
 		defer func() { a.stdout = stdout }()
 	}
@@ -89,41 +89,32 @@ func (a *app) sweep(args []string) int {
 			fmt.Fprintln(a.stdout, choice.describe())
 		}
 	}
-	sum := summary{labels: genericLabels(spec.plan())}
-	total := spec.total()
-	progress := newProgress(a, total)
-	var jobErr error
-	var stoppedEarly bool
-	saved := 0
-	execute(a.runner, spec.jobs(), jobs.value, a.build(), func(o outcome) bool {
-		progress.update(o.job, o.err == nil && o.result.Unexpected)
-		if o.err != nil {
-			jobErr = fmt.Errorf("%s seed %d: %s", o.scenario.Name, o.seed, trimPackage(o.err))
-			return false
-		}
-		r := o.result
-		sum.add(r)
-		if path := a.save(policy, o.plan, r); path != "" {
-			saved++
-		}
-		a.reportRun(o, *asJSON, progress)
-		if r.Unexpected && *failFast {
-			stoppedEarly = true
-			return false
-		}
-		return true
-	})
-	progress.clear()
-	if jobErr != nil {
-		return a.fail("sweep: %v", jobErr)
+	st := &sweepState{a: a, sum: summary{labels: genericLabels(spec.plan())}, total: spec.total(),
+		policy: policy, asJSON: *asJSON, failFast: *failFast}
+	st.progress = newProgress(a, st.total)
+	interrupted, stop := a.watchInterrupt()
+	defer stop()
+	st.stopOn, st.release = interrupted, stop
+	execute(a.runner, spec.jobs(), jobs.value, a.build(), st.emit)
+	st.progress.clear()
+	if st.jobErr != nil {
+		return a.fail("sweep: %v", st.jobErr)
 	}
-
-	all := sum.total()
+	if st.interrupted {
+		// -o's file never exists unless whole: its .partial goes, and the summary of the
+		// runs that ended goes to standard output instead.
+		a.stdout = stdout
+		fmt.Fprintf(a.stderr, "simrun: sweep: interrupted after %d of %d runs\n", st.ran, st.total)
+	}
+	all := st.sum.total()
 	if *asJSON {
-		writeJSON(a.stdout, sweepSummaryJSON{Summary: true, tally: all, Scenarios: sum.tallies, Skipped: skipped, StoppedEarly: stoppedEarly,
-			Build: a.build(), Plan: spec.plan(), Shard: choice.forJSON()})
+		writeJSON(a.stdout, sweepSummaryJSON{Summary: true, tally: all, Scenarios: st.sum.tallies, Skipped: skipped, StoppedEarly: st.stoppedEarly,
+			Interrupted: st.interrupted, Build: a.build(), Plan: spec.plan(), Shard: choice.forJSON()})
 	} else {
-		a.printSweepEnd(&sum, all, skipped, stoppedEarly, saved, policy.dir)
+		a.printSweepEnd(&st.sum, all, skipped, st.stoppedEarly, st.saved, policy.dir)
+	}
+	if st.interrupted {
+		return exitInterrupted
 	}
 	if out != nil {
 		if err := out.commit(); err != nil {
@@ -192,6 +183,52 @@ func (p *pendingOutput) abandon() {
 	os.Remove(p.file.Name())
 }
 
+// sweepState is what a sweep gathers as its runs end, in job order.
+type sweepState struct {
+	a            *app
+	sum          summary
+	progress     *progress
+	policy       artifactPolicy
+	asJSON       bool
+	failFast     bool
+	total, ran   uint64
+	saved        int
+	jobErr       error
+	stoppedEarly bool
+	interrupted  bool
+	stopOn       func() bool // SIGINT came
+	release      func()      // gives a further SIGINT its default, killing, effect
+}
+
+// emit takes the next run's outcome; false stops the sweep: a scenario that cannot be
+// assembled, -failfast's first unexpected result, or an interrupt (SIGINT), after which the
+// runs already under way end and nothing more starts.
+func (st *sweepState) emit(o outcome) bool {
+	a := st.a
+	if st.stopOn() {
+		st.release()
+		st.interrupted = true
+		return false
+	}
+	st.progress.update(o.job, o.err == nil && o.result.Unexpected)
+	if o.err != nil {
+		st.jobErr = fmt.Errorf("%s seed %d: %s", o.scenario.Name, o.seed, trimPackage(o.err))
+		return false
+	}
+	st.ran++
+	r := o.result
+	st.sum.add(r)
+	if path := a.save(st.policy, o.plan, r); path != "" {
+		st.saved++
+	}
+	a.reportRun(o, st.asJSON, st.progress)
+	if r.Unexpected && st.failFast {
+		st.stoppedEarly = true
+		return false
+	}
+	return true
+}
+
 // printSweepEnd writes what a text sweep (or merge) prints after its runs: the summary table
 // (all is sum's total), the scenarios skipped, whether it stopped early, and where the
 // artifacts went.
@@ -235,6 +272,8 @@ type sweepSummaryJSON struct {
 	Scenarios    []*tally          `json:"scenarios"`
 	Skipped      []skippedScenario `json:"skipped,omitempty"`
 	StoppedEarly bool              `json:"stopped_early,omitempty"`
+	// Interrupted: SIGINT stopped the sweep; the summary counts the runs that ended.
+	Interrupted bool `json:"interrupted,omitempty"`
 	// What simrun merge needs to tell the shards of one sweep from anything else: the build
 	// that ran them (runs of different builds are different experiments), the whole sweep's
 	// plan whatever the shard, and the shard.

@@ -10,7 +10,6 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-
 // checkerOptions has the checkers draw porcupine's pictures into d when a page is asked
 // for, as a simulated run's do, so that a judged trace links them from its page too.
 func (d *drawings) checkerOptions(opts checker.Options) checker.Options {

@@ -17,9 +17,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -46,26 +48,30 @@ const (
 	exitOK         = 0 // every verdict as expected
 	exitUnexpected = 1 // some verdict not as expected, or nondeterminism
 	exitUsage      = 2 // bad usage or bad input
+	// exitInterrupted: SIGINT stopped the command, as a shell reports a command that its
+	// interrupt killed (128 + 2).
+	exitInterrupted = 130
 )
 
 // run is simrun with its arguments and output streams, so that tests call it in-process.
 func run(args []string, stdout, stderr io.Writer) int {
 	a := &app{
-		stdout:       stdout,
-		stderr:       stderr,
-		stdin:        os.Stdin,
-		runner:       scenarios.NewSimulation(),
-		builtins:     scenarios.Builtins,
-		build:        buildID,
-		progress:     isTerminal(stderr),
-		clock:        time.Now,
-		cpus:         runtime.NumCPU(),
-		invocation:   invocation(),
-		artifactDir:  defaultArtifactDir,
-		standardJob:  func() (simenv.BenchResult, error) { return runStandardJob(standardJobSpan) },
-		longRunSpan:  longRunSpan,
-		snapshotSpan: standardJobSpan,
-		getenv:       os.Getenv,
+		catchInterrupt: true,
+		stdout:         stdout,
+		stderr:         stderr,
+		stdin:          os.Stdin,
+		runner:         scenarios.NewSimulation(),
+		builtins:       scenarios.Builtins,
+		build:          buildID,
+		progress:       isTerminal(stderr),
+		clock:          time.Now,
+		cpus:           runtime.NumCPU(),
+		invocation:     invocation(),
+		artifactDir:    defaultArtifactDir,
+		standardJob:    func() (simenv.BenchResult, error) { return runStandardJob(standardJobSpan) },
+		longRunSpan:    longRunSpan,
+		snapshotSpan:   standardJobSpan,
+		getenv:         os.Getenv,
 	}
 	return a.main(args)
 }
@@ -101,6 +107,20 @@ type app struct {
 	// getenv reads the environment, where a sweep finds its shard under a batch engine
 	// (shardenv.go); nil is an empty environment, so that tests see no ambient variables.
 	getenv func(string) string
+	// catchInterrupt: a command that cleans up after SIGINT catches it (watchInterrupt); off
+	// in tests. interrupted, when not nil, stands in for SIGINT in tests: true once it came.
+	catchInterrupt bool
+	interrupted    func() bool
+}
+
+// watchInterrupt returns, for a command that stops cleanly on SIGINT, whether it came; stop
+// gives SIGINT back its default, killing, effect.
+func (a *app) watchInterrupt() (interrupted func() bool, stop func()) {
+	if !a.catchInterrupt {
+		return func() bool { return a.interrupted != nil && a.interrupted() }, func() {}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	return func() bool { return ctx.Err() != nil }, stop
 }
 
 // The usage line of each command, written once: the help lists them and each command quotes

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -129,6 +130,33 @@ func TestSweepFailFast(t *testing.T) {
 		}
 		if !strings.Contains(r.stderr, "replay with: simrun replay "+filepath.Join(a.artifactDir, "buggy-seed3-fail.json")) {
 			t.Errorf("-j %s: stderr %q lacks the replay command", j, r.stderr)
+		}
+	}
+}
+
+// TestSweepInterrupted: on SIGINT a sweep starts nothing more, says how far it got, prints
+// the summary of the runs that ended to standard output (not to -o, whose file never
+// exists unless whole, and whose .partial goes) and exits 130.
+func TestSweepInterrupted(t *testing.T) {
+	dir := inTempDir(t)
+	writeFile(t, "buggy.json", buggyScenario)
+	a := testApp(t, &scenariotest.Fake{})
+	calls := 0
+	a.interrupted = func() bool { calls++; return calls > 3 }
+	r := a.invoke("sweep", "-scenario", "buggy.json", "-seeds", "1-50", "-j", "1", "-o", "out.txt")
+	if r.code != exitInterrupted || r.stderr != "simrun: sweep: interrupted after 3 of 50 runs\n" {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(r.stdout), " "), "total 3 0 3") {
+		t.Errorf("no summary of the 3 runs on stdout:\n%s", r.stdout)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != "buggy.json" && e.Name() != defaultArtifactDir { // artifacts are results, kept
+			t.Errorf("%s left behind", e.Name())
 		}
 	}
 }
