@@ -39,10 +39,11 @@ type ShrinkReport struct {
 
 // Shrink reruns a failing artifact's case with r and searches, within the options' budget,
 // for a smaller case in which the same property still fails: first the fault schedule (delta
-// debugging over the faults), then the input size (bisection), then the script, and the
-// faults again if the input shrank; last, the numbers of the faults left are halved while
-// the failure holds. It returns the artifact of the smallest failing run,
-// recorded as build.
+// debugging over the faults), then the input size (bisection), then the script, then the
+// numbers of the faults left are halved while the failure holds; and again, until a whole
+// pass changes nothing (or the budget is spent), since a smaller input may let a fault go and
+// a fault gone may let the input shrink further. It returns the artifact of the smallest
+// failing run, recorded as build.
 func Shrink(r Runner, a *Artifact, build string, opts ShrinkOptions) (*Artifact, ShrinkReport, error) {
 	if a.Verdict == VerdictPass {
 		return nil, ShrinkReport{}, errors.New("scenarios: nothing to shrink: the recorded run passed")
@@ -60,19 +61,16 @@ func Shrink(r Runner, a *Artifact, build string, opts ShrinkOptions) (*Artifact,
 		return nil, report, fmt.Errorf("%w: %s no longer fails on seed %d", ErrNotReproduced, sh.target, a.Seed)
 	}
 
-	for round := 0; round < 3; round++ {
-		before := sh.best.Scenario
+	for before := (*Scenario)(nil); before != sh.best.Scenario && sh.runs < sh.budget; {
+		before = sh.best.Scenario // every change that holds replaces it
 		if !report.KeptSwarm {
 			sh.shrinkFaults()
 		}
 		sh.shrinkInput()
 		sh.shrinkScript()
-		if inputSize(sh.best.Scenario) == inputSize(before) && len(sh.best.Scenario.Faults) == len(before.Faults) {
-			break
+		if !report.KeptSwarm {
+			sh.simplifyFaults()
 		}
-	}
-	if !report.KeptSwarm {
-		sh.simplifyFaults()
 	}
 
 	out := NewArtifact(sh.best, sh.bestResult, build)

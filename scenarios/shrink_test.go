@@ -2,6 +2,7 @@ package scenarios_test
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -57,6 +58,14 @@ func TestShrinkKeepsOnlyTheFaultThatMatters(t *testing.T) {
 	}
 	if small.Verdict != scenarios.VerdictFail || small.Violations[0].Property != checker.PropExactlyOnce {
 		t.Errorf("shrunk artifact records %s %v", small.Verdict, small.Violations)
+	}
+	// Shrinking goes on until a pass changes nothing: shrinking its result finds nothing more.
+	again, _, err := scenarios.Shrink(fake, small, "test-build", scenarios.ShrinkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(again.Scenario, small.Scenario) {
+		t.Errorf("a second shrink changed the case:\n%+v\nto\n%+v", small.Scenario, again.Scenario)
 	}
 	// The shrunk artifact is a valid artifact whose scenario carries its schedule.
 	back, err := scenarios.ParseArtifact(scenarios.MarshalArtifact(small))
