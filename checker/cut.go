@@ -86,6 +86,10 @@ func consistentCut(ix *traceIndex, ref Reference) Result {
 	known := knownChannels(ix)
 	finals := newFinalSnapshots(ix)
 	splits, triggers := allSplits(ix), map[uint64]*trace.Event{}
+	if len(splits) > 0 && !splitEvidence(ix) {
+		missing = append(missing, "split.assign events, but no checkpoint.trigger lists the enumerator's splits (unassigned) and no reader's snapshot its own (splits)")
+		splits = nil
+	}
 	for i := range ix.only(cutKinds) {
 		e := &events[i]
 		finals.observe(events, i)

@@ -15,7 +15,9 @@ import (
 // held exactly once (cut.splits-held-once): held twice it is read twice after a restore,
 // held by neither it is never read again. And between restarts the enumerator gives a
 // split only to a reader that does not hold it already (splits.one-reader): a split another
-// reader holds would be read by both. A trace without split events judges neither.
+// reader holds would be read by both. A trace without split events judges neither. An empty
+// list is an absent attribute in a trace, so a trace whose triggers and snapshots never list
+// a split at all lacks the evidence: consistent-cut is unknown then, not failed.
 
 // The rules of the split sources.
 const (
@@ -25,8 +27,8 @@ const (
 
 // splitKinds are the kinds the split judges react to.
 var splitKinds = kindsOf(trace.KindSplitAssign, trace.KindSplitAdd, trace.KindCheckpointTrigger,
-	trace.KindSnapshotTaken, trace.KindSnapshotCarried, trace.KindTaskRestore, trace.KindJobFailover,
-	trace.KindJobResubmit)
+	trace.KindSnapshotTaken, trace.KindSnapshotCarried, trace.KindTaskRestore, trace.KindTaskCrash,
+	trace.KindJobFailover, trace.KindJobResubmit)
 
 // splitItems returns the splits an attribute lists, as split or split=offset items.
 func splitItems(e *trace.Event, key string) []string {
@@ -97,6 +99,15 @@ func judgeSplitOwners(ix *traceIndex) []Violation {
 	return j.found
 }
 
+// release forgets what reader held.
+func (j *splitJudge) release(reader string) {
+	for split, owner := range j.owner {
+		if owner == reader {
+			delete(j.owner, split)
+		}
+	}
+}
+
 func (j *splitJudge) observe(i int) {
 	e := &j.events[i]
 	switch e.Kind {
@@ -104,12 +115,10 @@ func (j *splitJudge) observe(i int) {
 		j.taken[taskCheckpoint{e.Task, e.CP}] = i
 	case trace.KindJobFailover, trace.KindJobResubmit:
 		clear(j.owner)
+	case trace.KindTaskCrash:
+		j.release(e.Task) // a region failover may hand its splits out again before its restore
 	case trace.KindTaskRestore:
-		for split, owner := range j.owner {
-			if owner == e.Task {
-				delete(j.owner, split) // the incarnation before held it
-			}
-		}
+		j.release(e.Task) // the incarnation before held them
 		if at, ok := j.taken[taskCheckpoint{e.Task, e.CP}]; ok && e.CP != 0 {
 			for _, split := range splitItems(&j.events[at], trace.AttrSplits) {
 				j.owner[split] = e.Task
@@ -125,6 +134,19 @@ func (j *splitJudge) observe(i int) {
 		split, _ := e.Attr(trace.AttrSplit)
 		j.owner[split] = e.Task
 	}
+}
+
+// splitEvidence reports whether some checkpoint.trigger lists unassigned splits or some
+// reader's snapshot lists its splits: without either, a trace that assigns splits says
+// nothing of where they are at its checkpoints.
+func splitEvidence(ix *traceIndex) bool {
+	for i := range ix.only(kindsOf(trace.KindCheckpointTrigger, trace.KindSnapshotTaken, trace.KindSnapshotCarried)) {
+		e := &ix.events[i]
+		if len(splitItems(e, trace.AttrUnassigned)) > 0 || len(splitItems(e, trace.AttrSplits)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // allSplits lists every split the trace names, in the order it first names them.

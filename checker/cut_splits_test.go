@@ -55,3 +55,26 @@ func TestASplitGoesToOneReaderAtATime(t *testing.T) {
 	v := wantFirst(t, ConsistentCut(b.events, Reference{}), bad, "split s:1 assigned to src-0 while src-1 holds it")
 	wantRule(t, v, ruleSplitsOneOwner)
 }
+
+// A trace that assigns splits but lists them at no checkpoint lacks the evidence: an empty
+// list and an absent one read alike, so consistent-cut is unknown, not failed.
+func TestSplitsWithoutTheirListsAreUnknown(t *testing.T) {
+	b := newTB()
+	b.restore("src-0", 0)
+	b.add(trace.SplitAssign("src-0", "s:0"))
+	b.add(trace.SplitAdd("src-0", "s:0"))
+	b.trigger(1)
+	b.snap("src-0", 1, "sent.sum-0=0")
+	b.snap("sum-0", 1, "recv.src-0=0")
+	b.complete(1)
+	wantUnknown(t, ConsistentCut(b.events, Reference{}), "no checkpoint.trigger lists the enumerator's splits")
+}
+
+// A reader that crashed holds nothing: a region failover may hand its splits out again
+// before it is restored.
+func TestACrashedReaderHoldsNoSplit(t *testing.T) {
+	b, _ := splitRun(map[string]string{"src-0": "s:0=4", "src-1": "s:1=2"})
+	b.add(trace.TaskCrash("src-1", ""))
+	b.add(trace.SplitAssign("src-0", "s:1"))
+	wantPass(t, ConsistentCut(b.events, Reference{}))
+}

@@ -46,8 +46,10 @@ func (l *livenessJudge) judgeStop() {
 	switch {
 	case last.Kind == trace.KindCheckpointComplete:
 		l.judgeStopped(last, stops[last.CP])
-	case stops[last.CP]:
+	case stops[last.CP] && !l.finishedAfter(last):
 		l.flagStop(lastEvent(l.events), "", ruleStopFailedRunsOn, "stop-with-savepoint %d with drain aborted at seq %d after its sources ended their input, and the job never failed over", last.CP, last.Seq)
+	case stops[last.CP]:
+		// The job had reached its end anyway: a drain that then fails leaves nothing to run.
 	default:
 		l.judgeRanOn(last)
 	}
@@ -84,6 +86,17 @@ func (l *livenessJudge) judgeRanOn(stop *trace.Event) {
 	for _, task := range l.unended() {
 		l.flagStop(end, task, ruleStopFailedRunsOn, "stop-with-savepoint %d aborted at seq %d, and %s never reached the end of its input after it", stop.CP, stop.Seq, task)
 	}
+}
+
+// finishedAfter reports whether job.finish follows e: the job ended, so nothing is left to
+// run on.
+func (l *livenessJudge) finishedAfter(e *trace.Event) bool {
+	for i := range l.ix.only(jobFinishKinds) {
+		if l.events[i].Seq > e.Seq {
+			return true
+		}
+	}
+	return false
 }
 
 // unended returns the bounded tasks whose last lifecycle event is not task.finish.

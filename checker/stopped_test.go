@@ -147,26 +147,33 @@ func TestAStopThatAbortedLeavesTheJobRunning(t *testing.T) {
 // A drain that aborted after its sources ended their input must fail the job over: tasks
 // that finished and exited without one leave the job short of its input.
 func TestAFailedDrainFailsTheJobOver(t *testing.T) {
-	drain := func(failover bool) *tb {
+	drain := func(then func(b *tb)) *tb {
 		b := newTB()
 		b.phase("liveness")
 		b.restore("src", 0)
 		b.restore("sink", 0)
 		b.add(trace.DrainTrigger(2))
 		b.abort(2)
-		if failover {
-			b.add(trace.JobFailover(0, "drain-failed"))
-		}
-		b.finish("src")
-		b.finish("sink")
-		b.add(trace.JobFinish())
+		then(b)
 		return b
 	}
-	b := drain(false)
+	b := drain(func(*tb) {})
 	end := b.phase("end")
 	res := Liveness(b.events, Reference{Liveness: fromSource.Liveness})
 	wantViolation(t, res, end, ruleStopFailedRunsOn, "stop-with-savepoint 2 with drain aborted at seq 4 after its sources ended their input, and the job never failed over")
-	wantPass(t, Liveness(drain(true).events, Reference{Liveness: fromSource.Liveness}))
+
+	// Failed over, the job runs to its end; and one that ends anyway (every task had finished
+	// when the drain came) has nothing left to run.
+	for _, then := range []func(b *tb){
+		func(b *tb) { b.add(trace.JobFailover(0, "drain-failed")) },
+		func(*tb) {},
+	} {
+		b := drain(then)
+		b.finish("src")
+		b.finish("sink")
+		b.add(trace.JobFinish())
+		wantPass(t, Liveness(b.events, Reference{Liveness: fromSource.Liveness}))
+	}
 }
 
 // A drain that completed ends every task at the end of its input, not at the stop.

@@ -48,6 +48,20 @@ func (in *inputChannel) push(item inItem) {
 // empty reports whether nothing waits to be consumed.
 func (in *inputChannel) empty() bool { return len(in.replay) == 0 && in.queue.len() == 0 }
 
+// recordsLeft reports whether records wait on the channel: replayed channel state, or
+// buffers in its queue. Behind its end of data only events come.
+func (in *inputChannel) recordsLeft() bool {
+	if len(in.replay) > 0 {
+		return true
+	}
+	for _, item := range in.queue.all() {
+		if item.records != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // head returns the next item to consume; the channel must not be empty.
 func (in *inputChannel) head() inItem {
 	if len(in.replay) > 0 {

@@ -142,7 +142,10 @@ func completedSize(cps []protocol.CompletedCheckpoint) int {
 // checkpointSize is about the size of writeCompletedCheckpoint's output, rather more than
 // less.
 func checkpointSize(c *protocol.CompletedCheckpoint) int {
-	n := 4*sizeNumber + 2*sizeTime
+	n := 3*sizeNumber + 2*sizeTime
+	if c.Unassigned != nil {
+		n += sizeNumber
+	}
 	for _, split := range c.Unassigned {
 		n += sizeString + len(split)
 	}

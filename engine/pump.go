@@ -217,6 +217,12 @@ func (t *task) receiveEvent(i int, ev protocol.ChannelEvent) {
 		return
 	}
 	t.handleReady()
+	if ev.Type == protocol.EventEndOfData {
+		// The input's last end of data finishes the task before the events behind it: a
+		// barrier queued there (a drain's, a final checkpoint's) finds it finished, and
+		// its snapshot is final.
+		t.maybeFinish()
+	}
 }
 
 // process runs records of input i through the task's logic.
@@ -294,7 +300,7 @@ func (t *task) maybeFinish() {
 	for _, in := range t.inputs {
 		// A stopping task's inputs end as the tasks upstream exit: the job stops, it does
 		// not reach the end of its input, unless a drain ended it (end of data).
-		if !in.ended || !in.empty() || t.proto.Stopping() && !in.dataEnded {
+		if !in.ended || in.recordsLeft() || t.proto.Stopping() && !in.dataEnded {
 			return
 		}
 	}

@@ -161,6 +161,8 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 			t.breakContract(cp, contractRestore, err.Error())
 			return
 		}
+		// A final snapshot restores a task that had reached the end of its input.
+		t.finishSent = t.proto.Finished()
 	}
 	// The digest covers the state as the snapshot recorded it, under the id it was taken
 	// for (a carried-over final snapshot keeps its own).

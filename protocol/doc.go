@@ -481,6 +481,10 @@ checkpoints, so it cannot announce their aborts (it could not even be sure
 they are over, should a write of the dead incarnation still land). A job
 that keeps running has a task still aligning for one of them released by
 the barriers of the next checkpoint; with Interval 0 the host triggers one.
+A job with split sources must fail over: the new incarnation's split
+enumerator starts from the latest checkpoint's state and numbers its
+messages afresh, so readers that ran on would be given splits again that
+they already hold.
 
 If the coordinator crashes during a failover (after the plan, before
 JobRestarted), the new incarnation knows nothing of it: the host calls

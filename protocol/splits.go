@@ -45,8 +45,8 @@ type SplitSource struct {
 	Splits []string
 }
 
-// validateSplits checks that readers are known tasks of one source each
-// and that split names are unique and non-empty.
+// validateSplits checks that readers are known tasks without inputs, of one
+// source each, and that split names are unique and non-empty.
 func (t Topology) validateSplits(known map[TaskID]bool) error {
 	bad := func(problem string) error { return &ConfigError{Field: "Topology.SplitSources", Problem: problem} }
 	readers := map[TaskID]bool{}
@@ -58,6 +58,11 @@ func (t Topology) validateSplits(known map[TaskID]bool) error {
 		for _, r := range s.Readers {
 			if !known[r] || readers[r] {
 				return bad("reader " + string(r) + " is unknown or reads two sources")
+			}
+			if len(t.Inputs(r)) > 0 {
+				// It would take its snapshot at a barrier, where no trigger says which
+				// assignments went out before it.
+				return bad("reader " + string(r) + " has an input: a reader is a source's task")
 			}
 			readers[r] = true
 		}

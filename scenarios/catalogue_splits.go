@@ -30,10 +30,10 @@ func splitScenarios() []*Scenario {
 	return []*Scenario{
 		splitScenario("split-source",
 			"Sources whose nine splits the coordinator's split enumerator hands to three readers as "+
-				"each asks. A reader crashes just after taking its fourth split, before a checkpoint "+
+				"each asks. A reader crashes just after taking its second split, before a checkpoint "+
 				"holds it: the restore gives the enumerator back the splits it gave out after the "+
 				"checkpoint, and every split is read exactly once.",
-			onNth(4, trace.KindSplitAdd, "", faults.Fault{Kind: faults.CrashTask, Task: "source-1"})),
+			onNth(2, trace.KindSplitAdd, "source-1", faults.Fault{Kind: faults.CrashTask, Task: "source-1"})),
 		splitScenario("split-source-coordinator-crash",
 			"Split sources whose coordinator crashes as it sends the seventh split: the recovered "+
 				"coordinator's enumerator starts from the state in the latest checkpoint, and the job "+

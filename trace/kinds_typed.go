@@ -187,7 +187,7 @@ type SnapshotState struct {
 	// (stop); none writes nothing.
 	Stopped []string
 	// Splits lists the splits a split source's reader holds as split=offset items (splits),
-	// written when IsReader is set: an empty list is evidence too.
+	// written when IsReader is set; an empty list writes nothing, as every empty value.
 	Splits   []string
 	IsReader bool
 }

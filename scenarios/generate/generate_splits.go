@@ -9,10 +9,10 @@ import (
 // splitSources draws, for one dataflow job in five, split sources: from one split to three
 // per source subtask, which the coordinator's split enumerator hands out as the subtasks ask.
 // The records per split shrink so that the input is no larger than before, and ends no
-// later. Half of those jobs without a swarm have a fault aimed at the splits: a crash of the
-// reader that just took one, before a checkpoint holds it; a crash of the coordinator as it
-// sends one; or a partition that cuts a reader off from the coordinator as one is on its
-// way, for up to two checkpoint intervals, so that triggers may reach the reader while the
+// later. Half of those jobs without a swarm have a fault aimed at the splits of a reader: its
+// crash just after it took one, before a checkpoint holds it; a crash of the coordinator as
+// it sends a split; or a partition that cuts the reader off from the coordinator as a split is
+// on its way, for up to two checkpoint intervals, so that triggers may reach it while an
 // assignment is lost. Drawn after every other draw, so that adding it moved none.
 func (g *generator) splitSources(s *scenarios.Scenario) {
 	w := &s.Workload
@@ -40,15 +40,17 @@ func (g *generator) splitSources(s *scenarios.Scenario) {
 	if g.r.IntN(2) == 0 || s.Swarm != nil {
 		return // a swarm draws its own faults
 	}
-	match := faults.Match{Kind: trace.KindSplitAdd}
-	fault := faults.Fault{Kind: faults.CrashTask, Task: pick(g, s.Graph().Tasks())}
+	reader := pick(g, readers)
+	match := faults.Match{Kind: trace.KindSplitAdd, Task: reader}
+	fault := faults.Fault{Kind: faults.CrashTask, Task: reader}
 	switch g.r.IntN(3) {
 	case 0:
 		match, fault = faults.Match{Kind: trace.KindSplitAssign}, faults.Fault{Kind: faults.CrashCoordinator}
 	case 1:
 		window := g.between(int64(scenarios.Millis(1)), 2*int64(max(s.Checkpoint.Interval, scenarios.Millis(1))))
 		match, fault = faults.Match{Kind: trace.KindSplitAssign}, faults.Fault{Kind: faults.NetPartition,
-			From: faults.Coordinator, To: pick(g, readers), WindowNanos: window}
+			From: faults.Coordinator, To: reader, WindowNanos: window}
 	}
-	s.Faults = append(s.Faults, faults.Entry{Trigger: faults.Nth(int(g.between(1, int64(w.Splits))), match), Fault: fault})
+	most := max(1, w.Splits/len(readers)) // the splits a reader may expect to take
+	s.Faults = append(s.Faults, faults.Entry{Trigger: faults.Nth(int(g.between(1, int64(most))), match), Fault: fault})
 }
