@@ -1,6 +1,9 @@
 package protocol
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // The reader's side of a split source (see splits.go): split messages are
 // taken in the order of their Seq, each only once the reader has heard of
@@ -14,7 +17,7 @@ func (t *taskState) splitMessage(m Message) {
 		return // a copy sent again
 	}
 	i, _ := slices.BinarySearchFunc(t.splitInbox, m.Seq, func(held Message, seq uint64) int {
-		return cmpUint(held.Seq, seq)
+		return cmp.Compare(held.Seq, seq)
 	})
 	t.splitInbox = slices.Insert(t.splitInbox, i, m)
 	t.releaseSplits()
@@ -48,14 +51,4 @@ func (t *taskState) splitsInFlight(m Message) bool { return m.Seq > t.splitsRecv
 func (t *taskState) requestSplit(now Time) {
 	t.begin(now)
 	t.ready.Messages = push(t.ready.Messages, Message{Type: MsgSplitRequest, Task: t.cfg.ID, Seq: t.splitsRecv})
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
