@@ -46,10 +46,11 @@ func (l *livenessJudge) judgeStop() {
 	switch {
 	case last.Kind == trace.KindCheckpointComplete:
 		l.judgeStopped(last, stops[last.CP])
-	case stops[last.CP] && !l.finishedAfter(last):
+	case stops[last.CP] && !l.inputEndedBefore(last.CP):
 		l.flagStop(lastEvent(l.events), "", ruleStopFailedRunsOn, "stop-with-savepoint %d with drain aborted at seq %d after its sources ended their input, and the job never failed over", last.CP, last.Seq)
 	case stops[last.CP]:
-		// The job had reached its end anyway: a drain that then fails leaves nothing to run.
+		// Every task had reached the end of its input before the drain: it ended nothing,
+		// and its failure leaves nothing to run on.
 	default:
 		l.judgeRanOn(last)
 	}
@@ -88,15 +89,24 @@ func (l *livenessJudge) judgeRanOn(stop *trace.Event) {
 	}
 }
 
-// finishedAfter reports whether job.finish follows e: the job ended, so nothing is left to
-// run on.
-func (l *livenessJudge) finishedAfter(e *trace.Event) bool {
-	for i := range l.ix.only(jobFinishKinds) {
-		if l.events[i].Seq > e.Seq {
-			return true
+// inputEndedBefore reports whether every task of the bounded job acknowledged a final
+// snapshot (snapshot.ack final=true) for a checkpoint older than drain: each had reached the
+// end of its input before the drain's trigger, as the barriers of older checkpoints come
+// ahead of a drain's end of data.
+func (l *livenessJudge) inputEndedBefore(drain uint64) bool {
+	ended := map[string]bool{}
+	for i := range l.ix.only(kindsOf(trace.KindSnapshotAck)) {
+		e := &l.events[i]
+		if v, _ := e.Attr(trace.AttrFinal); v == "true" && e.CP < drain {
+			ended[e.Task] = true
 		}
 	}
-	return false
+	for _, task := range l.ref.Liveness.FinishTasks {
+		if !ended[task] {
+			return false
+		}
+	}
+	return true
 }
 
 // unended returns the bounded tasks whose last lifecycle event is not task.finish.
