@@ -130,3 +130,22 @@ func TestAPanickingRunWritesItsWholeTrace(t *testing.T) {
 		t.Errorf("the trace file has %d lines, want the header and the %d events recorded", lines, res.Events)
 	}
 }
+
+// A scenario built in Go and run without Complete is refused with an error that says to call
+// it, not with the engine's complaint about a setting the defaults would have filled.
+func TestAScenarioWithoutCompleteIsRefused(t *testing.T) {
+	s := &Scenario{Name: "hand-made", Mode: ModeAligned,
+		Topology: Topology{Kind: TopologyPipeline, Parallelism: 1},
+		Workload: Workload{Kind: WorkloadKeyedSum, Records: 10}, Sink: &Sink{Kind: SinkTwoPhaseCommit},
+		Expect: Expect{Verdict: VerdictPass}}
+	_, _, err := Execute(NewSimulation(), s, 1, RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "hand-made: defaults not applied: call Complete") {
+		t.Fatalf("Execute without Complete: %v", err)
+	}
+	if err := s.Complete("scenario"); err != nil {
+		t.Fatal(err)
+	}
+	if _, res, err := Execute(NewSimulation(), s, 1, RunOptions{}); err != nil || res.Unexpected {
+		t.Fatalf("after Complete: %v, %v", err, res)
+	}
+}

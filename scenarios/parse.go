@@ -1,8 +1,10 @@
 package scenarios
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"reflect"
 )
 
 // Parse reads a scenario file: one JSON object, decoded strictly (an unknown field, a
@@ -28,6 +30,17 @@ func (s *Scenario) Complete(root string) error {
 	s.applyDefaults()
 	if err := s.Validate(root); err != nil {
 		return fmt.Errorf("scenarios: %w", err)
+	}
+	return nil
+}
+
+// completed refuses a scenario built in Go that Complete never saw: its defaults are not
+// applied, and the error the engine would give for a missing setting would not say why.
+func completed(s *Scenario) error {
+	c := s.Clone()
+	c.applyDefaults()
+	if !reflect.DeepEqual(c, s) {
+		return fmt.Errorf("scenarios: %s: defaults not applied: call Complete on a scenario built or changed in Go before it runs", cmp.Or(s.Name, "the scenario"))
 	}
 	return nil
 }

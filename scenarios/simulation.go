@@ -56,6 +56,9 @@ type derivation struct {
 // own, or what its swarm draws for the seed from the scenario's system) and the properties
 // to check. It is a pure function of s and seed.
 func PlanFor(s *Scenario, seed uint64) (*Plan, error) {
+	if err := completed(s); err != nil {
+		return nil, err
+	}
 	p := &Plan{Scenario: s, Seed: seed, Properties: PropertiesToCheck(s)}
 	if s.Swarm == nil {
 		p.Faults = faults.Schedule{Entries: slices.Clone(s.Faults)}
