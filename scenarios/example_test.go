@@ -2,6 +2,7 @@ package scenarios_test
 
 import (
 	"fmt"
+	"github.com/ckptsim/ckptsim/checker"
 
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/generate"
@@ -26,6 +27,27 @@ func Example_suiteOverSeeds() {
 	}
 	fmt.Println("every seed as expected")
 	// Output: every seed as expected
+}
+
+// Asking whether a run exercised a property: a calm run restores nothing, so restore-fidelity
+// has nothing to judge, while a run with a crash restores its tasks.
+func Example_exercised() {
+	sim := scenarios.NewSimulation()
+	for _, name := range []string{"pipeline-calm", "split-source"} {
+		s, err := scenarios.Lookup(name)
+		if err != nil {
+			panic(err)
+		}
+		_, res, err := scenarios.Execute(sim, s, 1, scenarios.RunOptions{})
+		if err != nil {
+			panic(err)
+		}
+		verdict, _ := res.VerdictOf(checker.PropRestoreFidelity)
+		fmt.Printf("%s: restores exercised: %v (%s)\n", name, res.Exercised(checker.PropRestoreFidelity), verdict)
+	}
+	// Output:
+	// pipeline-calm: restores exercised: false (unexercised)
+	// split-source: restores exercised: true (pass)
 }
 
 // A scenario written in Go: Complete applies the defaults and validates it, which Execute

@@ -98,11 +98,15 @@ type Result struct {
 	// Unexercised lists the properties the run gave no occasion to judge, each with what
 	// never happened ("restore-fidelity (no task.restore from a checkpoint: ...)"): they are
 	// not passes, and the verdict claims nothing for them.
-	Unexercised  []string `json:"unexercised,omitempty"`
-	TraceHash    string   `json:"trace_hash"`
-	Events       uint64   `json:"events"`
-	VirtualNanos int64    `json:"virtual_ns"`
-	WallNanos    int64    `json:"wall_ns"`
+	Unexercised []string `json:"unexercised,omitempty"`
+	// Verdicts holds each checked property's own verdict (pass, fail, unknown, unexercised),
+	// for a test to ask of one without reading sentences (Exercised, VerdictOf). It is not
+	// part of the JSON form: a result read back from an artifact has none.
+	Verdicts     map[checker.Property]checker.Verdict `json:"-"`
+	TraceHash    string                               `json:"trace_hash"`
+	Events       uint64                               `json:"events"`
+	VirtualNanos int64                                `json:"virtual_ns"`
+	WallNanos    int64                                `json:"wall_ns"`
 	// LimitReason says which limit ended a run whose verdict is limit.
 	LimitReason string `json:"limit_reason,omitempty"`
 	// Undecided lists, for a run whose verdict is unknown, each property the checkers could
@@ -209,6 +213,10 @@ func (r *Result) Failed() bool { return r.Verdict != VerdictPass }
 func (r *Result) Record(report checker.Report) {
 	var undecided []string
 	for _, result := range report.Results {
+		if r.Verdicts == nil {
+			r.Verdicts = map[checker.Property]checker.Verdict{}
+		}
+		r.Verdicts[result.Property] = result.Verdict
 		switch result.Verdict {
 		case checker.VerdictFail:
 			r.fail(result.Property, result.Violations, result.Omitted)
@@ -230,6 +238,19 @@ func (r *Result) Record(report checker.Report) {
 	if r.Verdict == VerdictPass && len(undecided) > 0 {
 		r.Verdict, r.Undecided = VerdictUnknown, undecided
 	}
+}
+
+// VerdictOf returns property p's own verdict in the run, and whether p was checked.
+func (r *Result) VerdictOf(p checker.Property) (checker.Verdict, bool) {
+	v, ok := r.Verdicts[p]
+	return v, ok
+}
+
+// Exercised reports whether the run gave property p something to judge: p was checked and
+// its verdict is not unexercised ("did a restore happen" is Exercised(PropRestoreFidelity)).
+func (r *Result) Exercised(p checker.Property) bool {
+	v, ok := r.Verdicts[p]
+	return ok && v != checker.VerdictUnexercised
 }
 
 // fail fails r with violations of property p, omitted more beyond them.
