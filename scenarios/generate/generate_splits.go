@@ -35,8 +35,10 @@ func (g *generator) splitSources(s *scenarios.Scenario) {
 	if least == 0 {
 		return
 	}
+	end := w.InputEndNanos()
 	w.Splits = int(g.between(1, int64(3*least)))
 	w.Records = max(1, w.Records*least/max(w.Splits, least))
+	paceSplits(w, least, end)
 	if g.r.IntN(2) == 0 || s.Swarm != nil {
 		return // a swarm draws its own faults
 	}
@@ -53,4 +55,17 @@ func (g *generator) splitSources(s *scenarios.Scenario) {
 	}
 	most := max(1, w.Splits/len(readers)) // the splits a reader may expect to take
 	s.Faults = append(s.Faults, faults.Entry{Trigger: faults.Nth(int(g.between(1, int64(most))), match), Fault: fault})
+}
+
+// paceSplits staggers the splits' starts so that a split handed out late does not arrive
+// whole at once: a reader takes its next split about when the one before ends, so split k
+// starts about k/readers split lengths after the first, as the input would arrive without
+// splits. A burst of a whole split behind a slow checkpoint would otherwise outgrow the
+// checkpoint timeout the job was drawn with, which is the generator's mistake, not the
+// engine's. The input ends no later than end, the end the job was drawn for.
+func paceSplits(w *scenarios.Workload, readers int, end int64) {
+	split := int64(w.Records) * w.SourceInterval().Nanoseconds()
+	want := split * int64(w.Splits-1) / int64(readers)
+	room := end - (w.InputEndNanos() - w.Stagger.Nanos())
+	w.Stagger = max(w.Stagger, scenarios.Duration(min(want, room)))
 }
