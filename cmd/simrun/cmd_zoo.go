@@ -83,14 +83,10 @@ func (a *app) zooCommand(args []string) int {
 			return a.fail("zoo: -keep: %v", err)
 		}
 	}
-	var hunts []*zooHunt
-	for _, b := range bugs {
-		opts := zooOptions{seeds: *seeds.value, generic: *generic.value, workers: jobs.value, keep: *keep, unitTests: *unitTests, asControl: *controls}
-		h, err := a.huntZooBug(root, b, opts)
-		if err != nil {
-			return a.fail("%v", err)
-		}
-		hunts = append(hunts, h)
+	opts := zooOptions{seeds: *seeds.value, generic: *generic.value, workers: jobs.value, keep: *keep, unitTests: *unitTests, asControl: *controls}
+	hunts, status := a.huntAll(root, bugs, opts)
+	if status >= 0 {
+		return status
 	}
 	if *asJSON {
 		for _, h := range hunts {
@@ -100,6 +96,31 @@ func (a *app) zooCommand(args []string) int {
 		writeZooTable(a.stdout, hunts, bugs, seeds.value.String(), generic.value.String(), *controls)
 	}
 	return zooStatus(hunts)
+}
+
+// huntAll hunts each bug in turn. On SIGINT it stops (a hunt under way ends with its runs,
+// which the interrupt ended too, and its temporary directory goes), says how far it got and
+// returns exitInterrupted; on another error it returns the failure's status; else -1.
+func (a *app) huntAll(root string, bugs []*zoo.Bug, opts zooOptions) ([]*zooHunt, int) {
+	interrupted, stop := a.watchInterrupt()
+	defer stop()
+	var hunts []*zooHunt
+	for _, b := range bugs {
+		var h *zooHunt
+		var err error
+		if !interrupted() {
+			h, err = a.huntZooBug(root, b, opts)
+		}
+		if interrupted() {
+			fmt.Fprintf(a.stderr, "simrun: zoo: interrupted after %d of %d bugs\n", len(hunts), len(bugs))
+			return nil, exitInterrupted
+		}
+		if err != nil {
+			return nil, a.fail("%v", err)
+		}
+		hunts = append(hunts, h)
+	}
+	return hunts, -1
 }
 
 // zooStatus is simrun zoo's exit status: exitUnexpected when some bug with an analogue was

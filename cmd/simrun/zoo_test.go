@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckptsim/ckptsim/scenarios/scenariotest"
 	"github.com/ckptsim/ckptsim/zoo"
 )
 
@@ -207,5 +208,21 @@ func TestZooTableReportsTheGenericPart(t *testing.T) {
 	}
 	if !hunts[0].caughtAnywhere() || (&zooHunt{Generic: &missed}).caughtAnywhere() {
 		t.Errorf("a bug the generic part alone catches is caught; one it misses, and nothing else catches, is not")
+	}
+}
+
+// TestZooInterrupted: on SIGINT the zoo hunts nothing more, says how far it got and exits
+// 130, leaving no temporary directory of its own.
+func TestZooInterrupted(t *testing.T) {
+	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "simrun-zoo-*"))
+	a := testApp(t, &scenariotest.Fake{})
+	a.interrupted = func() bool { return true }
+	r := a.invoke("zoo", "-bug", "skip-state-restore")
+	if r.code != exitInterrupted || r.stdout != "" || r.stderr != "simrun: zoo: interrupted after 0 of 1 bugs\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	after, _ := filepath.Glob(filepath.Join(os.TempDir(), "simrun-zoo-*"))
+	if len(after) > len(before) {
+		t.Errorf("temporary directories left: %v", after)
 	}
 }
