@@ -113,7 +113,8 @@ func RunSimrun(exe, dir string, env []string, timeout time.Duration, args ...str
 		}
 		return runs, false, fmt.Errorf("%w: %s", ErrRefused, lastLine(stderr.String()))
 	}
-	if err != nil && !(errors.As(err, &exitErr) && exitErr.ExitCode() == 1) {
+	// 1, 3 and 4 report verdicts (unexpected, limits only, nondeterminism): the runs were made.
+	if err != nil && !(errors.As(err, &exitErr) && slices.Contains([]int{1, 3, 4}, exitErr.ExitCode())) {
 		return runs, false, fmt.Errorf("mutate: simrun %s: %v: %s", strings.Join(args, " "), err, lastLine(stderr.String()))
 	}
 	return runs, false, parseErr

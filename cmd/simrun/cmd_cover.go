@@ -88,7 +88,7 @@ func (a *app) cover(args []string) int {
 	var stdout, stderr bytes.Buffer
 	sweep.Stdout, sweep.Stderr = &stdout, &stderr
 	var exitErr *exec.ExitError
-	if err := sweep.Run(); err != nil && !(errors.As(err, &exitErr) && exitErr.ExitCode() == exitUnexpected) {
+	if err := sweep.Run(); err != nil && !(errors.As(err, &exitErr) && isVerdictStatus(exitErr.ExitCode())) {
 		return a.fail("cover: simrun %s: %s", strings.Join(run, " "), lastLine(cmp.Or(stderr.String(), err.Error())))
 	}
 	profile := filepath.Join(dir, "profile.txt")

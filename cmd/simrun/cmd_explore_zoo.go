@@ -131,7 +131,7 @@ func (a *app) huntByExploring(exe, dir string, o exploreOptions, uniform bool) e
 	}
 	err = cmd.Wait()
 	if !done && c.Error == "" {
-		if exit, ok := err.(*exec.ExitError); ok && exit.ExitCode() > 1 {
+		if exit, ok := err.(*exec.ExitError); ok && (exit.ExitCode() == exitUsage || exit.ExitCode() > exitNondeterminism) {
 			c.Error = fmt.Sprintf("exit status %d: %s", exit.ExitCode(), lastLine(stderr.String()))
 		}
 	}

@@ -91,10 +91,7 @@ func (a *app) merge(args []string) int {
 	} else {
 		a.printSweepEnd(&sum, all, merged.Skipped, merged.StoppedEarly, saved, strings.Join(artifactDirs, ", "))
 	}
-	if all.Unexpected > 0 {
-		return exitUnexpected
-	}
-	return exitOK
+	return verdictStatus(all.Unexpected, all.Limit)
 }
 
 // mergeInput is one checked sweep -json output.

@@ -71,10 +71,10 @@ func (a *app) replay(args []string) int {
 		a.printReplayCheck(check, res)
 		pictures.print(a.stdout)
 	}
-	if res.Unexpected || check.Nondeterministic {
-		return exitUnexpected
+	if check.Nondeterministic {
+		return exitNondeterminism
 	}
-	return exitOK
+	return resultStatus(res)
 }
 
 // recordedRefusal reports whether art records a job of ckptsim's own that its build refused
@@ -95,10 +95,10 @@ func (a *app) replayRefusal(path string, art *scenarios.Artifact, err error, asJ
 		printResult(a.stdout, res)
 		a.printReplayCheck(check, res)
 	}
-	if res.Unexpected || check.Nondeterministic {
-		return exitUnexpected
+	if check.Nondeterministic {
+		return exitNondeterminism
 	}
-	return exitOK
+	return resultStatus(res)
 }
 
 // compareReplay compares res, the replay of art (read from path) by plan, with what art

@@ -75,10 +75,18 @@ func (a *app) runOne(args []string) int {
 		}
 	}
 	a.printRun(f, res, pictures, a.save(policy, plan, res))
-	if res.Unexpected {
-		return exitUnexpected
+	return resultStatus(res)
+}
+
+// resultStatus is the exit status of one run's result (verdictStatus).
+func resultStatus(res *scenarios.Result) int {
+	if !res.Unexpected {
+		return exitOK
 	}
-	return exitOK
+	if res.Verdict == scenarios.VerdictLimit {
+		return exitLimit
+	}
+	return exitUnexpected
 }
 
 // runReference derives s's reference for -reference-out before anything is written, so

@@ -121,10 +121,7 @@ func (a *app) sweep(args []string) int {
 			return a.fail("sweep: -o %s: %v", *outPath, err)
 		}
 	}
-	if all.Unexpected > 0 {
-		return exitUnexpected
-	}
-	return exitOK
+	return verdictStatus(all.Unexpected, all.Limit)
 }
 
 // pendingOutput is sweep -o FILE: the output goes to a hidden file beside FILE, renamed to

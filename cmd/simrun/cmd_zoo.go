@@ -560,7 +560,7 @@ func runMutated(exe string, b *zoo.Bug, args ...string) ([]mutatedRun, error) {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	var exitErr *exec.ExitError
-	if err != nil && !(errors.As(err, &exitErr) && exitErr.ExitCode() == exitUnexpected) {
+	if err != nil && !(errors.As(err, &exitErr) && isVerdictStatus(exitErr.ExitCode())) {
 		return nil, fmt.Errorf("zoo: %s: simrun %s: %v: %s", b.ID, strings.Join(args, " "), err, lastLine(stderr.String()))
 	}
 	var runs []mutatedRun

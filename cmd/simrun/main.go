@@ -46,12 +46,36 @@ func main() {
 // Exit statuses (docs/simrun.md).
 const (
 	exitOK         = 0 // every verdict as expected
-	exitUnexpected = 1 // some verdict not as expected, or nondeterminism
+	exitUnexpected = 1 // some verdict not as expected: a violation, an undecided property, a pass where a failure was expected
 	exitUsage      = 2 // bad usage or bad input
+	// exitLimit: the only unexpected verdicts are runs that hit a limit (max_events,
+	// max_virtual_time): the job ran too long to judge, which is not a violation.
+	exitLimit = 3
+	// exitNondeterminism: a replay on the build that recorded its artifact ran otherwise,
+	// which matters more than any verdict.
+	exitNondeterminism = 4
 	// exitInterrupted: SIGINT stopped the command, as a shell reports a command that its
 	// interrupt killed (128 + 2).
 	exitInterrupted = 130
 )
+
+// verdictStatus is the exit status of runs whose unexpected verdicts number unexpected, limits
+// of them runs that hit a limit: 0, exitLimit when they all did, else exitUnexpected.
+func verdictStatus(unexpected, limits int) int {
+	switch {
+	case unexpected == 0:
+		return exitOK
+	case limits >= unexpected:
+		return exitLimit
+	}
+	return exitUnexpected
+}
+
+// isVerdictStatus reports whether a simrun child's exit status reports verdicts (it ran and
+// wrote its output), rather than bad input or a crash.
+func isVerdictStatus(code int) bool {
+	return code == exitUnexpected || code == exitLimit || code == exitNondeterminism
+}
 
 // run is simrun with its arguments and output streams, so that tests call it in-process.
 func run(args []string, stdout, stderr io.Writer) int {

@@ -81,7 +81,7 @@ func TestMergeOfShardsIsTheWholeSweep(t *testing.T) {
 	}{
 		{"default sweep", &scenariotest.Fake{}, []string{"-seeds", "1-3"}, exitOK},
 		{"default sweep failing in its generic part", failsOn5, []string{"-seeds", "1-2", "-generic", "4-6"}, exitUnexpected},
-		{"limits", limited, []string{"-scenario", "pipeline-calm", "-seeds", "1-11"}, exitUnexpected},
+		{"limits", limited, []string{"-scenario", "pipeline-calm", "-seeds", "1-11"}, exitLimit},
 		{"generated", &scenariotest.Fake{}, []string{"-generated", "-seeds", "4-12"}, exitOK},
 		{"generated with an unexpected failure", failsOn5, []string{"-generated", "-seeds", "3-9"}, exitUnexpected},
 		{"unexpected failures", &scenariotest.Fake{}, []string{"-scenario", buggy, "-seeds", "1-6"}, exitUnexpected},

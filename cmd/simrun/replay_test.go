@@ -36,7 +36,7 @@ func swarmArtifact(t *testing.T, dir string, change func(*scenarios.Artifact)) s
 }
 
 // A swarm draws its schedule again on replay. On the same build a different draw is
-// nondeterminism (exit 1, though the run passed as expected) even when the trace hash
+// nondeterminism (exit 4, though the run passed as expected) even when the trace hash
 // matches, and replay must say that, not that the hash differs.
 func TestReplayFlagsASwarmThatDrawsADifferentSchedule(t *testing.T) {
 	dir := t.TempDir()
@@ -45,8 +45,8 @@ func TestReplayFlagsASwarmThatDrawsADifferentSchedule(t *testing.T) {
 	})
 	fake := &scenariotest.Fake{}
 	r := testApp(t, fake).invoke("replay", path)
-	if r.code != exitUnexpected {
-		t.Fatalf("exit %d, want 1:\n%s%s", r.code, r.stdout, r.stderr)
+	if r.code != exitNondeterminism {
+		t.Fatalf("exit %d, want 4:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	want := "NONDETERMINISM: same build test-build and the same trace hash, but the swarm drew a different fault schedule"
 	if !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "hash differs") {

@@ -189,8 +189,8 @@ func TestReplayDetectsNondeterminism(t *testing.T) {
 
 	// Same build, different trace: nondeterminism.
 	r := testApp(t, &scenariotest.Fake{Salt: "second"}).invoke("replay", path)
-	if r.code != exitUnexpected || !strings.Contains(r.stdout, "NONDETERMINISM") {
-		t.Errorf("exit %d, want 1 with NONDETERMINISM:\n%s", r.code, r.stdout)
+	if r.code != exitNondeterminism || !strings.Contains(r.stdout, "NONDETERMINISM") {
+		t.Errorf("exit %d, want 4 with NONDETERMINISM:\n%s", r.code, r.stdout)
 	}
 	// Another build: the code changed, which is no error by itself.
 	other := testApp(t, &scenariotest.Fake{Salt: "second"})
@@ -239,5 +239,19 @@ func TestRefusedOwnJobIsAFinding(t *testing.T) {
 	r = a.invoke("replay", art)
 	if r.code != exitUnexpected || !strings.Contains(r.stdout, "the same verdict and violated properties") {
 		t.Errorf("replay: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestExitStatusTellsALimitFromAViolation: a run that hit a limit exits 3, not 1, so that a
+// script tells a job too long to judge from a violation; 1 keeps its meaning.
+func TestExitStatusTellsALimitFromAViolation(t *testing.T) {
+	inTempDir(t)
+	limited := &scenariotest.Fake{Limit: func(*scenarios.Plan) bool { return true }}
+	if r := testApp(t, limited).invoke("run", "-scenario", "pipeline-calm", "-seed", "5"); r.code != exitLimit {
+		t.Errorf("a run that hit a limit: exit %d, want %d", r.code, exitLimit)
+	}
+	fails := &scenariotest.Fake{Fails: func(*scenarios.Plan) []checker.Property { return []checker.Property{checker.PropExactlyOnce} }}
+	if r := testApp(t, fails).invoke("run", "-scenario", "pipeline-calm", "-seed", "5"); r.code != exitUnexpected {
+		t.Errorf("a violation: exit %d, want %d", r.code, exitUnexpected)
 	}
 }
