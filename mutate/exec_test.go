@@ -18,9 +18,9 @@ func TestRunSimrunTakesAKillForAHang(t *testing.T) {
 	if err != nil || !hung {
 		t.Fatalf("hung %v, err %v; want a hang and no error", hung, err)
 	}
-	_, hung, err = RunSimrun(sh, t.TempDir(), nil, time.Minute, "-c", "exit 3")
+	_, hung, err = RunSimrun(sh, t.TempDir(), nil, time.Minute, "-c", "exit 5")
 	if err == nil || hung {
-		t.Fatalf("exit 3: hung %v, err %v; want an error", hung, err)
+		t.Fatalf("exit 5: hung %v, err %v; want an error", hung, err)
 	}
 }
 
