@@ -26,19 +26,25 @@ func (a *app) artifactPolicy(flagDir string) (artifactPolicy, error) {
 		return artifactPolicy{dir: a.artifactDir}, nil
 	}
 	if err := checkCanBeDir(flagDir); err != nil {
-		return artifactPolicy{}, fmt.Errorf("-artifacts %s: cannot be a directory: %v", flagDir, err)
+		return artifactPolicy{}, fmt.Errorf("-artifacts %s: %v", flagDir, err)
 	}
 	return artifactPolicy{dir: flagDir, explicit: true}, nil
 }
 
 // checkCanBeDir reports whether dir is a directory or could be made one: its nearest
-// existing ancestor must be a directory.
+// existing ancestor must be a directory that simrun may write in (a probe file says so), so
+// that an artifact is never lost to a directory found unwritable after the runs.
 func checkCanBeDir(dir string) error {
 	for path := filepath.Clean(dir); ; path = filepath.Dir(path) {
 		info, err := os.Stat(path)
 		switch {
 		case err == nil && info.IsDir():
-			return nil
+			probe, err := os.CreateTemp(path, ".simrun-probe-*")
+			if err != nil {
+				return fmt.Errorf("cannot write in %s: %v", path, errors.Unwrap(err))
+			}
+			probe.Close()
+			return os.Remove(probe.Name())
 		case err == nil:
 			return fmt.Errorf("%s is not a directory", path)
 		case !errors.Is(err, fs.ErrNotExist):

@@ -243,3 +243,23 @@ func TestSummaryQuantilesAreWholeNanoseconds(t *testing.T) {
 		t.Errorf("quantiles of 1, 2, 4: %v and %v, want 2 and 4 (3.96 rounded)", p50, p99)
 	}
 }
+
+// TestArtifactsWhereNoneCanBeWritten: an -artifacts directory that cannot be made (a path
+// through a file) or written in is bad input before any run, not an artifact lost after one.
+func TestArtifactsWhereNoneCanBeWritten(t *testing.T) {
+	dir := inTempDir(t)
+	writeFile(t, "file", "")
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join("file", "arts"), "not a directory"},
+		{"/proc/self/arts", "sweep: -artifacts /proc/self/arts: cannot write in /proc/self"}, // not even root writes there
+	} {
+		fake := &scenariotest.Fake{}
+		r := testApp(t, fake).invoke("sweep", "-scenario", "pipeline-calm", "-seeds", "1-2", "-artifacts", tc.path)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) || fake.Runs() != 0 {
+			t.Errorf("%s: exit %d after %d runs, stderr %q", tc.path, r.code, fake.Runs(), r.stderr)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
