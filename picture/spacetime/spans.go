@@ -1,7 +1,9 @@
 package spacetime
 
 import (
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ckptsim/ckptsim/trace"
 )
@@ -131,7 +133,8 @@ func faultSpans(events []trace.Event, laneIndex map[string]int) []faultSpan {
 }
 
 // faultLabel describes a fault by its kind and parameters, leaving out the bookkeeping
-// attributes every fault event carries.
+// attributes every fault event carries, with durations in human units (window_ns=100000000
+// reads window=100ms, as simrun's report writes it).
 func faultLabel(e *trace.Event) string {
 	parts := []string{e.Fault}
 	for _, f := range [][2]string{{"task", e.Task}, {"from", e.From}, {"to", e.To}} {
@@ -144,7 +147,13 @@ func faultLabel(e *trace.Event) string {
 		case "id", "end", "entry":
 			continue
 		}
-		parts = append(parts, a.Key+"="+a.Value)
+		key, value := a.Key, a.Value
+		if name, ok := strings.CutSuffix(key, "_ns"); ok {
+			if n, err := strconv.ParseInt(value, 10, 64); err == nil {
+				key, value = name, time.Duration(n).String()
+			}
+		}
+		parts = append(parts, key+"="+value)
 	}
 	return strings.Join(parts, " ")
 }

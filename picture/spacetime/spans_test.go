@@ -52,7 +52,7 @@ func TestFaultSpans(t *testing.T) {
 	}
 	got := faultSpans(events, map[string]int{"coordinator": 0, "a": 1, "b": 2})
 	want := []faultSpan{
-		{ID: "1", Fault: "net.clog", Label: "net.clog from=a to=coordinator window_ns=10", Start: 5, End: 15, First: 0, Last: 2, Lanes: []int{1, 0}, Row: 0},
+		{ID: "1", Fault: "net.clog", Label: "net.clog from=a to=coordinator window=10ns", Start: 5, End: 15, First: 0, Last: 2, Lanes: []int{1, 0}, Row: 0},
 		{ID: "2", Fault: "crash.task", Label: "crash.task task=b", Start: 7, End: 7, Instant: true, First: 1, Last: -1, Lanes: []int{2}, Row: 1},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -73,5 +73,15 @@ func TestPhaseBands(t *testing.T) {
 	want = []phaseBand{{"liveness", 0, 50, 0}, {"end", 50, 50, 1}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("phases %+v, want %+v", got, want)
+	}
+}
+
+// A fault's label gives its durations in human units, as simrun's report does.
+func TestFaultLabelsReadInHumanUnits(t *testing.T) {
+	e := trace.Event{Kind: trace.KindFault, Fault: "storage.slow", Attrs: []trace.Attr{
+		{Key: "delay_ns", Value: "40000000"}, {Key: "entry", Value: "1"}, {Key: "id", Value: "1"},
+		{Key: "store", Value: "state"}, {Key: "window_ns", Value: "100000000"}}}
+	if got, want := faultLabel(&e), "storage.slow delay=40ms store=state window=100ms"; got != want {
+		t.Errorf("label %q, want %q", got, want)
 	}
 }
