@@ -54,11 +54,10 @@ func (s *sourcePart) waitsForSplit() bool {
 // askForSplit asks the enumerator for a split, unless an answer to the last request may
 // still come.
 func (s *sourcePart) askForSplit(now int64) {
-	r := s.reader
-	if r.asked >= 0 && now < r.asked+splitRetry*int64(s.t.rt.cfg.SourcePoll) {
+	if retry := s.retryAt(); retry >= 0 && now < retry {
 		return
 	}
-	r.asked = now
+	s.reader.asked = now
 	s.t.proto.RequestSplit(protocol.Time(now))
 	s.t.handleReady()
 }
@@ -147,8 +146,9 @@ func (s *sourcePart) restoreSplits(positions []int64) error {
 	return s.restoreOffsets(offsets)
 }
 
-// splitPositions turns a snapshot's positions into offsets per split, for SourceOffsets.
-func (s *sourcePart) splitPositions(positions []int64) []protocol.SourceOffset {
+// sourceOffsets renders a snapshot's positions for the protocol's TaskSnapshot: the offset of
+// each split ("<source>:<p>") it holds.
+func (s *sourcePart) sourceOffsets(positions []int64) []protocol.SourceOffset {
 	if !s.enumerated() {
 		out := make([]protocol.SourceOffset, len(positions))
 		for i, o := range positions {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/trace"
 )
 
@@ -60,12 +59,6 @@ func (s *sourcePart) restoreOffsets(offsets []int64) error {
 	}
 	copy(s.offsets, offsets)
 	return nil
-}
-
-// sourceOffsets renders a snapshot's positions for the protocol's TaskSnapshot (splits
-// "<source>:<p>").
-func (s *sourcePart) sourceOffsets(positions []int64) []protocol.SourceOffset {
-	return s.splitPositions(positions)
 }
 
 // stopAttr renders the source's offsets at a stop-with-savepoint for its snapshot.taken:
