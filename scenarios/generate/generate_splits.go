@@ -95,10 +95,10 @@ func catchUpTimeout(s *scenarios.Scenario) {
 	if c.Timeout >= safe {
 		return
 	}
-	grow := safe - c.Timeout
-	c.Timeout = safe
-	l.LivenessBound += 2 * grow
+	bound := l.LivenessBound + 2*(safe-c.Timeout)
 	if l.MaxVirtualTime != 0 {
-		l.MaxVirtualTime += 2 * grow * 5 / 4
+		// The phases, the liveness phase a quarter past its bound, as limits drew it.
+		l.MaxVirtualTime += bound*5/4 - l.LivenessBound*5/4
 	}
+	c.Timeout, l.LivenessBound = safe, bound
 }
