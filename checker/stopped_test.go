@@ -19,15 +19,21 @@ var fromSource = Reference{
 	Liveness: LivenessBounds{FinishTasks: []string{"src", "sink"}, JobFinishTraced: true, CheckpointAfterHealNanos: 100},
 }
 
+// running is a job of src and sink in its liveness phase, both started.
+func running() *tb {
+	b := newTB()
+	b.phase("liveness")
+	b.restore("src", 0)
+	b.restore("sink", 0)
+	return b
+}
+
 func (b *tb) stopTrigger(cp uint64) uint64 { return b.add(trace.StopTrigger(cp)) }
 
 // stopped builds a job that stop-with-savepoint 2 ends with src:0 at offset 2, having
 // committed src:0:0 and src:0:1 in its transaction; then extra runs.
 func stopped(extra func(b *tb)) *tb {
-	b := newTB()
-	b.phase("liveness")
-	b.restore("src", 0)
-	b.restore("sink", 0)
+	b := running()
 	b.stopTrigger(2)
 	b.add(trace.SnapshotTaken("src", 2, trace.SnapshotState{Stopped: []string{"src:0=2"}}))
 	b.write("sink", "t2", "src:0:0")
@@ -105,10 +111,7 @@ func TestOutputOfAStoppedJobIsUnknownWithoutOrigins(t *testing.T) {
 
 // FLINK-22367: a task that never recognised its stop's completion never exits.
 func TestAStopThatCompletedEndsTheJob(t *testing.T) {
-	b := newTB()
-	b.phase("liveness")
-	b.restore("src", 0)
-	b.restore("sink", 0)
+	b := running()
 	b.stopTrigger(2)
 	b.complete(2)
 	b.add(trace.TaskStop("src", 2))
@@ -132,10 +135,7 @@ func TestAStopThatCompletedEndsTheJob(t *testing.T) {
 
 // FLINK-12858: a stop that failed left the sources blocked.
 func TestAStopThatAbortedLeavesTheJobRunning(t *testing.T) {
-	b := newTB()
-	b.phase("liveness")
-	b.restore("src", 0)
-	b.restore("sink", 0)
+	b := running()
 	b.stopTrigger(2)
 	b.abort(2)
 	b.t += 200
@@ -148,10 +148,7 @@ func TestAStopThatAbortedLeavesTheJobRunning(t *testing.T) {
 // that finished and exited without one leave the job short of its input.
 func TestAFailedDrainFailsTheJobOver(t *testing.T) {
 	drain := func(then func(b *tb)) *tb {
-		b := newTB()
-		b.phase("liveness")
-		b.restore("src", 0)
-		b.restore("sink", 0)
+		b := running()
 		b.add(trace.DrainTrigger(2))
 		b.abort(2)
 		then(b)
@@ -171,10 +168,7 @@ func TestAFailedDrainFailsTheJobOver(t *testing.T) {
 
 	// A drain that came after every task had reached the end of its input ended nothing: its
 	// failure leaves nothing to run on.
-	b = newTB()
-	b.phase("liveness")
-	b.restore("src", 0)
-	b.restore("sink", 0)
+	b = running()
 	b.add(trace.SnapshotAck("src", 1, true))
 	b.add(trace.SnapshotAck("sink", 1, true))
 	b.complete(1)
@@ -188,10 +182,7 @@ func TestAFailedDrainFailsTheJobOver(t *testing.T) {
 
 // A drain that completed ends every task at the end of its input, not at the stop.
 func TestACompletedDrainFinishesEveryTask(t *testing.T) {
-	b := newTB()
-	b.phase("liveness")
-	b.restore("src", 0)
-	b.restore("sink", 0)
+	b := running()
 	b.add(trace.DrainTrigger(2))
 	b.complete(2)
 	b.finish("src")
@@ -237,10 +228,7 @@ func TestNoCheckpointStartsWhileAStopIsPending(t *testing.T) {
 // A stop whose metadata write lands after the job reached the end of its input ends
 // nothing: the job was over.
 func TestAStopThatCompletesAfterTheEndIsNotOwedAnything(t *testing.T) {
-	b := newTB()
-	b.phase("liveness")
-	b.restore("src", 0)
-	b.restore("sink", 0)
+	b := running()
 	b.stopTrigger(2)
 	b.finish("src")
 	b.finish("sink")
