@@ -100,8 +100,8 @@ func (c *coordinatorState) applyRetention() {
 	c.ready.Discarded = append(c.ready.Discarded, c.completed[:extra]...)
 	c.completed = slices.Delete(c.completed, 0, extra)
 	for _, cc := range c.ready.Discarded[start:] {
-		for i, ts := range cc.Tasks {
-			c.release(ts.Task, i, cc.ID, ts.Snapshot)
+		for _, ts := range cc.Tasks {
+			c.release(ts.Task, c.indexOf(ts.Task), cc.ID, ts.Snapshot)
 		}
 	}
 }

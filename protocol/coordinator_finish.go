@@ -54,6 +54,9 @@ func (c *coordinatorState) allTasksFinished() bool {
 // Its own snapshot from the task will not come either, since the task exits,
 // so it is aborted (ReasonTaskFinished, which is no failure).
 func (c *coordinatorState) markFullyFinished(now Time, cc *CompletedCheckpoint) {
+	if c.restored.earlierJob(cc) {
+		return // of other tasks, and without a final snapshot (checkRescaled)
+	}
 	for i := range cc.Tasks {
 		snap := cc.Tasks[i].Snapshot
 		if !snap.Final {

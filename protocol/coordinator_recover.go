@@ -23,7 +23,11 @@ func (c *coordinatorState) recover(now Time, durable Durable) error {
 	c.restored = durable.Restored
 	var checkpoints []CompletedCheckpoint
 	for _, cc := range durable.Completed {
-		if err := c.checkMatchesTopology(&cc); err != nil {
+		check := c.checkMatchesTopology
+		if c.restored.earlierJob(&cc) {
+			check = c.restored.checkRescaled
+		}
+		if err := check(&cc); err != nil {
 			return err
 		}
 		if err := checkTakenFor(&cc); err != nil {

@@ -66,11 +66,29 @@ func (c *coordinatorState) pieceHeld(i int, handle string) bool {
 		}
 	}
 	for k := range c.completed {
-		if refersTo(c.completed[k].Tasks[i].Snapshot.Shared, handle) {
+		if snap, ok := c.snapshotOf(&c.completed[k], i); ok && refersTo(snap.Shared, handle) {
 			return true
 		}
 	}
 	return false
+}
+
+// snapshotOf returns task i's snapshot in cc: at its position when cc is of the topology,
+// looked up by name in the checkpoint of a rescaled restore.
+func (c *coordinatorState) snapshotOf(cc *CompletedCheckpoint, i int) (TaskSnapshot, bool) {
+	if i < len(cc.Tasks) && cc.Tasks[i].Task == c.topo.Tasks[i] {
+		return cc.Tasks[i].Snapshot, true
+	}
+	return cc.Snapshot(c.topo.Tasks[i])
+}
+
+// indexOf returns task's position in the topology, -1 for a task outside it (an earlier
+// job's, in the checkpoint of a rescaled restore).
+func (c *coordinatorState) indexOf(task TaskID) int {
+	if i, ok := c.taskIndex[task]; ok {
+		return int(i)
+	}
+	return -1
 }
 
 func refersTo(pieces []SharedPiece, handle string) bool {
@@ -105,7 +123,7 @@ func (c *coordinatorState) handleHeld(i int, handle string) bool {
 		}
 	}
 	for k := range c.completed {
-		if c.completed[k].Tasks[i].Snapshot.Handle == handle {
+		if snap, ok := c.snapshotOf(&c.completed[k], i); ok && snap.Handle == handle {
 			return true
 		}
 	}

@@ -28,6 +28,12 @@ type Restored struct {
 	_    struct{}
 	From CheckpointID
 	Mode RestoreMode
+	// Rescaled: the job runs with another parallelism than the one that took From, so
+	// From's snapshots are of the earlier job's tasks, not of the topology's. The host
+	// redistributes their state to its tasks (keyed state by key group, RescaledFrom); the
+	// coordinator accepts From as it is, and refuses it if it holds a final snapshot, which
+	// no task of the new job can take as its own.
+	Rescaled bool
 }
 
 // String renders "from=n mode=m", or "none".
@@ -35,7 +41,17 @@ func (r Restored) String() string {
 	if r.Mode == 0 {
 		return "none"
 	}
-	return "from=" + r.From.String() + " mode=" + r.Mode.String()
+	s := "from=" + r.From.String() + " mode=" + r.Mode.String()
+	if r.Rescaled {
+		s += " rescaled"
+	}
+	return s
+}
+
+// earlierJob reports whether cc is the checkpoint of another parallelism that a rescaled
+// job was restored from: its tasks are not the topology's.
+func (r Restored) earlierJob(cc *CompletedCheckpoint) bool {
+	return r.Rescaled && cc.ID == r.From
 }
 
 // owns reports whether state uploaded for checkpoint id is the job's to delete: everything
@@ -59,6 +75,17 @@ func (r Restored) validate(highest CheckpointID) error {
 		return fmt.Errorf("protocol: Durable.Restored: mode %d is not a restore mode", r.Mode)
 	case r.From == 0 || r.From > highest:
 		return fmt.Errorf("protocol: Durable.Restored: checkpoint %v is not one the counter %v covers", r.From, highest)
+	}
+	return nil
+}
+
+// checkRescaled refuses a rescaled restore from a checkpoint with a final snapshot: the
+// tasks that finished are not the new job's, and none of its tasks may take their place.
+func (r Restored) checkRescaled(cc *CompletedCheckpoint) error {
+	for _, ts := range cc.Tasks {
+		if ts.Snapshot.Final {
+			return fmt.Errorf("protocol: rescaled restore from checkpoint %v: task %s had finished (a final snapshot is not redistributed)", cc.ID, ts.Task)
+		}
 	}
 	return nil
 }
