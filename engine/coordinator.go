@@ -92,7 +92,7 @@ func (c *coordinator) begin(first bool) {
 // and wrote d itself, so a refusal breaks the contract (contractStart): the job halts, and
 // build reports false.
 func (c *coordinator) build(d protocol.Durable) bool {
-	proto, err := protocol.NewCoordinator(c.rt.cfg.Checkpoint, c.rt.plan.topo, d, c.now())
+	proto, err := protocol.NewCoordinator(c.rt.cfg.Checkpoint, c.rt.topology(), d, c.now())
 	if err != nil {
 		c.rt.breakContract(CoordinatorName, 0, contractStart, err.Error())
 		return false
@@ -364,6 +364,7 @@ func (c *coordinator) failover(plan protocol.FailoverPlan) {
 		return // crashed by a fault triggered on the event above
 	}
 	c.rt.cancelTasks()
+	c.rt.adoptPlan()
 	if plan.Restore != nil && plan.Restore.Kind == protocol.KindDrainSavepoint {
 		// Every snapshot of a drain is final: the job restarts finished, still ended by it.
 		c.rt.stoppedBy = plan.Restore.ID

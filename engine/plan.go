@@ -10,6 +10,7 @@ import (
 // jobPlan is the graph expanded into tasks and channels: what the coordinator's topology and
 // each task's wiring are built from. It is computed once and never changes.
 type jobPlan struct {
+	graph   *Graph
 	tasks   []*taskPlan // in Graph.Tasks order
 	byID    map[string]*taskPlan
 	topo    protocol.Topology
@@ -40,11 +41,16 @@ type taskPlan struct {
 	// nor sorts them.
 	snapshotKeys []string
 	slots        snapshotSlots
+	// keyGroups renders the key groups the task owns ("first-last"), for the snapshot.taken
+	// and task.restore of a task keyed by key group (every input a Hash edge, in a job with
+	// a MaxParallelism); empty for any other.
+	keyGroups string
 }
 
 // snapshotSlots are the positions in taskPlan.snapshotKeys of each attribute.
 type snapshotSlots struct {
 	state, tokens              int   // tokens: -1 unless a JobKind's task
+	keyGroups                  int   // -1 unless the task is keyed by key group
 	sent, recv, chan_, chanTok []int // per output or input channel; chanTok nil unless a JobKind's
 	out                        []int // per output channel; nil unless barriers may overtake
 }
@@ -56,7 +62,17 @@ type outEdgePlan struct {
 }
 
 func newJobPlan(g *Graph, overtaking bool) *jobPlan {
-	p := &jobPlan{byID: make(map[string]*taskPlan), catalog: newCatalog(g), overtaking: overtaking}
+	return newJobPlanOf(g, newCatalog(g), overtaking)
+}
+
+// newJobPlanWith plans graph g, a rescaled version of prev's: it keeps prev's catalog,
+// which does not depend on the parallelism, so that the records of both plans compare.
+func newJobPlanWith(g *Graph, prev *jobPlan) *jobPlan {
+	return newJobPlanOf(g, prev.catalog, prev.overtaking)
+}
+
+func newJobPlanOf(g *Graph, c *catalog, overtaking bool) *jobPlan {
+	p := &jobPlan{graph: g, byID: make(map[string]*taskPlan), catalog: c, overtaking: overtaking}
 	for i := range g.Operators {
 		op := &g.Operators[i]
 		for idx := 0; idx < op.Parallelism; idx++ {
@@ -136,7 +152,10 @@ func (tp *taskPlan) layoutSnapshotKeys(overtaking bool) {
 		keys = append(keys, key)
 		return len(keys) - 1
 	}
-	s := snapshotSlots{state: add(trace.AttrState), tokens: -1}
+	s := snapshotSlots{state: add(trace.AttrState), tokens: -1, keyGroups: -1}
+	if tp.keyGroups != "" {
+		s.keyGroups = add(trace.AttrKeyGroups)
+	}
 	for _, c := range tp.outputs {
 		s.sent = append(s.sent, add(trace.AttrSentPrefix+string(c.To)))
 		if overtaking {
@@ -163,6 +182,9 @@ func (tp *taskPlan) layoutSnapshotKeys(overtaking bool) {
 	s.state = at(s.state)
 	if s.tokens >= 0 {
 		s.tokens = at(s.tokens)
+	}
+	if s.keyGroups >= 0 {
+		s.keyGroups = at(s.keyGroups)
 	}
 	for _, list := range [][]int{s.sent, s.out, s.recv, s.chan_, s.chanTok} {
 		for j := range list {
@@ -201,6 +223,9 @@ func (p *jobPlan) wire(g *Graph, tp *taskPlan) {
 		tp.outputByTo[string(c.To)] = len(tp.outputs)
 		tp.outputs = append(tp.outputs, c)
 	}
+	if r, ok := keyGroupsOf(g, tp); ok {
+		tp.keyGroups = r.String()
+	}
 	tp.layoutSnapshotKeys(p.overtaking)
 	for _, e := range g.outEdges(tp.op.Name) {
 		to := g.Operator(e.To)
@@ -214,4 +239,19 @@ func (p *jobPlan) wire(g *Graph, tp *taskPlan) {
 		}
 		tp.outEdges = append(tp.outEdges, oe)
 	}
+}
+
+// keyGroupsOf returns the key groups task tp owns, if its operator is keyed by key group:
+// every input is a Hash edge, in a job with a MaxParallelism.
+func keyGroupsOf(g *Graph, tp *taskPlan) (protocol.KeyGroupRange, bool) {
+	in := g.inEdges(tp.op.Name)
+	if g.MaxParallelism == 0 || len(in) == 0 {
+		return protocol.KeyGroupRange{}, false
+	}
+	for _, e := range in {
+		if e.Partitioning != Hash {
+			return protocol.KeyGroupRange{}, false
+		}
+	}
+	return protocol.KeyGroupRangeOf(tp.index, g.MaxParallelism, tp.op.Parallelism), true
 }

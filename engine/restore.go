@@ -21,6 +21,10 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 		t.running(0, protocol.TaskSnapshot{}, d, false)
 		return
 	}
+	if t.rt.rescaledFrom(restore) {
+		t.startRescaled(restore)
+		return
+	}
 	snap, ok := restore.Snapshot(protocol.TaskID(t.plan.id))
 	if !ok {
 		t.breakContract(restore.ID, contractRestore, "the restored checkpoint holds no snapshot of the task")
@@ -66,13 +70,19 @@ func (t *task) start(restore *protocol.CompletedCheckpoint) {
 }
 
 // readPieces reads the shared pieces of snap, an incremental snapshot in checkpoint
-// restore, one after the other, and goes on with the restore (restorePieces).
+// restore, and goes on with the restore (restorePieces).
 func (t *task) readPieces(restore *protocol.CompletedCheckpoint, snap protocol.TaskSnapshot, d *snapshotData) {
+	t.readShared(snap, func(data [][]byte) { t.restorePieces(restore, snap, d, data) })
+}
+
+// readShared reads the shared pieces of snap one after the other and hands them to done;
+// a failed read fails the task.
+func (t *task) readShared(snap protocol.TaskSnapshot, done func(data [][]byte)) {
 	data := make([][]byte, 0, len(snap.Shared))
 	var read func(i int)
 	read = func(i int) {
 		if i == len(snap.Shared) {
-			t.restorePieces(restore, snap, d, data)
+			done(data)
 			return
 		}
 		t.proc.Read(snap.Shared[i].Handle, func(b []byte, err error) {
@@ -173,8 +183,8 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 	// task.restore names the checkpoint whose snapshot the task holds now: for a finished
 	// task carried into a later checkpoint, the one its final snapshot was taken for, so
 	// that the restore matches a snapshot.taken of that id.
-	t.trace(trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: d.cp,
-		Attrs: []trace.Attr{{Key: trace.AttrState, Value: Digest(live.encode(t.rt.plan.catalog))}}})
+	attrs := append(t.restoreAttrs, trace.Attr{Key: trace.AttrState, Value: Digest(live.encode(t.rt.plan.catalog))})
+	t.trace(trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: d.cp, Attrs: attrs})
 	t.phase = phaseRunning
 	t.rt.taskRunning(t)
 	// Records an unaligned barrier overtook in the output queue go out first, ahead of

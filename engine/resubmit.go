@@ -21,6 +21,8 @@ type resubmission struct {
 	// below: the earlier job's ids are at or below it (the highest id the new job's first
 	// coordinator read, counter or stored checkpoint), 0 until that coordinator read it.
 	below protocol.CheckpointID
+	// next is a rescaled job's plan until the failover puts it in place (adoptPlan).
+	next *jobPlan
 }
 
 // Resubmit stops the job and submits it again from the latest completed checkpoint, in
@@ -31,17 +33,32 @@ func (rt *Runtime) Resubmit(mode protocol.RestoreMode) error {
 	if rt.kind != nil {
 		return fmt.Errorf("engine: a %s job is not resubmitted", rt.kindName())
 	}
+	from, err := rt.resubmittable()
+	if err != nil {
+		return err
+	}
+	rt.resubmitFrom(protocol.Restored{From: protocol.CheckpointID(from), Mode: mode}, nil, trace.JobResubmit(from, mode.String()))
+	return nil
+}
+
+// resubmittable returns the checkpoint a resubmission restores, or why there is none.
+func (rt *Runtime) resubmittable() (uint64, error) {
 	from := rt.LatestCheckpoint()
 	if !rt.CoordinatorRunning() || from == 0 {
-		return fmt.Errorf("engine: no running job with a completed checkpoint to resubmit")
+		return 0, fmt.Errorf("engine: no running job with a completed checkpoint to resubmit")
 	}
-	rt.resubmit = resubmission{restored: protocol.Restored{From: protocol.CheckpointID(from), Mode: mode}}
-	rt.emit(trace.JobResubmit(from, mode.String()))
+	return from, nil
+}
+
+// resubmitFrom stops the job to submit it again from restored, with plan next (nil: the
+// job's own), tracing ev.
+func (rt *Runtime) resubmitFrom(restored protocol.Restored, next *jobPlan, ev trace.Event) {
+	rt.resubmit = resubmission{restored: restored, next: next}
+	rt.emit(ev)
 	c := rt.currentCoordinator().incarnation()
 	c.proc.Kill()
 	c.dead = true
 	rt.emit(trace.Event{Kind: trace.KindCoordinatorCrash, Task: coordinatorName})
-	return nil
 }
 
 // ownView narrows what a coordinator read from the store to what is the job's after a

@@ -37,6 +37,11 @@ type sinkPart struct {
 	prepares map[string]*pendingSnapshot
 	// initDone continues the restore once the store answered opInit.
 	initDone func(epoch uint64)
+	// adopted are the earlier sinks whose transactions a sink of a rescaled job finishes
+	// before it runs (sinkadopt.go); adoptNext takes the store's answer for the one under
+	// way.
+	adopted   []adoptedWriter
+	adoptNext func(m *storeReply)
 	// unanswered holds the requests sent again until the store answers them, in the order
 	// first sent. A finished sink exits only when none is left, so that a finished job has
 	// its output committed.
@@ -71,10 +76,13 @@ type unanswered struct {
 	sentNanos int64
 }
 
-func (s *sinkPart) request(r *storeRequest) {
+func (s *sinkPart) request(r *storeRequest) { s.requestAs(r, s.t.plan.id, s.epoch) }
+
+// requestAs sends r on behalf of writer at epoch: the sink's own, or an adopted one's.
+func (s *sinkPart) requestAs(r *storeRequest, writer string, epoch uint64) {
 	r.nonce = s.nonce
-	r.writer = s.t.plan.id
-	r.epoch = s.epoch
+	r.writer = writer
+	r.epoch = epoch
 	r.start = s.t.rt.env.Now()
 	if r.op.awaitsAnswer() {
 		s.unanswered = append(s.unanswered, unanswered{req: r, sentNanos: r.start})
@@ -158,7 +166,7 @@ func (s *sinkPart) recover(d *snapshotData, cp protocol.CheckpointID, done func(
 		s.request(&storeRequest{op: opBegin, txn: string(s.tpc.Current())})
 		done()
 	}
-	s.request(&storeRequest{op: opInit})
+	s.adopt(0, func() { s.request(&storeRequest{op: opInit}) })
 }
 
 // restoreTwoPhase builds the sink's two-phase-commit helper, from the restored snapshot d
@@ -335,6 +343,9 @@ func (s *sinkPart) onReply(m *storeReply) {
 			return // the answer to a request sent again, heard already
 		}
 		defer s.t.maybeExit()
+	}
+	if s.adoptReply(m) {
+		return
 	}
 	switch m.op {
 	case opInit:

@@ -348,6 +348,10 @@ func (t *task) renderSnapshotAttrs(d *snapshotData, digest []byte) (attrs []trac
 			number(p.slots.chanTok[i], sum)
 		}
 	}
+	if p.slots.keyGroups >= 0 {
+		text = append(text, p.keyGroups...)
+		valueEnds(p.slots.keyGroups)
+	}
 	text = append(text, digest...)
 	valueEnds(p.slots.state)
 	text = appendStateKey(text, p.id, protocol.CheckpointID(d.cp))

@@ -59,6 +59,8 @@ type task struct {
 	// exitWhenIdle: the protocol let the task exit, and it does once nothing it started is
 	// left (maybeExit).
 	exitWhenIdle bool
+	// restoreAttrs are what a rescaled restore adds to task.restore (rescaledAttrs).
+	restoreAttrs []trace.Attr
 }
 
 type taskPhase uint8

@@ -78,11 +78,11 @@ var fieldsByKind = map[string]*Fields{
 	KindCoordinatorRecover: {Optional: []string{"task", "cp"}},
 	KindJobFailover:        {Optional: []string{"task", "cp", "reason"}},
 	KindJobFinish:          {Optional: coordinatorTask, Attrs: []string{AttrStop}},
-	KindJobResubmit:        {Required: []string{"cp"}, Optional: coordinatorTask, RequiredAttrs: []string{AttrMode}},
+	KindJobResubmit:        {Required: []string{"cp"}, Optional: coordinatorTask, RequiredAttrs: []string{AttrMode}, Attrs: []string{AttrRescale, AttrParallelism}},
 
 	KindBarrierSend:     {Required: []string{"task", "to", "cp"}},
 	KindBarrierRecv:     {Required: []string{"task", "from", "cp"}},
-	KindSnapshotTaken:   {Required: []string{"task", "cp"}, Attrs: []string{AttrState, AttrTokens, AttrPieces, AttrStop, AttrSplits}, AttrPrefixes: snapshotCounts},
+	KindSnapshotTaken:   {Required: []string{"task", "cp"}, Attrs: []string{AttrState, AttrTokens, AttrPieces, AttrStop, AttrSplits, AttrKeyGroups}, AttrPrefixes: snapshotCounts},
 	KindSnapshotCarried: {Required: []string{"task", "cp"}, RequiredAttrs: []string{AttrTaken}, Attrs: []string{AttrStop, AttrSplits}},
 	KindSnapshotAck:     {Required: []string{"task", "cp"}, Attrs: []string{AttrFinal}},
 	KindSnapshotDecline: {Required: []string{"task", "cp"}, Optional: []string{"reason"}},
@@ -101,7 +101,7 @@ var fieldsByKind = map[string]*Fields{
 	KindNotifyAbort:    {Required: []string{"task", "cp"}},
 
 	KindTaskCrash:   {Required: []string{"task"}, Optional: []string{"reason"}},
-	KindTaskRestore: {Required: []string{"task"}, Optional: []string{"cp"}, Attrs: []string{AttrState}},
+	KindTaskRestore: {Required: []string{"task"}, Optional: []string{"cp"}, Attrs: []string{AttrState, AttrKeyGroups, AttrRescaledFrom}},
 	KindTaskFinish:  {Required: []string{"task"}, Attrs: []string{AttrStop}},
 
 	KindSinkWrite:     {Required: []string{"task", "txn", "rid"}, Attrs: []string{AttrValue}},

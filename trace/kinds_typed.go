@@ -308,6 +308,14 @@ func JobResubmit(cp uint64, mode string) Event {
 	return Event{Kind: KindJobResubmit, Task: "coordinator", CP: cp, Attrs: []Attr{{Key: AttrMode, Value: mode}}}
 }
 
+// JobRescale returns the job.resubmit of a rescale: the job stops and is submitted again
+// from checkpoint cp, in restore mode mode, with operator op at parallelism p.
+func JobRescale(cp uint64, mode, op string, p int) Event {
+	e := JobResubmit(cp, mode)
+	e.Attrs = []Attr{{Key: AttrMode, Value: mode}, {Key: AttrParallelism, Value: strconv.Itoa(p)}, {Key: AttrRescale, Value: op}}
+	return e
+}
+
 // PieceRelease returns a piece.release event: the shared piece named piece, which task
 // uploaded for checkpoint cp, is deleted.
 func PieceRelease(task string, cp uint64, piece string) Event {

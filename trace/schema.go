@@ -160,6 +160,17 @@ const (
 	AttrBytes = "bytes"
 	// AttrMode names, on job.resubmit, the restore mode: claim, no-claim or legacy.
 	AttrMode = "mode"
+	// AttrRescale names, on a job.resubmit that rescales the job, the operator given a new
+	// parallelism (AttrParallelism); operators forward edges tie to it follow it.
+	AttrRescale     = "rescale"
+	AttrParallelism = "parallelism"
+	// AttrKeyGroups is, on the snapshot.taken and task.restore of a task of an operator
+	// keyed by key group, the key groups it owns as "first-last".
+	AttrKeyGroups = "keygroups"
+	// AttrRescaledFrom lists, on the task.restore of a job rescaled from that checkpoint,
+	// the earlier job's tasks whose snapshots the task read (see ListSeparator); empty when
+	// it read none (a stateless task).
+	AttrRescaledFrom = "rescaled-from"
 	// AttrChanTokensPrefix + task sums the tokens recorded in flight from that task.
 	AttrChanTokensPrefix = "chantokens."
 	// AttrChanMsgsPrefix + task lists the messages recorded in flight from that task, in

@@ -26,6 +26,7 @@ package simenv
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -150,31 +151,14 @@ func New(k *sim.Kernel, rec *trace.Recorder, cfg Config, processes []string) *En
 		endpoints: make(map[string]*endpoint), rands: make(map[string]*rand.Rand)}
 	e.storage = k.NewStore("checkpoints", cfg.Storage)
 	for _, p := range processes {
-		name := cfg.Placement(p)
-		h, ok := e.byName[name]
-		if !ok {
-			h = &host{env: e, index: len(e.hosts)}
-			h.h = k.AddHost(name, h.boot)
-			e.hosts = append(e.hosts, h)
-			e.byName[name] = h
-		}
-		e.endpoints[p] = &endpoint{host: h}
+		e.place(p)
 		if !isTask(p) {
 			e.daemons = append(e.daemons, p)
 		}
 	}
 	for _, from := range e.hosts {
-		from.links = make([]*outLink, len(e.hosts))
 		for _, to := range e.hosts {
-			lc := cfg.Link
-			if from == to {
-				lc = cfg.Local
-			}
-			if own, ok := cfg.HostLinks[[2]string{from.h.Name(), to.h.Name()}]; ok {
-				lc = own
-			}
-			l := k.Connect(from.h.Name()+"->"+to.h.Name(), from.h, to.h, lc)
-			from.links[to.index] = &outLink{l: l}
+			e.connect(from, to)
 		}
 	}
 	e.SetObserver(nil)
@@ -182,6 +166,53 @@ func New(k *sim.Kernel, rec *trace.Recorder, cfg Config, processes []string) *En
 		h.h.Start()
 	}
 	return e
+}
+
+// place gives process p an endpoint on the host the placement names, adding the host if
+// it is new; it reports a new host.
+func (e *Env) place(p string) (*host, bool) {
+	name := e.cfg.Placement(p)
+	h, ok := e.byName[name]
+	if !ok {
+		h = &host{env: e, index: len(e.hosts)}
+		h.h = e.k.AddHost(name, h.boot)
+		e.hosts = append(e.hosts, h)
+		e.byName[name] = h
+	}
+	e.endpoints[p] = &endpoint{host: h}
+	return h, !ok
+}
+
+// connect makes the link from one host to another.
+func (e *Env) connect(from, to *host) {
+	lc := e.cfg.Link
+	if from == to {
+		lc = e.cfg.Local
+	}
+	if own, ok := e.cfg.HostLinks[[2]string{from.h.Name(), to.h.Name()}]; ok {
+		lc = own
+	}
+	l := e.k.Connect(from.h.Name()+"->"+to.h.Name(), from.h, to.h, lc)
+	for len(from.links) <= to.index {
+		from.links = append(from.links, nil)
+	}
+	from.links[to.index] = &outLink{l: l}
+}
+
+// placeLate places a task the job names only once it runs: a task of a rescaled job. Its
+// host, if new, is linked both ways to every other and started.
+func (e *Env) placeLate(name string) {
+	h, added := e.place(name)
+	if !added {
+		return
+	}
+	for _, other := range e.hosts {
+		e.connect(h, other)
+		if other != h {
+			e.connect(other, h)
+		}
+	}
+	h.h.Start()
 }
 
 // Attach tells the Env which runtime runs on it, so that daemons placed on a host that
@@ -270,9 +301,14 @@ func (e *Env) Rand(name string) *rand.Rand {
 // Spawn implements engine.Env.
 func (e *Env) Spawn(name string, p engine.Process) (engine.Proc, error) {
 	ep, ok := e.endpoints[name]
+	if !ok && e.rt != nil && slices.Contains(e.rt.Tasks(), name) {
+		e.placeLate(name)
+		ep, ok = e.endpoints[name]
+	}
 	if !ok {
-		// Every process the engine spawns is one it named (Runtime.Processes), which is
-		// how each got a host: another is the engine's broken invariant, judged as such.
+		// Every process the engine spawns is one it named (Runtime.Processes, and the
+		// tasks of a rescaled job, Runtime.Tasks), which is how each got a host: another
+		// is the engine's broken invariant, judged as such.
 		panic(&engine.InvariantError{Message: fmt.Sprintf("engine: spawned process %q, which it did not name among its processes", name)})
 	}
 	h := ep.host

@@ -21,8 +21,10 @@ import (
 // Fault is one scheduled fault of a test run.
 type Fault struct {
 	At   time.Duration
-	Kind string // "task", "host", "coordinator", "resubmit" (Name: the restore mode)
-	Name string // task id or host name
+	Kind string // "task", "host", "coordinator", "resubmit" (Name: the restore mode), "rescale"
+	Name string // task id or host name; for "rescale", the operator given Parallelism (claim mode)
+	// Parallelism is a rescale's new parallelism.
+	Parallelism int
 	Down time.Duration
 	// On, if set, triggers the fault at the first event it matches instead of at a time.
 	On func(trace.Event) bool
@@ -67,6 +69,10 @@ func RunJob(cfg engine.Config, envCfg simenv.Config, seed uint64, faults []Fault
 				}
 			case "resubmit":
 				if job.Runtime.Resubmit(restoreMode(f.Name)) == nil {
+					job.Kernel.After(f.Down, func() { _ = job.Runtime.StartCoordinator() })
+				}
+			case "rescale":
+				if job.Runtime.Rescale(protocol.RestoreClaim, f.Name, f.Parallelism) == nil {
 					job.Kernel.After(f.Down, func() { _ = job.Runtime.StartCoordinator() })
 				}
 			case "host":

@@ -1,0 +1,246 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ckptsim/ckptsim/protocol"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// A task of a rescaled job restores from the snapshots of the earlier job's tasks whose
+// state it takes over (rescaleSources), each read as a task reads its own, and combines
+// them: keyed state narrowed to the task's key groups, a source's partitions with their
+// offsets, a two-phase-commit sink's own transactions and those of the tasks it adopts.
+// Every channel of the new job is new, so its counts start at zero. task.restore names
+// the snapshots read (rescaled-from) and, for a task keyed by key group, the groups it
+// owns, which is what the rule "every key group restored once" judges.
+
+// startRescaled reads the earlier job's snapshots the task takes over, then restores.
+func (t *task) startRescaled(restore *protocol.CompletedCheckpoint) {
+	olds, err := t.rescaleSources(restore)
+	if err != nil {
+		t.breakContract(restore.ID, contractRestore, err.Error())
+		return
+	}
+	got := make([]*snapshotData, 0, len(olds))
+	var read func(i int)
+	read = func(i int) {
+		if i == len(olds) {
+			t.restoreRescaled(restore, olds, got)
+			return
+		}
+		snap, _ := restore.Snapshot(protocol.TaskID(olds[i]))
+		t.readOld(restore.ID, olds[i], snap, func(d *snapshotData) {
+			got = append(got, d)
+			read(i + 1)
+		})
+	}
+	read(0)
+}
+
+// rescaleSources returns the earlier job's tasks whose snapshots in restore the task
+// takes state from, in index order.
+func (t *task) rescaleSources(restore *protocol.CompletedCheckpoint) ([]string, error) {
+	op, idx := t.plan.op, t.plan.index
+	from := oldParallelism(restore, op.Name)
+	if from == 0 {
+		return nil, fmt.Errorf("the restored checkpoint holds no snapshot of operator %s", op.Name)
+	}
+	var olds []int
+	switch l := op.Logic.(type) {
+	case Aggregate:
+		groups := max(t.rt.cfg.Graph.MaxParallelism, op.Parallelism)
+		olds = protocol.RescaledFrom(groups, from, op.Parallelism)[idx]
+	case Source:
+		if l.Enumerated {
+			olds = []int{idx}
+			break
+		}
+		for p := idx; p < l.Partitions; p += op.Parallelism {
+			olds = append(olds, p%from)
+		}
+		slices.Sort(olds)
+		olds = slices.Compact(olds)
+	case Sink:
+		for j := idx; j < from && l.Type == TwoPhaseCommit; j += op.Parallelism {
+			olds = append(olds, j)
+		}
+	}
+	names := make([]string, len(olds))
+	for i, j := range olds {
+		names[i] = TaskID(op.Name, j)
+	}
+	return names, nil
+}
+
+// readOld reads task old's snapshot snap for checkpoint cp, its shared pieces merged into
+// its keyed state, and hands it to done; a failed read fails the task.
+func (t *task) readOld(cp protocol.CheckpointID, old string, snap protocol.TaskSnapshot, done func(*snapshotData)) {
+	decoded := func(data []byte, err error) {
+		var d *snapshotData
+		if err == nil {
+			d, err = decodeSnapshot(t.rt.plan.catalog, data)
+		}
+		if err == nil && (d.task != old || d.cp != uint64(cp)) {
+			err = fmt.Errorf("engine: state under %s is %s's for %d, restoring %s's for %d", handleName(snap.Handle), d.task, d.cp, old, cp)
+		}
+		if err == nil && (hasRecords(d.channel) || hasRecords(d.output)) {
+			err = fmt.Errorf("engine: %s's snapshot for %d holds channel state, which a rescale does not redistribute", old, cp)
+		}
+		if err != nil {
+			t.fail("restore: " + err.Error())
+			return
+		}
+		t.readShared(snap, func(pieces [][]byte) {
+			state, err := mergedPieces(d.operator, pieces)
+			if err != nil {
+				t.fail("restore: " + old + ": " + err.Error())
+				return
+			}
+			d.operator = state
+			done(d)
+		})
+	}
+	if data, ok := inlineState(snap.Handle); ok {
+		decoded(data, nil)
+		return
+	}
+	t.proc.Read(snap.Handle, decoded)
+}
+
+// mergedPieces is the keyed state of a snapshot: its own encoding, or the pieces of an
+// incremental one merged.
+func mergedPieces(own []byte, pieces [][]byte) ([]byte, error) {
+	if len(pieces) == 0 {
+		return own, nil
+	}
+	var state []pair
+	for _, data := range pieces {
+		pairs, err := decodePairs(data)
+		if err != nil {
+			return nil, err
+		}
+		state = merged(state, pairs)
+	}
+	if len(state) == 0 {
+		return nil, nil
+	}
+	return encodePairs(state), nil
+}
+
+// hasRecords reports whether any of the lists holds a record.
+func hasRecords(lists [][]rec) bool {
+	for _, l := range lists {
+		if len(l) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// restoreRescaled combines the snapshots read (got, of tasks olds) into the task's state
+// and goes on as a restore of the task's own snapshot does.
+func (t *task) restoreRescaled(restore *protocol.CompletedCheckpoint, olds []string, got []*snapshotData) {
+	cp := restore.ID
+	d := &snapshotData{task: t.plan.id, cp: uint64(cp), sent: make([]int64, len(t.outputs)),
+		recv: make([]int64, len(t.inputs)), channel: make([][]rec, len(t.inputs))}
+	var err error
+	switch l := t.plan.op.Logic.(type) {
+	case Aggregate:
+		d.operator, err = t.ownKeys(got, oldParallelism(restore, t.plan.op.Name))
+	case Source:
+		d.offsets, err = t.ownOffsets(l, restore, got)
+	case Sink:
+		t.sink.adopted = t.adoptedWriters(got)
+		for _, o := range got {
+			if o.task == t.plan.id {
+				d.twoPhase = o.twoPhase
+			}
+		}
+	}
+	if err == nil && t.inc != nil && len(d.operator) > 0 {
+		// The state is new to every snapshot store: the task builds on no piece.
+		_, err = t.inc.restored(cp, true, make([]protocol.SharedPiece, 1), [][]byte{d.operator})
+	}
+	if err == nil {
+		err = t.apply(d)
+	}
+	if err != nil {
+		t.fail("restore: " + err.Error())
+		return
+	}
+	t.restoreAttrs = t.rescaledAttrs(olds)
+	if t.sink != nil {
+		t.sink.recover(d, cp, func() { t.running(cp, protocol.TaskSnapshot{}, d, true) })
+		return
+	}
+	t.running(cp, protocol.TaskSnapshot{}, d, true)
+}
+
+// ownKeys merges the keyed state of got, keeping the keys of the task's key groups.
+func (t *task) ownKeys(got []*snapshotData, from int) ([]byte, error) {
+	if from == t.plan.op.Parallelism {
+		return got[0].operator, nil // its own state: the operator was not rescaled
+	}
+	groups := max(t.rt.cfg.Graph.MaxParallelism, t.plan.op.Parallelism)
+	own := protocol.KeyGroupRangeOf(t.plan.index, groups, t.plan.op.Parallelism)
+	var state []pair
+	for _, o := range got {
+		pairs, err := decodePairs(o.operator)
+		if err != nil {
+			return nil, fmt.Errorf("engine: %s: keyed state of %s: %w", t.plan.id, o.task, err)
+		}
+		pairs = slices.DeleteFunc(pairs, func(p pair) bool {
+			return !own.Contains(protocol.KeyGroupOf(keyHash(p.key), groups))
+		})
+		state = merged(state, pairs)
+	}
+	if len(state) == 0 {
+		return nil, nil
+	}
+	return encodePairs(state), nil
+}
+
+// ownOffsets returns the offsets of the task's partitions: partition p was task p mod m's
+// of the earlier job's m tasks, at its place p div m among them.
+func (t *task) ownOffsets(l Source, restore *protocol.CompletedCheckpoint, got []*snapshotData) ([]int64, error) {
+	if l.Enumerated {
+		return got[0].offsets, nil
+	}
+	from := oldParallelism(restore, t.plan.op.Name)
+	var offsets []int64
+	for p := t.plan.index; p < l.Partitions; p += t.plan.op.Parallelism {
+		old := TaskID(t.plan.op.Name, p%from)
+		i := slices.IndexFunc(got, func(o *snapshotData) bool { return o.task == old })
+		if i < 0 || p/from >= len(got[i].offsets) {
+			return nil, fmt.Errorf("engine: %s: no offset of partition %d in %s's snapshot", t.plan.id, p, old)
+		}
+		offsets = append(offsets, got[i].offsets[p/from])
+	}
+	return offsets, nil
+}
+
+// adoptedWriters returns the earlier job's sinks, other than the task's namesake, whose
+// transactions the task finishes: their pending ones committed, every other aborted.
+func (t *task) adoptedWriters(got []*snapshotData) []adoptedWriter {
+	var out []adoptedWriter
+	for _, o := range got {
+		if o.task == t.plan.id {
+			continue
+		}
+		out = append(out, adoptedWriter{writer: o.task, state: o.twoPhase})
+	}
+	return out
+}
+
+// rescaledAttrs are the attributes a rescaled restore adds to task.restore: the key groups
+// the task owns, if keyed by them, and the snapshots it read.
+func (t *task) rescaledAttrs(olds []string) []trace.Attr {
+	var attrs []trace.Attr
+	if t.plan.keyGroups != "" {
+		attrs = append(attrs, trace.Attr{Key: trace.AttrKeyGroups, Value: t.plan.keyGroups})
+	}
+	return append(attrs, trace.Attr{Key: trace.AttrRescaledFrom, Value: strings.Join(olds, trace.ListSeparator)})
+}
