@@ -190,6 +190,9 @@ type SnapshotState struct {
 	// written when IsReader is set; an empty list writes nothing, as every empty value.
 	Splits   []string
 	IsReader bool
+	// KeyGroups is the range of key groups a task keyed by them owns, as "first-last"
+	// (keygroups); empty writes nothing.
+	KeyGroups string
 }
 
 // SnapshotTaken returns a snapshot.taken event: task takes its snapshot for checkpoint cp.
@@ -209,6 +212,9 @@ func SnapshotTaken(task string, cp uint64, s SnapshotState) Event {
 	}
 	if s.IsReader {
 		attrs = append(attrs, Attr{Key: AttrSplits, Value: strings.Join(s.Splits, ListSeparator)})
+	}
+	if s.KeyGroups != "" {
+		attrs = append(attrs, Attr{Key: AttrKeyGroups, Value: s.KeyGroups})
 	}
 	for _, counts := range []struct {
 		prefix string
@@ -372,6 +378,19 @@ func TaskRestore(task string, cp uint64, state string) Event {
 	if state != "" {
 		e.Attrs = []Attr{{Key: AttrState, Value: state}}
 	}
+	return e
+}
+
+// TaskRestoreRescaled returns the task.restore of a task of a job rescaled from checkpoint
+// cp: it read the snapshots of the earlier job's tasks from (rescaled-from) and, if keyed by
+// key group, owns keyGroups ("first-last"; empty writes nothing).
+func TaskRestoreRescaled(task string, cp uint64, state string, from []string, keyGroups string) Event {
+	e := TaskRestore(task, cp, state)
+	e.Attrs = append(e.Attrs, Attr{Key: AttrRescaledFrom, Value: strings.Join(from, ListSeparator)})
+	if keyGroups != "" {
+		e.Attrs = append(e.Attrs, Attr{Key: AttrKeyGroups, Value: keyGroups})
+	}
+	slices.SortFunc(e.Attrs, func(a, b Attr) int { return compareStrings(a.Key, b.Key) })
 	return e
 }
 

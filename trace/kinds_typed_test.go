@@ -52,6 +52,7 @@ var constructed = map[string][]trace.Event{
 		trace.SnapshotTaken("sum-0", 2, trace.SnapshotState{}),
 		trace.SnapshotTaken("src-0", 4, trace.SnapshotState{Stopped: []string{"src:0=17", "src:1=20"}}),
 		trace.SnapshotTaken("src-0", 5, trace.SnapshotState{IsReader: true, Splits: []string{"src:2=9"}}),
+		trace.SnapshotTaken("sum-1", 5, trace.SnapshotState{KeyGroups: "64-127"}),
 	},
 	trace.KindSnapshotCarried: {trace.SnapshotCarried("src-0", 3, 2), trace.StopCarried("src-0", 4, 2, []string{"src:0=20"}),
 		trace.ReaderCarried("src-1", 4, 2, []string{"src:1=20"})},
@@ -60,14 +61,15 @@ var constructed = map[string][]trace.Event{
 	trace.KindStateRelease:    {trace.StateRelease("sum-0", 1)},
 	trace.KindPieceRelease:    {trace.PieceRelease("sum-0", 1, "piece/sum-0/1/0")},
 	trace.KindStateLive:       {trace.StateLive([]string{"state/piece/sum-0/1/0"}, 420)},
-	trace.KindJobResubmit:     {trace.JobResubmit(4, "no-claim")},
+	trace.KindJobResubmit:     {trace.JobResubmit(4, "no-claim"), trace.JobRescale(4, "claim", "sum", 3)},
 
 	trace.KindNotifyComplete: {trace.NotifyComplete("sink-0", 1)},
 	trace.KindNotifyAbort:    {trace.NotifyAbort("sink-0", 2)},
 
-	trace.KindTaskCrash:   {trace.TaskCrash("sum-0", "listener failed"), trace.TaskCrash("sum-0", "")},
-	trace.KindTaskRestore: {trace.TaskRestore("sum-0", 1, "9f2c"), trace.TaskRestore("sum-0", 0, "")},
-	trace.KindTaskFinish:  {trace.TaskFinish("src-0"), trace.TaskStop("src-0", 4)},
+	trace.KindTaskCrash: {trace.TaskCrash("sum-0", "listener failed"), trace.TaskCrash("sum-0", "")},
+	trace.KindTaskRestore: {trace.TaskRestore("sum-0", 1, "9f2c"), trace.TaskRestore("sum-0", 0, ""),
+		trace.TaskRestoreRescaled("sum-2", 4, "9f2c", []string{"sum-0", "sum-1"}, "86-127")},
+	trace.KindTaskFinish: {trace.TaskFinish("src-0"), trace.TaskStop("src-0", 4)},
 	trace.KindContractBroken: {trace.ContractBroken("sum-1", 4, "snapshot-request", "a second request"),
 		trace.ContractBroken("sum-1", 0, "receive", "")},
 
