@@ -28,7 +28,7 @@ func NoTriggerInFailover(events []trace.Event) Result {
 
 // failoverKinds are the kinds the two failover properties react to.
 var failoverKinds = kindsOf(trace.KindJobFailover, trace.KindTaskRestore, trace.KindCoordinatorCrash,
-	trace.KindCheckpointTrigger, trace.KindCheckpointComplete, trace.KindCheckpointAbort)
+	trace.KindCheckpointTrigger, trace.KindCheckpointComplete, trace.KindCheckpointAbort, trace.KindJobResubmit)
 
 func noTriggerInFailover(ix *traceIndex) Result {
 	events := ix.events
@@ -57,6 +57,10 @@ func noTriggerInFailover(ix *traceIndex) Result {
 		case trace.KindCoordinatorCrash:
 			failover = nil
 			clear(waiting)
+		case trace.KindJobResubmit:
+			if rescaled, ok := rescaleTasks(e); ok {
+				tasks = rescaled // the rescaled job's, which its failover waits for
+			}
 		case trace.KindCheckpointTrigger:
 			if failover != nil {
 				early = append(early, earlyTrigger{index: i, failover: failover, failoverAt: failoverAt, waiting: slices.Sorted(maps.Keys(waiting))})

@@ -1,6 +1,11 @@
 package checker
 
-import "github.com/ckptsim/ckptsim/trace"
+import (
+	"maps"
+	"slices"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
 
 // NoTriggerAfterFinish checks that no checkpoint is triggered once the job has finished, which
 // the trace shows in two ways: every job task (one the trace shows at work or in its
@@ -86,6 +91,10 @@ func (f *jobFinals) observe(e *trace.Event, jobs *lifecycle) {
 		}
 	case trace.KindJobFailover, trace.KindTaskRestore:
 		f.finishedBy = nil // the job runs again
+	case trace.KindJobResubmit:
+		if tasks, ok := rescaleTasks(e); ok {
+			f.tasks = slices.Sorted(maps.Keys(tasks))
+		}
 	}
 }
 

@@ -43,6 +43,8 @@ type listenerState struct {
 	failoverT     int64 // when the latest job.failover happened
 	// lastRestore is, per task, the index of its last task.restore in the trace.
 	lastRestore map[string]int
+	// jobTasks are the tasks of the job after its last rescale so far; nil before one.
+	jobTasks map[string]bool
 }
 
 // ListenerContract checks the listener contract of package protocol, per task incarnation
@@ -112,7 +114,7 @@ var listenerKinds = listenerCallKinds | kindsOf(trace.KindCheckpointTrigger, tra
 	trace.KindCoordinatorRecover, trace.KindCheckpointAbort, trace.KindTaskRestore, trace.KindTaskCrash,
 	trace.KindTaskFinish, trace.KindSnapshotCarried, trace.KindSnapshotTaken, trace.KindSnapshotAck,
 	trace.KindSnapshotDecline, trace.KindBarrierSend, trace.KindBarrierRecv, trace.KindSinkWrite, trace.KindSinkWrites,
-	trace.KindJobFailover)
+	trace.KindJobFailover, trace.KindJobResubmit)
 
 func (s *listenerState) flag(rule string, e *trace.Event, format string, args ...any) {
 	v := violationAt(PropListenerContract, e, format, args...)
@@ -144,7 +146,9 @@ func (s *listenerState) failover(i int) {
 		if s.lastRestore[id] > i {
 			continue
 		}
-		s.tasks[id] = &incarnation{alive: true, restored: e.CP, replaced: inc}
+		// A task a rescale did away with is gone for good: not alive, owed nothing.
+		gone := s.jobTasks != nil && !s.jobTasks[id]
+		s.tasks[id] = &incarnation{alive: !gone, restored: e.CP, replaced: inc}
 	}
 }
 
@@ -183,6 +187,10 @@ func (s *listenerState) step(i int) {
 		s.task(e.Task).alive = false
 	case trace.KindJobFailover:
 		s.failover(i)
+	case trace.KindJobResubmit:
+		if tasks, ok := rescaleTasks(e); ok {
+			s.jobTasks = tasks
+		}
 	case trace.KindTaskFinish:
 		s.task(e.Task).finished = true
 	case trace.KindSnapshotCarried:

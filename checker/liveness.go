@@ -156,7 +156,7 @@ func (l *livenessJudge) lastLifecycle() map[string]int {
 
 // jobFinishedAt returns when the last of FinishTasks finished for good, if all did.
 func (l *livenessJudge) jobFinishedAt() (int64, bool) {
-	tasks := l.ref.Liveness.FinishTasks
+	tasks := l.finishTasks()
 	if len(tasks) == 0 {
 		return 0, false
 	}
@@ -173,7 +173,7 @@ func (l *livenessJudge) jobFinishedAt() (int64, bool) {
 }
 
 func (l *livenessJudge) judgeFinish() {
-	tasks := l.ref.Liveness.FinishTasks
+	tasks := l.finishTasks()
 	if len(tasks) == 0 {
 		return
 	}

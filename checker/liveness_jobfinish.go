@@ -11,7 +11,7 @@ var jobFinishKinds = kindsOf(trace.KindJobFinish)
 // not from the tasks: an engine that never reports it leaves the host waiting for a job
 // that is over.
 func (l *livenessJudge) judgeJobFinish() {
-	tasks := l.ref.Liveness.FinishTasks
+	tasks := l.finishTasks()
 	if !l.ref.Liveness.JobFinishTraced || len(tasks) == 0 {
 		return
 	}

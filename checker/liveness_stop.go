@@ -38,7 +38,7 @@ func (l *livenessJudge) judgeStop() {
 			last, finished = nil, false // the job restarts from a checkpoint, and runs on
 		}
 	}
-	tasks := l.ref.Liveness.FinishTasks
+	tasks := l.finishTasks()
 	if last == nil || len(tasks) == 0 {
 		return
 	}
@@ -101,7 +101,7 @@ func (l *livenessJudge) inputEndedBefore(drain uint64) bool {
 			ended[e.Task] = true
 		}
 	}
-	for _, task := range l.ref.Liveness.FinishTasks {
+	for _, task := range l.finishTasks() {
 		if !ended[task] {
 			return false
 		}
@@ -113,7 +113,7 @@ func (l *livenessJudge) inputEndedBefore(drain uint64) bool {
 func (l *livenessJudge) unended() []string {
 	var out []string
 	last := l.lastLifecycle()
-	for _, task := range l.ref.Liveness.FinishTasks {
+	for _, task := range l.finishTasks() {
 		if i, ok := last[task]; !ok || l.events[i].Kind != trace.KindTaskFinish {
 			out = append(out, task)
 		}

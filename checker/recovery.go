@@ -192,13 +192,18 @@ func workersOf(ix *traceIndex) []worker {
 }
 
 // lifecycleKinds are the kinds lifecycle.observe reacts to.
-var lifecycleKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish)
+var lifecycleKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish,
+	trace.KindJobResubmit)
 
 func (l *lifecycle) observe(e *trace.Event) {
 	switch e.Kind {
 	case trace.KindCheckpointTrigger:
 		if isPlainSavepointTrigger(e) {
 			l.savepoints[e.CP] = true
+		}
+	case trace.KindJobResubmit:
+		if tasks, ok := rescaleTasks(e); ok {
+			l.rescaled(tasks)
 		}
 	case trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish:
 		before, seen := l.last[e.Task]
@@ -213,6 +218,25 @@ func (l *lifecycle) observe(e *trace.Event) {
 }
 
 func (l *lifecycle) savepoint(cp uint64) bool { return l.savepoints[cp] }
+
+// rescaled makes tasks the job's: the others are gone for good, and a listed task not seen
+// yet runs until it finishes.
+func (l *lifecycle) rescaled(tasks map[string]bool) {
+	for task, kind := range l.last {
+		if !tasks[task] {
+			if kind != trace.KindTaskFinish {
+				l.running--
+			}
+			delete(l.last, task)
+		}
+	}
+	for task := range tasks {
+		if _, ok := l.last[task]; !ok {
+			l.last[task] = trace.KindJobResubmit
+			l.running++
+		}
+	}
+}
 
 // live reports whether task may still act: its last lifecycle event is not task.finish or
 // task.crash (a task the trace shows no lifecycle of counts as live).

@@ -53,6 +53,11 @@ func restoreFidelity(ix *traceIndex) Result {
 			}
 			restores++
 			found := judgeRestoreSource(e, checkpoints)
+			if from, ok := rescaledFrom(e); ok {
+				found = append(found, judgeRescaledSources(e, from, snapshotAt)...)
+				violations = append(violations, found...)
+				continue
+			}
 			if len(found) == 0 {
 				var ok bool
 				found, ok = judgeRestoredState(events, e, snapshotAt)
@@ -63,6 +68,8 @@ func restoreFidelity(ix *traceIndex) Result {
 			violations = append(violations, found...)
 		}
 	}
+	rescaled, _ := keyGroupsRestoredOnce(ix)
+	violations = append(violations, rescaled...)
 	res := newResult(PropRestoreFidelity, violations)
 	switch {
 	case res.Verdict == VerdictFail:
@@ -89,6 +96,20 @@ func judgeRestoreSource(e *trace.Event, checkpoints *ledger) []Violation {
 			"%s from checkpoint %d, which had not completed", e.Kind, e.CP)}
 	}
 	return nil
+}
+
+// judgeRescaledSources checks that every snapshot a rescaled restore read was taken for
+// the checkpoint it restores; the key groups it took are judged by round
+// (keyGroupsRestoredOnce).
+func judgeRescaledSources(e *trace.Event, from []string, snapshotAt map[taskCheckpoint]int) []Violation {
+	var out []Violation
+	for _, old := range from {
+		if _, ok := snapshotAt[taskCheckpoint{old, e.CP}]; !ok {
+			out = append(out, violationAt(PropRestoreFidelity, e,
+				"%s restored from checkpoint %d, rescaled from %s, which took no snapshot for it", e.Task, e.CP, old))
+		}
+	}
+	return out
 }
 
 // judgeRestoredState compares the state digest of a restore with the task's snapshot, and

@@ -50,7 +50,7 @@ func (rt *Runtime) Rescale(mode protocol.RestoreMode, op string, p int) error {
 		return err
 	}
 	restored := protocol.Restored{From: protocol.CheckpointID(from), Mode: mode, Rescaled: true}
-	rt.resubmitFrom(restored, newJobPlanWith(g, rt.plan), trace.JobRescale(from, mode.String(), op, p))
+	rt.resubmitFrom(restored, newJobPlanWith(g, rt.plan), trace.JobRescale(from, mode.String(), op, p, g.Tasks()))
 	return nil
 }
 

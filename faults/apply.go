@@ -83,6 +83,8 @@ func applyAction(t Target, f Fault) {
 		t.StopWithSavepoint(f.Kind == StopWithSavepointDrain)
 	case ResubmitClaim, ResubmitNoClaim, ResubmitLegacy:
 		t.ResubmitJob(strings.TrimPrefix(string(f.Kind), "resubmit."))
+	case Rescale:
+		t.RescaleJob(f.Operator, f.Parallelism)
 	default:
 		panic("faults: no action of kind " + string(f.Kind))
 	}

@@ -96,6 +96,7 @@ func (f *fakeTarget) StopWithSavepoint(drain bool) {
 }
 func (f *fakeTarget) TriggerCheckpoint()                 { f.log("TriggerCheckpoint()") }
 func (f *fakeTarget) ResubmitJob(mode string)            { f.log("ResubmitJob(%s)", mode) }
+func (f *fakeTarget) RescaleJob(op string, p int)        { f.log("RescaleJob(%s, %d)", op, p) }
 func (f *fakeTarget) PauseHost(id EffectID, host string) { f.log("PauseHost(%d, %s)", id, host) }
 func (f *fakeTarget) DelayRestarts(id EffectID, delayNanos int64) {
 	f.log("DelayRestarts(%d, %d)", id, delayNanos)

@@ -36,6 +36,10 @@ type Fault struct {
 	DelayNanos   int64 `json:"delay_ns,omitempty"`   // net.delay, storage.slow, restart.delay
 	TimeoutNanos int64 `json:"timeout_ns,omitempty"` // external.timeout
 	SkewPPM      int64 `json:"skew_ppm,omitempty"`   // clock.skew, signed
+
+	// Operator and Parallelism are a rescale's: the operator given the new parallelism.
+	Operator    string `json:"operator,omitempty"`
+	Parallelism int    `json:"parallelism,omitempty"`
 }
 
 // OutOfModel reports whether the fault breaks an assumption of the protocol, so that a run with
@@ -90,6 +94,8 @@ func (f Fault) setFields() field {
 	mark(fieldTimeout, f.TimeoutNanos != 0)
 	mark(fieldSkew, f.SkewPPM != 0)
 	mark(fieldKey, f.Key != "")
+	mark(fieldOperator, f.Operator != "")
+	mark(fieldParallelism, f.Parallelism != 0)
 	return set
 }
 
@@ -97,6 +103,7 @@ func (f Fault) setFields() field {
 func (f Fault) checkValues(path string) error {
 	for _, n := range []struct{ name, value string }{
 		{"task", f.Task}, {"host", f.Host}, {"from", f.From}, {"to", f.To}, {"store", f.Store},
+		{"operator", f.Operator},
 	} {
 		if n.value != "" && !validName(n.value) {
 			return fieldErr(join(path, n.name), "invalid name %q (1 to %d of a-z A-Z 0-9 - _ . : / @)", n.value, MaxNameBytes)
@@ -125,6 +132,9 @@ func (f Fault) checkValues(path string) error {
 			return fieldErr(join(path, d.name), "must be in [1, %d], got %d", MaxDurationNanos, d.nanos)
 		}
 	}
+	if f.Parallelism < 0 || f.Parallelism > MaxRescaleParallelism {
+		return fieldErr(join(path, "parallelism"), "must be in [1, %d], got %d", MaxRescaleParallelism, f.Parallelism)
+	}
 	if f.SkewPPM < -MaxSkewPPM || f.SkewPPM > MaxSkewPPM {
 		return fieldErr(join(path, "skew_ppm"), "must be in [-%d, %d], got %d", MaxSkewPPM, MaxSkewPPM, f.SkewPPM)
 	}
@@ -148,7 +158,7 @@ func (f Fault) String() string {
 	}
 	for _, n := range []struct{ key, value string }{
 		{"task", f.Task}, {"host", f.Host}, {"from", f.From}, {"to", f.To},
-		{"message", string(f.Message)}, {"store", f.Store}, {"key", f.Key},
+		{"message", string(f.Message)}, {"store", f.Store}, {"key", f.Key}, {"operator", f.Operator},
 	} {
 		if n.value != "" {
 			add(n.key, n.value)
@@ -170,6 +180,9 @@ func (f Fault) String() string {
 	}
 	if f.SkewPPM != 0 {
 		add("skew", strconv.FormatInt(f.SkewPPM, 10)+"ppm")
+	}
+	if f.Parallelism != 0 {
+		add("parallelism", strconv.Itoa(f.Parallelism))
 	}
 	return b.String()
 }

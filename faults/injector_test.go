@@ -29,6 +29,7 @@ var everyKind = []kindCase{
 	{Fault{Kind: ResubmitLegacy}, "ResubmitJob(legacy)"},
 	{Fault{Kind: StopWithSavepoint}, "StopWithSavepoint(false)"},
 	{Fault{Kind: StopWithSavepointDrain}, "StopWithSavepoint(true)"},
+	{Fault{Kind: Rescale, Operator: "sum", Parallelism: 3}, "RescaleJob(sum, 3)"},
 	{Fault{Kind: PauseHost, Host: "h2", WindowNanos: 50}, "PauseHost(1, h2)"},
 	{Fault{Kind: RestartDelay, DelayNanos: 70, WindowNanos: 50}, "DelayRestarts(1, 70)"},
 	{Fault{Kind: NetDrop, Message: MessageAck, From: "sum-2", To: Coordinator, Probability: 0.5, WindowNanos: 50},

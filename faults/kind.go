@@ -136,7 +136,16 @@ const (
 	// before the savepoint, every task finishes, and the job ends with it; if it fails
 	// after its sources ended, the job fails over and runs on.
 	StopWithSavepointDrain Kind = "stop-with-savepoint-drain"
+	// Rescale stops the job and submits it again from its latest completed checkpoint in
+	// restore mode CLAIM, with operator (and the operators forward edges tie to it) at
+	// parallelism: keyed state goes by key group, a source's partitions and a sink's
+	// transactions to the new tasks. A rescale the engine cannot carry out (see
+	// engine.Runtime.Rescale) is not made.
+	Rescale Kind = "rescale"
 )
+
+// MaxRescaleParallelism bounds a rescale's parallelism, as the engine bounds an operator's.
+const MaxRescaleParallelism = 1024
 
 // Time faults.
 const (
@@ -162,12 +171,14 @@ const (
 	fieldTimeout
 	fieldSkew
 	fieldKey
+	fieldOperator
+	fieldParallelism
 )
 
 // fieldNames are the JSON names of the fields, used in errors; the order is the bit order.
 var fieldNames = []string{
 	"task", "host", "from", "to", "oneway", "message", "store", "probability",
-	"window_ns", "delay_ns", "timeout_ns", "skew_ppm", "key",
+	"window_ns", "delay_ns", "timeout_ns", "skew_ppm", "key", "operator", "parallelism",
 }
 
 func (f field) name() string {
@@ -248,6 +259,7 @@ var kindTable = map[Kind]kindInfo{
 	StopWithSavepoint: {action: true},
 
 	StopWithSavepointDrain: {action: true},
+	Rescale:                {allowed: fieldOperator | fieldParallelism, required: fieldOperator | fieldParallelism, action: true},
 }
 
 // allKinds lists every fault kind in a fixed order: the order of swarm draws and of Kinds.
@@ -268,7 +280,7 @@ var allKinds = []Kind{
 // (and so the generator's schedules) use them like any other kind.
 var operationKinds = []Kind{StorageReadFail, ExternalWriteFail, ExternalWriteLost}
 
-var actionKinds = []Kind{TriggerSavepoint, TriggerCheckpoint, ResubmitClaim, ResubmitNoClaim, ResubmitLegacy, StopWithSavepoint, StopWithSavepointDrain}
+var actionKinds = []Kind{TriggerSavepoint, TriggerCheckpoint, ResubmitClaim, ResubmitNoClaim, ResubmitLegacy, StopWithSavepoint, StopWithSavepointDrain, Rescale}
 
 // Kinds returns every kind, the swarm's faults, the operation faults, then operator
 // actions, in a fixed order.

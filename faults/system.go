@@ -17,6 +17,11 @@ func (l Link) String() string { return l.From + "->" + l.To }
 // checked against it. The scenario glue builds it from its job graph and cluster.
 type System struct {
 	Tasks []string // task ids, such as sum-2
+	// Operators are the operators a rescale may name.
+	Operators []string
+	// LateTasks are tasks a rescale of the schedule may start: faults may name them as they
+	// name Tasks, though the system starts without them.
+	LateTasks []string
 	Hosts []string // host names
 	// Channels are the data channels, task to task; records and barriers travel on them.
 	// Control links between the coordinator and every task are implied (see ControlLinks).
@@ -82,7 +87,12 @@ func (s System) ControlLinks() []Link {
 
 // endpoint reports whether name is a task of s or the coordinator.
 func (s System) endpoint(name string) bool {
-	return name == Coordinator || slices.Contains(s.Tasks, name)
+	return name == Coordinator || s.task(name)
+}
+
+// task reports whether name is a task of the system, from the start or after a rescale.
+func (s System) task(name string) bool {
+	return slices.Contains(s.Tasks, name) || slices.Contains(s.LateTasks, name)
 }
 
 // CheckSchedule checks that sched can happen to s: its names (CheckNames) and its times
@@ -104,7 +114,7 @@ func (s System) CheckNames(sched Schedule) error {
 		path := fmt.Sprintf("entries[%d]", i)
 		f := e.Fault
 		switch {
-		case f.Task != "" && !slices.Contains(s.Tasks, f.Task):
+		case f.Task != "" && !s.task(f.Task):
 			return fieldErr(path+".fault.task", "no task %q in the system", f.Task)
 		case f.Host != "" && !slices.Contains(s.Hosts, f.Host):
 			return fieldErr(path+".fault.host", "no host %q in the system", f.Host)
@@ -112,6 +122,8 @@ func (s System) CheckNames(sched Schedule) error {
 			return fieldErr(path+".fault.from", "no endpoint %q in the system", f.From)
 		case f.To != "" && !s.endpoint(f.To):
 			return fieldErr(path+".fault.to", "no endpoint %q in the system", f.To)
+		case f.Operator != "" && !slices.Contains(s.Operators, f.Operator):
+			return fieldErr(path+".fault.operator", "no operator %q in the system", f.Operator)
 		case f.Store != "" && !slices.Contains(s.Stores, f.Store):
 			return fieldErr(path+".fault.store", "no store %q in the system", f.Store)
 		case (f.Kind == NetBreak || f.Kind.dataFault()) && f.From != "" && f.To != "" &&

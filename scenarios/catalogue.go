@@ -18,7 +18,7 @@ import (
 // Builtins returns the built-in scenarios in catalogue order, completed with defaults. Each
 // call returns fresh copies that the caller may change.
 func Builtins() []*Scenario {
-	all := slices.Concat(positiveScenarios(), incrementalScenarios(), stateOwnershipScenarios(), lifecycleScenarios(), splitScenarios(), regimeScenarios(), negativeControls())
+	all := slices.Concat(positiveScenarios(), incrementalScenarios(), stateOwnershipScenarios(), lifecycleScenarios(), rescaleScenarios(), splitScenarios(), regimeScenarios(), negativeControls())
 	for _, s := range all {
 		requireFaultsToFire(s)
 		if err := s.Complete("builtin " + s.Name); err != nil {

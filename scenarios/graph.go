@@ -2,7 +2,10 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+
+	"github.com/ckptsim/ckptsim/faults"
 )
 
 // Graph is a topology expanded into nodes and directed links: what the glue hands to the
@@ -266,4 +269,42 @@ func (g Graph) HasCycle() bool {
 		}
 	}
 	return false
+}
+
+// operators returns the names of the graph's dataflow operators, in node order.
+func (g Graph) operators() []string {
+	var ops []string
+	for _, n := range g.Nodes {
+		if n.Kind != NodeProcess {
+			ops = append(ops, n.Name)
+		}
+	}
+	return ops
+}
+
+// rescaled returns the graph with every task that a rescale in schedule may start: each
+// rescaled operator, and those forward links tie to it, at the larger of its parallelisms.
+// Faults may name those tasks; until a rescale starts them they are not running.
+func (g Graph) rescaled(schedule []faults.Entry) Graph {
+	out := Graph{Nodes: slices.Clone(g.Nodes), Links: g.Links}
+	for _, e := range schedule {
+		if e.Fault.Kind != faults.Rescale {
+			continue
+		}
+		tied := map[string]bool{e.Fault.Operator: true}
+		for grew := true; grew; {
+			grew = false
+			for _, l := range g.Links {
+				if l.Partition == PartitionForward && tied[l.From] != tied[l.To] {
+					tied[l.From], tied[l.To], grew = true, true, true
+				}
+			}
+		}
+		for i := range out.Nodes {
+			if tied[out.Nodes[i].Name] {
+				out.Nodes[i].Parallelism = max(out.Nodes[i].Parallelism, e.Fault.Parallelism)
+			}
+		}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"github.com/ckptsim/ckptsim/faults"
+	"slices"
 )
 
 // Durable stores of a run, as fault specs name them: checkpoint state and the
@@ -18,6 +19,7 @@ func (s *Scenario) System() faults.System {
 	g := s.Graph()
 	sys := faults.System{
 		Tasks:           g.Tasks(),
+		Operators:       g.operators(),
 		Hosts:           g.Hosts(),
 		Stores:          []string{StoreState, StoreMetadata},
 		ExternalStore:   s.Sink != nil && s.Sink.Kind == SinkTwoPhaseCommit,
@@ -25,6 +27,11 @@ func (s *Scenario) System() faults.System {
 		FaultPhaseNanos: s.Limits.FaultPhase.Nanos(),
 	}
 	sys.Channels = g.Channels()
+	for _, t := range g.rescaled(s.Faults).Tasks() {
+		if !slices.Contains(sys.Tasks, t) {
+			sys.LateTasks = append(sys.LateTasks, t)
+		}
+	}
 	return sys
 }
 

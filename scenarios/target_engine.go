@@ -92,6 +92,17 @@ func (e *engineHalf) ResubmitJob(mode string) {
 	panic("scenarios: unknown restore mode " + mode)
 }
 
+// RescaleJob resubmits the job in restore mode claim with op at parallelism p; the new
+// job's coordinator starts after the restart delay, as for ResubmitJob. A rescale the
+// engine refuses (engine.Runtime.Rescale) is left alone.
+func (e *engineHalf) RescaleJob(op string, p int) {
+	if e.rt.Rescale(protocol.RestoreClaim, op, p) != nil {
+		return
+	}
+	delay := e.rt.Config().RestartDelay + e.world.RestartDelay()
+	e.k.After(delay, e.restartCoordinator)
+}
+
 // restartCoordinator starts a coordinator if none runs and its host is up; when the host is
 // down, simenv starts the coordinator with the host.
 func (e *engineHalf) restartCoordinator() {

@@ -78,7 +78,7 @@ var fieldsByKind = map[string]*Fields{
 	KindCoordinatorRecover: {Optional: []string{"task", "cp"}},
 	KindJobFailover:        {Optional: []string{"task", "cp", "reason"}},
 	KindJobFinish:          {Optional: coordinatorTask, Attrs: []string{AttrStop}},
-	KindJobResubmit:        {Required: []string{"cp"}, Optional: coordinatorTask, RequiredAttrs: []string{AttrMode}, Attrs: []string{AttrRescale, AttrParallelism}},
+	KindJobResubmit:        {Required: []string{"cp"}, Optional: coordinatorTask, RequiredAttrs: []string{AttrMode}, Attrs: []string{AttrRescale, AttrParallelism, AttrTasks}},
 
 	KindBarrierSend:     {Required: []string{"task", "to", "cp"}},
 	KindBarrierRecv:     {Required: []string{"task", "from", "cp"}},

@@ -315,10 +315,12 @@ func JobResubmit(cp uint64, mode string) Event {
 }
 
 // JobRescale returns the job.resubmit of a rescale: the job stops and is submitted again
-// from checkpoint cp, in restore mode mode, with operator op at parallelism p.
-func JobRescale(cp uint64, mode, op string, p int) Event {
+// from checkpoint cp, in restore mode mode, with operator op at parallelism p, and its
+// tasks are tasks from then on.
+func JobRescale(cp uint64, mode, op string, p int, tasks []string) Event {
 	e := JobResubmit(cp, mode)
-	e.Attrs = []Attr{{Key: AttrMode, Value: mode}, {Key: AttrParallelism, Value: strconv.Itoa(p)}, {Key: AttrRescale, Value: op}}
+	e.Attrs = []Attr{{Key: AttrMode, Value: mode}, {Key: AttrParallelism, Value: strconv.Itoa(p)},
+		{Key: AttrRescale, Value: op}, {Key: AttrTasks, Value: strings.Join(tasks, ListSeparator)}}
 	return e
 }
 

@@ -61,7 +61,7 @@ var constructed = map[string][]trace.Event{
 	trace.KindStateRelease:    {trace.StateRelease("sum-0", 1)},
 	trace.KindPieceRelease:    {trace.PieceRelease("sum-0", 1, "piece/sum-0/1/0")},
 	trace.KindStateLive:       {trace.StateLive([]string{"state/piece/sum-0/1/0"}, 420)},
-	trace.KindJobResubmit:     {trace.JobResubmit(4, "no-claim"), trace.JobRescale(4, "claim", "sum", 3)},
+	trace.KindJobResubmit:     {trace.JobResubmit(4, "no-claim"), trace.JobRescale(4, "claim", "sum", 3, []string{"src-0", "sum-0", "sum-1", "sum-2"})},
 
 	trace.KindNotifyComplete: {trace.NotifyComplete("sink-0", 1)},
 	trace.KindNotifyAbort:    {trace.NotifyAbort("sink-0", 2)},

@@ -164,6 +164,10 @@ const (
 	// parallelism (AttrParallelism); operators forward edges tie to it follow it.
 	AttrRescale     = "rescale"
 	AttrParallelism = "parallelism"
+	// AttrTasks lists, on a job.resubmit that rescales the job, every task of the rescaled
+	// job (see ListSeparator): from then on they are the job's tasks, and the earlier ones
+	// that it does not list are gone for good.
+	AttrTasks = "tasks"
 	// AttrKeyGroups is, on the snapshot.taken and task.restore of a task of an operator
 	// keyed by key group, the key groups it owns as "first-last".
 	AttrKeyGroups = "keygroups"

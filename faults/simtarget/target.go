@@ -48,6 +48,9 @@ func (t Target) TriggerCheckpoint() { t.Engine.TriggerCheckpoint() }
 // ResubmitJob is the engine half's.
 func (t Target) ResubmitJob(mode string) { t.Engine.ResubmitJob(mode) }
 
+// RescaleJob is the engine half's.
+func (t Target) RescaleJob(op string, p int) { t.Engine.RescaleJob(op, p) }
+
 // TimeOutTransactions is the engine half's.
 func (t Target) TimeOutTransactions(id faults.EffectID, timeoutNanos int64) {
 	t.Engine.TimeOutTransactions(id, timeoutNanos)

@@ -22,6 +22,7 @@ var oneOfEach = map[faults.Kind]faults.Fault{
 	faults.ResubmitLegacy:         {Kind: faults.ResubmitLegacy},
 	faults.StopWithSavepoint:      {Kind: faults.StopWithSavepoint},
 	faults.StopWithSavepointDrain: {Kind: faults.StopWithSavepointDrain},
+	faults.Rescale:                {Kind: faults.Rescale, Operator: "sum", Parallelism: 3},
 	faults.PauseHost:              {Kind: faults.PauseHost, Host: "h-src"},
 	faults.RestartDelay:           {Kind: faults.RestartDelay, DelayNanos: 5},
 	faults.NetDrop:                {Kind: faults.NetDrop, Message: faults.MessageNotify, Probability: 0.5},

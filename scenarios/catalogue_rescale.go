@@ -1,0 +1,56 @@
+package scenarios
+
+import (
+	"github.com/ckptsim/ckptsim/faults"
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// rescaleScenario is the job the rescale scenarios rescale: a keyed shuffle of three over
+// 128 key groups, two-phase-commit sinks, checkpointed every 30ms, whose input lasts 1.2s.
+func rescaleScenario(name, description string, schedule ...faults.Entry) *Scenario {
+	return &Scenario{
+		Name:        name,
+		Description: description,
+		Mode:        ModeAligned,
+		Topology:    Topology{Kind: TopologyKeyedShuffle, Parallelism: 3, MaxParallelism: 128},
+		Workload:    Workload{Kind: WorkloadKeyedSum, Records: 600, Keys: 30, RecordInterval: Millis(2)},
+		Sink:        &Sink{Kind: SinkTwoPhaseCommit},
+		Checkpoint:  Checkpoint{Interval: Millis(30), MaxConcurrent: 2, Timeout: Millis(500)},
+		Faults:      schedule,
+		Expect:      expectPass,
+		Seeds:       seeds(1, 10),
+	}
+}
+
+// rescale is the operator action that gives op parallelism p.
+func rescale(op string, p int) faults.Fault {
+	return faults.Fault{Kind: faults.Rescale, Operator: op, Parallelism: p}
+}
+
+// rescaleScenarios rescale a job up and down, alone and with a crash on the way.
+func rescaleScenarios() []*Scenario {
+	return []*Scenario{
+		rescaleScenario("rescale",
+			"A user rescales the keyed sum (and the sinks forward edges tie to it) from three "+
+				"tasks to five, then the sources to two, then the sum to two: each time the job "+
+				"restarts from its latest checkpoint with every key's sum in the task that owns its "+
+				"key group now, every partition at its offset, and the transactions of sinks that "+
+				"are gone committed by the sinks that adopt them.",
+			at(Millis(250), rescale("sum", 5)),
+			at(Millis(500), rescale("source", 2)),
+			at(Millis(750), rescale("sum", 2))),
+		rescaleScenario("rescale-coordinator-crash",
+			"The coordinator of the job rescaled down to two crashes as the first new task "+
+				"restores: the next one restores the same checkpoint of the earlier parallelism "+
+				"again, and the sinks adopt the gone ones' transactions a second time.",
+			at(Millis(300), rescale("sum", 2)),
+			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindTaskRestore, Task: "sink-0"}, Nth: 2},
+				Fault: faults.Fault{Kind: faults.CrashCoordinator}}),
+		rescaleScenario("rescale-sink-crash",
+			"A sink of the job rescaled up to four crashes on the new job's first completed "+
+				"checkpoint: the job fails over to that checkpoint, of its own parallelism now.",
+			at(Millis(300), rescale("sum", 4)),
+			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindNotifyComplete, Task: "sink-3"}, Nth: 1},
+				Fault: faults.Fault{Kind: faults.CrashTask, Task: "sink-3"}}),
+	}
+}
