@@ -42,8 +42,8 @@ type taskPlan struct {
 	snapshotKeys []string
 	slots        snapshotSlots
 	// keyGroups renders the key groups the task owns ("first-last"), for the snapshot.taken
-	// and task.restore of a task keyed by key group (every input a Hash edge, in a job with
-	// a MaxParallelism); empty for any other.
+	// and task.restore of a task whose keyed state is by key group (keyGroupsOf); empty for
+	// any other.
 	keyGroups string
 }
 
@@ -241,11 +241,11 @@ func (p *jobPlan) wire(g *Graph, tp *taskPlan) {
 	}
 }
 
-// keyGroupsOf returns the key groups task tp owns, if its operator is keyed by key group:
-// every input is a Hash edge, in a job with a MaxParallelism.
+// keyGroupsOf returns the key groups task tp owns, if it holds keyed state by key group:
+// an aggregate whose every input is a Hash edge, in a job with a MaxParallelism.
 func keyGroupsOf(g *Graph, tp *taskPlan) (protocol.KeyGroupRange, bool) {
 	in := g.inEdges(tp.op.Name)
-	if g.MaxParallelism == 0 || len(in) == 0 {
+	if _, keyed := tp.op.Logic.(Aggregate); !keyed || g.MaxParallelism == 0 || len(in) == 0 {
 		return protocol.KeyGroupRange{}, false
 	}
 	for _, e := range in {

@@ -54,6 +54,14 @@ func (rt *Runtime) Rescale(mode protocol.RestoreMode, op string, p int) error {
 	return nil
 }
 
+// CheckRescale reports why the engine would refuse to rescale a job of configuration cfg
+// with op at parallelism p (see Rescale), or nil: a generator draws only rescales it makes.
+// It does not know whether the job will have a checkpoint to restore.
+func CheckRescale(cfg *Config, op string, p int) error {
+	_, err := rescaledGraph(cfg, op, p)
+	return err
+}
+
 // rescaledGraph returns cfg's graph with op, and the operators forward edges tie to it, at
 // parallelism p, or why the engine will not rescale it so.
 func rescaledGraph(cfg *Config, op string, p int) (*Graph, error) {

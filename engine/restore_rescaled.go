@@ -197,10 +197,7 @@ func (t *task) ownKeys(got []*snapshotData, from int) ([]byte, error) {
 		})
 		state = merged(state, pairs)
 	}
-	if len(state) == 0 {
-		return nil, nil
-	}
-	return encodePairs(state), nil
+	return encodePairs(state), nil // an aggregate's state, even without a key, says so
 }
 
 // ownOffsets returns the offsets of the task's partitions: partition p was task p mod m's

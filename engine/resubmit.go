@@ -41,10 +41,11 @@ func (rt *Runtime) Resubmit(mode protocol.RestoreMode) error {
 	return nil
 }
 
-// resubmittable returns the checkpoint a resubmission restores, or why there is none.
+// resubmittable returns the checkpoint a resubmission restores, or why there is none: a
+// finished job is over, and is not submitted again.
 func (rt *Runtime) resubmittable() (uint64, error) {
 	from := rt.LatestCheckpoint()
-	if !rt.CoordinatorRunning() || from == 0 {
+	if !rt.CoordinatorRunning() || from == 0 || rt.finished {
 		return 0, fmt.Errorf("engine: no running job with a completed checkpoint to resubmit")
 	}
 	return from, nil

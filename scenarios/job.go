@@ -90,6 +90,16 @@ func (s *Scenario) EngineAccepts() error {
 	return err
 }
 
+// RescaleAccepts reports why this build's engine would refuse to rescale the job of s, with
+// defaults, giving operator op parallelism p, or nil (engine.CheckRescale).
+func (s *Scenario) RescaleAccepts(op string, p int) error {
+	cfg, err := engineConfig(s)
+	if err != nil {
+		return err
+	}
+	return engine.CheckRescale(&cfg, op, p)
+}
+
 // engineGraph is the engine's graph of s: its nodes as operators and its links as edges,
 // or, for chandy-lamport, one tokens operator whose tasks are the processes.
 func engineGraph(s *Scenario) (engine.Graph, error) {

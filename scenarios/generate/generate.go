@@ -213,6 +213,7 @@ func (g *generator) latest(s *scenarios.Scenario) {
 	g.stopWithSavepoint(s)
 	g.keyGroups(s)
 	g.splitSources(s)
+	g.rescale(s)
 }
 
 // interval draws the checkpoint interval. Short intervals make many checkpoints (ids past
@@ -746,7 +747,8 @@ func inModelKinds(sys faults.System) []faults.Kind {
 			k == faults.ExternalCommitFail && !sys.ExternalStore,
 			(k == faults.ExternalWriteFail || k == faults.ExternalWriteLost) && !sys.SinkWrites,
 			k == faults.NetBreak && len(sys.Channels) == 0,
-			slices.Contains(resubmissions, k), k == faults.StopWithSavepoint, k == faults.StopWithSavepointDrain:
+			slices.Contains(resubmissions, k), k == faults.StopWithSavepoint, k == faults.StopWithSavepointDrain,
+			k == faults.Rescale:
 			continue
 		}
 		out = append(out, k)
