@@ -22,7 +22,7 @@ type System struct {
 	// LateTasks are tasks a rescale of the schedule may start: faults may name them as they
 	// name Tasks, though the system starts without them.
 	LateTasks []string
-	Hosts []string // host names
+	Hosts     []string // host names
 	// Channels are the data channels, task to task; records and barriers travel on them.
 	// Control links between the coordinator and every task are implied (see ControlLinks).
 	Channels []Link

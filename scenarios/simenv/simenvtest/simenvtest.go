@@ -25,7 +25,7 @@ type Fault struct {
 	Name string // task id or host name; for "rescale", the operator given Parallelism (claim mode)
 	// Parallelism is a rescale's new parallelism.
 	Parallelism int
-	Down time.Duration
+	Down        time.Duration
 	// On, if set, triggers the fault at the first event it matches instead of at a time.
 	On func(trace.Event) bool
 }
