@@ -60,6 +60,7 @@ func barrierHandling(ix *traceIndex) Result {
 		markersTraced: ix.any(kindsOf(trace.KindMarkerSend, trace.KindMarkerRecv)),
 	}
 	for i := range ix.only(handlingKinds) {
+		j.at = i
 		j.observe(&ix.events[i])
 	}
 	return j.result(ix)
@@ -67,7 +68,8 @@ func barrierHandling(ix *traceIndex) Result {
 
 // handlingJudge follows every task's incarnation through the trace.
 type handlingJudge struct {
-	outputs map[string][]string // per task, the tasks its channels lead to, sorted
+	outputs *jobOutputs // per job and task, the tasks its channels lead to, sorted
+	at      int         // index of the event observed
 	tasks   map[string]*taskHandling
 	// markersTraced: the trace holds a marker.send or a marker.recv, so a missing cancel
 	// marker is evidence, not a trace that leaves markers out.

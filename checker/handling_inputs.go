@@ -99,7 +99,7 @@ func (j *handlingJudge) markerIn(th *taskHandling, e *trace.Event) {
 // trace may come from an emitter that does not trace them.
 func (j *handlingJudge) owe(th *taskHandling, rule string, cause *trace.Event, cp uint64, why string) {
 	j.occasions++
-	waiting := th.waitingFor(j.outputs[th.name], cp)
+	waiting := th.waitingFor(j.outputs.of(th.name, j.at), cp)
 	if len(waiting) == 0 {
 		return
 	}

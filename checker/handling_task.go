@@ -158,30 +158,60 @@ func (th *taskHandling) discharge(to string, cp uint64, marker bool) {
 }
 
 // channelOutputs returns, per task, the tasks its channels lead to, as either end shows them:
-// what it sent to (barriers, markers, records) and what others took in from it.
-func channelOutputs(ix *traceIndex) map[string][]string {
-	sets := map[string]map[string]bool{}
-	add := func(from, to string) {
+// what it sent to (barriers, markers, records) and what others took in from it. A rescale
+// (rescaleTasks) starts a job of other channels, so the map is made per job: outputs
+// holds one per job, from the event index it starts at.
+func channelOutputs(ix *traceIndex) *jobOutputs {
+	var eras []int
+	for i := range ix.only(kindsOf(trace.KindJobResubmit)) {
+		if _, ok := rescaleTasks(&ix.events[i]); ok {
+			eras = append(eras, i)
+		}
+	}
+	sets := make([]map[string]map[string]bool, len(eras)+1)
+	add := func(at int, from, to string) {
 		if from == "" || to == "" {
 			return
 		}
-		if sets[from] == nil {
-			sets[from] = map[string]bool{}
+		era := eraOf(eras, at)
+		if sets[era] == nil {
+			sets[era] = map[string]map[string]bool{}
 		}
-		sets[from][to] = true
+		if sets[era][from] == nil {
+			sets[era][from] = map[string]bool{}
+		}
+		sets[era][from][to] = true
 	}
 	for i := range ix.only(kindsOf(trace.KindBarrierSend, trace.KindMarkerSend, trace.KindRecordSend)) {
-		add(ix.events[i].Task, ix.events[i].To)
+		add(i, ix.events[i].Task, ix.events[i].To)
 	}
 	for i := range ix.only(kindsOf(trace.KindBarrierRecv, trace.KindMarkerRecv, trace.KindRecordRecv)) {
-		add(ix.events[i].From, ix.events[i].Task)
+		add(i, ix.events[i].From, ix.events[i].Task)
 	}
-	outputs := make(map[string][]string, len(sets))
-	for from, tos := range sets {
-		for to := range tos {
-			outputs[from] = append(outputs[from], to)
+	o := &jobOutputs{starts: eras, outputs: make([]map[string][]string, len(sets))}
+	for era, set := range sets {
+		o.outputs[era] = make(map[string][]string, len(set))
+		for from, tos := range set {
+			for to := range tos {
+				o.outputs[era][from] = append(o.outputs[era][from], to)
+			}
+			slices.Sort(o.outputs[era][from])
 		}
-		slices.Sort(outputs[from])
 	}
-	return outputs
+	return o
+}
+
+// jobOutputs are the channels of each job a trace shows, the first job's and one per rescale.
+type jobOutputs struct {
+	starts  []int // index of each rescale's job.resubmit
+	outputs []map[string][]string
+}
+
+// of returns the tasks task's channels lead to in the job that runs at event index at.
+func (o *jobOutputs) of(task string, at int) []string { return o.outputs[eraOf(o.starts, at)][task] }
+
+// eraOf returns which job event index at belongs to: the number of rescales before it.
+func eraOf(starts []int, at int) int {
+	n, _ := slices.BinarySearch(starts, at)
+	return n
 }

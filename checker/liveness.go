@@ -75,7 +75,7 @@ var (
 	checkpointEndKinds = kindsOf(trace.KindCheckpointTrigger, trace.KindCheckpointComplete)
 	taskLifecycleKinds = kindsOf(trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish)
 	alignmentEndKinds  = taskLifecycleKinds | kindsOf(trace.KindBarrierRecv, trace.KindSnapshotTaken,
-		trace.KindSnapshotDecline, trace.KindNotifyAbort, trace.KindCheckpointAbort)
+		trace.KindSnapshotDecline, trace.KindNotifyAbort, trace.KindCheckpointAbort, trace.KindJobResubmit)
 )
 
 type livenessJudge struct {
@@ -271,6 +271,14 @@ func (l *livenessJudge) judgeAlignment() {
 			closeWhere(e.Task, e.T, func(*alignment) bool { return true })
 		case trace.KindCheckpointAbort:
 			aborted[e.CP] = true
+		case trace.KindJobResubmit:
+			if tasks, ok := rescaleTasks(e); ok {
+				for task := range openByTask { // a task the rescale did away with aligns no more
+					if !tasks[task] {
+						closeWhere(task, e.T, func(*alignment) bool { return true })
+					}
+				}
+			}
 		}
 	}
 	startT := l.events[l.start].T

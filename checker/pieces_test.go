@@ -170,6 +170,29 @@ func TestRestoreOwnershipKeepsTheStoppedJobsCheckpoints(t *testing.T) {
 	wantRule(t, v, ruleRestoreOwnership)
 }
 
+// TestRestoreOwnershipHandsOverOnAClaim: a checkpoint a legacy resubmission left the
+// user's is the job's once a later resubmission (a rescale, say) claims it.
+func TestRestoreOwnershipHandsOverOnAClaim(t *testing.T) {
+	for _, second := range []string{"claim", "legacy"} {
+		b := newTB()
+		b.restore("sum-0", 0)
+		b.incrementalCheckpoint(1, "sum-0", "p1")
+		b.incrementalCheckpoint(2, "sum-0", "p2")
+		b.resubmit(2, "legacy")
+		b.resubmit(2, second)
+		b.incrementalCheckpoint(3, "sum-0", "p3")
+		b.incrementalCheckpoint(4, "sum-0", "p4")
+		released := b.stateRelease("sum-0", 2)
+		b.pieceRelease("sum-0", 2, "p2")
+		res := StateRelease(b.events, retaining(2))
+		if second == "claim" {
+			wantPass(t, res)
+			continue
+		}
+		wantFirst(t, res, released, "the user's since the job was resubmitted")
+	}
+}
+
 // TestRestoreNoClaimRefusesBuildingOnTheRestored: after a no-claim resubmission from
 // checkpoint 2, a checkpoint of the new job that refers to 2's piece breaks the rule; under
 // legacy it may.

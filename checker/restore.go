@@ -6,6 +6,9 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
+// ruleRestoreFromCompleted is restore-fidelity's rule for every restore.
+const ruleRestoreFromCompleted = "restore.from-completed"
+
 // taskCheckpoint keys per-task, per-checkpoint facts.
 type taskCheckpoint struct {
 	task string
@@ -67,6 +70,9 @@ func restoreFidelity(ix *traceIndex) Result {
 			}
 			violations = append(violations, found...)
 		}
+	}
+	for k := range violations {
+		violations[k].Rule = ruleRestoreFromCompleted
 	}
 	rescaled, _ := keyGroupsRestoredOnce(ix)
 	violations = append(violations, rescaled...)

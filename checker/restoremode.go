@@ -23,7 +23,7 @@ type resubmitted struct {
 
 // resubmit takes a job.resubmit: the stopped job's retained checkpoints stay the user's,
 // held for good like savepoints, and so does the restored one unless the new job claimed
-// it; the new job retains the restored checkpoint alone. A claim takes over every piece
+// it (even one an earlier resubmission left the user's); the new job retains the restored checkpoint alone. A claim takes over every piece
 // of the restored checkpoint, those the user's older checkpoints share with it included
 // (Flink's claim mode: the user must not restore those any more).
 func (l *stateLedger) resubmit(e *trace.Event) {
@@ -42,6 +42,11 @@ func (l *stateLedger) resubmit(e *trace.Event) {
 		if mode == "claim" {
 			l.giveUp(cp, r.pieces)
 		}
+	}
+	if mode == "claim" {
+		// A checkpoint an earlier resubmission left the user's is the new job's once a
+		// resubmission claims it: the user hands it over.
+		delete(l.userOwned, e.CP)
 	}
 	keep := func(cps []uint64) []uint64 {
 		return slices.DeleteFunc(cps, func(cp uint64) bool { return cp != e.CP })

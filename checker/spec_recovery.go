@@ -6,9 +6,9 @@ const ruleStoreRecoversLatest = "store.recovers-latest"
 // recoveryRules are about failover, restore and the completed-checkpoint store.
 var recoveryRules = []Rule{
 	{
-		ID: "R1", Name: "restore.from-completed", Property: PropRestoreFidelity,
-		Says:     "A task restored from checkpoint n gets the state its snapshot for n held, n completed before the restore and is no savepoint; a job.failover names a completed checkpoint too.",
-		Evidence: "task.restore with state, snapshot.taken and snapshot.carried with state, checkpoint.complete, checkpoint.trigger (savepoint)",
+		ID: "R1", Name: ruleRestoreFromCompleted, Property: PropRestoreFidelity,
+		Says:     "A task restored from checkpoint n gets the state its snapshot for n held, n completed before the restore and is no savepoint; a job.failover names a completed checkpoint too. A task of a job rescaled from n (task.restore rescaled-from) takes its state from snapshots that were taken for n.",
+		Evidence: "task.restore with state (or rescaled-from), snapshot.taken and snapshot.carried with state, checkpoint.complete, checkpoint.trigger (savepoint)",
 		Without:  "unknown: a state digest on one side only; unexercised without a restore from a checkpoint",
 		Covers:   []string{"Kind.savepoint"},
 	},
@@ -81,5 +81,12 @@ var recoveryRules = []Rule{
 		Without:  "unexercised without a no-claim resubmission",
 		Covers:   []string{"RestoreMode.no-claim"},
 		Flink:    "RestoreMode.NO_CLAIM (the first checkpoint after the restore is a full one)",
+	},
+	{
+		ID: "R11", Name: ruleKeyGroupsOnce, Property: PropRestoreFidelity,
+		Says:     "After a rescale (job.resubmit with tasks), each time the rescaled job restores from checkpoint n and every task it lists has restored, every key group a snapshot of n held (snapshot.taken keygroups) is restored exactly once: by one task.restore that lists that snapshot in rescaled-from and owns the group (its keygroups), so that no key's state is lost or counted twice.",
+		Evidence: "job.resubmit with tasks, job.failover, task.restore with rescaled-from and keygroups, snapshot.taken with keygroups",
+		Without:  "not judged: a round of restores a crash or failover cut short, restores that name no key groups; unexercised without a rescaled restore",
+		Flink:    "StateAssignmentOperation, KeyGroupRangeAssignment (FLINK-19748, FLINK-26063)",
 	},
 }
