@@ -87,6 +87,11 @@
 //     failover lasts until every job task traced task.restore again. It replaces every
 //     task: what an incarnation did before it is no longer owed anything, and a task that
 //     traces no restore after it counts as restored from cp.
+//   - job.resubmit (cp; mode; and for a rescale rescale, parallelism, tasks): the job is
+//     stopped and submitted again from cp. A rescale's tasks lists every task of the new
+//     job: from then on the job's tasks are those, a task it leaves out is gone for good
+//     (owed no restore, notification, alignment's end or finish), and the channels of the
+//     new job are learnt apart from the old job's.
 //
 // well-formed: any event. seq counts from 0 by one, t never decreases. Numeric attributes
 // (records, start, tokens, taken, the channel counts) are non-negative decimal integers.
@@ -130,7 +135,11 @@
 // completed before it and is not a savepoint. state equals the state of that task's
 // snapshot.taken n, or of the one a snapshot.carried n names (a restore may also name the
 // carried snapshot's own checkpoint). A job.failover cp must name a completed checkpoint
-// too. A digest on one side only is unknown. Restores of cp 0 are not judged.
+// too. A digest on one side only is unknown. Restores of cp 0 are not judged. A restore
+// of a rescaled job (rescaled-from: the snapshots it read) is not compared by digest:
+// each snapshot it names was taken for n, and once every task the rescale listed has
+// restored after a job.failover, every key group a snapshot.taken n names (keygroups) is
+// owned (keygroups on the restore) by exactly one restore that read that snapshot.
 //
 // listener-contract: notify.complete and notify.abort (task cp) as delivered, after the
 // protocol's filter, before the listener acts; sink.commit after the notification that

@@ -163,6 +163,24 @@
 // failure reports of a cancelled attempt are recognised by their attempt number and dropped,
 // but for acks: the protocol takes them as late, and releases the state they carry.
 //
+// # Resubmission and rescaling
+//
+// Resubmit stops the job and submits it again from its latest completed checkpoint in a
+// restore mode (claim, no-claim, legacy); Rescale does the same with one operator, and the
+// operators forward edges tie to it, at a new parallelism (rescale.go lists what it
+// refuses and why). The new plan takes over when the failover that follows has cancelled
+// the old tasks; the protocol's coordinator is built with the new topology and told that
+// the restored checkpoint is the earlier job's (protocol.Restored.Rescaled). Each new task
+// reads the snapshots of the earlier tasks whose state it takes over and combines them
+// (restore_rescaled.go): an aggregate's keys of its key groups (protocol.RescaledFrom
+// names the snapshots), a source's partitions p, p+n, ... each at its offset, a 2PC sink's
+// own transactions and those of the gone sinks it adopts (sinkadopt.go: it registers as
+// each with the store, which fences it, commits its pending transactions and aborts the
+// rest, before it runs). Every channel is new, so its counters start at zero. The
+// job.resubmit of a rescale lists the new job's tasks; each new task.restore names the
+// snapshots it read (rescaled-from) and, for keyed state, its key groups. A job that
+// finished is not resubmitted.
+//
 // # Hooks for fault injection
 //
 // Runtime.CrashTask and FailTask (a lost connection, say) kill a task's incarnation;

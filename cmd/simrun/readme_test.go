@@ -30,8 +30,14 @@ func TestReadmeStop(t *testing.T) {
 	quotesScript(t, "README.md", readmeSection(t, "Stopping a job with a savepoint"), "testdata/script/lifecycle.txtar")
 }
 
+// TestReadmeSplits: the README's split source is the script testdata/script/splits.txtar.
 func TestReadmeSplits(t *testing.T) {
 	quotesScript(t, "README.md", readmeSection(t, "Sources that take their splits from the coordinator"), "testdata/script/splits.txtar")
+}
+
+// TestReadmeRescale: the README's rescale example is the script testdata/script/rescale.txtar.
+func TestReadmeRescale(t *testing.T) {
+	quotesScript(t, "README.md", readmeSection(t, "Rescaling a job"), "testdata/script/rescale.txtar")
 }
 
 // readmeSection returns the README's section headed "## heading", up to the next one.

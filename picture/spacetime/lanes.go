@@ -90,3 +90,46 @@ func splitTask(name string) (op string, index int) {
 // message), so that a new message kind is drawn as arrows without a change here.
 func isSend(kind string) bool { return strings.HasSuffix(kind, ".send") }
 func isRecv(kind string) bool { return strings.HasSuffix(kind, ".recv") }
+
+// laneLives returns, per lane, the virtual times its line runs between, as pairs: the whole
+// run, but for a task that a rescale started (its line begins at its first event) or did
+// away with (its line ends at its last one), so that the picture shows the job's tasks
+// change.
+func laneLives(events []trace.Event, lanes []string, t0, t1 int64) []int64 {
+	first := map[string]int64{}
+	last := map[string]int64{}
+	firstRescale := -1
+	var final map[string]bool // the last rescale's tasks
+	for i := range events {
+		e := &events[i]
+		if e.Kind == trace.KindJobResubmit {
+			if list, ok := e.Attr(trace.AttrTasks); ok {
+				if firstRescale < 0 {
+					firstRescale = i
+				}
+				final = map[string]bool{}
+				for _, t := range strings.Fields(list) {
+					final[t] = true
+				}
+			}
+		}
+		if _, seen := first[e.Task]; !seen {
+			first[e.Task] = int64(i)
+		}
+		last[e.Task] = e.T
+	}
+	lives := make([]int64, 0, 2*len(lanes))
+	for _, name := range lanes {
+		start, end := t0, t1
+		if final != nil && name != trace.CoordinatorTask {
+			if i := first[name]; int(i) > firstRescale {
+				start = events[i].T
+			}
+			if !final[name] {
+				end = last[name]
+			}
+		}
+		lives = append(lives, start, end)
+	}
+	return lives
+}

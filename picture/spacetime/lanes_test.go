@@ -41,3 +41,27 @@ func TestSplitTask(t *testing.T) {
 		}
 	}
 }
+
+// TestLaneLivesShowARescale: after a rescale from two sum tasks to one, sum-1's lane ends at
+// its last event and a task that only the rescaled job has begins at its first; lanes of
+// tasks that run throughout span the run, as every lane does without a rescale.
+func TestLaneLivesShowARescale(t *testing.T) {
+	events := []trace.Event{
+		{T: 0, Kind: trace.KindTaskRestore, Task: "sum-0"},
+		{T: 1, Kind: trace.KindTaskRestore, Task: "sum-1"},
+		{T: 5, Kind: trace.KindSnapshotTaken, Task: "sum-1", CP: 1},
+		trace.JobRescale(1, "claim", "sum", 1, []string{"sum-0", "sink-2"}),
+		{T: 20, Kind: trace.KindTaskRestore, Task: "sink-2", CP: 1},
+		{T: 30, Kind: trace.KindTaskFinish, Task: "sum-0"},
+	}
+	events[3].T = 10
+	lanes := []string{"coordinator", "sum-0", "sum-1", "sink-2"}
+	got := laneLives(events, lanes, 0, 30)
+	want := []int64{0, 30, 0, 30, 0, 5, 20, 30}
+	if !slices.Equal(got, want) {
+		t.Errorf("lives %v, want %v", got, want)
+	}
+	if got := laneLives(events[:3], lanes[:3], 0, 5); !slices.Equal(got, []int64{0, 5, 0, 5, 0, 5}) {
+		t.Errorf("lives without a rescale %v, want the run for every lane", got)
+	}
+}

@@ -18,6 +18,9 @@ type model struct {
 	// happens, so the page opens on [T0, Busy] and the fit button shows the whole run.
 	Busy  int64    `json:"busy"`
 	Lanes []string `json:"lanes"`
+	// Lives holds, per lane, the first and last time its line is drawn (laneLives): a
+	// rescale starts lanes and ends others.
+	Lives []int64  `json:"lives"`
 	Kinds []string `json:"kinds"` // the kinds that occur, indexed by Kind below
 
 	Seq  []uint64 `json:"seq"`
@@ -101,6 +104,7 @@ func newModel(r Run) *model {
 		m.Busy = max(m.Busy, v.T)
 	}
 	m.Busy = min(max(m.Busy, m.T0+1), m.T1)
+	m.Lives = laneLives(events, m.Lanes, m.T0, m.T1)
 	m.Arrows = matchArrows(events, laneIndex)
 	m.Checkpoints = checkpointSpans(events, m.T1)
 	m.Faults = faultSpans(events, laneIndex)

@@ -165,7 +165,16 @@ function drawBody() {
   ctx.strokeStyle = "#e2e2e2";
   ctx.lineWidth = 1;
   ctx.beginPath();
-  for (let r = r0; r < r1; r++) { const y = Math.round(r * LANE_H + LANE_H / 2 - top) + 0.5; ctx.moveTo(GUTTER, y); ctx.lineTo(GUTTER + V.plotW, y); }
+  for (let r = r0; r < r1; r++) {
+    // A lane's line runs over its task's life: a rescale starts some tasks and ends others,
+    // which the line shows with a bar where it begins or ends inside the run.
+    const l = V.rows[r], y = Math.round(r * LANE_H + LANE_H / 2 - top) + 0.5;
+    const from = D.lives[2 * l], to = D.lives[2 * l + 1];
+    const x0 = from > D.t0 ? xOf(from) : GUTTER, x1 = to < D.t1 ? xOf(to) : GUTTER + V.plotW;
+    ctx.moveTo(x0, y); ctx.lineTo(x1, y);
+    if (from > D.t0) { ctx.moveTo(x0, y - 6); ctx.lineTo(x0, y + 6); }
+    if (to < D.t1) { ctx.moveTo(x1, y - 6); ctx.lineTo(x1, y + 6); }
+  }
   ctx.stroke();
   V.stats = { events: N, lanes: V.rows.length };
   let t = performance.now();
