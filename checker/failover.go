@@ -34,6 +34,7 @@ func noTriggerInFailover(ix *traceIndex) Result {
 	events := ix.events
 	var early []earlyTrigger
 	tasks := map[string]bool{}   // job tasks: seen to restore
+	var rescaled map[string]bool // the tasks of the last rescale so far, nil before one
 	waiting := map[string]bool{} // tasks still to restore in the current failover
 	var failover *trace.Event
 	failoverAt := 0 // its index
@@ -49,7 +50,9 @@ func noTriggerInFailover(ix *traceIndex) Result {
 				maps.Copy(waiting, tasks)
 			}
 		case trace.KindTaskRestore:
-			tasks[e.Task] = true
+			if rescaled == nil || rescaled[e.Task] { // a gone task may finish a restore late
+				tasks[e.Task] = true
+			}
 			delete(waiting, e.Task)
 			if len(waiting) == 0 {
 				failover = nil
@@ -58,8 +61,8 @@ func noTriggerInFailover(ix *traceIndex) Result {
 			failover = nil
 			clear(waiting)
 		case trace.KindJobResubmit:
-			if rescaled, ok := rescaleTasks(e); ok {
-				tasks = rescaled // the rescaled job's, which its failover waits for
+			if list, ok := rescaleTasks(e); ok {
+				rescaled, tasks = list, maps.Clone(list) // which its failover waits for
 			}
 		case trace.KindCheckpointTrigger:
 			if failover != nil {

@@ -140,6 +140,7 @@ type lifecycle struct {
 	savepoints map[uint64]bool
 	last       map[string]string // task -> its last lifecycle event kind
 	running    int
+	job        map[string]bool // the tasks of the last rescale so far, nil before one
 }
 
 func newLifecycle() *lifecycle {
@@ -206,6 +207,9 @@ func (l *lifecycle) observe(e *trace.Event) {
 			l.rescaled(tasks)
 		}
 	case trace.KindTaskRestore, trace.KindTaskCrash, trace.KindTaskFinish:
+		if l.job != nil && !l.job[e.Task] {
+			return // a task a rescale did away with, finishing what it was doing
+		}
 		before, seen := l.last[e.Task]
 		if seen && before != trace.KindTaskFinish {
 			l.running--
@@ -222,6 +226,7 @@ func (l *lifecycle) savepoint(cp uint64) bool { return l.savepoints[cp] }
 // rescaled makes tasks the job's: the others are gone for good, and a listed task not seen
 // yet runs until it finishes.
 func (l *lifecycle) rescaled(tasks map[string]bool) {
+	l.job = tasks
 	for task, kind := range l.last {
 		if !tasks[task] {
 			if kind != trace.KindTaskFinish {

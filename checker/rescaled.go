@@ -50,6 +50,9 @@ func rescaledFrom(e *trace.Event) ([]string, bool) {
 	if !ok || e.Kind != trace.KindTaskRestore {
 		return nil, false
 	}
+	if list == trace.NoneRead {
+		return nil, true
+	}
 	return strings.Fields(list), true
 }
 

@@ -7,7 +7,8 @@ import (
 )
 
 // TestARescaleEndsTheGoneTasks: a job of two tasks rescaled to one finishes when that one
-// does; the task the rescale did away with is owed no end, no restore and no notification.
+// does; the task the rescale did away with is owed no end, no restore and no notification,
+// even when a restore of it begun before the rescale ends after it.
 // The same trace without the rescale's task list is a job whose second task never ended.
 func TestARescaleEndsTheGoneTasks(t *testing.T) {
 	ref := Reference{Liveness: LivenessBounds{FinishTasks: []string{"sum-0", "sum-1"}}}
@@ -23,6 +24,7 @@ func TestARescaleEndsTheGoneTasks(t *testing.T) {
 			e = trace.JobResubmit(1, "claim")
 		}
 		b.add(e)
+		b.restore("sum-1", 1) // the earlier job's, finishing a restore begun before
 		b.add(trace.Event{Kind: trace.KindJobFailover, CP: 1, Reason: "coordinator-recovery"})
 		b.add(trace.TaskRestoreRescaled("sum-0", 1, "c", []string{"sum-0", "sum-1"}, ""))
 		b.finish("sum-0")

@@ -239,5 +239,9 @@ func (t *task) rescaledAttrs(olds []string) []trace.Attr {
 	if t.plan.keyGroups != "" {
 		attrs = append(attrs, trace.Attr{Key: trace.AttrKeyGroups, Value: t.plan.keyGroups})
 	}
-	return append(attrs, trace.Attr{Key: trace.AttrRescaledFrom, Value: strings.Join(olds, trace.ListSeparator)})
+	read := strings.Join(olds, trace.ListSeparator)
+	if read == "" {
+		read = trace.NoneRead
+	}
+	return append(attrs, trace.Attr{Key: trace.AttrRescaledFrom, Value: read})
 }

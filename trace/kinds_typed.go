@@ -388,7 +388,11 @@ func TaskRestore(task string, cp uint64, state string) Event {
 // key group, owns keyGroups ("first-last"; empty writes nothing).
 func TaskRestoreRescaled(task string, cp uint64, state string, from []string, keyGroups string) Event {
 	e := TaskRestore(task, cp, state)
-	e.Attrs = append(e.Attrs, Attr{Key: AttrRescaledFrom, Value: strings.Join(from, ListSeparator)})
+	read := strings.Join(from, ListSeparator)
+	if read == "" {
+		read = NoneRead
+	}
+	e.Attrs = append(e.Attrs, Attr{Key: AttrRescaledFrom, Value: read})
 	if keyGroups != "" {
 		e.Attrs = append(e.Attrs, Attr{Key: AttrKeyGroups, Value: keyGroups})
 	}

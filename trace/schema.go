@@ -172,9 +172,12 @@ const (
 	// keyed by key group, the key groups it owns as "first-last".
 	AttrKeyGroups = "keygroups"
 	// AttrRescaledFrom lists, on the task.restore of a job rescaled from that checkpoint,
-	// the earlier job's tasks whose snapshots the task read (see ListSeparator); empty when
-	// it read none (a stateless task).
+	// the earlier job's tasks whose snapshots the task read (see ListSeparator); NoneRead
+	// when it read none (a stateless task).
 	AttrRescaledFrom = "rescaled-from"
+	// NoneRead is the value of AttrRescaledFrom for a task that read no snapshot: an empty
+	// value would leave the attribute out of the trace.
+	NoneRead = "-"
 	// AttrChanTokensPrefix + task sums the tokens recorded in flight from that task.
 	AttrChanTokensPrefix = "chantokens."
 	// AttrChanMsgsPrefix + task lists the messages recorded in flight from that task, in
