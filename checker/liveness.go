@@ -272,13 +272,7 @@ func (l *livenessJudge) judgeAlignment() {
 		case trace.KindCheckpointAbort:
 			aborted[e.CP] = true
 		case trace.KindJobResubmit:
-			if tasks, ok := rescaleTasks(e); ok {
-				for task := range openByTask { // a task the rescale did away with aligns no more
-					if !tasks[task] {
-						closeWhere(task, e.T, func(*alignment) bool { return true })
-					}
-				}
-			}
+			closeGone(e, openByTask, closeWhere)
 		}
 	}
 	startT := l.events[l.start].T
@@ -300,6 +294,20 @@ func (l *livenessJudge) judgeAlignment() {
 			l.pastDeadline(ruleAlignmentEnds, deadline, a.task, a.cp,
 				"%s blocked in alignment for checkpoint %d for more than %dns (first barrier at seq %d)",
 				a.task, a.cp, bound, l.events[a.first].Seq)
+		}
+	}
+}
+
+// closeGone ends, at a rescale, the alignments of the tasks it did away with: they align no
+// more.
+func closeGone(e *trace.Event, open map[string][]*alignment, closeWhere func(string, int64, func(*alignment) bool)) {
+	tasks, ok := rescaleTasks(e)
+	if !ok {
+		return
+	}
+	for task := range open {
+		if !tasks[task] {
+			closeWhere(task, e.T, func(*alignment) bool { return true })
 		}
 	}
 }

@@ -111,6 +111,16 @@ func (p *pieceLedger) restored(i int, task string, cp uint64, known bool) {
 // it ended there.
 func (p *pieceLedger) restarted(i int, task string) { p.restarts[task] = append(p.restarts[task], i) }
 
+// rescaled records a rescale at index i: the incarnation of every task it does away with
+// ended there, its cleanup with it.
+func (p *pieceLedger) rescaled(i int, tasks map[string]bool) {
+	for _, o := range p.uploader {
+		if task := o.key.task; !tasks[task] && !slices.Contains(p.restarts[task], i) {
+			p.restarted(i, task)
+		}
+	}
+}
+
 // endedAfter reports whether task's incarnation at index i ended later in the trace.
 func (p *pieceLedger) endedAfter(task string, i int) bool {
 	r := p.restarts[task]

@@ -210,6 +210,9 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 		}
 	case trace.KindJobResubmit:
 		l.resubmit(e)
+		if tasks, ok := rescaleTasks(e); ok {
+			l.pieces.rescaled(i, tasks)
+		}
 	case trace.KindTaskCrash:
 		l.pieces.restarted(i, e.Task)
 	case trace.KindTaskRestore:
