@@ -1,10 +1,12 @@
 package engine_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ckptsim/ckptsim/engine"
+	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
 	"github.com/ckptsim/ckptsim/scenarios/simenv/simenvtest"
 	"github.com/ckptsim/ckptsim/trace"
@@ -49,5 +51,66 @@ func TestRescaleKeepsEveryRecordOnce(t *testing.T) {
 				len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 		}
 		simenvtest.CheckCuts(t, events)
+	}
+}
+
+// TestRescaleRefusesWhatItCannotRedistribute: CheckRescale says why the engine will not
+// rescale a job so, naming the cause, and accepts what it can.
+func TestRescaleRefusesWhatItCannotRedistribute(t *testing.T) {
+	keyed := func() engine.Config {
+		g := engine.KeyedSumGraph(2, 100, 1000, engine.TwoPhaseCommit)
+		g.MaxParallelism = 128
+		return engine.DefaultConfig(g)
+	}
+	cases := []struct {
+		name   string
+		change func(*engine.Config)
+		op     string
+		p      int
+		want   string // "" accepts
+	}{
+		{"keyed sum and its sink", nil, "sum", 4, ""},
+		{"sources", nil, "src", 1, ""},
+		{"unknown operator", nil, "nope", 2, `no operator "nope"`},
+		{"unaligned", func(c *engine.Config) { c.Checkpoint.Mode = protocol.ModeUnaligned }, "sum", 3, "channel state"},
+		{"no key groups", func(c *engine.Config) { c.Graph.MaxParallelism = 0 }, "sum", 3, "no max parallelism"},
+		{"above the key groups", func(c *engine.Config) { c.Graph.MaxParallelism = 2 }, "sum", 3, "above the max parallelism"},
+		{"behind rebalance", func(c *engine.Config) { c.Graph.Edges[0].Partitioning = engine.Rebalance }, "sum", 3, "behind a rebalance edge"},
+		{"split source", func(c *engine.Config) {
+			c.Graph.Operators[0].Logic = engine.Source{Partitions: 4, Records: 10, RatePerSecond: 100, Keys: 2, Enumerated: true}
+		}, "src", 3, "takes its splits from the coordinator"},
+		{"more tasks than partitions", nil, "src", 3, "every task needs a partition"},
+	}
+	for _, c := range cases {
+		cfg := keyed()
+		if c.change != nil {
+			c.change(&cfg)
+		}
+		err := engine.CheckRescale(&cfg, c.op, c.p)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: refused: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestAFinishedJobIsNotResubmitted: once a bounded job finished, neither a resubmission nor
+// a rescale starts it again.
+func TestAFinishedJobIsNotResubmitted(t *testing.T) {
+	g := engine.KeyedSumGraph(2, 50, 2000, engine.TwoPhaseCommit)
+	g.MaxParallelism = 128
+	cfg := engine.DefaultConfig(g)
+	cfg.Checkpoint.Interval = 10 * time.Millisecond
+	job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(2), 1, nil, 60*time.Second)
+	if !job.Runtime.Finished() {
+		t.Fatal("the job did not finish")
+	}
+	if err := job.Runtime.Resubmit(protocol.RestoreClaim); err == nil {
+		t.Error("a finished job was resubmitted")
+	}
+	if err := job.Runtime.Rescale(protocol.RestoreClaim, "sum", 3); err == nil {
+		t.Error("a finished job was rescaled")
 	}
 }
