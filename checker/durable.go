@@ -58,7 +58,7 @@ func durableBeforeVisible(events []trace.Event, opts SearchOptions) Result {
 	if len(h.ops) == 0 || (len(violations) > 0 && opts.Picture == nil) {
 		return res
 	}
-	outcome, err := searchStore(h.ops, linz.Limits{Steps: opts.steps(), Timeout: opts.timeout()}, opts.Picture)
+	outcome, err := searchStore(h.ops, linz.Limits{Steps: opts.steps(), Timeout: opts.timeout()}, opts.Picture, h.clients)
 	res = mergeOutcome(res, outcome, events, h.lastRecover, "the completed-checkpoint store history has no linearization")
 	if err != nil {
 		res.Note = joinNote(res.Note, err.Error())

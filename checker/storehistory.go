@@ -2,6 +2,7 @@ package checker
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/anishathalye/porcupine"
 
@@ -18,6 +19,9 @@ type storeHistoryData struct {
 	reads       []readAt         // recoveries
 	invokedAt   map[uint64]int64 // id -> position of its first write's invocation
 	lastRecover int              // index of the last coordinator.recover, or -1
+	// clients names porcupine's clients: each coordinator incarnation, then the observer of
+	// completions made visible.
+	clients []string
 }
 
 type valueAt struct {
@@ -93,6 +97,10 @@ func storeHistory(events []trace.Event) *storeHistoryData {
 		}
 	}
 	observer := incarnation + 1 // observations get a client of their own
+	for k := range observer {
+		h.clients = append(h.clients, "coordinator #"+strconv.Itoa(k+1))
+	}
+	h.clients = append(h.clients, "completions seen (notify, commit)")
 	for _, o := range observations {
 		h.ops = append(h.ops, porcupine.Operation{
 			ClientId: observer, Input: linz.RegisterAtLeast{ID: o.value},

@@ -17,10 +17,10 @@ import (
 // linearization of that history is one of the whole history too, so its Ok is the
 // verdict. Anything else is not (a dropped write may be what explains the history), and
 // the second stage searches the whole history with the steps the first left over.
-func searchStore(ops []porcupine.Operation, limits linz.Limits, picture io.Writer) (linz.Outcome, error) {
+func searchStore(ops []porcupine.Operation, limits linz.Limits, picture io.Writer, clients []string) (linz.Outcome, error) {
 	pruned := withoutUnreadPending(ops)
 	if len(pruned) == len(ops) {
-		return linz.Run(linz.RegisterModel(), ops, limits, picture)
+		return linz.Run(linz.RegisterModel(), ops, limits, picture, clients...)
 	}
 	first, _ := linz.Run(linz.RegisterModel(), pruned, limits, nil)
 	if first.Result == porcupine.Ok {
@@ -31,7 +31,7 @@ func searchStore(ops []porcupine.Operation, limits linz.Limits, picture io.Write
 	if left.Steps <= 0 {
 		return linz.Outcome{Result: porcupine.Unknown, Steps: limits.Steps, OutOfSteps: true}, nil
 	}
-	out, err := linz.Run(linz.RegisterModel(), ops, left, picture)
+	out, err := linz.Run(linz.RegisterModel(), ops, left, picture, clients...)
 	out.Steps += first.Steps
 	return out, err
 }

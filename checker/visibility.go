@@ -79,7 +79,7 @@ func judgeVisibility(events []trace.Event, h *visibilityData, opts SearchOptions
 			}
 			res = mergeOutcome(res, linz.Outcome{Result: porcupine.Illegal}, events, seg.lastRead, message())
 			if opts.Picture != nil {
-				res.Note = joinNote(res.Note, visualize(seg, opts, budget-used, time.Until(deadline)))
+				res.Note = joinNote(res.Note, visualize(seg, h.clients, opts, budget-used, time.Until(deadline)))
 			}
 			return res
 		}
@@ -90,7 +90,7 @@ func judgeVisibility(events []trace.Event, h *visibilityData, opts SearchOptions
 		if used >= budget {
 			return mergeOutcome(res, linz.Outcome{Result: porcupine.Unknown, Steps: budget, OutOfSteps: true}, events, -1, "")
 		}
-		outcome, err := linz.Run(linz.CounterModel(seg.base), seg.ops, linz.Limits{Steps: budget - used, Timeout: remaining}, opts.Picture)
+		outcome, err := linz.Run(linz.CounterModel(seg.base), seg.ops, linz.Limits{Steps: budget - used, Timeout: remaining}, opts.Picture, h.clients...)
 		used += outcome.Steps
 		if outcome.OutOfSteps {
 			outcome.Steps = budget // the note names the property's budget, not the segment's rest
@@ -116,11 +116,11 @@ func judgeVisibility(events []trace.Event, h *visibilityData, opts SearchOptions
 // visualize asks porcupine to draw a segment already known to have no linearization, within
 // what is left of the budget, and returns the note that says it was drawn or why
 // there is none. The verdict never depends on it.
-func visualize(seg visibilitySegment, opts SearchOptions, steps int64, timeout time.Duration) string {
+func visualize(seg visibilitySegment, clients []string, opts SearchOptions, steps int64, timeout time.Duration) string {
 	if steps <= 0 || timeout <= 0 {
 		return "no visualization: porcupine's budget is spent"
 	}
-	outcome, err := linz.Run(linz.CounterModel(seg.base), seg.ops, linz.Limits{Steps: steps, Timeout: timeout}, opts.Picture)
+	outcome, err := linz.Run(linz.CounterModel(seg.base), seg.ops, linz.Limits{Steps: steps, Timeout: timeout}, opts.Picture, clients...)
 	switch {
 	case err != nil:
 		return err.Error()
@@ -145,6 +145,8 @@ type visibilityData struct {
 	reads   []visibilityOp // in trace order
 	// unreadable counts the reads without a records attribute, left out of reads.
 	unreadable, firstUnreadable int
+	// clients names porcupine's clients by id: the sinks and readers they stand for.
+	clients []string
 }
 
 func visibilityHistory(events []trace.Event) *visibilityData {
@@ -185,6 +187,10 @@ func visibilityHistory(events []trace.Event) *visibilityData {
 				call: callPos(events, i), ret: returnPos(i), index: i, records: seen, read: true, client: client(e.Task), seq: e.Seq,
 			})
 		}
+	}
+	h.clients = make([]string, len(clients))
+	for task, id := range clients {
+		h.clients[id] = task
 	}
 	return h
 }

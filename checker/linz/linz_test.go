@@ -175,3 +175,18 @@ func TestRunRefusesAPartitionedModel(t *testing.T) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestRunNamesTheClients: the picture's rows say whose they are, each starting with the
+// name of the task or incarnation its client stands for.
+func TestRunNamesTheClients(t *testing.T) {
+	bad := []porcupine.Operation{op(0, 2, 3, CounterAdd{N: 1}, nil), op(1, 5, 6, CounterRead{}, int64(2))}
+	var picture bytes.Buffer
+	if got, err := Run(CounterModel(0), bad, limits, &picture, "sink-0", "reader-0"); got.Result != porcupine.Illegal || err != nil {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	for _, want := range []string{`"sink-0"`, `"reader-0"`, "client 1 is reader-0"} {
+		if !bytes.Contains(picture.Bytes(), []byte(want)) {
+			t.Errorf("the picture does not name a client %s", want)
+		}
+	}
+}

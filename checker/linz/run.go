@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -41,12 +42,14 @@ type Outcome struct {
 }
 
 // Run checks history against model within limits. When the outcome is Illegal and picture
-// is not nil, it writes porcupine's visualization (a self-contained HTML page) to picture;
-// the error is about that writer only.
+// is not nil, it writes porcupine's visualization (a self-contained HTML page) to picture,
+// each client's row starting with its name in clients (by ClientId; porcupine numbers its
+// rows, and a number says nothing of which task or incarnation a row is); the error is
+// about that writer only.
 //
 // The model must not partition the history: porcupine searches partitions in parallel, and
 // the steps of parallel searches are not counted in a fixed order.
-func Run(model porcupine.Model, history []porcupine.Operation, limits Limits, picture io.Writer) (Outcome, error) {
+func Run(model porcupine.Model, history []porcupine.Operation, limits Limits, picture io.Writer, clients ...string) (Outcome, error) {
 	if limits.Steps <= 0 || limits.Timeout <= 0 {
 		panic(fmt.Sprintf("linz: limits %+v must be positive", limits))
 	}
@@ -72,6 +75,7 @@ func Run(model porcupine.Model, history []porcupine.Operation, limits Limits, pi
 	if out.Result != porcupine.Illegal || picture == nil {
 		return out, nil
 	}
+	info.AddAnnotations(clientNames(history, clients))
 	// The visualization replays steps with the model itself, not the counted one.
 	if err := porcupine.Visualize(model, info, picture); err != nil {
 		return out, fmt.Errorf("linz: writing visualization: %w", err)
@@ -97,4 +101,24 @@ func countSteps(model porcupine.Model, budget int64) (porcupine.Model, *atomic.I
 		return step(state, input, output)
 	}
 	return model, steps
+}
+
+// clientNames labels each named client's row: an annotation at the row's start, before
+// the history's first call, whose text is the client's name.
+func clientNames(history []porcupine.Operation, clients []string) []porcupine.Annotation {
+	if len(history) == 0 {
+		return nil
+	}
+	first := history[0].Call
+	for _, op := range history {
+		first = min(first, op.Call)
+	}
+	var out []porcupine.Annotation
+	for id, name := range clients {
+		if name != "" {
+			out = append(out, porcupine.Annotation{ClientId: id, Start: first - 1, End: first - 1,
+				Description: name, Details: "client " + strconv.Itoa(id) + " is " + name, BackgroundColor: "#e8ecf4"})
+		}
+	}
+	return out
 }
