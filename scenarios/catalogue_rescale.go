@@ -6,14 +6,15 @@ import (
 )
 
 // rescaleScenario is the job the rescale scenarios rescale: a keyed shuffle of three over
-// 128 key groups, two-phase-commit sinks, checkpointed every 30ms, whose input lasts 1.2s.
+// 128 key groups whose sources read six partitions, started 90ms apart so that their
+// offsets differ, two-phase-commit sinks, checkpointed every 30ms, with input for 600ms.
 func rescaleScenario(name, description string, schedule ...faults.Entry) *Scenario {
 	return &Scenario{
 		Name:        name,
 		Description: description,
 		Mode:        ModeAligned,
 		Topology:    Topology{Kind: TopologyKeyedShuffle, Parallelism: 3, MaxParallelism: 128},
-		Workload:    Workload{Kind: WorkloadKeyedSum, Records: 600, Keys: 30, RecordInterval: Millis(2)},
+		Workload:    Workload{Kind: WorkloadKeyedSum, Records: 300, Keys: 30, RecordInterval: Millis(2), Stagger: Millis(90), Partitions: 6},
 		Sink:        &Sink{Kind: SinkTwoPhaseCommit},
 		Checkpoint:  Checkpoint{Interval: Millis(30), MaxConcurrent: 2, Timeout: Millis(500)},
 		Faults:      schedule,
@@ -32,13 +33,15 @@ func rescaleScenarios() []*Scenario {
 	return []*Scenario{
 		rescaleScenario("rescale",
 			"A user rescales the keyed sum (and the sinks forward edges tie to it) from three "+
-				"tasks to five, then the sources to two, then the sum to two: each time the job "+
-				"restarts from its latest checkpoint with every key's sum in the task that owns its "+
-				"key group now, every partition at its offset, and the transactions of sinks that "+
-				"are gone committed by the sinks that adopt them.",
-			at(Millis(250), rescale("sum", 5)),
-			at(Millis(500), rescale("source", 2)),
-			at(Millis(750), rescale("sum", 2))),
+				"tasks to five, then the sources of six partitions to two, then the sum to two as "+
+				"a checkpoint completes, before its sinks commit: each time the job restarts from "+
+				"its latest checkpoint with every key's sum in the task that owns its key group "+
+				"now, every partition at its offset, and the transactions of sinks that are gone "+
+				"committed by the sinks that adopt them.",
+			at(Millis(150), rescale("sum", 5)),
+			at(Millis(300), rescale("source", 2)),
+			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}, Nth: 2, FromNanos: Millis(450).Nanos()},
+				Fault: rescale("sum", 2)}),
 		rescaleScenario("rescale-coordinator-crash",
 			"The coordinator of the job rescaled down to two crashes as the first new task "+
 				"restores: the next one restores the same checkpoint of the earlier parallelism "+

@@ -176,8 +176,11 @@ func tokensGraph(s *Scenario, g Graph) engine.Graph {
 
 // partitions is how many partitions source node n reads: its splits, or one per subtask.
 func (w Workload) partitions(n Node) int {
-	if w.Splits > 0 {
+	switch {
+	case w.Splits > 0:
 		return w.Splits
+	case w.Partitions > 0:
+		return w.Partitions
 	}
 	return n.Parallelism
 }

@@ -89,7 +89,9 @@ type Link struct {
 // Workload is the input the sources produce.
 type Workload struct {
 	Kind string `json:"kind"` // one of WorkloadKinds
-	// Records is the input size: records per source subtask (keyed-sum, pass-through).
+	// Records is the input size: records per source partition, and a source has one
+	// partition per subtask unless Partitions or Splits say otherwise (keyed-sum,
+	// pass-through).
 	Records int `json:"records,omitempty"`
 	// Keys is the number of distinct keys of a keyed sum.
 	Keys int `json:"keys,omitempty"`
@@ -104,6 +106,11 @@ type Workload struct {
 	// hands them to the source's subtasks one at a time as each asks (Flink's FLIP-27
 	// sources; keyed-sum, pass-through).
 	Splits int `json:"splits,omitempty"`
+	// Partitions, if set, gives every source this many partitions in place of one per
+	// subtask: subtask i of n reads partitions i, i+n, i+2n, ..., as a Kafka topic with more
+	// partitions than the job has subtasks is read. At least every source's parallelism;
+	// not with Splits (keyed-sum, pass-through).
+	Partitions int `json:"partitions,omitempty"`
 	// Transfers is the input size of a token workload: how many transfers each process makes
 	// to its neighbours, one every RecordInterval, each of 1 to MaxTransfer tokens (which
 	// neighbour and how many are a pure function of the process and the transfer's number).

@@ -287,8 +287,10 @@ func (s *Scenario) validateWorkload(p *problems, path string) {
 		p.span(path+".record_interval", w.RecordInterval, true)
 		p.span(path+".stagger", w.Stagger, false)
 		p.intIn(path+".splits", w.Splits, 0, MaxSplits)
+		s.validatePartitions(p, path+".partitions")
 	} else {
 		p.unused(path+".splits", w.Splits != 0, "by workload tokens")
+		p.unused(path+".partitions", w.Partitions != 0, "by workload tokens")
 		p.unused(path+".records", w.Records != 0, "by workload tokens (use transfers)")
 		p.unused(path+".stagger", w.Stagger != 0, "by workload tokens")
 	}
@@ -435,4 +437,24 @@ func wantInputs(kind string) int {
 		return 1
 	}
 	return 0
+}
+
+// validatePartitions checks workload.partitions: every source subtask needs a partition,
+// and split sources have splits instead.
+func (s *Scenario) validatePartitions(p *problems, path string) {
+	w := s.Workload
+	if w.Partitions == 0 {
+		return
+	}
+	p.intIn(path, w.Partitions, 1, MaxSplits)
+	if w.Splits != 0 {
+		p.add(path, "give either partitions or splits, not both")
+		return
+	}
+	for _, n := range s.Graph().Nodes {
+		if n.Kind == NodeSource && n.Parallelism > w.Partitions {
+			p.add(path, "%d partitions for source %q of parallelism %d: every subtask needs one", w.Partitions, n.Name, n.Parallelism)
+			return
+		}
+	}
 }

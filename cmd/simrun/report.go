@@ -131,6 +131,9 @@ func describeWorkload(s *scenarios.Scenario) string {
 	if w.Splits > 0 {
 		desc += fmt.Sprintf(" splits=%d", w.Splits)
 	}
+	if w.Partitions > 0 {
+		desc += fmt.Sprintf(" partitions=%d", w.Partitions)
+	}
 	return desc
 }
 

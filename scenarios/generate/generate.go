@@ -213,6 +213,7 @@ func (g *generator) latest(s *scenarios.Scenario) {
 	g.stopWithSavepoint(s)
 	g.keyGroups(s)
 	g.splitSources(s)
+	g.partitions(s)
 	g.rescale(s)
 }
 
