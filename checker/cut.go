@@ -222,25 +222,31 @@ func judgeCut(events []trace.Event, complete *trace.Event, cut map[string]int, c
 		case finals.absent(ch.from, cut) || finals.absent(ch.to, cut):
 			// A finished task's snapshot.carried is missing: missingCarried names it.
 		case !senderOK && recv+inFlight != 0:
-			violations = append(violations, violationAt(PropConsistentCut, &events[receiverIndex],
+			violations = append(violations, onChannel(ch, violationAt(PropConsistentCut, &events[receiverIndex],
 				"checkpoint %d: %s holds %d records from %s, which has no snapshot in it (neither snapshot.taken nor snapshot.carried)",
-				complete.CP, ch.to, recv+inFlight, ch.from))
+				complete.CP, ch.to, recv+inFlight, ch.from)))
 		case !receiverOK && sent != overtaken:
-			violations = append(violations, violationAt(PropConsistentCut, &events[senderIndex],
+			violations = append(violations, onChannel(ch, violationAt(PropConsistentCut, &events[senderIndex],
 				"checkpoint %d: %s sent %d records to %s, which has no snapshot in it (neither snapshot.taken nor snapshot.carried)",
-				complete.CP, ch.from, sent-overtaken, ch.to))
+				complete.CP, ch.from, sent-overtaken, ch.to)))
 		case senderOK && receiverOK && recv+inFlight+overtaken != sent:
 			kept := ","
 			if overtaken != 0 {
 				kept = fmt.Sprintf(", %s kept %d as output channel state,", ch.from, overtaken)
 			}
 			later := max(senderIndex, receiverIndex)
-			violations = append(violations, violationAt(PropConsistentCut, &events[later],
+			violations = append(violations, onChannel(ch, violationAt(PropConsistentCut, &events[later],
 				"checkpoint %d: channel %s->%s inconsistent: %s consumed %d and recorded %d in flight%s but %s sent %d",
-				complete.CP, ch.from, ch.to, ch.to, recv, inFlight, kept, ch.from, sent))
+				complete.CP, ch.from, ch.to, ch.to, recv, inFlight, kept, ch.from, sent)))
 		}
 	}
 	return violations, counted
+}
+
+// onChannel names the channel v is about.
+func onChannel(ch channel, v Violation) Violation {
+	v.From, v.To = ch.from, ch.to
+	return v
 }
 
 // channelCounts are a channel's counts in a cut: sent.<to> and out.<to> on the sender's

@@ -22,8 +22,11 @@ func TestConsistentCutFlagsRecordConsumedAfterTheSendersSnapshot(t *testing.T) {
 	// its cause, and restoring it would process that record twice.
 	bad := b.snap("b", 1, "recv.a=6")
 	b.complete(1)
-	wantFirst(t, ConsistentCut(b.events, Reference{}), bad,
+	v := wantFirst(t, ConsistentCut(b.events, Reference{}), bad,
 		"checkpoint 1: channel a->b inconsistent: b consumed 6 and recorded 0 in flight, but a sent 5")
+	if v.From != "a" || v.To != "b" {
+		t.Errorf("the violation names channel %q->%q, want a->b", v.From, v.To)
+	}
 }
 
 func TestConsistentCutFlagsLostInFlightRecords(t *testing.T) {

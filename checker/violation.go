@@ -112,6 +112,10 @@ type Violation struct {
 	// Rule names the rule of the specification (Rules) that the violation breaks, where
 	// its property judges several; empty where the property is its one rule.
 	Rule string `json:"rule,omitempty"`
+	// From and To name the channel, sender to receiver, of a violation about one (a cut
+	// that does not balance on it): a picture can then show the channel's counts.
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
 }
 
 // String returns the violation as one stable line:

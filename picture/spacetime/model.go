@@ -35,6 +35,8 @@ type model struct {
 	Faults      []faultSpan      `json:"faults"`
 	Phases      []phaseBand      `json:"phases"`
 	Violations  []violationMark  `json:"violations"`
+	// Channels are the stories of the channels violations name (channels.go).
+	Channels []channelStory `json:"channels"`
 }
 
 // violationMark is a violation placed on the picture: at the event whose seq it names, on
@@ -110,6 +112,7 @@ func newModel(r Run) *model {
 	m.Faults = faultSpans(events, laneIndex)
 	m.Phases = phaseBands(events, m.T1)
 	m.Violations = violationMarks(r.Violations, m, seqIndex, laneIndex)
+	m.Channels = nonNil(channelStories(events, r.Violations))
 	// JSON writes nil slices as null; the script expects arrays.
 	m.Kinds = nonNil(m.Kinds)
 	m.Checkpoints, m.Faults, m.Phases = nonNil(m.Checkpoints), nonNil(m.Faults), nonNil(m.Phases)

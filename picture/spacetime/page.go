@@ -18,7 +18,7 @@ var assets embed.FS
 
 // scripts are the parts of the page's script, concatenated in this order into one closure
 // so that they share its names without leaking any onto window but the test API.
-var scripts = []string{"model.js", "view.js", "marks.js", "draw.js", "interact.js", "api.js"}
+var scripts = []string{"model.js", "view.js", "marks.js", "draw.js", "channels.js", "interact.js", "api.js"}
 
 var (
 	pageTemplate = template.Must(template.ParseFS(assets, "assets/page.html"))

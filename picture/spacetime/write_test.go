@@ -146,7 +146,7 @@ func TestWriteEmptyRun(t *testing.T) {
 func TestWriteListsViolationsAndLinks(t *testing.T) {
 	r, bad := smallRun()
 	page := writePage(t, r)
-	if want := `<li data-seq="` + itoa(r.Events[bad].Seq) + `" data-property="exactly-once"`; !strings.Contains(page, want) {
+	if want := `<li data-seq="` + itoa(r.Events[bad].Seq) + `" data-index="0" data-property="exactly-once"`; !strings.Contains(page, want) {
 		t.Errorf("page lacks violation item %s", want)
 	}
 	if !strings.Contains(page, `href="porcupine-sink.html"`) {

@@ -47,9 +47,21 @@ window.spacetime = Object.freeze({
     return Array.from(probeCtx.getImageData(0, 0, 1, 1).data);
   },
   render: () => { render(); return Object.assign({ startupMs: V.startupMs }, V.stats); },
+  channel: () => (channelPanel.hidden ? null : {
+    name: document.getElementById("channel-name").textContent,
+    rows: Array.from(channelBody.rows, (tr) => Array.from(tr.cells, (td) => td.textContent)),
+    violated: channelBody.querySelector("tr.violated")?.dataset.cp ?? null,
+    crossing: document.getElementById("channel-crossing").textContent,
+    rings: (V.channelSeqs || []).slice(),
+  }),
 });
 
 setTaskFilter("");
+// The first violation that names a channel opens with its channel's story.
+{
+  const first = D.violations.findIndex((_, k) => D.channels.some((s) => s.violations.includes(k)));
+  if (first >= 0) showChannel(first);
+}
 opening();
 layout();
 buildLegend();

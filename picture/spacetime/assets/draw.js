@@ -185,6 +185,7 @@ function drawBody() {
   V.stats.marksMs = performance.now() - t;
   drawViolations(ctx, H);
   drawSelection(ctx);
+  drawChannelMarks(ctx);
   ctx.restore();
   ctx.strokeStyle = "#ccc";
   ctx.beginPath();

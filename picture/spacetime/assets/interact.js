@@ -185,9 +185,15 @@ bodyEl.addEventListener("scroll", requestRender);
 // The chart follows its box, not the window: the box also changes when the header or the
 // toolbar reflows, or when the window is sized after the page has loaded.
 new ResizeObserver(() => { layout(); render(); }).observe(bodyEl);
+// Going to a violation shows its channel's story, if it names a channel.
+function goToViolation(li) {
+  showChannel(Number(li.dataset.index));
+  zoomToSeq(li.dataset.seq);
+  for (const other of violationItems) other.classList.toggle("current", other === li);
+}
 for (const li of violationItems) {
-  li.addEventListener("click", () => zoomToSeq(li.dataset.seq));
-  li.addEventListener("keydown", (e) => { if (e.key === "Enter") zoomToSeq(li.dataset.seq); });
+  li.addEventListener("click", () => goToViolation(li));
+  li.addEventListener("keydown", (e) => { if (e.key === "Enter") goToViolation(li); });
 }
 cpSelect.addEventListener("change", () => { setCheckpointFilter(cpSelect.value); render(); });
 taskInput.addEventListener("input", () => { setTaskFilter(taskInput.value); layout(); render(); });
