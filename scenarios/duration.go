@@ -1,36 +1,13 @@
 package scenarios
 
-import (
-	"fmt"
-	"time"
-)
+import "github.com/ckptsim/ckptsim/faults"
 
-// Duration is a span of virtual time. In files it is written the way Go prints durations
-// ("250ms", "1m30s"), which reads better than a count of nanoseconds and converts back
-// exactly.
-type Duration int64
+// Duration is a span of virtual time: faults.Duration, the one duration type of the scenario
+// and fault APIs. In files it is written the way Go prints durations ("250ms", "1m30s").
+type Duration = faults.Duration
 
-// Nanos returns d in nanoseconds, the unit of the simulator's clock.
-func (d Duration) Nanos() int64 { return int64(d) }
+// Millis returns n milliseconds, for writing the catalogue and tests.
+func Millis(n int64) Duration { return faults.Millis(n) }
 
-// String returns d in Go's duration syntax.
-func (d Duration) String() string { return time.Duration(d).String() }
-
-// MarshalText writes d as a duration string.
-func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
-
-// UnmarshalText reads a duration string. A bare number is refused: its unit would be a guess.
-func (d *Duration) UnmarshalText(text []byte) error {
-	parsed, err := time.ParseDuration(string(text))
-	if err != nil {
-		return fmt.Errorf("must be a duration such as \"250ms\" or \"2s\", not %q", text)
-	}
-	*d = Duration(parsed)
-	return nil
-}
-
-// Millis is a convenience for writing the catalogue.
-func Millis(n int64) Duration { return Duration(n * int64(time.Millisecond)) }
-
-// Seconds is a convenience for writing the catalogue.
-func Seconds(n int64) Duration { return Duration(n * int64(time.Second)) }
+// Seconds returns n seconds.
+func Seconds(n int64) Duration { return faults.Seconds(n) }
