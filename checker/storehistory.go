@@ -97,10 +97,7 @@ func storeHistory(events []trace.Event) *storeHistoryData {
 		}
 	}
 	observer := incarnation + 1 // observations get a client of their own
-	for k := range observer {
-		h.clients = append(h.clients, "coordinator #"+strconv.Itoa(k+1))
-	}
-	h.clients = append(h.clients, "completions seen (notify, commit)")
+	h.clients = storeClients(observer)
 	for _, o := range observations {
 		h.ops = append(h.ops, porcupine.Operation{
 			ClientId: observer, Input: linz.RegisterAtLeast{ID: o.value},
@@ -108,6 +105,16 @@ func storeHistory(events []trace.Event) *storeHistoryData {
 		})
 	}
 	return h
+}
+
+// storeClients names the clients of a history of incarnations coordinator incarnations and
+// the observer after them.
+func storeClients(incarnations int) []string {
+	var names []string
+	for k := range incarnations {
+		names = append(names, "coordinator #"+strconv.Itoa(k+1))
+	}
+	return append(names, "completions seen (notify, commit)")
 }
 
 // invoke records pos as the invocation of the write of checkpoint id, unless one came

@@ -20,14 +20,14 @@ func apply(t Target, id EffectID, f Fault) {
 	case PauseHost:
 		t.PauseHost(id, f.Host)
 	case RestartDelay:
-		t.DelayRestarts(id, f.DelayNanos)
+		t.DelayRestarts(id, f.Delay.Nanos())
 
 	case NetDrop:
 		t.DropMessages(id, l, f.Message, f.Probability)
 	case NetBreak:
 		t.BreakChannel(l)
 	case NetDelay:
-		t.DelayLink(id, l, f.DelayNanos)
+		t.DelayLink(id, l, f.Delay.Nanos())
 	case NetPartition:
 		t.Partition(id, l, f.OneWay)
 	case NetClog:
@@ -45,7 +45,7 @@ func apply(t Target, id EffectID, f Fault) {
 	case StorageReadFail:
 		t.FailReads(id, Keys{Store: f.Store, Prefix: f.Key}, f.Probability)
 	case StorageSlow:
-		t.SlowWrites(id, Keys{Store: f.Store, Prefix: f.Key}, f.DelayNanos, f.Probability)
+		t.SlowWrites(id, Keys{Store: f.Store, Prefix: f.Key}, f.Delay.Nanos(), f.Probability)
 	case StorageTorn:
 		t.TearWrites(id, Keys{Store: f.Store, Prefix: f.Key}, f.Probability)
 	case StorageCorrupt:
@@ -56,7 +56,7 @@ func apply(t Target, id EffectID, f Fault) {
 		t.LoseAckedWrites(id, Keys{Store: f.Store, Prefix: f.Key}, f.Probability)
 
 	case ExternalTimeout:
-		t.TimeOutTransactions(id, f.TimeoutNanos)
+		t.TimeOutTransactions(id, f.Timeout.Nanos())
 	case ExternalCommitFail:
 		t.FailCommits(id, f.Probability)
 	case ExternalWriteFail:

@@ -11,9 +11,9 @@ import (
 type Budget struct {
 	// MaxFaults bounds the entries of a drawn schedule.
 	MaxFaults int
-	// MaxWindowNanos bounds every window (outage, pause, partition, clog, unavailability) and
+	// MaxWindow bounds every window (outage, pause, partition, clog, unavailability) and
 	// every added delay; at most the fault phase.
-	MaxWindowNanos int64
+	MaxWindow Duration
 	// MinLiveHosts hosts are never crashed or paused; at least 1 when the system has hosts.
 	MinLiveHosts int
 	// OutOfModel allows out-of-model kinds (data.*, storage.lost). Without it they are never
@@ -27,9 +27,9 @@ type Budget struct {
 // phase, and half the hosts (rounded up) always alive.
 func DefaultBudget(sys System) Budget {
 	return Budget{
-		MaxFaults:      16,
-		MaxWindowNanos: max(1, sys.FaultPhaseNanos/4),
-		MinLiveHosts:   (len(sys.Hosts) + 1) / 2,
+		MaxFaults:    16,
+		MaxWindow:    max(1, sys.FaultPhase/4),
+		MinLiveHosts: (len(sys.Hosts) + 1) / 2,
 	}
 }
 
@@ -38,8 +38,8 @@ func (b Budget) Validate(sys System) error {
 	if b.MaxFaults < 0 || b.MaxFaults > MaxEntries {
 		return fmt.Errorf("faults: budget: MaxFaults must be in [0, %d], got %d", MaxEntries, b.MaxFaults)
 	}
-	if b.MaxWindowNanos < 1 || b.MaxWindowNanos > sys.FaultPhaseNanos {
-		return fmt.Errorf("faults: budget: MaxWindowNanos must be in [1, the fault phase %d], got %d", sys.FaultPhaseNanos, b.MaxWindowNanos)
+	if b.MaxWindow < 1 || b.MaxWindow > sys.FaultPhase {
+		return fmt.Errorf("faults: budget: MaxWindow must be in [1, the fault phase %d], got %d", sys.FaultPhase, b.MaxWindow)
 	}
 	if len(sys.Hosts) > 0 && (b.MinLiveHosts < 1 || b.MinLiveHosts > len(sys.Hosts)) {
 		return fmt.Errorf("faults: budget: MinLiveHosts must be in [1, %d hosts], got %d", len(sys.Hosts), b.MinLiveHosts)

@@ -14,6 +14,11 @@
 // Instant kinds (crash.task, crash.coordinator, net.break) happen once; every other kind lasts
 // for its window_ns and is then undone.
 //
+// Spans of virtual time (a fault's Window, Delay and Timeout, a trigger's At and After, the
+// phases, the budget's MaxWindow, the system's FaultPhase) are Durations, the one duration
+// type of the fault and scenario APIs (package scenarios names it too); in files they are
+// integer nanoseconds, as every file written so far holds them (nanos.go).
+//
 // Every value has one JSON form, read back strictly by ParseSchedule (an unknown field, an
 // unknown kind or a value out of range is an error naming the field, such as
 // entries[2].fault.window_ns), and one stable line of text from String, in the style of
@@ -103,11 +108,11 @@
 // # Phases
 //
 // A run has a fault (safety) phase, then heal, then a bounded liveness phase (Phases).
-// Injector.Start begins the fault phase; after Phases.FaultNanos the injector heals: it ends
+// Injector.Start begins the fault phase; after Phases.Fault the injector heals: it ends
 // every active effect through the Target (partitions heal, clogs clear, paused hosts resume,
 // crashed hosts come back, storage and timers return to normal), calls Target.Heal so that
-// whatever is still down restarts, and injects nothing more. Phases.HealNanos later the
-// liveness phase begins, in which progress is required; it ends Phases.LivenessNanos later.
+// whatever is still down restarts, and injects nothing more. Phases.Heal later the
+// liveness phase begins, in which progress is required; it ends Phases.Liveness later.
 // Each start is a trace event of kind phase with attribute phase=fault, heal, liveness or end,
 // which is how checkers find the liveness window.
 //
@@ -135,7 +140,7 @@
 // Swarm draws a Plan from a seed and a System: which kinds are on (each with probability 1/2),
 // how often each hits, and how hard; then a Schedule from the plan. It keeps a Budget that
 // leaves the system able to recover: at most MaxFaults faults, every window and delay at most
-// MaxWindowNanos and over before the fault phase ends, MinLiveHosts hosts never crashed or
+// MaxWindow and over before the fault phase ends, MinLiveHosts hosts never crashed or
 // paused, and no out-of-model kind unless asked for. The schedule, not the seed, is what an
 // artifact stores, so a replay does not depend on the swarm's draws staying the same.
 // Operator actions and the operation faults added since the swarm's draws were fixed

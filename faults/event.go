@@ -50,8 +50,8 @@ func faultEvent(entry int, id EffectID, f Fault, end bool) trace.Event {
 		key   string
 		value int64
 	}{
-		{"window_ns", f.WindowNanos}, {"delay_ns", f.DelayNanos},
-		{"timeout_ns", f.TimeoutNanos}, {"skew_ppm", f.SkewPPM},
+		{"window_ns", f.Window.Nanos()}, {"delay_ns", f.Delay.Nanos()},
+		{"timeout_ns", f.Timeout.Nanos()}, {"skew_ppm", f.SkewPPM},
 	} {
 		if n.value != 0 {
 			add(n.key, strconv.FormatInt(n.value, 10))

@@ -169,7 +169,7 @@ type harness struct {
 	inj    *Injector
 }
 
-var testPhases = Phases{FaultNanos: 1000, HealNanos: 100, LivenessNanos: 500}
+var testPhases = Phases{Fault: 1000, Heal: 100, Liveness: 500}
 
 func newHarness(t *testing.T, c Config) *harness {
 	t.Helper()

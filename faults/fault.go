@@ -32,10 +32,11 @@ type Fault struct {
 	// Probability applies per message, record, write or commit, in (0, 1].
 	Probability float64 `json:"probability,omitempty"`
 
-	WindowNanos  int64 `json:"window_ns,omitempty"`  // how long the effect lasts
-	DelayNanos   int64 `json:"delay_ns,omitempty"`   // net.delay, storage.slow, restart.delay
-	TimeoutNanos int64 `json:"timeout_ns,omitempty"` // external.timeout
-	SkewPPM      int64 `json:"skew_ppm,omitempty"`   // clock.skew, signed
+	// Spans are Durations in Go and integer nanoseconds in files (nanos.go).
+	Window  Duration `json:"window_ns,omitempty"`  // how long the effect lasts
+	Delay   Duration `json:"delay_ns,omitempty"`   // net.delay, storage.slow, restart.delay
+	Timeout Duration `json:"timeout_ns,omitempty"` // external.timeout
+	SkewPPM int64    `json:"skew_ppm,omitempty"`   // clock.skew, signed
 
 	// Operator and Parallelism are a rescale's: the operator given the new parallelism.
 	Operator    string `json:"operator,omitempty"`
@@ -89,9 +90,9 @@ func (f Fault) setFields() field {
 	mark(fieldStore, f.Store != "")
 	// A NaN probability is "set" so that checkValues rejects it by name.
 	mark(fieldProbability, f.Probability != 0)
-	mark(fieldWindow, f.WindowNanos != 0)
-	mark(fieldDelay, f.DelayNanos != 0)
-	mark(fieldTimeout, f.TimeoutNanos != 0)
+	mark(fieldWindow, f.Window != 0)
+	mark(fieldDelay, f.Delay != 0)
+	mark(fieldTimeout, f.Timeout != 0)
 	mark(fieldSkew, f.SkewPPM != 0)
 	mark(fieldKey, f.Key != "")
 	mark(fieldOperator, f.Operator != "")
@@ -127,9 +128,9 @@ func (f Fault) checkValues(path string) error {
 	for _, d := range []struct {
 		name  string
 		nanos int64
-	}{{"window_ns", f.WindowNanos}, {"delay_ns", f.DelayNanos}, {"timeout_ns", f.TimeoutNanos}} {
+	}{{"window_ns", f.Window.Nanos()}, {"delay_ns", f.Delay.Nanos()}, {"timeout_ns", f.Timeout.Nanos()}} {
 		if d.nanos < 0 || d.nanos > MaxDurationNanos {
-			return fieldErr(join(path, d.name), "must be in [1, %d], got %d", MaxDurationNanos, d.nanos)
+			return fieldErr(join(path, d.name), "must be in [1, %d], got %d", int64(MaxDurationNanos), d.nanos)
 		}
 	}
 	if f.Parallelism < 0 || f.Parallelism > MaxRescaleParallelism {
@@ -173,7 +174,7 @@ func (f Fault) String() string {
 	for _, d := range []struct {
 		key   string
 		nanos int64
-	}{{"window", f.WindowNanos}, {"delay", f.DelayNanos}, {"timeout", f.TimeoutNanos}} {
+	}{{"window", f.Window.Nanos()}, {"delay", f.Delay.Nanos()}, {"timeout", f.Timeout.Nanos()}} {
 		if d.nanos != 0 {
 			add(d.key, time.Duration(d.nanos).String())
 		}

@@ -16,8 +16,8 @@ func TestUnfiredListsEveryEntryThatNeverFired(t *testing.T) {
 	h := newHarness(t, Config{MaxFaults: 3, Schedule: Schedule{Entries: []Entry{
 		{At(10), Fault{Kind: CrashTask, Task: "a"}},
 		{Nth(500, Match{Kind: trace.KindSnapshotAck}), Fault{Kind: CrashTask, Task: "a"}},
-		{At(testPhases.FaultNanos + 1), Fault{Kind: CrashCoordinator}},
-		{Nth(1, Match{Kind: trace.KindSnapshotAck}), Fault{Kind: PauseHost, Host: "h1", WindowNanos: 5000}},
+		{At(Duration(testPhases.Fault.Nanos() + 1)), Fault{Kind: CrashCoordinator}},
+		{Nth(1, Match{Kind: trace.KindSnapshotAck}), Fault{Kind: PauseHost, Host: "h1", Window: 5000}},
 		{Nth(2, Match{Kind: trace.KindSnapshotAck}), Fault{Kind: CrashTask, Task: "b"}},
 		{Nth(3, Match{Kind: trace.KindSnapshotAck}), Fault{Kind: CrashTask, Task: "c"}},
 	}}})
@@ -41,7 +41,7 @@ func TestUnfiredListsEveryEntryThatNeverFired(t *testing.T) {
 // A time trigger at the fault phase's last instant fires before heal.
 func TestTimeTriggerAtTheEndOfTheFaultPhaseFires(t *testing.T) {
 	h := newHarness(t, Config{Schedule: Schedule{Entries: []Entry{
-		{At(testPhases.FaultNanos), Fault{Kind: CrashTask, Task: "a"}},
+		{At(testPhases.Fault), Fault{Kind: CrashTask, Task: "a"}},
 	}}})
 	h.inj.Start()
 	h.clock.runUntil(10_000)
@@ -49,8 +49,8 @@ func TestTimeTriggerAtTheEndOfTheFaultPhaseFires(t *testing.T) {
 		t.Errorf("Unfired() = %v, want none", got)
 	}
 	sys := wordCount
-	sys.FaultPhaseNanos = testPhases.FaultNanos
-	if err := sys.CheckTimes(Schedule{Entries: []Entry{{At(testPhases.FaultNanos), Fault{Kind: CrashCoordinator}}}}); err != nil {
+	sys.FaultPhase = testPhases.Fault
+	if err := sys.CheckTimes(Schedule{Entries: []Entry{{At(testPhases.Fault), Fault{Kind: CrashCoordinator}}}}); err != nil {
 		t.Errorf("CheckTimes refused a trigger that fires: %v", err)
 	}
 }
@@ -59,7 +59,7 @@ func TestTimeTriggerAtTheEndOfTheFaultPhaseFires(t *testing.T) {
 func TestCheckScheduleRefusesATimeTriggerAfterTheFaultPhase(t *testing.T) {
 	sched := Schedule{Entries: []Entry{
 		{At(1e9), Fault{Kind: CrashCoordinator}},
-		{At(wordCount.FaultPhaseNanos + 1), Fault{Kind: CrashTask, Task: "sum-0"}},
+		{At((wordCount.FaultPhase + 1)), Fault{Kind: CrashTask, Task: "sum-0"}},
 	}}
 	err := wordCount.CheckSchedule(sched)
 	want := "entries[1].trigger.at_ns: 10.000000001s is after the fault phase, which ends at 10s: faults are injected only in the fault phase, so this crash.task would never fire"

@@ -41,11 +41,11 @@ func genFault(t *rapid.T) Fault {
 		case fieldProbability:
 			f.Probability = genProbability(t, name)
 		case fieldWindow:
-			f.WindowNanos = rapid.Int64Range(1, MaxDurationNanos).Draw(t, name)
+			f.Window = Duration(rapid.Int64Range(1, MaxDurationNanos).Draw(t, name))
 		case fieldDelay:
-			f.DelayNanos = rapid.Int64Range(1, MaxDurationNanos).Draw(t, name)
+			f.Delay = Duration(rapid.Int64Range(1, MaxDurationNanos).Draw(t, name))
 		case fieldTimeout:
-			f.TimeoutNanos = rapid.Int64Range(1, MaxDurationNanos).Draw(t, name)
+			f.Timeout = Duration(rapid.Int64Range(1, MaxDurationNanos).Draw(t, name))
 		case fieldSkew:
 			f.SkewPPM = rapid.Int64Range(-MaxSkewPPM, MaxSkewPPM).Filter(func(v int64) bool { return v != 0 }).Draw(t, name)
 		}
@@ -70,7 +70,7 @@ func genMatch(t *rapid.T) Match {
 func genTrigger(t *rapid.T) Trigger {
 	switch rapid.SampledFrom([]TriggerType{AtTime, OnNth, OnChance}).Draw(t, "trigger") {
 	case AtTime:
-		return At(rapid.Int64Range(0, MaxAtNanos).Draw(t, "at"))
+		return At(Duration(rapid.Int64Range(0, MaxAtNanos).Draw(t, "at")))
 	case OnNth:
 		return Nth(rapid.IntRange(1, MaxNth).Draw(t, "nth"), genMatch(t))
 	default:

@@ -96,7 +96,7 @@ func NewInjector(c Config) (*Injector, error) {
 }
 
 // Start begins the fault phase now: it emits phase=fault, arms the time triggers (a time
-// already past fires now) and schedules heal after Phases.FaultNanos. Event triggers count
+// already past fires now) and schedules heal after Phases.Fault. Event triggers count
 // matching events from here on.
 func (in *Injector) Start() {
 	if in.phase != PhaseIdle {
@@ -106,15 +106,15 @@ func (in *Injector) Start() {
 	in.enter(PhaseFault)
 	for i, e := range in.c.Schedule.Entries {
 		if e.Trigger.Type == AtTime {
-			in.c.Scheduler.At(max(e.Trigger.AtNanos, now), func() { in.inject(i) })
+			in.c.Scheduler.At(max(e.Trigger.At.Nanos(), now), func() { in.inject(i) })
 		}
 	}
-	in.c.Scheduler.At(now+in.c.Phases.FaultNanos, in.Heal)
+	in.c.Scheduler.At(now+in.c.Phases.Fault.Nanos(), in.Heal)
 }
 
 // Heal ends the fault phase now, if it has not ended yet: it emits phase=heal, ends every
 // active effect in id order (a fault end event and Target.End for each), calls Target.Heal,
-// and from then on injects nothing. The liveness phase begins Phases.HealNanos later. Start
+// and from then on injects nothing. The liveness phase begins Phases.Heal later. Start
 // schedules Heal; calling it earlier shortens the fault phase.
 func (in *Injector) Heal() {
 	switch {
@@ -128,9 +128,9 @@ func (in *Injector) Heal() {
 		in.end(in.active[0].id)
 	}
 	in.c.Target.Heal()
-	in.c.Scheduler.At(in.c.Scheduler.Now()+in.c.Phases.HealNanos, func() {
+	in.c.Scheduler.At(in.c.Scheduler.Now()+in.c.Phases.Heal.Nanos(), func() {
 		in.enter(PhaseLiveness)
-		in.c.Scheduler.At(in.c.Scheduler.Now()+in.c.Phases.LivenessNanos, func() { in.enter(PhaseEnd) })
+		in.c.Scheduler.At(in.c.Scheduler.Now()+in.c.Phases.Liveness.Nanos(), func() { in.enter(PhaseEnd) })
 	})
 }
 
@@ -173,7 +173,7 @@ func (in *Injector) watch(e *trace.Event) {
 	}
 	for _, i := range in.watched {
 		t := in.c.Schedule.Entries[i].Trigger
-		if e.T < t.FromNanos {
+		if e.T < t.After.Nanos() {
 			continue
 		}
 		switch t.Type {
@@ -211,7 +211,7 @@ func (in *Injector) inject(i int) {
 	in.c.Recorder.Emit(now, faultEvent(i, id, f, false))
 	if f.Kind.Windowed() {
 		in.active = append(in.active, activeEffect{id: id, entry: i, fault: f})
-		in.c.Scheduler.At(now+f.WindowNanos, func() { in.end(id) })
+		in.c.Scheduler.At(now+f.Window.Nanos(), func() { in.end(id) })
 	}
 	apply(in.c.Target, id, f)
 }

@@ -20,7 +20,7 @@ type kindCase struct {
 // everyKind has one fault of each kind and the Target call it must produce (effect id 1).
 var everyKind = []kindCase{
 	{Fault{Kind: CrashTask, Task: "sum-2"}, "CrashTask(sum-2)"},
-	{Fault{Kind: CrashHost, Host: "h1", WindowNanos: 50}, "CrashHost(1, h1)"},
+	{Fault{Kind: CrashHost, Host: "h1", Window: 50}, "CrashHost(1, h1)"},
 	{Fault{Kind: CrashCoordinator}, "CrashCoordinator()"},
 	{Fault{Kind: TriggerSavepoint}, "TriggerSavepoint()"},
 	{Fault{Kind: TriggerCheckpoint}, "TriggerCheckpoint()"},
@@ -30,35 +30,35 @@ var everyKind = []kindCase{
 	{Fault{Kind: StopWithSavepoint}, "StopWithSavepoint(false)"},
 	{Fault{Kind: StopWithSavepointDrain}, "StopWithSavepoint(true)"},
 	{Fault{Kind: Rescale, Operator: "sum", Parallelism: 3}, "RescaleJob(sum, 3)"},
-	{Fault{Kind: PauseHost, Host: "h2", WindowNanos: 50}, "PauseHost(1, h2)"},
-	{Fault{Kind: RestartDelay, DelayNanos: 70, WindowNanos: 50}, "DelayRestarts(1, 70)"},
-	{Fault{Kind: NetDrop, Message: MessageAck, From: "sum-2", To: Coordinator, Probability: 0.5, WindowNanos: 50},
+	{Fault{Kind: PauseHost, Host: "h2", Window: 50}, "PauseHost(1, h2)"},
+	{Fault{Kind: RestartDelay, Delay: 70, Window: 50}, "DelayRestarts(1, 70)"},
+	{Fault{Kind: NetDrop, Message: MessageAck, From: "sum-2", To: Coordinator, Probability: 0.5, Window: 50},
 		"DropMessages(1, sum-2->coordinator, ack, 0.5)"},
-	{Fault{Kind: NetDrop, Message: MessageBarrier, Probability: 0.25, WindowNanos: 50},
+	{Fault{Kind: NetDrop, Message: MessageBarrier, Probability: 0.25, Window: 50},
 		"DropMessages(1, ->, barrier, 0.25)"},
 	{Fault{Kind: NetBreak, From: "src-0", To: "sum-2"}, "BreakChannel(src-0->sum-2)"},
-	{Fault{Kind: NetDelay, From: "src-0", To: "sum-2", DelayNanos: 9, WindowNanos: 50}, "DelayLink(1, src-0->sum-2, 9)"},
-	{Fault{Kind: NetPartition, From: "src-0", To: "sum-2", OneWay: true, WindowNanos: 50}, "Partition(1, src-0->sum-2, true)"},
-	{Fault{Kind: NetPartition, From: Coordinator, To: "sum-2", WindowNanos: 50}, "Partition(1, coordinator->sum-2, false)"},
-	{Fault{Kind: NetClog, From: "src-0", To: "sum-2", WindowNanos: 50}, "Clog(1, src-0->sum-2)"},
-	{Fault{Kind: DataDrop, From: "src-0", To: "sum-2", Probability: 0.1, WindowNanos: 50}, "DropRecords(1, src-0->sum-2, 0.1)"},
-	{Fault{Kind: DataDuplicate, Probability: 0.2, WindowNanos: 50}, "DuplicateRecords(1, ->, 0.2)"},
-	{Fault{Kind: DataReorder, From: "src-0", To: "sum-2", WindowNanos: 50}, "ReorderRecords(1, src-0->sum-2)"},
-	{Fault{Kind: StorageFail, Store: "checkpoints", Probability: 1, WindowNanos: 50}, "FailWrites(1, checkpoints, 1)"},
-	{Fault{Kind: StorageSlow, DelayNanos: 30, WindowNanos: 50}, "SlowWrites(1, , 30, 0)"},
-	{Fault{Kind: StorageSlow, Key: "state/7/", Probability: 0.25, DelayNanos: 30, WindowNanos: 50}, "SlowWrites(1, state/7/, 30, 0.25)"},
-	{Fault{Kind: StorageTorn, Store: "metadata", Probability: 0.5, WindowNanos: 50}, "TearWrites(1, metadata, 0.5)"},
-	{Fault{Kind: StorageCorrupt, Probability: 0.5, WindowNanos: 50}, "CorruptWrites(1, , 0.5)"},
-	{Fault{Kind: StorageUnavailable, Store: "metadata", WindowNanos: 50}, "MakeUnavailable(1, metadata)"},
-	{Fault{Kind: StorageLost, Probability: 0.01, WindowNanos: 50}, "LoseAckedWrites(1, , 0.01)"},
-	{Fault{Kind: ExternalTimeout, TimeoutNanos: 40, WindowNanos: 50}, "TimeOutTransactions(1, 40)"},
-	{Fault{Kind: ExternalCommitFail, Probability: 0.3, WindowNanos: 50}, "FailCommits(1, 0.3)"},
-	{Fault{Kind: ClockSkew, Host: "h1", SkewPPM: -5000, WindowNanos: 50}, "SkewTimers(1, h1, -5000)"},
-	{Fault{Kind: StorageReadFail, Store: "metadata", Key: "meta/completed.1", Probability: 1, WindowNanos: 50},
+	{Fault{Kind: NetDelay, From: "src-0", To: "sum-2", Delay: 9, Window: 50}, "DelayLink(1, src-0->sum-2, 9)"},
+	{Fault{Kind: NetPartition, From: "src-0", To: "sum-2", OneWay: true, Window: 50}, "Partition(1, src-0->sum-2, true)"},
+	{Fault{Kind: NetPartition, From: Coordinator, To: "sum-2", Window: 50}, "Partition(1, coordinator->sum-2, false)"},
+	{Fault{Kind: NetClog, From: "src-0", To: "sum-2", Window: 50}, "Clog(1, src-0->sum-2)"},
+	{Fault{Kind: DataDrop, From: "src-0", To: "sum-2", Probability: 0.1, Window: 50}, "DropRecords(1, src-0->sum-2, 0.1)"},
+	{Fault{Kind: DataDuplicate, Probability: 0.2, Window: 50}, "DuplicateRecords(1, ->, 0.2)"},
+	{Fault{Kind: DataReorder, From: "src-0", To: "sum-2", Window: 50}, "ReorderRecords(1, src-0->sum-2)"},
+	{Fault{Kind: StorageFail, Store: "checkpoints", Probability: 1, Window: 50}, "FailWrites(1, checkpoints, 1)"},
+	{Fault{Kind: StorageSlow, Delay: 30, Window: 50}, "SlowWrites(1, , 30, 0)"},
+	{Fault{Kind: StorageSlow, Key: "state/7/", Probability: 0.25, Delay: 30, Window: 50}, "SlowWrites(1, state/7/, 30, 0.25)"},
+	{Fault{Kind: StorageTorn, Store: "metadata", Probability: 0.5, Window: 50}, "TearWrites(1, metadata, 0.5)"},
+	{Fault{Kind: StorageCorrupt, Probability: 0.5, Window: 50}, "CorruptWrites(1, , 0.5)"},
+	{Fault{Kind: StorageUnavailable, Store: "metadata", Window: 50}, "MakeUnavailable(1, metadata)"},
+	{Fault{Kind: StorageLost, Probability: 0.01, Window: 50}, "LoseAckedWrites(1, , 0.01)"},
+	{Fault{Kind: ExternalTimeout, Timeout: 40, Window: 50}, "TimeOutTransactions(1, 40)"},
+	{Fault{Kind: ExternalCommitFail, Probability: 0.3, Window: 50}, "FailCommits(1, 0.3)"},
+	{Fault{Kind: ClockSkew, Host: "h1", SkewPPM: -5000, Window: 50}, "SkewTimers(1, h1, -5000)"},
+	{Fault{Kind: StorageReadFail, Store: "metadata", Key: "meta/completed.1", Probability: 1, Window: 50},
 		"FailReads(1, metadatameta/completed.1, 1)"},
-	{Fault{Kind: StorageFail, Key: "state/", Probability: 0.5, WindowNanos: 50}, "FailWrites(1, state/, 0.5)"},
-	{Fault{Kind: ExternalWriteFail, Probability: 0.5, WindowNanos: 50}, "FailSinkWrites(1, 0.5, false)"},
-	{Fault{Kind: ExternalWriteLost, Probability: 0.25, WindowNanos: 50}, "FailSinkWrites(1, 0.25, true)"},
+	{Fault{Kind: StorageFail, Key: "state/", Probability: 0.5, Window: 50}, "FailWrites(1, state/, 0.5)"},
+	{Fault{Kind: ExternalWriteFail, Probability: 0.5, Window: 50}, "FailSinkWrites(1, 0.5, false)"},
+	{Fault{Kind: ExternalWriteLost, Probability: 0.25, Window: 50}, "FailSinkWrites(1, 0.25, true)"},
 }
 
 func TestEveryKindIsCoveredByEveryKindTable(t *testing.T) {
@@ -101,7 +101,7 @@ func TestEveryKindTakesEffectAndItsWindowEnds(t *testing.T) {
 func TestFaultEventCarriesParametersInKeyOrder(t *testing.T) {
 	h := newHarness(t, Config{Schedule: Schedule{Entries: []Entry{
 		{At(10), Fault{Kind: CrashCoordinator}},
-		{At(20), Fault{Kind: NetDrop, Message: MessageAck, From: "sum-2", To: Coordinator, Probability: 0.5, WindowNanos: 30}},
+		{At(20), Fault{Kind: NetDrop, Message: MessageAck, From: "sum-2", To: Coordinator, Probability: 0.5, Window: 30}},
 	}}})
 	h.inj.Start()
 	h.clock.runUntil(999)
@@ -123,10 +123,10 @@ func TestHealUndoesEverythingAndRefusesNewFaults(t *testing.T) {
 	var phases []Phase
 	h := newHarness(t, Config{
 		Schedule: Schedule{Entries: []Entry{
-			{At(100), Fault{Kind: NetPartition, From: "a", To: "b", WindowNanos: 5000}},
-			{At(200), Fault{Kind: PauseHost, Host: "h1", WindowNanos: 5000}},
-			{At(300), Fault{Kind: StorageUnavailable, WindowNanos: 100}}, // ends before heal
-			{At(400), Fault{Kind: ClockSkew, Host: "h2", SkewPPM: 10, WindowNanos: 5000}},
+			{At(100), Fault{Kind: NetPartition, From: "a", To: "b", Window: 5000}},
+			{At(200), Fault{Kind: PauseHost, Host: "h1", Window: 5000}},
+			{At(300), Fault{Kind: StorageUnavailable, Window: 100}}, // ends before heal
+			{At(400), Fault{Kind: ClockSkew, Host: "h2", SkewPPM: 10, Window: 5000}},
 			{At(1500), Fault{Kind: CrashTask, Task: "a"}},                               // after heal: never
 			{Nth(1, Match{Kind: trace.KindSnapshotAck}), Fault{Kind: CrashCoordinator}}, // after heal: never
 		}},
@@ -176,7 +176,7 @@ func TestHealUndoesEverythingAndRefusesNewFaults(t *testing.T) {
 // An early Heal shortens the fault phase; the heal Start scheduled later is then a no-op.
 func TestEarlyHeal(t *testing.T) {
 	h := newHarness(t, Config{Schedule: Schedule{Entries: []Entry{
-		{At(10), Fault{Kind: NetClog, From: "a", To: "b", WindowNanos: 900}},
+		{At(10), Fault{Kind: NetClog, From: "a", To: "b", Window: 900}},
 	}}})
 	h.inj.Start()
 	h.clock.runUntil(20)
@@ -244,7 +244,7 @@ func TestNthTriggerMatchesCheckpoint(t *testing.T) {
 // An event trigger with from_ns counts only the events from that time on.
 func TestEventTriggerCountsFromItsTime(t *testing.T) {
 	tr := Nth(1, Match{Kind: trace.KindCheckpointComplete})
-	tr.FromNanos = 25
+	tr.After = 25
 	h := newHarness(t, Config{Schedule: Schedule{Entries: []Entry{{tr, Fault{Kind: CrashCoordinator}}}}})
 	h.inj.Start()
 	h.clock.runUntil(10)
@@ -358,7 +358,7 @@ func TestChanceTriggerIsDeterministicPerSeed(t *testing.T) {
 func TestMaxFaultsBoundsInjection(t *testing.T) {
 	var entries []Entry
 	for i := range 5 {
-		entries = append(entries, Entry{At(int64(10 * i)), Fault{Kind: CrashTask, Task: "a"}})
+		entries = append(entries, Entry{At(Duration(10 * i)), Fault{Kind: CrashTask, Task: "a"}})
 	}
 	h := newHarness(t, Config{Schedule: Schedule{Entries: entries}, MaxFaults: 3})
 	h.inj.Start()
@@ -391,7 +391,7 @@ func TestNewInjectorRejectsBadConfig(t *testing.T) {
 	chance := Schedule{Entries: []Entry{{Chance(0.5, 1, Match{}), Fault{Kind: CrashCoordinator}}}}
 	for name, c := range map[string]Config{
 		"no target":       {Phases: testPhases, Scheduler: clock, Recorder: rec},
-		"no fault phase":  {Target: target, Scheduler: clock, Recorder: rec, Phases: Phases{LivenessNanos: 1}},
+		"no fault phase":  {Target: target, Scheduler: clock, Recorder: rec, Phases: Phases{Liveness: 1}},
 		"negative max":    {Phases: testPhases, Target: target, Scheduler: clock, Recorder: rec, MaxFaults: -1},
 		"chance, no rand": {Phases: testPhases, Target: target, Scheduler: clock, Recorder: rec, Schedule: chance},
 		"invalid schedule": {Phases: testPhases, Target: target, Scheduler: clock, Recorder: rec,

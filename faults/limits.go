@@ -6,9 +6,9 @@ const (
 	// MaxEntries bounds the length of a schedule.
 	MaxEntries = 10_000
 	// MaxDurationNanos bounds every window, delay and timeout: one virtual day.
-	MaxDurationNanos int64 = 24 * 60 * 60 * 1e9
+	MaxDurationNanos = 24 * 60 * 60 * 1_000_000_000
 	// MaxAtNanos bounds the virtual time of an at trigger: about 31 virtual years.
-	MaxAtNanos int64 = 1e18
+	MaxAtNanos = 1_000_000_000_000_000_000
 	// MaxNth bounds the n of an nth trigger and the max of a chance trigger.
 	MaxNth = 1_000_000
 	// MaxSkewPPM bounds timer skew either way, so a skewed timer still fires after a positive

@@ -29,14 +29,14 @@ func (p Phase) String() string {
 
 // Phases are the lengths of a run's phases, in virtual nanoseconds.
 type Phases struct {
-	// FaultNanos runs from Start to heal.
-	FaultNanos int64
-	// HealNanos runs from heal to the liveness phase: time for restarts and recovery that is
+	// Fault runs from Start to heal.
+	Fault Duration
+	// Heal runs from heal to the liveness phase: time for restarts and recovery that is
 	// not yet held to the liveness bound. It may be 0.
-	HealNanos int64
-	// LivenessNanos is the liveness bound: a checkpoint must complete (and bounded jobs
+	Heal Duration
+	// Liveness is the liveness bound: a checkpoint must complete (and bounded jobs
 	// finish) between the liveness and end phase events.
-	LivenessNanos int64
+	Liveness Duration
 }
 
 // Validate checks that each phase length is in range.
@@ -45,7 +45,7 @@ func (p Phases) Validate() error {
 		name  string
 		nanos int64
 		min   int64
-	}{{"fault", p.FaultNanos, 1}, {"heal", p.HealNanos, 0}, {"liveness", p.LivenessNanos, 1}} {
+	}{{"fault", p.Fault.Nanos(), 1}, {"heal", p.Heal.Nanos(), 0}, {"liveness", p.Liveness.Nanos(), 1}} {
 		if d.nanos < d.min || d.nanos > MaxDurationNanos {
 			return fmt.Errorf("faults: phases: %s phase must be in [%d, %d] ns, got %d", d.name, d.min, MaxDurationNanos, d.nanos)
 		}

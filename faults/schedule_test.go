@@ -46,17 +46,17 @@ func TestStringIsStable(t *testing.T) {
 			"crash.task task=sum-2 when nth=3 on=snapshot.ack task=sum-2"},
 		{Entry{Nth(1, Match{Kind: "checkpoint.complete"}), Fault{Kind: CrashCoordinator}},
 			"crash.coordinator when nth=1 on=checkpoint.complete"},
-		{Entry{At(1_500_000_000), Fault{Kind: NetPartition, From: "src-0", To: "sum-2", OneWay: true, WindowNanos: 250_000_000}},
+		{Entry{At(1_500_000_000), Fault{Kind: NetPartition, From: "src-0", To: "sum-2", OneWay: true, Window: 250_000_000}},
 			"net.partition from=src-0 to=sum-2 oneway window=250ms when t=1.5s"},
-		{Entry{Chance(0.1, 2, Match{Kind: "barrier.recv", Task: "sum-2", CP: 4}), Fault{Kind: NetDrop, Message: MessageBarrier, Probability: 0.25, WindowNanos: 1000}},
+		{Entry{Chance(0.1, 2, Match{Kind: "barrier.recv", Task: "sum-2", CP: 4}), Fault{Kind: NetDrop, Message: MessageBarrier, Probability: 0.25, Window: 1000}},
 			"net.drop message=barrier p=0.25 window=1µs when p=0.1 max=2 on=barrier.recv task=sum-2 cp=4"},
-		{Entry{Trigger{Type: OnNth, Match: Match{Kind: "checkpoint.complete"}, Nth: 2, FromNanos: 2e9}, Fault{Kind: TriggerSavepoint}},
+		{Entry{Trigger{Type: OnNth, Match: Match{Kind: "checkpoint.complete"}, Nth: 2, After: 2e9}, Fault{Kind: TriggerSavepoint}},
 			"trigger.savepoint when nth=2 on=checkpoint.complete from=2s"},
-		{Entry{Chance(1, 1, Match{}), Fault{Kind: ClockSkew, Host: "h1", SkewPPM: -5000, WindowNanos: 2e9}},
+		{Entry{Chance(1, 1, Match{}), Fault{Kind: ClockSkew, Host: "h1", SkewPPM: -5000, Window: 2e9}},
 			"clock.skew host=h1 window=2s skew=-5000ppm when p=1 max=1 on=*"},
-		{Entry{At(0), Fault{Kind: StorageSlow, Store: "metadata", DelayNanos: 3e6, WindowNanos: 1e9}},
+		{Entry{At(0), Fault{Kind: StorageSlow, Store: "metadata", Delay: 3e6, Window: 1e9}},
 			"storage.slow store=metadata window=1s delay=3ms when t=0s"},
-		{Entry{At(7), Fault{Kind: ExternalTimeout, TimeoutNanos: 60e9, WindowNanos: 120e9}},
+		{Entry{At(7), Fault{Kind: ExternalTimeout, Timeout: 60e9, Window: 120e9}},
 			"external.timeout window=2m0s timeout=1m0s when t=7ns"},
 	} {
 		if err := (Schedule{Entries: []Entry{c.entry}}).Validate(); err != nil {
@@ -150,7 +150,7 @@ func TestOutOfModel(t *testing.T) {
 	if s.OutOfModel() {
 		t.Error("a crash made the schedule out of model")
 	}
-	s.Entries = append(s.Entries, Entry{At(2), Fault{Kind: StorageLost, Probability: 1, WindowNanos: 1}})
+	s.Entries = append(s.Entries, Entry{At(2), Fault{Kind: StorageLost, Probability: 1, Window: 1}})
 	if !s.OutOfModel() || !s.Entries[1].Fault.OutOfModel() {
 		t.Error("storage.lost did not make the schedule out of model")
 	}

@@ -85,11 +85,11 @@ func (s Schedule) mustHave(i int) {
 func halve(e *Entry, m Magnitude) bool {
 	switch m {
 	case ShrinkWindow:
-		return halveInt64(&e.Fault.WindowNanos, 1)
+		return halveDuration(&e.Fault.Window, 1)
 	case ShrinkDelay:
-		return halveInt64(&e.Fault.DelayNanos, 1)
+		return halveDuration(&e.Fault.Delay, 1)
 	case ShrinkTimeout:
-		return halveInt64(&e.Fault.TimeoutNanos, 1)
+		return halveDuration(&e.Fault.Timeout, 1)
 	case ShrinkSkew:
 		if e.Fault.SkewPPM/2 == 0 {
 			return false
@@ -99,7 +99,7 @@ func halve(e *Entry, m Magnitude) bool {
 	case ShrinkProbability:
 		return halveProbability(&e.Fault.Probability)
 	case ShrinkAt:
-		return halveInt64(&e.Trigger.AtNanos, 0)
+		return halveDuration(&e.Trigger.At, 0)
 	case ShrinkNth:
 		return halveInt(&e.Trigger.Nth)
 	case ShrinkChance:
@@ -111,7 +111,7 @@ func halve(e *Entry, m Magnitude) bool {
 }
 
 // halveInt64 halves *v if the result is at least floor and differs from *v.
-func halveInt64(v *int64, floor int64) bool {
+func halveDuration(v *Duration, floor Duration) bool {
 	if *v/2 < floor || *v/2 == *v {
 		return false
 	}

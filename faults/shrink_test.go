@@ -10,7 +10,7 @@ import (
 func TestWithoutAndHalve(t *testing.T) {
 	s := Schedule{Entries: []Entry{
 		{At(1000), Fault{Kind: CrashTask, Task: "a"}},
-		{Nth(5, Match{Kind: "snapshot.ack"}), Fault{Kind: NetDrop, Message: MessageAck, Probability: 0.5, WindowNanos: 9}},
+		{Nth(5, Match{Kind: "snapshot.ack"}), Fault{Kind: NetDrop, Message: MessageAck, Probability: 0.5, Window: 9}},
 	}}
 	orig := s.String()
 	if got := s.Without(0).String(); got != s.Entries[1].String() {
@@ -20,7 +20,7 @@ func TestWithoutAndHalve(t *testing.T) {
 		t.Error("removing every entry left a non-nil slice")
 	}
 	h, ok := s.Halve(1, ShrinkWindow)
-	if !ok || h.Entries[1].Fault.WindowNanos != 4 {
+	if !ok || h.Entries[1].Fault.Window != 4 {
 		t.Errorf("Halve window = %v, %v", h, ok)
 	}
 	h, ok = s.Halve(1, ShrinkNth)
@@ -39,7 +39,7 @@ func TestWithoutAndHalve(t *testing.T) {
 	}
 	floors := Schedule{Entries: []Entry{{
 		Chance(MinShrinkProbability, 1, Match{}),
-		Fault{Kind: ClockSkew, Host: "h", SkewPPM: -1, WindowNanos: 1},
+		Fault{Kind: ClockSkew, Host: "h", SkewPPM: -1, Window: 1},
 	}}}
 	if c := floors.Shrinks(); len(c) != 1 || len(c[0].Entries) != 0 {
 		t.Errorf("a schedule at its floors should only shrink by removal: %v", c)

@@ -68,7 +68,7 @@ func SwarmSeed(seed uint64, sys System, b Budget) (Plan, Schedule, error) {
 // budget switches another kind off.
 //
 // The schedule keeps the budget: at most b.MaxFaults entries; every window and delay at most
-// b.MaxWindowNanos; every timed fault starts and ends inside the fault phase; crash.host and
+// b.MaxWindow; every timed fault starts and ends inside the fault phase; crash.host and
 // pause.host hit only Plan.Crashable; no out-of-model kind unless b.OutOfModel.
 func Swarm(r *rand.Rand, sys System, b Budget) (Plan, Schedule, error) {
 	if err := sys.Validate(); err != nil {
@@ -100,7 +100,7 @@ func (d *drawer) drawPlan() {
 	slices.Sort(d.plan.Crashable)
 	d.plan.EventTriggers = d.r.IntN(2) == 0
 
-	phaseSeconds := float64(d.sys.FaultPhaseNanos) / 1e9
+	phaseSeconds := float64(d.sys.FaultPhase) / 1e9
 	for _, k := range allKinds {
 		on := d.r.IntN(2) == 0
 		// Injections expected in the fault phase. The conversion keeps the product a product:
@@ -151,7 +151,7 @@ func (d *drawer) drawSchedule() Schedule {
 		entry   Entry
 	}
 	var all []timed
-	phase := d.sys.FaultPhaseNanos
+	phase := d.sys.FaultPhase
 	share := 0
 	if n := len(d.plan.Kinds); n > 0 {
 		share = max(1, d.budget.MaxFaults/n)
@@ -160,7 +160,7 @@ func (d *drawer) drawSchedule() Schedule {
 		gaps := sim.NewRand(d.r.Uint64(), "faults/swarm/"+string(rate.Kind))
 		meanGap := time.Duration(1e9 / rate.PerSecond) // at most twice the phase: no overflow
 		at := int64(gaps.Exponential(meanGap))
-		for count := 0; at < phase && count < share; count++ {
+		for count := 0; at < phase.Nanos() && count < share; count++ {
 			all = append(all, timed{at, d.entry(rate, at)})
 			at += int64(gaps.Exponential(meanGap)) // at most 37 mean gaps: no overflow
 		}
@@ -176,7 +176,7 @@ func (d *drawer) drawSchedule() Schedule {
 // entry draws one fault of the rate's kind starting at atNanos.
 func (d *drawer) entry(rate KindRate, atNanos int64) Entry {
 	f := Fault{Kind: rate.Kind, Probability: rate.Probability}
-	trigger := At(atNanos)
+	trigger := At(Duration(atNanos))
 	switch rate.Kind {
 	case CrashTask:
 		f.Task = d.pick(d.sys.Tasks)
@@ -198,9 +198,9 @@ func (d *drawer) entry(rate KindRate, atNanos int64) Entry {
 			f.SkewPPM = -f.SkewPPM
 		}
 	case RestartDelay, NetDelay, StorageSlow:
-		f.DelayNanos = d.between(1, d.budget.MaxWindowNanos)
+		f.Delay = Duration(d.between(1, d.budget.MaxWindow.Nanos()))
 	case ExternalTimeout:
-		f.TimeoutNanos = d.between(max(1, d.budget.MaxWindowNanos/4), d.budget.MaxWindowNanos)
+		f.Timeout = Duration(d.between(max(1, d.budget.MaxWindow.Nanos()/4), d.budget.MaxWindow.Nanos()))
 	}
 	switch rate.Kind {
 	case NetDrop:
@@ -224,8 +224,8 @@ func (d *drawer) entry(rate KindRate, atNanos int64) Entry {
 	}
 	if rate.Kind.Windowed() {
 		// Ends inside the fault phase, so heal finds nothing it has to cut short.
-		limit := min(d.budget.MaxWindowNanos, d.sys.FaultPhaseNanos-atNanos)
-		f.WindowNanos = d.between(max(1, limit/8), limit)
+		limit := min(d.budget.MaxWindow.Nanos(), d.sys.FaultPhase.Nanos()-atNanos)
+		f.Window = Duration(d.between(max(1, limit/8), limit))
 	}
 	return Entry{Trigger: trigger, Fault: f}
 }

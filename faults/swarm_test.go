@@ -17,9 +17,9 @@ var wordCount = System{
 		{"src-0", "sum-0"}, {"src-0", "sum-1"}, {"src-1", "sum-0"}, {"src-1", "sum-1"},
 		{"sum-0", "sink-0"}, {"sum-1", "sink-0"},
 	},
-	Stores:          []string{"checkpoints", "metadata"},
-	ExternalStore:   true,
-	FaultPhaseNanos: 10e9,
+	Stores:        []string{"checkpoints", "metadata"},
+	ExternalStore: true,
+	FaultPhase:    10e9,
 }
 
 func TestSwarmIsAFunctionOfTheSeed(t *testing.T) {
@@ -81,11 +81,11 @@ func TestSwarmCoversKinds(t *testing.T) {
 func genSystem(t *rapid.T) System {
 	tasks := rapid.SliceOfNDistinct(genName.Filter(func(s string) bool { return s != Coordinator }), 0, 6, func(s string) string { return s }).Draw(t, "tasks")
 	sys := System{
-		Tasks:           tasks,
-		Hosts:           rapid.SliceOfNDistinct(genName, 0, 4, func(s string) string { return s }).Draw(t, "hosts"),
-		Stores:          rapid.SliceOfNDistinct(genName, 0, 2, func(s string) string { return s }).Draw(t, "stores"),
-		ExternalStore:   rapid.Bool().Draw(t, "external"),
-		FaultPhaseNanos: rapid.Int64Range(1, 100e9).Draw(t, "phase"),
+		Tasks:         tasks,
+		Hosts:         rapid.SliceOfNDistinct(genName, 0, 4, func(s string) string { return s }).Draw(t, "hosts"),
+		Stores:        rapid.SliceOfNDistinct(genName, 0, 2, func(s string) string { return s }).Draw(t, "stores"),
+		ExternalStore: rapid.Bool().Draw(t, "external"),
+		FaultPhase:    Duration(rapid.Int64Range(1, 100e9).Draw(t, "phase")),
 	}
 	if len(tasks) >= 2 {
 		for range rapid.IntRange(0, 8).Draw(t, "channels") {
@@ -101,9 +101,9 @@ func genSystem(t *rapid.T) System {
 
 func genBudget(t *rapid.T, sys System) Budget {
 	b := Budget{
-		MaxFaults:      rapid.IntRange(0, 40).Draw(t, "max faults"),
-		MaxWindowNanos: rapid.Int64Range(1, sys.FaultPhaseNanos).Draw(t, "max window"),
-		OutOfModel:     rapid.Bool().Draw(t, "out of model"),
+		MaxFaults:  rapid.IntRange(0, 40).Draw(t, "max faults"),
+		MaxWindow:  Duration(rapid.Int64Range(1, sys.FaultPhase.Nanos()).Draw(t, "max window")),
+		OutOfModel: rapid.Bool().Draw(t, "out of model"),
 	}
 	if len(sys.Hosts) > 0 {
 		b.MinLiveHosts = rapid.IntRange(1, len(sys.Hosts)).Draw(t, "min live hosts")
@@ -153,11 +153,11 @@ func TestSwarmRespectsTheBudget(t *testing.T) {
 			if (f.Kind == CrashHost || f.Kind == PauseHost) && !slices.Contains(plan.Crashable, f.Host) {
 				t.Fatalf("%s: host not crashable (%v)", where, plan.Crashable)
 			}
-			if f.WindowNanos > b.MaxWindowNanos || f.DelayNanos > b.MaxWindowNanos || f.TimeoutNanos > b.MaxWindowNanos {
-				t.Fatalf("%s: longer than the budget's %d ns", where, b.MaxWindowNanos)
+			if f.Window > b.MaxWindow || f.Delay > b.MaxWindow || f.Timeout > b.MaxWindow {
+				t.Fatalf("%s: longer than the budget's %d ns", where, b.MaxWindow)
 			}
-			if e.Trigger.Type == AtTime && e.Trigger.AtNanos+f.WindowNanos > sys.FaultPhaseNanos {
-				t.Fatalf("%s: outlasts the fault phase of %d ns", where, sys.FaultPhaseNanos)
+			if e.Trigger.Type == AtTime && e.Trigger.At+f.Window > sys.FaultPhase {
+				t.Fatalf("%s: outlasts the fault phase of %d ns", where, sys.FaultPhase)
 			}
 			if !slices.ContainsFunc(plan.Kinds, func(r KindRate) bool { return r.Kind == f.Kind }) {
 				t.Fatalf("%s: kind is off in the plan %s", where, plan)
@@ -172,14 +172,14 @@ func TestSwarmRejectsBadInput(t *testing.T) {
 		sys System
 		b   Budget
 	}{
-		"no fault phase":       {System{Tasks: []string{"a"}}, Budget{MaxWindowNanos: 1}},
-		"duplicate task":       {System{Tasks: []string{"a", "a"}, FaultPhaseNanos: 10}, Budget{MaxWindowNanos: 1}},
-		"channel to nowhere":   {System{Tasks: []string{"a"}, Channels: []Link{{"a", "b"}}, FaultPhaseNanos: 10}, Budget{MaxWindowNanos: 1}},
-		"window beyond phase":  {wordCount, Budget{MaxWindowNanos: wordCount.FaultPhaseNanos + 1, MinLiveHosts: 1}},
-		"no host kept alive":   {wordCount, Budget{MaxWindowNanos: 1, MinLiveHosts: 0}},
-		"out of model unasked": {wordCount, Budget{MaxWindowNanos: 1, MinLiveHosts: 1, Kinds: []Kind{DataDrop}}},
-		"unknown kind":         {wordCount, Budget{MaxWindowNanos: 1, MinLiveHosts: 1, Kinds: []Kind{"crash.all"}}},
-		"too many faults":      {wordCount, Budget{MaxWindowNanos: 1, MinLiveHosts: 1, MaxFaults: MaxEntries + 1}},
+		"no fault phase":       {System{Tasks: []string{"a"}}, Budget{MaxWindow: 1}},
+		"duplicate task":       {System{Tasks: []string{"a", "a"}, FaultPhase: 10}, Budget{MaxWindow: 1}},
+		"channel to nowhere":   {System{Tasks: []string{"a"}, Channels: []Link{{"a", "b"}}, FaultPhase: 10}, Budget{MaxWindow: 1}},
+		"window beyond phase":  {wordCount, Budget{MaxWindow: wordCount.FaultPhase + 1, MinLiveHosts: 1}},
+		"no host kept alive":   {wordCount, Budget{MaxWindow: 1, MinLiveHosts: 0}},
+		"out of model unasked": {wordCount, Budget{MaxWindow: 1, MinLiveHosts: 1, Kinds: []Kind{DataDrop}}},
+		"unknown kind":         {wordCount, Budget{MaxWindow: 1, MinLiveHosts: 1, Kinds: []Kind{"crash.all"}}},
+		"too many faults":      {wordCount, Budget{MaxWindow: 1, MinLiveHosts: 1, MaxFaults: MaxEntries + 1}},
 	} {
 		if _, _, err := SwarmSeed(1, c.sys, c.b); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -196,10 +196,10 @@ func TestCheckScheduleNamesUnknownParts(t *testing.T) {
 		want  string
 	}{
 		{Entry{At(1), Fault{Kind: CrashTask, Task: "sum-9"}}, `entries[0].fault.task: no task "sum-9"`},
-		{Entry{At(1), Fault{Kind: PauseHost, Host: "h9", WindowNanos: 1}}, `entries[0].fault.host: no host "h9"`},
-		{Entry{At(1), Fault{Kind: NetClog, From: "src-0", To: "x", WindowNanos: 1}}, `entries[0].fault.to: no endpoint "x"`},
+		{Entry{At(1), Fault{Kind: PauseHost, Host: "h9", Window: 1}}, `entries[0].fault.host: no host "h9"`},
+		{Entry{At(1), Fault{Kind: NetClog, From: "src-0", To: "x", Window: 1}}, `entries[0].fault.to: no endpoint "x"`},
 		{Entry{At(1), Fault{Kind: NetBreak, From: "sum-0", To: "src-0"}}, `entries[0].fault.to: net.break needs a data channel`},
-		{Entry{At(1), Fault{Kind: StorageFail, Store: "s3", Probability: 1, WindowNanos: 1}}, `entries[0].fault.store: no store "s3"`},
+		{Entry{At(1), Fault{Kind: StorageFail, Store: "s3", Probability: 1, Window: 1}}, `entries[0].fault.store: no store "s3"`},
 		{Entry{Nth(1, Match{Task: "ghost"}), Fault{Kind: CrashCoordinator}}, `entries[0].trigger.task: no task "ghost"`},
 	} {
 		err := wordCount.CheckSchedule(Schedule{Entries: []Entry{c.entry}})
@@ -209,7 +209,7 @@ func TestCheckScheduleNamesUnknownParts(t *testing.T) {
 	}
 	noExternal := wordCount
 	noExternal.ExternalStore = false
-	err := noExternal.CheckSchedule(Schedule{Entries: []Entry{{At(1), Fault{Kind: ExternalCommitFail, Probability: 1, WindowNanos: 1}}}})
+	err := noExternal.CheckSchedule(Schedule{Entries: []Entry{{At(1), Fault{Kind: ExternalCommitFail, Probability: 1, Window: 1}}}})
 	if err == nil || !strings.Contains(err.Error(), "entries[0].fault.kind") {
 		t.Errorf("external fault without a store: %v", err)
 	}

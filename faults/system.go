@@ -33,8 +33,8 @@ type System struct {
 	// SinkWrites says whether sinks of any kind write to the external store, which the
 	// external.write-* faults hit.
 	SinkWrites bool
-	// FaultPhaseNanos is the length of the fault phase; swarm faults start and end inside it.
-	FaultPhaseNanos int64
+	// FaultPhase is the length of the fault phase; swarm faults start and end inside it.
+	FaultPhase Duration
 }
 
 // Validate checks that names are valid and distinct, that channels join two different known
@@ -57,8 +57,8 @@ func (s System) Validate() error {
 			return fmt.Errorf("faults: system: channels[%d]: %s must join two different tasks", i, c)
 		}
 	}
-	if s.FaultPhaseNanos < 1 || s.FaultPhaseNanos > MaxDurationNanos {
-		return fmt.Errorf("faults: system: fault phase must be in [1, %d] ns, got %d", MaxDurationNanos, s.FaultPhaseNanos)
+	if s.FaultPhase < 1 || s.FaultPhase > MaxDurationNanos {
+		return fmt.Errorf("faults: system: fault phase must be in [1, %d] ns, got %d", MaxDurationNanos, s.FaultPhase)
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 type TriggerType string
 
 const (
-	// AtTime fires once, at virtual time AtNanos.
+	// AtTime fires once, at virtual time At.
 	AtTime TriggerType = "at"
 	// OnNth fires once, at the Nth trace event that Match accepts.
 	OnNth TriggerType = "nth"
@@ -42,22 +42,22 @@ func (m Match) Matches(e *trace.Event) bool {
 		(m.CP == 0 || m.CP == e.CP)
 }
 
-// Trigger says when a scheduled fault fires. Which fields apply depends on Type: AtNanos for
+// Trigger says when a scheduled fault fires. Which fields apply depends on Type: At for
 // AtTime; the Match and Nth for OnNth; the Match, Probability and Max for OnChance. An event
-// trigger with FromNanos counts only the events from that virtual time on: "the first
+// trigger with After counts only the events from that virtual time on: "the first
 // checkpoint.complete after 2s", or savepoints now and then once the input nears its end.
 type Trigger struct {
 	Type        TriggerType `json:"type"`
-	AtNanos     int64       `json:"at_ns,omitempty"`
+	At          Duration    `json:"at_ns,omitempty"` // in files, integer nanoseconds (nanos.go)
 	Match                   // flattened into the trigger's JSON object
 	Nth         int         `json:"nth,omitempty"`
 	Probability float64     `json:"probability,omitempty"`
 	Max         int         `json:"max,omitempty"`
-	FromNanos   int64       `json:"from_ns,omitempty"`
+	After       Duration    `json:"from_ns,omitempty"`
 }
 
-// At returns a trigger that fires at virtual time tNanos.
-func At(tNanos int64) Trigger { return Trigger{Type: AtTime, AtNanos: tNanos} }
+// At returns a trigger that fires at virtual time t.
+func At(t Duration) Trigger { return Trigger{Type: AtTime, At: t} }
 
 // Nth returns a trigger that fires at the nth event m accepts (n counts from 1).
 func Nth(n int, m Match) Trigger { return Trigger{Type: OnNth, Match: m, Nth: n} }
@@ -89,9 +89,9 @@ func (t Trigger) validate(path string) error {
 		name  string
 		isSet bool
 	}{
-		{"at_ns", t.AtNanos != 0}, {"kind", t.Kind != ""}, {"task", t.Task != ""},
+		{"at_ns", t.At != 0}, {"kind", t.Kind != ""}, {"task", t.Task != ""},
 		{"cp", t.CP != 0}, {"nth", t.Nth != 0}, {"probability", t.Probability != 0},
-		{"max", t.Max != 0}, {"from_ns", t.FromNanos != 0},
+		{"max", t.Max != 0}, {"from_ns", t.After != 0},
 	} {
 		if f.isSet && !slices.Contains(allowed, f.name) {
 			return fieldErr(join(path, f.name), "does not apply to a trigger of type %s", t.Type)
@@ -99,8 +99,8 @@ func (t Trigger) validate(path string) error {
 	}
 	switch t.Type {
 	case AtTime:
-		if t.AtNanos < 0 || t.AtNanos > MaxAtNanos {
-			return fieldErr(join(path, "at_ns"), "must be in [0, %d], got %d", MaxAtNanos, t.AtNanos)
+		if t.At < 0 || t.At > MaxAtNanos {
+			return fieldErr(join(path, "at_ns"), "must be in [0, %d], got %d", int64(MaxAtNanos), t.At.Nanos())
 		}
 		return nil
 	case OnNth:
@@ -115,8 +115,8 @@ func (t Trigger) validate(path string) error {
 			return fieldErr(join(path, "max"), "must be in [1, %d], got %d", MaxNth, t.Max)
 		}
 	}
-	if t.FromNanos < 0 || t.FromNanos > MaxAtNanos {
-		return fieldErr(join(path, "from_ns"), "must be in [0, %d], got %d", MaxAtNanos, t.FromNanos)
+	if t.After < 0 || t.After > MaxAtNanos {
+		return fieldErr(join(path, "from_ns"), "must be in [0, %d], got %d", int64(MaxAtNanos), t.After.Nanos())
 	}
 	if t.Kind != "" && !triggerKind(t.Kind) {
 		return fieldErr(join(path, "kind"), "unknown or unmatchable trace kind %q", t.Kind)
@@ -144,7 +144,7 @@ func triggerKind(kind string) bool {
 func (t Trigger) String() string {
 	switch t.Type {
 	case AtTime:
-		return "t=" + time.Duration(t.AtNanos).String()
+		return "t=" + time.Duration(t.At).String()
 	case OnNth:
 		return "nth=" + strconv.Itoa(t.Nth) + " " + t.Match.String() + t.from()
 	case OnChance:
@@ -155,10 +155,10 @@ func (t Trigger) String() string {
 
 // from is " from=D" for a trigger that counts events from D on, else "".
 func (t Trigger) from() string {
-	if t.FromNanos == 0 {
+	if t.After == 0 {
 		return ""
 	}
-	return " from=" + time.Duration(t.FromNanos).String()
+	return " from=" + time.Duration(t.After).String()
 }
 
 // String returns the match as on=KIND [task=T] [cp=N].

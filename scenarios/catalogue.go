@@ -53,7 +53,7 @@ func seeds(first, last uint64) *SeedRange { return &SeedRange{First: first, Last
 
 // at schedules fault f at virtual time d.
 func at(d Duration, f faults.Fault) faults.Entry {
-	return faults.Entry{Trigger: faults.At(d.Nanos()), Fault: f}
+	return faults.Entry{Trigger: faults.At(d), Fault: f}
 }
 
 // onNth schedules fault f at the nth trace event of kind (of task, when given).

@@ -41,7 +41,7 @@ func negativeControls() []*Scenario {
 			// Every channel, not two: with two, about one seed in 600 (found by a sweep of 2,500
 			// seeds) reordered nothing across a barrier and showed no inconsistent cut; with
 			// four, none of 25,000 did.
-			Faults: onShuffleLinks(Millis(50), faults.Fault{Kind: faults.DataReorder, WindowNanos: Seconds(2).Nanos()}),
+			Faults: onShuffleLinks(Millis(50), faults.Fault{Kind: faults.DataReorder, Window: Seconds(2)}),
 			Expect: expectFail(checker.PropConsistentCut),
 			Seeds:  seeds(1, 10),
 		},
@@ -52,7 +52,7 @@ func negativeControls() []*Scenario {
 			Topology:    Topology{Kind: TopologyKeyedShuffle, Parallelism: 2},
 			Workload:    Workload{Kind: WorkloadKeyedSum, Records: 200, Keys: 8, RecordInterval: Millis(2)},
 			Sink:        &Sink{Kind: SinkTwoPhaseCommit},
-			Faults:      onShuffleLinks(Millis(50), faults.Fault{Kind: faults.DataDuplicate, Probability: 0.3, WindowNanos: Seconds(2).Nanos()}),
+			Faults:      onShuffleLinks(Millis(50), faults.Fault{Kind: faults.DataDuplicate, Probability: 0.3, Window: Seconds(2)}),
 			Expect:      expectFail(checker.PropExactlyOnce),
 			Seeds:       seeds(1, 10),
 		},
@@ -67,7 +67,7 @@ func negativeControls() []*Scenario {
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit, TransactionTimeout: Millis(120)},
 			Checkpoint: Checkpoint{Interval: Millis(50)},
 			Faults: []faults.Entry{
-				at(0, faults.Fault{Kind: faults.RestartDelay, DelayNanos: Millis(300).Nanos(), WindowNanos: Seconds(2).Nanos()}),
+				at(0, faults.Fault{Kind: faults.RestartDelay, Delay: Millis(300), Window: Seconds(2)}),
 				onNth(3, "checkpoint.complete", "coordinator", faults.Fault{Kind: faults.CrashCoordinator}),
 			},
 			Expect: expectFail(checker.PropAtLeastOnce),
@@ -84,7 +84,7 @@ func negativeControls() []*Scenario {
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{UnverifiedWrites: true},
 			Faults: []faults.Entry{
-				at(0, faults.Fault{Kind: faults.StorageLost, Store: StoreMetadata, Probability: 1, WindowNanos: Seconds(2).Nanos()}),
+				at(0, faults.Fault{Kind: faults.StorageLost, Store: StoreMetadata, Probability: 1, Window: Seconds(2)}),
 				onNth(6, "notify.complete", "", faults.Fault{Kind: faults.CrashCoordinator}),
 			},
 			Expect: expectFail(checker.PropDurableVisible),
@@ -103,11 +103,11 @@ func negativeControls() []*Scenario {
 			Faults: []faults.Entry{
 				// Metadata writes are lost for a while, so a coordinator crash recovers an
 				// older checkpoint and the new incarnation reuses the ids that were lost...
-				at(Millis(600), faults.Fault{Kind: faults.StorageLost, Store: StoreMetadata, Probability: 1, WindowNanos: Millis(400).Nanos()}),
+				at(Millis(600), faults.Fault{Kind: faults.StorageLost, Store: StoreMetadata, Probability: 1, Window: Millis(400)}),
 				at(Millis(1000), faults.Fault{Kind: faults.CrashCoordinator}),
 				// ...then state writes are lost, so a reused id's state key still holds the
 				// state of the first checkpoint with that id, and a task restores it.
-				at(Millis(1000), faults.Fault{Kind: faults.StorageLost, Store: StoreState, Probability: 1, WindowNanos: Millis(500).Nanos()}),
+				at(Millis(1000), faults.Fault{Kind: faults.StorageLost, Store: StoreState, Probability: 1, Window: Millis(500)}),
 				at(Millis(1400), faults.Fault{Kind: faults.CrashTask, Task: "sum-1"}),
 			},
 			Expect: expectFail(checker.PropRestoreFidelity),
@@ -123,7 +123,7 @@ func negativeControls() []*Scenario {
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{Timeout: Seconds(3600), MaxConcurrent: 1},
 			Faults: []faults.Entry{
-				at(Millis(150), faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "source-0", OneWay: true, WindowNanos: Millis(150).Nanos()}),
+				at(Millis(150), faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "source-0", OneWay: true, Window: Millis(150)}),
 			},
 			Expect: expectFail(checker.PropLiveness),
 			Seeds:  seeds(1, 10),

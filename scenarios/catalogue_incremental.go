@@ -36,9 +36,9 @@ func incrementalScenarios() []*Scenario {
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{Interval: Millis(30), Incremental: true, Compaction: 3},
 			Faults: []faults.Entry{
-				at(Millis(200), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 0.3, WindowNanos: Millis(400).Nanos()}),
-				at(Millis(400), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(20).Nanos(), WindowNanos: Millis(300).Nanos()}),
-				at(Millis(700), faults.Fault{Kind: faults.StorageCorrupt, Store: StoreState, Probability: 0.2, WindowNanos: Millis(200).Nanos()}),
+				at(Millis(200), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 0.3, Window: Millis(400)}),
+				at(Millis(400), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, Delay: Millis(20), Window: Millis(300)}),
+				at(Millis(700), faults.Fault{Kind: faults.StorageCorrupt, Store: StoreState, Probability: 0.2, Window: Millis(200)}),
 				at(Millis(1000), faults.Fault{Kind: faults.CrashTask, Task: "sum-1"}),
 			},
 			Expect: expectPass,
@@ -64,8 +64,8 @@ func stateOwnershipScenarios() []*Scenario {
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{Interval: Millis(20), MaxConcurrent: 2, Retained: 1, Incremental: true, Compaction: 2},
 			Faults: []faults.Entry{
-				at(Millis(200), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Key: "piece/", Probability: 0.5, WindowNanos: Millis(500).Nanos()}),
-				at(Millis(800), faults.Fault{Kind: faults.StorageLost, Store: StoreState, Key: "piece/", Probability: 0.3, WindowNanos: Millis(500).Nanos()}),
+				at(Millis(200), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Key: "piece/", Probability: 0.5, Window: Millis(500)}),
+				at(Millis(800), faults.Fault{Kind: faults.StorageLost, Store: StoreState, Key: "piece/", Probability: 0.3, Window: Millis(500)}),
 				at(Millis(150), faults.Fault{Kind: faults.CrashTask, Task: "sum-2"}),
 			},
 			Expect: expectPass,
@@ -105,7 +105,7 @@ func stateOwnershipScenarios() []*Scenario {
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{Interval: Millis(50), UnverifiedWrites: true, Retained: 1, Incremental: true, Compaction: 2},
 			Faults: []faults.Entry{
-				onNth(3, trace.KindCheckpointComplete, faults.Coordinator, faults.Fault{Kind: faults.StorageLost, Store: StoreState, Key: "piece/", Probability: 0.5, WindowNanos: Seconds(1).Nanos()}),
+				onNth(3, trace.KindCheckpointComplete, faults.Coordinator, faults.Fault{Kind: faults.StorageLost, Store: StoreState, Key: "piece/", Probability: 0.5, Window: Seconds(1)}),
 			},
 			Expect: expectFail(checker.PropStateRelease),
 			Seeds:  seeds(1, 10),

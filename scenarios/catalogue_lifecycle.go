@@ -35,10 +35,10 @@ func drained(s *Scenario) *Scenario {
 // with and without drain, that ends the job, that fails and leaves it running, and that a
 // crash interrupts once it completed.
 func lifecycleScenarios() []*Scenario {
-	slow := at(stopAt-Millis(20), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(40).Nanos(), WindowNanos: Millis(100).Nanos()})
+	slow := at(stopAt-Millis(20), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, Delay: Millis(40), Window: Millis(100)})
 	// The barriers of the checkpoints just before the stop are lost on one link: those
 	// checkpoints abort, and their notices reach the tasks while the stop is pending.
-	lost := at(stopAt-Millis(40), faults.Fault{Kind: faults.NetDrop, Message: faults.MessageBarrier, From: "source-0", To: "sum-1", Probability: 1, WindowNanos: Millis(40).Nanos()})
+	lost := at(stopAt-Millis(40), faults.Fault{Kind: faults.NetDrop, Message: faults.MessageBarrier, From: "source-0", To: "sum-1", Probability: 1, Window: Millis(40)})
 	return []*Scenario{
 		stopScenario("stop-with-savepoint",
 			"A user stops the job with a savepoint a third of the way into its input, while uploads "+
@@ -55,13 +55,13 @@ func lifecycleScenarios() []*Scenario {
 			"Stop-with-savepoint while the state store refuses every write: the savepoint aborts, "+
 				"the sources go on and the job runs on to the end of its input.",
 			SinkTwoPhaseCommit,
-			at(stopAt-Millis(10), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 1, WindowNanos: Millis(60).Nanos()})),
+			at(stopAt-Millis(10), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 1, Window: Millis(60)})),
 		stopScenario("stop-with-savepoint-crash",
 			"Stop-with-savepoint whose completion a sink crashes on before it exits: the job restarts "+
 				"from the savepoint, whose transactions some sinks already committed, and runs on to "+
 				"the end of its input without writing them twice.",
 			SinkTwoPhaseCommit,
-			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindNotifyComplete, Task: "sink-1"}, Nth: 1, FromNanos: stopAt.Nanos()},
+			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindNotifyComplete, Task: "sink-1"}, Nth: 1, After: stopAt},
 				Fault: faults.Fault{Kind: faults.CrashTask, Task: "sink-1"}}),
 		drained(stopScenario("stop-with-savepoint-drain",
 			"Stop-with-savepoint with drain a third of the way into the input: each source ends its "+
@@ -74,13 +74,13 @@ func lifecycleScenarios() []*Scenario {
 				"savepoint aborts after its sources ended their input, so the job fails over to its "+
 				"latest checkpoint and runs on to the end of its input.",
 			SinkTwoPhaseCommit,
-			at(stopAt-Millis(10), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 1, WindowNanos: Millis(60).Nanos()}))),
+			at(stopAt-Millis(10), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 1, Window: Millis(60)}))),
 		drained(stopScenario("stop-with-savepoint-drain-crash",
 			"Stop-with-savepoint with drain whose completion a sink crashes on before it exits: the "+
 				"job restarts from the savepoint, whose snapshots are all final, so it ends at once, "+
 				"still ended by the drain, its output the input's up to where each source stopped.",
 			SinkTwoPhaseCommit,
-			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindNotifyComplete, Task: "sink-1"}, Nth: 1, FromNanos: stopAt.Nanos()},
+			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindNotifyComplete, Task: "sink-1"}, Nth: 1, After: stopAt},
 				Fault: faults.Fault{Kind: faults.CrashTask, Task: "sink-1"}})),
 	}
 }

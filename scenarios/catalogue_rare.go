@@ -27,9 +27,9 @@ func rareScenarios() []*Scenario {
 			Faults: []faults.Entry{
 				// The input runs out at about 400ms: the pause spans it, and checkpoints
 				// triggered during it find src-0 and src-1 finished and src-2 not.
-				at(Millis(390), faults.Fault{Kind: faults.PauseHost, Host: "tm-2", WindowNanos: Millis(200).Nanos()}),
-				at(0, faults.Fault{Kind: faults.NetDelay, From: "src-0", To: "sum-1", DelayNanos: Millis(30).Nanos(), WindowNanos: Millis(2500).Nanos()}),
-				at(0, faults.Fault{Kind: faults.NetDelay, From: "src-1", To: "sum-0", DelayNanos: Millis(80).Nanos(), WindowNanos: Millis(2500).Nanos()}),
+				at(Millis(390), faults.Fault{Kind: faults.PauseHost, Host: "tm-2", Window: Millis(200)}),
+				at(0, faults.Fault{Kind: faults.NetDelay, From: "src-0", To: "sum-1", Delay: Millis(30), Window: Millis(2500)}),
+				at(0, faults.Fault{Kind: faults.NetDelay, From: "src-1", To: "sum-0", Delay: Millis(80), Window: Millis(2500)}),
 			},
 			Limits: Limits{FaultPhase: Seconds(3), HealPhase: Millis(500), LivenessBound: Seconds(5)},
 			Expect: expectPass,
@@ -47,7 +47,7 @@ func rareScenarios() []*Scenario {
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{Interval: Millis(20), Timeout: Seconds(2), MaxConcurrent: 3},
 			Faults: []faults.Entry{
-				at(0, faults.Fault{Kind: faults.NetDelay, From: "source-0", To: "sum-1", DelayNanos: Millis(30).Nanos(), WindowNanos: Millis(2500).Nanos()}),
+				at(0, faults.Fault{Kind: faults.NetDelay, From: "source-0", To: "sum-1", Delay: Millis(30), Window: Millis(2500)}),
 			},
 			Limits: Limits{FaultPhase: Seconds(3), HealPhase: Millis(500), LivenessBound: Seconds(5)},
 			Expect: expectPass,
@@ -68,10 +68,10 @@ func rareScenarios() []*Scenario {
 			// Every expiry counts as a failure; the job must go on through them.
 			Checkpoint: Checkpoint{Interval: Millis(5), Timeout: Millis(100), MaxConcurrent: 16, TolerableFailures: Tolerating(1000)},
 			Faults: append([]faults.Entry{
-				at(Millis(200), faults.Fault{Kind: faults.NetClog, From: "source-0", To: "sum-1", WindowNanos: Millis(300).Nanos()}),
-				at(Millis(200), faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "sum-1", Message: faults.MessageNotify, Probability: 1, WindowNanos: Millis(400).Nanos()}),
-				at(Millis(600), faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "source-0", Message: faults.MessageNotify, Probability: 1, WindowNanos: Millis(300).Nanos()}),
-				at(Millis(600), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(150).Nanos(), WindowNanos: Millis(200).Nanos()}),
+				at(Millis(200), faults.Fault{Kind: faults.NetClog, From: "source-0", To: "sum-1", Window: Millis(300)}),
+				at(Millis(200), faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "sum-1", Message: faults.MessageNotify, Probability: 1, Window: Millis(400)}),
+				at(Millis(600), faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "source-0", Message: faults.MessageNotify, Probability: 1, Window: Millis(300)}),
+				at(Millis(600), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, Delay: Millis(150), Window: Millis(200)}),
 			}, savepointBurst(Millis(700), 17)...),
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
@@ -88,7 +88,7 @@ func rareScenarios() []*Scenario {
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{Interval: Millis(50)},
 			Faults: []faults.Entry{
-				at(Millis(50), faults.Fault{Kind: faults.StorageSlow, Store: StoreMetadata, DelayNanos: Millis(60).Nanos(), WindowNanos: Millis(1500).Nanos()}),
+				at(Millis(50), faults.Fault{Kind: faults.StorageSlow, Store: StoreMetadata, Delay: Millis(60), Window: Millis(1500)}),
 				onNth(2, trace.KindCheckpointPersist, "", faults.Fault{Kind: faults.CrashTask, Task: "sum-1"}),
 				onNth(2, trace.KindCheckpointPersist, "", faults.Fault{Kind: faults.CrashTask, Task: "source-0"}),
 				onNth(4, trace.KindCheckpointPersist, "", faults.Fault{Kind: faults.CrashTask, Task: "sink-0"}),
@@ -108,7 +108,7 @@ func rareScenarios() []*Scenario {
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{Interval: Millis(30), TolerableFailures: Tolerating(1000), MaxBufferedRecords: 1},
 			Faults: []faults.Entry{
-				at(Millis(50), faults.Fault{Kind: faults.NetDelay, From: "source-0", To: "sum-1", DelayNanos: Millis(150).Nanos(), WindowNanos: Millis(400).Nanos()}),
+				at(Millis(50), faults.Fault{Kind: faults.NetDelay, From: "source-0", To: "sum-1", Delay: Millis(150), Window: Millis(400)}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
@@ -129,8 +129,8 @@ func rareScenarios() []*Scenario {
 			Faults: []faults.Entry{
 				// The final checkpoint's metadata write begins at about 254ms and ends
 				// at about 298ms; the manual one's counter write, after 256ms, is fast.
-				at(0, faults.Fault{Kind: faults.StorageSlow, Store: StoreMetadata, DelayNanos: Millis(40).Nanos(), WindowNanos: Millis(256).Nanos()}),
-				at(Millis(257), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 1, WindowNanos: Millis(40).Nanos()}),
+				at(0, faults.Fault{Kind: faults.StorageSlow, Store: StoreMetadata, Delay: Millis(40), Window: Millis(256)}),
+				at(Millis(257), faults.Fault{Kind: faults.StorageFail, Store: StoreState, Probability: 1, Window: Millis(40)}),
 				at(Millis(257), faults.Fault{Kind: faults.TriggerCheckpoint}),
 			},
 			Expect: expectPass,
@@ -150,7 +150,7 @@ func rareScenarios() []*Scenario {
 			Faults: []faults.Entry{
 				// The savepoint is triggered at about 65ms, the checkpoint at about 73ms.
 				at(Millis(60), faults.Fault{Kind: faults.TriggerSavepoint}),
-				at(Millis(64), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(100).Nanos(), WindowNanos: Millis(6).Nanos()}),
+				at(Millis(64), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, Delay: Millis(100), Window: Millis(6)}),
 				at(Millis(68), faults.Fault{Kind: faults.TriggerCheckpoint}),
 			},
 			Expect: expectPass,
@@ -168,8 +168,8 @@ func rareScenarios() []*Scenario {
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{Interval: Millis(5), Timeout: Millis(25), TolerableFailures: Tolerating(1000)},
 			Faults: []faults.Entry{
-				at(Millis(100), faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "sum-1", Message: faults.MessageNotify, Probability: 1, WindowNanos: Millis(800).Nanos()}),
-				at(Millis(100), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(400).Nanos(), WindowNanos: Millis(700).Nanos()}),
+				at(Millis(100), faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "sum-1", Message: faults.MessageNotify, Probability: 1, Window: Millis(800)}),
+				at(Millis(100), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, Delay: Millis(400), Window: Millis(700)}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
@@ -189,7 +189,7 @@ func rareScenarios() []*Scenario {
 			// 100us links: some 11ms a checkpoint, so the 64 fit in the input's 860ms.
 			Network: &Network{Latency: &Latency{Kind: LatencyFixed, Value: Millis(1) / 10}},
 			Faults: []faults.Entry{
-				at(Millis(20), faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "out-0", Message: faults.MessageNotify, Probability: 1, WindowNanos: Millis(800).Nanos()}),
+				at(Millis(20), faults.Fault{Kind: faults.NetDrop, From: faults.Coordinator, To: "out-0", Message: faults.MessageNotify, Probability: 1, Window: Millis(800)}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
@@ -207,7 +207,7 @@ func rareScenarios() []*Scenario {
 			Checkpoint: Checkpoint{Interval: Millis(50), AlignmentTimeout: Millis(20)},
 			Faults: []faults.Entry{
 				// tm-2 -> tm-0 carries src-2 -> sum-0 alone; sum-1 -> out-0 is not slowed.
-				at(0, faults.Fault{Kind: faults.NetDelay, From: "src-2", To: "sum-0", DelayNanos: Millis(50).Nanos(), WindowNanos: Millis(2500).Nanos()}),
+				at(0, faults.Fault{Kind: faults.NetDelay, From: "src-2", To: "sum-0", Delay: Millis(50), Window: Millis(2500)}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
@@ -227,7 +227,7 @@ func rareScenarios() []*Scenario {
 			Network: &Network{Links: []LinkLatency{{From: "source-0", To: "map1-0", Latency: Latency{Kind: LatencyFixed, Value: Millis(20)}}}},
 			Faults: []faults.Entry{
 				at(Millis(150), faults.Fault{Kind: faults.TriggerSavepoint}),
-				at(Millis(165), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, DelayNanos: Millis(300).Nanos(), WindowNanos: Millis(45).Nanos()}),
+				at(Millis(165), faults.Fault{Kind: faults.StorageSlow, Store: StoreState, Delay: Millis(300), Window: Millis(45)}),
 			},
 			Expect: expectPass,
 			Seeds:  seeds(1, 10),
@@ -244,7 +244,7 @@ func rareScenarios() []*Scenario {
 			Sink:       &Sink{Kind: SinkTwoPhaseCommit},
 			Checkpoint: Checkpoint{Interval: Seconds(5), MinPause: Seconds(5), Timeout: Seconds(1), MaxConcurrent: 1},
 			Faults: []faults.Entry{
-				at(0, faults.Fault{Kind: faults.StorageSlow, Store: StoreMetadata, DelayNanos: Millis(40).Nanos(), WindowNanos: Seconds(2).Nanos()}),
+				at(0, faults.Fault{Kind: faults.StorageSlow, Store: StoreMetadata, Delay: Millis(40), Window: Seconds(2)}),
 				at(Millis(214), faults.Fault{Kind: faults.TriggerSavepoint}),
 				at(Millis(228), faults.Fault{Kind: faults.TriggerSavepoint}),
 			},

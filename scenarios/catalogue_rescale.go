@@ -40,7 +40,7 @@ func rescaleScenarios() []*Scenario {
 				"committed by the sinks that adopt them.",
 			at(Millis(150), rescale("sum", 5)),
 			at(Millis(300), rescale("source", 2)),
-			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}, Nth: 2, FromNanos: Millis(450).Nanos()},
+			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}, Nth: 2, After: Millis(450)},
 				Fault: rescale("sum", 2)}),
 		rescaleScenario("rescale-coordinator-crash",
 			"The coordinator of the job rescaled down to two crashes as the first new task "+

@@ -100,7 +100,7 @@ func classicReordered() *Scenario {
 	s.Workload.InitialTokens = TokenCount(200)
 	s.Script = append(steps, advance(50))
 	for _, l := range []faults.Link{{From: "p-0", To: "p-1"}, {From: "p-1", To: "p-2"}, {From: "p-2", To: "p-0"}} {
-		s.Faults = append(s.Faults, at(0, faults.Fault{Kind: faults.DataReorder, From: l.From, To: l.To, WindowNanos: Millis(70).Nanos()}))
+		s.Faults = append(s.Faults, at(0, faults.Fault{Kind: faults.DataReorder, From: l.From, To: l.To, Window: Millis(70)}))
 	}
 	s.Expect = expectFail(checker.PropConsistentCut)
 	return s

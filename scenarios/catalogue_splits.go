@@ -44,6 +44,6 @@ func splitScenarios() []*Scenario {
 				"handed out: its requests and the assignments are lost, the reader asks again and the "+
 				"enumerator sends again what the reader has not received, and checkpoints triggered "+
 				"meanwhile never count a split twice or lose one.",
-			at(Millis(5), faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "source-2", WindowNanos: Millis(80).Nanos()})),
+			at(Millis(5), faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "source-2", Window: Millis(80)})),
 	}
 }

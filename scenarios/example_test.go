@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"fmt"
 	"github.com/ckptsim/ckptsim/checker"
+	"github.com/ckptsim/ckptsim/faults"
 
 	"github.com/ckptsim/ckptsim/scenarios"
 	"github.com/ckptsim/ckptsim/scenarios/generate"
@@ -89,4 +90,26 @@ func Example_generatedScenarios() {
 	}
 	fmt.Println("five generated scenarios pass")
 	// Output: five generated scenarios pass
+}
+
+// A fault schedule written in Go: scenarios and faults share one duration type, so the
+// times and windows read as the file's do.
+func Example_scheduleInGo() {
+	s, err := scenarios.Lookup("pipeline-calm")
+	if err != nil {
+		panic(err)
+	}
+	s.Name, s.Faults = "pipeline-partitioned", []faults.Entry{{
+		Trigger: faults.At(scenarios.Millis(50)),
+		Fault:   faults.Fault{Kind: faults.NetPartition, From: "coordinator", To: "sink-0", Window: scenarios.Millis(100)},
+	}}
+	if err := s.Complete(""); err != nil {
+		panic(err)
+	}
+	_, res, err := scenarios.Execute(scenarios.NewSimulation(), s, 1, scenarios.RunOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(s.Faults[0].Fault, "->", res.Verdict)
+	// Output: net.partition from=coordinator to=sink-0 window=100ms -> pass
 }

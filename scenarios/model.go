@@ -17,7 +17,7 @@ func (s *Scenario) InModel(f faults.Fault) bool {
 	case faults.StorageLost:
 		return !s.Checkpoint.UnverifiedWrites
 	case faults.ExternalTimeout:
-		return Duration(f.TimeoutNanos) >= s.OpenTransactionBound()
+		return Duration(f.Timeout) >= s.OpenTransactionBound()
 	}
 	return !f.OutOfModel()
 }
@@ -67,7 +67,7 @@ func (s *Scenario) OpenTransactionBound() Duration {
 	restart := Duration(engine.DefaultConfig(engine.Graph{}).RestartDelay)
 	if s.Swarm != nil {
 		b := s.Budget(s.System())
-		window := Duration(b.MaxWindowNanos)
+		window := Duration(b.MaxWindow)
 		return bound + s.Limits.FaultPhase + Duration(b.MaxFaults)*(restart+window+window+cycle)
 	}
 	var extraRestart, held Duration
@@ -82,9 +82,9 @@ func (s *Scenario) OpenTransactionBound() Duration {
 			continue // above the bound, it aborts nothing, and so holds nothing up
 		}
 		if f.Kind == faults.RestartDelay {
-			extraRestart += Duration(fires) * Duration(f.DelayNanos)
+			extraRestart += Duration(fires) * Duration(f.Delay)
 		}
-		held += Duration(fires) * Duration(f.WindowNanos+f.DelayNanos)
+		held += Duration(fires) * Duration(f.Window+f.Delay)
 		failovers += fires
 	}
 	return bound + held + Duration(failovers)*(restart+extraRestart+cycle)

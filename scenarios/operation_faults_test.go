@@ -71,12 +71,12 @@ func anyContains(list []string, part string) bool {
 func TestSinkWriteFaultsFailTheSink(t *testing.T) {
 	for _, sink := range SinkKinds {
 		refused := operationFaultRun(t, sink,
-			at(Millis(300), faults.Fault{Kind: faults.ExternalWriteFail, Probability: 1, WindowNanos: Millis(100).Nanos()}))
+			at(Millis(300), faults.Fault{Kind: faults.ExternalWriteFail, Probability: 1, Window: Millis(100)}))
 		if reasons := crashReasons(refused); !anyContains(reasons, "write refused") {
 			t.Errorf("%s sink: no task failed on a refused write; failures: %q", sink, reasons)
 		}
 		lost := operationFaultRun(t, sink,
-			at(Millis(300), faults.Fault{Kind: faults.ExternalWriteLost, Probability: 1, WindowNanos: Millis(100).Nanos()}))
+			at(Millis(300), faults.Fault{Kind: faults.ExternalWriteLost, Probability: 1, Window: Millis(100)}))
 		if reasons := crashReasons(lost); !anyContains(reasons, "records lost on the way") {
 			t.Errorf("%s sink: no task failed on lost writes; failures: %q", sink, reasons)
 		}
@@ -90,7 +90,7 @@ func TestRecoveryRetriesAnUnreadableCopy(t *testing.T) {
 	window := Millis(400)
 	events := operationFaultRun(t, SinkTwoPhaseCommit,
 		at(Millis(500), faults.Fault{Kind: faults.StorageReadFail, Store: StoreMetadata, Key: "completed.1",
-			Probability: 1, WindowNanos: window.Nanos()}),
+			Probability: 1, Window: window}),
 		at(Millis(600), faults.Fault{Kind: faults.CrashCoordinator}))
 	recovered := false
 	for _, e := range events {

@@ -116,47 +116,47 @@ func genEntry(sys faults.System) *rapid.Generator[faults.Entry] {
 		case faults.CrashTask:
 			f.Task = task()
 		case faults.CrashHost, faults.PauseHost:
-			f.Host, f.WindowNanos = host(), window()
+			f.Host, f.Window = host(), Duration(window())
 		case faults.RestartDelay:
-			f.DelayNanos, f.WindowNanos = window(), window()
+			f.Delay, f.Window = Duration(window()), Duration(window())
 		case faults.NetDrop:
 			f.Message = rapid.SampledFrom([]faults.Message{faults.MessageBarrier, faults.MessageTrigger, faults.MessageAck, faults.MessageNotify}).Draw(t, "message")
 			if f.Message == faults.MessageBarrier {
 				c := rapid.SampledFrom(sys.Channels).Draw(t, "channel")
 				f.From, f.To = c.From, c.To
 			}
-			f.Probability, f.WindowNanos = probability(), window()
+			f.Probability, f.Window = probability(), Duration(window())
 		case faults.NetBreak:
 			c := rapid.SampledFrom(sys.Channels).Draw(t, "channel")
 			f.From, f.To = c.From, c.To
 		case faults.NetDelay:
 			l := link()
-			f.From, f.To, f.DelayNanos, f.WindowNanos = l.From, l.To, window()/10+1, window()
+			f.From, f.To, f.Delay, f.Window = l.From, l.To, Duration(window()/10+1), Duration(window())
 		case faults.NetPartition:
 			l := link()
-			f.From, f.To, f.OneWay, f.WindowNanos = l.From, l.To, rapid.Bool().Draw(t, "one way"), window()
+			f.From, f.To, f.OneWay, f.Window = l.From, l.To, rapid.Bool().Draw(t, "one way"), Duration(window())
 		case faults.NetClog:
 			l := link()
-			f.From, f.To, f.WindowNanos = l.From, l.To, window()
+			f.From, f.To, f.Window = l.From, l.To, Duration(window())
 		case faults.StorageFail, faults.StorageTorn, faults.StorageCorrupt:
-			f.Store, f.Probability, f.WindowNanos = store(), probability(), window()
+			f.Store, f.Probability, f.Window = store(), probability(), Duration(window())
 		case faults.StorageSlow:
-			f.Store, f.DelayNanos, f.WindowNanos = store(), window()/10+1, window()
+			f.Store, f.Delay, f.Window = store(), Duration(window()/10+1), Duration(window())
 		case faults.StorageUnavailable:
-			f.Store, f.WindowNanos = store(), window()
+			f.Store, f.Window = store(), Duration(window())
 		case faults.ExternalCommitFail:
-			f.Probability, f.WindowNanos = probability(), window()
+			f.Probability, f.Window = probability(), Duration(window())
 		case faults.ClockSkew:
 			// Timers that run fast or slow, by up to 30%.
 			skew := rapid.Int64Range(-300_000, 300_000).Filter(func(ppm int64) bool { return ppm != 0 }).Draw(t, "skew ppm")
-			f.Host, f.SkewPPM, f.WindowNanos = host(), skew, window()
+			f.Host, f.SkewPPM, f.Window = host(), skew, Duration(window())
 		}
 		var trigger faults.Trigger
 		if rapid.Bool().Draw(t, "on an event") {
 			kind := rapid.SampledFrom([]string{trace.KindSnapshotAck, trace.KindCheckpointComplete, trace.KindNotifyComplete, trace.KindBarrierRecv, trace.KindSinkCommit}).Draw(t, "on kind")
 			trigger = faults.Nth(rapid.IntRange(1, 8).Draw(t, "nth"), faults.Match{Kind: kind})
 		} else {
-			trigger = faults.At(rapid.Int64Range(0, sys.FaultPhaseNanos-1).Draw(t, "at"))
+			trigger = faults.At(Duration(rapid.Int64Range(0, sys.FaultPhase.Nanos()-1).Draw(t, "at")))
 		}
 		return faults.Entry{Trigger: trigger, Fault: f}
 	})

@@ -85,9 +85,9 @@ func newRunWith(p *Plan, opts RunOptions, cfg engine.Config, ref checker.Referen
 // longer than the bound it is judged by, so that a deadline never falls on the last event.
 func phases(s *Scenario) faults.Phases {
 	return faults.Phases{
-		FaultNanos:    s.Limits.FaultPhase.Nanos(),
-		HealNanos:     s.Limits.HealPhase.Nanos(),
-		LivenessNanos: s.Limits.LivenessBound.Nanos() * 5 / 4,
+		Fault:    s.Limits.FaultPhase,
+		Heal:     s.Limits.HealPhase,
+		Liveness: Duration(s.Limits.LivenessBound.Nanos() * 5 / 4),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -313,15 +314,47 @@ func decodeStruct(path string, n jsonNode, v reflect.Value) error {
 	}
 	fields := structFields(v.Type())
 	v.SetZero()
+	nanos := nanosKeys(v)
 	for _, f := range n.fields {
 		index, ok := fields.byName[f.key]
 		if !ok {
 			return fmt.Errorf("%s.%s: unknown field (known: %s)", path, f.key, strings.Join(fields.names, ", "))
 		}
-		if err := decodeNode(path+"."+f.key, f.value, v.FieldByIndex(index)); err != nil {
+		decode := decodeNode
+		if slices.Contains(nanos, f.key) {
+			decode = decodeNanos
+		}
+		if err := decode(path+"."+f.key, f.value, v.FieldByIndex(index)); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// nanosTyped is a type whose files give some spans in integer nanoseconds while its Go
+// fields are Durations (faults.Fault, faults.Trigger): their keys.
+type nanosTyped interface{ NanosKeys() []string }
+
+var nanosTypedType = reflect.TypeFor[nanosTyped]()
+
+// nanosKeys returns the keys of v's spans in nanoseconds, nil if it has none.
+func nanosKeys(v reflect.Value) []string {
+	if !v.Type().Implements(nanosTypedType) {
+		return nil
+	}
+	return v.Interface().(nanosTyped).NanosKeys()
+}
+
+// decodeNanos stores a whole number of nanoseconds into a Duration field.
+func decodeNanos(path string, n jsonNode, v reflect.Value) error {
+	if n.kind != nodeNumber {
+		return fmt.Errorf("%s: must be a number of nanoseconds, not %s", path, n.kind)
+	}
+	nanos, err := strconv.ParseInt(n.text, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%s: %q is not a whole number of nanoseconds", path, n.text)
+	}
+	v.SetInt(nanos)
 	return nil
 }
 

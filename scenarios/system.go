@@ -18,13 +18,13 @@ const (
 func (s *Scenario) System() faults.System {
 	g := s.Graph()
 	sys := faults.System{
-		Tasks:           g.Tasks(),
-		Operators:       g.operators(),
-		Hosts:           g.Hosts(),
-		Stores:          []string{StoreState, StoreMetadata},
-		ExternalStore:   s.Sink != nil && s.Sink.Kind == SinkTwoPhaseCommit,
-		SinkWrites:      s.Sink != nil,
-		FaultPhaseNanos: s.Limits.FaultPhase.Nanos(),
+		Tasks:         g.Tasks(),
+		Operators:     g.operators(),
+		Hosts:         g.Hosts(),
+		Stores:        []string{StoreState, StoreMetadata},
+		ExternalStore: s.Sink != nil && s.Sink.Kind == SinkTwoPhaseCommit,
+		SinkWrites:    s.Sink != nil,
+		FaultPhase:    s.Limits.FaultPhase,
 	}
 	sys.Channels = g.Channels()
 	for _, t := range g.rescaled(s.Faults).Tasks() {
@@ -78,7 +78,7 @@ func (s *Scenario) Budget(sys faults.System) faults.Budget {
 		b.MaxFaults = w.MaxFaults
 	}
 	if w.MaxWindow != 0 {
-		b.MaxWindowNanos = w.MaxWindow.Nanos()
+		b.MaxWindow = w.MaxWindow
 	}
 	if w.MinLiveHosts != 0 {
 		b.MinLiveHosts = w.MinLiveHosts

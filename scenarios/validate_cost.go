@@ -43,7 +43,7 @@ func (s *Scenario) validateCost(p *problems, root string) {
 // phases), which max_virtual_time may not cut short.
 func runEndNanos(s *Scenario) int64 {
 	ph := phases(s)
-	return ph.FaultNanos + ph.HealNanos + ph.LivenessNanos
+	return (ph.Fault + ph.Heal + ph.Liveness).Nanos()
 }
 
 // sourceRatePerSecond is the rate the engine's sources read at: a whole number of records a

@@ -15,10 +15,10 @@ import (
 func (s *Scenario) validateFaultTimes(p *problems, path string) {
 	phase := s.Limits.FaultPhase
 	for i, e := range s.Faults {
-		if e.Trigger.Type != faults.AtTime || e.Trigger.AtNanos <= phase.Nanos() {
+		if e.Trigger.Type != faults.AtTime || e.Trigger.At <= phase {
 			continue
 		}
-		at := Duration(e.Trigger.AtNanos)
+		at := Duration(e.Trigger.At)
 		why := fmt.Sprintf("%s is after the fault phase (limits.fault_phase %s)", at, phase)
 		if at > s.Limits.MaxVirtualTime {
 			why += fmt.Sprintf(" and after the run's end (limits.max_virtual_time %s)", s.Limits.MaxVirtualTime)

@@ -161,7 +161,7 @@ func assertSameVerdicts(t *testing.T, what string, out checkOutput, judged []che
 		}
 		for i, w := range want {
 			g := res.Violations[i]
-			got := checker.Violation{Property: g.Property, Message: g.Message, Seq: g.Seq, T: g.T, Task: g.Task, CP: g.CP, Rule: g.Rule}
+			got := checker.Violation{Property: g.Property, Message: g.Message, Seq: g.Seq, T: g.T, Task: g.Task, CP: g.CP, Rule: g.Rule, From: g.From, To: g.To}
 			if got != w {
 				t.Errorf("%s: %s violation %d:\n got %+v\nwant %+v", what, res.Property, i, got, w)
 			}

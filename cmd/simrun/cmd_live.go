@@ -235,7 +235,7 @@ func judgeLive(p *scenarios.Plan, ref checker.Reference, rec *trace.Recorder, ou
 		}
 	}
 	for _, c := range out.Crashes {
-		res.Faults = append(res.Faults, faults.Entry{Trigger: faults.At(c.Nanos), Fault: faults.Fault{Kind: faults.CrashTask, Task: c.Task}})
+		res.Faults = append(res.Faults, faults.Entry{Trigger: faults.At(faults.Duration(c.Nanos)), Fault: faults.Fault{Kind: faults.CrashTask, Task: c.Task}})
 	}
 	res.FaultsInjected = len(out.Crashes)
 	if out.Panic != nil {

@@ -23,17 +23,17 @@ func outcome(t *testing.T, seed uint64) (seen []string, hash string) {
 	for i := range 40 {
 		puts = append(puts, r.put(msAt(2+float64(i)), "disk", fmt.Sprintf("k%02d", i%8), "value"))
 	}
-	r.inject(faults.Phases{FaultNanos: nanos(60), LivenessNanos: nanos(20)},
-		faults.Entry{Trigger: faults.At(nanos(3)), Fault: faults.Fault{Kind: faults.NetDrop, Message: faults.MessageBarrier, Probability: 0.3, WindowNanos: nanos(40)}},
-		faults.Entry{Trigger: faults.At(nanos(3)), Fault: faults.Fault{Kind: faults.NetDrop, Message: faults.MessageAck, Probability: 0.3, WindowNanos: nanos(40)}},
-		faults.Entry{Trigger: faults.At(nanos(5)), Fault: faults.Fault{Kind: faults.DataDrop, Probability: 0.2, WindowNanos: nanos(40)}},
-		faults.Entry{Trigger: faults.At(nanos(5)), Fault: faults.Fault{Kind: faults.DataDuplicate, Probability: 0.2, WindowNanos: nanos(40)}},
-		faults.Entry{Trigger: faults.At(nanos(8)), Fault: faults.Fault{Kind: faults.DataReorder, From: "src", To: "sum", WindowNanos: nanos(30)}},
-		faults.Entry{Trigger: faults.At(nanos(4)), Fault: faults.Fault{Kind: faults.StorageFail, Probability: 0.3, WindowNanos: nanos(40)}},
-		faults.Entry{Trigger: faults.At(nanos(4)), Fault: faults.Fault{Kind: faults.StorageTorn, Probability: 0.3, WindowNanos: nanos(40)}},
-		faults.Entry{Trigger: faults.At(nanos(4)), Fault: faults.Fault{Kind: faults.StorageLost, Probability: 0.3, WindowNanos: nanos(40)}},
-		faults.Entry{Trigger: faults.At(nanos(20)), Fault: faults.Fault{Kind: faults.PauseHost, Host: "h-sum", WindowNanos: nanos(7)}},
-		faults.Entry{Trigger: faults.At(nanos(30)), Fault: faults.Fault{Kind: faults.CrashHost, Host: "h-src", WindowNanos: nanos(5)}},
+	r.inject(faults.Phases{Fault: faults.Duration(nanos(60)), Liveness: faults.Duration(nanos(20))},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(3))), Fault: faults.Fault{Kind: faults.NetDrop, Message: faults.MessageBarrier, Probability: 0.3, Window: faults.Duration(nanos(40))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(3))), Fault: faults.Fault{Kind: faults.NetDrop, Message: faults.MessageAck, Probability: 0.3, Window: faults.Duration(nanos(40))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(5))), Fault: faults.Fault{Kind: faults.DataDrop, Probability: 0.2, Window: faults.Duration(nanos(40))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(5))), Fault: faults.Fault{Kind: faults.DataDuplicate, Probability: 0.2, Window: faults.Duration(nanos(40))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(8))), Fault: faults.Fault{Kind: faults.DataReorder, From: "src", To: "sum", Window: faults.Duration(nanos(30))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(4))), Fault: faults.Fault{Kind: faults.StorageFail, Probability: 0.3, Window: faults.Duration(nanos(40))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(4))), Fault: faults.Fault{Kind: faults.StorageTorn, Probability: 0.3, Window: faults.Duration(nanos(40))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(4))), Fault: faults.Fault{Kind: faults.StorageLost, Probability: 0.3, Window: faults.Duration(nanos(40))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(20))), Fault: faults.Fault{Kind: faults.PauseHost, Host: "h-sum", Window: faults.Duration(nanos(7))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(30))), Fault: faults.Fault{Kind: faults.CrashHost, Host: "h-src", Window: faults.Duration(nanos(5))}},
 	)
 	r.run(200)
 	for _, d := range r.got {

@@ -59,10 +59,10 @@ func Example() {
 	}
 	injector, err := faults.NewInjector(faults.Config{
 		Schedule: faults.Schedule{Entries: []faults.Entry{{
-			Trigger: faults.At(int64(15 * time.Millisecond)),
-			Fault:   faults.Fault{Kind: faults.NetPartition, From: "sum-1", To: faults.Coordinator, WindowNanos: int64(20 * time.Millisecond)},
+			Trigger: faults.At(faults.Duration(15 * time.Millisecond)),
+			Fault:   faults.Fault{Kind: faults.NetPartition, From: "sum-1", To: faults.Coordinator, Window: faults.Duration(20 * time.Millisecond)},
 		}}},
-		Phases:    faults.Phases{FaultNanos: int64(50 * time.Millisecond), LivenessNanos: int64(10 * time.Millisecond)},
+		Phases:    faults.Phases{Fault: faults.Duration(50 * time.Millisecond), Liveness: faults.Duration(10 * time.Millisecond)},
 		Target:    simtarget.Target{World: world, Engine: exampleEngine{}},
 		Scheduler: simtarget.Scheduler{Kernel: k},
 		Recorder:  trace.NewRecorder(nil, trace.Header{}),

@@ -17,28 +17,28 @@ func TestHealUndoesEverything(t *testing.T) {
 	long := nanos(1000)
 	var entries []faults.Entry
 	for _, f := range []faults.Fault{
-		{Kind: faults.NetPartition, From: faults.Coordinator, To: "sum", WindowNanos: long},
-		{Kind: faults.NetPartition, From: "src", To: faults.Coordinator, OneWay: true, WindowNanos: long},
-		{Kind: faults.NetClog, From: "src", To: "sum", WindowNanos: long},
-		{Kind: faults.NetDelay, From: "sum", To: "src", DelayNanos: nanos(7), WindowNanos: long},
-		{Kind: faults.NetDrop, Message: faults.MessageBarrier, Probability: 1, WindowNanos: long},
-		{Kind: faults.NetDrop, Message: faults.MessageTrigger, Probability: 1, WindowNanos: long},
-		{Kind: faults.DataDrop, Probability: 1, WindowNanos: long},
-		{Kind: faults.DataDuplicate, Probability: 1, WindowNanos: long},
-		{Kind: faults.DataReorder, WindowNanos: long},
-		{Kind: faults.StorageFail, Probability: 1, WindowNanos: long},
-		{Kind: faults.StorageSlow, DelayNanos: nanos(9), WindowNanos: long},
-		{Kind: faults.StorageUnavailable, Store: "meta", WindowNanos: long},
-		{Kind: faults.StorageLost, Probability: 1, WindowNanos: long},
-		{Kind: faults.ClockSkew, Host: "h-src", SkewPPM: 700_000, WindowNanos: long},
-		{Kind: faults.RestartDelay, DelayNanos: long, WindowNanos: long},
-		{Kind: faults.CrashHost, Host: "h-coord", WindowNanos: long},
-		{Kind: faults.PauseHost, Host: "h-sum", WindowNanos: long},
+		{Kind: faults.NetPartition, From: faults.Coordinator, To: "sum", Window: faults.Duration(long)},
+		{Kind: faults.NetPartition, From: "src", To: faults.Coordinator, OneWay: true, Window: faults.Duration(long)},
+		{Kind: faults.NetClog, From: "src", To: "sum", Window: faults.Duration(long)},
+		{Kind: faults.NetDelay, From: "sum", To: "src", Delay: faults.Duration(nanos(7)), Window: faults.Duration(long)},
+		{Kind: faults.NetDrop, Message: faults.MessageBarrier, Probability: 1, Window: faults.Duration(long)},
+		{Kind: faults.NetDrop, Message: faults.MessageTrigger, Probability: 1, Window: faults.Duration(long)},
+		{Kind: faults.DataDrop, Probability: 1, Window: faults.Duration(long)},
+		{Kind: faults.DataDuplicate, Probability: 1, Window: faults.Duration(long)},
+		{Kind: faults.DataReorder, Window: faults.Duration(long)},
+		{Kind: faults.StorageFail, Probability: 1, Window: faults.Duration(long)},
+		{Kind: faults.StorageSlow, Delay: faults.Duration(nanos(9)), Window: faults.Duration(long)},
+		{Kind: faults.StorageUnavailable, Store: "meta", Window: faults.Duration(long)},
+		{Kind: faults.StorageLost, Probability: 1, Window: faults.Duration(long)},
+		{Kind: faults.ClockSkew, Host: "h-src", SkewPPM: 700_000, Window: faults.Duration(long)},
+		{Kind: faults.RestartDelay, Delay: faults.Duration(long), Window: faults.Duration(long)},
+		{Kind: faults.CrashHost, Host: "h-coord", Window: faults.Duration(long)},
+		{Kind: faults.PauseHost, Host: "h-sum", Window: faults.Duration(long)},
 		{Kind: faults.NetBreak, From: "sum", To: "src"},
 	} {
-		entries = append(entries, faults.Entry{Trigger: faults.At(nanos(5)), Fault: f})
+		entries = append(entries, faults.Entry{Trigger: faults.At(faults.Duration(nanos(5))), Fault: f})
 	}
-	inj := r.inject(faults.Phases{FaultNanos: nanos(20), LivenessNanos: nanos(100)}, entries...)
+	inj := r.inject(faults.Phases{Fault: faults.Duration(nanos(20)), Liveness: faults.Duration(nanos(100))}, entries...)
 	r.run(10)
 	if r.world.Active() != len(entries)-1 {
 		t.Fatalf("%d effects active, want %d", r.world.Active(), len(entries)-1)

@@ -29,8 +29,8 @@ func TestTimerSkew(t *testing.T) {
 			r.timerAt(35*ms, "h-sum", 10*time.Millisecond, "after")
 			var entries []faults.Entry
 			for _, ppm := range c.skews {
-				entries = append(entries, faults.Entry{Trigger: faults.At(nanos(10.5)),
-					Fault: faults.Fault{Kind: faults.ClockSkew, Host: "h-sum", SkewPPM: ppm, WindowNanos: nanos(20)}})
+				entries = append(entries, faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))),
+					Fault: faults.Fault{Kind: faults.ClockSkew, Host: "h-sum", SkewPPM: ppm, Window: faults.Duration(nanos(20))}})
 			}
 			r.inject(rigPhases, entries...)
 			r.run(100)
@@ -48,8 +48,8 @@ func TestCrashHost(t *testing.T) {
 	r.stream(srcSum, simtarget.ClassRecord, ms, time.Millisecond, 40)
 	r.stream(coordSum, simtarget.ClassTrigger, ms, time.Millisecond, 40)
 	r.timerAt(5*ms, "h-sum", 10*time.Millisecond, "armed before the crash")
-	r.inject(rigPhases, faults.Entry{Trigger: faults.At(nanos(10.5)),
-		Fault: faults.Fault{Kind: faults.CrashHost, Host: "h-sum", WindowNanos: nanos(10)}})
+	r.inject(rigPhases, faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))),
+		Fault: faults.Fault{Kind: faults.CrashHost, Host: "h-sum", Window: faults.Duration(nanos(10))}})
 	r.run(15)
 	if r.hosts["h-sum"].Up() {
 		t.Fatal("h-sum is up inside its crash window")
@@ -78,9 +78,9 @@ func TestCrashHostRestartDelayAndOverlap(t *testing.T) {
 	r := newRig(t, rigOptions{seed: 1})
 	r.stream(srcSum, simtarget.ClassRecord, ms, time.Millisecond, 60)
 	r.inject(rigPhases,
-		faults.Entry{Trigger: faults.At(nanos(1)), Fault: faults.Fault{Kind: faults.RestartDelay, DelayNanos: nanos(5), WindowNanos: nanos(50)}},
-		faults.Entry{Trigger: faults.At(nanos(10.5)), Fault: faults.Fault{Kind: faults.CrashHost, Host: "h-sum", WindowNanos: nanos(10)}},
-		faults.Entry{Trigger: faults.At(nanos(15.5)), Fault: faults.Fault{Kind: faults.CrashHost, Host: "h-sum", WindowNanos: nanos(10)}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(1))), Fault: faults.Fault{Kind: faults.RestartDelay, Delay: faults.Duration(nanos(5)), Window: faults.Duration(nanos(50))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))), Fault: faults.Fault{Kind: faults.CrashHost, Host: "h-sum", Window: faults.Duration(nanos(10))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(15.5))), Fault: faults.Fault{Kind: faults.CrashHost, Host: "h-sum", Window: faults.Duration(nanos(10))}},
 	)
 	for _, c := range []struct {
 		at float64
@@ -109,8 +109,8 @@ func TestPauseHost(t *testing.T) {
 	r.stream(coordSum, simtarget.ClassTrigger, ms, time.Millisecond, 40)
 	r.timerAt(5*ms, "h-sum", 10*time.Millisecond, "due at 15ms")
 	r.timerAt(5*ms, "h-src", 10*time.Millisecond, "other host")
-	r.inject(rigPhases, faults.Entry{Trigger: faults.At(nanos(10.5)),
-		Fault: faults.Fault{Kind: faults.PauseHost, Host: "h-sum", WindowNanos: nanos(10)}})
+	r.inject(rigPhases, faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))),
+		Fault: faults.Fault{Kind: faults.PauseHost, Host: "h-sum", Window: faults.Duration(nanos(10))}})
 	r.run(100)
 	resume := msAt(20.5) + 1
 	for _, l := range []faults.Link{srcSum, coordSum} {
@@ -142,8 +142,8 @@ func TestPauseQuantumAndCrashDuringPause(t *testing.T) {
 	r := newRig(t, rigOptions{seed: 1, config: simtarget.Config{PauseQuantum: 4 * time.Millisecond}})
 	r.stream(srcSum, simtarget.ClassRecord, ms, time.Millisecond, 60)
 	r.inject(rigPhases,
-		faults.Entry{Trigger: faults.At(nanos(10.5)), Fault: faults.Fault{Kind: faults.PauseHost, Host: "h-sum", WindowNanos: nanos(21)}},
-		faults.Entry{Trigger: faults.At(nanos(12.5)), Fault: faults.Fault{Kind: faults.CrashHost, Host: "h-sum", WindowNanos: nanos(5)}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))), Fault: faults.Fault{Kind: faults.PauseHost, Host: "h-sum", Window: faults.Duration(nanos(21))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(12.5))), Fault: faults.Fault{Kind: faults.CrashHost, Host: "h-sum", Window: faults.Duration(nanos(5))}},
 	)
 	r.run(100)
 	// Crashed at 12.5ms and restarted at 17.5ms into the pause, which pauses the new

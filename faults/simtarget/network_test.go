@@ -36,8 +36,8 @@ func TestDropBarriersOnly(t *testing.T) {
 	r.stream(srcSum, simtarget.ClassRecord, ms, time.Millisecond, 50)      // at 1..50ms
 	r.stream(srcSum, simtarget.ClassBarrier, 5*ms, 5*time.Millisecond, 10) // at 5, 10, ... 50ms
 	r.inject(rigPhases, faults.Entry{
-		Trigger: faults.At(nanos(10.5)),
-		Fault:   faults.Fault{Kind: faults.NetDrop, From: "src", To: "sum", Message: faults.MessageBarrier, Probability: 1, WindowNanos: nanos(20)},
+		Trigger: faults.At(faults.Duration(nanos(10.5))),
+		Fault:   faults.Fault{Kind: faults.NetDrop, From: "src", To: "sum", Message: faults.MessageBarrier, Probability: 1, Window: faults.Duration(nanos(20))},
 	})
 	r.run(200)
 	check(t, "records", seq(0, 50), r.received(srcSum, simtarget.ClassRecord))
@@ -54,8 +54,8 @@ func TestDropControlMessagesEverywhere(t *testing.T) {
 	}
 	r.stream(coordSum, simtarget.ClassTrigger, ms, time.Millisecond, 30)
 	r.inject(rigPhases, faults.Entry{
-		Trigger: faults.At(nanos(10.5)),
-		Fault:   faults.Fault{Kind: faults.NetDrop, Message: faults.MessageAck, Probability: 1, WindowNanos: nanos(10)},
+		Trigger: faults.At(faults.Duration(nanos(10.5))),
+		Fault:   faults.Fault{Kind: faults.NetDrop, Message: faults.MessageAck, Probability: 1, Window: faults.Duration(nanos(10))},
 	})
 	r.run(200)
 	acks := concat(seq(0, 10), seq(20, 30)) // sent at 11..20ms: lost
@@ -69,8 +69,8 @@ func TestDropControlMessagesEverywhere(t *testing.T) {
 func TestBreakChannel(t *testing.T) {
 	r := newRig(t, rigOptions{seed: 1})
 	r.stream(srcSum, simtarget.ClassRecord, ms, time.Millisecond, 50)
-	r.inject(faults.Phases{FaultNanos: nanos(20), LivenessNanos: nanos(10)}, faults.Entry{
-		Trigger: faults.At(nanos(10.5)),
+	r.inject(faults.Phases{Fault: faults.Duration(nanos(20)), Liveness: faults.Duration(nanos(10))}, faults.Entry{
+		Trigger: faults.At(faults.Duration(nanos(10.5))),
 		Fault:   faults.Fault{Kind: faults.NetBreak, From: "src", To: "sum"},
 	})
 	r.run(15)
@@ -91,8 +91,8 @@ func TestDelayKeepsOrder(t *testing.T) {
 	r := newRig(t, rigOptions{seed: 1})
 	r.stream(srcSum, simtarget.ClassRecord, ms, time.Millisecond, 40)
 	r.inject(rigPhases, faults.Entry{
-		Trigger: faults.At(nanos(10.5)),
-		Fault:   faults.Fault{Kind: faults.NetDelay, From: "src", To: "sum", DelayNanos: nanos(5), WindowNanos: nanos(10)},
+		Trigger: faults.At(faults.Duration(nanos(10.5))),
+		Fault:   faults.Fault{Kind: faults.NetDelay, From: "src", To: "sum", Delay: faults.Duration(nanos(5)), Window: faults.Duration(nanos(10))},
 	})
 	r.run(200)
 	check(t, "records", seq(0, 40), r.received(srcSum, simtarget.ClassRecord))
@@ -119,10 +119,10 @@ func TestPartitionOneWayThenBothWays(t *testing.T) {
 	r.stream(coordSum, simtarget.ClassTrigger, ms, time.Millisecond, 60)
 	r.stream(sumCoord, simtarget.ClassAck, ms, time.Millisecond, 60)
 	r.inject(rigPhases,
-		faults.Entry{Trigger: faults.At(nanos(10.5)),
-			Fault: faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "sum", OneWay: true, WindowNanos: nanos(10)}},
-		faults.Entry{Trigger: faults.At(nanos(30.5)),
-			Fault: faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "sum", WindowNanos: nanos(10)}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))),
+			Fault: faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "sum", OneWay: true, Window: faults.Duration(nanos(10))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(30.5))),
+			Fault: faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "sum", Window: faults.Duration(nanos(10))}},
 	)
 	r.run(15)
 	if !r.links[coordSum].Partitioned() || r.links[sumCoord].Partitioned() {
@@ -147,8 +147,8 @@ func TestPartitionOfDataChannelHoldsRecords(t *testing.T) {
 	r.stream(srcSum, simtarget.ClassRecord, ms, time.Millisecond, 40)
 	r.stream(sumSrc, simtarget.ClassOther, ms, time.Millisecond, 40) // credits flowing back
 	r.inject(rigPhases, faults.Entry{
-		Trigger: faults.At(nanos(10.5)),
-		Fault:   faults.Fault{Kind: faults.NetPartition, From: "src", To: "sum", WindowNanos: nanos(10)},
+		Trigger: faults.At(faults.Duration(nanos(10.5))),
+		Fault:   faults.Fault{Kind: faults.NetPartition, From: "src", To: "sum", Window: faults.Duration(nanos(10))},
 	})
 	r.run(200)
 	check(t, "records", seq(0, 40), r.received(srcSum, simtarget.ClassRecord))
@@ -177,10 +177,10 @@ func TestOverlappingPartitionsHealWhenBothEnd(t *testing.T) {
 	r.stream(coordSum, simtarget.ClassTrigger, ms, time.Millisecond, 60)
 	r.stream(sumCoord, simtarget.ClassAck, ms, time.Millisecond, 60)
 	r.inject(rigPhases,
-		faults.Entry{Trigger: faults.At(nanos(10.5)),
-			Fault: faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "sum", OneWay: true, WindowNanos: nanos(20)}},
-		faults.Entry{Trigger: faults.At(nanos(20.5)),
-			Fault: faults.Fault{Kind: faults.NetPartition, From: "sum", To: faults.Coordinator, WindowNanos: nanos(20)}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))),
+			Fault: faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "sum", OneWay: true, Window: faults.Duration(nanos(20))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(20.5))),
+			Fault: faults.Fault{Kind: faults.NetPartition, From: "sum", To: faults.Coordinator, Window: faults.Duration(nanos(20))}},
 	)
 	for _, c := range []struct {
 		at               float64
@@ -206,8 +206,8 @@ func TestClogThenReleaseInOrder(t *testing.T) {
 	r.stream(srcSum, simtarget.ClassRecord, ms, time.Millisecond, 50)
 	r.stream(srcSum, simtarget.ClassBarrier, msAt(2.5), 5*time.Millisecond, 10)
 	r.inject(rigPhases,
-		faults.Entry{Trigger: faults.At(nanos(10.5)), Fault: faults.Fault{Kind: faults.NetClog, From: "src", To: "sum", WindowNanos: nanos(10)}},
-		faults.Entry{Trigger: faults.At(nanos(15.5)), Fault: faults.Fault{Kind: faults.NetClog, From: "src", To: "sum", WindowNanos: nanos(10)}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))), Fault: faults.Fault{Kind: faults.NetClog, From: "src", To: "sum", Window: faults.Duration(nanos(10))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(15.5))), Fault: faults.Fault{Kind: faults.NetClog, From: "src", To: "sum", Window: faults.Duration(nanos(10))}},
 	)
 	r.run(200)
 	check(t, "records", seq(0, 50), r.received(srcSum, simtarget.ClassRecord))
@@ -240,8 +240,8 @@ func TestDataDropDuplicateReorder(t *testing.T) {
 		r := newRig(t, rigOptions{seed: 1})
 		r.stream(srcSum, simtarget.ClassRecord, ms, time.Millisecond, 60)
 		r.stream(srcSum, simtarget.ClassBarrier, msAt(2.5), 5*time.Millisecond, 12)
-		r.inject(rigPhases, faults.Entry{Trigger: faults.At(nanos(10.5)),
-			Fault: faults.Fault{Kind: faults.DataDrop, Probability: 0.5, WindowNanos: nanos(30)}})
+		r.inject(rigPhases, faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))),
+			Fault: faults.Fault{Kind: faults.DataDrop, Probability: 0.5, Window: faults.Duration(nanos(30))}})
 		r.run(200)
 		got := r.received(srcSum, simtarget.ClassRecord)
 		var lost []int
@@ -262,8 +262,8 @@ func TestDataDropDuplicateReorder(t *testing.T) {
 		r := newRig(t, rigOptions{seed: 1})
 		r.stream(srcSum, simtarget.ClassRecord, ms, time.Millisecond, 60)
 		r.stream(srcSum, simtarget.ClassBarrier, msAt(2.5), 5*time.Millisecond, 12)
-		r.inject(rigPhases, faults.Entry{Trigger: faults.At(nanos(10.5)),
-			Fault: faults.Fault{Kind: faults.DataDuplicate, From: "src", To: "sum", Probability: 0.5, WindowNanos: nanos(30)}})
+		r.inject(rigPhases, faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))),
+			Fault: faults.Fault{Kind: faults.DataDuplicate, From: "src", To: "sum", Probability: 0.5, Window: faults.Duration(nanos(30))}})
 		r.run(200)
 		got := r.received(srcSum, simtarget.ClassRecord)
 		var twice []int
@@ -281,8 +281,8 @@ func TestDataDropDuplicateReorder(t *testing.T) {
 	t.Run("reorder", func(t *testing.T) {
 		r := newRig(t, rigOptions{seed: 1})
 		r.stream(srcSum, simtarget.ClassRecord, ms, time.Millisecond, 60)
-		r.inject(rigPhases, faults.Entry{Trigger: faults.At(nanos(10.5)),
-			Fault: faults.Fault{Kind: faults.DataReorder, From: "src", To: "sum", WindowNanos: nanos(30)}})
+		r.inject(rigPhases, faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))),
+			Fault: faults.Fault{Kind: faults.DataReorder, From: "src", To: "sum", Window: faults.Duration(nanos(30))}})
 		r.run(200)
 		got := r.received(srcSum, simtarget.ClassRecord)
 		var overtaken []int // records that arrived after a later one

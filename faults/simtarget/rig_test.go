@@ -240,7 +240,7 @@ func (r *rig) get(at sim.Time, store, key string) *storeResult {
 	return res
 }
 
-var rigPhases = faults.Phases{FaultNanos: nanos(100), HealNanos: nanos(10), LivenessNanos: nanos(10)}
+var rigPhases = faults.Phases{Fault: faults.Duration(nanos(100)), Heal: faults.Duration(nanos(10)), Liveness: faults.Duration(nanos(10))}
 
 // inject builds an injector for sched on the rig's composite target, starts it now and
 // returns it. Chance triggers draw from a stream of the kernel's seed.

@@ -26,7 +26,7 @@ func TestStorageFaults(t *testing.T) {
 					t.Errorf("a failed put left a value: Peek err = %v", err)
 				}
 			}},
-		{"slow write", faults.Fault{Kind: faults.StorageSlow, Store: "disk", DelayNanos: nanos(5)},
+		{"slow write", faults.Fault{Kind: faults.StorageSlow, Store: "disk", Delay: faults.Duration(nanos(5))},
 			func(t *testing.T, r *rig, during, after, other, _ *storeResult) {
 				wantErr(t, "put during", during, nil)
 				if during.at != 21*ms { // issued at 15ms: 1ms latency + 5ms
@@ -61,14 +61,14 @@ func TestStorageFaults(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := newRig(t, rigOptions{seed: 1})
-			c.fault.WindowNanos = nanos(10)
+			c.fault.Window = faults.Duration(nanos(10))
 			during := r.put(15*ms, "disk", "during", "checkpoint-7")
 			after := r.put(25*ms, "disk", "after", "checkpoint-8")
 			other := r.put(15*ms, "meta", "other", "checkpoint-7")
 			getDuring := r.get(15*ms, "disk", "before") // a read in the window
 			r.put(5*ms, "disk", "before", "checkpoint-6")
 			readBack := r.get(30*ms, "disk", "during")
-			r.inject(rigPhases, faults.Entry{Trigger: faults.At(nanos(10.5)), Fault: c.fault})
+			r.inject(rigPhases, faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))), Fault: c.fault})
 			r.run(100)
 			for _, res := range []*storeResult{during, after, other, readBack, getDuring} {
 				if !res.done {
@@ -106,9 +106,9 @@ func TestStorageProbabilityAndOverlap(t *testing.T) {
 	}
 	slow := r.put(15*ms, "meta", "slow", "v")
 	r.inject(rigPhases,
-		faults.Entry{Trigger: faults.At(nanos(10.5)), Fault: faults.Fault{Kind: faults.StorageFail, Store: "disk", Probability: 0.5, WindowNanos: nanos(10)}},
-		faults.Entry{Trigger: faults.At(nanos(10.5)), Fault: faults.Fault{Kind: faults.StorageSlow, Store: "meta", DelayNanos: nanos(2), WindowNanos: nanos(10)}},
-		faults.Entry{Trigger: faults.At(nanos(10.5)), Fault: faults.Fault{Kind: faults.StorageSlow, DelayNanos: nanos(3), WindowNanos: nanos(10)}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))), Fault: faults.Fault{Kind: faults.StorageFail, Store: "disk", Probability: 0.5, Window: faults.Duration(nanos(10))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))), Fault: faults.Fault{Kind: faults.StorageSlow, Store: "meta", Delay: faults.Duration(nanos(2)), Window: faults.Duration(nanos(10))}},
+		faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))), Fault: faults.Fault{Kind: faults.StorageSlow, Delay: faults.Duration(nanos(3)), Window: faults.Duration(nanos(10))}},
 	)
 	r.run(100)
 	failed := 0
@@ -135,8 +135,8 @@ func TestStorageReadFailOnOneKey(t *testing.T) {
 	spared := r.get(15*ms, "disk", "copy.0")
 	write := r.put(15*ms, "disk", "copy.1", "v2")
 	after := r.get(25*ms, "disk", "copy.1")
-	r.inject(rigPhases, faults.Entry{Trigger: faults.At(nanos(10.5)), Fault: faults.Fault{
-		Kind: faults.StorageReadFail, Store: "disk", Key: "copy.1", Probability: 1, WindowNanos: nanos(10)}})
+	r.inject(rigPhases, faults.Entry{Trigger: faults.At(faults.Duration(nanos(10.5))), Fault: faults.Fault{
+		Kind: faults.StorageReadFail, Store: "disk", Key: "copy.1", Probability: 1, Window: faults.Duration(nanos(10))}})
 	r.run(100)
 	wantErr(t, "get of the hit key", hit, sim.ErrReadFailed)
 	wantErr(t, "get of the other key", spared, nil)

@@ -24,22 +24,22 @@ var oneOfEach = map[faults.Kind]faults.Fault{
 	faults.StopWithSavepointDrain: {Kind: faults.StopWithSavepointDrain},
 	faults.Rescale:                {Kind: faults.Rescale, Operator: "sum", Parallelism: 3},
 	faults.PauseHost:              {Kind: faults.PauseHost, Host: "h-src"},
-	faults.RestartDelay:           {Kind: faults.RestartDelay, DelayNanos: 5},
+	faults.RestartDelay:           {Kind: faults.RestartDelay, Delay: 5},
 	faults.NetDrop:                {Kind: faults.NetDrop, Message: faults.MessageNotify, Probability: 0.5},
 	faults.NetBreak:               {Kind: faults.NetBreak, From: "src", To: "sum"},
-	faults.NetDelay:               {Kind: faults.NetDelay, From: "sum", To: "src", DelayNanos: 5},
+	faults.NetDelay:               {Kind: faults.NetDelay, From: "sum", To: "src", Delay: 5},
 	faults.NetPartition:           {Kind: faults.NetPartition, From: faults.Coordinator, To: "src"},
 	faults.NetClog:                {Kind: faults.NetClog, From: "src", To: "sum"},
 	faults.DataDrop:               {Kind: faults.DataDrop, Probability: 0.5},
 	faults.DataDuplicate:          {Kind: faults.DataDuplicate, Probability: 0.5},
 	faults.DataReorder:            {Kind: faults.DataReorder},
 	faults.StorageFail:            {Kind: faults.StorageFail, Probability: 0.5},
-	faults.StorageSlow:            {Kind: faults.StorageSlow, Store: "meta", DelayNanos: 5},
+	faults.StorageSlow:            {Kind: faults.StorageSlow, Store: "meta", Delay: 5},
 	faults.StorageTorn:            {Kind: faults.StorageTorn, Probability: 0.5},
 	faults.StorageCorrupt:         {Kind: faults.StorageCorrupt, Store: "disk", Probability: 0.5},
 	faults.StorageUnavailable:     {Kind: faults.StorageUnavailable},
 	faults.StorageLost:            {Kind: faults.StorageLost, Probability: 0.5},
-	faults.ExternalTimeout:        {Kind: faults.ExternalTimeout, TimeoutNanos: 5},
+	faults.ExternalTimeout:        {Kind: faults.ExternalTimeout, Timeout: 5},
 	faults.ExternalCommitFail:     {Kind: faults.ExternalCommitFail, Probability: 0.5},
 	faults.ClockSkew:              {Kind: faults.ClockSkew, Host: "h-coord", SkewPPM: 100},
 	faults.StorageReadFail:        {Kind: faults.StorageReadFail, Key: "k", Probability: 0.5},
@@ -59,11 +59,11 @@ func TestTargetSplitsEveryKind(t *testing.T) {
 			t.Fatalf("no fault of kind %s in oneOfEach", k)
 		}
 		if k.Windowed() {
-			f.WindowNanos = nanos(10)
+			f.Window = faults.Duration(nanos(10))
 		}
-		entries = append(entries, faults.Entry{Trigger: faults.At(nanos(1 + float64(i))), Fault: f})
+		entries = append(entries, faults.Entry{Trigger: faults.At(faults.Duration(nanos(1 + float64(i)))), Fault: f})
 	}
-	r.inject(faults.Phases{FaultNanos: nanos(32), LivenessNanos: nanos(10)}, entries...)
+	r.inject(faults.Phases{Fault: faults.Duration(nanos(32)), Liveness: faults.Duration(nanos(10))}, entries...)
 	r.run(29.5)
 	// The effects started after 19.5ms are still in force: heal ends them.
 	if r.world.Active() == 0 {
@@ -155,11 +155,11 @@ func TestNewWorldRejectsBadConfigs(t *testing.T) {
 func TestCheckSystem(t *testing.T) {
 	r := newRig(t, rigOptions{seed: 1})
 	good := faults.System{
-		Tasks:           []string{"src", "sum"},
-		Hosts:           []string{"h-src", "h-sum", "h-coord"},
-		Channels:        []faults.Link{srcSum},
-		Stores:          []string{"disk", "meta"},
-		FaultPhaseNanos: nanos(100),
+		Tasks:      []string{"src", "sum"},
+		Hosts:      []string{"h-src", "h-sum", "h-coord"},
+		Channels:   []faults.Link{srcSum},
+		Stores:     []string{"disk", "meta"},
+		FaultPhase: faults.Duration(nanos(100)),
 	}
 	if err := r.world.CheckSystem(good); err != nil {
 		t.Fatalf("CheckSystem(rig) = %v", err)

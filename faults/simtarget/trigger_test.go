@@ -19,7 +19,7 @@ func TestNthTriggerClogsAtTheThirdBarrier(t *testing.T) {
 	r.stream(srcSum, simtarget.ClassBarrier, msAt(5.5), 5*time.Millisecond, 6) // due at 6.5, 11.5, 16.5, ...
 	r.inject(rigPhases, faults.Entry{
 		Trigger: faults.Nth(3, faults.Match{Kind: trace.KindBarrierRecv, Task: "sum"}),
-		Fault:   faults.Fault{Kind: faults.NetClog, From: "src", To: "sum", WindowNanos: nanos(5)},
+		Fault:   faults.Fault{Kind: faults.NetClog, From: "src", To: "sum", Window: faults.Duration(nanos(5))},
 	})
 	r.run(100)
 	events := r.rec.Events()
@@ -50,7 +50,7 @@ func TestChanceTriggerIsReproducible(t *testing.T) {
 		r.stream(coordSum, simtarget.ClassTrigger, ms, time.Millisecond, 60)
 		r.inject(rigPhases, faults.Entry{
 			Trigger: faults.Chance(0.1, 2, faults.Match{Kind: trace.KindRecordRecv, Task: "sum"}),
-			Fault:   faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "sum", WindowNanos: nanos(3)},
+			Fault:   faults.Fault{Kind: faults.NetPartition, From: faults.Coordinator, To: "sum", Window: faults.Duration(nanos(3))},
 		})
 		r.run(100)
 		events := r.rec.Events()

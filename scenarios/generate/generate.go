@@ -780,9 +780,9 @@ func (g *generator) entry(s *scenarios.Scenario, sys faults.System, k faults.Kin
 		f.Task = pick(g, sys.Tasks)
 	case faults.CrashCoordinator, faults.TriggerSavepoint, faults.TriggerCheckpoint:
 	case faults.CrashHost, faults.PauseHost:
-		f.Host, f.WindowNanos = pick(g, sys.Hosts), window()
+		f.Host, f.Window = pick(g, sys.Hosts), faults.Duration(window())
 	case faults.RestartDelay:
-		f.DelayNanos, f.WindowNanos = window(), window()
+		f.Delay, f.Window = faults.Duration(window()), faults.Duration(window())
 	case faults.NetDrop:
 		f.Message = pick(g, []faults.Message{faults.MessageBarrier, faults.MessageTrigger, faults.MessageAck, faults.MessageNotify})
 		if g.r.IntN(2) == 0 {
@@ -796,36 +796,36 @@ func (g *generator) entry(s *scenarios.Scenario, sys faults.System, k faults.Kin
 				f.From, f.To = faults.Coordinator, pick(g, sys.Tasks)
 			}
 		}
-		f.Probability, f.WindowNanos = probability(), window()
+		f.Probability, f.Window = probability(), faults.Duration(window())
 	case faults.NetBreak:
 		c := pick(g, sys.Channels)
 		f.From, f.To = c.From, c.To
 	case faults.NetDelay:
 		l := pick(g, links)
-		f.From, f.To, f.DelayNanos, f.WindowNanos = l.From, l.To, max(1, window()/10), window()
+		f.From, f.To, f.Delay, f.Window = l.From, l.To, faults.Duration(max(1, window()/10)), faults.Duration(window())
 	case faults.NetPartition:
 		l := pick(g, links)
-		f.From, f.To, f.OneWay, f.WindowNanos = l.From, l.To, g.r.IntN(2) == 0, window()
+		f.From, f.To, f.OneWay, f.Window = l.From, l.To, g.r.IntN(2) == 0, faults.Duration(window())
 	case faults.NetClog:
 		l := pick(g, links)
-		f.From, f.To, f.WindowNanos = l.From, l.To, window()
+		f.From, f.To, f.Window = l.From, l.To, faults.Duration(window())
 	case faults.StorageFail, faults.StorageTorn, faults.StorageCorrupt, faults.StorageReadFail, faults.StorageLost:
-		f.Store, f.Probability, f.WindowNanos = store(), probability(), window()
+		f.Store, f.Probability, f.Window = store(), probability(), faults.Duration(window())
 		f.Key = g.storeKey(f.Store)
 	case faults.StorageSlow:
-		f.Store, f.DelayNanos, f.WindowNanos = store(), max(1, window()/10), window()
+		f.Store, f.Delay, f.Window = store(), faults.Duration(max(1, window()/10)), faults.Duration(window())
 		if g.r.IntN(2) == 0 {
 			f.Probability = probability()
 			f.Key = g.storeKey(f.Store)
 		}
 	case faults.StorageUnavailable:
-		f.Store, f.WindowNanos = store(), window()
+		f.Store, f.Window = store(), faults.Duration(window())
 	case faults.ExternalCommitFail, faults.ExternalWriteFail, faults.ExternalWriteLost:
-		f.Probability, f.WindowNanos = probability(), window()
+		f.Probability, f.Window = probability(), faults.Duration(window())
 	case faults.ClockSkew:
 		// Timers that run fast or slow by up to 20%, as the swarm draws them, and now and
 		// then by up to the most a file may ask for.
-		f.Host, f.SkewPPM, f.WindowNanos = pick(g, sys.Hosts), g.between(1, 200_000), window()
+		f.Host, f.SkewPPM, f.Window = pick(g, sys.Hosts), g.between(1, 200_000), faults.Duration(window())
 		if g.r.IntN(4) == 0 {
 			f.SkewPPM = int64(g.spread(200_001, scenarios.Duration(faults.MaxSkewPPM)))
 		}
@@ -847,7 +847,7 @@ func (g *generator) trigger(s *scenarios.Scenario, sys faults.System) (faults.Tr
 	switch g.r.IntN(4) {
 	case 0, 1:
 		at := g.between(0, phase-1)
-		return faults.At(at), min(phase/2, phase-at)
+		return faults.At(faults.Duration(at)), min(phase/2, phase-at)
 	case 2:
 		n := g.between(1, 8)
 		if g.late > 0 && g.r.IntN(2) == 0 {

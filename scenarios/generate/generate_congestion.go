@@ -30,11 +30,11 @@ func (g *generator) congestion(s *scenarios.Scenario, sys faults.System) []fault
 		c := pick(g, channels)
 		at := g.between(0, phase-1)
 		f := faults.Fault{Kind: faults.NetClog, From: c.From, To: c.To,
-			WindowNanos: min(phase-at, g.between(max(1, timeout/2), 2*timeout))}
+			Window: faults.Duration(min(phase-at, g.between(max(1, timeout/2), 2*timeout)))}
 		if g.r.IntN(3) == 0 {
-			f.Kind, f.DelayNanos = faults.NetDelay, max(1, f.WindowNanos/4)
+			f.Kind, f.Delay = faults.NetDelay, max(1, f.Window/4)
 		}
-		out = append(out, faults.Entry{Trigger: faults.At(at), Fault: f})
+		out = append(out, faults.Entry{Trigger: faults.At(faults.Duration(at)), Fault: f})
 	}
 	return out
 }

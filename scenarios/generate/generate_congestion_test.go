@@ -31,10 +31,10 @@ func TestCongestionHoldsChannelsForATimeout(t *testing.T) {
 			if !slices.Contains(sys.Channels, faults.Link{From: f.From, To: f.To}) {
 				t.Fatalf("seed %d: %s -> %s is no data channel", seed, f.From, f.To)
 			}
-			end := e.Trigger.AtNanos + f.WindowNanos
-			long := f.WindowNanos >= scenarios.Millis(150).Nanos() && f.WindowNanos <= scenarios.Millis(600).Nanos()
-			if end > s.Limits.FaultPhase.Nanos() || !long && end != s.Limits.FaultPhase.Nanos() {
-				t.Fatalf("seed %d: a window of %dns from %dns", seed, f.WindowNanos, e.Trigger.AtNanos)
+			end := e.Trigger.At + f.Window
+			long := f.Window >= scenarios.Millis(150) && f.Window <= scenarios.Millis(600)
+			if end > s.Limits.FaultPhase || !long && end != s.Limits.FaultPhase {
+				t.Fatalf("seed %d: a window of %v from %v", seed, f.Window, e.Trigger.At)
 			}
 			targets[f.To] = true
 		}

@@ -53,18 +53,18 @@ func (g *generator) unevenFinishNotifyLost(s *scenarios.Scenario) faults.Entry {
 	firstEnd := s.Workload.InputEndNanos() - stagger
 	at := min(s.Limits.FaultPhase.Nanos()-1, g.between(max(0, firstEnd-interval), firstEnd+interval))
 	f := faults.Fault{Kind: faults.NetDrop, Message: faults.MessageNotify, From: faults.Coordinator,
-		Probability: 1, WindowNanos: g.between(max(1, interval), max(1, stagger+interval))}
+		Probability: 1, Window: faults.Duration(g.between(max(1, interval), max(1, stagger+interval)))}
 	if g.r.IntN(2) == 0 {
 		f.To = pick(g, s.System().Tasks)
 	}
-	return faults.Entry{Trigger: faults.At(at), Fault: f}
+	return faults.Entry{Trigger: faults.At(faults.Duration(at)), Fault: f}
 }
 
 // endMoment draws a moment of the job's end: half the time one near the end of the input
 // (see nearInputEnd), else the k-th task.finish of the run or the first of one task.
 func (g *generator) endMoment(s *scenarios.Scenario) faults.Trigger {
 	if at, ok := g.nearInputEnd(s); ok && g.r.IntN(2) == 0 {
-		return faults.At(at)
+		return faults.At(faults.Duration(at))
 	}
 	tasks := s.Graph().Tasks()
 	m := faults.Match{Kind: trace.KindTaskFinish}
@@ -91,7 +91,7 @@ func (g *generator) jobEndFault(s *scenarios.Scenario, sys faults.System) faults
 			to = pick(g, sys.Tasks)
 		}
 		return faults.Fault{Kind: faults.NetDrop, Message: faults.MessageNotify, From: faults.Coordinator,
-			To: to, Probability: 1, WindowNanos: window}
+			To: to, Probability: 1, Window: faults.Duration(window)}
 	case 3:
 		return g.slowStore(s)
 	}
@@ -106,7 +106,7 @@ func (g *generator) jobEndFault(s *scenarios.Scenario, sys faults.System) faults
 func (g *generator) slowStore(s *scenarios.Scenario) faults.Fault {
 	upTo := min(2*s.Checkpoint.Interval.Nanos(), scenarios.Seconds(1).Nanos())
 	f := faults.Fault{Kind: faults.StorageSlow, Store: pick(g, []string{scenarios.StoreState, scenarios.StoreMetadata}),
-		DelayNanos: g.between(max(1, upTo/8), upTo), WindowNanos: g.between(1, 4*upTo)}
+		Delay: faults.Duration(g.between(max(1, upTo/8), upTo)), Window: faults.Duration(g.between(1, 4*upTo))}
 	if g.r.IntN(2) == 0 {
 		f.Probability = float64(g.between(1, 5)) / 10
 	}
@@ -128,7 +128,7 @@ func (g *generator) savepointsAtEnd(s *scenarios.Scenario) []faults.Entry {
 		trace.KindCheckpointComplete, trace.KindCheckpointAbort}), Task: faults.Coordinator}
 	nowAndThen := func() faults.Trigger {
 		t := faults.Chance(float64(g.between(2, 6))/10, int(g.between(3, 30)), m)
-		t.FromNanos = g.endFrom(s)
+		t.After = faults.Duration(g.endFrom(s))
 		return t
 	}
 	if moments {
@@ -141,7 +141,7 @@ func (g *generator) savepointsAtEnd(s *scenarios.Scenario) []faults.Entry {
 	if g.r.IntN(3) != 0 {
 		slow, at := g.slowStore(s), g.endMoment(s)
 		if moments {
-			slow.WindowNanos = max(1, slow.WindowNanos/4) // one checkpoint's uploads
+			slow.Window = max(1, slow.Window/4) // one checkpoint's uploads
 			slow.Probability = float64(g.between(1, 5)) / 10
 			at = nowAndThen()
 		}

@@ -69,10 +69,10 @@ func (g *generator) lateFaults(s *scenarios.Scenario, k int) []faults.Entry {
 			f = faults.Fault{Kind: faults.CrashTask, Task: pick(g, s.Graph().Tasks())}
 		case 5:
 			f = faults.Fault{Kind: faults.StorageReadFail, Store: scenarios.StoreMetadata, Key: pick(g, metadataCopies),
-				Probability: 1, WindowNanos: window}
+				Probability: 1, Window: faults.Duration(window)}
 		case 6:
 			f = faults.Fault{Kind: faults.StorageCorrupt, Store: scenarios.StoreMetadata, Key: pick(g, metadataCopies),
-				Probability: 1, WindowNanos: window}
+				Probability: 1, Window: faults.Duration(window)}
 		default:
 			f = faults.Fault{Kind: faults.TriggerSavepoint}
 		}

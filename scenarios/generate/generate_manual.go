@@ -29,7 +29,7 @@ func (g *generator) manualCheckpoints(s *scenarios.Scenario) {
 	phase := s.Limits.FaultPhase.Nanos()
 	for range g.between(0, 4) {
 		at := g.between(0, phase-1)
-		s.Faults = append(s.Faults, faults.Entry{Trigger: faults.At(at), Fault: faults.Fault{Kind: faults.TriggerCheckpoint}})
+		s.Faults = append(s.Faults, faults.Entry{Trigger: faults.At(faults.Duration(at)), Fault: faults.Fault{Kind: faults.TriggerCheckpoint}})
 		g.outcomeUnheard(s, at)
 	}
 }
@@ -39,11 +39,11 @@ func (g *generator) manualCheckpoints(s *scenarios.Scenario) {
 func (g *generator) outcomeUnheard(s *scenarios.Scenario, at int64) {
 	timeout := s.Checkpoint.Timeout.Nanos()
 	if g.r.IntN(2) == 0 {
-		s.Faults = append(s.Faults, faults.Entry{Trigger: faults.At(at), Fault: faults.Fault{
-			Kind: faults.NetDrop, Message: faults.MessageBarrier, Probability: 1, WindowNanos: g.between(1, timeout)}})
+		s.Faults = append(s.Faults, faults.Entry{Trigger: faults.At(faults.Duration(at)), Fault: faults.Fault{
+			Kind: faults.NetDrop, Message: faults.MessageBarrier, Probability: 1, Window: faults.Duration(g.between(1, timeout))}})
 	}
 	if g.r.IntN(2) == 0 {
-		s.Faults = append(s.Faults, faults.Entry{Trigger: faults.At(at), Fault: faults.Fault{
-			Kind: faults.NetDrop, Message: faults.MessageNotify, Probability: 1, WindowNanos: timeout + g.between(1, timeout)}})
+		s.Faults = append(s.Faults, faults.Entry{Trigger: faults.At(faults.Duration(at)), Fault: faults.Fault{
+			Kind: faults.NetDrop, Message: faults.MessageNotify, Probability: 1, Window: faults.Duration(timeout + g.between(1, timeout))}})
 	}
 }

@@ -39,13 +39,13 @@ func (g *generator) rescale(s *scenarios.Scenario) {
 	}
 	op := ops[order[i]].Name
 	at := g.between(1, int64(s.Limits.FaultPhase))
-	s.Faults = append(s.Faults, faults.Entry{Trigger: faults.At(at),
+	s.Faults = append(s.Faults, faults.Entry{Trigger: faults.At(faults.Duration(at)),
 		Fault: faults.Fault{Kind: faults.Rescale, Operator: op, Parallelism: p}})
 	if g.r.IntN(2) == 0 {
 		return
 	}
 	trigger := faults.Nth(int(g.between(1, 6)), faults.Match{Kind: trace.KindTaskRestore})
-	trigger.FromNanos = at
+	trigger.After = faults.Duration(at)
 	crash := faults.Fault{Kind: faults.CrashCoordinator}
 	if g.r.IntN(2) == 0 {
 		crash = faults.Fault{Kind: faults.CrashTask, Task: scenarios.TaskID(op, int(g.between(0, int64(p-1))))}

@@ -55,7 +55,7 @@ func (g *generator) splitSources(s *scenarios.Scenario) {
 	case 1:
 		window := g.between(int64(scenarios.Millis(1)), 2*int64(max(s.Checkpoint.Interval, scenarios.Millis(1))))
 		match, fault = faults.Match{Kind: trace.KindSplitAssign}, faults.Fault{Kind: faults.NetPartition,
-			From: faults.Coordinator, To: reader, WindowNanos: window}
+			From: faults.Coordinator, To: reader, Window: faults.Duration(window)}
 	}
 	most := max(1, w.Splits/len(readers)) // the splits a reader may expect to take
 	s.Faults = append(s.Faults, faults.Entry{Trigger: faults.Nth(int(g.between(1, int64(most))), match), Fault: fault})

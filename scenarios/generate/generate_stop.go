@@ -27,7 +27,7 @@ func (g *generator) stopWithSavepoint(s *scenarios.Scenario) {
 		return
 	}
 	at := g.between(1, int64(s.Limits.FaultPhase))
-	s.Faults = append(s.Faults, faults.Entry{Trigger: faults.At(at), Fault: faults.Fault{Kind: faults.StopWithSavepoint}})
+	s.Faults = append(s.Faults, faults.Entry{Trigger: faults.At(faults.Duration(at)), Fault: faults.Fault{Kind: faults.StopWithSavepoint}})
 	stop := &s.Faults[len(s.Faults)-1].Fault
 	if g.r.IntN(2) != 0 {
 		g.crashAtStop(s, at)
@@ -42,7 +42,7 @@ func (g *generator) stopWithSavepoint(s *scenarios.Scenario) {
 // a stop-with-savepoint asked for at at.
 func (g *generator) crashAtStop(s *scenarios.Scenario, at int64) {
 	trigger := faults.Nth(int(g.between(1, 4)), faults.Match{Kind: pick(g, stopEvents)})
-	trigger.FromNanos = at
+	trigger.After = faults.Duration(at)
 	crash := faults.Fault{Kind: faults.CrashTask, Task: pick(g, s.Graph().Tasks())}
 	if g.r.IntN(3) == 0 {
 		crash = faults.Fault{Kind: faults.CrashCoordinator}

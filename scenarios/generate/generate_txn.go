@@ -71,8 +71,8 @@ func (g *generator) transactionTimeouts(s *scenarios.Scenario) {
 		}
 		phase := s.Limits.FaultPhase.Nanos()
 		at := g.between(0, phase-1)
-		f := faults.Fault{Kind: faults.ExternalTimeout, TimeoutNanos: min(timeout(), scenarios.MaxSpan).Nanos(),
-			WindowNanos: g.between(1, phase-at)}
-		s.Faults = append(s.Faults, faults.Entry{Trigger: faults.At(at), Fault: f})
+		f := faults.Fault{Kind: faults.ExternalTimeout, Timeout: min(timeout(), scenarios.MaxSpan),
+			Window: faults.Duration(g.between(1, phase-at))}
+		s.Faults = append(s.Faults, faults.Entry{Trigger: faults.At(faults.Duration(at)), Fault: f})
 	}
 }

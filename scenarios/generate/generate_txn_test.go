@@ -19,8 +19,8 @@ func TestOpenTransactionBound(t *testing.T) {
 	}
 	s.Faults = []faults.Entry{
 		{Trigger: faults.At(0), Fault: faults.Fault{Kind: faults.CrashCoordinator}},
-		{Trigger: faults.Chance(0.5, 3, faults.Match{}), Fault: faults.Fault{Kind: faults.PauseHost, Host: "h", WindowNanos: scenarios.Millis(200).Nanos()}},
-		{Trigger: faults.At(0), Fault: faults.Fault{Kind: faults.RestartDelay, DelayNanos: scenarios.Millis(30).Nanos(), WindowNanos: scenarios.Millis(400).Nanos()}},
+		{Trigger: faults.Chance(0.5, 3, faults.Match{}), Fault: faults.Fault{Kind: faults.PauseHost, Host: "h", Window: scenarios.Millis(200)}},
+		{Trigger: faults.At(0), Fault: faults.Fault{Kind: faults.RestartDelay, Delay: scenarios.Millis(30), Window: scenarios.Millis(400)}},
 	}
 	restart := scenarios.Millis(50) + scenarios.Millis(30) // the engine's restart delay and the one restart.delay
 	held := 3*scenarios.Millis(200) + scenarios.Millis(430)
