@@ -240,23 +240,14 @@ func (l *livenessJudge) judgeAlignment() {
 	snapped := make(map[taskCheckpoint]bool)
 	openByTask := make(map[string][]*alignment)
 	aborted := make(map[uint64]bool)
-	closeWhere := func(task string, t int64, done func(a *alignment) bool) {
-		open := openByTask[task][:0]
-		for _, a := range openByTask[task] {
-			if done(a) {
-				a.closed, a.endT = true, t
-			} else {
-				open = append(open, a)
-			}
-		}
-		openByTask[task] = open
-	}
+	var job map[string]bool // the last rescale's tasks: a gone task aligns no more
+	closeWhere := func(task string, t int64, done func(a *alignment) bool) { closeAlignments(openByTask, task, t, done) }
 	for i := range l.ix.only(alignmentEndKinds) {
 		e := &l.events[i]
 		switch e.Kind {
 		case trace.KindBarrierRecv:
 			key := taskCheckpoint{e.Task, e.CP}
-			if byKey[key] == nil && !snapped[key] {
+			if byKey[key] == nil && !snapped[key] && (job == nil || job[e.Task]) {
 				a := &alignment{task: e.Task, cp: e.CP, first: i}
 				byKey[key] = a
 				all = append(all, a)
@@ -272,7 +263,7 @@ func (l *livenessJudge) judgeAlignment() {
 		case trace.KindCheckpointAbort:
 			aborted[e.CP] = true
 		case trace.KindJobResubmit:
-			closeGone(e, openByTask, closeWhere)
+			job = closeGone(e, openByTask, job)
 		}
 	}
 	startT := l.events[l.start].T
@@ -298,16 +289,31 @@ func (l *livenessJudge) judgeAlignment() {
 	}
 }
 
-// closeGone ends, at a rescale, the alignments of the tasks it did away with: they align no
-// more.
-func closeGone(e *trace.Event, open map[string][]*alignment, closeWhere func(string, int64, func(*alignment) bool)) {
+// closeGone ends, at a rescale, the alignments of the tasks it did away with, and returns
+// the rescaled job's tasks (job, if e is no rescale): a gone task that still takes in a
+// barrier before the failover that cancels it starts no alignment.
+func closeGone(e *trace.Event, open map[string][]*alignment, job map[string]bool) map[string]bool {
 	tasks, ok := rescaleTasks(e)
 	if !ok {
-		return
+		return job
 	}
 	for task := range open {
 		if !tasks[task] {
-			closeWhere(task, e.T, func(*alignment) bool { return true })
+			closeAlignments(open, task, e.T, func(*alignment) bool { return true })
 		}
 	}
+	return tasks
+}
+
+// closeAlignments ends, at t, the open alignments of task that done accepts.
+func closeAlignments(open map[string][]*alignment, task string, t int64, done func(*alignment) bool) {
+	still := open[task][:0]
+	for _, a := range open[task] {
+		if done(a) {
+			a.closed, a.endT = true, t
+		} else {
+			still = append(still, a)
+		}
+	}
+	open[task] = still
 }

@@ -193,6 +193,27 @@ func TestRestoreOwnershipHandsOverOnAClaim(t *testing.T) {
 	}
 }
 
+// TestRestoreOwnershipClaimTakesTheUsersSharedPieces: after a legacy resubmission from 2,
+// the new job's checkpoints build on 2's piece p2; a later resubmission (a rescale, say)
+// claiming 4 takes p2 over from the user's 2 as well, though 2 left the retained list, and
+// may delete it with 4.
+func TestRestoreOwnershipClaimTakesTheUsersSharedPieces(t *testing.T) {
+	b := newTB()
+	b.restore("sum-0", 0)
+	b.incrementalCheckpoint(1, "sum-0", "p1")
+	b.incrementalCheckpoint(2, "sum-0", "p1 p2")
+	b.resubmit(2, "legacy")
+	b.incrementalCheckpoint(3, "sum-0", "p2 p3")
+	b.incrementalCheckpoint(4, "sum-0", "p2 p4") // 2 leaves the new job's retention
+	b.resubmit(4, "claim")
+	b.incrementalCheckpoint(5, "sum-0", "p5")
+	b.incrementalCheckpoint(6, "sum-0", "p6")
+	b.stateRelease("sum-0", 4)
+	b.pieceRelease("sum-0", 4, "p4")
+	b.pieceRelease("sum-0", 2, "p2")
+	wantPass(t, StateRelease(b.events, retaining(2)))
+}
+
 // TestRestoreNoClaimRefusesBuildingOnTheRestored: after a no-claim resubmission from
 // checkpoint 2, a checkpoint of the new job that refers to 2's piece breaks the rule; under
 // legacy it may.

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/ckptsim/ckptsim/trace"
@@ -35,18 +36,18 @@ func (l *stateLedger) resubmit(e *trace.Event) {
 		}
 	}
 	for _, cp := range l.retained {
-		if cp == e.CP && mode == "claim" {
-			continue
-		}
-		l.userOwned[cp] = true
-		if mode == "claim" {
-			l.giveUp(cp, r.pieces)
+		if cp != e.CP || mode != "claim" {
+			l.userOwned[cp] = true
 		}
 	}
 	if mode == "claim" {
 		// A checkpoint an earlier resubmission left the user's is the new job's once a
-		// resubmission claims it: the user hands it over.
+		// resubmission claims it: the user hands it over, and every checkpoint of the
+		// user's, of this stopped job or an earlier one, gives up the pieces it claims.
 		delete(l.userOwned, e.CP)
+		for _, cp := range slices.Sorted(maps.Keys(l.userOwned)) {
+			l.giveUp(cp, r.pieces)
+		}
 	}
 	keep := func(cps []uint64) []uint64 {
 		return slices.DeleteFunc(cps, func(cp uint64) bool { return cp != e.CP })
@@ -55,15 +56,22 @@ func (l *stateLedger) resubmit(e *trace.Event) {
 	l.resubmitted = r
 }
 
-// giveUp lets checkpoint cp stop holding the pieces among claimed.
+// giveUp lets checkpoint cp stop holding the pieces among claimed, each once.
 func (l *stateLedger) giveUp(cp uint64, claimed map[string]bool) {
 	for _, key := range l.holdersOf[cp] {
 		for _, piece := range l.pieces.refs[key] {
-			if claimed[piece] {
+			if given := (givenUp{cp, piece}); claimed[piece] && !l.givenUp[given] {
+				l.givenUp[given] = true
 				l.pieces.holds[piece]--
 			}
 		}
 	}
+}
+
+// givenUp is a piece a checkpoint of the user's no longer holds, a claim having taken it.
+type givenUp struct {
+	cp    uint64
+	piece string
 }
 
 // builtOnRestored returns a violation for each piece of the restored checkpoint that

@@ -151,7 +151,8 @@ type stateLedger struct {
 	pieces     pieceLedger
 	// userOwned are the checkpoints a resubmission left to the user: held for good.
 	userOwned   map[uint64]bool
-	resubmitted *resubmitted // the latest job.resubmit, nil if none
+	givenUp     map[givenUp]bool // pieces user-owned checkpoints gave up to a claim
+	resubmitted *resubmitted     // the latest job.resubmit, nil if none
 	violations  []Violation
 }
 
@@ -161,7 +162,7 @@ func newStateLedger(retain int) *stateLedger {
 		retain: retain, savepoints: map[uint64]bool{}, stops: map[uint64]bool{}, cuts: map[uint64]map[string]cutEntry{},
 		completed: map[uint64]bool{}, persisting: map[uint64]bool{}, mayHave: map[uint64]bool{}, holdersOf: map[uint64][]snapshotKey{}, holds: map[snapshotKey]int{},
 		released: map[snapshotKey]*trace.Event{}, ackedAt: map[snapshotKey]int{}, evidence: evidence,
-		pieces: newPieceLedger(evidence), userOwned: map[uint64]bool{},
+		pieces: newPieceLedger(evidence), userOwned: map[uint64]bool{}, givenUp: map[givenUp]bool{},
 	}
 }
 

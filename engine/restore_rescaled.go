@@ -124,9 +124,6 @@ func mergedPieces(own []byte, pieces [][]byte) ([]byte, error) {
 		}
 		state = merged(state, pairs)
 	}
-	if len(state) == 0 {
-		return nil, nil
-	}
 	return encodePairs(state), nil
 }
 
@@ -160,9 +157,8 @@ func (t *task) restoreRescaled(restore *protocol.CompletedCheckpoint, olds []str
 			}
 		}
 	}
-	if err == nil && t.inc != nil && len(d.operator) > 0 {
-		// The state is new to every snapshot store: the task builds on no piece.
-		_, err = t.inc.restored(cp, true, make([]protocol.SharedPiece, 1), [][]byte{d.operator})
+	if err == nil && t.inc != nil {
+		err = t.seedRuns(cp, d.operator)
 	}
 	if err == nil {
 		err = t.apply(d)
@@ -177,6 +173,19 @@ func (t *task) restoreRescaled(restore *protocol.CompletedCheckpoint, olds []str
 		return
 	}
 	t.running(cp, protocol.TaskSnapshot{}, d, true)
+}
+
+// seedRuns makes keyed state restored by a rescale the incremental task's one run, a
+// piece of no checkpoint yet: the state is new to the snapshot store, so the task builds
+// on no piece. A task without a key starts with no run, as a fresh one does (a piece of
+// no pairs would read back as no state at all).
+func (t *task) seedRuns(cp protocol.CheckpointID, state []byte) error {
+	pairs, err := decodePairs(state)
+	if err != nil || len(pairs) == 0 {
+		return err
+	}
+	_, err = t.inc.restored(cp, true, make([]protocol.SharedPiece, 1), [][]byte{state})
+	return err
 }
 
 // ownKeys merges the keyed state of got, keeping the keys of the task's key groups.
