@@ -638,6 +638,16 @@ safely. The Completed that the host passes holds the restored
 checkpoint and the job's own, not the earlier job's other checkpoints:
 those stay the user's.
 
+A job submitted again with another parallelism (a rescale) sets
+Restored.Rescaled: the restored checkpoint's snapshots are then the earlier
+job's tasks', not the topology's, and the coordinator takes them as they
+are (it refuses one holding a final snapshot, which no task of the new job
+could take as its own). Redistributing their state is the host's: keyed
+state by key group (KeyGroupRangeOf, RescaledFrom name the snapshots a task
+of the new parallelism reads), operator state as the host lays it out. A
+task of the rescaled job restores with Task.Restore and an empty
+TaskSnapshot; its channels are new.
+
 # Lost notifications
 
 Control messages may be lost, and without a newer checkpoint (Interval 0,
