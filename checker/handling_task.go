@@ -159,13 +159,18 @@ func (th *taskHandling) discharge(to string, cp uint64, marker bool) {
 
 // channelOutputs returns, per task, the tasks its channels lead to, as either end shows them:
 // what it sent to (barriers, markers, records) and what others took in from it. A rescale
-// (rescaleTasks) starts a job of other channels, so the map is made per job: outputs
-// holds one per job, from the event index it starts at.
+// (rescaleTasks) starts a job of other channels at the failover that follows it (the old
+// tasks run until then), so the map is made per job: outputs holds one per job, from the
+// event index it starts at.
 func channelOutputs(ix *traceIndex) *jobOutputs {
 	var eras []int
-	for i := range ix.only(kindsOf(trace.KindJobResubmit)) {
-		if _, ok := rescaleTasks(&ix.events[i]); ok {
-			eras = append(eras, i)
+	rescaled := false
+	for i := range ix.only(kindsOf(trace.KindJobResubmit, trace.KindJobFailover)) {
+		e := &ix.events[i]
+		if _, ok := rescaleTasks(e); ok {
+			rescaled = true
+		} else if rescaled && e.Kind == trace.KindJobFailover {
+			eras, rescaled = append(eras, i), false // the rescaled job's tasks start here
 		}
 	}
 	sets := make([]map[string]map[string]bool, len(eras)+1)
@@ -203,7 +208,7 @@ func channelOutputs(ix *traceIndex) *jobOutputs {
 
 // jobOutputs are the channels of each job a trace shows, the first job's and one per rescale.
 type jobOutputs struct {
-	starts  []int // index of each rescale's job.resubmit
+	starts  []int // index of the failover after each rescale
 	outputs []map[string][]string
 }
 

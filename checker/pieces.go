@@ -30,6 +30,9 @@ type pieceLedger struct {
 	uploader map[string]pieceOrigin // the snapshot that first listed each piece
 	order    []string               // the pieces in the order first listed
 	restarts map[string][]int       // per task, the indices of its task.crash and task.restore
+	// rescaling holds a rescale's tasks until the failover that starts them, where the
+	// incarnations of the tasks it did away with end.
+	rescaling map[string]bool
 	// releasedAt is the index of each piece's first release.
 	releasedAt map[string]int
 	// freed holds the pieces nothing has held since a checkpoint fell out of retention.
@@ -111,8 +114,8 @@ func (p *pieceLedger) restored(i int, task string, cp uint64, known bool) {
 // it ended there.
 func (p *pieceLedger) restarted(i int, task string) { p.restarts[task] = append(p.restarts[task], i) }
 
-// rescaled records a rescale at index i: the incarnation of every task it does away with
-// ended there, its cleanup with it.
+// rescaled records, at index i (the failover that starts a rescaled job), the end of the
+// incarnation of every task the rescale did away with, its cleanup with it.
 func (p *pieceLedger) rescaled(i int, tasks map[string]bool) {
 	for _, o := range p.uploader {
 		if task := o.key.task; !tasks[task] && !slices.Contains(p.restarts[task], i) {

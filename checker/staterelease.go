@@ -212,7 +212,12 @@ func (l *stateLedger) observe(i int, e *trace.Event) {
 	case trace.KindJobResubmit:
 		l.resubmit(e)
 		if tasks, ok := rescaleTasks(e); ok {
-			l.pieces.rescaled(i, tasks)
+			l.pieces.rescaling = tasks // the gone tasks' incarnations end at the failover
+		}
+	case trace.KindJobFailover:
+		if l.pieces.rescaling != nil {
+			l.pieces.rescaled(i, l.pieces.rescaling)
+			l.pieces.rescaling = nil
 		}
 	case trace.KindTaskCrash:
 		l.pieces.restarted(i, e.Task)
