@@ -114,3 +114,25 @@ func TestAFinishedJobIsNotResubmitted(t *testing.T) {
 		t.Error("a finished job was rescaled")
 	}
 }
+
+// TestResubmitRightAfterARescale: a job resubmitted before its rescaled self completed a
+// checkpoint restores the earlier job's checkpoint again, so that restore is rescaled too,
+// and the job still ends with every record once.
+func TestResubmitRightAfterARescale(t *testing.T) {
+	g := engine.KeyedSumGraph(2, 200, 2000, engine.TwoPhaseCommit)
+	g.MaxParallelism = 128
+	cfg := engine.DefaultConfig(g)
+	cfg.Checkpoint.Interval = 20 * time.Millisecond
+	faults := []simenvtest.Fault{
+		{At: 50 * time.Millisecond, Kind: "rescale", Name: "sum", Parallelism: 3, Down: 5 * time.Millisecond},
+		{At: 70 * time.Millisecond, Kind: "resubmit", Name: "legacy", Down: 5 * time.Millisecond},
+	}
+	job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(4), 1, faults, 60*time.Second)
+	ref, err := engine.ComputeReference(&g, engine.ReferenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime)); len(lost)+len(extra)+len(wrong) > 0 {
+		t.Fatalf("lost %v, extra %v, wrong %v", head(lost), head(extra), head(wrong))
+	}
+}

@@ -37,7 +37,12 @@ func (rt *Runtime) Resubmit(mode protocol.RestoreMode) error {
 	if err != nil {
 		return err
 	}
-	rt.resubmitFrom(protocol.Restored{From: protocol.CheckpointID(from), Mode: mode}, nil, trace.JobResubmit(from, mode.String()))
+	// A checkpoint the job was rescaled from is still the earlier job's (a savepoint since
+	// then leaves it the latest): restoring it again redistributes its state again.
+	earlier := rt.resubmit.restored
+	rescaled := earlier.Rescaled && earlier.From == protocol.CheckpointID(from)
+	restored := protocol.Restored{From: protocol.CheckpointID(from), Mode: mode, Rescaled: rescaled}
+	rt.resubmitFrom(restored, nil, trace.JobResubmit(from, mode.String()))
 	return nil
 }
 
