@@ -49,6 +49,16 @@ func rescaleScenarios() []*Scenario {
 			at(Millis(300), rescale("sum", 2)),
 			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindTaskRestore, Task: "sink-0"}, Nth: 2},
 				Fault: faults.Fault{Kind: faults.CrashCoordinator}}),
+		sparseKeys(rescaleScenario("rescale-sparse-keys",
+			"The keyed sum, incrementally snapshotted, holds two keys per partition, twelve in "+
+				"all over 128 key groups, when it is rescaled to five tasks, fails over once the "+
+				"new job checkpointed, and is rescaled back to two: most new tasks own groups none "+
+				"of the earlier snapshots held a key of, and start with no state, neither failing "+
+				"their restore nor uploading an empty piece that a later restore cannot read.",
+			at(Millis(150), rescale("sum", 5)),
+			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}, Nth: 2, After: Millis(300)},
+				Fault: faults.Fault{Kind: faults.CrashTask, Task: "sum-4"}},
+			at(Millis(500), rescale("sum", 2)))),
 		rescaleScenario("rescale-sink-crash",
 			"A sink of the job rescaled up to four crashes on the new job's first completed "+
 				"checkpoint: the job fails over to that checkpoint, of its own parallelism now.",
@@ -56,4 +66,11 @@ func rescaleScenarios() []*Scenario {
 			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindNotifyComplete, Task: "sink-3"}, Nth: 1},
 				Fault: faults.Fault{Kind: faults.CrashTask, Task: "sink-3"}}),
 	}
+}
+
+// sparseKeys gives s's sources two keys per partition and incremental snapshots.
+func sparseKeys(s *Scenario) *Scenario {
+	s.Workload.Keys = 2
+	s.Checkpoint.Incremental = true
+	return s
 }

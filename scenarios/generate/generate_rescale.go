@@ -8,12 +8,13 @@ import (
 	"github.com/ckptsim/ckptsim/trace"
 )
 
-// rescale draws, for one dataflow job in four without a swarm or a transaction timeout,
-// a rescale in the fault phase: the first operator, in a drawn order, that the engine can
-// rescale (scenarios' RescaleAccepts) to one to eight tasks, the job's key groups raised to cover them. Half
-// the time a crash follows on one of the first task restores after it, of the coordinator
-// or of a task of the rescaled job, so that a rescaled restore is cut short and done again.
-// Drawn after every other draw, so that adding it moved none.
+// rescale draws, for one dataflow job in four without a swarm or a transaction timeout, a
+// rescale in the fault phase, at a time or, half the time, as one of the checkpoints after
+// it completes: the first operator, in a drawn order, that the engine can rescale
+// (scenarios' RescaleAccepts) to one to eight tasks, the job's key groups raised to cover
+// them. Half the time a crash follows on one of the first task restores after it, of the
+// coordinator or of a task of the rescaled job, so that a rescaled restore is cut short and
+// done again. Drawn after every other draw, so that adding it moved none.
 func (g *generator) rescale(s *scenarios.Scenario) {
 	timeout := s.Sink != nil && s.Sink.TransactionTimeout != 0 ||
 		slices.ContainsFunc(s.Faults, func(e faults.Entry) bool { return e.Fault.Kind == faults.ExternalTimeout })
@@ -39,7 +40,14 @@ func (g *generator) rescale(s *scenarios.Scenario) {
 	}
 	op := ops[order[i]].Name
 	at := g.between(1, int64(s.Limits.FaultPhase))
-	s.Faults = append(s.Faults, faults.Entry{Trigger: faults.At(faults.Duration(at)),
+	when := faults.At(faults.Duration(at))
+	if g.r.IntN(2) == 0 {
+		// As a checkpoint completes, before its notifications go out: what it committed is
+		// still pending in the sinks the rescale hands over.
+		when = faults.Nth(int(g.between(1, 8)), faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator})
+		when.After = faults.Duration(at)
+	}
+	s.Faults = append(s.Faults, faults.Entry{Trigger: when,
 		Fault: faults.Fault{Kind: faults.Rescale, Operator: op, Parallelism: p}})
 	if g.r.IntN(2) == 0 {
 		return
