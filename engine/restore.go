@@ -183,8 +183,12 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 	// task.restore names the checkpoint whose snapshot the task holds now: for a finished
 	// task carried into a later checkpoint, the one its final snapshot was taken for, so
 	// that the restore matches a snapshot.taken of that id.
-	attrs := append(t.restoreAttrs, trace.Attr{Key: trace.AttrState, Value: Digest(live.encode(t.rt.plan.catalog))})
-	t.trace(trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: d.cp, Attrs: attrs})
+	digest := Digest(live.encode(t.rt.plan.catalog))
+	e := trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: d.cp, Attrs: []trace.Attr{{Key: trace.AttrState, Value: digest}}}
+	if t.rescaledFrom != nil {
+		e = trace.TaskRestoreRescaled(t.plan.id, d.cp, digest, *t.rescaledFrom, t.plan.keyGroups)
+	}
+	t.trace(e)
 	t.phase = phaseRunning
 	t.rt.taskRunning(t)
 	// Records an unaligned barrier overtook in the output queue go out first, ahead of

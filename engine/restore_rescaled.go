@@ -3,10 +3,8 @@ package engine
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/ckptsim/ckptsim/protocol"
-	"github.com/ckptsim/ckptsim/trace"
 )
 
 // A task of a rescaled job restores from the snapshots of the earlier job's tasks whose
@@ -14,7 +12,7 @@ import (
 // them: keyed state narrowed to the task's key groups, a source's partitions with their
 // offsets, a two-phase-commit sink's own transactions and those of the tasks it adopts.
 // Every channel of the new job is new, so its counts start at zero. task.restore names
-// the snapshots read (rescaled-from) and, for a task keyed by key group, the groups it
+// the snapshots read (rescaled-from, trace.TaskRestoreRescaled) and, for a task keyed by key group, the groups it
 // owns, which is what the rule "every key group restored once" judges.
 
 // startRescaled reads the earlier job's snapshots the task takes over, then restores.
@@ -167,7 +165,7 @@ func (t *task) restoreRescaled(restore *protocol.CompletedCheckpoint, olds []str
 		t.fail("restore: " + err.Error())
 		return
 	}
-	t.restoreAttrs = t.rescaledAttrs(olds)
+	t.rescaledFrom = &olds
 	if t.sink != nil {
 		t.sink.recover(d, cp, func() { t.running(cp, protocol.TaskSnapshot{}, d, true) })
 		return
@@ -239,18 +237,4 @@ func (t *task) adoptedWriters(got []*snapshotData) []adoptedWriter {
 		out = append(out, adoptedWriter{writer: o.task, state: o.twoPhase})
 	}
 	return out
-}
-
-// rescaledAttrs are the attributes a rescaled restore adds to task.restore: the key groups
-// the task owns, if keyed by them, and the snapshots it read.
-func (t *task) rescaledAttrs(olds []string) []trace.Attr {
-	var attrs []trace.Attr
-	if t.plan.keyGroups != "" {
-		attrs = append(attrs, trace.Attr{Key: trace.AttrKeyGroups, Value: t.plan.keyGroups})
-	}
-	read := strings.Join(olds, trace.ListSeparator)
-	if read == "" {
-		read = trace.NoneRead
-	}
-	return append(attrs, trace.Attr{Key: trace.AttrRescaledFrom, Value: read})
 }

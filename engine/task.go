@@ -59,8 +59,9 @@ type task struct {
 	// exitWhenIdle: the protocol let the task exit, and it does once nothing it started is
 	// left (maybeExit).
 	exitWhenIdle bool
-	// restoreAttrs are what a rescaled restore adds to task.restore (rescaledAttrs).
-	restoreAttrs []trace.Attr
+	// rescaledFrom names the earlier job's tasks whose snapshots a rescaled restore read,
+	// for its task.restore; nil for any other restore.
+	rescaledFrom *[]string
 }
 
 type taskPhase uint8

@@ -96,7 +96,7 @@ func isRecv(kind string) bool { return strings.HasSuffix(kind, ".recv") }
 // away with (its line ends at its last one), so that the picture shows the job's tasks
 // change.
 func laneLives(events []trace.Event, lanes []string, t0, t1 int64) []int64 {
-	first := map[string]int64{}
+	first := map[string]int{} // index of each task's first event
 	last := map[string]int64{}
 	firstRescale := -1
 	var final map[string]bool // the last rescale's tasks
@@ -114,7 +114,7 @@ func laneLives(events []trace.Event, lanes []string, t0, t1 int64) []int64 {
 			}
 		}
 		if _, seen := first[e.Task]; !seen {
-			first[e.Task] = int64(i)
+			first[e.Task] = i
 		}
 		last[e.Task] = e.T
 	}
@@ -122,7 +122,7 @@ func laneLives(events []trace.Event, lanes []string, t0, t1 int64) []int64 {
 	for _, name := range lanes {
 		start, end := t0, t1
 		if final != nil && name != trace.CoordinatorTask {
-			if i := first[name]; int(i) > firstRescale {
+			if i := first[name]; i > firstRescale {
 				start = events[i].T
 			}
 			if !final[name] {
