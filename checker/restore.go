@@ -74,8 +74,9 @@ func restoreFidelity(ix *traceIndex) Result {
 	for k := range violations {
 		violations[k].Rule = ruleRestoreFromCompleted
 	}
-	rescaled, _ := keyGroupsRestoredOnce(ix)
-	violations = append(violations, rescaled...)
+	violations = append(violations, keyGroupsRestoredOnce(ix)...)
+	replayed, unreplayed := channelStateReplayedOnce(ix)
+	violations = append(violations, replayed...)
 	res := newResult(PropRestoreFidelity, violations)
 	switch {
 	case res.Verdict == VerdictFail:
@@ -84,6 +85,9 @@ func restoreFidelity(ix *traceIndex) Result {
 	case undigested > 0:
 		return unknownResult(PropRestoreFidelity, fmt.Sprintf(
 			"%d of %d restores from a checkpoint lack a state digest on the restore or on its snapshot, so their state cannot be compared", undigested, restores))
+	case unreplayed > 0:
+		return unknownResult(PropRestoreFidelity, fmt.Sprintf(
+			"%d rounds of rescaled restores from checkpoints with channel state lack replayed on some task.restore, so whether the records in flight were replayed once cannot be judged", unreplayed))
 	}
 	return res
 }

@@ -13,8 +13,7 @@ import (
 // ruleKeyGroupsOnce is restore-fidelity's rule for rescaled restores.
 const ruleKeyGroupsOnce = "restore.keygroups-once"
 
-// A rescaled job restores in rounds: the task.restore events after one job.failover, until
-// every task the rescale listed has restored. In a whole round, every key group a snapshot
+// In a whole round of rescaled restores (rescaledRounds), every key group a snapshot
 // of the restored checkpoint held (its snapshot.taken keygroups) must be restored by
 // exactly one task that lists that snapshot in rescaled-from and owns the group: none means
 // the group's keyed state was lost, two that it is counted twice. A round that a crash or a
@@ -34,49 +33,22 @@ func parseGroups(s string) (groupRange, bool) {
 	return groupRange{first, last}, true
 }
 
-// restoreRound is the rescaled restores after one failover.
-type restoreRound struct {
-	cp       uint64
-	restores []int // indices of its task.restore events with rescaled-from
-	seen     map[string]bool
-}
-
-// keyGroupsRestoredOnce judges the rule over the trace; judged counts the whole rounds.
-func keyGroupsRestoredOnce(ix *traceIndex) (violations []Violation, judged int) {
-	events := ix.events
+// keyGroupsRestoredOnce judges the rule over the trace's whole rounds of rescaled restores.
+func keyGroupsRestoredOnce(ix *traceIndex) []Violation {
 	groupsAt := map[taskCheckpoint]groupRange{} // key groups of each snapshot taken
-	var jobTasks map[string]bool
-	var round *restoreRound
-	kinds := kindsOf(trace.KindSnapshotTaken, trace.KindJobResubmit, trace.KindJobFailover, trace.KindTaskRestore)
-	for i := range ix.only(kinds) {
-		e := &events[i]
-		switch e.Kind {
-		case trace.KindSnapshotTaken:
-			if v, ok := e.Attr(trace.AttrKeyGroups); ok {
-				if r, ok := parseGroups(v); ok {
-					groupsAt[taskCheckpoint{e.Task, e.CP}] = r
-				}
-			}
-		case trace.KindJobResubmit:
-			if tasks, ok := rescaleTasks(e); ok {
-				jobTasks = tasks
-			}
-		case trace.KindJobFailover:
-			round = &restoreRound{cp: e.CP, seen: map[string]bool{}}
-		case trace.KindTaskRestore:
-			if _, ok := rescaledFrom(e); !ok || round == nil || e.CP != round.cp {
-				continue
-			}
-			round.restores = append(round.restores, i)
-			round.seen[e.Task] = true
-			if len(jobTasks) > 0 && len(round.seen) == len(jobTasks) {
-				violations = append(violations, judgeRound(events, round, groupsAt)...)
-				judged++
-				round = nil
+	for i := range ix.only(kindsOf(trace.KindSnapshotTaken)) {
+		e := &ix.events[i]
+		if v, ok := e.Attr(trace.AttrKeyGroups); ok {
+			if r, ok := parseGroups(v); ok {
+				groupsAt[taskCheckpoint{e.Task, e.CP}] = r
 			}
 		}
 	}
-	return violations, judged
+	var violations []Violation
+	for _, round := range rescaledRounds(ix) {
+		violations = append(violations, judgeRound(ix.events, round, groupsAt)...)
+	}
+	return violations
 }
 
 // judgeRound checks that the restores of a whole round tile the key groups of every keyed

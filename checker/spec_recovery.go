@@ -89,4 +89,11 @@ var recoveryRules = []Rule{
 		Without:  "not judged: a round of restores a crash or failover cut short, restores that name no key groups; unexercised without a rescaled restore",
 		Flink:    "StateAssignmentOperation, KeyGroupRangeAssignment (FLINK-19748, FLINK-26063)",
 	},
+	{
+		ID: "R12", Name: ruleChannelStateOnce, Property: PropRestoreFidelity,
+		Says:     "After a rescale, each time the rescaled job restores from checkpoint n and every task it lists has restored, the records in flight that each snapshot of n held (snapshot.taken chan.* and out.* counts) are replayed exactly once: the counts the round's task.restore events give for that snapshot in replayed add up to its records, and no restore replays records of a task that took no snapshot for n. The new job's channels are new, so no record of the old ones is replayed on its own channel: lost or doubled records in flight show here even where the output could not tell.",
+		Evidence: "job.resubmit with tasks, job.failover, task.restore with rescaled-from and replayed, snapshot.taken with chan.* and out.*",
+		Without:  "unknown: a whole round from a checkpoint with channel state whose restores do not all carry replayed; not judged: a round a crash or failover cut short; unexercised without a rescaled restore",
+		Flink:    "StateAssignmentOperation.reDistributeInputChannelStates/ResultSubpartitionStates, InflightDataRescalingDescriptor (FLINK-19801, FLINK-31963)",
+	},
 }

@@ -21,10 +21,12 @@ import (
 //   - a source's partitions, each with its offset, as Flink splits operator list state;
 //   - a two-phase-commit sink's pending transactions: a new task takes over the
 //     transactions of the old tasks it adopts (index modulo the new parallelism);
-//   - stateless operators and the other sinks.
+//   - stateless operators and the other sinks;
+//   - channel state of unaligned checkpoints (and aligned ones with a timeout), each record
+//     to the new task its edge now routes it to (restore_channels.go), as Flink does since
+//     1.13.
 //
-// Refused: a job whose checkpoints may hold channel state (unaligned, aligned with a
-// timeout; Flink before 1.13 refused to rescale those too), operators behind Rebalance or
+// Refused: operators behind Rebalance or
 // Broadcast edges (the records a key's task sees, or how many copies of a record there
 // are, would change with the parallelism), a source whose splits the coordinator assigns,
 // and a checkpoint with a finished task (protocol.Restored.Rescaled).
@@ -65,9 +67,6 @@ func CheckRescale(cfg *Config, op string, p int) error {
 // rescaledGraph returns cfg's graph with op, and the operators forward edges tie to it, at
 // parallelism p, or why the engine will not rescale it so.
 func rescaledGraph(cfg *Config, op string, p int) (*Graph, error) {
-	if m := cfg.Checkpoint.Mode; m == protocol.ModeUnaligned || m == protocol.ModeAlignedWithTimeout {
-		return nil, fmt.Errorf("engine: a job in %s mode is not rescaled: its checkpoints may hold channel state", m)
-	}
 	g := cfg.Graph
 	g.Operators = slices.Clone(g.Operators)
 	if g.Operator(op) == nil {

@@ -19,39 +19,87 @@ import (
 // pending transaction of the earlier tasks was committed.
 func TestRescaleKeepsEveryRecordOnce(t *testing.T) {
 	for _, incremental := range []bool{false, true} {
-		g := engine.KeyedSumGraph(3, 400, 2000, engine.TwoPhaseCommit)
-		g.Operators[0].Logic = engine.Source{Partitions: 6, Records: 400, RatePerSecond: 2000, Keys: 16, Seed: 1}
-		g.MaxParallelism = 128
-		cfg := engine.DefaultConfig(g)
-		cfg.Incremental = incremental
-		cfg.Checkpoint.Interval = 20 * time.Millisecond
-		faults := []simenvtest.Fault{
-			{At: 60 * time.Millisecond, Kind: "rescale", Name: "sum", Parallelism: 5, Down: 10 * time.Millisecond},
-			{At: 140 * time.Millisecond, Kind: "rescale", Name: "src", Parallelism: 2, Down: 10 * time.Millisecond},
-			{At: 200 * time.Millisecond, Kind: "rescale", Name: "sum", Parallelism: 2, Down: 10 * time.Millisecond},
-		}
-		job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(4), 1, faults, 60*time.Second)
-		events := job.Recorder.Events()
-		rescales := 0
+		events := runRescales(t, protocol.ModeAligned, incremental)
 		for _, e := range events {
-			if _, ok := e.Attr(trace.AttrRescale); ok && e.Kind == trace.KindJobResubmit {
-				rescales++
+			if _, ok := e.Attr(trace.AttrReplayed); ok {
+				t.Fatalf("an aligned job's restore traces replayed channel state: %v", e)
 			}
 		}
-		if rescales != 3 {
-			t.Fatalf("incremental %v: %d rescales traced, want 3", incremental, rescales)
-		}
-		ref, err := engine.ComputeReference(&g, engine.ReferenceOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
-		if len(lost)+len(extra)+len(wrong) > 0 {
-			t.Fatalf("incremental %v: lost %d %v, extra %d %v, wrong %d %v", incremental,
-				len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
-		}
-		simenvtest.CheckCuts(t, events)
 	}
+}
+
+// TestRescaleReplaysChannelStateOnce: the same job with unaligned checkpoints, and aligned
+// ones that time out at once, rescaled while records are in flight: each record of the
+// restored channel state reaches the task that now owns it once, so the output is the
+// reference's, and every task.restore says how many it replayed from which snapshot.
+func TestRescaleReplaysChannelStateOnce(t *testing.T) {
+	for _, mode := range []protocol.Mode{protocol.ModeUnaligned, protocol.ModeAlignedWithTimeout} {
+		events := runRescales(t, mode, false)
+		replayed, restores := 0, 0
+		for _, e := range events {
+			v, ok := e.Attr(trace.AttrReplayed)
+			if _, rescaled := e.Attr(trace.AttrRescaledFrom); !rescaled {
+				continue
+			}
+			restores++
+			list, valid := trace.ParseReplayed(v)
+			if !ok || !valid {
+				t.Fatalf("%s: rescaled restore without a valid replayed attribute: %v", mode, e)
+			}
+			for _, r := range list {
+				replayed += r.Records
+			}
+		}
+		if restores == 0 || replayed == 0 {
+			t.Fatalf("%s: %d rescaled restores replayed %d records: the test exercised no channel state", mode, restores, replayed)
+		}
+	}
+}
+
+// runRescales runs the keyed job through three rescales in mode, checks that it committed
+// the reference's output exactly once with consistent cuts, and returns its trace.
+func runRescales(t *testing.T, mode protocol.Mode, incremental bool) []trace.Event {
+	t.Helper()
+	g := engine.KeyedSumGraph(3, 400, 2000, engine.TwoPhaseCommit)
+	g.Operators[0].Logic = engine.Source{Partitions: 6, Records: 2000, Keys: 16, Seed: 1}
+	g.MaxParallelism = 128
+	cfg := engine.DefaultConfig(g)
+	cfg.Incremental = incremental
+	cfg.Checkpoint.Mode = mode
+	// Sources read as fast as credits allow and every record costs time, so records queue
+	// at both ends of the channels when a barrier comes.
+	cfg.RecordCost = 50 * time.Microsecond
+	if mode == protocol.ModeAlignedWithTimeout {
+		cfg.Checkpoint.AlignmentTimeout = time.Microsecond
+	}
+	cfg.Checkpoint.Interval = 20 * time.Millisecond
+	faults := []simenvtest.Fault{
+		{At: 100 * time.Millisecond, Kind: "rescale", Name: "sum", Parallelism: 5, Down: 10 * time.Millisecond},
+		{At: 200 * time.Millisecond, Kind: "rescale", Name: "src", Parallelism: 2, Down: 10 * time.Millisecond},
+		{At: 300 * time.Millisecond, Kind: "rescale", Name: "sum", Parallelism: 2, Down: 10 * time.Millisecond},
+	}
+	job := simenvtest.RunWithFaults(t, cfg, simenv.DefaultConfig(4), 1, faults, 60*time.Second)
+	events := job.Recorder.Events()
+	rescales := 0
+	for _, e := range events {
+		if _, ok := e.Attr(trace.AttrRescale); ok && e.Kind == trace.KindJobResubmit {
+			rescales++
+		}
+	}
+	if rescales != 3 {
+		t.Fatalf("%s, incremental %v: %d rescales traced, want 3", mode, incremental, rescales)
+	}
+	ref, err := engine.ComputeReference(&g, engine.ReferenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost, extra, wrong := diffOutput(ref.OutputValues(), committed(job.Runtime))
+	if len(lost)+len(extra)+len(wrong) > 0 {
+		t.Fatalf("%s, incremental %v: lost %d %v, extra %d %v, wrong %d %v", mode, incremental,
+			len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
+	}
+	simenvtest.CheckCuts(t, events)
+	return events
 }
 
 // TestRescaleRefusesWhatItCannotRedistribute: CheckRescale says why the engine will not
@@ -72,7 +120,7 @@ func TestRescaleRefusesWhatItCannotRedistribute(t *testing.T) {
 		{"keyed sum and its sink", nil, "sum", 4, ""},
 		{"sources", nil, "src", 1, ""},
 		{"unknown operator", nil, "nope", 2, `no operator "nope"`},
-		{"unaligned", func(c *engine.Config) { c.Checkpoint.Mode = protocol.ModeUnaligned }, "sum", 3, "channel state"},
+		{"unaligned", func(c *engine.Config) { c.Checkpoint.Mode = protocol.ModeUnaligned }, "sum", 3, ""},
 		{"no key groups", func(c *engine.Config) { c.Graph.MaxParallelism = 0 }, "sum", 3, "no max parallelism"},
 		{"above the key groups", func(c *engine.Config) { c.Graph.MaxParallelism = 2 }, "sum", 3, "above the max parallelism"},
 		{"behind rebalance", func(c *engine.Config) { c.Graph.Edges[0].Partitioning = engine.Rebalance }, "sum", 3, "behind a rebalance edge"},

@@ -124,6 +124,29 @@ func (t *task) restorePieces(restore *protocol.CompletedCheckpoint, snap protoco
 	t.running(cp, snap, d, true)
 }
 
+// replayRestored puts the restored records in flight back, ahead of anything the task
+// produces or receives from now on: records an unaligned barrier overtook in the output
+// queue go out first, a rescaled task processes the channel state it adopted, and the
+// task's own input channel state is queued for replay.
+func (t *task) replayRestored(d *snapshotData) {
+	for out, recs := range d.output {
+		for _, r := range recs {
+			t.emit(out, r)
+		}
+	}
+	if r := t.rescaled; r != nil {
+		t.replayAdopted(r.adopted)
+		r.adopted = nil
+	}
+	for i, recs := range d.channel {
+		for len(recs) > 0 {
+			n := min(len(recs), t.rt.cfg.Network.BufferRecords)
+			t.inputs[i].replay = append(t.inputs[i].replay, recs[:n])
+			recs = recs[n:]
+		}
+	}
+}
+
 // apply loads a decoded snapshot into the task.
 func (t *task) apply(d *snapshotData) error {
 	if len(d.sent) != len(t.outputs) || len(d.recv) != len(t.inputs) || len(d.channel) != len(t.inputs) ||
@@ -185,26 +208,16 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 	// that the restore matches a snapshot.taken of that id.
 	digest := Digest(live.encode(t.rt.plan.catalog))
 	e := trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: d.cp, Attrs: []trace.Attr{{Key: trace.AttrState, Value: digest}}}
-	if t.rescaledFrom != nil {
-		e = trace.TaskRestoreRescaled(t.plan.id, d.cp, digest, *t.rescaledFrom, t.plan.keyGroups)
+	if r := t.rescaled; r != nil {
+		e = trace.TaskRestoreRescaled(t.plan.id, d.cp, digest, r.from, t.plan.keyGroups)
+		if r.channels {
+			e = trace.WithReplayed(e, r.replayed)
+		}
 	}
 	t.trace(e)
 	t.phase = phaseRunning
 	t.rt.taskRunning(t)
-	// Records an unaligned barrier overtook in the output queue go out first, ahead of
-	// anything the task produces from now on.
-	for out, recs := range d.output {
-		for _, r := range recs {
-			t.emit(out, r)
-		}
-	}
-	for i, recs := range d.channel {
-		for len(recs) > 0 {
-			n := min(len(recs), t.rt.cfg.Network.BufferRecords)
-			t.inputs[i].replay = append(t.inputs[i].replay, recs[:n])
-			recs = recs[n:]
-		}
-	}
+	t.replayRestored(d)
 	if t.kind != nil {
 		t.kind.Begin()
 		deferred := t.deferredKind

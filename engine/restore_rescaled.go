@@ -11,11 +11,14 @@ import (
 // state it takes over (rescaleSources), each read as a task reads its own, and combines
 // them: keyed state narrowed to the task's key groups, a source's partitions with their
 // offsets, a two-phase-commit sink's own transactions and those of the tasks it adopts.
-// Every channel of the new job is new, so its counts start at zero. task.restore names
-// the snapshots read (rescaled-from, trace.TaskRestoreRescaled) and, for a task keyed by key group, the groups it
-// owns, which is what the rule "every key group restored once" judges.
+// Every channel of the new job is new, so its counts start at zero, and the old channels'
+// state goes to the tasks that now receive it (restore_channels.go). task.restore names
+// the snapshots read (rescaled-from, trace.TaskRestoreRescaled) and, for a task keyed by
+// key group, the groups it owns, which is what the rule "every key group restored once"
+// judges.
 
-// startRescaled reads the earlier job's snapshots the task takes over, then restores.
+// startRescaled reads the earlier job's snapshots the task takes state from, then those
+// it takes only channel state from, then restores.
 func (t *task) startRescaled(restore *protocol.CompletedCheckpoint) {
 	olds, err := t.rescaleSources(restore)
 	if err != nil {
@@ -23,19 +26,33 @@ func (t *task) startRescaled(restore *protocol.CompletedCheckpoint) {
 		return
 	}
 	got := make([]*snapshotData, 0, len(olds))
-	var read func(i int)
-	read = func(i int) {
-		if i == len(olds) {
-			t.restoreRescaled(restore, olds, got)
-			return
+	read := map[string]*snapshotData{}
+	var channels []string
+	for _, id := range t.channelSources(restore) {
+		if !slices.Contains(olds, id) {
+			channels = append(channels, id)
 		}
-		snap, _ := restore.Snapshot(protocol.TaskID(olds[i]))
-		t.readOld(restore.ID, olds[i], snap, func(d *snapshotData) {
-			got = append(got, d)
-			read(i + 1)
-		})
 	}
-	read(0)
+	var next func(i int)
+	next = func(i int) {
+		switch {
+		case i == len(olds)+len(channels):
+			t.restoreRescaled(restore, olds, got, read)
+		case i < len(olds):
+			snap, _ := restore.Snapshot(protocol.TaskID(olds[i]))
+			t.readOld(restore.ID, olds[i], snap, func(d *snapshotData) {
+				got, read[d.task] = append(got, d), d
+				next(i + 1)
+			})
+		default:
+			snap, _ := restore.Snapshot(protocol.TaskID(channels[i-len(olds)]))
+			t.readDecoded(restore.ID, channels[i-len(olds)], snap, func(d *snapshotData) {
+				read[d.task] = d
+				next(i + 1)
+			})
+		}
+	}
+	next(0)
 }
 
 // rescaleSources returns the earlier job's tasks whose snapshots in restore the task
@@ -76,21 +93,7 @@ func (t *task) rescaleSources(restore *protocol.CompletedCheckpoint) ([]string, 
 // readOld reads task old's snapshot snap for checkpoint cp, its shared pieces merged into
 // its keyed state, and hands it to done; a failed read fails the task.
 func (t *task) readOld(cp protocol.CheckpointID, old string, snap protocol.TaskSnapshot, done func(*snapshotData)) {
-	decoded := func(data []byte, err error) {
-		var d *snapshotData
-		if err == nil {
-			d, err = decodeSnapshot(t.rt.plan.catalog, data)
-		}
-		if err == nil && (d.task != old || d.cp != uint64(cp)) {
-			err = fmt.Errorf("engine: state under %s is %s's for %d, restoring %s's for %d", handleName(snap.Handle), d.task, d.cp, old, cp)
-		}
-		if err == nil && (hasRecords(d.channel) || hasRecords(d.output)) {
-			err = fmt.Errorf("engine: %s's snapshot for %d holds channel state, which a rescale does not redistribute", old, cp)
-		}
-		if err != nil {
-			t.fail("restore: " + err.Error())
-			return
-		}
+	t.readDecoded(cp, old, snap, func(d *snapshotData) {
 		t.readShared(snap, func(pieces [][]byte) {
 			state, err := mergedPieces(d.operator, pieces)
 			if err != nil {
@@ -100,6 +103,25 @@ func (t *task) readOld(cp protocol.CheckpointID, old string, snap protocol.TaskS
 			d.operator = state
 			done(d)
 		})
+	})
+}
+
+// readDecoded reads and decodes task old's snapshot snap for checkpoint cp, without its
+// shared pieces, and hands it to done; a failed read fails the task.
+func (t *task) readDecoded(cp protocol.CheckpointID, old string, snap protocol.TaskSnapshot, done func(*snapshotData)) {
+	decoded := func(data []byte, err error) {
+		var d *snapshotData
+		if err == nil {
+			d, err = decodeSnapshot(t.rt.plan.catalog, data)
+		}
+		if err == nil && (d.task != old || d.cp != uint64(cp)) {
+			err = fmt.Errorf("engine: state under %s is %s's for %d, restoring %s's for %d", handleName(snap.Handle), d.task, d.cp, old, cp)
+		}
+		if err != nil {
+			t.fail("restore: " + err.Error())
+			return
+		}
+		done(d)
 	}
 	if data, ok := inlineState(snap.Handle); ok {
 		decoded(data, nil)
@@ -125,19 +147,10 @@ func mergedPieces(own []byte, pieces [][]byte) ([]byte, error) {
 	return encodePairs(state), nil
 }
 
-// hasRecords reports whether any of the lists holds a record.
-func hasRecords(lists [][]rec) bool {
-	for _, l := range lists {
-		if len(l) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// restoreRescaled combines the snapshots read (got, of tasks olds) into the task's state
-// and goes on as a restore of the task's own snapshot does.
-func (t *task) restoreRescaled(restore *protocol.CompletedCheckpoint, olds []string, got []*snapshotData) {
+// restoreRescaled combines the snapshots read (got, of tasks olds) into the task's state,
+// takes its share of the channel state of those read (read, by task) and goes on as a
+// restore of the task's own snapshot does.
+func (t *task) restoreRescaled(restore *protocol.CompletedCheckpoint, olds []string, got []*snapshotData, read map[string]*snapshotData) {
 	cp := restore.ID
 	d := &snapshotData{task: t.plan.id, cp: uint64(cp), sent: make([]int64, len(t.outputs)),
 		recv: make([]int64, len(t.inputs)), channel: make([][]rec, len(t.inputs))}
@@ -165,7 +178,11 @@ func (t *task) restoreRescaled(restore *protocol.CompletedCheckpoint, olds []str
 		t.fail("restore: " + err.Error())
 		return
 	}
-	t.rescaledFrom = &olds
+	r := &rescaledRestore{from: olds, channels: t.rt.plan.overtaking}
+	if r.channels {
+		r.adopted, r.replayed = t.adoptChannelState(restore, read)
+	}
+	t.rescaled = r
 	if t.sink != nil {
 		t.sink.recover(d, cp, func() { t.running(cp, protocol.TaskSnapshot{}, d, true) })
 		return

@@ -59,9 +59,17 @@ type task struct {
 	// exitWhenIdle: the protocol let the task exit, and it does once nothing it started is
 	// left (maybeExit).
 	exitWhenIdle bool
-	// rescaledFrom names the earlier job's tasks whose snapshots a rescaled restore read,
-	// for its task.restore; nil for any other restore.
-	rescaledFrom *[]string
+	// rescaled is what a rescaled restore read and replays; nil for any other restore.
+	rescaled *rescaledRestore
+}
+
+// rescaledRestore is what a task of a rescaled job took from the earlier job's snapshots
+// beyond its state: for its task.restore, and the channel state it replays.
+type rescaledRestore struct {
+	from     []string       // the snapshots whose state it took
+	replayed []trace.Replay // records of channel state taken from each snapshot
+	channels bool           // the checkpoints may hold channel state: replayed is traced
+	adopted  []adoptedBatch
 }
 
 type taskPhase uint8

@@ -59,6 +59,17 @@ func rescaleScenarios() []*Scenario {
 			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}, Nth: 2, After: Millis(300)},
 				Fault: faults.Fault{Kind: faults.CrashTask, Task: "sum-4"}},
 			at(Millis(500), rescale("sum", 2)))),
+		unaligned(rescaleScenario("rescale-unaligned",
+			"The job takes unaligned checkpoints while slow links (from a source to a sum, from "+
+				"a sum to its sink) back records up at both their ends, and is rescaled from three sums to five and back to "+
+				"two: the records each checkpoint holds in flight reach the new tasks that now own "+
+				"their keys or were on their way to them, each exactly once, though no channel of "+
+				"the earlier job exists any more.",
+			at(Millis(100), faults.Fault{Kind: faults.NetDelay, From: "source-0", To: "sum-1", Delay: Millis(20), Window: Millis(400)}),
+			at(Millis(100), faults.Fault{Kind: faults.NetDelay, From: "sum-2", To: "sink-2", Delay: Millis(20), Window: Millis(400)}),
+			at(Millis(150), rescale("sum", 5)),
+			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}, Nth: 2, After: Millis(300)},
+				Fault: rescale("sum", 2)})),
 		rescaleScenario("rescale-sink-crash",
 			"A sink of the job rescaled up to four crashes on the new job's first completed "+
 				"checkpoint: the job fails over to that checkpoint, of its own parallelism now.",
@@ -66,6 +77,17 @@ func rescaleScenarios() []*Scenario {
 			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindNotifyComplete, Task: "sink-3"}, Nth: 1},
 				Fault: faults.Fault{Kind: faults.CrashTask, Task: "sink-3"}}),
 	}
+}
+
+// unaligned makes s's checkpoints unaligned, one at a time, its sources twice as fast and
+// its sinks idempotent, which keep no state: a rescaled sink takes nothing from the earlier
+// snapshots but the records in flight to it.
+func unaligned(s *Scenario) *Scenario {
+	s.Mode = ModeUnaligned
+	s.Sink = &Sink{Kind: SinkIdempotent}
+	s.Checkpoint.MaxConcurrent = 1 // unaligned checkpoints run one at a time
+	s.Workload.RecordInterval = Millis(1)
+	return s
 }
 
 // sparseKeys gives s's sources two keys per partition and incremental snapshots.

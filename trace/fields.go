@@ -101,7 +101,7 @@ var fieldsByKind = map[string]*Fields{
 	KindNotifyAbort:    {Required: []string{"task", "cp"}},
 
 	KindTaskCrash:   {Required: []string{"task"}, Optional: []string{"reason"}},
-	KindTaskRestore: {Required: []string{"task"}, Optional: []string{"cp"}, Attrs: []string{AttrState, AttrKeyGroups, AttrRescaledFrom}},
+	KindTaskRestore: {Required: []string{"task"}, Optional: []string{"cp"}, Attrs: []string{AttrState, AttrKeyGroups, AttrRescaledFrom, AttrReplayed}},
 	KindTaskFinish:  {Required: []string{"task"}, Attrs: []string{AttrStop}},
 
 	KindSinkWrite:     {Required: []string{"task", "txn", "rid"}, Attrs: []string{AttrValue}},

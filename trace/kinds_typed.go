@@ -400,6 +400,47 @@ func TaskRestoreRescaled(task string, cp uint64, state string, from []string, ke
 	return e
 }
 
+// Replay counts the records of one earlier snapshot's channel state a rescaled task
+// replayed.
+type Replay struct {
+	Task    string
+	Records int
+}
+
+// WithReplayed returns the rescaled task.restore e with the channel state it replayed
+// (AttrReplayed): the records it took from each earlier snapshot, none when replayed is
+// empty.
+func WithReplayed(e Event, replayed []Replay) Event {
+	items := make([]string, len(replayed))
+	for i, r := range replayed {
+		items[i] = r.Task + ":" + strconv.Itoa(r.Records)
+	}
+	list := strings.Join(items, ListSeparator)
+	if list == "" {
+		list = NoneRead
+	}
+	e.Attrs = append(slices.Clone(e.Attrs), Attr{Key: AttrReplayed, Value: list})
+	slices.SortFunc(e.Attrs, func(a, b Attr) int { return compareStrings(a.Key, b.Key) })
+	return e
+}
+
+// ParseReplayed reads the value of AttrReplayed; false when it is not one.
+func ParseReplayed(v string) ([]Replay, bool) {
+	if v == NoneRead {
+		return nil, true
+	}
+	var out []Replay
+	for _, item := range strings.Fields(v) {
+		task, n, ok := strings.Cut(item, ":")
+		count, err := strconv.Atoi(n)
+		if !ok || task == "" || err != nil || count < 0 {
+			return nil, false
+		}
+		out = append(out, Replay{Task: task, Records: count})
+	}
+	return out, len(out) > 0
+}
+
 // TaskFinish returns a task.finish event: task, bounded, has processed all its input and
 // exits.
 func TaskFinish(task string) Event {

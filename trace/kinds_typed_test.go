@@ -68,7 +68,8 @@ var constructed = map[string][]trace.Event{
 
 	trace.KindTaskCrash: {trace.TaskCrash("sum-0", "listener failed"), trace.TaskCrash("sum-0", "")},
 	trace.KindTaskRestore: {trace.TaskRestore("sum-0", 1, "9f2c"), trace.TaskRestore("sum-0", 0, ""),
-		trace.TaskRestoreRescaled("sum-2", 4, "9f2c", []string{"sum-0", "sum-1"}, "86-127")},
+		trace.TaskRestoreRescaled("sum-2", 4, "9f2c", []string{"sum-0", "sum-1"}, "86-127"),
+		trace.WithReplayed(trace.TaskRestoreRescaled("sink-0", 4, "", nil, ""), []trace.Replay{{Task: "sum-1", Records: 3}})},
 	trace.KindTaskFinish: {trace.TaskFinish("src-0"), trace.TaskStop("src-0", 4)},
 	trace.KindContractBroken: {trace.ContractBroken("sum-1", 4, "snapshot-request", "a second request"),
 		trace.ContractBroken("sum-1", 0, "receive", "")},

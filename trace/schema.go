@@ -178,6 +178,10 @@ const (
 	// NoneRead is the value of AttrRescaledFrom for a task that read no snapshot: an empty
 	// value would leave the attribute out of the trace.
 	NoneRead = "-"
+	// AttrReplayed lists, on the rescaled task.restore of a job whose checkpoints may hold
+	// channel state, how many records of each earlier snapshot's channel state the task
+	// replayed, as "task:count" items (see ListSeparator); NoneRead when it replayed none.
+	AttrReplayed = "replayed"
 	// AttrChanTokensPrefix + task sums the tokens recorded in flight from that task.
 	AttrChanTokensPrefix = "chantokens."
 	// AttrChanMsgsPrefix + task lists the messages recorded in flight from that task, in

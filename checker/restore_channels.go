@@ -1,0 +1,105 @@
+package checker
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ckptsim/ckptsim/trace"
+)
+
+// ruleChannelStateOnce is restore-fidelity's rule for the channel state of rescaled restores.
+const ruleChannelStateOnce = "restore.channel-state-once"
+
+// A rescaled job's channels are new, so the channel state of the checkpoint it restores has
+// to be replayed to the tasks that now receive it. In a whole round of rescaled restores
+// (rescaledRounds), the records each snapshot of the restored checkpoint held in flight
+// (its snapshot.taken chan.* and out.* counts) must be replayed exactly once: the counts the
+// round's task.restore events give for that snapshot in replayed must add up to its
+// records. Fewer means records in flight were lost, more that some were replayed twice. A
+// round whose snapshots held records but whose restores do not all say what they replayed
+// cannot be judged.
+
+// channelStateReplayedOnce judges the rule; unjudged counts the rounds that held channel
+// state without the evidence to judge them.
+func channelStateReplayedOnce(ix *traceIndex) (violations []Violation, unjudged int) {
+	heldAt := map[taskCheckpoint]int64{}
+	for i := range ix.only(kindsOf(trace.KindSnapshotTaken)) {
+		e := &ix.events[i]
+		heldAt[taskCheckpoint{e.Task, e.CP}] = channelRecords(e)
+	}
+	for _, round := range rescaledRounds(ix) {
+		found, judged := judgeChannelRound(ix.events, round, heldAt)
+		violations = append(violations, found...)
+		if !judged {
+			unjudged++
+		}
+	}
+	return violations, unjudged
+}
+
+// channelRecords adds up the records a snapshot.taken says it held in flight.
+func channelRecords(e *trace.Event) int64 {
+	var n int64
+	for _, a := range e.Attrs {
+		if strings.HasPrefix(a.Key, trace.AttrChanPrefix) || strings.HasPrefix(a.Key, trace.AttrOutPrefix) {
+			v, _ := strconv.ParseInt(a.Value, 10, 64)
+			n += v
+		}
+	}
+	return n
+}
+
+// judgeChannelRound checks one round against the records its checkpoint's snapshots held;
+// judged is false when they held some and a restore did not say what it replayed.
+func judgeChannelRound(events []trace.Event, round *restoreRound, heldAt map[taskCheckpoint]int64) (out []Violation, judged bool) {
+	last := &events[round.restores[len(round.restores)-1]]
+	replayed := map[string]int64{}
+	traced := 0
+	for _, i := range round.restores {
+		v, ok := events[i].Attr(trace.AttrReplayed)
+		list, valid := trace.ParseReplayed(v)
+		if !ok || !valid {
+			continue
+		}
+		traced++
+		for _, r := range list {
+			if _, taken := heldAt[taskCheckpoint{r.Task, round.cp}]; !taken {
+				out = append(out, channelViolation(&events[i], "%s replayed %d records of %s's channel state, which took no snapshot for checkpoint %d",
+					events[i].Task, r.Records, r.Task, round.cp))
+			}
+			replayed[r.Task] += int64(r.Records)
+		}
+	}
+	var snapshots []taskCheckpoint
+	var held int64
+	for k, n := range heldAt {
+		if k.cp == round.cp {
+			snapshots = append(snapshots, k)
+			held += n
+		}
+	}
+	if traced < len(round.restores) {
+		return out, held == 0 && len(out) == 0
+	}
+	slices.SortFunc(snapshots, func(a, b taskCheckpoint) int { return cmp.Compare(a.task, b.task) })
+	for _, k := range snapshots {
+		switch n, got := heldAt[k], replayed[k.task]; {
+		case got < n:
+			out = append(out, channelViolation(last, "rescaled restore from checkpoint %d: %s's snapshot held %d records in flight, the new tasks replayed %d: %d lost",
+				round.cp, k.task, n, got, n-got))
+		case got > n:
+			out = append(out, channelViolation(last, "rescaled restore from checkpoint %d: %s's snapshot held %d records in flight, the new tasks replayed %d: %d twice",
+				round.cp, k.task, n, got, got-n))
+		}
+	}
+	return out, true
+}
+
+// channelViolation is a violation of the rule pinned to e.
+func channelViolation(e *trace.Event, format string, args ...any) Violation {
+	v := violationAt(PropRestoreFidelity, e, format, args...)
+	v.Rule = ruleChannelStateOnce
+	return v
+}
