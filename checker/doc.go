@@ -139,7 +139,10 @@
 // of a rescaled job (rescaled-from: the snapshots it read) is not compared by digest:
 // each snapshot it names was taken for n, and once every task the rescale listed has
 // restored after a job.failover, every key group a snapshot.taken n names (keygroups) is
-// owned (keygroups on the restore) by exactly one restore that read that snapshot.
+// owned (keygroups on the restore) by exactly one restore that read that snapshot, and the
+// records each snapshot.taken n held in flight (its chan.* and out.* counts) add up to
+// what the restores replayed from it (replayed: "task:count" items). A whole round from a
+// checkpoint with records in flight whose restores do not all carry replayed is unknown.
 //
 // listener-contract: notify.complete and notify.abort (task cp) as delivered, after the
 // protocol's filter, before the listener acts; sink.commit after the notification that

@@ -90,10 +90,10 @@ func (s *Scenario) EngineAccepts() error {
 	return err
 }
 
-// RescaleAccepts reports why this build's engine would refuse to rescale the job of s, with
-// defaults, giving operator op parallelism p, or nil (engine.CheckRescale).
+// RescaleAccepts reports why this build's engine would refuse to rescale the job of s, its
+// defaults filled in, giving operator op parallelism p, or nil (engine.CheckRescale).
 func (s *Scenario) RescaleAccepts(op string, p int) error {
-	cfg, err := engineConfig(s)
+	cfg, err := engineConfig(s.WithDefaults())
 	if err != nil {
 		return err
 	}

@@ -262,3 +262,21 @@ func TestConstructorsRefuseWhatWouldReadBackAsSomethingElse(t *testing.T) {
 		t.Errorf("values = %q, want %q", v, " 2")
 	}
 }
+
+// TestReplayedRoundTrips: the replayed attribute reads back as written, none as NoneRead,
+// and anything else is refused.
+func TestReplayedRoundTrips(t *testing.T) {
+	for _, want := range [][]trace.Replay{nil, {{Task: "sum-0", Records: 3}, {Task: "source-1", Records: 12}}} {
+		e := trace.WithReplayed(trace.TaskRestoreRescaled("sum-1", 2, "", nil, ""), want)
+		v, _ := e.Attr(trace.AttrReplayed)
+		got, ok := trace.ParseReplayed(v)
+		if !ok || !slices.Equal(got, want) {
+			t.Errorf("%q reads back as %v, %v; want %v", v, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"", "sum-0", "sum-0:x", ":3", "sum-0:-1"} {
+		if got, ok := trace.ParseReplayed(bad); ok {
+			t.Errorf("%q read as %v", bad, got)
+		}
+	}
+}
