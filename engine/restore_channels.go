@@ -35,8 +35,12 @@ func (t *task) channelSources(restore *protocol.CompletedCheckpoint) []string {
 		return nil
 	}
 	op := t.plan.op.Name
+	ups := upstreamOps(t.rt.plan.graph, op)
+	if len(ups) == 0 {
+		return nil // a source: no channel leads to it
+	}
 	var out []string
-	for _, name := range append([]string{op}, upstreamOps(t.rt.plan.graph, op)...) {
+	for _, name := range append([]string{op}, ups...) {
 		for j := range oldParallelism(restore, name) {
 			out = append(out, TaskID(name, j))
 		}
