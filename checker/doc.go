@@ -143,6 +143,9 @@
 // records each snapshot.taken n held in flight (its chan.* and out.* counts) add up to
 // what the restores replayed from it (replayed: "task:count" items). A whole round from a
 // checkpoint with records in flight whose restores do not all carry replayed is unknown.
+// Union list state (union.<state> on snapshot.taken n: key:value entries) must reach every
+// restore that keeps some of it (union.<state> on the restore, whose rescaled-from names
+// every snapshot holding it), and each entry is kept by exactly one restore, at its value.
 //
 // listener-contract: notify.complete and notify.abort (task cp) as delivered, after the
 // protocol's filter, before the listener acts; sink.commit after the notification that

@@ -77,6 +77,8 @@ func restoreFidelity(ix *traceIndex) Result {
 	violations = append(violations, keyGroupsRestoredOnce(ix)...)
 	replayed, unreplayed := channelStateReplayedOnce(ix)
 	violations = append(violations, replayed...)
+	union, unkept := unionStateEverywhere(ix)
+	violations = append(violations, union...)
 	res := newResult(PropRestoreFidelity, violations)
 	switch {
 	case res.Verdict == VerdictFail:
@@ -85,6 +87,9 @@ func restoreFidelity(ix *traceIndex) Result {
 	case undigested > 0:
 		return unknownResult(PropRestoreFidelity, fmt.Sprintf(
 			"%d of %d restores from a checkpoint lack a state digest on the restore or on its snapshot, so their state cannot be compared", undigested, restores))
+	case unkept > 0:
+		return unknownResult(PropRestoreFidelity, fmt.Sprintf(
+			"%d union states of whole rounds of rescaled restores are held by the restored checkpoint's snapshots, but no restore says which entries it kept (union.<state>), so whether each reached every task cannot be judged", unkept))
 	case unreplayed > 0:
 		return unknownResult(PropRestoreFidelity, fmt.Sprintf(
 			"%d rounds of rescaled restores from checkpoints with channel state lack replayed on some task.restore, so whether the records in flight were replayed once cannot be judged", unreplayed))

@@ -96,4 +96,11 @@ var recoveryRules = []Rule{
 		Without:  "unknown: a whole round from a checkpoint with channel state whose restores do not all carry replayed; not judged: a round a crash or failover cut short; unexercised without a rescaled restore",
 		Flink:    "StateAssignmentOperation.reDistributeInputChannelStates/ResultSubpartitionStates, InflightDataRescalingDescriptor (FLINK-19801, FLINK-31963)",
 	},
+	{
+		ID: "R13", Name: ruleUnionEverywhere, Property: PropRestoreFidelity,
+		Says:     "After a rescale, each time the rescaled job restores from checkpoint n and every task it lists has restored, union list state reaches every task: a restore that keeps entries of a union state (union.<state> on task.restore) read every snapshot of n that holds entries of it (rescaled-from), and every entry those snapshots held (union.<state> on snapshot.taken, key:value items) is kept by exactly one restore of the round, with the value the snapshot held, and no restore keeps an entry none held.",
+		Evidence: "job.resubmit with tasks, job.failover, task.restore with rescaled-from and union.<state>, snapshot.taken with union.<state>",
+		Without:  "unknown: a whole round from a checkpoint whose snapshots hold a union state no restore says it kept; not judged: a round a crash or failover cut short; unexercised without a rescaled restore",
+		Flink:    "OperatorStateHandle.Mode.UNION, RoundRobinOperatorStateRepartitioner, FlinkKafkaConsumerBase (FLINK-6006, FLINK-7143)",
+	},
 }

@@ -173,16 +173,19 @@
 // the restored checkpoint is the earlier job's (protocol.Restored.Rescaled). Each new task
 // reads the snapshots of the earlier tasks whose state it takes over and combines them
 // (restore_rescaled.go): an aggregate's keys of its key groups (protocol.RescaledFrom
-// names the snapshots), a source's partitions p, p+n, ... each at its offset, a 2PC sink's
-// own transactions and those of the gone sinks it adopts (sinkadopt.go: it registers as
-// each with the store, which fences it, commits its pending transactions and aborts the
-// rest, before it runs). Every channel is new, so its counters start at zero; the records
+// names the snapshots), a source's partitions p, p+n, ... each at its offset, taken from
+// the union of every earlier source's offsets (union.go), a 2PC sink's own transactions
+// and those of the gone sinks it adopts (sinkadopt.go: it registers as each with the
+// store, which fences it, commits its pending transactions and aborts the rest, before it
+// runs). Every channel is new, so its counters start at zero; the records
 // the checkpoint held in flight (unaligned, or aligned with a timeout) go to the new tasks
 // their edges now route them to, which process them on restore, ahead of any input and
 // counted on no channel (restore_channels.go). The job.resubmit of a rescale lists the new
 // job's tasks; each new task.restore names the snapshots it read (rescaled-from), for keyed
-// state its key groups and, where checkpoints may hold channel state, the records it
-// replayed from each earlier snapshot (replayed). A job that finished is not resubmitted.
+// state its key groups, for a source the union entries it kept (union.<operator>, which
+// every source's snapshot.taken lists too) and, where checkpoints may hold channel state,
+// the records it replayed from each earlier snapshot (replayed). A job that finished is not
+// resubmitted.
 //
 // # Hooks for fault injection
 //

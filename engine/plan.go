@@ -45,12 +45,16 @@ type taskPlan struct {
 	// and task.restore of a task whose keyed state is by key group (keyGroupsOf); empty for
 	// any other.
 	keyGroups string
+	// union names the union list state the task keeps (a source's partition offsets, named
+	// after its operator), which a rescale gives whole to every new task; empty for none.
+	union string
 }
 
 // snapshotSlots are the positions in taskPlan.snapshotKeys of each attribute.
 type snapshotSlots struct {
 	state, tokens              int   // tokens: -1 unless a JobKind's task
 	keyGroups                  int   // -1 unless the task is keyed by key group
+	union                      int   // -1 unless the task keeps union state
 	sent, recv, chan_, chanTok []int // per output or input channel; chanTok nil unless a JobKind's
 	out                        []int // per output channel; nil unless barriers may overtake
 }
@@ -152,9 +156,12 @@ func (tp *taskPlan) layoutSnapshotKeys(overtaking bool) {
 		keys = append(keys, key)
 		return len(keys) - 1
 	}
-	s := snapshotSlots{state: add(trace.AttrState), tokens: -1, keyGroups: -1}
+	s := snapshotSlots{state: add(trace.AttrState), tokens: -1, keyGroups: -1, union: -1}
 	if tp.keyGroups != "" {
 		s.keyGroups = add(trace.AttrKeyGroups)
+	}
+	if tp.union != "" {
+		s.union = add(trace.AttrUnionPrefix + tp.union)
 	}
 	for _, c := range tp.outputs {
 		s.sent = append(s.sent, add(trace.AttrSentPrefix+string(c.To)))
@@ -185,6 +192,9 @@ func (tp *taskPlan) layoutSnapshotKeys(overtaking bool) {
 	}
 	if s.keyGroups >= 0 {
 		s.keyGroups = at(s.keyGroups)
+	}
+	if s.union >= 0 {
+		s.union = at(s.union)
 	}
 	for _, list := range [][]int{s.sent, s.out, s.recv, s.chan_, s.chanTok} {
 		for j := range list {
@@ -225,6 +235,9 @@ func (p *jobPlan) wire(g *Graph, tp *taskPlan) {
 	}
 	if r, ok := keyGroupsOf(g, tp); ok {
 		tp.keyGroups = r.String()
+	}
+	if l, ok := tp.op.Logic.(Source); ok && !l.Enumerated {
+		tp.union = tp.op.Name
 	}
 	tp.layoutSnapshotKeys(p.overtaking)
 	for _, e := range g.outEdges(tp.op.Name) {

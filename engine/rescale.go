@@ -18,7 +18,8 @@ import (
 // output, so that a reference computed for the first parallelism still judges the run:
 //   - keyed state by key group: an aggregate is rescaled only behind Hash edges, in a
 //     job with a MaxParallelism (without one a key's group is its task, and changes);
-//   - a source's partitions, each with its offset, as Flink splits operator list state;
+//   - a source's partitions, each with its offset: union list state, given whole to every
+//     new task, which keeps its partitions' offsets (union.go);
 //   - a two-phase-commit sink's pending transactions: a new task takes over the
 //     transactions of the old tasks it adopts (index modulo the new parallelism);
 //   - stateless operators and the other sinks;

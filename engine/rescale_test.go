@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ckptsim/ckptsim/checker"
 	"github.com/ckptsim/ckptsim/engine"
 	"github.com/ckptsim/ckptsim/protocol"
 	"github.com/ckptsim/ckptsim/scenarios/simenv"
@@ -99,6 +100,11 @@ func runRescales(t *testing.T, mode protocol.Mode, incremental bool) []trace.Eve
 			len(lost), head(lost), len(extra), head(extra), len(wrong), head(wrong))
 	}
 	simenvtest.CheckCuts(t, events)
+	// Every rescaled restore is judged: key groups, channel state and the sources' union
+	// state (their offsets) each restored once.
+	if res := checker.RestoreFidelity(events); res.Verdict != checker.VerdictPass {
+		t.Fatalf("%s, incremental %v: %s", mode, incremental, res)
+	}
 	return events
 }
 

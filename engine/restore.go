@@ -213,6 +213,9 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 		if r.channels {
 			e = trace.WithReplayed(e, r.replayed)
 		}
+		if t.plan.union != "" {
+			e = trace.WithUnion(e, t.plan.union, r.kept)
+		}
 	}
 	t.trace(e)
 	t.phase = phaseRunning

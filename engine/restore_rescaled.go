@@ -10,12 +10,13 @@ import (
 // A task of a rescaled job restores from the snapshots of the earlier job's tasks whose
 // state it takes over (rescaleSources), each read as a task reads its own, and combines
 // them: keyed state narrowed to the task's key groups, a source's partitions with their
-// offsets, a two-phase-commit sink's own transactions and those of the tasks it adopts.
+// offsets from the union of all the earlier sources' (union.go), a two-phase-commit sink's
+// own transactions and those of the tasks it adopts.
 // Every channel of the new job is new, so its counts start at zero, and the old channels'
 // state goes to the tasks that now receive it (restore_channels.go). task.restore names
 // the snapshots read (rescaled-from, trace.TaskRestoreRescaled) and, for a task keyed by
 // key group, the groups it owns, which is what the rule "every key group restored once"
-// judges.
+// judges (a source's union entries and replayed channel state are judged likewise).
 
 // startRescaled reads the earlier job's snapshots the task takes state from, then those
 // it takes only channel state from, then restores.
@@ -73,11 +74,9 @@ func (t *task) rescaleSources(restore *protocol.CompletedCheckpoint) ([]string, 
 			olds = []int{idx}
 			break
 		}
-		for p := idx; p < l.Partitions; p += op.Parallelism {
-			olds = append(olds, p%from)
+		for j := range from { // union state: every task is given all of it
+			olds = append(olds, j)
 		}
-		slices.Sort(olds)
-		olds = slices.Compact(olds)
 	case Sink:
 		for j := idx; j < from && l.Type == TwoPhaseCommit; j += op.Parallelism {
 			olds = append(olds, j)
@@ -159,7 +158,7 @@ func (t *task) restoreRescaled(restore *protocol.CompletedCheckpoint, olds []str
 	case Aggregate:
 		d.operator, err = t.ownKeys(got, oldParallelism(restore, t.plan.op.Name))
 	case Source:
-		d.offsets, err = t.ownOffsets(l, restore, got)
+		d.offsets, err = t.ownOffsets(l, got)
 	case Sink:
 		t.sink.adopted = t.adoptedWriters(got)
 		for _, o := range got {
@@ -179,6 +178,9 @@ func (t *task) restoreRescaled(restore *protocol.CompletedCheckpoint, olds []str
 		return
 	}
 	r := &rescaledRestore{from: olds, channels: t.rt.plan.overtaking}
+	if t.plan.union != "" {
+		r.kept = partitionEntries(t.plan.index, t.plan.op.Parallelism, d.offsets)
+	}
 	if r.channels {
 		r.adopted, r.replayed = t.adoptChannelState(restore, read)
 	}
@@ -222,25 +224,6 @@ func (t *task) ownKeys(got []*snapshotData, from int) ([]byte, error) {
 		state = merged(state, pairs)
 	}
 	return encodePairs(state), nil // an aggregate's state, even without a key, says so
-}
-
-// ownOffsets returns the offsets of the task's partitions: partition p was task p mod m's
-// of the earlier job's m tasks, at its place p div m among them.
-func (t *task) ownOffsets(l Source, restore *protocol.CompletedCheckpoint, got []*snapshotData) ([]int64, error) {
-	if l.Enumerated {
-		return got[0].offsets, nil
-	}
-	from := oldParallelism(restore, t.plan.op.Name)
-	var offsets []int64
-	for p := t.plan.index; p < l.Partitions; p += t.plan.op.Parallelism {
-		old := TaskID(t.plan.op.Name, p%from)
-		i := slices.IndexFunc(got, func(o *snapshotData) bool { return o.task == old })
-		if i < 0 || p/from >= len(got[i].offsets) {
-			return nil, fmt.Errorf("engine: %s: no offset of partition %d in %s's snapshot", t.plan.id, p, old)
-		}
-		offsets = append(offsets, got[i].offsets[p/from])
-	}
-	return offsets, nil
 }
 
 // adoptedWriters returns the earlier job's sinks, other than the task's namesake, whose

@@ -348,6 +348,10 @@ func (t *task) renderSnapshotAttrs(d *snapshotData, digest []byte) (attrs []trac
 			number(p.slots.chanTok[i], sum)
 		}
 	}
+	if p.slots.union >= 0 {
+		text = trace.AppendEntries(text, partitionEntries(p.index, p.op.Parallelism, d.offsets))
+		valueEnds(p.slots.union)
+	}
 	if p.slots.keyGroups >= 0 {
 		text = append(text, p.keyGroups...)
 		valueEnds(p.slots.keyGroups)

@@ -70,6 +70,7 @@ type rescaledRestore struct {
 	replayed []trace.Replay // records of channel state taken from each snapshot
 	channels bool           // the checkpoints may hold channel state: replayed is traced
 	adopted  []adoptedBatch
+	kept     []trace.Entry // the entries of its union state the task kept
 }
 
 type taskPhase uint8

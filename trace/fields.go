@@ -65,7 +65,7 @@ func FieldsOf(kind string) (*Fields, bool) {
 // may leave out.
 var coordinatorTask = []string{"task"}
 
-var snapshotCounts = []string{AttrSentPrefix, AttrRecvPrefix, AttrChanPrefix, AttrOutPrefix, AttrChanTokensPrefix, AttrChanMsgsPrefix, AttrChanMorePrefix}
+var snapshotCounts = []string{AttrSentPrefix, AttrRecvPrefix, AttrChanPrefix, AttrOutPrefix, AttrChanTokensPrefix, AttrChanMsgsPrefix, AttrChanMorePrefix, AttrUnionPrefix}
 
 // fieldsByKind holds the Fields of every kind; schema_test.go checks it covers kinds.
 var fieldsByKind = map[string]*Fields{
@@ -101,7 +101,7 @@ var fieldsByKind = map[string]*Fields{
 	KindNotifyAbort:    {Required: []string{"task", "cp"}},
 
 	KindTaskCrash:   {Required: []string{"task"}, Optional: []string{"reason"}},
-	KindTaskRestore: {Required: []string{"task"}, Optional: []string{"cp"}, Attrs: []string{AttrState, AttrKeyGroups, AttrRescaledFrom, AttrReplayed}},
+	KindTaskRestore: {Required: []string{"task"}, Optional: []string{"cp"}, Attrs: []string{AttrState, AttrKeyGroups, AttrRescaledFrom, AttrReplayed}, AttrPrefixes: []string{AttrUnionPrefix}},
 	KindTaskFinish:  {Required: []string{"task"}, Attrs: []string{AttrStop}},
 
 	KindSinkWrite:     {Required: []string{"task", "txn", "rid"}, Attrs: []string{AttrValue}},

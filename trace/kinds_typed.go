@@ -193,6 +193,9 @@ type SnapshotState struct {
 	// KeyGroups is the range of key groups a task keyed by them owns, as "first-last"
 	// (keygroups); empty writes nothing.
 	KeyGroups string
+	// Union holds the entries of each union list state the task keeps, by the state's name
+	// (union.<state>); a state without entries writes nothing.
+	Union map[string][]Entry
 }
 
 // SnapshotTaken returns a snapshot.taken event: task takes its snapshot for checkpoint cp.
@@ -225,6 +228,11 @@ func SnapshotTaken(task string, cp uint64, s SnapshotState) Event {
 	} {
 		for other, n := range counts.byTask {
 			attrs = append(attrs, Attr{Key: channelKey(counts.prefix, other), Value: strconv.FormatUint(n, 10)})
+		}
+	}
+	for state, entries := range s.Union {
+		if len(entries) > 0 {
+			attrs = append(attrs, Attr{Key: channelKey(AttrUnionPrefix, state), Value: string(AppendEntries(nil, entries))})
 		}
 	}
 	for other, msgs := range s.ChanMsgs {
@@ -439,6 +447,55 @@ func ParseReplayed(v string) ([]Replay, bool) {
 		out = append(out, Replay{Task: task, Records: count})
 	}
 	return out, len(out) > 0
+}
+
+// Entry is one entry of a task's union list state: for a source's offsets, a partition and
+// its offset.
+type Entry struct {
+	Key   string
+	Value int64
+}
+
+// AppendEntries appends entries as the value of an AttrUnionPrefix attribute.
+func AppendEntries(dst []byte, entries []Entry) []byte {
+	for i, e := range entries {
+		if i > 0 {
+			dst = append(dst, ListSeparator...)
+		}
+		dst = append(dst, e.Key...)
+		dst = append(dst, ':')
+		dst = AppendInt(dst, e.Value)
+	}
+	return dst
+}
+
+// ParseEntries reads the value of an AttrUnionPrefix attribute; false when it is not one.
+func ParseEntries(v string) ([]Entry, bool) {
+	if v == NoneRead {
+		return nil, true
+	}
+	var out []Entry
+	for _, item := range strings.Fields(v) {
+		key, n, ok := strings.Cut(item, ":")
+		value, err := strconv.ParseInt(n, 10, 64)
+		if !ok || key == "" || err != nil {
+			return nil, false
+		}
+		out = append(out, Entry{Key: key, Value: value})
+	}
+	return out, len(out) > 0
+}
+
+// WithUnion returns the rescaled task.restore e with the entries it kept of union state
+// state (AttrUnionPrefix).
+func WithUnion(e Event, state string, kept []Entry) Event {
+	value := string(AppendEntries(nil, kept))
+	if value == "" {
+		value = NoneRead
+	}
+	e.Attrs = append(slices.Clone(e.Attrs), Attr{Key: AttrUnionPrefix + state, Value: value})
+	slices.SortFunc(e.Attrs, func(a, b Attr) int { return compareStrings(a.Key, b.Key) })
+	return e
 }
 
 // TaskFinish returns a task.finish event: task, bounded, has processed all its input and

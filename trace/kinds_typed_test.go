@@ -41,6 +41,7 @@ var constructed = map[string][]trace.Event{
 			Recv:  map[string]uint64{"src-0": 3, "src-1": 2},
 			Chan:  map[string]uint64{"src-1": 1},
 			Out:   map[string]uint64{"sink-0": 1},
+			Union: map[string][]trace.Entry{"src": {{Key: "0", Value: 120}, {Key: "3", Value: 118}}},
 			// Token attributes alongside record counts: the schema allows both on one
 			// event, and the test wants every key in one place.
 			Tokens: 0, HasTokens: true,
@@ -69,7 +70,8 @@ var constructed = map[string][]trace.Event{
 	trace.KindTaskCrash: {trace.TaskCrash("sum-0", "listener failed"), trace.TaskCrash("sum-0", "")},
 	trace.KindTaskRestore: {trace.TaskRestore("sum-0", 1, "9f2c"), trace.TaskRestore("sum-0", 0, ""),
 		trace.TaskRestoreRescaled("sum-2", 4, "9f2c", []string{"sum-0", "sum-1"}, "86-127"),
-		trace.WithReplayed(trace.TaskRestoreRescaled("sink-0", 4, "", nil, ""), []trace.Replay{{Task: "sum-1", Records: 3}})},
+		trace.WithReplayed(trace.TaskRestoreRescaled("sink-0", 4, "", nil, ""), []trace.Replay{{Task: "sum-1", Records: 3}}),
+		trace.WithUnion(trace.TaskRestoreRescaled("src-1", 4, "", []string{"src-0", "src-1"}, ""), "src", []trace.Entry{{Key: "1", Value: 40}})},
 	trace.KindTaskFinish: {trace.TaskFinish("src-0"), trace.TaskStop("src-0", 4)},
 	trace.KindContractBroken: {trace.ContractBroken("sum-1", 4, "snapshot-request", "a second request"),
 		trace.ContractBroken("sum-1", 0, "receive", "")},

@@ -178,6 +178,12 @@ const (
 	// NoneRead is the value of AttrRescaledFrom for a task that read no snapshot: an empty
 	// value would leave the attribute out of the trace.
 	NoneRead = "-"
+	// AttrUnionPrefix + state lists, on the snapshot.taken of a task that keeps union list
+	// state named state, the entries it holds, and on the rescaled task.restore of such a
+	// task the entries it kept of the union it was given: "key:value" items (see
+	// ListSeparator), for a source's offsets "partition:offset". Union state is given whole
+	// to every task of the rescaled job, each of which keeps its share.
+	AttrUnionPrefix = "union."
 	// AttrReplayed lists, on the rescaled task.restore of a job whose checkpoints may hold
 	// channel state, how many records of each earlier snapshot's channel state the task
 	// replayed, as "task:count" items (see ListSeparator); NoneRead when it replayed none.
