@@ -4,7 +4,7 @@ package checker
 var traceRules = []Rule{
 	{
 		ID: "G1", Name: "trace.well-formed", Property: PropWellFormed,
-		Says:     "Sequence numbers count from 0 by one, virtual time never goes back, and every event has exactly the fields and attributes its kind's schema gives it.",
+		Says:     "Sequence numbers count from 0 by one, virtual time never goes back, and every event has exactly the fields and attributes its kind's schema gives it, with values of their form (counts are non-negative integers; chanmsgs.* lists them; replayed lists task:count items, union.* key:value items).",
 		Evidence: "every event",
 		Without:  "unknown: the trace holds no events",
 	},

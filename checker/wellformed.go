@@ -45,6 +45,9 @@ func WellFormed(events []trace.Event) Result {
 				violations = append(violations, violationAt(PropWellFormed, e,
 					"attribute %s=%q is not a list of non-negative integers separated by single spaces", a.Key, a.Value))
 			}
+			if msg := judgeItemList(kind, a.Value); msg != "" {
+				violations = append(violations, violationAt(PropWellFormed, e, "attribute %s=%q is not %s", a.Key, a.Value, msg))
+			}
 			if kind&numberValue == 0 {
 				continue
 			}
@@ -100,7 +103,20 @@ type valueKind uint8
 const (
 	numberValue     valueKind = 1 << iota // a non-negative decimal integer (numericAttr)
 	numberListValue                       // such integers joined by single spaces (chanmsgs.<task>)
+	replayedValue                         // task:count items (replayed)
+	entriesValue                          // key:value items (union.<state>)
 )
+
+// judgeItemList says what the value of an attribute of kind should be and is not, or "".
+func judgeItemList(kind valueKind, v string) string {
+	if _, ok := trace.ParseReplayed(v); kind&replayedValue != 0 && !ok {
+		return "a list of task:count items separated by single spaces, or " + trace.NoneRead
+	}
+	if _, ok := trace.ParseEntries(v); kind&entriesValue != 0 && !ok {
+		return "a list of key:value items separated by single spaces, or " + trace.NoneRead
+	}
+	return ""
+}
 
 func valueKindOf(key string) valueKind {
 	var kind valueKind
@@ -109,6 +125,12 @@ func valueKindOf(key string) valueKind {
 	}
 	if strings.HasPrefix(key, trace.AttrChanMsgsPrefix) {
 		kind |= numberListValue
+	}
+	switch {
+	case key == trace.AttrReplayed:
+		kind |= replayedValue
+	case strings.HasPrefix(key, trace.AttrUnionPrefix):
+		kind |= entriesValue
 	}
 	return kind
 }

@@ -30,6 +30,12 @@ func TestWellFormedFlagsBrokenTraces(t *testing.T) {
 			es[4] = trace.Event{Seq: 4, T: 50, Kind: trace.KindSinkWrites, Task: "sink-0", Txn: "t1",
 				Attrs: attrs("rids=a b c", "values=1 2")}
 		}, 4, "sink.writes lists 3 record ids but 2 values"},
+		{"replayed without counts", func(es []trace.Event) {
+			es[4] = trace.Event{Seq: 4, T: 50, Kind: trace.KindTaskRestore, Task: "sum-0", CP: 1, Attrs: attrs("replayed=sum-0 sum-1:2")}
+		}, 4, `attribute replayed="sum-0 sum-1:2" is not a list of task:count items`},
+		{"union entry without a value", func(es []trace.Event) {
+			es[4] = trace.Event{Seq: 4, T: 50, Kind: trace.KindTaskRestore, Task: "src-0", CP: 1, Attrs: attrs("union.src=0:3 2")}
+		}, 4, `attribute union.src="0:3 2" is not a list of key:value items`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

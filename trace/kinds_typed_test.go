@@ -282,3 +282,21 @@ func TestReplayedRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// TestEntriesRoundTrip: union entries read back as written, none as NoneRead, and anything
+// else is refused.
+func TestEntriesRoundTrip(t *testing.T) {
+	for _, want := range [][]trace.Entry{nil, {{Key: "0", Value: 58}, {Key: "4", Value: -1}}} {
+		e := trace.WithUnion(trace.TaskRestoreRescaled("src-0", 2, "", nil, ""), "src", want)
+		v, _ := e.Attr(trace.AttrUnionPrefix + "src")
+		got, ok := trace.ParseEntries(v)
+		if !ok || !slices.Equal(got, want) {
+			t.Errorf("%q reads back as %v, %v; want %v", v, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"", "0", "0:x", ":3"} {
+		if got, ok := trace.ParseEntries(bad); ok {
+			t.Errorf("%q read as %v", bad, got)
+		}
+	}
+}
