@@ -59,17 +59,17 @@ func judgeChannelRound(events []trace.Event, round *restoreRound, heldAt map[tas
 	traced := 0
 	for _, i := range round.restores {
 		v, ok := events[i].Attr(trace.AttrReplayed)
-		list, valid := trace.ParseReplayed(v)
+		list, valid := replayedCounts(v)
 		if !ok || !valid {
 			continue
 		}
 		traced++
 		for _, r := range list {
-			if _, taken := heldAt[taskCheckpoint{r.Task, round.cp}]; !taken {
+			if _, taken := heldAt[taskCheckpoint{r.Key, round.cp}]; !taken {
 				out = append(out, channelViolation(&events[i], "%s replayed %d records of %s's channel state, which took no snapshot for checkpoint %d",
-					events[i].Task, r.Records, r.Task, round.cp))
+					events[i].Task, r.Value, r.Key, round.cp))
 			}
-			replayed[r.Task] += int64(r.Records)
+			replayed[r.Key] += r.Value
 		}
 	}
 	var snapshots []taskCheckpoint
@@ -95,6 +95,16 @@ func judgeChannelRound(events []trace.Event, round *restoreRound, heldAt map[tas
 		}
 	}
 	return out, true
+}
+
+// replayedCounts reads a replayed attribute: entries of a task and a count of records, which
+// is never negative; false when it is not one.
+func replayedCounts(v string) ([]trace.Entry, bool) {
+	list, ok := trace.ParseEntries(v)
+	for _, r := range list {
+		ok = ok && r.Value >= 0
+	}
+	return list, ok
 }
 
 // channelViolation is a violation of the rule pinned to e.

@@ -21,7 +21,7 @@ func unalignedRescaledTB() *tb {
 }
 
 // restoreReplaying is a rescaled task.restore from checkpoint 1 that replayed replayed.
-func restoreReplaying(task string, from []string, replayed ...trace.Replay) trace.Event {
+func restoreReplaying(task string, from []string, replayed ...trace.Entry) trace.Event {
 	return trace.WithReplayed(trace.TaskRestoreRescaled(task, 1, "x", from, ""), replayed)
 }
 
@@ -29,9 +29,9 @@ func restoreReplaying(task string, from []string, replayed ...trace.Replay) trac
 func TestChannelStateReplayedOnce(t *testing.T) {
 	b := unalignedRescaledTB()
 	b.add(restoreReplaying("src-0", []string{"src-0"}))
-	b.add(restoreReplaying("sum-0", []string{"sum-0"}, trace.Replay{Task: "sum-0", Records: 2}))
-	b.add(restoreReplaying("sum-1", []string{"sum-1"}, trace.Replay{Task: "src-0", Records: 2}))
-	b.add(restoreReplaying("sum-2", nil, trace.Replay{Task: "sum-0", Records: 1}))
+	b.add(restoreReplaying("sum-0", []string{"sum-0"}, trace.Entry{Key: "sum-0", Value: 2}))
+	b.add(restoreReplaying("sum-1", []string{"sum-1"}, trace.Entry{Key: "src-0", Value: 2}))
+	b.add(restoreReplaying("sum-2", nil, trace.Entry{Key: "sum-0", Value: 1}))
 	wantPass(t, RestoreFidelity(b.events))
 }
 
@@ -41,22 +41,22 @@ func TestChannelStateReplayedOnce(t *testing.T) {
 func TestChannelStateReplayedOnceFlagsLostAndDoubled(t *testing.T) {
 	b := unalignedRescaledTB()
 	b.add(restoreReplaying("src-0", []string{"src-0"}))
-	b.add(restoreReplaying("sum-0", []string{"sum-0"}, trace.Replay{Task: "sum-0", Records: 3}))
+	b.add(restoreReplaying("sum-0", []string{"sum-0"}, trace.Entry{Key: "sum-0", Value: 3}))
 	b.add(restoreReplaying("sum-1", []string{"sum-1"}))
 	last := b.add(restoreReplaying("sum-2", nil))
 	wantFirst(t, RestoreFidelity(b.events), last, "src-0's snapshot held 2 records in flight, the new tasks replayed 0: 2 lost")
 
 	b = unalignedRescaledTB()
 	b.add(restoreReplaying("src-0", []string{"src-0"}))
-	b.add(restoreReplaying("sum-0", []string{"sum-0"}, trace.Replay{Task: "sum-0", Records: 3}))
-	b.add(restoreReplaying("sum-1", []string{"sum-1"}, trace.Replay{Task: "src-0", Records: 2}))
-	last = b.add(restoreReplaying("sum-2", nil, trace.Replay{Task: "sum-0", Records: 3}))
+	b.add(restoreReplaying("sum-0", []string{"sum-0"}, trace.Entry{Key: "sum-0", Value: 3}))
+	b.add(restoreReplaying("sum-1", []string{"sum-1"}, trace.Entry{Key: "src-0", Value: 2}))
+	last = b.add(restoreReplaying("sum-2", nil, trace.Entry{Key: "sum-0", Value: 3}))
 	wantFirst(t, RestoreFidelity(b.events), last, "sum-0's snapshot held 3 records in flight, the new tasks replayed 6: 3 twice")
 
 	b = unalignedRescaledTB()
-	bad := b.add(restoreReplaying("src-0", []string{"src-0"}, trace.Replay{Task: "sum-9", Records: 1}))
-	b.add(restoreReplaying("sum-0", []string{"sum-0"}, trace.Replay{Task: "sum-0", Records: 3}))
-	b.add(restoreReplaying("sum-1", []string{"sum-1"}, trace.Replay{Task: "src-0", Records: 2}))
+	bad := b.add(restoreReplaying("src-0", []string{"src-0"}, trace.Entry{Key: "sum-9", Value: 1}))
+	b.add(restoreReplaying("sum-0", []string{"sum-0"}, trace.Entry{Key: "sum-0", Value: 3}))
+	b.add(restoreReplaying("sum-1", []string{"sum-1"}, trace.Entry{Key: "src-0", Value: 2}))
 	b.add(restoreReplaying("sum-2", nil))
 	wantFirst(t, RestoreFidelity(b.events), bad, "replayed 1 records of sum-9's channel state, which took no snapshot for checkpoint 1")
 }

@@ -43,12 +43,12 @@ func TestRescaleReplaysChannelStateOnce(t *testing.T) {
 				continue
 			}
 			restores++
-			list, valid := trace.ParseReplayed(v)
+			list, valid := trace.ParseEntries(v)
 			if !ok || !valid {
 				t.Fatalf("%s: rescaled restore without a valid replayed attribute: %v", mode, e)
 			}
 			for _, r := range list {
-				replayed += r.Records
+				replayed += int(r.Value)
 			}
 		}
 		if restores == 0 || replayed == 0 {

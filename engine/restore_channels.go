@@ -61,7 +61,7 @@ func upstreamOps(g *Graph, op string) []string {
 
 // adoptChannelState picks, from the snapshots read (by task), the channel-state records
 // the task now receives: batches to process and how many it took from each snapshot.
-func (t *task) adoptChannelState(restore *protocol.CompletedCheckpoint, read map[string]*snapshotData) ([]adoptedBatch, []trace.Replay) {
+func (t *task) adoptChannelState(restore *protocol.CompletedCheckpoint, read map[string]*snapshotData) ([]adoptedBatch, []trace.Entry) {
 	old := oldJobPlan(restore, t.rt.plan)
 	op := t.plan.op.Name
 	inEdges := t.rt.plan.graph.inEdges(op)
@@ -97,10 +97,10 @@ func (t *task) adoptChannelState(restore *protocol.CompletedCheckpoint, read map
 			}
 		}
 	}
-	var replayed []trace.Replay
+	var replayed []trace.Entry
 	for _, id := range t.channelSources(restore) {
 		if n := counts[id]; n > 0 {
-			replayed = append(replayed, trace.Replay{Task: id, Records: n})
+			replayed = append(replayed, trace.Entry{Key: id, Value: int64(n)})
 		}
 	}
 	return batches, replayed

@@ -66,9 +66,9 @@ type task struct {
 // rescaledRestore is what a task of a rescaled job took from the earlier job's snapshots
 // beyond its state: for its task.restore, and the channel state it replays.
 type rescaledRestore struct {
-	from     []string       // the snapshots whose state it took
-	replayed []trace.Replay // records of channel state taken from each snapshot
-	channels bool           // the checkpoints may hold channel state: replayed is traced
+	from     []string      // the snapshots whose state it took
+	replayed []trace.Entry // records of channel state taken from each snapshot
+	channels bool          // the checkpoints may hold channel state: replayed is traced
 	adopted  []adoptedBatch
 	kept     []trace.Entry // the entries of its union state the task kept
 }

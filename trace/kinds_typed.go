@@ -408,55 +408,16 @@ func TaskRestoreRescaled(task string, cp uint64, state string, from []string, ke
 	return e
 }
 
-// Replay counts the records of one earlier snapshot's channel state a rescaled task
-// replayed.
-type Replay struct {
-	Task    string
-	Records int
-}
-
-// WithReplayed returns the rescaled task.restore e with the channel state it replayed
-// (AttrReplayed): the records it took from each earlier snapshot, none when replayed is
-// empty.
-func WithReplayed(e Event, replayed []Replay) Event {
-	items := make([]string, len(replayed))
-	for i, r := range replayed {
-		items[i] = r.Task + ":" + strconv.Itoa(r.Records)
-	}
-	list := strings.Join(items, ListSeparator)
-	if list == "" {
-		list = NoneRead
-	}
-	e.Attrs = append(slices.Clone(e.Attrs), Attr{Key: AttrReplayed, Value: list})
-	slices.SortFunc(e.Attrs, func(a, b Attr) int { return compareStrings(a.Key, b.Key) })
-	return e
-}
-
-// ParseReplayed reads the value of AttrReplayed; false when it is not one.
-func ParseReplayed(v string) ([]Replay, bool) {
-	if v == NoneRead {
-		return nil, true
-	}
-	var out []Replay
-	for _, item := range strings.Fields(v) {
-		task, n, ok := strings.Cut(item, ":")
-		count, err := strconv.Atoi(n)
-		if !ok || task == "" || err != nil || count < 0 {
-			return nil, false
-		}
-		out = append(out, Replay{Task: task, Records: count})
-	}
-	return out, len(out) > 0
-}
-
-// Entry is one entry of a task's union list state: for a source's offsets, a partition and
-// its offset.
+// Entry is one key:value item of a list attribute: an entry of a task's union list state
+// (for a source's offsets, a partition and its offset), or the records a rescaled task
+// replayed from an earlier task's snapshot.
 type Entry struct {
 	Key   string
 	Value int64
 }
 
-// AppendEntries appends entries as the value of an AttrUnionPrefix attribute.
+// AppendEntries appends entries as the value of an AttrUnionPrefix or AttrReplayed
+// attribute.
 func AppendEntries(dst []byte, entries []Entry) []byte {
 	for i, e := range entries {
 		if i > 0 {
@@ -469,7 +430,8 @@ func AppendEntries(dst []byte, entries []Entry) []byte {
 	return dst
 }
 
-// ParseEntries reads the value of an AttrUnionPrefix attribute; false when it is not one.
+// ParseEntries reads the value of an AttrUnionPrefix or AttrReplayed attribute; false when
+// it is not one.
 func ParseEntries(v string) ([]Entry, bool) {
 	if v == NoneRead {
 		return nil, true
@@ -486,14 +448,25 @@ func ParseEntries(v string) ([]Entry, bool) {
 	return out, len(out) > 0
 }
 
+// WithReplayed returns the rescaled task.restore e with the channel state it replayed
+// (AttrReplayed): entries of the earlier snapshots' tasks and the records taken from each.
+func WithReplayed(e Event, replayed []Entry) Event {
+	return withEntries(e, AttrReplayed, replayed)
+}
+
 // WithUnion returns the rescaled task.restore e with the entries it kept of union state
 // state (AttrUnionPrefix).
 func WithUnion(e Event, state string, kept []Entry) Event {
-	value := string(AppendEntries(nil, kept))
+	return withEntries(e, AttrUnionPrefix+state, kept)
+}
+
+// withEntries returns e with attribute key listing entries, NoneRead for none.
+func withEntries(e Event, key string, entries []Entry) Event {
+	value := string(AppendEntries(nil, entries))
 	if value == "" {
 		value = NoneRead
 	}
-	e.Attrs = append(slices.Clone(e.Attrs), Attr{Key: AttrUnionPrefix + state, Value: value})
+	e.Attrs = append(slices.Clone(e.Attrs), Attr{Key: key, Value: value})
 	slices.SortFunc(e.Attrs, func(a, b Attr) int { return compareStrings(a.Key, b.Key) })
 	return e
 }

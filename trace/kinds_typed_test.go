@@ -70,7 +70,7 @@ var constructed = map[string][]trace.Event{
 	trace.KindTaskCrash: {trace.TaskCrash("sum-0", "listener failed"), trace.TaskCrash("sum-0", "")},
 	trace.KindTaskRestore: {trace.TaskRestore("sum-0", 1, "9f2c"), trace.TaskRestore("sum-0", 0, ""),
 		trace.TaskRestoreRescaled("sum-2", 4, "9f2c", []string{"sum-0", "sum-1"}, "86-127"),
-		trace.WithReplayed(trace.TaskRestoreRescaled("sink-0", 4, "", nil, ""), []trace.Replay{{Task: "sum-1", Records: 3}}),
+		trace.WithReplayed(trace.TaskRestoreRescaled("sink-0", 4, "", nil, ""), []trace.Entry{{Key: "sum-1", Value: 3}}),
 		trace.WithUnion(trace.TaskRestoreRescaled("src-1", 4, "", []string{"src-0", "src-1"}, ""), "src", []trace.Entry{{Key: "1", Value: 40}})},
 	trace.KindTaskFinish: {trace.TaskFinish("src-0"), trace.TaskStop("src-0", 4)},
 	trace.KindContractBroken: {trace.ContractBroken("sum-1", 4, "snapshot-request", "a second request"),
@@ -265,33 +265,20 @@ func TestConstructorsRefuseWhatWouldReadBackAsSomethingElse(t *testing.T) {
 	}
 }
 
-// TestReplayedRoundTrips: the replayed attribute reads back as written, none as NoneRead,
-// and anything else is refused.
-func TestReplayedRoundTrips(t *testing.T) {
-	for _, want := range [][]trace.Replay{nil, {{Task: "sum-0", Records: 3}, {Task: "source-1", Records: 12}}} {
-		e := trace.WithReplayed(trace.TaskRestoreRescaled("sum-1", 2, "", nil, ""), want)
-		v, _ := e.Attr(trace.AttrReplayed)
-		got, ok := trace.ParseReplayed(v)
-		if !ok || !slices.Equal(got, want) {
-			t.Errorf("%q reads back as %v, %v; want %v", v, got, ok, want)
-		}
-	}
-	for _, bad := range []string{"", "sum-0", "sum-0:x", ":3", "sum-0:-1"} {
-		if got, ok := trace.ParseReplayed(bad); ok {
-			t.Errorf("%q read as %v", bad, got)
-		}
-	}
-}
-
-// TestEntriesRoundTrip: union entries read back as written, none as NoneRead, and anything
-// else is refused.
+// TestEntriesRoundTrip: the entries of union.<state> and replayed read back as written,
+// none as NoneRead, and anything else is refused.
 func TestEntriesRoundTrip(t *testing.T) {
-	for _, want := range [][]trace.Entry{nil, {{Key: "0", Value: 58}, {Key: "4", Value: -1}}} {
-		e := trace.WithUnion(trace.TaskRestoreRescaled("src-0", 2, "", nil, ""), "src", want)
-		v, _ := e.Attr(trace.AttrUnionPrefix + "src")
-		got, ok := trace.ParseEntries(v)
-		if !ok || !slices.Equal(got, want) {
-			t.Errorf("%q reads back as %v, %v; want %v", v, got, ok, want)
+	restore := trace.TaskRestoreRescaled("src-0", 2, "", nil, "")
+	for _, want := range [][]trace.Entry{nil, {{Key: "0", Value: 58}, {Key: "sum-1", Value: -1}}} {
+		for key, e := range map[string]trace.Event{
+			trace.AttrUnionPrefix + "src": trace.WithUnion(restore, "src", want),
+			trace.AttrReplayed:            trace.WithReplayed(restore, want),
+		} {
+			v, _ := e.Attr(key)
+			got, ok := trace.ParseEntries(v)
+			if !ok || !slices.Equal(got, want) {
+				t.Errorf("%q reads back as %v, %v; want %v", v, got, ok, want)
+			}
 		}
 	}
 	for _, bad := range []string{"", "0", "0:x", ":3"} {
