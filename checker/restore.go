@@ -74,10 +74,11 @@ func restoreFidelity(ix *traceIndex) Result {
 	for k := range violations {
 		violations[k].Rule = ruleRestoreFromCompleted
 	}
-	violations = append(violations, keyGroupsRestoredOnce(ix)...)
-	replayed, unreplayed := channelStateReplayedOnce(ix)
+	rounds, loose := rescaledRounds(ix)
+	violations = append(violations, keyGroupsRestoredOnce(ix, rounds)...)
+	replayed, unreplayed := channelStateReplayedOnce(ix, rounds)
 	violations = append(violations, replayed...)
-	union, unkept := unionStateEverywhere(ix)
+	union, unkept := unionStateEverywhere(ix, rounds)
 	violations = append(violations, union...)
 	res := newResult(PropRestoreFidelity, violations)
 	switch {
@@ -87,6 +88,9 @@ func restoreFidelity(ix *traceIndex) Result {
 	case undigested > 0:
 		return unknownResult(PropRestoreFidelity, fmt.Sprintf(
 			"%d of %d restores from a checkpoint lack a state digest on the restore or on its snapshot, so their state cannot be compared", undigested, restores))
+	case len(rounds) == 0 && loose > 0:
+		return unknownResult(PropRestoreFidelity, fmt.Sprintf(
+			"%d rescaled restores, but in no whole round after a failover of every task the rescale listed (job.resubmit tasks), so what the rescale redistributed cannot be judged", loose))
 	case unkept > 0:
 		return unknownResult(PropRestoreFidelity, fmt.Sprintf(
 			"%d union states of whole rounds of rescaled restores are held by the restored checkpoint's snapshots, but no restore says which entries it kept (union.<state>), so whether each reached every task cannot be judged", unkept))

@@ -19,17 +19,17 @@ const ruleChannelStateOnce = "restore.channel-state-once"
 // round's task.restore events give for that snapshot in replayed must add up to its
 // records. Fewer means records in flight were lost, more that some were replayed twice. A
 // round whose snapshots held records but whose restores do not all say what they replayed
-// cannot be judged.
+// is judged for records replayed twice only.
 
 // channelStateReplayedOnce judges the rule; unjudged counts the rounds that held channel
 // state without the evidence to judge them.
-func channelStateReplayedOnce(ix *traceIndex) (violations []Violation, unjudged int) {
+func channelStateReplayedOnce(ix *traceIndex, rounds []*restoreRound) (violations []Violation, unjudged int) {
 	heldAt := map[taskCheckpoint]int64{}
 	for i := range ix.only(kindsOf(trace.KindSnapshotTaken)) {
 		e := &ix.events[i]
 		heldAt[taskCheckpoint{e.Task, e.CP}] = channelRecords(e)
 	}
-	for _, round := range rescaledRounds(ix) {
+	for _, round := range rounds {
 		found, judged := judgeChannelRound(ix.events, round, heldAt)
 		violations = append(violations, found...)
 		if !judged {
@@ -52,7 +52,8 @@ func channelRecords(e *trace.Event) int64 {
 }
 
 // judgeChannelRound checks one round against the records its checkpoint's snapshots held;
-// judged is false when they held some and a restore did not say what it replayed.
+// judged is false when they held some and a restore did not say what it replayed, which
+// leaves only records replayed twice to be found.
 func judgeChannelRound(events []trace.Event, round *restoreRound, heldAt map[taskCheckpoint]int64) (out []Violation, judged bool) {
 	last := &events[round.restores[len(round.restores)-1]]
 	replayed := map[string]int64{}
@@ -80,13 +81,13 @@ func judgeChannelRound(events []trace.Event, round *restoreRound, heldAt map[tas
 			held += n
 		}
 	}
-	if traced < len(round.restores) {
-		return out, held == 0 && len(out) == 0
-	}
+	// Records replayed twice show whatever the other restores say; records lost only once
+	// every restore said what it replayed.
+	whole := traced == len(round.restores)
 	slices.SortFunc(snapshots, func(a, b taskCheckpoint) int { return cmp.Compare(a.task, b.task) })
 	for _, k := range snapshots {
 		switch n, got := heldAt[k], replayed[k.task]; {
-		case got < n:
+		case got < n && whole:
 			out = append(out, channelViolation(last, "rescaled restore from checkpoint %d: %s's snapshot held %d records in flight, the new tasks replayed %d: %d lost",
 				round.cp, k.task, n, got, n-got))
 		case got > n:
@@ -94,7 +95,7 @@ func judgeChannelRound(events []trace.Event, round *restoreRound, heldAt map[tas
 				round.cp, k.task, n, got, got-n))
 		}
 	}
-	return out, true
+	return out, whole || held == 0
 }
 
 // replayedCounts reads a replayed attribute: entries of a task and a count of records, which

@@ -62,14 +62,22 @@ func TestChannelStateReplayedOnceFlagsLostAndDoubled(t *testing.T) {
 }
 
 // TestChannelStateWithoutReplayedIsUnknown: restores that do not say what they replayed,
-// from a checkpoint that held records in flight, leave the property unknown; from one that
-// held none, they are judged as they are.
+// from a checkpoint that held records in flight, leave the property unknown, but for
+// records the others replayed twice; from one that held none, they are judged as they are.
 func TestChannelStateWithoutReplayedIsUnknown(t *testing.T) {
 	b := unalignedRescaledTB()
 	for _, task := range []string{"src-0", "sum-0", "sum-1", "sum-2"} {
 		b.add(trace.TaskRestoreRescaled(task, 1, "x", nil, ""))
 	}
 	wantUnknown(t, RestoreFidelity(b.events), "lack replayed")
+
+	// Records replayed twice show though another restore does not say what it replayed.
+	b = unalignedRescaledTB()
+	b.add(trace.TaskRestoreRescaled("src-0", 1, "x", []string{"src-0"}, ""))
+	b.add(restoreReplaying("sum-0", []string{"sum-0"}, trace.Entry{Key: "sum-0", Value: 3}))
+	b.add(restoreReplaying("sum-1", []string{"sum-1"}, trace.Entry{Key: "src-0", Value: 2}))
+	last := b.add(restoreReplaying("sum-2", nil, trace.Entry{Key: "sum-0", Value: 1}))
+	wantFirst(t, RestoreFidelity(b.events), last, "sum-0's snapshot held 3 records in flight, the new tasks replayed 4: 1 twice")
 
 	b = rescaledTB()
 	b.add(trace.TaskRestoreRescaled("sum-0", 1, "c", []string{"sum-0"}, "0-42"))

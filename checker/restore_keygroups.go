@@ -34,7 +34,7 @@ func parseGroups(s string) (groupRange, bool) {
 }
 
 // keyGroupsRestoredOnce judges the rule over the trace's whole rounds of rescaled restores.
-func keyGroupsRestoredOnce(ix *traceIndex) []Violation {
+func keyGroupsRestoredOnce(ix *traceIndex, rounds []*restoreRound) []Violation {
 	groupsAt := map[taskCheckpoint]groupRange{} // key groups of each snapshot taken
 	for i := range ix.only(kindsOf(trace.KindSnapshotTaken)) {
 		e := &ix.events[i]
@@ -45,7 +45,7 @@ func keyGroupsRestoredOnce(ix *traceIndex) []Violation {
 		}
 	}
 	var violations []Violation
-	for _, round := range rescaledRounds(ix) {
+	for _, round := range rounds {
 		violations = append(violations, judgeRound(ix.events, round, groupsAt)...)
 	}
 	return violations

@@ -44,13 +44,19 @@ func TestKeyGroupsRestoredOnceFlagsALostAndADoubledRange(t *testing.T) {
 	wantFirst(t, RestoreFidelity(b.events), last, "key groups of sum-1's snapshot (64-127) 80-85 restored twice")
 }
 
-// TestKeyGroupsNotJudgedOnACutShortRound: a round a crash cuts short is not judged, and a
-// restore that names a snapshot not taken for the checkpoint is flagged.
+// TestKeyGroupsNotJudgedOnACutShortRound: a round a crash cuts short is not judged, which
+// leaves the property unknown while no round is whole, and a restore that names a snapshot
+// not taken for the checkpoint is flagged.
 func TestKeyGroupsNotJudgedOnACutShortRound(t *testing.T) {
 	b := rescaledTB()
 	b.add(trace.TaskRestoreRescaled("sum-0", 1, "c", []string{"sum-0"}, "0-10"))
 	b.add(trace.Event{Kind: trace.KindJobFailover, CP: 1, Reason: "task-failure"})
+	wantUnknown(t, RestoreFidelity(b.events), "in no whole round")
+	b.add(trace.TaskRestoreRescaled("sum-0", 1, "c", []string{"sum-0"}, "0-42"))
+	b.add(trace.TaskRestoreRescaled("sum-1", 1, "d", []string{"sum-0", "sum-1"}, "43-85"))
+	b.add(trace.TaskRestoreRescaled("sum-2", 1, "e", []string{"sum-1"}, "86-127"))
 	wantPass(t, RestoreFidelity(b.events))
+	b = rescaledTB()
 	bad := b.add(trace.TaskRestoreRescaled("sum-0", 1, "c", []string{"sum-7"}, "0-42"))
 	wantFirst(t, RestoreFidelity(b.events), bad, "rescaled from sum-7, which took no snapshot for it")
 }

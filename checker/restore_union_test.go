@@ -62,6 +62,25 @@ func TestUnionStateEverywhereFlagsItsBreaches(t *testing.T) {
 	bad = b.add(restoreKeeping("src-1", both, trace.Entry{Key: "1", Value: 13}))
 	b.add(restoreKeeping("src-2", both, trace.Entry{Key: "2", Value: 12}))
 	wantFirst(t, RestoreFidelity(b.events), bad, "src-1 kept entry 1 of union state src at 13, checkpoint 1 held 11")
+
+	b = unionRescaledTB()
+	b.add(restoreKeeping("src-0", both, trace.Entry{Key: "0", Value: 10}, trace.Entry{Key: "3", Value: 13}))
+	bad = b.add(trace.WithUnion(restoreKeeping("src-1", both, trace.Entry{Key: "1", Value: 11}), "other", []trace.Entry{{Key: "0", Value: 7}}))
+	b.add(restoreKeeping("src-2", both, trace.Entry{Key: "2", Value: 12}))
+	wantFirst(t, RestoreFidelity(b.events), bad, "src-1 kept entries of union state other, which no snapshot of checkpoint 1 holds")
+
+	// A task's snapshot taken again for the checkpoint (an id the lost counter of an
+	// out-of-model run reuses) replaces its first.
+	b = newTB()
+	b.snap("src-0", 1, "state=a", "union.src=0:10 2:12")
+	b.snap("src-0", 1, "state=a", "union.src=0:11 2:12")
+	if res := RestoreFidelity(b.events); res.Verdict == VerdictFail {
+		t.Fatalf("a snapshot taken again counted as a second holder:\n%s", res)
+	}
+	b = newTB()
+	b.snap("src-0", 1, "state=a", "union.src=0:10 2:12")
+	bad = b.snap("src-1", 1, "state=b", "union.src=1:11 2:12")
+	wantFirst(t, RestoreFidelity(b.events), bad, "entry 2 of union state src held by the snapshots of src-0 and src-1 for checkpoint 1")
 }
 
 // TestUnionStateWithoutKeptIsUnknown: restores that do not say what they kept of a union

@@ -109,11 +109,15 @@ const (
 
 // judgeItemList says what the value of an attribute of kind should be and is not, or "".
 func judgeItemList(kind valueKind, v string) string {
-	if _, ok := replayedCounts(v); kind&replayedValue != 0 && !ok {
-		return "a list of task:count items separated by single spaces, or " + trace.NoneRead
-	}
-	if _, ok := trace.ParseEntries(v); kind&entriesValue != 0 && !ok {
-		return "a list of key:value items separated by single spaces, or " + trace.NoneRead
+	switch {
+	case kind&replayedValue != 0:
+		if _, ok := replayedCounts(v); !ok {
+			return "a list of task:count items separated by single spaces, or " + trace.NoneRead
+		}
+	case kind&entriesValue != 0:
+		if _, ok := trace.ParseEntries(v); !ok {
+			return "a list of key:value items separated by single spaces, or " + trace.NoneRead
+		}
 	}
 	return ""
 }

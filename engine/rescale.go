@@ -115,6 +115,9 @@ func rescalable(g *Graph, op *Operator) error {
 		if e.Partitioning == Rebalance || e.Partitioning == Broadcast {
 			return fmt.Errorf("operator %q is behind a %s edge", op.Name, e.Partitioning)
 		}
+		if e.From == op.Name {
+			return fmt.Errorf("operator %q feeds itself", op.Name)
+		}
 	}
 	switch l := op.Logic.(type) {
 	case Source:

@@ -210,7 +210,7 @@ func (t *task) running(cp protocol.CheckpointID, snap protocol.TaskSnapshot, d *
 	e := trace.Event{Kind: trace.KindTaskRestore, Task: t.plan.id, CP: d.cp, Attrs: []trace.Attr{{Key: trace.AttrState, Value: digest}}}
 	if r := t.rescaled; r != nil {
 		e = trace.TaskRestoreRescaled(t.plan.id, d.cp, digest, r.from, t.plan.keyGroups)
-		if r.channels {
+		if t.rt.plan.overtaking { // the checkpoints may hold channel state
 			e = trace.WithReplayed(e, r.replayed)
 		}
 		if t.plan.union != "" {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/ckptsim/ckptsim/protocol"
@@ -61,16 +62,17 @@ func upstreamOps(g *Graph, op string) []string {
 
 // adoptChannelState picks, from the snapshots read (by task), the channel-state records
 // the task now receives: batches to process and how many it took from each snapshot.
-func (t *task) adoptChannelState(restore *protocol.CompletedCheckpoint, read map[string]*snapshotData) ([]adoptedBatch, []trace.Entry) {
+func (t *task) adoptChannelState(restore *protocol.CompletedCheckpoint, read map[string]*snapshotData) ([]adoptedBatch, []trace.Entry, error) {
 	old := oldJobPlan(restore, t.rt.plan)
 	op := t.plan.op.Name
 	inEdges := t.rt.plan.graph.inEdges(op)
+	route := t.receiverOf(restore)
 	counts := map[string]int{}
 	var batches []adoptedBatch
 	take := func(sender string, side, index int, records []rec) {
 		var mine []rec
 		for _, r := range records {
-			if t.receiverOf(inEdges[side], index, r, restore) == t.plan.index {
+			if route(inEdges[side], index, r) == t.plan.index {
 				mine = append(mine, r)
 			}
 		}
@@ -79,10 +81,11 @@ func (t *task) adoptChannelState(restore *protocol.CompletedCheckpoint, read map
 			counts[sender] += len(mine)
 		}
 	}
-	for _, id := range t.channelSources(restore) {
+	sources := t.channelSources(restore)
+	for _, id := range sources {
 		d, tp := read[id], old.byID[id]
 		if d == nil || tp == nil {
-			continue
+			return nil, nil, fmt.Errorf("engine: %s: no snapshot of %s read for its channel state", t.plan.id, id)
 		}
 		if tp.op.Name == op {
 			for k, recs := range d.channel {
@@ -98,29 +101,32 @@ func (t *task) adoptChannelState(restore *protocol.CompletedCheckpoint, read map
 		}
 	}
 	var replayed []trace.Entry
-	for _, id := range t.channelSources(restore) {
+	for _, id := range sources {
 		if n := counts[id]; n > 0 {
 			replayed = append(replayed, trace.Entry{Key: id, Value: int64(n)})
 		}
 	}
-	return batches, replayed
+	return batches, replayed, nil
 }
 
-// receiverOf returns the index of the new task of the task's operator that record r, once
-// on the channel of edge e to old task index, now goes to.
-func (t *task) receiverOf(e Edge, index int, r rec, restore *protocol.CompletedCheckpoint) int {
+// receiverOf returns how a record, once on the channel of edge e to old task index of the
+// task's operator, is routed now: the index of the new task it goes to.
+func (t *task) receiverOf(restore *protocol.CompletedCheckpoint) func(e Edge, index int, r rec) int {
 	p := t.plan.op.Parallelism
-	if oldParallelism(restore, t.plan.op.Name) == p {
-		return index
+	kept := oldParallelism(restore, t.plan.op.Name) == p
+	groups := t.rt.cfg.Graph.MaxParallelism
+	if groups == 0 {
+		groups = p
 	}
-	if e.Partitioning == Hash {
-		groups := t.rt.cfg.Graph.MaxParallelism
-		if groups == 0 {
-			groups = p
+	return func(e Edge, index int, r rec) int {
+		switch {
+		case kept:
+			return index
+		case e.Partitioning == Hash:
+			return protocol.OperatorIndexOf(protocol.KeyGroupOf(t.rt.plan.catalog.keyGroup[r.key], groups), groups, p)
 		}
-		return protocol.OperatorIndexOf(protocol.KeyGroupOf(t.rt.plan.catalog.keyGroup[r.key], groups), groups, p)
+		return index % p
 	}
-	return index % p
 }
 
 // oldJobPlan plans the job as it ran when it took restore: the graph of cur at the

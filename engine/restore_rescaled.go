@@ -177,12 +177,15 @@ func (t *task) restoreRescaled(restore *protocol.CompletedCheckpoint, olds []str
 		t.fail("restore: " + err.Error())
 		return
 	}
-	r := &rescaledRestore{from: olds, channels: t.rt.plan.overtaking}
+	r := &rescaledRestore{from: olds}
 	if t.plan.union != "" {
 		r.kept = partitionEntries(t.plan.index, t.plan.op.Parallelism, d.offsets)
 	}
-	if r.channels {
-		r.adopted, r.replayed = t.adoptChannelState(restore, read)
+	if t.rt.plan.overtaking {
+		if r.adopted, r.replayed, err = t.adoptChannelState(restore, read); err != nil {
+			t.fail("restore: " + err.Error())
+			return
+		}
 	}
 	t.rescaled = r
 	if t.sink != nil {

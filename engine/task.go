@@ -66,11 +66,10 @@ type task struct {
 // rescaledRestore is what a task of a rescaled job took from the earlier job's snapshots
 // beyond its state: for its task.restore, and the channel state it replays.
 type rescaledRestore struct {
-	from     []string      // the snapshots whose state it took
-	replayed []trace.Entry // records of channel state taken from each snapshot
-	channels bool          // the checkpoints may hold channel state: replayed is traced
-	adopted  []adoptedBatch
-	kept     []trace.Entry // the entries of its union state the task kept
+	from     []string       // the snapshots whose state it took
+	replayed []trace.Entry  // records of channel state taken from each snapshot
+	adopted  []adoptedBatch // those records, to process before any input
+	kept     []trace.Entry  // the entries of its union state the task kept
 }
 
 type taskPhase uint8

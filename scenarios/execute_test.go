@@ -32,7 +32,7 @@ func TestPanicIsPinnedToTheLastEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, res, err := Execute(NewSimulation(), s, 1, RunOptions{Trace: &panicWriter{limit: 40_000}})
+	_, res, err := Execute(NewSimulation(), s, 1, RunOptions{Trace: &panicWriter{limit: 60_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestBrokenProtocolInvariantIsAVerdict(t *testing.T) {
 		&protocol.InvariantError{Who: "coordinator", Invariant: "pending checkpoints out of order: 3 after 4"},
 		&engine.InvariantError{Message: "engine: sum-0: output to sink-0 queues 7 buffers, over the bound 6"},
 	} {
-		_, res, err := Execute(NewSimulation(), s, 1, RunOptions{Trace: &panicWriter{limit: 40_000, value: broken}})
+		_, res, err := Execute(NewSimulation(), s, 1, RunOptions{Trace: &panicWriter{limit: 60_000, value: broken}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +118,7 @@ func TestAPanickingRunWritesItsWholeTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &panicOnce{limit: 40_000}
+	w := &panicOnce{limit: 60_000}
 	_, res, err := Execute(NewSimulation(), s, 1, RunOptions{Trace: w})
 	if err != nil {
 		t.Fatal(err)

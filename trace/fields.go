@@ -65,7 +65,7 @@ func FieldsOf(kind string) (*Fields, bool) {
 // may leave out.
 var coordinatorTask = []string{"task"}
 
-var snapshotCounts = []string{AttrSentPrefix, AttrRecvPrefix, AttrChanPrefix, AttrOutPrefix, AttrChanTokensPrefix, AttrChanMsgsPrefix, AttrChanMorePrefix, AttrUnionPrefix}
+var snapshotPrefixes = []string{AttrSentPrefix, AttrRecvPrefix, AttrChanPrefix, AttrOutPrefix, AttrChanTokensPrefix, AttrChanMsgsPrefix, AttrChanMorePrefix, AttrUnionPrefix}
 
 // fieldsByKind holds the Fields of every kind; schema_test.go checks it covers kinds.
 var fieldsByKind = map[string]*Fields{
@@ -82,7 +82,7 @@ var fieldsByKind = map[string]*Fields{
 
 	KindBarrierSend:     {Required: []string{"task", "to", "cp"}},
 	KindBarrierRecv:     {Required: []string{"task", "from", "cp"}},
-	KindSnapshotTaken:   {Required: []string{"task", "cp"}, Attrs: []string{AttrState, AttrTokens, AttrPieces, AttrStop, AttrSplits, AttrKeyGroups}, AttrPrefixes: snapshotCounts},
+	KindSnapshotTaken:   {Required: []string{"task", "cp"}, Attrs: []string{AttrState, AttrTokens, AttrPieces, AttrStop, AttrSplits, AttrKeyGroups}, AttrPrefixes: snapshotPrefixes},
 	KindSnapshotCarried: {Required: []string{"task", "cp"}, RequiredAttrs: []string{AttrTaken}, Attrs: []string{AttrStop, AttrSplits}},
 	KindSnapshotAck:     {Required: []string{"task", "cp"}, Attrs: []string{AttrFinal}},
 	KindSnapshotDecline: {Required: []string{"task", "cp"}, Optional: []string{"reason"}},
