@@ -96,7 +96,7 @@ func restoreFidelity(ix *traceIndex) Result {
 			"%d union states of whole rounds of rescaled restores are held by the restored checkpoint's snapshots, but no restore says which entries it kept (union.<state>), so whether each reached every task cannot be judged", unkept))
 	case unreplayed > 0:
 		return unknownResult(PropRestoreFidelity, fmt.Sprintf(
-			"%d rounds of rescaled restores from checkpoints with channel state lack replayed on some task.restore, so whether the records in flight were replayed once cannot be judged", unreplayed))
+			"%d rounds of rescaled restores from checkpoints with channel state lack replayed on some task.restore, or replayed the records of a snapshot that counted none (chan.*, out.*), so whether the records in flight were replayed once cannot be judged", unreplayed))
 	}
 	return res
 }

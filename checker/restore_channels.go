@@ -24,7 +24,7 @@ const ruleChannelStateOnce = "restore.channel-state-once"
 // channelStateReplayedOnce judges the rule; unjudged counts the rounds that held channel
 // state without the evidence to judge them.
 func channelStateReplayedOnce(ix *traceIndex, rounds []*restoreRound) (violations []Violation, unjudged int) {
-	heldAt := map[taskCheckpoint]int64{}
+	heldAt := map[taskCheckpoint]channelHeld{}
 	for i := range ix.only(kindsOf(trace.KindSnapshotTaken)) {
 		e := &ix.events[i]
 		heldAt[taskCheckpoint{e.Task, e.CP}] = channelRecords(e)
@@ -39,25 +39,33 @@ func channelStateReplayedOnce(ix *traceIndex, rounds []*restoreRound) (violation
 	return violations, unjudged
 }
 
+// channelHeld is what a snapshot held in flight: its records, if it counted them.
+type channelHeld struct {
+	records int64
+	counted bool // the snapshot.taken has chan.* or out.* counts
+}
+
 // channelRecords adds up the records a snapshot.taken says it held in flight.
-func channelRecords(e *trace.Event) int64 {
-	var n int64
+func channelRecords(e *trace.Event) channelHeld {
+	var h channelHeld
 	for _, a := range e.Attrs {
 		if strings.HasPrefix(a.Key, trace.AttrChanPrefix) || strings.HasPrefix(a.Key, trace.AttrOutPrefix) {
 			v, _ := strconv.ParseInt(a.Value, 10, 64)
-			n += v
+			h.records += v
+			h.counted = true
 		}
 	}
-	return n
+	return h
 }
 
 // judgeChannelRound checks one round against the records its checkpoint's snapshots held;
 // judged is false when they held some and a restore did not say what it replayed, which
-// leaves only records replayed twice to be found.
-func judgeChannelRound(events []trace.Event, round *restoreRound, heldAt map[taskCheckpoint]int64) (out []Violation, judged bool) {
+// leaves only records replayed twice to be found, or when a restore replayed records of a
+// snapshot that did not count its channel state.
+func judgeChannelRound(events []trace.Event, round *restoreRound, heldAt map[taskCheckpoint]channelHeld) (out []Violation, judged bool) {
 	last := &events[round.restores[len(round.restores)-1]]
 	replayed := map[string]int64{}
-	traced := 0
+	traced, uncounted := 0, false
 	for _, i := range round.restores {
 		v, ok := events[i].Attr(trace.AttrReplayed)
 		list, valid := replayedCounts(v)
@@ -66,19 +74,21 @@ func judgeChannelRound(events []trace.Event, round *restoreRound, heldAt map[tas
 		}
 		traced++
 		for _, r := range list {
-			if _, taken := heldAt[taskCheckpoint{r.Key, round.cp}]; !taken {
+			h, taken := heldAt[taskCheckpoint{r.Key, round.cp}]
+			if !taken {
 				out = append(out, channelViolation(&events[i], "%s replayed %d records of %s's channel state, which took no snapshot for checkpoint %d",
 					events[i].Task, r.Value, r.Key, round.cp))
 			}
+			uncounted = uncounted || taken && !h.counted
 			replayed[r.Key] += r.Value
 		}
 	}
 	var snapshots []taskCheckpoint
 	var held int64
-	for k, n := range heldAt {
-		if k.cp == round.cp {
+	for k, h := range heldAt {
+		if k.cp == round.cp && h.counted {
 			snapshots = append(snapshots, k)
-			held += n
+			held += h.records
 		}
 	}
 	// Records replayed twice show whatever the other restores say; records lost only once
@@ -86,7 +96,7 @@ func judgeChannelRound(events []trace.Event, round *restoreRound, heldAt map[tas
 	whole := traced == len(round.restores)
 	slices.SortFunc(snapshots, func(a, b taskCheckpoint) int { return cmp.Compare(a.task, b.task) })
 	for _, k := range snapshots {
-		switch n, got := heldAt[k], replayed[k.task]; {
+		switch n, got := heldAt[k].records, replayed[k.task]; {
 		case got < n && whole:
 			out = append(out, channelViolation(last, "rescaled restore from checkpoint %d: %s's snapshot held %d records in flight, the new tasks replayed %d: %d lost",
 				round.cp, k.task, n, got, n-got))
@@ -95,7 +105,7 @@ func judgeChannelRound(events []trace.Event, round *restoreRound, heldAt map[tas
 				round.cp, k.task, n, got, got-n))
 		}
 	}
-	return out, whole || held == 0
+	return out, (whole || held == 0) && !uncounted
 }
 
 // replayedCounts reads a replayed attribute: entries of a task and a count of records, which

@@ -79,6 +79,14 @@ func TestChannelStateWithoutReplayedIsUnknown(t *testing.T) {
 	last := b.add(restoreReplaying("sum-2", nil, trace.Entry{Key: "sum-0", Value: 1}))
 	wantFirst(t, RestoreFidelity(b.events), last, "sum-0's snapshot held 3 records in flight, the new tasks replayed 4: 1 twice")
 
+	// Records replayed from a snapshot that counted none of its channels: nothing to judge
+	// them by.
+	b = rescaledTB()
+	b.add(restoreReplaying("sum-0", []string{"sum-0"}, trace.Entry{Key: "sum-1", Value: 2}))
+	b.add(restoreReplaying("sum-1", []string{"sum-0", "sum-1"}))
+	b.add(restoreReplaying("sum-2", []string{"sum-1"}))
+	wantUnknown(t, RestoreFidelity(b.events), "lack replayed")
+
 	b = rescaledTB()
 	b.add(trace.TaskRestoreRescaled("sum-0", 1, "c", []string{"sum-0"}, "0-42"))
 	b.add(trace.TaskRestoreRescaled("sum-1", 1, "d", []string{"sum-0", "sum-1"}, "43-85"))

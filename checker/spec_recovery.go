@@ -93,7 +93,7 @@ var recoveryRules = []Rule{
 		ID: "R12", Name: ruleChannelStateOnce, Property: PropRestoreFidelity,
 		Says:     "After a rescale, each time the rescaled job restores from checkpoint n and every task it lists has restored, the records in flight that each snapshot of n held (snapshot.taken chan.* and out.* counts) are replayed exactly once: the counts the round's task.restore events give for that snapshot in replayed add up to its records, and no restore replays records of a task that took no snapshot for n. The new job's channels are new, so no record of the old ones is replayed on its own channel: lost or doubled records in flight show here even where the output could not tell.",
 		Evidence: "job.resubmit with tasks, job.failover, task.restore with rescaled-from and replayed, snapshot.taken with chan.* and out.*",
-		Without:  "a whole round from a checkpoint with channel state whose restores do not all carry replayed is judged for records replayed twice only, and leaves the property unknown; rescaled restores in no whole round (a crash, failover or resubmission cut each short) leave it unknown; unexercised without a rescaled restore",
+		Without:  "a whole round from a checkpoint with channel state whose restores do not all carry replayed is judged for records replayed twice only, and leaves the property unknown, as do records replayed from a snapshot without chan.* or out.* counts; rescaled restores in no whole round (a crash, failover or resubmission cut each short) leave it unknown; unexercised without a rescaled restore",
 		Flink:    "StateAssignmentOperation.reDistributeInputChannelStates/ResultSubpartitionStates, InflightDataRescalingDescriptor (FLINK-19801, FLINK-31963)",
 	},
 	{
