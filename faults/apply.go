@@ -1,6 +1,9 @@
 package faults
 
-import "strings"
+import (
+	"cmp"
+	"strings"
+)
 
 // apply starts fault f on t under id. It is the only place that maps kinds to Target methods;
 // a kind without a case here is a bug, caught by the test that injects every kind.
@@ -84,7 +87,7 @@ func applyAction(t Target, f Fault) {
 	case ResubmitClaim, ResubmitNoClaim, ResubmitLegacy:
 		t.ResubmitJob(strings.TrimPrefix(string(f.Kind), "resubmit."))
 	case Rescale:
-		t.RescaleJob(f.Operator, f.Parallelism)
+		t.RescaleJob(f.Operator, f.Parallelism, cmp.Or(f.RestoreMode, "claim"))
 	default:
 		panic("faults: no action of kind " + string(f.Kind))
 	}

@@ -94,9 +94,11 @@ func (f *fakeTarget) TriggerSavepoint()                  { f.log("TriggerSavepoi
 func (f *fakeTarget) StopWithSavepoint(drain bool) {
 	f.log("StopWithSavepoint(%v)", drain)
 }
-func (f *fakeTarget) TriggerCheckpoint()                 { f.log("TriggerCheckpoint()") }
-func (f *fakeTarget) ResubmitJob(mode string)            { f.log("ResubmitJob(%s)", mode) }
-func (f *fakeTarget) RescaleJob(op string, p int)        { f.log("RescaleJob(%s, %d)", op, p) }
+func (f *fakeTarget) TriggerCheckpoint()      { f.log("TriggerCheckpoint()") }
+func (f *fakeTarget) ResubmitJob(mode string) { f.log("ResubmitJob(%s)", mode) }
+func (f *fakeTarget) RescaleJob(op string, p int, mode string) {
+	f.log("RescaleJob(%s, %d, %s)", op, p, mode)
+}
 func (f *fakeTarget) PauseHost(id EffectID, host string) { f.log("PauseHost(%d, %s)", id, host) }
 func (f *fakeTarget) DelayRestarts(id EffectID, delayNanos int64) {
 	f.log("DelayRestarts(%d, %d)", id, delayNanos)

@@ -39,8 +39,11 @@ type Fault struct {
 	SkewPPM int64    `json:"skew_ppm,omitempty"`   // clock.skew, signed
 
 	// Operator and Parallelism are a rescale's: the operator given the new parallelism.
+	// RestoreMode is the restore mode the rescaled job starts in: one of RestoreModes, or
+	// empty for claim.
 	Operator    string `json:"operator,omitempty"`
 	Parallelism int    `json:"parallelism,omitempty"`
+	RestoreMode string `json:"restore_mode,omitempty"`
 }
 
 // OutOfModel reports whether the fault breaks an assumption of the protocol, so that a run with
@@ -97,6 +100,7 @@ func (f Fault) setFields() field {
 	mark(fieldKey, f.Key != "")
 	mark(fieldOperator, f.Operator != "")
 	mark(fieldParallelism, f.Parallelism != 0)
+	mark(fieldRestoreMode, f.RestoreMode != "")
 	return set
 }
 
@@ -133,6 +137,9 @@ func (f Fault) checkValues(path string) error {
 			return fieldErr(join(path, d.name), "must be in [1, %d], got %d", int64(MaxDurationNanos), d.nanos)
 		}
 	}
+	if f.RestoreMode != "" && !slices.Contains(RestoreModes, f.RestoreMode) {
+		return fieldErr(join(path, "restore_mode"), "unknown restore mode %q (claim, no-claim, legacy)", f.RestoreMode)
+	}
 	if f.Parallelism < 0 || f.Parallelism > MaxRescaleParallelism {
 		return fieldErr(join(path, "parallelism"), "must be in [1, %d], got %d", MaxRescaleParallelism, f.Parallelism)
 	}
@@ -160,6 +167,7 @@ func (f Fault) String() string {
 	for _, n := range []struct{ key, value string }{
 		{"task", f.Task}, {"host", f.Host}, {"from", f.From}, {"to", f.To},
 		{"message", string(f.Message)}, {"store", f.Store}, {"key", f.Key}, {"operator", f.Operator},
+		{"restore_mode", f.RestoreMode},
 	} {
 		if n.value != "" {
 			add(n.key, n.value)

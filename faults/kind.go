@@ -137,12 +137,18 @@ const (
 	// after its sources ended, the job fails over and runs on.
 	StopWithSavepointDrain Kind = "stop-with-savepoint-drain"
 	// Rescale stops the job and submits it again from its latest completed checkpoint in
-	// restore mode CLAIM, with operator (and the operators forward edges tie to it) at
+	// restore mode restore_mode (claim unless set), with operator (and the operators forward
+	// edges tie to it) at
 	// parallelism: keyed state goes by key group, a source's partitions and a sink's
 	// transactions to the new tasks. A rescale the engine cannot carry out (see
 	// engine.Runtime.Rescale) is not made.
 	Rescale Kind = "rescale"
 )
+
+// RestoreModes are the restore modes a resubmission or a rescale names, as Flink's
+// RestoreMode: the checkpoint restored becomes the new job's (claim), stays the user's
+// (no-claim), or is shared with no one deleting it (legacy).
+var RestoreModes = []string{"claim", "no-claim", "legacy"}
 
 // MaxRescaleParallelism bounds a rescale's parallelism, as the engine bounds an operator's.
 const MaxRescaleParallelism = 1024
@@ -173,12 +179,13 @@ const (
 	fieldKey
 	fieldOperator
 	fieldParallelism
+	fieldRestoreMode
 )
 
 // fieldNames are the JSON names of the fields, used in errors; the order is the bit order.
 var fieldNames = []string{
 	"task", "host", "from", "to", "oneway", "message", "store", "probability",
-	"window_ns", "delay_ns", "timeout_ns", "skew_ppm", "key", "operator", "parallelism",
+	"window_ns", "delay_ns", "timeout_ns", "skew_ppm", "key", "operator", "parallelism", "restore_mode",
 }
 
 func (f field) name() string {
@@ -259,7 +266,7 @@ var kindTable = map[Kind]kindInfo{
 	StopWithSavepoint: {action: true},
 
 	StopWithSavepointDrain: {action: true},
-	Rescale:                {allowed: fieldOperator | fieldParallelism, required: fieldOperator | fieldParallelism, action: true},
+	Rescale:                {allowed: fieldOperator | fieldParallelism | fieldRestoreMode, required: fieldOperator | fieldParallelism, action: true},
 }
 
 // allKinds lists every fault kind in a fixed order: the order of swarm draws and of Kinds.

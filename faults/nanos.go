@@ -30,12 +30,13 @@ type faultJSON struct {
 	SkewPPM     int64   `json:"skew_ppm,omitempty"`
 	Operator    string  `json:"operator,omitempty"`
 	Parallelism int     `json:"parallelism,omitempty"`
+	RestoreMode string  `json:"restore_mode,omitempty"`
 }
 
 // MarshalJSON writes f with its spans in nanoseconds.
 func (f Fault) MarshalJSON() ([]byte, error) {
 	return json.Marshal(faultJSON{f.Kind, f.Task, f.Host, f.From, f.To, f.OneWay, f.Message, f.Store, f.Key,
-		f.Probability, f.Window.Nanos(), f.Delay.Nanos(), f.Timeout.Nanos(), f.SkewPPM, f.Operator, f.Parallelism})
+		f.Probability, f.Window.Nanos(), f.Delay.Nanos(), f.Timeout.Nanos(), f.SkewPPM, f.Operator, f.Parallelism, f.RestoreMode})
 }
 
 // UnmarshalJSON reads f, its spans in nanoseconds, refusing unknown fields.
@@ -46,7 +47,7 @@ func (f *Fault) UnmarshalJSON(data []byte) error {
 	}
 	*f = Fault{Kind: w.Kind, Task: w.Task, Host: w.Host, From: w.From, To: w.To, OneWay: w.OneWay, Message: w.Message,
 		Store: w.Store, Key: w.Key, Probability: w.Probability, Window: Duration(w.Window), Delay: Duration(w.Delay),
-		Timeout: Duration(w.Timeout), SkewPPM: w.SkewPPM, Operator: w.Operator, Parallelism: w.Parallelism}
+		Timeout: Duration(w.Timeout), SkewPPM: w.SkewPPM, Operator: w.Operator, Parallelism: w.Parallelism, RestoreMode: w.RestoreMode}
 	return nil
 }
 

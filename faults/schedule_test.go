@@ -88,6 +88,8 @@ func TestParseScheduleRejectsWithFieldNames(t *testing.T) {
 		{entry(at, `{"kind":"crash.task"}`), `entries[0].fault.task: required for crash.task`},
 		{entry(at, `{"kind":"crash.task","task":"a","window_ns":5}`), `entries[0].fault.window_ns: does not apply to crash.task`},
 		{entry(at, `{"kind":"crash.task","task":"sum 2"}`), `entries[0].fault.task: invalid name "sum 2"`},
+		{entry(at, `{"kind":"rescale","operator":"sum","parallelism":2,"restore_mode":"steal"}`), `entries[0].fault.restore_mode: unknown restore mode "steal"`},
+		{entry(at, `{"kind":"crash.task","task":"sum-0","restore_mode":"claim"}`), `entries[0].fault.restore_mode:`},
 		{entry(at, `{"kind":"crash.task","task":"coordinator"}`), `entries[0].fault.task: the coordinator is crashed with crash.coordinator`},
 		{entry(at, `{"kind":"net.partition","from":"a","window_ns":5}`), `entries[0].fault.to: required for net.partition`},
 		{entry(at, `{"kind":"net.partition","from":"a","to":"a","window_ns":5}`), `entries[0].fault.to: a link needs two different endpoints`},

@@ -132,10 +132,10 @@ type OperatorTarget interface {
 	// in restore mode ("claim", "no-claim" or "legacy"). Without a completed checkpoint, or
 	// without a coordinator running, nothing happens.
 	ResubmitJob(mode string)
-	// RescaleJob resubmits the job (restore mode claim) with operator op, and the
-	// operators forward edges tie to it, at parallelism p. A rescale the system refuses
-	// (see engine.Runtime.Rescale) is not made.
-	RescaleJob(op string, p int)
+	// RescaleJob resubmits the job in restore mode mode (as ResubmitJob's) with operator
+	// op, and the operators forward edges tie to it, at parallelism p. A rescale the system
+	// refuses (see engine.Runtime.Rescale) is not made.
+	RescaleJob(op string, p int, mode string)
 	// StopWithSavepoint stops the job with a synchronous savepoint, with or without drain.
 	StopWithSavepoint(drain bool)
 }

@@ -28,6 +28,12 @@ func rescale(op string, p int) faults.Fault {
 	return faults.Fault{Kind: faults.Rescale, Operator: op, Parallelism: p}
 }
 
+// noClaim makes rescale f restore in mode no-claim: the checkpoint stays the user's.
+func noClaim(f faults.Fault) faults.Fault {
+	f.RestoreMode = "no-claim"
+	return f
+}
+
 // rescaleScenarios rescale a job up and down, alone and with a crash on the way.
 func rescaleScenarios() []*Scenario {
 	return []*Scenario{
@@ -52,13 +58,15 @@ func rescaleScenarios() []*Scenario {
 		sparseKeys(rescaleScenario("rescale-sparse-keys",
 			"The keyed sum, incrementally snapshotted, holds two keys per partition, twelve in "+
 				"all over 128 key groups, when it is rescaled to five tasks, fails over once the "+
-				"new job checkpointed, and is rescaled back to two: most new tasks own groups none "+
-				"of the earlier snapshots held a key of, and start with no state, neither failing "+
-				"their restore nor uploading an empty piece that a later restore cannot read.",
+				"new job checkpointed, and is rescaled back to two in restore mode no-claim: most "+
+				"new tasks own groups none of the earlier snapshots held a key of, and start with "+
+				"no state, neither failing their restore nor uploading an empty piece that a later "+
+				"restore cannot read, and the job rescaled without claiming the checkpoint builds "+
+				"on none of its pieces.",
 			at(Millis(150), rescale("sum", 5)),
 			faults.Entry{Trigger: faults.Trigger{Type: faults.OnNth, Match: faults.Match{Kind: trace.KindCheckpointComplete, Task: faults.Coordinator}, Nth: 2, After: Millis(300)},
 				Fault: faults.Fault{Kind: faults.CrashTask, Task: "sum-4"}},
-			at(Millis(500), rescale("sum", 2)))),
+			at(Millis(500), noClaim(rescale("sum", 2))))),
 		unaligned(rescaleScenario("rescale-unaligned",
 			"The job takes unaligned checkpoints while slow links (from a source to a sum, from "+
 				"a sum to its sink) back records up at both their ends, and is rescaled from three sums to five and back to "+

@@ -79,28 +79,28 @@ func (e *engineHalf) TriggerCheckpoint() { _ = e.rt.TriggerCheckpoint() }
 // engine will not resubmit now (no coordinator running, no completed checkpoint) is left
 // alone.
 func (e *engineHalf) ResubmitJob(mode string) {
+	if e.rt.Resubmit(restoreMode(mode)) == nil {
+		e.k.After(e.rt.Config().RestartDelay+e.world.RestartDelay(), e.restartCoordinator)
+	}
+}
+
+// restoreMode is the protocol's restore mode named mode, which faults validated.
+func restoreMode(mode string) protocol.RestoreMode {
 	for m := protocol.RestoreClaim; m <= protocol.RestoreLegacy; m++ {
 		if m.String() == mode {
-			if e.rt.Resubmit(m) != nil {
-				return
-			}
-			delay := e.rt.Config().RestartDelay + e.world.RestartDelay()
-			e.k.After(delay, e.restartCoordinator)
-			return
+			return m
 		}
 	}
 	panic("scenarios: unknown restore mode " + mode)
 }
 
-// RescaleJob resubmits the job in restore mode claim with op at parallelism p; the new
+// RescaleJob resubmits the job in restore mode mode with op at parallelism p; the new
 // job's coordinator starts after the restart delay, as for ResubmitJob. A rescale the
 // engine refuses (engine.Runtime.Rescale) is left alone.
-func (e *engineHalf) RescaleJob(op string, p int) {
-	if e.rt.Rescale(protocol.RestoreClaim, op, p) != nil {
-		return
+func (e *engineHalf) RescaleJob(op string, p int, mode string) {
+	if e.rt.Rescale(restoreMode(mode), op, p) == nil {
+		e.k.After(e.rt.Config().RestartDelay+e.world.RestartDelay(), e.restartCoordinator)
 	}
-	delay := e.rt.Config().RestartDelay + e.world.RestartDelay()
-	e.k.After(delay, e.restartCoordinator)
 }
 
 // restartCoordinator starts a coordinator if none runs and its host is up; when the host is

@@ -23,7 +23,7 @@ func (exampleEngine) TriggerSavepoint()                             {}
 func (exampleEngine) StopWithSavepoint(bool)                        {}
 func (exampleEngine) TriggerCheckpoint()                            {}
 func (exampleEngine) ResubmitJob(string)                            {}
-func (exampleEngine) RescaleJob(string, int)                        {}
+func (exampleEngine) RescaleJob(string, int, string)                {}
 func (exampleEngine) TimeOutTransactions(faults.EffectID, int64)    {}
 func (exampleEngine) FailCommits(faults.EffectID, float64)          {}
 func (exampleEngine) FailSinkWrites(faults.EffectID, float64, bool) {}

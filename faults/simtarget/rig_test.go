@@ -298,9 +298,11 @@ func (e *recordingEngine) TriggerSavepoint()     { e.log("TriggerSavepoint()") }
 func (e *recordingEngine) StopWithSavepoint(drain bool) {
 	e.log("StopWithSavepoint(%v)", drain)
 }
-func (e *recordingEngine) TriggerCheckpoint()          { e.log("TriggerCheckpoint()") }
-func (e *recordingEngine) ResubmitJob(m string)        { e.log("ResubmitJob(%s)", m) }
-func (e *recordingEngine) RescaleJob(op string, p int) { e.log("RescaleJob(%s, %d)", op, p) }
+func (e *recordingEngine) TriggerCheckpoint()   { e.log("TriggerCheckpoint()") }
+func (e *recordingEngine) ResubmitJob(m string) { e.log("ResubmitJob(%s)", m) }
+func (e *recordingEngine) RescaleJob(op string, p int, mode string) {
+	e.log("RescaleJob(%s, %d, %s)", op, p, mode)
+}
 func (e *recordingEngine) TimeOutTransactions(id faults.EffectID, timeoutNanos int64) {
 	e.own = append(e.own, id)
 	e.log("TimeOutTransactions(%d, %d)", id, timeoutNanos)

@@ -49,7 +49,7 @@ func (t Target) TriggerCheckpoint() { t.Engine.TriggerCheckpoint() }
 func (t Target) ResubmitJob(mode string) { t.Engine.ResubmitJob(mode) }
 
 // RescaleJob is the engine half's.
-func (t Target) RescaleJob(op string, p int) { t.Engine.RescaleJob(op, p) }
+func (t Target) RescaleJob(op string, p int, mode string) { t.Engine.RescaleJob(op, p, mode) }
 
 // TimeOutTransactions is the engine half's.
 func (t Target) TimeOutTransactions(id faults.EffectID, timeoutNanos int64) {

@@ -14,7 +14,8 @@ import (
 // (scenarios' RescaleAccepts) to one to eight tasks, the job's key groups raised to cover
 // them. Half the time a crash follows on one of the first task restores after it, of the
 // coordinator or of a task of the rescaled job, so that a rescaled restore is cut short and
-// done again. Drawn after every other draw, so that adding it moved none.
+// done again. The rescaled job starts in restore mode claim, no-claim or legacy, a third
+// of the time each. Drawn after every other draw, so that adding it moved none.
 func (g *generator) rescale(s *scenarios.Scenario) {
 	timeout := s.Sink != nil && s.Sink.TransactionTimeout != 0 ||
 		slices.ContainsFunc(s.Faults, func(e faults.Entry) bool { return e.Fault.Kind == faults.ExternalTimeout })
@@ -49,6 +50,9 @@ func (g *generator) rescale(s *scenarios.Scenario) {
 	}
 	s.Faults = append(s.Faults, faults.Entry{Trigger: when,
 		Fault: faults.Fault{Kind: faults.Rescale, Operator: op, Parallelism: p}})
+	// The restore mode is drawn last, after the crash, so that adding it moved no draw.
+	entry := len(s.Faults) - 1 // an index: appending the crash may move the slice
+	defer func() { s.Faults[entry].Fault.RestoreMode = []string{"", "no-claim", "legacy"}[g.r.IntN(3)] }()
 	if g.r.IntN(2) == 0 {
 		return
 	}
